@@ -1,0 +1,30 @@
+"""eagerflow: TensorFlow 2's programming model on NumPy. `import eagerflow as tf`.
+
+This file is the whole `tf` surface as one explicit import list. Namespaces (`tf.math`, `tf.nn`,
+`tf.random`, ...) are modules under api/ with their own lists.
+"""
+from .core import dtypes as _dtypes
+from .core.dtypes import (DType, as_dtype, bool_ as bool, complex64, complex128, float16, float32, float64,
+                          int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant)
+from .core.shape import TensorShape
+from .core.tensor import Tensor, TensorSpec
+from .core.convert import convert_to_tensor
+from .core.context import executing_eagerly
+from .autodiff.tape import GradientTape, UnconnectedGradients
+from .state.variables import Variable
+from .state.module import Module
+
+from .ops.math import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor, floordiv,
+                       greater, greater_equal, less, less_equal, log, logical_and, logical_not,
+                       logical_or, matmul, maximum, minimum, multiply, negative, not_equal, pow, round,
+                       scalar_mul, sigmoid, sign, sin, sqrt, square, subtract, tanh, tensordot, truediv)
+from .ops.array import (broadcast_to, constant, fill, identity, ones, ones_like, rank, reshape, shape, size,
+                        stack, stop_gradient, transpose, unstack, where, zeros, zeros_like)
+from .ops.reduce import (reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod,
+                         reduce_sum)
+
+from .api import config, dtypes, errors, linalg, math, nest
+
+# TensorFlow's alias names (kept here, with the names they alias, as the only place for them).
+double = float64
+half = float16

@@ -1,0 +1,1 @@
+"""The `tf.<namespace>` modules; each one is an explicit import list."""

@@ -1,0 +1,9 @@
+"""`tf.errors`."""
+from ..core.errors import (ABORTED, ALREADY_EXISTS, CANCELLED, DATA_LOSS, DEADLINE_EXCEEDED,  # noqa: F401
+                           FAILED_PRECONDITION, INTERNAL, INVALID_ARGUMENT, NOT_FOUND, OK, OUT_OF_RANGE,
+                           PERMISSION_DENIED, RESOURCE_EXHAUSTED, UNAUTHENTICATED, UNAVAILABLE, UNIMPLEMENTED,
+                           UNKNOWN, AbortedError, AlreadyExistsError, CancelledError, DataLossError,
+                           DeadlineExceededError, FailedPreconditionError, InternalError, InvalidArgumentError,
+                           NotFoundError, OpError, OutOfRangeError, PermissionDeniedError,
+                           ResourceExhaustedError, UnauthenticatedError, UnavailableError, UnimplementedError,
+                           UnknownError)

@@ -1,0 +1,2 @@
+"""`tf.linalg`."""
+from ..ops.math import matmul, tensordot  # noqa: F401

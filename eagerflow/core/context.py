@@ -1,0 +1,60 @@
+"""Ambient execution state: which graph (if any) is being built, and which tapes are recording.
+
+Why one module: the architecture keeps every "am I in a graph?" question in one place.
+`ops/registry.py:bind` reads `state.graph` once per op; nothing else in ops/ asks.
+State is per thread (as in TensorFlow, tapes and graph-building are thread-local), except the
+user-facing `run_functions_eagerly` switch, which is global.
+"""
+from __future__ import annotations
+
+import threading
+
+
+class _ThreadState(threading.local):
+    def __init__(self):
+        # The graph being traced into, or None when executing eagerly. Duck-typed: anything with
+        # `add_operation(opdef, inputs, attrs)` (graph/graph.py provides it).
+        self.graph = None
+        self.graph_stack = []
+        # GradientTapes that are active in this thread (innermost last).
+        self.tapes = []
+
+
+state = _ThreadState()
+
+_run_functions_eagerly = False
+
+
+def executing_eagerly() -> bool:
+    return state.graph is None
+
+
+def get_graph():
+    return state.graph
+
+
+class graph_scope:
+    """`with graph_scope(g):` makes ops record into `g` (None: execute eagerly)."""
+
+    __slots__ = ("_graph",)
+
+    def __init__(self, graph):
+        self._graph = graph
+
+    def __enter__(self):
+        state.graph_stack.append(state.graph)
+        state.graph = self._graph
+        return self._graph
+
+    def __exit__(self, *exc):
+        state.graph = state.graph_stack.pop()
+        return False
+
+
+def run_functions_eagerly(run_eagerly: bool) -> None:
+    global _run_functions_eagerly
+    _run_functions_eagerly = bool(run_eagerly)
+
+
+def functions_run_eagerly() -> bool:
+    return _run_functions_eagerly

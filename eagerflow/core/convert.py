@@ -1,0 +1,125 @@
+"""Python values -> tensors, with TensorFlow's dtype inference rules.
+
+The rules (checked against TensorFlow 2.21):
+- Python int -> int32 (int64 when it does not fit), float -> float32, bool -> bool,
+  complex -> complex128, str/bytes -> string; nested lists follow the widest element.
+- NumPy arrays and scalars keep their dtype (a float64 array stays float64).
+- Where a dtype is requested (the other operand of a binary op), a Python or NumPy value is
+  converted to it if that loses nothing of its kind; otherwise inference applies and the op
+  reports the dtype mismatch, as TensorFlow does.
+- A value is always copied, so later changes to a NumPy array never reach the tensor.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes as _dt
+from .context import state
+from .tensor import Tensor, make_eager
+
+_INT32_MIN, _INT32_MAX = -(2 ** 31), 2 ** 31 - 1
+
+
+def _encode_strings(value):
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, (list, tuple)):
+        return [_encode_strings(v) for v in value]
+    return value
+
+
+def _contains_tensor(value) -> bool:
+    if isinstance(value, (list, tuple)):
+        return any(_contains_tensor(v) for v in value)
+    return isinstance(value, Tensor) or hasattr(type(value), "_as_tensor")
+
+
+def _infer_array(value) -> np.ndarray:
+    """A fresh ndarray for a Python or NumPy value, with TensorFlow's default dtype."""
+    if isinstance(value, np.ndarray):
+        if value.dtype.kind in ("U", "S"):
+            return np.array(_encode_strings(value.tolist()), dtype=object)
+        return value.copy()
+    if isinstance(value, np.generic):
+        return np.array(value)
+    if isinstance(value, (str, bytes)):
+        return np.array(_encode_strings(value), dtype=object)
+    arr = np.array(value)
+    kind = arr.dtype.kind
+    if kind == "f":
+        return arr.astype(np.float32)
+    if kind == "i":
+        if arr.size and (arr.min() < _INT32_MIN or arr.max() > _INT32_MAX):
+            return arr.astype(np.int64)
+        return arr.astype(np.int32)
+    if kind in ("U", "S"):
+        return np.array(_encode_strings(value), dtype=object)
+    if kind == "O":
+        raise TypeError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                        f"({type(value)!r}) to a Tensor.")
+    return arr
+
+
+def _lossless(arr: np.ndarray, target: _dt.DType) -> bool:
+    """Whether converting `arr` (a Python or NumPy value) to `target` is allowed implicitly."""
+    kind = arr.dtype.kind
+    if target.is_floating or target.is_complex:
+        return kind in "biufc" and (kind != "c" or target.is_complex)
+    if target.is_integer:
+        if kind in "biu":
+            info = np.iinfo(target.np_dtype)
+            return arr.size == 0 or (arr.min() >= info.min and arr.max() <= info.max)
+        return False
+    if target.is_bool:
+        return kind == "b"
+    if target is _dt.string:
+        return kind == "O"
+    return False
+
+
+def to_array(value, dtype: _dt.DType | None = None, strict: bool = True) -> np.ndarray:
+    """An ndarray for a non-tensor value. With `dtype`, a value that cannot be converted without
+    loss raises TypeError when `strict`, and falls back to the inferred dtype otherwise (a hint)."""
+    arr = _infer_array(value)
+    if dtype is None or arr.dtype == dtype.np_dtype:
+        return arr
+    if _lossless(arr, dtype) or (isinstance(value, (np.ndarray, np.generic)) and arr.dtype.kind in "fiu"
+                                 and (dtype.is_floating or dtype.is_complex)):
+        return arr.astype(dtype.np_dtype)
+    if strict:
+        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+    return arr
+
+
+def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
+    """TensorFlow's `tf.convert_to_tensor`: tensors pass through, variables are read, Python and
+    NumPy values become constants (in a graph: constants of the graph being traced)."""
+    if isinstance(value, Tensor):
+        if dtype is not None and value.dtype is not _dt.as_dtype(dtype):
+            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for Tensor "
+                             f"with dtype {value.dtype.name}: {value!r}")
+        return value
+    if hasattr(type(value), "_as_tensor"):  # a Variable (state/variables.py)
+        t = value._as_tensor()
+        if dtype is not None and t.dtype is not _dt.as_dtype(dtype):
+            raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for Tensor "
+                             f"with dtype {t.dtype.name}: {value!r}")
+        return t
+    if isinstance(value, (list, tuple)) and value and _contains_tensor(value):
+        from ..ops.array import stack  # auto-packing of lists of tensors, as TensorFlow does
+        return stack([convert_to_tensor(v, dtype, dtype_hint) for v in value])
+    if dtype is not None:
+        arr = to_array(value, _dt.as_dtype(dtype), strict=True)
+    elif dtype_hint is not None:
+        arr = to_array(value, _dt.as_dtype(dtype_hint), strict=False)
+    else:
+        arr = _infer_array(value)
+    graph = state.graph
+    if graph is None:
+        return make_eager(arr, _dt.from_numpy(arr.dtype))
+    return graph.literal(arr, name)
+
+
+def is_tensor_like(value) -> bool:
+    return isinstance(value, Tensor) or hasattr(type(value), "_as_tensor")
+

@@ -1,0 +1,162 @@
+"""DType objects with TensorFlow's names, and the rules for inferring a dtype from a Python value.
+
+Why a class of our own instead of bare NumPy dtypes: users compare against `tf.float32`, print
+`tf.float32`, and ask `dtype.is_floating`; and TensorFlow's inference rules (a Python int is int32,
+a Python float is float32) differ from NumPy's (int64/float64). Every DType is a singleton, so
+dtype checks on the hot path are `is` comparisons.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+class DType:
+    """A tensor element type: `tf.float32`, `tf.int32`, `tf.string`, ..."""
+
+    __slots__ = ("name", "as_numpy_dtype", "_np", "is_floating", "is_integer", "is_complex",
+                 "is_bool", "is_unsigned", "size", "__weakref__")
+
+    def __init__(self, name: str, np_type, kind: str):
+        self.name = name
+        self._np = np.dtype(np_type)
+        self.as_numpy_dtype = self._np.type
+        self.is_floating = kind == "f"
+        self.is_integer = kind in ("i", "u")
+        self.is_unsigned = kind == "u"
+        self.is_complex = kind == "c"
+        self.is_bool = kind == "b"
+        self.size = self._np.itemsize if kind != "s" else 0
+
+    @property
+    def np_dtype(self) -> np.dtype:
+        return self._np
+
+    @property
+    def base_dtype(self) -> "DType":
+        return self
+
+    @property
+    def real_dtype(self) -> "DType":
+        return {"complex64": float32, "complex128": float64}.get(self.name, self)
+
+    @property
+    def is_numpy_compatible(self) -> bool:
+        return True
+
+    @property
+    def is_quantized(self) -> bool:
+        return False
+
+    @property
+    def is_differentiable(self) -> bool:
+        """Whether a GradientTape tracks tensors of this dtype (floats and complex only)."""
+        return self.is_floating or self.is_complex
+
+    @property
+    def min(self):
+        if self.is_floating:
+            return float(np.finfo(self._np).min)
+        if self.is_integer:
+            return int(np.iinfo(self._np).min)
+        if self.is_bool:
+            return False
+        raise TypeError(f"Cannot find minimum value of {self}.")
+
+    @property
+    def max(self):
+        if self.is_floating:
+            return float(np.finfo(self._np).max)
+        if self.is_integer:
+            return int(np.iinfo(self._np).max)
+        if self.is_bool:
+            return True
+        raise TypeError(f"Cannot find maximum value of {self}.")
+
+    def is_compatible_with(self, other) -> bool:
+        return self is as_dtype(other)
+
+    def __repr__(self):
+        return f"tf.{self.name}"
+
+    def __str__(self):
+        return f"<dtype: '{self.name}'>"
+
+    def __eq__(self, other):
+        if self is other:
+            return True
+        if other is None:
+            return False
+        try:
+            return self is as_dtype(other)
+        except TypeError:
+            return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __reduce__(self):
+        return as_dtype, (self.name,)
+
+
+float16 = DType("float16", np.float16, "f")
+float32 = DType("float32", np.float32, "f")
+float64 = DType("float64", np.float64, "f")
+int8 = DType("int8", np.int8, "i")
+int16 = DType("int16", np.int16, "i")
+int32 = DType("int32", np.int32, "i")
+int64 = DType("int64", np.int64, "i")
+uint8 = DType("uint8", np.uint8, "u")
+uint16 = DType("uint16", np.uint16, "u")
+uint32 = DType("uint32", np.uint32, "u")
+uint64 = DType("uint64", np.uint64, "u")
+bool_ = DType("bool", np.bool_, "b")
+complex64 = DType("complex64", np.complex64, "c")
+complex128 = DType("complex128", np.complex128, "c")
+# Strings are stored as NumPy object arrays of `bytes`, as TensorFlow's `.numpy()` returns them.
+string = DType("string", np.object_, "s")
+# A resource is a handle to state (a Variable); its "value" is the Variable object itself.
+resource = DType("resource", np.object_, "r")
+variant = DType("variant", np.object_, "v")
+
+ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+              bool_, complex64, complex128, string)
+_BY_NAME = {d.name: d for d in ALL_DTYPES}
+_BY_NAME.update({"half": float16, "float": float32, "double": float64})
+_BY_NP = {d.np_dtype: d for d in ALL_DTYPES}
+_BY_NAME.update({"resource": resource, "variant": variant})
+# NumPy unicode/bytes arrays become tf.string.
+_PY_TYPES = {float: float32, int: int32, bool: bool_, complex: complex128, str: string, bytes: string}
+
+
+def as_dtype(value) -> DType:
+    """Converts a DType, NumPy dtype, dtype name or Python type to a DType (TF's `tf.as_dtype`)."""
+    if isinstance(value, DType):
+        return value
+    if isinstance(value, str):
+        found = _BY_NAME.get(value)
+        if found is not None:
+            return found
+    if value in _PY_TYPES:
+        return _PY_TYPES[value]
+    try:
+        npd = np.dtype(value)
+    except TypeError:
+        npd = None
+    if npd is not None:
+        found = _BY_NP.get(npd)
+        if found is not None:
+            return found
+        if npd.kind in ("U", "S"):
+            return string
+    raise TypeError(f"Cannot convert value {value!r} to a TensorFlow DType.")
+
+
+def from_numpy(npd: np.dtype) -> DType:
+    """The DType of a NumPy dtype; the hot-path version of `as_dtype` for arrays."""
+    found = _BY_NP.get(npd)
+    if found is None:
+        return as_dtype(npd)
+    return found

@@ -1,0 +1,310 @@
+"""Tensor (the common base), EagerTensor (wraps an ndarray) and TensorSpec.
+
+Every Python operator is spelled out here as one line that calls an op function; the op functions
+live in ops/ (imported at the bottom of this file, because ops/ builds on these classes). Graph
+mode's symbolic tensor (graph/graph.py) subclasses Tensor and so gets the same operators.
+Variables reuse the operators through `TensorOperators` without being Tensors (as in TensorFlow).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from . import dtypes as _dt
+from .shape import TensorShape, as_shape
+
+_CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
+
+
+class TensorOperators:
+    """Python operators shared by tensors and variables; each one calls one op function."""
+
+    __slots__ = ()
+    __array_priority__ = 100  # so `ndarray + tensor` defers to Tensor.__radd__
+
+    def __add__(self, other): return _math.add(self, other)
+    def __radd__(self, other): return _math.add(other, self)
+    def __sub__(self, other): return _math.subtract(self, other)
+    def __rsub__(self, other): return _math.subtract(other, self)
+    def __mul__(self, other): return _math.multiply(self, other)
+    def __rmul__(self, other): return _math.multiply(other, self)
+    def __truediv__(self, other): return _math.truediv(self, other)
+    def __rtruediv__(self, other): return _math.truediv(other, self)
+    def __floordiv__(self, other): return _math.floordiv(self, other)
+    def __rfloordiv__(self, other): return _math.floordiv(other, self)
+    def __mod__(self, other): return _math.floormod(self, other)
+    def __rmod__(self, other): return _math.floormod(other, self)
+    def __pow__(self, other): return _math.pow(self, other)
+    def __rpow__(self, other): return _math.pow(other, self)
+    def __matmul__(self, other): return _math.matmul(self, other)
+    def __rmatmul__(self, other): return _math.matmul(other, self)
+    def __neg__(self): return _math.negative(self)
+    def __pos__(self): return self
+    def __abs__(self): return _math.abs(self)
+    def __invert__(self): return _math.invert_(self)
+    def __and__(self, other): return _math.and_(self, other)
+    def __rand__(self, other): return _math.and_(other, self)
+    def __or__(self, other): return _math.or_(self, other)
+    def __ror__(self, other): return _math.or_(other, self)
+    def __xor__(self, other): return _math.xor_(self, other)
+    def __rxor__(self, other): return _math.xor_(other, self)
+    def __lt__(self, other): return _math.less(self, other)
+    def __le__(self, other): return _math.less_equal(self, other)
+    def __gt__(self, other): return _math.greater(self, other)
+    def __ge__(self, other): return _math.greater_equal(self, other)
+    def __eq__(self, other): return _math.tensor_equals(self, other)
+    def __ne__(self, other): return _math.tensor_not_equals(self, other)
+    def __getitem__(self, key): return _array.getitem(self, key)
+
+    def __hash__(self):
+        raise TypeError("Tensor is unhashable. Instead, use tensor.ref() as the key.")
+
+    def ref(self):
+        """A hashable reference to this object (TF: `tensor.ref()`), usable as a dict key."""
+        return Reference(self)
+
+    experimental_ref = ref
+
+
+class Reference:
+    """Hashable wrapper around a tensor or variable, compared by identity."""
+
+    __slots__ = ("_obj",)
+
+    def __init__(self, obj):
+        self._obj = obj
+
+    def deref(self):
+        return self._obj
+
+    def __eq__(self, other):
+        return isinstance(other, Reference) and other._obj is self._obj
+
+    def __hash__(self):
+        return id(self._obj)
+
+    def __repr__(self):
+        return f"<Reference wrapping {self._obj!r}>"
+
+
+class Tensor(TensorOperators):
+    """The base class of eager and symbolic tensors (`isinstance(x, tf.Tensor)` holds for both)."""
+
+    __slots__ = ()
+
+    @property
+    def dtype(self) -> _dt.DType:
+        return self._dtype
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def ndim(self) -> int:
+        return self.shape.rank
+
+
+class EagerTensor(Tensor):
+    """A tensor with a concrete value: an ndarray (or NumPy scalar for rank 0) and its DType."""
+
+    __slots__ = ("_value", "_dtype", "__weakref__")
+
+    def __init__(self, value, dtype=None):
+        value = np.asarray(value)
+        self._value = value
+        self._dtype = _dt.from_numpy(value.dtype) if dtype is None else dtype
+
+    # --- values ---
+    def numpy(self):
+        """A NumPy copy of the value (a NumPy scalar for rank 0), as TensorFlow returns."""
+        v = self._value
+        if v.ndim == 0:
+            return v[()] if isinstance(v, np.ndarray) else v
+        return v.copy()
+
+    _numpy = numpy
+
+    def __array__(self, dtype=None, copy=None):
+        v = np.asarray(self._value)
+        return v if dtype is None else v.astype(dtype, copy=False)
+
+    def _static_value(self):
+        return self._value
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape._from_tuple(self._value.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._value.ndim
+
+    def set_shape(self, shape):
+        if not self.shape.is_compatible_with(shape):
+            raise ValueError(f"Tensor's shape {self.shape} is not compatible with supplied shape {as_shape(shape)}.")
+
+    @property
+    def device(self) -> str:
+        return _CPU
+
+    @property
+    def backing_device(self) -> str:
+        return _CPU
+
+    def cpu(self):
+        return self
+
+    @property
+    def is_symbolic(self) -> bool:
+        return False
+
+    @property
+    def graph(self):
+        raise AttributeError("Tensor.graph is undefined when eager execution is enabled.")
+
+    @property
+    def op(self):
+        raise AttributeError("Tensor.op is undefined when eager execution is enabled.")
+
+    @property
+    def name(self):
+        raise AttributeError("Tensor.name is undefined when eager execution is enabled.")
+
+    # --- Python protocol (eager only: graph tensors refuse these) ---
+    def __len__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Scalar tensor has no `len()`")
+        return self._value.shape[0]
+
+    def __iter__(self):
+        if self._value.ndim == 0:
+            raise TypeError("Cannot iterate over a scalar tensor.")
+        return iter(_array.unstack(self))
+
+    def __bool__(self):
+        return bool(self._value)
+
+    def __index__(self):
+        if not self._dtype.is_integer or self._value.ndim != 0:
+            raise TypeError(f"Only integer scalar tensors can be converted to an index, got {self}")
+        return int(self._value)
+
+    def __int__(self):
+        return int(self._value)
+
+    def __float__(self):
+        return float(self._value)
+
+    def __complex__(self):
+        return complex(self._value)
+
+    def __format__(self, spec):
+        return format(self.numpy(), spec)
+
+    def __reduce__(self):
+        return EagerTensor, (self.numpy(),)
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    # --- printing, in TensorFlow's exact format ---
+    def __str__(self):
+        return f"tf.Tensor({_numpy_text(self)}, shape={self.shape}, dtype={self._dtype.name})"
+
+    def __repr__(self):
+        return (f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, "
+                f"numpy={_numpy_text(self, is_repr=True)}>")
+
+
+_new_object = object.__new__
+
+
+def make_eager(value, dtype) -> EagerTensor:
+    """Wraps an ndarray (or NumPy scalar) of a known dtype without any checks: the eager hot path."""
+    t = _new_object(EagerTensor)
+    t._value = value
+    t._dtype = dtype
+    return t
+
+
+def _numpy_text(tensor, is_repr=False) -> str:
+    value = tensor.numpy()
+    if is_repr:
+        text = repr(value)
+        if isinstance(value, np.generic):  # NumPy 2 prints np.float32(1.0); TF shows 1.0
+            text = repr(value.item()) if value.dtype.kind != "O" else repr(value)
+            if value.dtype.kind == "f" and text in ("inf", "-inf", "nan"):
+                text = str(value)
+    else:
+        text = str(value)
+    if "\n" in text:
+        text = "\n" + text
+    return text
+
+
+class TensorSpec:
+    """Describes a tensor by shape (None for unknown dims) and dtype: `tf.TensorSpec([None, 784])`."""
+
+    __slots__ = ("_shape", "_dtype", "_name")
+
+    def __init__(self, shape, dtype=_dt.float32, name=None):
+        self._shape = as_shape(shape)
+        self._dtype = _dt.as_dtype(dtype)
+        self._name = name
+
+    @classmethod
+    def from_tensor(cls, tensor, name=None) -> "TensorSpec":
+        return cls(tensor.shape, tensor.dtype, name)
+
+    @classmethod
+    def from_spec(cls, spec, name=None) -> "TensorSpec":
+        return cls(spec.shape, spec.dtype, name if name is not None else spec.name)
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    @property
+    def dtype(self) -> _dt.DType:
+        return self._dtype
+
+    @property
+    def name(self):
+        return self._name
+
+    def is_compatible_with(self, spec_or_value) -> bool:
+        """True if a tensor (or spec) of that dtype and shape could be passed where self is expected."""
+        other_dtype = getattr(spec_or_value, "dtype", None)
+        other_shape = getattr(spec_or_value, "shape", None)
+        if other_dtype is None or other_shape is None:
+            return False
+        return self._dtype is _dt.as_dtype(other_dtype) and self._shape.is_compatible_with(other_shape)
+
+    def most_specific_common_supertype(self, others):
+        shape = self._shape
+        for other in others:
+            if not isinstance(other, TensorSpec) or other.dtype is not self._dtype:
+                return None
+            shape = shape.most_specific_compatible_shape(other.shape)
+        return TensorSpec(shape, self._dtype, self._name)
+
+    def __eq__(self, other):
+        return (isinstance(other, TensorSpec) and self._dtype is other._dtype
+                and self._shape == other._shape and self._name == other._name)
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash((self._shape, self._dtype, self._name))
+
+    def __repr__(self):
+        name = "None" if self._name is None else repr(self._name)
+        return f"TensorSpec(shape={self._shape}, dtype={self._dtype!r}, name={name})"
+
+
+# The op functions that the operators above call. Imported last: ops/ builds on this module.
+from ..ops import math as _math  # noqa: E402
+from ..ops import array as _array  # noqa: E402

@@ -1,0 +1,382 @@
+"""Array ops: shapes, reshaping, joining, selecting. One defop block per TensorFlow op type."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core.convert import convert_to_tensor, to_array
+from ..core.errors import InvalidArgumentError
+from ..core.shape import TensorShape
+from ..core.tensor import Tensor
+from . import shape_rules as R
+from .operands import as_int_tensor, as_tensor, same_dtype_operands
+from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+
+_NO_ATTRS: dict = {}
+
+
+def _int_list(value):
+    """A Python list of ints from a static shape-like value, or None when it is not static."""
+    if isinstance(value, Tensor):
+        v = static_value(value)
+        return None if v is None else [int(d) for d in np.ravel(v)]
+    return [int(d) for d in np.ravel(np.asarray(value))]
+
+
+# --- Const ----------------------------------------------------------------------------------------
+
+Const = defop("Const", inputs=(), grad=NO_GRADIENT, kernel=lambda value, dtype: value,
+              infer=lambda inputs, attrs: [Spec(TensorShape(attrs["value"].shape), attrs["dtype"])],
+              doc="A constant; its value is an attribute (in a graph: a `Const` node).")
+
+
+def constant(value, dtype=None, shape=None, name="Const"):
+    """`tf.constant`: a tensor from a Python or NumPy value (always a copy), optionally cast to
+    `dtype` and filled or reshaped to `shape`."""
+    dtype = None if dtype is None else _dt.as_dtype(dtype)
+    if isinstance(value, Tensor) or hasattr(type(value), "_as_tensor"):
+        t = as_tensor(value)
+        arr = static_value(t)
+        if arr is None:
+            raise TypeError("tf.constant needs a concrete value; got a symbolic tensor (use tf.identity)")
+        arr = np.array(arr)
+        if dtype is not None:
+            arr = arr.astype(dtype.np_dtype)
+    else:
+        arr = to_array(value, dtype, strict=True) if dtype is not None else to_array(value)
+    if shape is not None:
+        target = tuple(int(d) for d in shape)
+        if arr.size == 1:
+            arr = np.full(target, arr.reshape(()), dtype=arr.dtype)
+        elif arr.size == int(np.prod(target)):
+            arr = arr.reshape(target)
+        else:
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {value!r} (converted "
+                            f"from {value!r}) has {arr.size} elements, but got `shape` {tuple(target)} with "
+                            f"{int(np.prod(target))} elements).")
+    return bind(Const, (), {"value": arr, "dtype": _dt.from_numpy(arr.dtype)})
+
+
+# --- Shape, Size, Rank ------------------------------------------------------------------------
+
+def _shape_infer(inputs, attrs):
+    rank = inputs[0].shape.rank
+    return [Spec(TensorShape([rank]), attrs.get("out_type", _dt.int32))]
+
+
+Shape = defop("Shape", inputs=("input",), grad=NO_GRADIENT, infer=_shape_infer,
+              kernel=lambda x, out_type=_dt.int32: np.array(np.shape(x), dtype=out_type.np_dtype))
+Size = defop("Size", inputs=("input",), grad=NO_GRADIENT,
+             infer=lambda inputs, attrs: [Spec(TensorShape([]), attrs.get("out_type", _dt.int32))],
+             kernel=lambda x, out_type=_dt.int32: np.array(np.size(x), dtype=out_type.np_dtype))
+Rank = defop("Rank", inputs=("input",), grad=NO_GRADIENT,
+             infer=lambda inputs, attrs: [Spec(TensorShape([]), _dt.int32)],
+             kernel=lambda x: np.array(np.ndim(x), dtype=np.int32))
+
+
+def shape(input, out_type=_dt.int32, name=None):
+    """`tf.shape`: the dynamic shape as an int32 tensor."""
+    x = as_tensor(input)
+    out_type = _dt.as_dtype(out_type)
+    return bind(Shape, (x,), _NO_ATTRS if out_type is _dt.int32 else {"out_type": out_type})
+
+
+def size(input, out_type=_dt.int32, name=None):
+    x = as_tensor(input)
+    out_type = _dt.as_dtype(out_type)
+    return bind(Size, (x,), _NO_ATTRS if out_type is _dt.int32 else {"out_type": out_type})
+
+
+def rank(input, name=None):
+    return bind(Rank, (as_tensor(input),))
+
+
+# --- Reshape -----------------------------------------------------------------------------------
+
+def _reshape_infer(inputs, attrs):
+    x, shp = inputs
+    dims = _int_list(shp)
+    if dims is None:
+        n = shp.shape[0] if shp.shape.rank == 1 else None
+        return [Spec(TensorShape(None if n is None else [None] * n), x.dtype)]
+    if sum(d == -1 for d in dims) > 1:
+        raise InvalidArgumentError(None, None, "Only one input size may be -1, not both 0 and 1")
+    total = x.shape.num_elements()
+    known = int(np.prod([d for d in dims if d != -1])) if dims else 1
+    if -1 in dims:
+        if total is None:
+            return [Spec(TensorShape([None if d == -1 else d for d in dims]), x.dtype)]
+        if known == 0 or total % known:
+            raise InvalidArgumentError(None, None, f"Input to reshape is a tensor with {total} values, but the "
+                                                   f"requested shape requires a multiple of {known}")
+        return [Spec(TensorShape([total // known if d == -1 else d for d in dims]), x.dtype)]
+    if total is not None and total != known:
+        raise InvalidArgumentError(None, None, f"Input to reshape is a tensor with {total} values, but the "
+                                               f"requested shape has {known}")
+    return [Spec(TensorShape(dims), x.dtype)]
+
+
+Reshape = defop("Reshape", inputs=("tensor", "shape"), infer=_reshape_infer,
+                kernel=lambda x, s: np.reshape(x, tuple(int(d) for d in s)),
+                grad=lambda op, g: (reshape(g, shape(op.inputs[0])), None))
+
+
+def reshape(tensor, shape, name=None):
+    x = as_tensor(tensor)
+    return bind(Reshape, (x, as_int_tensor(shape)))
+
+
+# --- Transpose ---------------------------------------------------------------------------------
+
+def _transpose_infer(inputs, attrs):
+    x, perm = inputs
+    p = _int_list(perm)
+    if x.shape.rank is None or p is None:
+        return [Spec(TensorShape(None if p is None else [None] * len(p)), x.dtype)]
+    if sorted(p) != list(range(x.shape.rank)):
+        raise InvalidArgumentError(None, None, f"transpose expects a vector of size {x.shape.rank}. But input(1) "
+                                               f"is a vector of size {len(p)}" if len(p) != x.shape.rank else
+                                   f"{p} is not a valid permutation of 0..{x.shape.rank - 1}")
+    return [Spec(TensorShape([x.shape[i] for i in p]), x.dtype)]
+
+
+Transpose = defop("Transpose", inputs=("x", "perm"), infer=_transpose_infer,
+                  kernel=lambda x, p: np.transpose(x, tuple(int(i) for i in p)),
+                  grad=lambda op, g: (transpose(g, invert_permutation(op.inputs[1])), None))
+InvertPermutation = defop("InvertPermutation", grad=NO_GRADIENT,
+                          infer=lambda inputs, attrs: [Spec(inputs[0].shape, inputs[0].dtype)],
+                          kernel=lambda p: np.argsort(p).astype(p.dtype))
+
+
+def invert_permutation(x, name=None):
+    return bind(InvertPermutation, (as_int_tensor(x),))
+
+
+def transpose(a, perm=None, conjugate=False, name="transpose"):
+    x = as_tensor(a)
+    if perm is None:
+        r = x.shape.rank
+        if r is None:
+            perm = bind(_Range_rev, (rank(x),))
+        else:
+            perm = list(range(r - 1, -1, -1))
+    return bind(Transpose, (x, as_int_tensor(perm)))
+
+
+_Range_rev = defop("ReversedRange", grad=NO_GRADIENT,
+                   infer=lambda inputs, attrs: [Spec(TensorShape([None]), _dt.int32)],
+                   kernel=lambda n: np.arange(int(n) - 1, -1, -1, dtype=np.int32),
+                   doc="perm for a transpose of unknown rank (TensorFlow builds it from Range and Sub).")
+
+
+# --- Filled tensors ----------------------------------------------------------------------------
+
+ZerosLike = defop("ZerosLike", grad=lambda op, g: None, infer=R.unary(),
+                  kernel=lambda x: np.zeros_like(x))
+OnesLike = defop("OnesLike", grad=lambda op, g: None, infer=R.unary(),
+                 kernel=lambda x: np.ones_like(x))
+
+
+def _fill_infer(inputs, attrs):
+    dims = _int_list(inputs[0])
+    if dims is None:
+        n = inputs[0].shape[0] if inputs[0].shape.rank == 1 else None
+        return [Spec(TensorShape(None if n is None else [None] * n), inputs[1].dtype)]
+    if any(d < 0 for d in dims):
+        raise InvalidArgumentError(None, None, f"Fill dimensions must be >= 0, got {dims}")
+    return [Spec(TensorShape(dims), inputs[1].dtype)]
+
+
+Fill = defop("Fill", inputs=("dims", "value"), infer=_fill_infer,
+             kernel=lambda dims, value: np.full(tuple(int(d) for d in dims), value, dtype=np.asarray(value).dtype),
+             grad=lambda op, g: (None, _reduce.reduce_sum(g)))
+
+
+def zeros_like(input, dtype=None, name=None):
+    x = as_tensor(input)
+    out = bind(ZerosLike, (x,))
+    return out if dtype is None else _math.cast(out, dtype)
+
+
+def ones_like(input, dtype=None, name=None):
+    x = as_tensor(input)
+    out = bind(OnesLike, (x,))
+    return out if dtype is None else _math.cast(out, dtype)
+
+
+def fill(dims, value, name=None):
+    return bind(Fill, (as_int_tensor(dims), as_tensor(value)))
+
+
+def zeros(shape, dtype=_dt.float32, name=None):
+    dtype = _dt.as_dtype(dtype)
+    return fill(shape, convert_to_tensor(np.zeros((), dtype.np_dtype) if dtype is not _dt.string else b""))
+
+
+def ones(shape, dtype=_dt.float32, name=None):
+    dtype = _dt.as_dtype(dtype)
+    return fill(shape, convert_to_tensor(np.ones((), dtype.np_dtype)))
+
+
+# --- Identity, StopGradient ------------------------------------------------------------------
+
+Identity = defop("Identity", inputs=("input",), kernel=lambda x: x, infer=R.unary(), grad=lambda op, g: g)
+StopGradient = defop("StopGradient", inputs=("input",), kernel=lambda x: x, infer=R.unary(),
+                     grad=NO_GRADIENT)
+
+
+def identity(input, name=None):
+    return bind(Identity, (as_tensor(input),))
+
+
+def stop_gradient(input, name=None):
+    """Passes the value through; tapes see no gradient flowing back through it."""
+    return bind(StopGradient, (as_tensor(input),))
+
+
+# --- Where / SelectV2 --------------------------------------------------------------------------
+
+def _select_infer(inputs, attrs):
+    c, x, y = inputs
+    if c.dtype is not _dt.bool_:
+        raise InvalidArgumentError(None, None, f"condition must be bool, got {c.dtype.name}")
+    R.check_same_dtype("SelectV2", (x, y))
+    shape = R.broadcast_shape(R.broadcast_shape(c.shape, x.shape), y.shape)
+    return [Spec(shape, x.dtype)]
+
+
+def _select_grad(op, g):
+    c, x, y = op.inputs
+    zeros = zeros_like(g)
+    return None, _math.sum_to(where(c, g, zeros), x), _math.sum_to(where(c, zeros, g), y)
+
+
+SelectV2 = defop("SelectV2", inputs=("condition", "t", "e"), infer=_select_infer, grad=_select_grad,
+                 kernel=lambda c, x, y: np.where(c, x, y))
+Where = defop("Where", inputs=("input",), grad=NO_GRADIENT,
+              infer=lambda inputs, attrs: [Spec(TensorShape([None, inputs[0].shape.rank]), _dt.int64)],
+              kernel=lambda c: np.argwhere(c).astype(np.int64))
+
+
+def where(condition, x=None, y=None, name=None):
+    """`tf.where`: elementwise select with broadcasting; with one argument, the true coordinates."""
+    c = as_tensor(condition)
+    if x is None and y is None:
+        return bind(Where, (c,))
+    if x is None or y is None:
+        raise ValueError("x and y must both be non-None or both be None.")
+    if isinstance(x, Tensor) or not isinstance(y, Tensor):
+        x = as_tensor(x)
+        y = as_tensor(y, x.dtype)
+    else:
+        y = as_tensor(y)
+        x = as_tensor(x, y.dtype)
+    return bind(SelectV2, (c, x, y))
+
+
+# --- BroadcastTo ---------------------------------------------------------------------------------
+
+def _broadcast_to_infer(inputs, attrs):
+    x, shp = inputs
+    dims = _int_list(shp)
+    if dims is None:
+        n = shp.shape[0] if shp.shape.rank == 1 else None
+        return [Spec(TensorShape(None if n is None else [None] * n), x.dtype)]
+    target = TensorShape(dims)
+    out = R.broadcast_shape(x.shape, target)
+    if out != target and out.is_fully_defined():
+        raise InvalidArgumentError(None, None, f"Unable to broadcast tensor of shape {R.fmt_dims(x.shape)} to tensor "
+                                               f"of shape {R.fmt_dims(target)}")
+    return [Spec(target, x.dtype)]
+
+
+BroadcastTo = defop("BroadcastTo", inputs=("input", "shape"), infer=_broadcast_to_infer,
+                    kernel=lambda x, s: np.broadcast_to(x, tuple(int(d) for d in s)).copy(),
+                    grad=lambda op, g: (_math.sum_to(g, op.inputs[0]), None))
+
+
+def broadcast_to(input, shape, name=None):
+    return bind(BroadcastTo, (as_tensor(input), as_int_tensor(shape)))
+
+
+# --- Pack / Unpack (stack / unstack) -------------------------------------------------------------
+
+def _norm_axis(axis, rank, op_name):
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(None, None, f"Expected axis to be in the range [{-rank}, {rank}), but got {axis}")
+    return axis % rank
+
+
+def _pack_infer(inputs, attrs):
+    dtype = R.check_same_dtype("Pack", inputs)
+    shape = inputs[0].shape
+    for i, t in enumerate(inputs[1:], start=1):
+        if not shape.is_compatible_with(t.shape):
+            raise InvalidArgumentError(
+                None, None, f"Shapes of all inputs must match: values[0].shape = {R.fmt_dims(inputs[0].shape)} != "
+                            f"values[{i}].shape = {R.fmt_dims(t.shape)}")
+        shape = shape.merge_with(t.shape)
+    if shape.rank is None:
+        return [Spec(TensorShape(None), dtype)]
+    axis = _norm_axis(attrs.get("axis", 0), shape.rank + 1, "Pack")
+    dims = list(shape)
+    dims.insert(axis, len(inputs))
+    return [Spec(TensorShape(dims), dtype)]
+
+
+Pack = defop("Pack", inputs=("values",), infer=_pack_infer,
+             kernel=lambda *xs, axis=0: np.stack(xs, axis=axis),
+             grad=lambda op, g: tuple(unstack(g, num=len(op.inputs), axis=op.attrs.get("axis", 0))))
+
+
+def _unpack_kernel(x, num, axis=0):
+    return [np.take(x, i, axis=axis) for i in range(x.shape[axis])]
+
+
+def _unpack_infer(inputs, attrs):
+    s = inputs[0].shape
+    axis = _norm_axis(attrs.get("axis", 0), s.rank, "Unpack")
+    dims = list(s)
+    n = dims.pop(axis)
+    if n is not None and n != attrs["num"]:
+        raise InvalidArgumentError(None, None, f"Input shape axis {axis} must equal {attrs['num']}, got shape "
+                                               f"{R.fmt_dims(s)}")
+    return [Spec(TensorShape(dims), inputs[0].dtype)] * attrs["num"]
+
+
+Unpack = defop("Unpack", inputs=("value",), infer=_unpack_infer, kernel=_unpack_kernel, multi_output=True,
+               grad=lambda op, *gs: stack(list(gs), axis=op.attrs.get("axis", 0)))
+
+
+def stack(values, axis=0, name="stack"):
+    tensors = same_dtype_operands(list(values), "Pack")
+    if not tensors:
+        raise ValueError("values must be a non-empty list of tensors")
+    return bind(Pack, tuple(tensors), _NO_ATTRS if axis == 0 else {"axis": axis})
+
+
+def unstack(value, num=None, axis=0, name="unstack"):
+    x = as_tensor(value)
+    s = x.shape
+    if s.rank is None:
+        raise ValueError("Cannot infer argument `num` from shape <unknown>")
+    axis_n = _norm_axis(axis, s.rank, "Unpack") if s.rank else 0
+    if s.rank == 0:
+        raise ValueError("Input shape must have rank at least 1 to unstack, got rank 0")
+    if num is None:
+        num = s[axis_n]
+        if num is None:
+            raise ValueError(f"Cannot infer argument `num` from shape {s}")
+    return bind(Unpack, (x,), {"num": num, "axis": axis_n})
+
+
+# --- indexing: x[...] ----------------------------------------------------------------------------
+
+def getitem(tensor, key):
+    """`tensor[key]`: TensorFlow's strided slice (ints, slices, Ellipsis, newaxis, negative strides)."""
+    from .slicing import strided_slice_from_key
+    return strided_slice_from_key(as_tensor(tensor), key)
+
+
+from . import math as _math  # noqa: E402
+from . import reduce as _reduce  # noqa: E402

@@ -1,0 +1,590 @@
+"""Elementwise math, comparisons, logic, casting and matrix products.
+
+Each op is one `defop` block: TF op type, NumPy kernel, shape/dtype rule, gradient written with
+ops (so it traces and nests). The public functions below convert arguments and call `bind`.
+"""
+from __future__ import annotations
+
+import math as _pymath
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core.convert import convert_to_tensor
+from ..core.errors import InvalidArgumentError
+from ..core.shape import TensorShape
+from ..core.tensor import Tensor
+from . import shape_rules as R
+from .operands import as_tensor, binary_operands, same_dtype_operands
+from .registry import NO_GRADIENT, Spec, bind, defop
+
+# ----------------------------------------------------------------------------------------------
+# Gradient helpers
+# ----------------------------------------------------------------------------------------------
+
+
+def sum_to(grad, like):
+    """Reduces a broadcast gradient back to the shape of the input `like` (TF: BroadcastGradientArgs
+    + Sum + Reshape). Free when the shapes already agree."""
+    if grad is None:
+        return None
+    gs, ls = grad.shape, like.shape
+    if gs == ls and ls.is_fully_defined():
+        return grad
+    return bind(SumToShape, (grad, _array.shape(like)))
+
+
+def _sum_to_kernel(g, shape):
+    shape = tuple(int(d) for d in shape)
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and g.shape[i + lead] != 1)
+    if axes:
+        g = np.sum(g, axis=axes, keepdims=True)
+    return np.reshape(g, shape)
+
+
+def _sum_to_infer(inputs, attrs):
+    from .registry import static_value
+    value = static_value(inputs[1])
+    shape = TensorShape(None) if value is None else TensorShape([int(d) for d in value])
+    if value is None and inputs[1].shape.rank == 1 and inputs[1].shape[0] is not None:
+        shape = TensorShape([None] * inputs[1].shape[0])
+    return [Spec(shape, inputs[0].dtype)]
+
+
+SumToShape = defop(
+    "SumToShape", inputs=("grad", "shape"), kernel=_sum_to_kernel, infer=_sum_to_infer,
+    grad=lambda op, g: (_array.broadcast_to(g, _array.shape(op.inputs[0])), None),
+    doc="Sums a broadcast gradient down to a shape (one op where TensorFlow uses three).")
+
+# ----------------------------------------------------------------------------------------------
+# Binary elementwise ops
+# ----------------------------------------------------------------------------------------------
+
+
+def _nonzero_divisor(y):
+    if y.dtype.kind in "iu" and not np.all(y):
+        raise InvalidArgumentError(None, None, "Integer division by zero")
+
+
+def _floordiv_kernel(x, y):
+    if x.dtype.kind in "iu":
+        _nonzero_divisor(y)
+        return np.floor_divide(x, y)
+    return np.floor(np.true_divide(x, y))
+
+
+def _floormod_kernel(x, y):
+    if x.dtype.kind in "iu":
+        _nonzero_divisor(y)
+    return np.mod(x, y)
+
+
+def _pow_grad(op, g):
+    x, y = op.inputs
+    z = op.outputs[0]
+    gx = g * y * pow(x, y - as_tensor(1, y.dtype))
+    log_x = _array.where(greater(x, as_tensor(0, x.dtype)), log(_array.where(
+        greater(x, as_tensor(0, x.dtype)), x, _array.ones_like(x))), _array.zeros_like(x))
+    gy = g * z * log_x
+    return sum_to(gx, x), sum_to(gy, y)
+
+
+def _minmax_grad(mask_fn):
+    def grad(op, g):
+        x, y = op.inputs
+        mask = mask_fn(x, y)
+        zeros = _array.zeros_like(g)
+        return sum_to(_array.where(mask, g, zeros), x), sum_to(_array.where(mask, zeros, g), y)
+    return grad
+
+
+AddV2 = defop("AddV2", inputs=("x", "y"), kernel=np.add, infer=R.binary(R.NUMBERS + (_dt.string,)),
+              grad=lambda op, g: (sum_to(g, op.inputs[0]), sum_to(g, op.inputs[1])))
+Sub = defop("Sub", inputs=("x", "y"), kernel=np.subtract, infer=R.binary(R.NUMBERS),
+            grad=lambda op, g: (sum_to(g, op.inputs[0]), sum_to(negative(g), op.inputs[1])))
+Mul = defop("Mul", inputs=("x", "y"), kernel=np.multiply, infer=R.binary(R.NUMBERS),
+            grad=lambda op, g: (sum_to(g * op.inputs[1], op.inputs[0]), sum_to(op.inputs[0] * g, op.inputs[1])))
+RealDiv = defop(
+    "RealDiv", inputs=("x", "y"), kernel=np.true_divide, infer=R.binary(R.FLOAT_COMPLEX),
+    grad=lambda op, g: (sum_to(g / op.inputs[1], op.inputs[0]),
+                        sum_to(negative(g) * op.inputs[0] / (op.inputs[1] * op.inputs[1]), op.inputs[1])))
+DivNoNan = defop(
+    "DivNoNan", inputs=("x", "y"), infer=R.binary(R.FLOAT_COMPLEX),
+    kernel=lambda x, y: np.where(y == 0, np.zeros_like(x * y), np.true_divide(x, np.where(y == 0, 1, y))).astype(x.dtype),
+    grad=lambda op, g: (sum_to(div_no_nan(g, op.inputs[1]), op.inputs[0]),
+                        sum_to(g * div_no_nan(div_no_nan(negative(op.inputs[0]), op.inputs[1]), op.inputs[1]),
+                               op.inputs[1])))
+FloorDiv = defop("FloorDiv", inputs=("x", "y"), kernel=_floordiv_kernel, infer=R.binary(R.REAL_NUMBERS),
+                 grad=lambda op, g: (None, None))
+FloorMod = defop(
+    "FloorMod", inputs=("x", "y"), kernel=_floormod_kernel, infer=R.binary(R.REAL_NUMBERS),
+    grad=lambda op, g: (sum_to(g, op.inputs[0]),
+                        sum_to(negative(g) * floor(op.inputs[0] / op.inputs[1]), op.inputs[1])))
+Pow = defop("Pow", inputs=("x", "y"), kernel=np.power, infer=R.binary(R.NUMBERS), grad=_pow_grad)
+Maximum = defop("Maximum", inputs=("x", "y"), kernel=np.maximum, infer=R.binary(R.REAL_NUMBERS),
+                grad=_minmax_grad(lambda x, y: greater_equal(x, y)))
+Minimum = defop("Minimum", inputs=("x", "y"), kernel=np.minimum, infer=R.binary(R.REAL_NUMBERS),
+                grad=_minmax_grad(lambda x, y: less_equal(x, y)))
+SquaredDifference = defop(
+    "SquaredDifference", inputs=("x", "y"), infer=R.binary(R.NUMBERS),
+    kernel=lambda x, y: np.square(x - y),
+    grad=lambda op, g: (sum_to(g * as_tensor(2.0, g.dtype) * (op.inputs[0] - op.inputs[1]), op.inputs[0]),
+                        sum_to(g * as_tensor(-2.0, g.dtype) * (op.inputs[0] - op.inputs[1]), op.inputs[1])))
+
+_BOOL = _dt.bool_
+Equal = defop("Equal", inputs=("x", "y"), kernel=np.equal, infer=R.binary(out_dtype=_BOOL), grad=NO_GRADIENT)
+NotEqual = defop("NotEqual", inputs=("x", "y"), kernel=np.not_equal, infer=R.binary(out_dtype=_BOOL),
+                 grad=NO_GRADIENT)
+Less = defop("Less", inputs=("x", "y"), kernel=np.less, infer=R.binary(R.REAL_NUMBERS, _BOOL), grad=NO_GRADIENT)
+LessEqual = defop("LessEqual", inputs=("x", "y"), kernel=np.less_equal, infer=R.binary(R.REAL_NUMBERS, _BOOL),
+                  grad=NO_GRADIENT)
+Greater = defop("Greater", inputs=("x", "y"), kernel=np.greater, infer=R.binary(R.REAL_NUMBERS, _BOOL),
+                grad=NO_GRADIENT)
+GreaterEqual = defop("GreaterEqual", inputs=("x", "y"), kernel=np.greater_equal,
+                     infer=R.binary(R.REAL_NUMBERS, _BOOL), grad=NO_GRADIENT)
+LogicalAnd = defop("LogicalAnd", inputs=("x", "y"), kernel=np.logical_and, infer=R.binary((_BOOL,)),
+                   grad=NO_GRADIENT)
+LogicalOr = defop("LogicalOr", inputs=("x", "y"), kernel=np.logical_or, infer=R.binary((_BOOL,)),
+                  grad=NO_GRADIENT)
+LogicalNot = defop("LogicalNot", kernel=np.logical_not, infer=R.unary((_BOOL,)), grad=NO_GRADIENT)
+BitwiseAnd = defop("BitwiseAnd", inputs=("x", "y"), kernel=np.bitwise_and, infer=R.binary(R.INTEGERS),
+                   grad=NO_GRADIENT)
+BitwiseOr = defop("BitwiseOr", inputs=("x", "y"), kernel=np.bitwise_or, infer=R.binary(R.INTEGERS),
+                  grad=NO_GRADIENT)
+BitwiseXor = defop("BitwiseXor", inputs=("x", "y"), kernel=np.bitwise_xor, infer=R.binary(R.INTEGERS),
+                   grad=NO_GRADIENT)
+LogicalXor = defop("LogicalXor", inputs=("x", "y"), kernel=np.logical_xor, infer=R.binary((_BOOL,)),
+                   grad=NO_GRADIENT)
+Invert = defop("Invert", kernel=np.invert, infer=R.unary(R.INTEGERS), grad=NO_GRADIENT)
+
+# ----------------------------------------------------------------------------------------------
+# Unary elementwise ops
+# ----------------------------------------------------------------------------------------------
+
+
+def _sigmoid_kernel(x):
+    e = np.exp(-np.abs(x))
+    return np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+
+
+try:  # SciPy's erf is exact and vectorised; it is optional
+    from scipy.special import erf as _erf_kernel
+except ImportError:  # pragma: no cover - exercised only without SciPy
+    _erf_vec = np.vectorize(_pymath.erf, otypes=[np.float64])
+
+    def _erf_kernel(x):
+        return _erf_vec(x).astype(x.dtype)
+
+
+def _erf(x):
+    return np.asarray(_erf_kernel(x)).astype(x.dtype, copy=False)
+
+
+def _const(value, like):
+    return as_tensor(value, like.dtype)
+
+
+Neg = defop("Neg", kernel=np.negative, infer=R.unary(R.SIGNED_NUMBERS), grad=lambda op, g: negative(g))
+Abs = defop("Abs", kernel=np.abs, infer=R.unary(R.SIGNED_NUMBERS), grad=lambda op, g: g * sign(op.inputs[0]))
+Sign = defop("Sign", kernel=np.sign, infer=R.unary(R.SIGNED_NUMBERS),
+             grad=lambda op, g: _array.zeros_like(op.inputs[0]))
+Exp = defop("Exp", kernel=np.exp, infer=R.unary(R.FLOAT_COMPLEX), grad=lambda op, g: g * op.outputs[0])
+Expm1 = defop("Expm1", kernel=np.expm1, infer=R.unary(R.FLOAT_COMPLEX),
+              grad=lambda op, g: g * exp(op.inputs[0]))
+Log = defop("Log", kernel=np.log, infer=R.unary(R.FLOAT_COMPLEX), grad=lambda op, g: g / op.inputs[0])
+Log1p = defop("Log1p", kernel=np.log1p, infer=R.unary(R.FLOAT_COMPLEX),
+              grad=lambda op, g: g / (_const(1, g) + op.inputs[0]))
+Sqrt = defop("Sqrt", kernel=np.sqrt, infer=R.unary(R.FLOAT_COMPLEX),
+             grad=lambda op, g: g * _const(0.5, g) / op.outputs[0])
+Rsqrt = defop("Rsqrt", kernel=lambda x: 1 / np.sqrt(x), infer=R.unary(R.FLOAT_COMPLEX),
+              grad=lambda op, g: g * _const(-0.5, g) * op.outputs[0] * op.outputs[0] * op.outputs[0])
+Square = defop("Square", kernel=np.square, infer=R.unary(R.NUMBERS),
+               grad=lambda op, g: g * _const(2, g) * op.inputs[0])
+Reciprocal = defop("Reciprocal", kernel=lambda x: 1 / x, infer=R.unary(R.FLOAT_COMPLEX),
+                   grad=lambda op, g: negative(g) * op.outputs[0] * op.outputs[0])
+Sin = defop("Sin", kernel=np.sin, infer=R.unary(R.FLOAT_COMPLEX), grad=lambda op, g: g * cos(op.inputs[0]))
+Cos = defop("Cos", kernel=np.cos, infer=R.unary(R.FLOAT_COMPLEX),
+            grad=lambda op, g: negative(g) * sin(op.inputs[0]))
+Tan = defop("Tan", kernel=np.tan, infer=R.unary(R.FLOAT_COMPLEX),
+            grad=lambda op, g: g / square(cos(op.inputs[0])))
+Tanh = defop("Tanh", kernel=np.tanh, infer=R.unary(R.FLOAT_COMPLEX),
+             grad=lambda op, g: g * (_const(1, g) - op.outputs[0] * op.outputs[0]))
+Sigmoid = defop("Sigmoid", kernel=_sigmoid_kernel, infer=R.unary(R.FLOAT_COMPLEX),
+                grad=lambda op, g: g * op.outputs[0] * (_const(1, g) - op.outputs[0]))
+Erf = defop("Erf", kernel=_erf, infer=R.unary(R.FLOATS),
+            grad=lambda op, g: g * _const(2 / _pymath.sqrt(_pymath.pi), g) * exp(negative(square(op.inputs[0]))))
+# TensorFlow registers no gradient through rounding: the tape gives None.
+Round = defop("Round", kernel=np.round, infer=R.unary(R.NUMBERS), grad=lambda op, g: None)
+Floor = defop("Floor", kernel=np.floor, infer=R.unary(R.FLOATS), grad=lambda op, g: None)
+Ceil = defop("Ceil", kernel=np.ceil, infer=R.unary(R.FLOATS), grad=lambda op, g: None)
+IsNan = defop("IsNan", kernel=np.isnan, infer=R.unary(R.FLOATS, _BOOL), grad=NO_GRADIENT)
+IsInf = defop("IsInf", kernel=np.isinf, infer=R.unary(R.FLOATS, _BOOL), grad=NO_GRADIENT)
+IsFinite = defop("IsFinite", kernel=np.isfinite, infer=R.unary(R.FLOATS, _BOOL), grad=NO_GRADIENT)
+
+# ----------------------------------------------------------------------------------------------
+# Cast, AddN, ClipByValue
+# ----------------------------------------------------------------------------------------------
+
+
+def _cast_grad(op, g):
+    src = op.inputs[0].dtype
+    if (src.is_floating or src.is_complex) and (g.dtype.is_floating or g.dtype.is_complex):
+        return cast(g, src)
+    return None
+
+
+def _cast_kernel(x, DstT):
+    if DstT is _dt.string:
+        raise InvalidArgumentError(None, None, "Cast to string is not supported")
+    if x.dtype == object:
+        raise InvalidArgumentError(None, None, f"Cast string to {DstT.name} is not supported")
+    return np.asarray(x).astype(DstT.np_dtype)
+
+
+Cast = defop("Cast", kernel=_cast_kernel, grad=_cast_grad,
+             infer=lambda inputs, attrs: [Spec(inputs[0].shape, attrs["DstT"])])
+
+
+def _add_n_infer(inputs, attrs):
+    dtype = R.check_same_dtype("AddN", inputs)
+    shape = inputs[0].shape
+    for t in inputs[1:]:
+        if not shape.is_compatible_with(t.shape):
+            raise InvalidArgumentError(None, None,
+                                       f"Inputs to operation AddN must have the same size and shape.  "
+                                       f"Input 0: {R.fmt_dims(shape)} != input : {R.fmt_dims(t.shape)}")
+        shape = shape.merge_with(t.shape)
+    return [Spec(shape, dtype)]
+
+
+def _add_n_kernel(*xs):
+    shape = xs[0].shape
+    if any(x.shape != shape for x in xs):
+        raise ValueError("shapes differ")
+    out = xs[0].copy() if isinstance(xs[0], np.ndarray) else xs[0]
+    for x in xs[1:]:
+        out = out + x
+    return np.asarray(out, dtype=xs[0].dtype)
+
+
+AddN = defop("AddN", inputs=("inputs",), kernel=_add_n_kernel, infer=_add_n_infer,
+             grad=lambda op, g: tuple(g for _ in op.inputs))
+
+
+def _clip_grad(op, g):
+    t, lo, hi = op.inputs
+    zeros = _array.zeros_like(g)
+    below, above = less(t, lo), greater(t, hi)
+    inside = logical_not(logical_or(below, above))
+    return (sum_to(_array.where(inside, g, zeros), t), sum_to(_array.where(below, g, zeros), lo),
+            sum_to(_array.where(above, g, zeros), hi))
+
+
+def _clip_infer(inputs, attrs):
+    dtype = R.check_same_dtype("ClipByValue", inputs)
+    shape = R.broadcast_shape(R.broadcast_shape(inputs[0].shape, inputs[1].shape), inputs[2].shape)
+    return [Spec(shape, dtype)]
+
+
+ClipByValue = defop("ClipByValue", inputs=("t", "clip_value_min", "clip_value_max"),
+                    kernel=lambda t, lo, hi: np.minimum(np.maximum(t, lo), hi).astype(t.dtype, copy=False),
+                    infer=_clip_infer, grad=_clip_grad)
+
+# ----------------------------------------------------------------------------------------------
+# Matrix products
+# ----------------------------------------------------------------------------------------------
+
+
+def _mt(x, flag):
+    return np.swapaxes(x, -1, -2) if flag else x
+
+
+def _matmul_kernel(a, b, transpose_a=False, transpose_b=False):
+    if a.ndim != 2 or b.ndim != 2:
+        raise InvalidArgumentError(None, None, "In[0] and In[1] must be matrices (rank 2)")
+    return np.matmul(a.T if transpose_a else a, b.T if transpose_b else b)
+
+
+def _matmul_infer(inputs, attrs, ta_key="transpose_a", tb_key="transpose_b", batch=False):
+    a, b = inputs
+    R.check_same_dtype("BatchMatMulV2" if batch else "MatMul", inputs)
+    sa, sb = a.shape, b.shape
+    if sa.rank is None or sb.rank is None:
+        return [Spec(TensorShape(None), a.dtype)]
+    if not batch and (sa.rank != 2 or sb.rank != 2):
+        raise InvalidArgumentError(None, None, f"In[0] and In[1] must be matrices, got shapes {R.fmt_dims(sa)} and "
+                                               f"{R.fmt_dims(sb)}")
+    if sa.rank < 2 or sb.rank < 2:
+        raise InvalidArgumentError(None, None, f"In[0] and In[1] must have rank >= 2, got {R.fmt_dims(sa)} "
+                                               f"and {R.fmt_dims(sb)}")
+    m, ka = (sa[-1], sa[-2]) if attrs.get(ta_key) else (sa[-2], sa[-1])
+    kb, n = (sb[-1], sb[-2]) if attrs.get(tb_key) else (sb[-2], sb[-1])
+    if ka is not None and kb is not None and ka != kb:
+        raise InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: {R.fmt_dims(sa)}, "
+                                               f"In[1]: {R.fmt_dims(sb)}")
+    prefix = R.broadcast_shape(sa[:-2], sb[:-2]) if batch else TensorShape([])
+    return [Spec(prefix.concatenate([m, n]), a.dtype)]
+
+
+def _matmul_grad(op, g):
+    a, b = op.inputs
+    ta, tb = op.attrs.get("transpose_a", False), op.attrs.get("transpose_b", False)
+    if not ta and not tb:
+        return matmul(g, b, transpose_b=True), matmul(a, g, transpose_a=True)
+    if not ta and tb:
+        return matmul(g, b), matmul(g, a, transpose_a=True)
+    if ta and not tb:
+        return matmul(b, g, transpose_b=True), matmul(a, g)
+    return matmul(b, g, transpose_a=True, transpose_b=True), matmul(g, a, transpose_a=True, transpose_b=True)
+
+
+def _batch_matmul_grad(op, g):
+    a, b = op.inputs
+    ax, ay = op.attrs.get("adj_x", False), op.attrs.get("adj_y", False)
+    if not ax and not ay:
+        ga, gb = matmul(g, b, adjoint_b=True), matmul(a, g, adjoint_a=True)
+    elif not ax and ay:
+        ga, gb = matmul(g, b), matmul(g, a, adjoint_a=True)
+    elif ax and not ay:
+        ga, gb = matmul(b, g, adjoint_b=True), matmul(a, g)
+    else:
+        ga, gb = matmul(b, g, adjoint_a=True, adjoint_b=True), matmul(g, a, adjoint_a=True, adjoint_b=True)
+    return sum_to(ga, a), sum_to(gb, b)
+
+
+MatMul = defop("MatMul", inputs=("a", "b"), kernel=_matmul_kernel, infer=_matmul_infer, grad=_matmul_grad)
+BatchMatMulV2 = defop(
+    "BatchMatMulV2", inputs=("x", "y"),
+    kernel=lambda x, y, adj_x=False, adj_y=False: np.matmul(_mt(x, adj_x), _mt(y, adj_y)),
+    infer=lambda inputs, attrs: _matmul_infer(inputs, attrs, "adj_x", "adj_y", batch=True),
+    grad=_batch_matmul_grad)
+
+
+def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
+           a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False, name=None):
+    """`tf.linalg.matmul`: MatMul for matrices, BatchMatMulV2 (broadcasting batch dims) above."""
+    a, b = binary_operands(a, b, "MatMul")
+    ta = bool(transpose_a or adjoint_a)
+    tb = bool(transpose_b or adjoint_b)
+    ra, rb = a.shape.rank, b.shape.rank
+    if ra == 2 and rb == 2:
+        attrs = {"transpose_a": ta, "transpose_b": tb} if (ta or tb) else _NO_ATTRS
+        return bind(MatMul, (a, b), attrs)
+    if ra is not None and rb is not None and (ra < 2 or rb < 2):
+        raise InvalidArgumentError(
+            None, None, f"In[0] and In[1] has different ndims: {R.fmt_dims(a.shape)} vs. {R.fmt_dims(b.shape)} "
+                        f"[Op:MatMul]" if ra != rb else
+            f"In[0] and In[1] must have rank >= 2: {R.fmt_dims(a.shape)} vs. {R.fmt_dims(b.shape)} [Op:MatMul]")
+    attrs = {"adj_x": ta, "adj_y": tb} if (ta or tb) else _NO_ATTRS
+    return bind(BatchMatMulV2, (a, b), attrs)
+
+
+_NO_ATTRS: dict = {}
+
+# ----------------------------------------------------------------------------------------------
+# Public functions
+# ----------------------------------------------------------------------------------------------
+
+
+def _binary_fn(opdef):
+    def fn(x, y, name=None):
+        x, y = binary_operands(x, y, opdef.name)
+        return bind(opdef, (x, y))
+    fn.__name__ = opdef.name
+    fn.__doc__ = f"Elementwise `{opdef.name}` with broadcasting (TensorFlow's no-promotion dtype rule)."
+    return fn
+
+
+def _unary_fn(opdef):
+    def fn(x, name=None):
+        return bind(opdef, (x if isinstance(x, Tensor) else convert_to_tensor(x),))
+    fn.__name__ = opdef.name
+    fn.__doc__ = f"Elementwise `{opdef.name}`."
+    return fn
+
+
+def add(x, y, name=None):
+    if type(x) is type(y) and isinstance(x, Tensor) and x._dtype is y._dtype:  # the common fast path
+        return bind(AddV2, (x, y))
+    x, y = binary_operands(x, y, "AddV2")
+    return bind(AddV2, (x, y))
+
+
+subtract = _binary_fn(Sub)
+multiply = _binary_fn(Mul)
+maximum = _binary_fn(Maximum)
+minimum = _binary_fn(Minimum)
+squared_difference = _binary_fn(SquaredDifference)
+floormod = _binary_fn(FloorMod)
+mod = floormod
+div_no_nan = _binary_fn(DivNoNan)
+equal = _binary_fn(Equal)
+not_equal = _binary_fn(NotEqual)
+less = _binary_fn(Less)
+less_equal = _binary_fn(LessEqual)
+greater = _binary_fn(Greater)
+greater_equal = _binary_fn(GreaterEqual)
+logical_and = _binary_fn(LogicalAnd)
+logical_or = _binary_fn(LogicalOr)
+logical_xor = _binary_fn(LogicalXor)
+bitwise_and = _binary_fn(BitwiseAnd)
+bitwise_or = _binary_fn(BitwiseOr)
+bitwise_xor = _binary_fn(BitwiseXor)
+
+negative = _unary_fn(Neg)
+abs = _unary_fn(Abs)  # noqa: A001 - TensorFlow's name
+sign = _unary_fn(Sign)
+exp = _unary_fn(Exp)
+expm1 = _unary_fn(Expm1)
+log = _unary_fn(Log)
+log1p = _unary_fn(Log1p)
+sqrt = _unary_fn(Sqrt)
+rsqrt = _unary_fn(Rsqrt)
+square = _unary_fn(Square)
+reciprocal = _unary_fn(Reciprocal)
+sin = _unary_fn(Sin)
+cos = _unary_fn(Cos)
+tan = _unary_fn(Tan)
+tanh = _unary_fn(Tanh)
+sigmoid = _unary_fn(Sigmoid)
+erf = _unary_fn(Erf)
+round = _unary_fn(Round)  # noqa: A001
+floor = _unary_fn(Floor)
+ceil = _unary_fn(Ceil)
+is_nan = _unary_fn(IsNan)
+is_inf = _unary_fn(IsInf)
+is_finite = _unary_fn(IsFinite)
+logical_not = _unary_fn(LogicalNot)
+invert = _unary_fn(Invert)
+
+
+def truediv(x, y, name=None):
+    """`x / y`: integers are first cast to a float type (int8/16 -> float32, else float64)."""
+    x, y = binary_operands(x, y, "RealDiv")
+    if x.dtype.is_integer:
+        target = _dt.float32 if x.dtype.size <= 2 else _dt.float64
+        x, y = cast(x, target), cast(y, target)
+    elif x.dtype.is_bool or x.dtype is _dt.string:
+        raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__")
+    return bind(RealDiv, (x, y))
+
+
+def divide(x, y, name=None):
+    return truediv(x, y)
+
+
+def floordiv(x, y, name=None):
+    x, y = binary_operands(x, y, "FloorDiv")
+    return bind(FloorDiv, (x, y))
+
+
+def pow(x, y, name=None):  # noqa: A001
+    x, y = binary_operands(x, y, "Pow")
+    return bind(Pow, (x, y))
+
+
+def cast(x, dtype, name=None):
+    """`tf.cast`: changes the element type; float -> int truncates toward zero, as in TensorFlow."""
+    dtype = _dt.as_dtype(dtype)
+    x = as_tensor(x)
+    if x.dtype is dtype:
+        return x
+    return bind(Cast, (x,), {"DstT": dtype})
+
+
+def add_n(inputs, name=None):
+    inputs = same_dtype_operands(list(inputs), "AddN")
+    if not inputs:
+        raise ValueError("inputs must be a list of at least one Tensor with the same dtype and shape")
+    if len(inputs) == 1:
+        return inputs[0]
+    return bind(AddN, tuple(inputs))
+
+
+def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    t = as_tensor(t)
+    lo = as_tensor(clip_value_min, t.dtype)
+    hi = as_tensor(clip_value_max, t.dtype)
+    R.check_same_dtype("ClipByValue", (t, lo, hi))
+    return bind(ClipByValue, (t, lo, hi))
+
+
+def scalar_mul(scalar, x, name=None):
+    return multiply(scalar, x)
+
+
+def _logic_or_bits(bool_fn, int_fn, x, y):
+    x, y = binary_operands(x, y, bool_fn.__name__)
+    return (bool_fn if x.dtype is _dt.bool_ else int_fn)(x, y)
+
+
+def and_(x, y):
+    return _logic_or_bits(logical_and, bitwise_and, x, y)
+
+
+def or_(x, y):
+    return _logic_or_bits(logical_or, bitwise_or, x, y)
+
+
+def xor_(x, y):
+    return _logic_or_bits(logical_xor, bitwise_xor, x, y)
+
+
+def invert_(x):
+    x = as_tensor(x)
+    return logical_not(x) if x.dtype is _dt.bool_ else invert(x)
+
+
+def _equality(x, y, fn):
+    """`==` and `!=` on tensors: elementwise where shapes broadcast, a plain bool otherwise
+    (TensorFlow's `incompatible_shape_error=False`); comparing with None is never elementwise."""
+    if y is None or x is None:
+        return fn is not_equal
+    try:
+        x, y = binary_operands(x, y, "Equal")
+    except (TypeError, ValueError, InvalidArgumentError):
+        return fn is not_equal
+    try:
+        R.broadcast_shape(x.shape, y.shape)
+    except InvalidArgumentError:
+        return as_tensor(fn is not_equal)
+    return fn(x, y)
+
+
+def tensor_equals(x, y):
+    return _equality(x, y, equal)
+
+
+def tensor_not_equals(x, y):
+    return _equality(x, y, not_equal)
+
+
+def tensordot(a, b, axes, name=None):
+    """`tf.tensordot`, built from transpose, reshape and matmul (so its gradient comes for free)."""
+    a, b = binary_operands(a, b, "MatMul")
+    ra, rb = a.shape.rank, b.shape.rank
+    if isinstance(axes, int) or (isinstance(axes, Tensor) and axes.shape.rank == 0):
+        n = int(axes)
+        if n < 0 or n > ra or n > rb:
+            raise ValueError(f"'axes' must be at most the rank of both inputs, got {n}")
+        a_axes, b_axes = list(range(ra - n, ra)), list(range(n))
+    else:
+        a_axes, b_axes = axes
+        a_axes = [a_axes] if isinstance(a_axes, int) else list(a_axes)
+        b_axes = [b_axes] if isinstance(b_axes, int) else list(b_axes)
+        if len(a_axes) != len(b_axes):
+            raise ValueError(f"Different number of contraction axes 'a' and 'b', {len(a_axes)} != {len(b_axes)}.")
+    a_axes = [x % ra for x in a_axes]
+    b_axes = [x % rb for x in b_axes]
+    a_free = [i for i in range(ra) if i not in a_axes]
+    b_free = [i for i in range(rb) if i not in b_axes]
+    sa, sb = a.shape.as_list(), b.shape.as_list()
+    k = int(np.prod([sa[i] for i in a_axes])) if a_axes else 1
+    a2 = _array.reshape(_array.transpose(a, a_free + a_axes), [-1, k])
+    b2 = _array.reshape(_array.transpose(b, b_axes + b_free), [k, -1])
+    out = matmul(a2, b2)
+    return _array.reshape(out, [sa[i] for i in a_free] + [sb[i] for i in b_free])
+
+
+from . import array as _array  # noqa: E402  (array ops use math ops and vice versa)

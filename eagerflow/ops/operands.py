@@ -1,0 +1,57 @@
+"""Turning op-function arguments into tensors, with TensorFlow's dtype rules for mixed operands.
+
+Kept apart from the op families so every family converts the same way.
+"""
+from __future__ import annotations
+
+from ..core import dtypes as _dt
+from ..core.convert import convert_to_tensor
+from ..core.tensor import Tensor
+from .shape_rules import check_same_dtype
+
+
+def as_tensor(value, dtype=None):
+    """Tensor for an op argument; a Python value takes `dtype` as a hint (never forced)."""
+    if isinstance(value, Tensor):
+        return value
+    return convert_to_tensor(value, dtype_hint=dtype)
+
+
+def binary_operands(x, y, op_name: str):
+    """Converts both operands of a binary op: a non-tensor takes the other side's dtype when it
+    can; then TensorFlow's no-promotion rule (mixed dtypes raise InvalidArgumentError)."""
+    if not isinstance(x, Tensor):
+        if isinstance(y, Tensor):
+            x = convert_to_tensor(x, dtype_hint=y._dtype)
+        else:
+            x = convert_to_tensor(x)
+    if not isinstance(y, Tensor):
+        y = convert_to_tensor(y, dtype_hint=x._dtype)
+    if x._dtype is not y._dtype:
+        check_same_dtype(op_name, (x, y))
+    return x, y
+
+
+def same_dtype_operands(values, op_name: str, dtype=None):
+    """Converts a list of operands (AddN, Pack, ConcatV2): non-tensors follow the first tensor."""
+    hint = dtype
+    if hint is None:
+        for v in values:
+            if isinstance(v, Tensor) or hasattr(type(v), "_as_tensor"):
+                hint = v.dtype
+                break
+    tensors = [v if isinstance(v, Tensor) else convert_to_tensor(v, dtype_hint=hint) for v in values]
+    if tensors:
+        check_same_dtype(op_name, tensors)
+    return tensors
+
+
+def as_int_tensor(value, dtype=_dt.int32):
+    """Shape-like and axis-like arguments: ints, lists of ints, or integer tensors."""
+    if isinstance(value, Tensor):
+        if not value.dtype.is_integer:
+            raise TypeError(f"Expected an integer tensor, got {value.dtype.name}: {value!r}")
+        return value
+    if hasattr(type(value), "_as_tensor"):
+        return value._as_tensor()
+    return convert_to_tensor(value, dtype_hint=dtype)

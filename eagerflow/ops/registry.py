@@ -1,0 +1,154 @@
+"""OpDef and `bind`: every op is defined once and runs eagerly or is recorded into a graph.
+
+An OpDef holds everything about one TensorFlow op type: its name (`MatMul`), input names (used for
+graph node names such as `AddV2/y`), a NumPy kernel, a shape-and-dtype rule (`infer`) that works on
+partially known shapes, and a gradient rule written with other ops (so gradients trace and nest).
+
+`bind` is the single eager-vs-graph dispatch point: it asks the context once. ops/ never imports
+graph/ or trace/: a graph is anything with `add_operation(opdef, inputs, attrs)`.
+
+The eager path is the hot path (target: a few microseconds over the NumPy call): no shape rule runs
+on success, the kernel's NumPy errors are turned into TensorFlow errors only when they happen.
+"""
+from __future__ import annotations
+
+from typing import Callable, NamedTuple, Sequence
+
+from ..core import dtypes as _dt
+from ..core.context import state
+from ..core.errors import InvalidArgumentError, OpError
+from ..core.tensor import make_eager
+
+_from_numpy = _dt.from_numpy
+
+
+class _NoGradient:
+    """Marks an op whose outputs carry no gradient (comparisons, argmax, shape queries, ...)."""
+
+    def __repr__(self):
+        return "NO_GRADIENT"
+
+
+NO_GRADIENT = _NoGradient()
+
+
+class Spec(NamedTuple):
+    """What a shape rule returns for one output."""
+    shape: object  # TensorShape
+    dtype: _dt.DType
+
+
+class OpDef:
+    """One op type. `kernel(*arrays, **attrs)` returns an array (or a tuple when `multi_output`);
+    `infer(inputs, attrs)` takes tensors (eager or symbolic: `.shape`, `.dtype`) and returns a
+    list of Spec; `grad(op, *output_grads)` returns one gradient (or None) per input."""
+
+    __slots__ = ("name", "kernel", "infer", "grad", "inputs", "multi_output", "stateful", "doc")
+
+    def __init__(self, name, kernel, infer, grad, inputs, multi_output, stateful, doc):
+        self.name = name
+        self.kernel = kernel
+        self.infer = infer
+        self.grad = grad
+        self.inputs = inputs
+        self.multi_output = multi_output
+        self.stateful = stateful
+        self.doc = doc
+
+    @property
+    def differentiable(self) -> bool:
+        return self.grad is not NO_GRADIENT
+
+    def __repr__(self):
+        return f"<OpDef {self.name}>"
+
+
+OPS: dict[str, OpDef] = {}
+
+
+def defop(name: str, *, kernel: Callable, infer: Callable, grad, inputs: Sequence[str] = ("x",),
+          multi_output: bool = False, stateful: bool = False, doc: str = "") -> OpDef:
+    """Defines and registers an op. `grad` is required: a rule, or NO_GRADIENT said explicitly."""
+    if name in OPS:
+        raise ValueError(f"Op {name!r} is defined twice")
+    if grad is None:
+        raise ValueError(f"Op {name!r}: pass a gradient rule or NO_GRADIENT explicitly")
+    if getattr(infer, "op_name", None) == "?":  # a fresh rule from a shape_rules factory
+        infer.op_name = name
+    op = OpDef(name, kernel, infer, grad, tuple(inputs), multi_output, stateful, doc)
+    OPS[name] = op
+    return op
+
+
+class OpRecord:
+    """What a tape keeps of one executed op; graph Operations offer the same attributes."""
+
+    __slots__ = ("opdef", "inputs", "attrs", "outputs")
+
+    def __init__(self, opdef, inputs, attrs, outputs):
+        self.opdef = opdef
+        self.inputs = inputs
+        self.attrs = attrs
+        self.outputs = outputs
+
+    @property
+    def type(self) -> str:
+        return self.opdef.name
+
+    def get_attr(self, name):
+        return self.attrs[name]
+
+
+_NO_ATTRS: dict = {}
+
+
+def bind(op: OpDef, inputs, attrs=_NO_ATTRS):
+    """Runs `op` on already-converted tensors: eagerly, or by adding it to the graph being built.
+    Returns one tensor, or a list of tensors for a multi-output op."""
+    graph = state.graph
+    if graph is not None:
+        result = graph.add_operation(op, inputs, attrs)
+    else:
+        try:
+            out = op.kernel(*[t._value for t in inputs], **attrs)
+        except Exception as exc:  # turn NumPy's complaint into TensorFlow's error for this op
+            raise _eager_error(op, inputs, attrs, exc) from None
+        if op.multi_output:
+            result = [make_eager(o, _from_numpy(o.dtype)) for o in out]
+        else:
+            result = make_eager(out, _from_numpy(out.dtype))
+    if state.tapes and op.grad is not NO_GRADIENT:
+        _record(op, inputs, attrs, result)
+    return result
+
+
+def _record(op, inputs, attrs, result):
+    outputs = result if op.multi_output else [result]
+    record = None
+    for tape in state.tapes:
+        if tape.recording and tape.should_record(inputs):
+            if record is None:
+                record = OpRecord(op, tuple(inputs), attrs, tuple(outputs))
+            tape.record(record)
+
+
+def _eager_error(op, inputs, attrs, exc) -> Exception:
+    if isinstance(exc, OpError):
+        return exc if "[Op:" in exc.message else type(exc)(None, None, f"{exc.message} [Op:{op.name}]")
+    if op.infer is not None:
+        try:
+            op.infer(inputs, attrs)
+        except OpError as err:
+            return err if "[Op:" in err.message else InvalidArgumentError(None, None, f"{err.message} [Op:{op.name}]")
+        except (ValueError, TypeError, IndexError) as err:
+            return InvalidArgumentError(None, None, f"{err} [Op:{op.name}]")
+        except Exception:
+            pass
+    return InvalidArgumentError(None, None, f"{exc} [Op:{op.name}]")
+
+
+def static_value(tensor):
+    """The value of a tensor if it is known without running anything (an eager tensor, or a graph
+    constant); None otherwise. Shape rules use it for shape-like inputs (Reshape's `shape`)."""
+    getter = getattr(tensor, "_static_value", None)
+    return getter() if getter is not None else None

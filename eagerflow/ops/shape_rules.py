@@ -1,0 +1,99 @@
+"""Shared shape-and-dtype rules for OpDefs. Each works on partially known shapes (None dims).
+
+Rules raise InvalidArgumentError with TensorFlow's eager wording; graph tracing reports the same
+message as a ValueError at trace time.
+"""
+from __future__ import annotations
+
+from ..core import dtypes as _dt
+from ..core.errors import InvalidArgumentError
+from ..core.shape import TensorShape
+from .registry import Spec
+
+
+def fmt_dims(shape: TensorShape) -> str:
+    """`[2,3]` as TensorFlow prints shapes in error messages (`?` for unknown)."""
+    if shape.rank is None:
+        return "<unknown>"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
+
+
+def broadcast_shape(a: TensorShape, b: TensorShape) -> TensorShape:
+    """NumPy/TensorFlow broadcasting of two static shapes; raises on a definite mismatch."""
+    if a.rank is None or b.rank is None:
+        return TensorShape(None)
+    da, db = list(a), list(b)
+    n = max(len(da), len(db))
+    da = [1] * (n - len(da)) + da
+    db = [1] * (n - len(db)) + db
+    out = []
+    for x, y in zip(da, db):
+        if x == 1:
+            out.append(y)
+        elif y == 1:
+            out.append(x)
+        elif x is None:
+            out.append(y)
+        elif y is None:
+            out.append(x)
+        elif x == y:
+            out.append(x)
+        else:
+            raise InvalidArgumentError(None, None, f"Incompatible shapes: {fmt_dims(a)} vs. {fmt_dims(b)}")
+    return TensorShape(out)
+
+
+def check_same_dtype(op_name: str, inputs) -> _dt.DType:
+    """TensorFlow refuses mixed dtypes: the message names the op and input position."""
+    first = inputs[0].dtype
+    for i, t in enumerate(inputs[1:], start=1):
+        if t.dtype is not first:
+            raise InvalidArgumentError(
+                None, None,
+                f"cannot compute {op_name} as input #{i}(zero-based) was expected to be a "
+                f"{_tf_type_word(first)} tensor but is a {_tf_type_word(t.dtype)} tensor [Op:{op_name}]")
+    return first
+
+
+def _tf_type_word(dtype: _dt.DType) -> str:
+    return {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
+
+
+def check_dtype_in(op_name: str, dtype: _dt.DType, allowed, arg: str = "x"):
+    if dtype not in allowed:
+        names = ", ".join(d.name for d in allowed)
+        raise InvalidArgumentError(
+            None, None,
+            f"Value for attr 'T' of {dtype.name} is not in the list of allowed values: {names}\n"
+            f"\t; NodeDef: {{{{node {op_name}}}}}; Op<name={op_name}; signature={arg}:T -> y:T> [Op:{op_name}]")
+
+
+FLOATS = (_dt.float16, _dt.float32, _dt.float64)
+FLOAT_COMPLEX = FLOATS + (_dt.complex64, _dt.complex128)
+SIGNED_NUMBERS = FLOAT_COMPLEX + (_dt.int8, _dt.int16, _dt.int32, _dt.int64)
+NUMBERS = SIGNED_NUMBERS + (_dt.uint8, _dt.uint16, _dt.uint32, _dt.uint64)
+INTEGERS = (_dt.int8, _dt.int16, _dt.int32, _dt.int64, _dt.uint8, _dt.uint16, _dt.uint32, _dt.uint64)
+REAL_NUMBERS = FLOATS + INTEGERS
+
+
+def unary(allowed=None, out_dtype=None):
+    """Rule for elementwise unary ops: same shape; output dtype = input dtype unless given."""
+    def infer(inputs, attrs):
+        x = inputs[0]
+        if allowed is not None:
+            check_dtype_in(infer.op_name, x.dtype, allowed)
+        return [Spec(x.shape, out_dtype or x.dtype)]
+    infer.op_name = "?"  # set by defop: shared rules report the op they serve
+    return infer
+
+
+def binary(allowed=None, out_dtype=None):
+    """Rule for elementwise binary ops: equal dtypes, broadcast shapes."""
+    def infer(inputs, attrs):
+        dtype = check_same_dtype(infer.op_name, inputs)
+        if allowed is not None:
+            check_dtype_in(infer.op_name, dtype, allowed)
+        return [Spec(broadcast_shape(inputs[0].shape, inputs[1].shape), out_dtype or dtype)]
+    infer.op_name = "?"  # set by defop: shared rules report the op they serve
+    return infer
+

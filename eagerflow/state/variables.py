@@ -1,0 +1,186 @@
+"""tf.Variable: state that lives across calls, read and written through its resource handle.
+
+Why a handle: a traced function captures the handle (by reference), so a graph reads the live
+value on every call and its `assign*` ops change the same state the eager code sees. Tapes watch
+the handle; `tape.gradient(y, variable)` looks up the handle's gradient.
+"""
+from __future__ import annotations
+
+import copy as _copy
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core.context import state
+from ..core.convert import convert_to_tensor
+from ..core.shape import TensorShape, as_shape
+from ..core.tensor import Tensor, TensorOperators, _numpy_text
+from ..ops import state as _ops
+from ..ops.registry import bind
+
+
+class Variable(TensorOperators):
+    """A mutable tensor: `v = tf.Variable(1.0); v.assign_add(1.0)`. Not a `tf.Tensor` subclass (as in
+    TensorFlow), but accepted by every op, where it is read at that moment."""
+
+    def __init__(self, initial_value=None, trainable=None, validate_shape=True, caching_device=None,
+                 name=None, variable_def=None, dtype=None, import_scope=None, constraint=None,
+                 synchronization=None, aggregation=None, shape=None, experimental_enable_variable_lifting=True):
+        if initial_value is None:
+            raise ValueError("The `initial_value` arg (None) must be specified as a Tensor or a Python callable.")
+        if callable(initial_value):
+            initial_value = initial_value()
+        if dtype is not None:
+            dtype = _dt.as_dtype(dtype)
+        value = _eager_value(initial_value, dtype)
+        self._array = value
+        self._dtype = _dt.from_numpy(value.dtype)
+        self._validate_shape = validate_shape and shape is None
+        self._shape = as_shape(value.shape) if shape is None else as_shape(shape)
+        if not self._shape.is_compatible_with(value.shape):
+            raise ValueError(f"The initial value's shape ({TensorShape(value.shape)}) is not compatible with the "
+                             f"explicitly supplied `shape` argument ({self._shape}).")
+        self._trainable = True if trainable is None else bool(trainable)
+        self._name = (name or "Variable") + ":0" if not (name or "").endswith(":0") else name
+        self._constraint = constraint
+        self._handle = _ops.make_handle(self)
+
+    # --- identity and metadata ---
+    @property
+    def handle(self):
+        return self._handle
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape if not self._validate_shape else TensorShape._from_tuple(self._array.shape)
+
+    def get_shape(self) -> TensorShape:
+        return self.shape
+
+    @property
+    def ndim(self):
+        return self.shape.rank
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @property
+    def constraint(self):
+        return self._constraint
+
+    @property
+    def device(self) -> str:
+        return "/job:localhost/replica:0/task:0/device:CPU:0"
+
+    # --- reading ---
+    def _as_tensor(self):
+        """Reads the variable: an eager snapshot, or a ReadVariableOp in the graph being traced.
+        A trainable variable read while a tape records is watched by that tape."""
+        if state.tapes and self._trainable:
+            for tape in state.tapes:
+                if tape.recording:
+                    tape._watch_variable(self)
+        return bind(_ops.ReadVariableOp, (self._handle,))
+
+    def value(self):
+        return self._as_tensor()
+
+    def read_value(self):
+        return self._as_tensor()
+
+    def numpy(self):
+        a = self._array
+        return a[()] if a.ndim == 0 else a.copy()
+
+    def __array__(self, dtype=None, copy=None):
+        return np.array(self._array, dtype=dtype)
+
+    # --- writing ---
+    def _write(self, opdef, value, read_value):
+        value = convert_to_tensor(value, dtype=self._dtype) if not isinstance(value, Tensor) else value
+        if value.dtype is not self._dtype:
+            raise TypeError(f"Cannot assign a {value.dtype.name} value to variable '{self._name}' of dtype "
+                            f"{self._dtype.name}")
+        if self._validate_shape and opdef is _ops.AssignVariableOp and value.shape.is_fully_defined() \
+                and not self.shape.is_compatible_with(value.shape):
+            raise ValueError(f"Cannot assign value to variable ' {self._name}': Shape mismatch.The variable shape "
+                             f"{self.shape}, and the assigned value shape {value.shape} are incompatible.")
+        bind(opdef, (self._handle, value))
+        return self if read_value else None
+
+    def assign(self, value, use_locking=None, name=None, read_value=True):
+        return self._write(_ops.AssignVariableOp, value, read_value)
+
+    def assign_add(self, delta, use_locking=None, name=None, read_value=True):
+        return self._write(_ops.AssignAddVariableOp, delta, read_value)
+
+    def assign_sub(self, delta, use_locking=None, name=None, read_value=True):
+        return self._write(_ops.AssignSubVariableOp, delta, read_value)
+
+    # --- Python protocol ---
+    def __hash__(self):
+        raise TypeError("Variable is unhashable. Instead, use variable.ref() as the key.")
+
+    def __len__(self):
+        return len(self._as_tensor())
+
+    def __iter__(self):
+        return iter(self._as_tensor())
+
+    def __bool__(self):
+        return bool(self._as_tensor())
+
+    def __index__(self):
+        return self._as_tensor().__index__()
+
+    def __int__(self):
+        return int(self._as_tensor())
+
+    def __float__(self):
+        return float(self._as_tensor())
+
+    def __format__(self, spec):
+        return format(self.numpy(), spec)
+
+    def __deepcopy__(self, memo):
+        return Variable(self._array.copy(), trainable=self._trainable, name=self._name[:-2],
+                        dtype=self._dtype, constraint=_copy.deepcopy(self._constraint, memo))
+
+    def __repr__(self):
+        if not state.graph is None:
+            return f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}>"
+        return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, "
+                f"numpy={_numpy_text(self, is_repr=True)}>")
+
+    __str__ = __repr__
+
+
+def _eager_value(initial_value, dtype) -> np.ndarray:
+    """The initial value as a fresh ndarray (variables are created eagerly even while tracing)."""
+    if isinstance(initial_value, Tensor):
+        static = initial_value._static_value() if hasattr(initial_value, "_static_value") else None
+        if static is None:
+            raise ValueError("A Variable's initial value must be computable when it is created; got a "
+                             "symbolic tensor. Create the variable outside the function or from a Python value.")
+        value = np.array(static)
+        if dtype is not None and _dt.from_numpy(value.dtype) is not dtype:
+            value = value.astype(dtype.np_dtype)
+        return value
+    if isinstance(initial_value, Variable):
+        value = initial_value._array.copy()
+        return value if dtype is None else value.astype(dtype.np_dtype)
+    saved, state.graph = state.graph, None  # a Python initial value is converted eagerly
+    try:
+        t = convert_to_tensor(initial_value, dtype=dtype)
+    finally:
+        state.graph = saved
+    return np.array(t._value)
