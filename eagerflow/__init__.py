@@ -28,3 +28,12 @@ from .api import config, dtypes, errors, linalg, math, nest
 # TensorFlow's alias names (kept here, with the names they alias, as the only place for them).
 double = float64
 half = float16
+
+# --- array ops: owned by the array-ops work (ops/array.py, ops/slicing.py) ---
+# --- end array ops ---
+
+# --- reductions, argmax/argmin/cumsum, einsum: owned by the math work (ops/reduce.py, ops/einsum.py) ---
+# --- end reductions ---
+
+# --- nn, random, image: owned by the nn work (ops/nn.py, ops/random.py, ops/image.py, api/nn.py, ...) ---
+# --- end nn ---
