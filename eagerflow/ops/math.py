@@ -13,7 +13,7 @@ from ..core import dtypes as _dt
 from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
-from ..core.tensor import Tensor
+from ..core.tensor import EagerTensor, Tensor
 from . import shape_rules as R
 from .operands import as_tensor, binary_operands, same_dtype_operands
 from .registry import NO_GRADIENT, Spec, bind, defop
@@ -367,7 +367,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     a, b = binary_operands(a, b, "MatMul")
     ta = bool(transpose_a or adjoint_a)
     tb = bool(transpose_b or adjoint_b)
-    ra, rb = a.shape.rank, b.shape.rank
+    ra, rb = _rank(a), _rank(b)
     if ra == 2 and rb == 2:
         attrs = {"transpose_a": ta, "transpose_b": tb} if (ta or tb) else _NO_ATTRS
         return bind(MatMul, (a, b), attrs)
@@ -381,6 +381,13 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
 
 
 _NO_ATTRS: dict = {}
+
+
+def _rank(t):
+    """Static rank without building a TensorShape for eager tensors (hot path)."""
+    if type(t) is EagerTensor:
+        return t._value.ndim
+    return t.shape.rank
 
 # ----------------------------------------------------------------------------------------------
 # Public functions

@@ -20,6 +20,10 @@ def as_tensor(value, dtype=None):
 def binary_operands(x, y, op_name: str):
     """Converts both operands of a binary op: a non-tensor takes the other side's dtype when it
     can; then TensorFlow's no-promotion rule (mixed dtypes raise InvalidArgumentError)."""
+    if not isinstance(x, Tensor) and hasattr(type(x), "_as_tensor"):
+        x = x._as_tensor()
+    if not isinstance(y, Tensor) and hasattr(type(y), "_as_tensor"):
+        y = y._as_tensor()
     if not isinstance(x, Tensor):
         if isinstance(y, Tensor):
             x = convert_to_tensor(x, dtype_hint=y._dtype)

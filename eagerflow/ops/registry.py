@@ -14,12 +14,16 @@ from __future__ import annotations
 
 from typing import Callable, NamedTuple, Sequence
 
+import numpy as np
+
 from ..core import dtypes as _dt
 from ..core.context import state
 from ..core.errors import InvalidArgumentError, OpError
-from ..core.tensor import make_eager
+from ..core.tensor import EagerTensor, make_eager
 
 _from_numpy = _dt.from_numpy
+_BY_NP = _dt._BY_NP
+_new = object.__new__
 
 
 class _NoGradient:
@@ -105,19 +109,35 @@ _NO_ATTRS: dict = {}
 def bind(op: OpDef, inputs, attrs=_NO_ATTRS):
     """Runs `op` on already-converted tensors: eagerly, or by adding it to the graph being built.
     Returns one tensor, or a list of tensors for a multi-output op."""
-    graph = state.graph
+    st = state
+    graph = st.graph
     if graph is not None:
         result = graph.add_operation(op, inputs, attrs)
     else:
+        # NOTE: the branches below avoid building an argument list for the common arities; this is
+        # the eager hot path (see bench/ "eager op overhead").
         try:
-            out = op.kernel(*[t._value for t in inputs], **attrs)
+            if attrs:
+                out = op.kernel(*[t._value for t in inputs], **attrs)
+            elif len(inputs) == 2:
+                out = op.kernel(inputs[0]._value, inputs[1]._value)
+            elif len(inputs) == 1:
+                out = op.kernel(inputs[0]._value)
+            else:
+                out = op.kernel(*[t._value for t in inputs])
         except Exception as exc:  # turn NumPy's complaint into TensorFlow's error for this op
             raise _eager_error(op, inputs, attrs, exc) from None
         if op.multi_output:
             result = [make_eager(o, _from_numpy(o.dtype)) for o in out]
         else:
-            result = make_eager(out, _from_numpy(out.dtype))
-    if state.tapes and op.grad is not NO_GRADIENT:
+            result = _new(EagerTensor)
+            result._value = out
+            try:
+                result._dtype = _BY_NP[out.dtype]
+            except (KeyError, AttributeError):
+                out = result._value = np.asarray(out)
+                result._dtype = _from_numpy(out.dtype)
+    if st.tapes and op.grad is not NO_GRADIENT:
         _record(op, inputs, attrs, result)
     return result
 
