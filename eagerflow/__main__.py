@@ -1,0 +1,40 @@
+"""The `eagerflow` command (`eagerflow demo`, or `python -m eagerflow demo`).
+
+Subcommands are a small table so later ones (e.g. a benchmark or a model inspector) add one entry.
+Usage errors go to stderr with exit status 2, as argparse does for any command-line tool.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def _demo(args) -> int:
+    from .demo import run_demo
+    run_demo()
+    return 0
+
+
+COMMANDS = {
+    "demo": (_demo, "run a short tour of eager execution and GradientTape, with results and timings"),
+}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="eagerflow",
+                                     description="eagerflow: TensorFlow 2's programming model on NumPy.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (_, help_text) in COMMANDS.items():
+        sub.add_parser(name, help=help_text, description=help_text)
+    return parser
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)  # unknown or missing subcommand: usage on stderr, exit 2
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="replace")  # 'µs' and '²' on a terminal that cannot print them
+    return COMMANDS[args.command][0](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

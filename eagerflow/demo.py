@@ -1,0 +1,188 @@
+"""`eagerflow demo`: a short tour that runs the seed documents' examples and prints their results.
+
+The demo is a list of `Section`s. A section either shows code, which is run statement by
+statement and echoed like an interactive session (so what is printed is exactly what ran, and
+expression statements display their values as the Python prompt would), or computes something
+with a `run` function (the timing section). Later features add sections by appending to
+`SECTIONS` (e.g. tf.function with eager-vs-graph timings, then a training loop).
+"""
+from __future__ import annotations
+
+import ast
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Section:
+    title: str
+    intro: str = ""
+    code: str = ""  # run and echoed when given
+    run: Callable[[], None] | None = None  # called after the code, when given
+
+
+def _echo_and_run(code: str, namespace: dict) -> None:
+    """Runs `code` one top-level statement at a time, echoing each with `>>>` / `...` prompts.
+    A top-level expression statement shows its repr, as at the prompt; expressions inside a loop
+    body do not (the prompt would print every `v.assign_sub(...)` result of every iteration)."""
+    lines = code.strip("\n").splitlines()
+    tree = ast.parse("\n".join(lines))
+    start = 0
+    for stmt in tree.body:
+        chunk = lines[start:stmt.end_lineno]
+        while chunk and not chunk[0].strip():
+            chunk.pop(0)
+        for i, ln in enumerate(chunk):
+            print(("... " if i else ">>> ") + ln)
+        start = stmt.end_lineno
+        sys.stdout.flush()
+        if isinstance(stmt, ast.Expr):
+            code_obj = compile(ast.Interactive(body=[stmt]), "<eagerflow demo>", "single")
+        else:
+            code_obj = compile(ast.Module(body=[stmt], type_ignores=[]), "<eagerflow demo>", "exec")
+        exec(code_obj, namespace)
+
+
+# ----------------------------------------------------------------------------------------------
+# The eager op overhead measurement
+# ----------------------------------------------------------------------------------------------
+
+
+def _per_call_ns(fns: dict, target_ns: int = 10_000_000, repeat: int = 5) -> dict:
+    """Median per-call time of each zero-argument callable, samples interleaved across them so
+    machine noise hits all alike (bench/harness.py does the same, with more options)."""
+    numbers = {}
+    for name, fn in fns.items():
+        number = 1
+        while True:
+            start = time.perf_counter_ns()
+            for _ in range(number):
+                fn()
+            elapsed = time.perf_counter_ns() - start
+            if elapsed >= target_ns // 4 or number >= 1 << 22:
+                break
+            number *= 4
+        numbers[name] = max(1, int(number * target_ns / max(elapsed, 1)))
+    samples = {name: [] for name in fns}
+    for _ in range(repeat):
+        for name, fn in fns.items():
+            n = numbers[name]
+            start = time.perf_counter_ns()
+            for _ in range(n):
+                fn()
+            samples[name].append((time.perf_counter_ns() - start) / n)
+    return {name: statistics.median(s) for name, s in samples.items()}
+
+
+def _overhead() -> None:
+    import eagerflow as tf
+
+    rng = np.random.default_rng(0)
+    an = rng.standard_normal((2, 2)).astype(np.float32)
+    bn = rng.standard_normal((2, 2)).astype(np.float32)
+    a, b = tf.constant(an), tf.constant(bn)
+    cases = [("a + b", lambda: a + b, lambda: an + bn),
+             ("tf.matmul(a, b)", lambda: tf.matmul(a, b), lambda: np.matmul(an, bn))]
+    for label, ours, floor in cases:
+        t = _per_call_ns({"eagerflow": ours, "numpy": floor})
+        over = (t["eagerflow"] - t["numpy"]) / 1e3
+        print(f"2x2 float32 {label:16s} eagerflow {t['eagerflow'] / 1e3:6.2f} µs   NumPy {t['numpy'] / 1e3:6.2f} µs"
+              f"   eager op overhead {over:+.2f} µs per op")
+    print("(target: at most 3 µs above NumPy per op; `python -m bench` measures more ops, and TensorFlow "
+          "with --tf-python)")
+
+
+# ----------------------------------------------------------------------------------------------
+# The sections
+# ----------------------------------------------------------------------------------------------
+
+SECTIONS = [
+    Section(
+        "Eager execution: an op runs as soon as it is called",
+        "No graph, no session: the result is there, printable and NumPy-compatible.",
+        """
+a = tf.constant([1.0, 2.0])
+b = tf.add(a, 3.0)
+print(b)
+print(b.numpy() * 2)
+"""),
+    Section(
+        "GradientTape: y = w2 · w1², two gradients from one persistent tape",
+        "Variables are watched automatically; persistent=True allows more than one gradient() call.",
+        """
+w1 = tf.Variable([[2.0]])
+w2 = tf.Variable([[3.0]])
+with tf.GradientTape(persistent=True) as tape:
+    z = tf.square(w1)
+    y = tf.matmul(w2, z)
+grad_w1 = tape.gradient(y, w1)  # dy/dw1 = 2 * w1 * w2 = 12
+grad_w2 = tape.gradient(y, w2)  # dy/dw2 = z = 4
+print("dy/dw1 =", grad_w1.numpy())
+print("dy/dw2 =", grad_w2.numpy())
+del tape  # release what the tape recorded
+"""),
+    Section(
+        "Second derivative: nested tapes",
+        "The inner gradient is computed with ordinary ops, so the outer tape records it.",
+        """
+x = tf.Variable(3.0)
+with tf.GradientTape() as outer:
+    with tf.GradientTape() as inner:
+        y = x ** 3
+    dy_dx = inner.gradient(y, x)  # 3 * x**2 = 27
+d2y_dx2 = outer.gradient(dy_dx, x)  # 6 * x = 18
+print("dy/dx =", dy_dx.numpy(), "  d2y/dx2 =", d2y_dx2.numpy())
+"""),
+    Section(
+        "Jacobian: every output against every input",
+        "Constants are not watched by default: tape.watch(x) asks for it.",
+        """
+x = tf.constant([1.0, 2.0, 3.0])
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    y = x * x
+tape.jacobian(y, x)  # diag(2 * x)
+"""),
+    Section(
+        "Gradient descent with Variable.assign_sub: fitting y = 3x + 2",
+        "A tiny linear regression; w and b converge to 3 and 2.",
+        """
+x = tf.constant([[0.0], [1.0], [2.0], [3.0], [4.0]])
+y = 3.0 * x + 2.0
+w = tf.Variable([[0.0]])
+b = tf.Variable([0.0])
+for step in range(401):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+    dw, db = tape.gradient(loss, [w, b])
+    w.assign_sub(0.05 * dw)
+    b.assign_sub(0.05 * db)
+    if step % 100 == 0:
+        print(f"step {step:3d}  loss {loss.numpy():9.2e}  w = {w.numpy()[0, 0]:.4f}  b = {b.numpy()[0]:.4f}")
+"""),
+    Section(
+        "Eager op overhead vs NumPy",
+        "What one tiny op costs on top of the NumPy call that computes it (median of interleaved samples).",
+        run=_overhead),
+]
+
+
+def run_demo(sections=None) -> None:
+    import eagerflow as tf
+
+    sections = SECTIONS if sections is None else sections
+    print("eagerflow demo: TensorFlow 2 programs on NumPy. Every section starts from `import eagerflow as tf`.")
+    for number, section in enumerate(sections, 1):
+        heading = f"{number}. {section.title}"
+        print(f"\n{heading}\n{'=' * len(heading)}")
+        if section.intro:
+            print(section.intro)
+        if section.code:
+            _echo_and_run(section.code, {"tf": tf, "np": np, "__name__": "__demo__"})
+        if section.run is not None:
+            section.run()
