@@ -18,6 +18,9 @@ class _ThreadState(threading.local):
         self.graph_stack = []
         # GradientTapes that are active in this thread (innermost last).
         self.tapes = []
+        # While a tf.function traces, the Variables created by its Python code (a trace may create
+        # variables on its first run only); None otherwise.
+        self.created_variables = None
 
 
 state = _ThreadState()

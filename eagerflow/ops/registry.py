@@ -106,13 +106,14 @@ class OpRecord:
 _NO_ATTRS: dict = {}
 
 
-def bind(op: OpDef, inputs, attrs=_NO_ATTRS):
-    """Runs `op` on already-converted tensors: eagerly, or by adding it to the graph being built.
+def bind(op: OpDef, inputs, attrs=_NO_ATTRS, name=None):
+    """Runs `op` on already-converted tensors: eagerly, or by adding it to the graph being built
+    (`name` is the graph node name; TensorFlow's default is the op type).
     Returns one tensor, or a list of tensors for a multi-output op."""
     st = state
     graph = st.graph
     if graph is not None:
-        result = graph.add_operation(op, inputs, attrs)
+        result = graph.add_operation(op, inputs, attrs, name)
     else:
         # NOTE: the branches below avoid building an argument list for the common arities; this is
         # the eager hot path (see bench/ "eager op overhead").

@@ -44,6 +44,8 @@ class Variable(TensorOperators):
         self._name = (name or "Variable") + ":0" if not (name or "").endswith(":0") else name
         self._constraint = constraint
         self._handle = _ops.make_handle(self)
+        if state.created_variables is not None:
+            state.created_variables.append(self)
 
     # --- identity and metadata ---
     @property

@@ -117,10 +117,16 @@ def check_second_order(row: GradRow, arrays, weight):
 
 
 def ops_recorded(row: GradRow) -> set:
-    """The op types a tape records while the row's function runs on watched inputs."""
+    """The op types a tape records while the row runs on watched inputs; for `order >= 2` rows also
+    the ops of the first-order gradient computation (so gradient-only ops count as exercised)."""
     xs = [tf.constant(a) for a in make_inputs(row)]
-    with tf.GradientTape() as tape:
+    with tf.GradientTape() as outer:
         for x in xs:
-            tape.watch(x)
-        row.fn(*xs)
-    return {rec.opdef.name for rec in tape._records}
+            outer.watch(x)
+        with tf.GradientTape() as inner:
+            for x in xs:
+                inner.watch(x)
+            y = row.fn(*xs)
+        if row.order >= 2:
+            inner.gradient(tf.reduce_sum(y), xs)
+    return {rec.opdef.name for rec in outer._records}

@@ -1,0 +1,37 @@
+"""The reference interpreter: replays a graph's ops one at a time through `bind`.
+
+It is the meaning of a graph. Because each op goes through `bind`, replaying under a GradientTape
+records every op (so a traced function called under a tape is differentiable, to any order), and
+replaying while another graph is being traced inlines the function into that graph.
+"""
+from __future__ import annotations
+
+from ..core import nest
+from ..ops.registry import bind
+
+
+def evaluate(graph, param_tensors, outputs_template=None):
+    """Runs `graph` on tensors for its parameter placeholders; returns its structured outputs."""
+    env = {}
+    captured = {id(internal): external for external, internal in graph.captures}
+    params = [ph for ph in graph.inputs if id(ph) not in captured]
+    if len(params) != len(param_tensors):
+        raise TypeError(f"graph {graph.name} takes {len(params)} inputs, got {len(param_tensors)}")
+    for ph, t in zip(params, param_tensors):
+        env[id(ph)] = t
+    for ph in graph.inputs:
+        if id(ph) in captured:
+            env[id(ph)] = captured[id(ph)]
+    for op in graph.get_operations():
+        if op.type == "Placeholder":
+            continue
+        inputs = [env[id(t)] for t in op.inputs]
+        result = bind(op.opdef, inputs, op.attrs)
+        outs = result if op.opdef.multi_output else [result]
+        for sym, value in zip(op.outputs, outs):
+            env[id(sym)] = value
+    flat = [env[id(t)] for t in graph.outputs]
+    template = graph.structured_outputs if outputs_template is None else outputs_template
+    if template is None:
+        return None
+    return nest.pack_sequence_as(template, flat)

@@ -1,0 +1,358 @@
+"""The graph IR: Graph, Operation and SymbolicTensor, with TensorFlow 2's naming.
+
+A Graph is what tracing records: `ops/registry.py:bind` calls `graph.add_operation` for every op
+while a graph is being built. Names follow TensorFlow (checked against TF 2.21):
+- node names are unique per graph, case-insensitively (`add`, then `Add_1`), default = the name
+  the public function gives (`tf.add` -> `Add`, `a + b` -> `add`, `tf.matmul` -> `MatMul`);
+- a Python value converted for an op input becomes a `Const` named `<op>/<input>` (`Add/y`);
+- an eager tensor from outside is captured as a `Placeholder` named the same way (`mul/y`);
+- a variable read inside an op's argument is `<op>/ReadVariableOp`, its captured handle
+  `<op>/ReadVariableOp/resource`.
+Ops created while converting an argument are therefore named when their consumer is known.
+"""
+from __future__ import annotations
+
+import sys
+import threading
+
+from ..core import dtypes as _dt
+from ..core.errors import InvalidArgumentError, OpError
+from ..core.shape import TensorShape
+from ..core.tensor import EagerTensor, Tensor
+
+_PACKAGE_DIR = __file__.rsplit("/graph/", 1)[0]
+
+
+class OperatorNotAllowedInGraphError(TypeError):
+    """Raised when a symbolic tensor is used as a Python bool or iterated (TensorFlow's class)."""
+
+
+class SymbolicTensor(Tensor):
+    """An edge of a graph: output `value_index` of `op`, with a static (partial) shape and dtype."""
+
+    __slots__ = ("_op", "_value_index", "_shape", "_dtype", "__weakref__")
+
+    def __init__(self, op, value_index, shape, dtype):
+        self._op = op
+        self._value_index = value_index
+        self._shape = shape
+        self._dtype = dtype
+
+    @property
+    def op(self):
+        return self._op
+
+    @property
+    def graph(self):
+        return self._op.graph
+
+    @property
+    def value_index(self):
+        return self._value_index
+
+    @property
+    def name(self) -> str:
+        return f"{self._op.name}:{self._value_index}"
+
+    @property
+    def shape(self) -> TensorShape:
+        return self._shape
+
+    def set_shape(self, shape):
+        self._shape = self._shape.merge_with(shape)
+
+    @property
+    def device(self):
+        return ""
+
+    @property
+    def is_symbolic(self) -> bool:
+        return True
+
+    def consumers(self):
+        return [op for op in self._op.graph.get_operations() if any(t is self for t in op.inputs)]
+
+    def _static_value(self):
+        """A graph constant's value, so shape rules can see static shapes and axes."""
+        if self._op.type == "Const":
+            return self._op.attrs["value"]
+        return None
+
+    @property
+    def variable_spec(self):
+        """For a captured variable handle: the (shape, dtype) of the variable behind it."""
+        return self._op.attrs["variable_spec"]
+
+    def numpy(self):
+        raise NotImplementedError("Cannot convert a symbolic tf.Tensor to a numpy array. It only has a value when "
+                                  "the function runs; use tf.print to see it at run time.")
+
+    def __bool__(self):
+        raise OperatorNotAllowedInGraphError(
+            "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. You can attempt the following "
+            "resolutions to the problem: If you are running in Graph mode, use Eager execution mode or decorate "
+            "this function with @tf.function.")
+
+    def __len__(self):
+        if self._shape.rank and self._shape[0] is not None:
+            return self._shape[0]
+        raise TypeError(f"len is not well defined for a symbolic Tensor ({self.name}). Please call `x.shape` "
+                        f"rather than `len(x)` for shape information.")
+
+    def __iter__(self):
+        if self._shape.rank is None or self._shape.rank == 0 or self._shape[0] is None:
+            raise OperatorNotAllowedInGraphError(
+                "Iterating over a symbolic `tf.Tensor` is not allowed. You can attempt the following resolutions "
+                "to the problem: If you are running in Graph mode, use Eager execution mode or decorate this "
+                "function with @tf.function.")
+        from ..ops.array import unstack
+        return iter(unstack(self))
+
+    def __index__(self):
+        raise TypeError(f"Cannot use a symbolic tensor ({self.name}) as a Python index.")
+
+    def __float__(self):
+        raise TypeError(f"Cannot convert a symbolic tf.Tensor ({self.name}) to a Python float.")
+
+    __int__ = __float__
+
+    def __repr__(self):
+        return f"<tf.Tensor '{self.name}' shape={self._shape} dtype={self._dtype.name}>"
+
+    def __str__(self):
+        return f'Tensor("{self.name}", shape={self._shape}, dtype={self._dtype.name})'
+
+
+class Operation:
+    """A node: op type, inputs (symbolic tensors), attrs, outputs, and the user's source line."""
+
+    __slots__ = ("graph", "opdef", "_name", "inputs", "attrs", "outputs", "control_inputs", "source",
+                 "_pending", "__weakref__")
+
+    def __init__(self, graph, opdef, name, inputs, attrs, source=None):
+        self.graph = graph
+        self.opdef = opdef
+        self._name = name
+        self.inputs = tuple(inputs)
+        self.attrs = attrs
+        self.outputs = ()
+        self.control_inputs = []
+        self.source = source
+        self._pending = name is None
+
+    @property
+    def name(self) -> str:
+        return self._name if self._name is not None else "<unnamed>"
+
+    @property
+    def type(self) -> str:
+        return self.opdef.name
+
+    @property
+    def stateful(self) -> bool:
+        return self.opdef.stateful
+
+    def get_attr(self, name):
+        return self.attrs[name]
+
+    def __repr__(self):
+        return f"<tf.Operation '{self.name}' type={self.type}>"
+
+
+def _user_frame():
+    """(filename, lineno) of the innermost caller outside eagerflow: where the user wrote the op."""
+    frame = sys._getframe(2)
+    while frame is not None:
+        fname = frame.f_code.co_filename
+        if not fname.startswith(_PACKAGE_DIR) or "/tests/" in fname:
+            return fname, frame.f_lineno
+        frame = frame.f_back
+    return None
+
+
+class Graph:
+    """A traced computation: operations in program order, placeholders, captures and outputs."""
+
+    def __init__(self, name="graph"):
+        self.name = name
+        self._ops = []
+        self._names = {}  # lower-cased name -> count, for TensorFlow's case-insensitive uniqueness
+        self.inputs = []  # parameter placeholders, then capture placeholders
+        self.outputs = []
+        self.structured_outputs = None
+        self._captures = {}  # id(external tensor) -> (external tensor, placeholder)
+        self.variables_by_id = {}
+        self._lock = threading.Lock()
+
+    # --- naming ---
+    def unique_name(self, name: str) -> str:
+        key = name.lower()
+        if key not in self._names:
+            self._names[key] = 1
+            return name
+        i = self._names[key]
+        while f"{key}_{i}" in self._names:
+            i += 1
+        self._names[key] = i + 1
+        unique = f"{name}_{i}"
+        self._names[unique.lower()] = 1
+        return unique
+
+    # --- building ---
+    def _new_op(self, opdef, name, inputs, attrs, specs):
+        op = Operation(self, opdef, None if name is None else self.unique_name(name), inputs, attrs,
+                       _user_frame())
+        op.outputs = tuple(SymbolicTensor(op, i, s.shape, s.dtype) for i, s in enumerate(specs))
+        self._ops.append(op)
+        return op
+
+    def add_operation(self, opdef, inputs, attrs, name=None):
+        """Adds one op; called by `bind` while this graph is being built. Returns its output(s)."""
+        deferred = opdef.name in _NAMED_BY_CONSUMER and name is None
+        node_name = None if deferred else self.unique_name(name or opdef.name)
+        inputs = [self._as_graph_input(t) for t in inputs]
+        try:
+            specs = opdef.infer(inputs, attrs)
+        except (OpError, ValueError, TypeError) as err:
+            message = err.message if isinstance(err, OpError) else str(err)
+            message = message.split(" [Op:")[0]
+            shapes = ", ".join(str(t.shape) if t.shape.rank is not None else "?" for t in inputs)
+            raise ValueError(f"{message} for '{{{{node {node_name or opdef.name}}}}} = {opdef.name}' with input "
+                             f"shapes: {shapes}.") from None
+        op = Operation(self, opdef, node_name, inputs, attrs, _user_frame())
+        op.outputs = tuple(SymbolicTensor(op, i, s.shape, s.dtype) for i, s in enumerate(specs))
+        self._ops.append(op)
+        if not deferred:
+            self._name_inputs(op)
+        if opdef.multi_output:
+            return list(op.outputs)
+        return op.outputs[0]
+
+    def _name_inputs(self, op):
+        """Names the still-unnamed producers of `op`'s inputs `<op>/<input name>`."""
+        names = op.opdef.inputs
+        for i, t in enumerate(op.inputs):
+            producer = t._op
+            if producer._pending:
+                if not names:
+                    suffix = f"input_{i}"
+                elif len(names) == 1 and len(op.inputs) > 1:  # a list input such as AddN's
+                    suffix = names[0] if i == 0 else f"{names[0]}_{i}"
+                else:
+                    suffix = names[min(i, len(names) - 1)]
+                self._name_pending(producer, f"{op._name}/{suffix}")
+
+    def _name_pending(self, op, name):
+        op._name = self.unique_name(name)
+        op._pending = False
+        self._name_inputs(op)
+
+    def literal(self, array, name=None):
+        """A Python/NumPy value converted while tracing: a Const named after its consumer."""
+        from ..ops.array import Const
+        from ..ops.registry import Spec
+        op = self._new_op(Const, name, (), {"value": array, "dtype": _dt.from_numpy(array.dtype)},
+                          [Spec(TensorShape(array.shape), _dt.from_numpy(array.dtype))])
+        return op.outputs[0]
+
+    def placeholder(self, dtype, shape, name):
+        from ..ops.registry import Spec
+        op = self._new_op(PLACEHOLDER, name, (), {"dtype": dtype, "shape": shape}, [Spec(shape, dtype)])
+        self.inputs.append(op.outputs[0])
+        return op.outputs[0]
+
+    def capture(self, tensor):
+        """The placeholder standing for an eager tensor (or variable handle) from outside."""
+        entry = self._captures.get(id(tensor))
+        if entry is not None:
+            return entry[1]
+        if tensor.dtype is _dt.resource:
+            var = tensor._value
+            spec = (var.shape, var.dtype)
+            self.variables_by_id[id(var)] = var
+        else:
+            spec = None
+        from ..ops.registry import Spec
+        shape = TensorShape([]) if tensor.dtype is _dt.resource else tensor.shape
+        op = self._new_op(PLACEHOLDER, None, (), {"dtype": tensor.dtype, "shape": shape, "variable_spec": spec},
+                          [Spec(shape, tensor.dtype)])
+        placeholder = op.outputs[0]
+        self._captures[id(tensor)] = (tensor, placeholder)
+        self.inputs.append(placeholder)
+        return placeholder
+
+    def _as_graph_input(self, t):
+        if isinstance(t, SymbolicTensor):
+            if t._op.graph is not self:
+                raise InvalidArgumentError(None, None, f"Tensor {t.name} belongs to another graph; tensors from an "
+                                                       f"enclosing tf.function cannot be used here yet.")
+            return t
+        if isinstance(t, EagerTensor):
+            return self.capture(t)
+        raise TypeError(f"Expected a tensor, got {t!r}")
+
+    def finalize_names(self):
+        """Names what no op consumed (a returned literal, an unused capture) as TensorFlow would."""
+        for op in self._ops:
+            if op._pending:
+                self._name_pending(op, op.type)
+
+    # --- inspection (TensorFlow's API) ---
+    def get_operations(self):
+        return list(self._ops)
+
+    def get_operation_by_name(self, name):
+        for op in self._ops:
+            if op.name == name:
+                return op
+        raise KeyError(f"The name '{name}' refers to an Operation not in the graph.")
+
+    def get_tensor_by_name(self, name):
+        op_name, _, index = name.partition(":")
+        return self.get_operation_by_name(op_name).outputs[int(index or 0)]
+
+    @property
+    def captures(self):
+        """(external tensor, internal placeholder) pairs, in capture order."""
+        return [pair for pair in self._captures.values()]
+
+    @property
+    def external_captures(self):
+        return [external for external, _ in self._captures.values()]
+
+    @property
+    def internal_captures(self):
+        return [internal for _, internal in self._captures.values()]
+
+    @property
+    def variables(self):
+        return tuple(self.variables_by_id.values())
+
+    def as_default(self):
+        from ..core.context import graph_scope
+        return graph_scope(self)
+
+    def __repr__(self):
+        return f"<eagerflow.Graph {self.name!r} with {len(self._ops)} ops>"
+
+
+# Ops TensorFlow creates while converting an argument, so they are named under their consumer.
+_NAMED_BY_CONSUMER = frozenset({"ReadVariableOp"})
+
+
+def _no_kernel(*args, **kwargs):
+    raise RuntimeError("A Placeholder has no kernel: its value is fed when the function is called")
+
+
+def _placeholder_infer(inputs, attrs):
+    from ..ops.registry import Spec
+    return [Spec(attrs["shape"], attrs["dtype"])]
+
+
+def _make_placeholder_opdef():
+    from ..ops.registry import NO_GRADIENT, defop
+    return defop("Placeholder", inputs=(), kernel=_no_kernel, infer=_placeholder_infer, grad=NO_GRADIENT,
+                 doc="A function input: a parameter or a captured outside tensor.")
+
+
+PLACEHOLDER = _make_placeholder_opdef()

@@ -1,0 +1,466 @@
+"""`tf.function`: Function (polymorphic, one trace per signature) and ConcreteFunction (one graph).
+
+A cached call is: build the key (trace/signature.py) -> one dict lookup -> the generated code on
+raw arrays -> wrap the outputs. Tracing runs the Python function once with symbolic placeholders
+under a graph context (every op lands in `graph.add_operation`), then passes and code generation
+turn the graph into one Python function (codegen/pycode.py).
+"""
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import sys
+import threading
+import weakref
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core import nest
+from ..core.context import functions_run_eagerly, graph_scope, state
+from ..core.convert import convert_to_tensor
+from ..core.errors import InvalidArgumentError, OpError
+from ..core.shape import TensorShape
+from ..core.tensor import EagerTensor, Tensor, TensorSpec, _new_object
+from . import signature as sig
+
+_log = logging.getLogger("eagerflow")
+_from_np = _dt._BY_NP
+
+
+class ConcreteFunction:
+    """One traced graph and its generated code. Call it with tensors matching its input specs."""
+
+    def __init__(self, graph, structured_outputs, param_specs, captures, name):
+        from ..codegen.pycode import generate
+        from ..passes.pipeline import optimize
+        self.graph = graph
+        self.structured_outputs = structured_outputs
+        self._param_specs = param_specs  # [(param name, TensorSpec)] for the placeholders, in order
+        self.name = name
+        program = optimize(graph)
+        self._generated = generate(program, name, captures)
+        self._fn = self._generated.fn
+        self._n_outputs = len(graph.outputs)
+        self._output_template = structured_outputs
+
+    @property
+    def code(self) -> str:
+        """The generated Python source that runs when this function is called."""
+        return self._generated.source
+
+    @property
+    def inputs(self):
+        return self.graph.inputs
+
+    @property
+    def outputs(self):
+        return self.graph.outputs
+
+    @property
+    def variables(self):
+        return self.graph.variables
+
+    @property
+    def trainable_variables(self):
+        return tuple(v for v in self.graph.variables if v.trainable)
+
+    @property
+    def captured_inputs(self):
+        return self.graph.external_captures
+
+    def pretty_printed_signature(self, verbose=True):
+        lines = ["Input Parameters:"]
+        for name, spec in self._param_specs:
+            lines.append(f"  {name} (POSITIONAL_OR_KEYWORD): {spec!r}")
+        outs = [TensorSpec(t.shape, t.dtype) for t in self.graph.outputs]
+        lines.append("Output Type:")
+        lines.append(f"  {_output_type_text(self.structured_outputs, outs)}")
+        if self.graph.captures:
+            lines.append("Captures:")
+            for external, internal in self.graph.captures:
+                lines.append(f"  {id(external)}: {TensorSpec(internal.shape, internal.dtype)!r}")
+        else:
+            lines.append("Captures:\n  None")
+        return "\n".join(lines)
+
+    def __repr__(self):
+        return f"ConcreteFunction {self.pretty_printed_signature()}"
+
+    def __str__(self):
+        return self.__repr__()
+
+    def __call__(self, *args, **kwargs):
+        flat = []
+        for a in nest.flatten((args, kwargs)):
+            if isinstance(a, Tensor) or hasattr(type(a), "_as_tensor") or isinstance(a, np.ndarray):
+                flat.append(convert_to_tensor(a))
+        if len(flat) != len(self._param_specs):
+            raise TypeError(f"{self.name}() takes {len(self._param_specs)} tensor arguments, got {len(flat)}")
+        for (pname, spec), t in zip(self._param_specs, flat):
+            if not spec.is_compatible_with(t):
+                raise TypeError(f"{self.name}(): argument {pname!r} expected {spec!r}, got "
+                                f"{TensorSpec(t.shape, t.dtype)!r}")
+        return self._call_flat(flat)
+
+    def _call_flat(self, tensors):
+        """Runs the generated code on the tensors' arrays; the cached-call hot path."""
+        if state.graph is not None or state.tapes:
+            from .call_op import call_in_context
+            return call_in_context(self, tensors)
+        try:
+            arrays = self._fn(*[t._value for t in tensors])
+        except Exception as exc:
+            raise self._runtime_error(exc) from None
+        return self._wrap(arrays)
+
+    def _wrap(self, arrays):
+        outs = []
+        for a in arrays:
+            t = _new_object(EagerTensor)
+            t._value = a
+            try:
+                t._dtype = _from_np[a.dtype]
+            except (KeyError, AttributeError):
+                a = t._value = np.asarray(a)
+                t._dtype = _dt.from_numpy(a.dtype)
+            outs.append(t)
+        return nest.pack_sequence_as(self._output_template, outs) if self._output_template is not None else None
+
+    def _runtime_error(self, exc):
+        """The error a kernel raised, naming the node and the user's line that created it."""
+        tb = exc.__traceback__
+        op = None
+        while tb is not None:
+            if tb.tb_frame.f_code.co_filename == self._generated.filename:
+                op = self._generated.line_ops.get(tb.tb_lineno)
+            tb = tb.tb_next
+        message = exc.message if isinstance(exc, OpError) else str(exc)
+        message = message.split(" [Op:")[0]
+        if op is None:
+            return exc if isinstance(exc, OpError) else InvalidArgumentError(None, None, message)
+        where = ""
+        if op.source:
+            where = f"\n\nDetected at node '{op.name}' defined at:\n  File \"{op.source[0]}\", line {op.source[1]}"
+        cls = type(exc) if isinstance(exc, OpError) else InvalidArgumentError
+        return cls(None, op, f"{message}\n\t [[{{{{node {op.name}}}}}]]{where}")
+
+
+def _output_type_text(structure, specs):
+    if structure is None:
+        return "NoneTensorSpec()"
+    if isinstance(structure, Tensor):
+        return repr(specs[0])
+    if isinstance(structure, (list, tuple)):
+        inner = ", ".join(repr(s) for s in specs)
+        return f"{'Tuple' if isinstance(structure, tuple) else 'List'}[{inner}]"
+    return repr(specs)
+
+
+class Function:
+    """The object `@tf.function` returns: traces per input signature, caches, and calls."""
+
+    def __init__(self, python_function, input_signature=None, autograph=True, jit_compile=None,
+                 reduce_retracing=False, name=None, experimental_relax_shapes=None, **unused):
+        functools.update_wrapper(self, python_function)
+        self._python_function = python_function
+        self._input_signature = None if input_signature is None else tuple(input_signature)
+        self._autograph = autograph
+        self._jit_compile = jit_compile
+        self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
+        self._name = name or getattr(python_function, "__name__", "function")
+        self._cache = {}  # exact key -> (ConcreteFunction, order)
+        self._traced = []  # [(general key, ConcreteFunction)] in trace order
+        self._lock = threading.RLock()
+        self._tracing_count = 0
+        self._created_variables = False
+        self._recent_calls = []
+        self._bound = weakref.WeakKeyDictionary()
+        self._signature = inspect.signature(python_function)
+
+    # --- public API ---
+    @property
+    def python_function(self):
+        return self._python_function
+
+    @property
+    def input_signature(self):
+        return self._input_signature
+
+    def experimental_get_tracing_count(self) -> int:
+        return self._tracing_count
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:
+            bound = None
+        if bound is None:
+            bound = Function(self._python_function.__get__(instance, owner), self._input_signature,
+                             self._autograph, self._jit_compile, self._reduce_retracing, self._name)
+            try:
+                self._bound[instance] = bound
+            except TypeError:
+                pass
+        return bound
+
+    def __call__(self, *args, **kwargs):
+        if functions_run_eagerly():
+            return self._python_function(*args, **kwargs)
+        if self._input_signature is not None:
+            return self._call_with_signature(args, kwargs)
+        tensors = []
+        key = (tuple([sig.key_of(a, tensors) for a in args]),
+               tuple([(k, sig.key_of(kwargs[k], tensors)) for k in sorted(kwargs)]) if kwargs else ())
+        entry = self._cache.get(key)
+        if entry is None:
+            entry = self._lookup_or_trace(args, kwargs, key)
+        return entry._call_flat(tensors)
+
+    def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
+        """The ConcreteFunction for these arguments (TensorSpecs or values), tracing if needed."""
+        if self._input_signature is not None and not args and not kwargs:
+            args = self._input_signature
+        if any(isinstance(a, TensorSpec) for a in nest.flatten((args, kwargs))):
+            key = _spec_key((args, kwargs))
+            with self._lock:
+                for general, cf in self._traced:
+                    if general == key:
+                        return cf
+                return self._trace(args, kwargs, key)
+        if self._input_signature is not None:
+            return self._concrete_for_signature()
+        tensors = []
+        key = (tuple(sig.key_of(a, tensors) for a in args),
+               tuple((k, sig.key_of(kwargs[k], tensors)) for k in sorted(kwargs)) if kwargs else ())
+        return self._cache.get(key) or self._lookup_or_trace(args, kwargs, key)
+
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        return "\n\n".join(cf.pretty_printed_signature(verbose) for _, cf in self._traced)
+
+    # --- input_signature ---
+    def _concrete_for_signature(self):
+        with self._lock:
+            if self._traced:
+                return self._traced[0][1]
+            key = _spec_key((self._input_signature, {}))
+            return self._trace(self._input_signature, {}, key)
+
+    def _call_with_signature(self, args, kwargs):
+        specs = self._input_signature
+        bound = self._bind(args, kwargs)
+        values = list(bound.arguments.values())
+        if len(values) != len(specs):
+            raise TypeError(f"{self._name}() takes {len(specs)} arguments under its input_signature, got "
+                            f"{len(values)}")
+        tensors = []
+        for pname, spec, value in zip(bound.arguments, specs, values):
+            for s, v in zip(nest.flatten(spec), nest.flatten(value)):
+                tensors.append(_conform(v, s, pname, self._name))
+        cf = self._traced[0][1] if self._traced else self._concrete_for_signature()
+        return cf._call_flat(tensors)
+
+    def _bind(self, args, kwargs):
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError as err:
+            raise TypeError(f"{self._name}(): {err}") from None
+        bound.apply_defaults()
+        return bound
+
+    # --- tracing ---
+    def _lookup_or_trace(self, args, kwargs, key):
+        with self._lock:
+            entry = self._cache.get(key)
+            if entry is not None:
+                return entry
+            for general, cf in self._traced:  # a relaxed trace may already accept this call
+                if sig.accepts(general, key):
+                    self._cache[key] = cf
+                    return cf
+            general = key
+            if self._reduce_retracing:
+                for previous, _ in reversed(self._traced):
+                    relaxed = sig.relax(previous, key)
+                    if relaxed is not None:
+                        general = relaxed
+                        break
+            cf = self._trace_from_key(args, kwargs, general)
+            if sig.accepts(general, key):
+                self._cache[key] = cf
+            return cf
+
+    def _trace_from_key(self, args, kwargs, key):
+        arg_keys, kw_keys = key
+        spec_args = tuple(_specs_for(a, k) for a, k in zip(args, arg_keys))
+        kw = dict(kw_keys)
+        spec_kwargs = {k: _specs_for(kwargs[k], kw[k]) for k in kwargs}
+        return self._trace(spec_args, spec_kwargs, key)
+
+    def _trace(self, args, kwargs, key):
+        """Runs the Python function on placeholders; args hold TensorSpecs where tensors go."""
+        from ..graph.graph import Graph
+        from ..ops.array import identity
+        self._note_retrace()
+        graph = Graph(self._name)
+        param_specs = []
+        created = []
+        saved = getattr(state, "created_variables", None)
+        state.created_variables = created
+        try:
+            with graph_scope(graph):
+                bound = self._signature.bind(*args, **kwargs)
+                symbolic = {}
+                for pname, value in bound.arguments.items():
+                    kind = self._signature.parameters[pname].kind
+                    if kind is inspect.Parameter.VAR_POSITIONAL:
+                        symbolic[pname] = tuple(_placeholders(v, f"args_{i}", graph, param_specs)
+                                                for i, v in enumerate(value))
+                    elif kind is inspect.Parameter.VAR_KEYWORD:
+                        symbolic[pname] = {k: _placeholders(v, k, graph, param_specs) for k, v in value.items()}
+                    else:
+                        symbolic[pname] = _placeholders(value, pname, graph, param_specs)
+                call_args, call_kwargs = _rebind(self._signature, symbolic)
+                result = self._python_function(*call_args, **call_kwargs)
+                flat = nest.flatten(result) if result is not None else []
+                outputs = []
+                for value in flat:
+                    if value is None:
+                        continue
+                    outputs.append(identity(value if isinstance(value, Tensor) else convert_to_tensor(value)))
+                graph.outputs = outputs
+                graph.structured_outputs = (nest.pack_sequence_as(result, [
+                    o for o in outputs]) if result is not None and nest.flatten(result) and None not in flat
+                    else (result if result is None else _pack_with_nones(result, outputs)))
+        finally:
+            state.created_variables = saved
+        if created:
+            if self._tracing_count > 1 or self._created_variables:
+                raise ValueError(
+                    "tf.function only supports singleton tf.Variables created on the first call. Make sure the "
+                    "tf.Variable is only created once or created outside tf.function. See "
+                    "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+            self._created_variables = True
+        graph.finalize_names()
+        captures = {}
+        for external, internal in graph.captures:
+            captures[id(internal)] = external._value
+        cf = ConcreteFunction(graph, graph.structured_outputs, param_specs, captures, self._name)
+        self._traced.append((key, cf))
+        return cf
+
+    def _note_retrace(self):
+        self._tracing_count += 1
+        if self._tracing_count >= 6 and self._input_signature is None:
+            _log.warning(
+                "%d out of the last %d calls to %s triggered tf.function retracing. Tracing is expensive and "
+                "the excessive number of tracings could be due to (1) creating @tf.function repeatedly in a "
+                "loop, (2) passing tensors with different shapes, (3) passing Python objects instead of "
+                "tensors. For (1), please define your @tf.function outside of the loop. For (2), "
+                "@tf.function has reduce_retracing=True option that can avoid unnecessary retracing. For (3), "
+                "please refer to https://www.tensorflow.org/guide/function#controlling_retracing and "
+                "https://www.tensorflow.org/api_docs/python/tf/function for  more details.",
+                self._tracing_count, self._tracing_count, self._python_function)
+
+    def __repr__(self):
+        return f"<eagerflow.function {self._name}>"
+
+
+def _pack_with_nones(result, outputs):
+    it = iter(outputs)
+    return nest.map_structure(lambda v: None if v is None else next(it), result) if nest.is_nested(result) else (
+        None if result is None else next(it))
+
+
+def _specs_for(value, key):
+    """The trace-time stand-in for one argument: TensorSpecs where the key has tensors."""
+    if type(key) is tuple and key and key[0] == sig.TENSOR:
+        return TensorSpec(TensorShape(None if key[2] is None else list(key[2])), key[1])
+    if isinstance(value, (list, tuple)) and type(key) is tuple and len(key) == 2 and isinstance(key[1], tuple):
+        parts = [_specs_for(v, k) for v, k in zip(value, key[1])]
+        if hasattr(type(value), "_fields"):
+            return type(value)(*parts)
+        return type(value)(parts)
+    if isinstance(value, dict) and type(key) is tuple and len(key) == 2:
+        sub = dict(key[1])
+        return {k: _specs_for(value[k], sub[k]) for k in value}
+    return value
+
+
+def _spec_key(structure):
+    """A key for get_concrete_function(TensorSpec...), shaped like call keys."""
+    args, kwargs = structure
+
+    def part(v):
+        if isinstance(v, TensorSpec):
+            dims = None if v.shape.rank is None else tuple(v.shape.as_list())
+            return (sig.TENSOR, v.dtype, dims)
+        tensors = []
+        return sig.key_of(v, tensors)
+    return (tuple(part(a) for a in args), tuple((k, part(kwargs[k])) for k in sorted(kwargs)) if kwargs else ())
+
+
+def _placeholders(value, name, graph, param_specs):
+    """Symbolic stand-ins for one argument: a Placeholder per TensorSpec (named after the parameter)."""
+    if isinstance(value, TensorSpec):
+        ph = graph.placeholder(value.dtype, value.shape, name)
+        param_specs.append((name, value))
+        return ph
+    if isinstance(value, (list, tuple)):
+        parts = [_placeholders(v, f"{name}_{i}" if i else name, graph, param_specs) for i, v in enumerate(value)]
+        return type(value)(*parts) if hasattr(type(value), "_fields") else type(value)(parts)
+    if isinstance(value, dict):
+        return {k: _placeholders(value[k], f"{name}_{k}", graph, param_specs) for k in sorted(value, key=str)}
+    return value
+
+
+def _rebind(signature, arguments):
+    args, kwargs = [], {}
+    for pname, param in signature.parameters.items():
+        if pname not in arguments:
+            continue
+        value = arguments[pname]
+        if param.kind is inspect.Parameter.VAR_POSITIONAL:
+            args.extend(value)
+        elif param.kind is inspect.Parameter.VAR_KEYWORD:
+            kwargs.update(value)
+        elif param.kind is inspect.Parameter.KEYWORD_ONLY:
+            kwargs[pname] = value
+        else:
+            args.append(value)
+    return args, kwargs
+
+
+def _conform(value, spec, pname, fname):
+    """A call argument checked against its input_signature spec (Python numbers are converted)."""
+    if not isinstance(value, Tensor):
+        try:
+            value = convert_to_tensor(value, dtype=spec.dtype)
+        except (TypeError, ValueError):
+            raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {value!r} to "
+                            f"{spec!r}`. Received args for {fname}(), parameter {pname!r}.") from None
+    if value.dtype is not spec.dtype or not spec.shape.is_compatible_with(value.shape):
+        raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast "
+                        f"{TensorSpec(value.shape, value.dtype)!r} to {spec!r}`. Received args for {fname}(), "
+                        f"parameter {pname!r}.")
+    return value
+
+
+def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
+             experimental_implements=None, experimental_autograph_options=None, experimental_attributes=None,
+             experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None,
+             name=None):
+    """`@tf.function` / `tf.function(f, input_signature=...)`."""
+    def decorate(fn):
+        return Function(fn, input_signature=input_signature, autograph=autograph, jit_compile=jit_compile,
+                        reduce_retracing=reduce_retracing, experimental_relax_shapes=experimental_relax_shapes,
+                        name=name)
+    if func is None:
+        return decorate
+    return decorate(func)
+
+
+__all__ = ["function", "Function", "ConcreteFunction", "sys"]

@@ -1,0 +1,95 @@
+"""Call arguments -> a hashable trace key, plus the flat list of tensors the graph takes.
+
+The key follows TensorFlow's rules: a tensor (or NumPy array) by dtype and shape, a Python scalar
+or string by type and value, a Variable by identity, lists/tuples/dicts/namedtuples by structure,
+other hashable objects by value, unhashable ones by identity. Building the key is on the cached-call
+hot path, so it is one recursive walk with no allocation beyond the key itself.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core.shape import TensorShape
+from ..core.tensor import EagerTensor, Tensor, TensorSpec, make_eager
+
+TENSOR = "T"
+
+
+def key_of(value, tensors: list):
+    """The key part for one argument; appends the tensors it contains to `tensors`."""
+    t = type(value)
+    if t is EagerTensor:
+        tensors.append(value)
+        return (TENSOR, value._dtype, value._value.shape)
+    if t is int or t is float or t is bool or t is str or value is None:
+        return (t, value)
+    if t is tuple or t is list:
+        return (t, tuple(key_of(v, tensors) for v in value))
+    if t is dict:
+        return (dict, tuple((k, key_of(value[k], tensors)) for k in sorted(value, key=str)))
+    if isinstance(value, np.ndarray) or isinstance(value, np.generic):
+        arr = np.asarray(value)
+        tensor = make_eager(arr.copy(), _dt.from_numpy(arr.dtype))
+        tensors.append(tensor)
+        return (TENSOR, tensor._dtype, arr.shape)
+    if isinstance(value, Tensor):  # a symbolic tensor from an enclosing trace
+        tensors.append(value)
+        return (TENSOR, value.dtype, tuple(value.shape.as_list()) if value.shape.rank is not None else None)
+    if isinstance(value, tuple) and hasattr(t, "_fields"):  # namedtuple
+        return (t, tuple(key_of(v, tensors) for v in value))
+    if hasattr(t, "_as_tensor"):  # a Variable: captured by reference, keyed by identity
+        return ("V", id(value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("O", t, id(value))
+    return ("H", t, value)
+
+
+def specs_from_key(part):
+    """Rebuilds the argument structure with TensorSpecs where tensors were (for tracing)."""
+    kind = part[0]
+    if kind == TENSOR:
+        return TensorSpec(TensorShape(None if part[2] is None else list(part[2])), part[1])
+    return part
+
+
+def relax(key_a, key_b):
+    """The most specific key both keys fit, for `reduce_retracing`; None if their structure differs.
+    Tensor shapes become None where they differ."""
+    if type(key_a) is not tuple or type(key_b) is not tuple or len(key_a) != len(key_b):
+        return None if key_a != key_b else key_a
+    if key_a and key_a[0] == TENSOR and key_b and key_b[0] == TENSOR:
+        if key_a[1] is not key_b[1]:
+            return None
+        sa, sb = key_a[2], key_b[2]
+        if sa is None or sb is None or len(sa) != len(sb):
+            return (TENSOR, key_a[1], None)
+        return (TENSOR, key_a[1], tuple(x if x == y else None for x, y in zip(sa, sb)))
+    out = []
+    for a, b in zip(key_a, key_b):
+        if type(a) is tuple and type(b) is tuple:
+            r = relax(a, b)
+            if r is None:
+                return None
+            out.append(r)
+        elif a == b and type(a) is type(b):
+            out.append(a)
+        else:
+            return None
+    return tuple(out)
+
+
+def accepts(general, key) -> bool:
+    """Whether a call with `key` can run a function traced for `general` (None dims match anything)."""
+    if type(general) is not tuple or type(key) is not tuple:
+        return general == key and type(general) is type(key)
+    if general and general[0] == TENSOR:
+        if not (key and key[0] == TENSOR and general[1] is key[1]):
+            return False
+        gs, ks = general[2], key[2]
+        if gs is None:
+            return True
+        return ks is not None and len(gs) == len(ks) and all(g is None or g == k for g, k in zip(gs, ks))
+    return len(general) == len(key) and all(accepts(g, k) for g, k in zip(general, key))

@@ -1,0 +1,43 @@
+"""Every differentiable op has a gradcheck row that exercises it.
+
+Fails when an op is added without a row, and (through the rows themselves) when a gradient rule
+is removed or broken.
+"""
+import importlib
+import pathlib
+
+import pytest
+
+from eagerflow.ops.registry import NO_GRADIENT, OPS, defop
+from tests.gradcheck.harness import ops_recorded
+
+# Ops whose gradient is defined but that no row can reach, each with the reason.
+EXEMPT = {
+    "ProdOfOthers": "the helper inside Prod's gradient; its own gradient is not defined (first order only)",
+}
+
+
+def _all_rows():
+    rows = []
+    for path in sorted(pathlib.Path(__file__).parent.glob("test_*_grads.py")):
+        module = importlib.import_module(f"tests.gradcheck.{path.stem}")
+        rows.extend(getattr(module, "ROWS", []))
+    return rows
+
+
+def test_every_differentiable_op_has_a_row():
+    rows = _all_rows()
+    assert rows, "no gradcheck rows found"
+    exercised = set()
+    for row in rows:
+        exercised |= ops_recorded(row)
+    # Importing the row modules imported every op family, so OPS is complete here.
+    differentiable = {name for name, op in OPS.items() if op.grad is not NO_GRADIENT}
+    missing = sorted(differentiable - exercised - set(EXEMPT))
+    assert not missing, f"differentiable ops with no gradcheck row: {missing}"
+
+
+def test_defop_requires_an_explicit_gradient_decision():
+    with pytest.raises(ValueError, match="NO_GRADIENT explicitly"):
+        defop("NoSuchOpForTest", kernel=lambda x: x, infer=None, grad=None)
+    assert "NoSuchOpForTest" not in OPS
