@@ -30,6 +30,9 @@ double = float64
 half = float16
 
 # --- array ops: owned by the array-ops work (ops/array.py, ops/slicing.py) ---
+from .ops.array import (argsort, concat, expand_dims, linspace, newaxis, one_hot, pad, range, reverse,  # noqa: E402
+                        sort, split, squeeze, tile)
+from .ops.slicing import (boolean_mask, gather, gather_nd, scatter_nd, slice, strided_slice)  # noqa: E402
 # --- end array ops ---
 
 # --- reductions, argmax/argmin/cumsum, einsum: owned by the math work (ops/reduce.py, ops/einsum.py) ---
