@@ -39,4 +39,5 @@ from .ops.slicing import (boolean_mask, gather, gather_nd, scatter_nd, slice, st
 # --- end reductions ---
 
 # --- nn, random, image: owned by the nn work (ops/nn.py, ops/random.py, ops/image.py, api/nn.py, ...) ---
+from .api import image, nn, random  # noqa: E402
 # --- end nn ---

@@ -1,0 +1,2 @@
+"""`tf.image`: resizing."""
+from ..ops.image import ResizeMethod, resize  # noqa: F401

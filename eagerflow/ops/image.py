@@ -1,0 +1,233 @@
+"""Image resizing (`tf.image.resize`): ResizeBilinear, ResizeNearestNeighbor and their gradients.
+
+Both resizes are separable, so each is written as two small per-axis matrices: output =
+Wy @ image @ Wx^T over every (batch, channel) plane. Bilinear rows hold two interpolation weights,
+nearest rows a single 1. The gradient is then exactly the transposed product, with no scatter.
+Sample positions follow TensorFlow 2 (half-pixel centers: in = (out + 0.5) * in/out - 0.5),
+computed in float32 as TensorFlow does so that rounding at cell boundaries picks the same cells.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core.errors import InvalidArgumentError
+from ..core.shape import TensorShape
+from ..core.tensor import Tensor
+from . import array as _array
+from . import math as _math
+from . import shape_rules as R
+from .operands import as_int_tensor, as_tensor
+from .registry import Spec, bind, defop, static_value
+
+_F32 = np.float32
+
+
+def _scale(in_size, out_size, align_corners):
+    if align_corners and out_size > 1:
+        return _F32((in_size - 1) / (out_size - 1))
+    return _F32(in_size / out_size)
+
+
+def _bilinear_matrix(in_size, out_size, align_corners=False, half_pixel_centers=True):
+    """[out, in] weights: each output row mixes its two neighbouring input cells."""
+    scale = _scale(in_size, out_size, align_corners)
+    pos = np.arange(out_size, dtype=_F32)
+    src = (pos + _F32(0.5)) * scale - _F32(0.5) if half_pixel_centers else pos * scale
+    lower_f = np.floor(src)
+    lower = np.clip(lower_f.astype(np.int64), 0, in_size - 1)
+    upper = np.minimum(np.ceil(src).astype(np.int64), in_size - 1)
+    lerp = (src - lower_f).astype(np.float64)
+    m = np.zeros((out_size, in_size))
+    rows = np.arange(out_size)
+    np.add.at(m, (rows, lower), 1 - lerp)
+    np.add.at(m, (rows, upper), lerp)
+    return m
+
+
+def _nearest_matrix(in_size, out_size, align_corners=False, half_pixel_centers=True):
+    """[out, in] one-hot rows: the input cell whose area contains the output cell's center."""
+    scale = _scale(in_size, out_size, align_corners)
+    pos = np.arange(out_size, dtype=_F32)
+    if half_pixel_centers:
+        src = np.floor((pos + _F32(0.5)) * scale)
+    elif align_corners:
+        src = np.round(pos * scale)
+    else:
+        src = np.floor(pos * scale)
+    index = np.clip(src.astype(np.int64), 0, in_size - 1)
+    m = np.zeros((out_size, in_size))
+    m[np.arange(out_size), index] = 1
+    return m
+
+
+def _apply(images, wy, wx, dtype):
+    """Wy @ plane @ Wx^T for every [batch, :, :, channel] plane of an NHWC array."""
+    planes = np.moveaxis(images, 3, 1).astype(dtype, copy=False)  # N, C, H, W
+    out = wy.astype(dtype) @ planes @ wx.T.astype(dtype)
+    return np.ascontiguousarray(np.moveaxis(out, 1, 3))
+
+
+def _out_hw(size):
+    h, w = (int(v) for v in np.ravel(size))
+    if h <= 0 or w <= 0:
+        raise InvalidArgumentError(None, None, f"output dimensions must be positive, got [{h},{w}]")
+    return h, w
+
+
+def _work_dtype(dtype):
+    return np.float64 if dtype == np.float64 else np.float32
+
+
+def _bilinear_kernel(images, size, align_corners=False, half_pixel_centers=True):
+    (h, w), (oh, ow) = images.shape[1:3], _out_hw(size)
+    wy = _bilinear_matrix(h, oh, align_corners, half_pixel_centers)
+    wx = _bilinear_matrix(w, ow, align_corners, half_pixel_centers)
+    return _apply(images, wy, wx, _work_dtype(images.dtype)).astype(np.float32, copy=False)
+
+
+def _bilinear_grad_kernel(grads, original, align_corners=False, half_pixel_centers=True):
+    (h, w), (oh, ow) = original.shape[1:3], grads.shape[1:3]
+    wy = _bilinear_matrix(h, oh, align_corners, half_pixel_centers)
+    wx = _bilinear_matrix(w, ow, align_corners, half_pixel_centers)
+    return _apply(grads, wy.T, wx.T, _work_dtype(original.dtype)).astype(original.dtype, copy=False)
+
+
+def _nearest_kernel(images, size, align_corners=False, half_pixel_centers=True):
+    (h, w), (oh, ow) = images.shape[1:3], _out_hw(size)
+    rows = _nearest_matrix(h, oh, align_corners, half_pixel_centers).argmax(axis=1)
+    cols = _nearest_matrix(w, ow, align_corners, half_pixel_centers).argmax(axis=1)
+    return images[:, rows][:, :, cols]  # a gather: exact for every dtype
+
+
+def _nearest_grad_kernel(grads, size, align_corners=False, half_pixel_centers=True):
+    (h, w), (oh, ow) = _out_hw(size), grads.shape[1:3]
+    wy = _nearest_matrix(h, oh, align_corners, half_pixel_centers)
+    wx = _nearest_matrix(w, ow, align_corners, half_pixel_centers)
+    return _apply(grads, wy.T, wx.T, _work_dtype(grads.dtype)).astype(grads.dtype, copy=False)
+
+
+def _size_dims(size_tensor):
+    value = static_value(size_tensor)
+    return [None, None] if value is None else [int(v) for v in np.ravel(value)]
+
+
+def _resize_infer(op_name, out_dtype=None):
+    def infer(inputs, attrs):
+        images, size = inputs
+        R.check_dtype_in(op_name, images.dtype, R.REAL_NUMBERS, "images")
+        s = images.shape
+        if s.rank is not None and s.rank != 4:
+            raise InvalidArgumentError(None, None, f"input must be 4-dimensional{R.fmt_dims(s)}")
+        n, c = (None, None) if s.rank is None else (s[0], s[3])
+        return [Spec(TensorShape([n] + _size_dims(size) + [c]), out_dtype or images.dtype)]
+    return infer
+
+
+def _hw(t):
+    """[height, width] of an NHWC tensor as int32: static when known (as TensorFlow's gradients do)."""
+    dims = t.shape.as_list()[1:3] if t.shape.rank == 4 else [None]
+    if None not in dims:
+        return as_int_tensor(dims)
+    return _array.shape(t)[1:3]
+
+
+ResizeBilinearGrad = defop(
+    "ResizeBilinearGrad", inputs=("grads", "original_image"), kernel=_bilinear_grad_kernel,
+    infer=lambda inputs, attrs: [Spec(inputs[1].shape, inputs[1].dtype)],
+    grad=lambda op, gg: (bind(ResizeBilinear, (gg, _hw(op.inputs[0])), op.attrs), None))
+ResizeBilinear = defop(
+    "ResizeBilinear", inputs=("images", "size"), kernel=_bilinear_kernel,
+    infer=_resize_infer("ResizeBilinear", _dt.float32),
+    grad=lambda op, g: (bind(ResizeBilinearGrad, (g, op.inputs[0]), op.attrs), None))
+
+
+def _nearest_grad_infer(inputs, attrs):
+    g = inputs[0].shape
+    n, c = (None, None) if g.rank is None else (g[0], g[3])
+    return [Spec(TensorShape([n] + _size_dims(inputs[1]) + [c]), inputs[0].dtype)]
+
+
+ResizeNearestNeighborGrad = defop(
+    "ResizeNearestNeighborGrad", inputs=("grads", "size"), kernel=_nearest_grad_kernel, infer=_nearest_grad_infer,
+    grad=lambda op, gg: (bind(ResizeNearestNeighbor, (gg, _hw(op.inputs[0])), op.attrs), None))
+ResizeNearestNeighbor = defop(
+    "ResizeNearestNeighbor", inputs=("images", "size"), kernel=_nearest_kernel,
+    infer=_resize_infer("ResizeNearestNeighbor"),
+    grad=lambda op, g: (bind(ResizeNearestNeighborGrad, (g, _hw(op.inputs[0])), op.attrs), None))
+
+# ----------------------------------------------------------------------------------------------
+# Public API
+# ----------------------------------------------------------------------------------------------
+
+
+class ResizeMethod:
+    """`tf.image.ResizeMethod`: the method names `resize` accepts."""
+    BILINEAR = "bilinear"
+    NEAREST_NEIGHBOR = "nearest"
+    BICUBIC = "bicubic"
+    AREA = "area"
+    LANCZOS3 = "lanczos3"
+    LANCZOS5 = "lanczos5"
+    GAUSSIAN = "gaussian"
+    MITCHELLCUBIC = "mitchellcubic"
+
+
+_HALF_PIXEL = {"half_pixel_centers": True}
+
+
+def _size_tensor(size):
+    """`size` as an int32 [2] tensor: a list may mix Python ints and scalar tensors."""
+    if isinstance(size, (list, tuple)):
+        if len(size) != 2:
+            raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
+        if any(isinstance(v, Tensor) or hasattr(type(v), "_as_tensor") for v in size):
+            parts = [_math.cast(as_int_tensor(v), _dt.int32) for v in size]
+            return _array.stack(parts)
+    t = as_int_tensor(size)
+    if t.shape.rank is not None and (t.shape.rank != 1 or t.shape[0] not in (None, 2)):
+        raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
+    if t.dtype is not _dt.int32:
+        t = _math.cast(t, _dt.int32)
+    return t
+
+
+def _aspect_preserving_size(images, size):
+    """The largest size within `size` that keeps the input's aspect ratio (TensorFlow rounds
+    scale * dim half-to-even in float32)."""
+    value = static_value(size)
+    h, w = images.shape[1], images.shape[2]
+    if value is None or h is None or w is None:
+        raise ValueError("preserve_aspect_ratio=True needs static image and target sizes in eagerflow")
+    nh, nw = (int(v) for v in np.ravel(value))
+    factor = min(_F32(nh) / _F32(h), _F32(nw) / _F32(w))
+    return as_int_tensor([int(np.round(_F32(factor) * _F32(h))), int(np.round(_F32(factor) * _F32(w)))])
+
+
+def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=False, antialias=False, name=None):
+    """`tf.image.resize` for [N, H, W, C] or [H, W, C] images. Bilinear output is float32 (as in
+    TensorFlow); nearest keeps the input dtype."""
+    images = images if isinstance(images, Tensor) else as_tensor(images)
+    rank = images.shape.rank
+    if rank not in (3, 4):
+        raise ValueError("'images' must have either 3 or 4 dimensions.")
+    if rank == 3:
+        images = _array.reshape(images, [1] + [-1 if d is None else d for d in images.shape.as_list()])
+    size = _size_tensor(size)
+    if preserve_aspect_ratio:
+        size = _aspect_preserving_size(images, size)
+    method = str(method).lower()
+    if method == ResizeMethod.BILINEAR:
+        if antialias:
+            raise NotImplementedError("tf.image.resize(antialias=True) is not implemented in eagerflow")
+        out = bind(ResizeBilinear, (images, size), _HALF_PIXEL)
+    elif method == ResizeMethod.NEAREST_NEIGHBOR:
+        out = bind(ResizeNearestNeighbor, (images, size), _HALF_PIXEL)
+    elif method in vars(ResizeMethod).values():
+        raise NotImplementedError(f"tf.image.resize(method={method!r}) is not implemented in eagerflow")
+    else:
+        raise ValueError(f"Resize method is not implemented: [{method}]")
+    if rank == 3:
+        dims = out.shape.as_list()[1:]
+        out = _array.reshape(out, [-1 if d is None else d for d in dims])
+    return out

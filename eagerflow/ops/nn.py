@@ -1,0 +1,553 @@
+"""Neural-network ops (`tf.nn`): activations, softmax, losses, bias_add, dropout, moments.
+
+Convolution and pooling live in ops/conv.py. Gradients of the activations are written with
+`where` over the op's own inputs/outputs rather than as separate *Grad ops (except ReluGrad, the
+hot one), so second derivatives come for free from the ops they are made of.
+"""
+from __future__ import annotations
+
+import math as _pymath
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core.errors import InvalidArgumentError
+from ..core.shape import TensorShape
+from ..core.tensor import Tensor
+from . import array as _array
+from . import math as _math
+from . import random as _random
+from . import reduce as _reduce
+from . import shape_rules as R
+from .operands import as_tensor, binary_operands
+from .registry import Spec, bind, defop, static_value
+
+_NO_ATTRS: dict = {}
+
+
+def _c(value, like):
+    """A scalar constant of `like`'s dtype (gradient rules must not promote dtypes)."""
+    return as_tensor(value, like.dtype)
+
+
+def _zeros(like):
+    return _array.zeros_like(like)
+
+
+def _same(x):
+    return x if isinstance(x, Tensor) else as_tensor(x)
+
+
+def _as_dtype(x, np_dtype):
+    return np.asarray(x).astype(np_dtype, copy=False)
+
+# ----------------------------------------------------------------------------------------------
+# Activations
+# ----------------------------------------------------------------------------------------------
+
+
+def _relu_grad_grad(op, gg):
+    return bind(ReluGrad, (gg, op.inputs[1])), None
+
+
+ReluGrad = defop(
+    "ReluGrad", inputs=("gradients", "features"), infer=R.binary(R.REAL_NUMBERS),
+    kernel=lambda g, x: np.where(x > 0, g, np.zeros((), g.dtype)),
+    grad=_relu_grad_grad, doc="Relu's gradient: passes `gradients` where `features > 0`.")
+Relu = defop("Relu", inputs=("features",), infer=R.unary(R.REAL_NUMBERS),
+             kernel=lambda x: np.maximum(x, np.zeros((), x.dtype)),
+             grad=lambda op, g: bind(ReluGrad, (g, op.inputs[0])))
+
+
+def _relu6_grad(op, g):
+    x = op.inputs[0]
+    inside = _math.logical_and(_math.greater(x, _c(0, x)), _math.less(x, _c(6, x)))
+    return _array.where(inside, g, _zeros(g))
+
+
+Relu6 = defop("Relu6", inputs=("features",), infer=R.unary(R.REAL_NUMBERS), grad=_relu6_grad,
+              kernel=lambda x: np.clip(x, 0, 6).astype(x.dtype, copy=False))
+
+
+def _elu_kernel(x):
+    return np.where(x > 0, x, np.expm1(np.minimum(x, 0))).astype(x.dtype, copy=False)
+
+
+Elu = defop("Elu", inputs=("features",), infer=R.unary(R.FLOATS), kernel=_elu_kernel,
+            grad=lambda op, g: _array.where(_math.greater(op.inputs[0], _c(0, g)), g,
+                                            g * (op.outputs[0] + _c(1, g))))
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def _selu_kernel(x):
+    neg = _SELU_SCALE * _SELU_ALPHA * np.expm1(np.minimum(x, 0))
+    return np.where(x > 0, _SELU_SCALE * x, neg).astype(x.dtype, copy=False)
+
+
+Selu = defop("Selu", inputs=("features",), infer=R.unary(R.FLOATS), kernel=_selu_kernel,
+             grad=lambda op, g: _array.where(
+                 _math.greater(op.inputs[0], _c(0, g)), g * _c(_SELU_SCALE, g),
+                 g * (op.outputs[0] + _c(_SELU_SCALE * _SELU_ALPHA, g))))
+
+# log(1 + e^x) computed as logaddexp(0, x): no overflow for large x, no cancellation for small x.
+Softplus = defop("Softplus", inputs=("features",), infer=R.unary(R.FLOATS),
+                 kernel=lambda x: np.logaddexp(np.zeros((), x.dtype), x),
+                 grad=lambda op, g: g * _math.sigmoid(op.inputs[0]))
+LeakyRelu = defop(
+    "LeakyRelu", inputs=("features",), infer=R.unary(R.FLOATS),
+    kernel=lambda x, alpha=0.2: np.where(x > 0, x, x * np.asarray(alpha, x.dtype)),
+    grad=lambda op, g: _array.where(_math.greater(op.inputs[0], _c(0, g)), g,
+                                    g * _c(op.attrs.get("alpha", 0.2), g)))
+
+
+def relu(features, name=None):
+    return bind(Relu, (_same(features),))
+
+
+def relu6(features, name=None):
+    return bind(Relu6, (_same(features),))
+
+
+def elu(features, name=None):
+    return bind(Elu, (_same(features),))
+
+
+def selu(features, name=None):
+    return bind(Selu, (_same(features),))
+
+
+def softplus(features, name=None):
+    return bind(Softplus, (_same(features),))
+
+
+def leaky_relu(features, alpha=0.2, name=None):
+    """`tf.nn.leaky_relu`: integer features are computed in float32, as in TensorFlow."""
+    x = _same(features)
+    if x.dtype.is_integer:
+        x = _math.cast(x, _dt.float32)
+    return bind(LeakyRelu, (x,), {"alpha": float(alpha)})
+
+
+def _float_features(features, fn_name):
+    x = _same(features)
+    if not x.dtype.is_floating:
+        raise ValueError(f"`features.dtype` must be a floating point tensor. Received: features.dtype={x.dtype!r}")
+    return x
+
+
+def gelu(features, approximate=False, name=None):
+    """`tf.nn.gelu`: x * Phi(x) with the exact erf form, or the tanh approximation."""
+    x = _float_features(features, "gelu")
+    half = _c(0.5, x)
+    if approximate:
+        inner = _c(0.7978845608028654, x) * (x + _c(0.044715, x) * x * x * x)
+        return half * x * (_c(1.0, x) + _math.tanh(inner))
+    return half * x * (_c(1.0, x) + _math.erf(x * _c(1 / _pymath.sqrt(2.0), x)))
+
+
+def silu(features, beta=1.0, name=None):
+    """`tf.nn.silu` (a.k.a. swish): x * sigmoid(beta * x)."""
+    x = _same(features)
+    if isinstance(beta, (int, float)) and beta == 1.0:
+        return x * _math.sigmoid(x)
+    return x * _math.sigmoid(as_tensor(beta, x.dtype) * x)
+
+
+swish = silu
+sigmoid = _math.sigmoid
+tanh = _math.tanh
+
+# ----------------------------------------------------------------------------------------------
+# Softmax and log-softmax (over the last axis; other axes are moved there and back)
+# ----------------------------------------------------------------------------------------------
+
+
+def _softmax_kernel(x):
+    e = np.exp(x - np.max(x, axis=-1, keepdims=True))
+    return (e / np.sum(e, axis=-1, keepdims=True)).astype(x.dtype, copy=False)
+
+
+def _log_softmax_kernel(x):
+    shifted = x - np.max(x, axis=-1, keepdims=True)
+    return (shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))).astype(x.dtype, copy=False)
+
+
+def _softmax_infer(inputs, attrs):
+    x = inputs[0]
+    if x.shape.rank == 0:
+        raise InvalidArgumentError(None, None, "logits must have >= 1 dimension, got []")
+    return [Spec(x.shape, x.dtype)]
+
+
+def _softmax_grad(op, g):
+    y = op.outputs[0]
+    return (g - _reduce.reduce_sum(g * y, -1, keepdims=True)) * y
+
+
+def _log_softmax_grad(op, g):
+    return g - _reduce.reduce_sum(g, -1, keepdims=True) * _math.exp(op.outputs[0])
+
+
+Softmax = defop("Softmax", inputs=("logits",), kernel=_softmax_kernel, infer=_softmax_infer,
+                grad=_softmax_grad)
+LogSoftmax = defop("LogSoftmax", inputs=("logits",), kernel=_log_softmax_kernel, infer=_softmax_infer,
+                   grad=_log_softmax_grad)
+
+
+def _swap_to_last(x, axis):
+    """(x with `axis` moved last, the permutation that undoes it) or (x, None) when already last."""
+    rank = x.shape.rank
+    if axis == -1 or (rank is not None and axis == rank - 1):
+        return x, None
+    if rank is None:
+        raise ValueError(f"softmax over axis {axis} needs a tensor of known rank")
+    if not -rank <= axis < rank:
+        raise InvalidArgumentError(None, None, f"`axis` must be in the range [{-rank}, {rank}) where {rank} is "
+                                               f"the number of dimensions in the input. Received: axis={axis}")
+    axis %= rank
+    perm = list(range(rank))
+    perm[axis], perm[-1] = perm[-1], perm[axis]  # a swap is its own inverse
+    return _array.transpose(x, perm), perm
+
+
+def _along_axis(opdef, logits, axis):
+    x = _same(logits)
+    if axis is None:
+        axis = -1
+    x, perm = _swap_to_last(x, int(axis))
+    out = bind(opdef, (x,))
+    return out if perm is None else _array.transpose(out, perm)
+
+
+def softmax(logits, axis=None, name=None):
+    return _along_axis(Softmax, logits, axis)
+
+
+def log_softmax(logits, axis=None, name=None):
+    return _along_axis(LogSoftmax, logits, axis)
+
+# ----------------------------------------------------------------------------------------------
+# Cross-entropy losses
+# ----------------------------------------------------------------------------------------------
+
+
+def _xent_grad_features(op, g_loss, g_backprop):
+    """d/d features of (loss, backprop): the loss term uses backprop = softmax - labels; the
+    backprop output (used only by second derivatives) contributes through softmax's Jacobian."""
+    features, backprop = op.inputs[0], op.outputs[1]
+    gf = _array.reshape(g_loss, [-1, 1]) * backprop
+    gg = static_value(g_backprop)
+    if gg is None or np.any(gg):
+        sm = bind(Softmax, (features,))
+        gf = gf + (g_backprop - _reduce.reduce_sum(g_backprop * sm, -1, keepdims=True)) * sm
+    return gf
+
+
+def _xent_kernel(features, labels):
+    shifted = features - np.max(features, axis=1, keepdims=True)
+    log_sm = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    labels = np.broadcast_to(labels, log_sm.shape)
+    loss = -np.sum(labels * log_sm, axis=1)
+    return loss.astype(features.dtype, copy=False), (np.exp(log_sm) - labels).astype(features.dtype, copy=False)
+
+
+def _xent_infer(inputs, attrs):
+    features, labels = inputs
+    R.check_same_dtype("SoftmaxCrossEntropyWithLogits", inputs)
+    R.check_dtype_in("SoftmaxCrossEntropyWithLogits", features.dtype, R.FLOATS, "features")
+    try:
+        shape = R.broadcast_shape(features.shape, labels.shape)
+    except InvalidArgumentError:
+        raise InvalidArgumentError(None, None, f"logits and labels must be broadcastable: logits_size="
+                                               f"{R.fmt_dims(features.shape)} labels_size="
+                                               f"{R.fmt_dims(labels.shape)}") from None
+    if shape.rank is not None and shape.rank != 2:
+        raise InvalidArgumentError(None, None, f"logits and labels must be either 2-dimensional, or "
+                                               f"broadcasted to be 2-dimensional")
+    batch = shape[0] if shape.rank == 2 else None
+    return [Spec(TensorShape([batch]), features.dtype), Spec(shape, features.dtype)]
+
+
+def _xent_grad(op, g_loss, g_backprop):
+    features, labels = op.inputs
+    gl = _array.reshape(g_loss, [-1, 1]) * _math.negative(bind(LogSoftmax, (features,))) - g_backprop
+    return (_math.sum_to(_xent_grad_features(op, g_loss, g_backprop), features), _math.sum_to(gl, labels))
+
+
+SoftmaxCrossEntropyWithLogits = defop(
+    "SoftmaxCrossEntropyWithLogits", inputs=("features", "labels"), kernel=_xent_kernel, infer=_xent_infer,
+    grad=_xent_grad, multi_output=True)
+
+
+def _sparse_xent_kernel(features, labels):
+    classes = features.shape[1]
+    bad = (labels < 0) | (labels >= classes)
+    if np.any(bad):
+        first = labels[np.argmax(bad)]
+        shown = " ".join(str(int(v)) for v in labels)
+        raise InvalidArgumentError(None, None, f"Received a label value of {first} which is outside the valid "
+                                               f"range of [0, {classes}).  Label values: {shown}")
+    shifted = features - np.max(features, axis=1, keepdims=True)
+    log_sm = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    rows = np.arange(features.shape[0])
+    loss = -log_sm[rows, labels]
+    backprop = np.exp(log_sm)
+    backprop[rows, labels] -= 1
+    return loss.astype(features.dtype, copy=False), backprop.astype(features.dtype, copy=False)
+
+
+def _sparse_xent_infer(inputs, attrs):
+    features, labels = inputs
+    R.check_dtype_in("SparseSoftmaxCrossEntropyWithLogits", features.dtype, R.FLOATS, "features")
+    R.check_dtype_in("SparseSoftmaxCrossEntropyWithLogits", labels.dtype, (_dt.int32, _dt.int64), "labels")
+    fs, ls = features.shape, labels.shape
+    if fs.rank is not None and fs.rank != 2:
+        raise InvalidArgumentError(None, None, f"logits must be 2-D, but got shape {R.fmt_dims(fs)}")
+    if ls.rank is not None and ls.rank != 1:
+        raise InvalidArgumentError(None, None, f"labels must be 1-D, but got shape {R.fmt_dims(ls)}")
+    batch = fs[0] if fs.rank == 2 else None
+    if ls.rank == 1 and batch is not None and ls[0] is not None and ls[0] != batch:
+        raise InvalidArgumentError(None, None, f"logits and labels must have the same first dimension, got "
+                                               f"logits shape {R.fmt_dims(fs)} and labels shape {R.fmt_dims(ls)}")
+    if batch is None and ls.rank == 1:
+        batch = ls[0]
+    return [Spec(TensorShape([batch]), features.dtype), Spec(fs if fs.rank else TensorShape([batch, None]),
+                                                             features.dtype)]
+
+
+SparseSoftmaxCrossEntropyWithLogits = defop(
+    "SparseSoftmaxCrossEntropyWithLogits", inputs=("features", "labels"), kernel=_sparse_xent_kernel,
+    infer=_sparse_xent_infer, multi_output=True,
+    grad=lambda op, g_loss, g_backprop: (_xent_grad_features(op, g_loss, g_backprop), None))
+
+
+def _static_dims(x):
+    return x.shape.as_list() if x.shape.is_fully_defined() else None
+
+
+def _leading_shape(x):
+    """shape(x)[:-1], statically when known (the reshape target for per-example losses)."""
+    dims = _static_dims(x)
+    if dims is not None:
+        return dims[:-1]
+    return _array.shape(x)[:-1]
+
+
+def _move_to_last(x, axis):
+    """x with `axis` moved to the end, the other axes keeping their order (so per-example losses
+    come out in the input's order)."""
+    rank = x.shape.rank
+    axis = int(axis)
+    if axis == -1 or (rank is not None and axis == rank - 1):
+        return x
+    if rank is None:
+        raise ValueError(f"cross-entropy over axis {axis} needs a tensor of known rank")
+    axis %= rank
+    return _array.transpose(x, [i for i in range(rank) if i != axis] + [axis])
+
+
+def _upcast_half(x):
+    return _math.cast(x, _dt.float32) if x.dtype is _dt.float16 else x
+
+
+def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
+    """`tf.nn.softmax_cross_entropy_with_logits` (v2): per-example cross-entropy; gradients reach
+    both logits and labels. Other axes than the last are moved last; higher ranks are flattened."""
+    logits = _same(logits)
+    in_dtype = logits.dtype
+    logits = _upcast_half(logits)
+    labels = _math.cast(_same(labels), logits.dtype)
+    logits, labels = _move_to_last(logits, axis), _move_to_last(labels, axis)
+    rank = logits.shape.rank
+    if rank == 0:
+        raise InvalidArgumentError(None, None, "logits must have >= 1 dimension, got []")
+    if rank == 2:
+        loss, _ = bind(SoftmaxCrossEntropyWithLogits, (logits, labels))
+    else:
+        lead = _leading_shape(logits)
+        classes = logits.shape[-1] if rank is not None and logits.shape[-1] is not None else -1
+        flat_logits = _array.reshape(logits, [-1, classes])
+        flat_labels = _array.reshape(labels, [-1, classes])
+        loss, _ = bind(SoftmaxCrossEntropyWithLogits, (flat_logits, flat_labels))
+        loss = _array.reshape(loss, lead)
+    return _math.cast(loss, in_dtype) if in_dtype is not loss.dtype else loss
+
+
+def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
+    """`tf.nn.sparse_softmax_cross_entropy_with_logits`: integer class labels of rank
+    `rank(logits) - 1`; a label outside [0, classes) raises InvalidArgumentError."""
+    logits = _same(logits)
+    labels = _same(labels)
+    if not labels.dtype.is_integer:
+        labels = as_tensor(labels, _dt.int32)
+    lr, gr = labels.shape.rank, logits.shape.rank
+    if lr is not None and gr is not None:
+        if gr == 0:
+            raise ValueError(f"Logits cannot be scalars - received shape {logits.shape}.")
+        if lr != gr - 1:
+            raise ValueError(f"Rank mismatch: Rank of labels (received {lr}) should equal rank of logits minus "
+                             f"1 (received {gr}).")
+        if not labels.shape.is_compatible_with(logits.shape[:-1]):
+            raise ValueError(f"Shape mismatch: The shape of labels (received {tuple(labels.shape.as_list())}) "
+                             f"should equal the shape of logits except for the last dimension (received "
+                             f"{tuple(logits.shape.as_list())}).")
+    in_dtype = logits.dtype
+    logits = _upcast_half(logits)
+    if gr == 2:
+        loss, _ = bind(SparseSoftmaxCrossEntropyWithLogits, (logits, labels))
+    else:
+        lead = _leading_shape(logits)
+        classes = logits.shape[-1] if gr is not None and logits.shape[-1] is not None else -1
+        loss, _ = bind(SparseSoftmaxCrossEntropyWithLogits,
+                       (_array.reshape(logits, [-1, classes]), _array.reshape(labels, [-1])))
+        loss = _array.reshape(loss, lead)
+    return _math.cast(loss, in_dtype) if in_dtype is not loss.dtype else loss
+
+
+def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
+    """`tf.nn.sigmoid_cross_entropy_with_logits`: max(x, 0) - x * z + log(1 + exp(-|x|)), the
+    form that neither overflows for large |x| nor loses precision."""
+    if labels is None or logits is None:
+        raise ValueError("Both labels and logits must be provided.")
+    logits = _same(logits)
+    labels = as_tensor(labels, logits.dtype)
+    if labels.dtype is not logits.dtype:
+        labels = _math.cast(labels, logits.dtype)
+    if not logits.shape.is_compatible_with(labels.shape):
+        raise ValueError(f"`logits` and `labels` must have the same shape, received "
+                         f"({tuple(logits.shape.as_list())} vs {tuple(labels.shape.as_list())}).")
+    zeros = _array.zeros_like(logits)
+    relu_logits = _array.where(_math.greater_equal(logits, zeros), logits, zeros)
+    neg_abs = _array.where(_math.greater_equal(logits, zeros), _math.negative(logits), logits)
+    return relu_logits - logits * labels + _math.log1p(_math.exp(neg_abs))
+
+# ----------------------------------------------------------------------------------------------
+# L2Loss, BiasAdd
+# ----------------------------------------------------------------------------------------------
+
+
+L2Loss = defop("L2Loss", inputs=("t",), infer=lambda inputs, attrs: [Spec(TensorShape([]), inputs[0].dtype)],
+               kernel=lambda x: np.asarray(np.sum(np.square(x)) / 2, dtype=x.dtype),
+               grad=lambda op, g: op.inputs[0] * g)
+
+
+def l2_loss(t, name=None):
+    """`tf.nn.l2_loss`: sum(t ** 2) / 2."""
+    x = _same(t)
+    R.check_dtype_in("L2Loss", x.dtype, R.FLOATS, "t")
+    return bind(L2Loss, (x,))
+
+
+def _channel_axis(rank, data_format):
+    return 1 if data_format.startswith("NC") and rank > 2 else rank - 1
+
+
+def _bias_add_kernel(value, bias, data_format="NHWC"):
+    axis = _channel_axis(value.ndim, data_format)
+    shape = [1] * value.ndim
+    shape[axis] = -1
+    return value + bias.reshape(shape)
+
+
+def _bias_add_infer(inputs, attrs):
+    value, bias = inputs
+    R.check_same_dtype("BiasAdd", inputs)
+    vs, bs = value.shape, bias.shape
+    if bs.rank is not None and bs.rank != 1:
+        raise InvalidArgumentError(None, None, f"Biases must be 1D: {R.fmt_dims(bs)}")
+    if vs.rank is not None and vs.rank < 2:
+        raise InvalidArgumentError(None, None, f"Input tensor must be at least 2D: {R.fmt_dims(vs)}")
+    if vs.rank is not None and bs.rank == 1:
+        channels = vs[_channel_axis(vs.rank, attrs.get("data_format", "NHWC"))]
+        if channels is not None and bs[0] is not None and channels != bs[0]:
+            raise InvalidArgumentError(None, None, f"Must provide as many biases as the last dimension of the "
+                                                   f"input tensor: {R.fmt_dims(bs)} vs. {R.fmt_dims(vs)}")
+    return [Spec(vs, value.dtype)]
+
+
+def _bias_add_grad_kernel(out_backprop, data_format="NHWC"):
+    axis = _channel_axis(out_backprop.ndim, data_format)
+    axes = tuple(i for i in range(out_backprop.ndim) if i != axis)
+    return np.sum(out_backprop, axis=axes).astype(out_backprop.dtype, copy=False)
+
+
+def _bias_add_grad_infer(inputs, attrs):
+    s = inputs[0].shape
+    channels = None if s.rank is None else s[_channel_axis(s.rank, attrs.get("data_format", "NHWC"))]
+    return [Spec(TensorShape([channels]), inputs[0].dtype)]
+
+
+def _bias_add_grad_grad(op, gg):
+    """BiasAddGrad sums over all but the channel axis; its adjoint broadcasts back."""
+    g = op.inputs[0]
+    return bind(BiasAdd, (_array.zeros_like(g), gg), op.attrs)
+
+
+BiasAddGrad = defop("BiasAddGrad", inputs=("out_backprop",), kernel=_bias_add_grad_kernel,
+                    infer=_bias_add_grad_infer, grad=_bias_add_grad_grad)
+BiasAdd = defop("BiasAdd", inputs=("value", "bias"), kernel=_bias_add_kernel, infer=_bias_add_infer,
+                grad=lambda op, g: (g, bind(BiasAddGrad, (g,), op.attrs)))
+
+
+def bias_add(value, bias, data_format=None, name=None):
+    """`tf.nn.bias_add`: adds a 1-D bias along the channel axis (last for N...C formats)."""
+    value, bias = binary_operands(value, bias, "BiasAdd")
+    if data_format is not None and data_format.startswith("NC"):
+        return bind(BiasAdd, (value, bias), {"data_format": "NCHW"})
+    return bind(BiasAdd, (value, bias))
+
+# ----------------------------------------------------------------------------------------------
+# Dropout, moments, batch normalization (composed from other ops)
+# ----------------------------------------------------------------------------------------------
+
+
+def dropout(x, rate, noise_shape=None, seed=None, name=None):
+    """`tf.nn.dropout`: zeroes each element with probability `rate` and scales the kept ones by
+    1 / (1 - rate), so the expected value is unchanged."""
+    x = _same(x)
+    if not x.dtype.is_floating:
+        raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "
+                         f"Received: x={x!r}")
+    if not isinstance(rate, Tensor):
+        if not (isinstance(rate, (int, float, np.number)) and 0 <= float(rate) < 1):
+            raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
+        if float(rate) == 0:
+            return x  # TensorFlow returns the input untouched for a Python rate of 0
+    rate_t = as_tensor(rate, x.dtype)
+    if rate_t.dtype is not x.dtype:
+        rate_t = _math.cast(rate_t, x.dtype)
+    shape = _array.shape(x) if noise_shape is None else noise_shape
+    random_tensor = _random.uniform(shape, seed=seed, dtype=x.dtype)
+    keep = _math.cast(_math.greater_equal(random_tensor, rate_t), x.dtype)
+    scale = _math.reciprocal(_c(1, x) - rate_t)
+    return x * scale * keep
+
+
+def moments(x, axes, shift=None, keepdims=False, name=None):
+    """`tf.nn.moments`: (mean, variance) over `axes`. The variance uses the mean as a constant,
+    as TensorFlow does (its gradient through the mean is zero anyway). float16 is computed in
+    float32."""
+    x = _same(x)
+    y = _math.cast(x, _dt.float32) if x.dtype is _dt.float16 else x
+    mean = _reduce.reduce_mean(y, axes, keepdims=True)
+    variance = _reduce.reduce_mean(_math.squared_difference(y, _array.stop_gradient(mean)), axes, keepdims=True)
+    if not keepdims:  # summing over size-1 axes drops them, without needing their static shape
+        mean = _reduce.reduce_sum(mean, axes)
+        variance = _reduce.reduce_sum(variance, axes)
+    if x.dtype is _dt.float16:
+        return _math.cast(mean, x.dtype), _math.cast(variance, x.dtype)
+    return mean, variance
+
+
+def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name=None):
+    """`tf.nn.batch_normalization`: (x - mean) * scale / sqrt(variance + eps) + offset, arranged
+    as x * inv + (offset - mean * inv) like TensorFlow (one multiply-add over x)."""
+    x = _same(x)
+    mean, variance = as_tensor(mean, x.dtype), as_tensor(variance, x.dtype)
+    inv = _math.rsqrt(variance + as_tensor(variance_epsilon, variance.dtype))
+    if scale is not None:
+        inv = inv * as_tensor(scale, x.dtype)
+    shift = _math.negative(mean * inv) if offset is None else as_tensor(offset, x.dtype) - mean * inv
+    return x * _math.cast(inv, x.dtype) + _math.cast(shift, x.dtype)

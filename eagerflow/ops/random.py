@@ -1,0 +1,282 @@
+"""Random ops (`tf.random`) with TensorFlow's global-seed / op-seed rules.
+
+TensorFlow's rules, restated (bit-exact numbers are not a goal; the reproducibility contract is):
+- neither a global seed (`set_seed`) nor an op `seed`: fresh randomness on every call;
+- a global seed only: each random call takes the next op seed from a sequence that `set_seed`
+  restarts, so a program's random values repeat exactly when it runs again after `set_seed`;
+- an op seed only: the global seed defaults to a fixed constant (reproducible across runs);
+- both: the pair names one random stream. Calling the same op again with the same pair
+  continues that stream (TensorFlow keeps one kernel per pair); `set_seed` restarts it.
+
+Each op is stateful: its kernel draws from a NumPy Generator looked up by (op type, seed, seed2),
+so a traced graph (where seed and seed2 are attributes fixed at trace time) also continues its
+stream on each run. Random ops have no gradient; `normal` and `uniform` are built as
+`standard * scale + offset` so gradients still reach a tensor `mean` or `stddev`.
+"""
+from __future__ import annotations
+
+import collections
+import random as _pyrandom
+import zlib
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core.errors import InvalidArgumentError
+from ..core.shape import TensorShape
+from ..core.tensor import Tensor
+from . import shape_rules as R
+from .operands import as_int_tensor, as_tensor
+from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+
+DEFAULT_GRAPH_SEED = 87654321  # TensorFlow's global seed when only an op seed is given
+_MAXINT32 = 2 ** 31 - 1
+_MAX_STREAMS = 4096  # seeded streams kept alive; the oldest are dropped beyond this
+
+
+class _SeedState:
+    """The global seed, the op-seed sequence it drives, and the live seeded streams."""
+
+    def __init__(self):
+        self.global_seed = None
+        self.op_seeds = _pyrandom.Random()
+        self.streams: collections.OrderedDict = collections.OrderedDict()
+        self.unseeded = np.random.default_rng()
+
+    def reset(self, seed):
+        self.global_seed = None if seed is None else int(seed)
+        self.op_seeds = _pyrandom.Random(self.global_seed)
+        self.streams.clear()
+
+
+_state = _SeedState()
+
+
+def set_seed(seed):
+    """`tf.random.set_seed`: sets the global seed and restarts every seeded random sequence."""
+    _state.reset(seed)
+
+
+def get_seed(op_seed):
+    """(seed, seed2) attributes for a random op, from the global seed and the op's own seed.
+    (0, 0) means "not seeded": the kernel then draws fresh randomness."""
+    global_seed = _state.global_seed
+    if global_seed is None and op_seed is None:
+        return 0, 0
+    if op_seed is None:
+        op_seed = _state.op_seeds.randint(0, _MAXINT32)
+    if global_seed is None:
+        global_seed = DEFAULT_GRAPH_SEED
+    seeds = (int(global_seed), int(op_seed))
+    # (0, 0) is reserved for "unseeded", so a user's explicit zeros must map elsewhere.
+    return (0, _MAXINT32) if seeds == (0, 0) else seeds
+
+
+def _generator(op_name, seed, seed2) -> np.random.Generator:
+    if seed == 0 and seed2 == 0:
+        return _state.unseeded
+    key = (op_name, seed, seed2)
+    gen = _state.streams.get(key)
+    if gen is None:
+        entropy = [seed & 0xFFFFFFFFFFFF, seed2 & 0xFFFFFFFFFFFF, zlib.crc32(op_name.encode())]
+        gen = np.random.default_rng(np.random.SeedSequence(entropy))
+        _state.streams[key] = gen
+        if len(_state.streams) > _MAX_STREAMS:
+            _state.streams.popitem(last=False)
+    else:
+        _state.streams.move_to_end(key)
+    return gen
+
+
+def _dims(shape_array):
+    dims = tuple(int(d) for d in np.ravel(shape_array))
+    for i, d in enumerate(dims):
+        if d < 0:
+            raise InvalidArgumentError(None, None, f"Dimension {d} must be >= 0")
+    return dims
+
+
+def _shape_from_input(shape_tensor) -> TensorShape:
+    value = static_value(shape_tensor)
+    if value is not None:
+        return TensorShape([int(d) for d in np.ravel(value)])
+    n = shape_tensor.shape[0] if shape_tensor.shape.rank == 1 else None
+    return TensorShape(None if n is None else [None] * n)
+
+
+def _sampler(op_name, draw, half_open=False):
+    """Kernel and shape rule for a float distribution. NumPy draws float32/float64 natively;
+    other float types are drawn in float32 and rounded."""
+    def kernel(shape, dtype, seed=0, seed2=0):
+        gen = _generator(op_name, seed, seed2)
+        native = dtype.np_dtype if dtype in (_dt.float32, _dt.float64) else np.float32
+        values = draw(gen, _dims(shape), native).astype(dtype.np_dtype, copy=False)
+        if half_open and native is np.float32 and dtype is not _dt.float32:
+            # [0, 1) must stay half-open after rounding to a narrow float type (float16 can reach 1)
+            values = np.minimum(values, np.nextafter(np.array(1, values.dtype), np.array(0, values.dtype)))
+        return values
+
+    def infer(inputs, attrs):
+        R.check_dtype_in(op_name, attrs["dtype"], R.FLOATS, "shape")
+        return [Spec(_shape_from_input(inputs[0]), attrs["dtype"])]
+    return kernel, infer
+
+
+def _truncated(gen, dims, dtype):
+    """Standard normal values beyond two standard deviations are drawn again."""
+    values = gen.standard_normal(dims, dtype=dtype)
+    bad = np.abs(values) > 2
+    while bad.any():
+        values[bad] = gen.standard_normal(int(bad.sum()), dtype=dtype)
+        bad = np.abs(values) > 2
+    return values
+
+
+def _sampling_op(op_name, draw, half_open=False):
+    kernel, infer = _sampler(op_name, draw, half_open)
+    return defop(op_name, inputs=("shape",), kernel=kernel, infer=infer, grad=NO_GRADIENT, stateful=True)
+
+
+RandomStandardNormal = _sampling_op("RandomStandardNormal", lambda gen, dims, dt: gen.standard_normal(dims, dtype=dt))
+RandomUniform = _sampling_op("RandomUniform", lambda gen, dims, dt: gen.random(dims, dtype=dt), half_open=True)
+TruncatedNormal = _sampling_op("TruncatedNormal", _truncated)
+
+
+def _uniform_int_kernel(shape, minval, maxval, seed=0, seed2=0):
+    lo, hi = minval.item(), maxval.item()
+    if lo >= hi:
+        raise InvalidArgumentError(None, None, f"Need minval < maxval: {lo} >= {hi}")
+    gen = _generator("RandomUniformInt", seed, seed2)
+    return gen.integers(lo, hi, size=_dims(shape), dtype=minval.dtype)
+
+
+def _uniform_int_infer(inputs, attrs):
+    shape, lo, hi = inputs
+    R.check_same_dtype("RandomUniformInt", (lo, hi))
+    R.check_dtype_in("RandomUniformInt", lo.dtype, (_dt.int32, _dt.int64), "minval")
+    if lo.shape.rank not in (None, 0) or hi.shape.rank not in (None, 0):
+        raise InvalidArgumentError(None, None, f"minval must be 0-D, got shape {R.fmt_dims(lo.shape)}"
+                                   if lo.shape.rank else f"maxval must be 0-D, got shape {R.fmt_dims(hi.shape)}")
+    return [Spec(_shape_from_input(shape), lo.dtype)]
+
+
+RandomUniformInt = defop("RandomUniformInt", inputs=("shape", "minval", "maxval"), kernel=_uniform_int_kernel,
+                         infer=_uniform_int_infer, grad=NO_GRADIENT, stateful=True)
+
+
+def _shuffle_kernel(value, seed=0, seed2=0):
+    if value.ndim == 0:
+        return value.copy()
+    gen = _generator("RandomShuffle", seed, seed2)
+    return value[gen.permutation(value.shape[0])]
+
+
+RandomShuffle = defop("RandomShuffle", inputs=("value",), kernel=_shuffle_kernel, infer=R.unary(),
+                      grad=NO_GRADIENT, stateful=True)
+
+
+def _multinomial_kernel(logits, num_samples, seed=0, seed2=0, output_dtype=_dt.int64):
+    if logits.ndim != 2:
+        raise InvalidArgumentError(None, None, f"logits should be a matrix, got shape {list(logits.shape)}")
+    n = int(num_samples)
+    if n < 0:
+        raise InvalidArgumentError(None, None, f"num_samples should be nonnegative, got {n}")
+    batch, classes = logits.shape
+    if classes == 0 and batch and n:
+        raise InvalidArgumentError(None, None, "num_classes should be positive, got 0")
+    gen = _generator("Multinomial", seed, seed2)
+    x = logits.astype(np.float64)
+    x = np.exp(x - np.max(x, axis=1, keepdims=True))  # -inf logits get probability 0
+    cdf = np.cumsum(x, axis=1)
+    cdf /= cdf[:, -1:]
+    u = gen.random((batch, n))
+    picks = np.empty((batch, n), dtype=np.int64)
+    for b in range(batch):  # searchsorted per row: fine for the small batches sampling sees
+        picks[b] = np.searchsorted(cdf[b], u[b], side="right")
+    return np.minimum(picks, max(classes - 1, 0)).astype(output_dtype.np_dtype)
+
+
+def _multinomial_infer(inputs, attrs):
+    logits, num = inputs
+    R.check_dtype_in("Multinomial", logits.dtype, R.REAL_NUMBERS, "logits")
+    n = static_value(num)
+    batch = logits.shape[0] if logits.shape.rank == 2 else None
+    return [Spec(TensorShape([batch, None if n is None else int(n)]), attrs.get("output_dtype", _dt.int64))]
+
+
+Multinomial = defop("Multinomial", inputs=("logits", "num_samples"), kernel=_multinomial_kernel,
+                    infer=_multinomial_infer, grad=NO_GRADIENT, stateful=True)
+
+# ----------------------------------------------------------------------------------------------
+# Public functions
+# ----------------------------------------------------------------------------------------------
+
+
+def _seed_attrs(seed, dtype=None):
+    s, s2 = get_seed(seed)
+    attrs = {"seed": s, "seed2": s2}
+    if dtype is not None:
+        attrs["dtype"] = dtype
+    return attrs
+
+
+def _is_python_number(value, target):
+    return not isinstance(value, Tensor) and np.ndim(value) == 0 and not isinstance(value, np.ndarray) \
+        and float(value) == target
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
+    """`tf.random.normal`: standard normal samples, then `* stddev + mean`."""
+    dtype = _dt.as_dtype(dtype)
+    shape = as_int_tensor(shape)
+    mean_t, std_t = as_tensor(mean, dtype), as_tensor(stddev, dtype)
+    rnd = bind(RandomStandardNormal, (shape,), _seed_attrs(seed, dtype))
+    return rnd * std_t + mean_t
+
+
+def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
+    """`tf.random.truncated_normal`: normal samples redrawn until within two standard deviations."""
+    dtype = _dt.as_dtype(dtype)
+    shape = as_int_tensor(shape)
+    mean_t, std_t = as_tensor(mean, dtype), as_tensor(stddev, dtype)
+    rnd = bind(TruncatedNormal, (shape,), _seed_attrs(seed, dtype))
+    return rnd * std_t + mean_t
+
+
+def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=None):
+    """`tf.random.uniform`: floats in [minval, maxval) (maxval defaults to 1); integers need an
+    explicit maxval and come from RandomUniformInt."""
+    dtype = _dt.as_dtype(dtype)
+    shape = as_int_tensor(shape)
+    if dtype.is_integer:
+        if maxval is None:
+            raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
+        if dtype not in (_dt.int32, _dt.int64):
+            raise ValueError(f"Invalid dtype for uniform: {dtype!r}; expected a float type, int32 or int64")
+        lo, hi = as_tensor(minval, dtype), as_tensor(maxval, dtype)
+        return bind(RandomUniformInt, (shape, lo, hi), _seed_attrs(seed))
+    if not dtype.is_floating:
+        raise ValueError(f"Invalid dtype for uniform: {dtype!r}")
+    if maxval is None:
+        maxval = 1
+    rnd = bind(RandomUniform, (shape,), _seed_attrs(seed, dtype))
+    if _is_python_number(minval, 0) and _is_python_number(maxval, 1):
+        return rnd  # TensorFlow's shortcut: no arithmetic for the default range
+    lo, hi = as_tensor(minval, dtype), as_tensor(maxval, dtype)
+    return rnd * (hi - lo) + lo
+
+
+def shuffle(value, seed=None, name=None):
+    """`tf.random.shuffle`: permutes the first dimension."""
+    return bind(RandomShuffle, (as_tensor(value),), _seed_attrs(seed))
+
+
+def categorical(logits, num_samples, dtype=None, seed=None, name=None):
+    """`tf.random.categorical`: `num_samples` class indices per row of unnormalised log-probabilities."""
+    logits = as_tensor(logits)
+    dtype = _dt.int64 if dtype is None else _dt.as_dtype(dtype)
+    if dtype not in (_dt.int32, _dt.int64):
+        raise ValueError(f"Invalid output dtype for categorical: {dtype!r}")
+    attrs = _seed_attrs(seed)
+    attrs["output_dtype"] = dtype
+    return bind(Multinomial, (logits, as_int_tensor(num_samples)), attrs)
