@@ -114,15 +114,16 @@ def format_notes(results) -> str:
     return "\n".join(lines)
 
 
-def to_json(results, settings, quick: bool) -> dict:
+def to_json(results, settings, quick: bool, threads=None) -> dict:
     return {
         "meta": {"python": sys.version.split()[0], "numpy": np.__version__, "platform": platform.platform(),
                  "repeat": settings.repeat, "min_sample_ns": settings.min_sample_ns, "quick": quick,
+                 "threads": threads,
                  "statistic": "median of per-call time over repeats"},
         "workloads": [r.to_json() for r in results],
     }
 
 
-def write_json(path, results, settings, quick: bool) -> None:
+def write_json(path, results, settings, quick: bool, threads=None) -> None:
     with open(path, "w", encoding="utf-8") as f:
-        json.dump(to_json(results, settings, quick), f, indent=1)
+        json.dump(to_json(results, settings, quick, threads), f, indent=1)

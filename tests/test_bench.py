@@ -160,7 +160,7 @@ def test_command_line_writes_json(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines()[0].split()[:3] == ["workload", "numpy", "eagerflow"]
     data = json.loads(out.read_text())
-    assert data["meta"]["repeat"] == 2 and data["meta"]["quick"] is True
+    assert data["meta"]["repeat"] == 2 and data["meta"]["quick"] is True and data["meta"]["threads"] == 1
     (entry,) = data["workloads"]
     assert entry["name"] == "eager_op/add" and entry["outputs_match_numpy"] is True
     for name in ("numpy", "eagerflow"):
@@ -175,3 +175,14 @@ def test_command_line_rejects_a_filter_that_matches_nothing():
     proc = subprocess.run([sys.executable, "-m", "bench", "no-such-workload"], cwd=REPO, env=env,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "no workload matches" in proc.stderr
+
+
+def test_thread_pools_are_pinned_by_environment(monkeypatch):
+    from bench.__main__ import THREAD_VARIABLES, pin_threads
+    for var in THREAD_VARIABLES:
+        monkeypatch.setenv(var, "7")
+    pin_threads(0)  # 0 leaves the environment alone
+    assert {os.environ[v] for v in THREAD_VARIABLES} == {"7"}
+    pin_threads(2)
+    assert {os.environ[v] for v in THREAD_VARIABLES} == {"2"}
+    assert "OPENBLAS_NUM_THREADS" in THREAD_VARIABLES and "TF_NUM_INTRAOP_THREADS" in THREAD_VARIABLES
