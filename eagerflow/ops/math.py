@@ -6,17 +6,35 @@ ops (so it traces and nests). The public functions below convert arguments and c
 from __future__ import annotations
 
 import math as _pymath
+import warnings
 
 import numpy as np
 
 from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor
+from ..core.convert import convert_to_tensor, is_tensor_like
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor
 from . import shape_rules as R
-from .operands import as_tensor, binary_operands, same_dtype_operands
+from .operands import as_tensor, same_dtype_operands
 from .registry import NO_GRADIENT, Spec, bind, defop
+
+# TensorFlow computes 1/0 = inf, log(-1) = nan, nan -> int casts silently; NumPy warns. The kernels
+# run with NumPy's default error state (an `errstate` block costs more than a small kernel), so
+# NumPy's RuntimeWarnings raised from inside op kernels are silenced here instead.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"eagerflow\.ops\.",
+                        message=r"(divide by zero|invalid value|overflow) encountered")
+
+# Element types each op accepts (TensorFlow's op definitions, minus bfloat16 and quantized types).
+_D = _dt
+_SIGNED_INTS = (_D.int8, _D.int16, _D.int32, _D.int64)
+_UNSIGNED_INTS = (_D.uint8, _D.uint16, _D.uint32, _D.uint64)
+_REAL_SIGNED = R.FLOATS + _SIGNED_INTS
+_POW_TYPES = R.FLOAT_COMPLEX + _SIGNED_INTS
+_SQDIFF_TYPES = R.FLOAT_COMPLEX + (_D.int32, _D.int64)
+_MATMUL_TYPES = R.FLOAT_COMPLEX + (_D.int32, _D.int64) + _UNSIGNED_INTS
+_BATCH_MATMUL_TYPES = _MATMUL_TYPES + (_D.int16,)
+_MATMUL_OK = frozenset(_MATMUL_TYPES)
 
 # ----------------------------------------------------------------------------------------------
 # Gradient helpers
@@ -80,6 +98,12 @@ def _floormod_kernel(x, y):
     return np.mod(x, y)
 
 
+def _pow_kernel(x, y):
+    if x.dtype.kind in "iu" and np.any(y < 0):
+        raise InvalidArgumentError(None, None, "Integers to negative integer powers are not allowed")
+    return np.power(x, y)
+
+
 def _pow_grad(op, g):
     x, y = op.inputs
     z = op.outputs[0]
@@ -115,19 +139,20 @@ DivNoNan = defop(
     grad=lambda op, g: (sum_to(div_no_nan(g, op.inputs[1]), op.inputs[0]),
                         sum_to(g * div_no_nan(div_no_nan(negative(op.inputs[0]), op.inputs[1]), op.inputs[1]),
                                op.inputs[1])))
+# Integer-valued steps: TensorFlow gives no gradient (None), which NO_GRADIENT reproduces.
 FloorDiv = defop("FloorDiv", inputs=("x", "y"), kernel=_floordiv_kernel, infer=R.binary(R.REAL_NUMBERS),
-                 grad=lambda op, g: (None, None))
+                 grad=NO_GRADIENT)
 FloorMod = defop(
     "FloorMod", inputs=("x", "y"), kernel=_floormod_kernel, infer=R.binary(R.REAL_NUMBERS),
     grad=lambda op, g: (sum_to(g, op.inputs[0]),
                         sum_to(negative(g) * floor(op.inputs[0] / op.inputs[1]), op.inputs[1])))
-Pow = defop("Pow", inputs=("x", "y"), kernel=np.power, infer=R.binary(R.NUMBERS), grad=_pow_grad)
+Pow = defop("Pow", inputs=("x", "y"), kernel=_pow_kernel, infer=R.binary(_POW_TYPES), grad=_pow_grad)
 Maximum = defop("Maximum", inputs=("x", "y"), kernel=np.maximum, infer=R.binary(R.REAL_NUMBERS),
                 grad=_minmax_grad(lambda x, y: greater_equal(x, y)))
 Minimum = defop("Minimum", inputs=("x", "y"), kernel=np.minimum, infer=R.binary(R.REAL_NUMBERS),
                 grad=_minmax_grad(lambda x, y: less_equal(x, y)))
 SquaredDifference = defop(
-    "SquaredDifference", inputs=("x", "y"), infer=R.binary(R.NUMBERS),
+    "SquaredDifference", inputs=("x", "y"), infer=R.binary(_SQDIFF_TYPES),
     kernel=lambda x, y: np.square(x - y),
     grad=lambda op, g: (sum_to(g * as_tensor(2.0, g.dtype) * (op.inputs[0] - op.inputs[1]), op.inputs[0]),
                         sum_to(g * as_tensor(-2.0, g.dtype) * (op.inputs[0] - op.inputs[1]), op.inputs[1])))
@@ -186,7 +211,7 @@ def _const(value, like):
 
 
 Neg = defop("Neg", kernel=np.negative, infer=R.unary(R.SIGNED_NUMBERS), grad=lambda op, g: negative(g))
-Abs = defop("Abs", kernel=np.abs, infer=R.unary(R.SIGNED_NUMBERS), grad=lambda op, g: g * sign(op.inputs[0]))
+Abs = defop("Abs", kernel=np.abs, infer=R.unary(_REAL_SIGNED), grad=lambda op, g: g * sign(op.inputs[0]))
 Sign = defop("Sign", kernel=np.sign, infer=R.unary(R.SIGNED_NUMBERS),
              grad=lambda op, g: _array.zeros_like(op.inputs[0]))
 Exp = defop("Exp", kernel=np.exp, infer=R.unary(R.FLOAT_COMPLEX), grad=lambda op, g: g * op.outputs[0])
@@ -214,10 +239,10 @@ Sigmoid = defop("Sigmoid", kernel=_sigmoid_kernel, infer=R.unary(R.FLOAT_COMPLEX
                 grad=lambda op, g: g * op.outputs[0] * (_const(1, g) - op.outputs[0]))
 Erf = defop("Erf", kernel=_erf, infer=R.unary(R.FLOATS),
             grad=lambda op, g: g * _const(2 / _pymath.sqrt(_pymath.pi), g) * exp(negative(square(op.inputs[0]))))
-# TensorFlow registers no gradient through rounding: the tape gives None.
-Round = defop("Round", kernel=np.round, infer=R.unary(R.NUMBERS), grad=lambda op, g: None)
-Floor = defop("Floor", kernel=np.floor, infer=R.unary(R.FLOATS), grad=lambda op, g: None)
-Ceil = defop("Ceil", kernel=np.ceil, infer=R.unary(R.FLOATS), grad=lambda op, g: None)
+# TensorFlow gives no gradient through rounding (the tape answers None): NO_GRADIENT does the same.
+Round = defop("Round", kernel=np.round, infer=R.unary(R.SIGNED_NUMBERS), grad=NO_GRADIENT)
+Floor = defop("Floor", kernel=np.floor, infer=R.unary(R.FLOATS), grad=NO_GRADIENT)
+Ceil = defop("Ceil", kernel=np.ceil, infer=R.unary(R.FLOATS), grad=NO_GRADIENT)
 IsNan = defop("IsNan", kernel=np.isnan, infer=R.unary(R.FLOATS, _BOOL), grad=NO_GRADIENT)
 IsInf = defop("IsInf", kernel=np.isinf, infer=R.unary(R.FLOATS, _BOOL), grad=NO_GRADIENT)
 IsFinite = defop("IsFinite", kernel=np.isfinite, infer=R.unary(R.FLOATS, _BOOL), grad=NO_GRADIENT)
@@ -239,6 +264,8 @@ def _cast_kernel(x, DstT):
         raise InvalidArgumentError(None, None, "Cast to string is not supported")
     if x.dtype == object:
         raise InvalidArgumentError(None, None, f"Cast string to {DstT.name} is not supported")
+    if x.dtype.kind == "c" and not DstT.is_complex:  # TensorFlow keeps the real part, silently
+        x = x.real
     return np.asarray(x).astype(DstT.np_dtype)
 
 
@@ -249,11 +276,11 @@ Cast = defop("Cast", kernel=_cast_kernel, grad=_cast_grad,
 def _add_n_infer(inputs, attrs):
     dtype = R.check_same_dtype("AddN", inputs)
     shape = inputs[0].shape
-    for t in inputs[1:]:
+    for i, t in enumerate(inputs[1:], start=1):
         if not shape.is_compatible_with(t.shape):
             raise InvalidArgumentError(None, None,
                                        f"Inputs to operation AddN must have the same size and shape.  "
-                                       f"Input 0: {R.fmt_dims(shape)} != input : {R.fmt_dims(t.shape)}")
+                                       f"Input 0: {R.fmt_dims(shape)} != input {i}: {R.fmt_dims(t.shape)}")
         shape = shape.merge_with(t.shape)
     return [Spec(shape, dtype)]
 
@@ -323,7 +350,11 @@ def _matmul_infer(inputs, attrs, ta_key="transpose_a", tb_key="transpose_b", bat
     if ka is not None and kb is not None and ka != kb:
         raise InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: {R.fmt_dims(sa)}, "
                                                f"In[1]: {R.fmt_dims(sb)}")
-    prefix = R.broadcast_shape(sa[:-2], sb[:-2]) if batch else TensorShape([])
+    try:
+        prefix = R.broadcast_shape(sa[:-2], sb[:-2]) if batch else TensorShape([])
+    except InvalidArgumentError:
+        raise InvalidArgumentError(None, None, f"In[0] and In[1] must have compatible batch dimensions: "
+                                               f"{R.fmt_dims(sa)} vs. {R.fmt_dims(sb)}") from None
     return [Spec(prefix.concatenate([m, n]), a.dtype)]
 
 
@@ -364,20 +395,25 @@ BatchMatMulV2 = defop(
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False, name=None):
     """`tf.linalg.matmul`: MatMul for matrices, BatchMatMulV2 (broadcasting batch dims) above."""
-    a, b = binary_operands(a, b, "MatMul")
+    a, b = binary_operands(a, b, "MatMul", loose_right=True)
     ta = bool(transpose_a or adjoint_a)
     tb = bool(transpose_b or adjoint_b)
     ra, rb = _rank(a), _rank(b)
+    if a._dtype not in _MATMUL_OK:  # eager runs skip shape rules: MatMul's dtype list, checked here
+        batch = not (ra == 2 and rb == 2)
+        if not batch or a._dtype is not _dt.int16:
+            R.check_dtype_in("BatchMatMulV2" if batch else "MatMul", a.dtype,
+                             _BATCH_MATMUL_TYPES if batch else _MATMUL_TYPES, "x" if batch else "a")
     if ra == 2 and rb == 2:
         attrs = {"transpose_a": ta, "transpose_b": tb} if (ta or tb) else _NO_ATTRS
-        return bind(MatMul, (a, b), attrs)
+        return bind(MatMul, (a, b), attrs, name=name)
     if ra is not None and rb is not None and (ra < 2 or rb < 2):
         raise InvalidArgumentError(
             None, None, f"In[0] and In[1] has different ndims: {R.fmt_dims(a.shape)} vs. {R.fmt_dims(b.shape)} "
                         f"[Op:MatMul]" if ra != rb else
             f"In[0] and In[1] must have rank >= 2: {R.fmt_dims(a.shape)} vs. {R.fmt_dims(b.shape)} [Op:MatMul]")
     attrs = {"adj_x": ta, "adj_y": tb} if (ta or tb) else _NO_ATTRS
-    return bind(BatchMatMulV2, (a, b), attrs)
+    return bind(BatchMatMulV2, (a, b), attrs, name=name)
 
 
 _NO_ATTRS: dict = {}
@@ -394,28 +430,78 @@ def _rank(t):
 # ----------------------------------------------------------------------------------------------
 
 
-def _binary_fn(opdef):
+def _beside(value, other, strict):
+    """A non-tensor operand next to `other`. TensorFlow converts a Python value to the other
+    operand's dtype and raises TypeError ("Cannot convert 1.5 to EagerTensor of dtype int32") when
+    it cannot (`strict`); only `t + 1.5` and `t @ m` convert the right operand as a hint, so the
+    mismatch surfaces as the kernel's InvalidArgumentError."""
+    if is_tensor_like(value):
+        return convert_to_tensor(value)
+    if isinstance(other, Tensor) or is_tensor_like(other):
+        if strict:
+            return convert_to_tensor(value, dtype=other.dtype)
+        return convert_to_tensor(value, dtype_hint=other.dtype)
+    return convert_to_tensor(value)
+
+
+def binary_operands(x, y, op_name: str, loose_right=False):
+    """Both operands of a binary op as tensors of one dtype (TensorFlow never promotes)."""
+    if not isinstance(x, Tensor):
+        x = _beside(x, y, True)
+    if not isinstance(y, Tensor):
+        y = _beside(y, x, not loose_right)
+    if x._dtype is not y._dtype:
+        R.check_same_dtype(op_name, (x, y))
+    return x, y
+
+
+def _checked_bind(opdef, inputs, seen):
+    """Eager runs skip shape rules, and NumPy would happily negate uint8 or add bools. So the op's
+    rule runs the first time each input dtype is seen (raising TensorFlow's "Value for attr 'T'"
+    error for a dtype the op does not accept); later calls cost one set lookup."""
+    dtype = inputs[0].dtype
+    if dtype not in seen:
+        try:
+            opdef.infer(inputs, _NO_ATTRS)
+        except InvalidArgumentError as err:
+            if "[Op:" in err.message:
+                raise
+            raise InvalidArgumentError(None, None, f"{err.message} [Op:{opdef.name}]") from None
+        seen.add(dtype)
+    return bind(opdef, inputs)
+
+
+def _binary_fn(opdef, loose_right=False):
+    seen = set()
+
     def fn(x, y, name=None):
-        x, y = binary_operands(x, y, opdef.name)
-        return bind(opdef, (x, y))
+        x, y = binary_operands(x, y, opdef.name, loose_right)
+        return _checked_bind(opdef, (x, y), seen)
     fn.__name__ = opdef.name
     fn.__doc__ = f"Elementwise `{opdef.name}` with broadcasting (TensorFlow's no-promotion dtype rule)."
     return fn
 
 
 def _unary_fn(opdef):
+    seen = set()
+
     def fn(x, name=None):
-        return bind(opdef, (x if isinstance(x, Tensor) else convert_to_tensor(x),))
+        return _checked_bind(opdef, (x if isinstance(x, Tensor) else convert_to_tensor(x),), seen)
     fn.__name__ = opdef.name
     fn.__doc__ = f"Elementwise `{opdef.name}`."
     return fn
 
 
+_ADD_SEEN: set = set()
+
+
 def add(x, y, name=None):
-    if type(x) is type(y) and isinstance(x, Tensor) and x._dtype is y._dtype:  # the common fast path
-        return bind(AddV2, (x, y))
-    x, y = binary_operands(x, y, "AddV2")
-    return bind(AddV2, (x, y))
+    """`tf.add` / `x + y`. A Python float beside an int tensor on the right raises AddV2's
+    InvalidArgumentError; on the left (`1.5 + t`) it raises TypeError, as in TensorFlow."""
+    if type(x) is type(y) and isinstance(x, Tensor) and x._dtype is y._dtype and x._dtype in _ADD_SEEN:
+        return bind(AddV2, (x, y))  # the common fast path
+    x, y = binary_operands(x, y, "AddV2", loose_right=True)
+    return _checked_bind(AddV2, (x, y), _ADD_SEEN)
 
 
 subtract = _binary_fn(Sub)
@@ -438,6 +524,8 @@ logical_xor = _binary_fn(LogicalXor)
 bitwise_and = _binary_fn(BitwiseAnd)
 bitwise_or = _binary_fn(BitwiseOr)
 bitwise_xor = _binary_fn(BitwiseXor)
+floordiv = _binary_fn(FloorDiv)
+pow = _binary_fn(Pow)  # noqa: A001
 
 negative = _unary_fn(Neg)
 abs = _unary_fn(Abs)  # noqa: A001 - TensorFlow's name
@@ -467,28 +555,24 @@ invert = _unary_fn(Invert)
 
 
 def truediv(x, y, name=None):
-    """`x / y`: integers are first cast to a float type (int8/16 -> float32, else float64)."""
-    x, y = binary_operands(x, y, "RealDiv")
+    """`x / y`: integers are first cast to a float type (int8/16 -> float32, else float64).
+    Mixed dtypes are a TypeError here, not the kernel's InvalidArgumentError (TensorFlow's wording)."""
+    if not isinstance(x, Tensor):
+        x = _beside(x, y, True)
+    if not isinstance(y, Tensor):
+        y = _beside(y, x, False)
+    if x.dtype is not y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     if x.dtype.is_integer:
         target = _dt.float32 if x.dtype.size <= 2 else _dt.float64
         x, y = cast(x, target), cast(y, target)
-    elif x.dtype.is_bool or x.dtype is _dt.string:
+    elif not (x.dtype.is_floating or x.dtype.is_complex):
         raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__")
-    return bind(RealDiv, (x, y))
+    return bind(RealDiv, (x, y), name=name or "truediv")
 
 
 def divide(x, y, name=None):
     return truediv(x, y)
-
-
-def floordiv(x, y, name=None):
-    x, y = binary_operands(x, y, "FloorDiv")
-    return bind(FloorDiv, (x, y))
-
-
-def pow(x, y, name=None):  # noqa: A001
-    x, y = binary_operands(x, y, "Pow")
-    return bind(Pow, (x, y))
 
 
 def cast(x, dtype, name=None):
@@ -497,22 +581,31 @@ def cast(x, dtype, name=None):
     x = as_tensor(x)
     if x.dtype is dtype:
         return x
-    return bind(Cast, (x,), {"DstT": dtype})
+    return bind(Cast, (x,), {"DstT": dtype}, name=name)
+
+
+_ADD_N_SEEN: set = set()
 
 
 def add_n(inputs, name=None):
+    """`tf.add_n`: sums same-shape, same-dtype tensors (no broadcasting)."""
     inputs = same_dtype_operands(list(inputs), "AddN")
     if not inputs:
-        raise ValueError("inputs must be a list of at least one Tensor with the same dtype and shape")
+        raise ValueError("Inputs must be an iterable of at least one Tensor/IndexedSlices with the same "
+                         "dtype and shape.")
     if len(inputs) == 1:
         return inputs[0]
+    if inputs[0].dtype not in _ADD_N_SEEN:
+        R.check_dtype_in("AddN", inputs[0].dtype, R.NUMBERS, "inputs")
+        _ADD_N_SEEN.add(inputs[0].dtype)
     return bind(AddN, tuple(inputs))
 
 
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
+    """`tf.clip_by_value`: bounds are converted to `t`'s dtype (TypeError when they cannot be)."""
     t = as_tensor(t)
-    lo = as_tensor(clip_value_min, t.dtype)
-    hi = as_tensor(clip_value_max, t.dtype)
+    lo = clip_value_min if isinstance(clip_value_min, Tensor) else _beside(clip_value_min, t, True)
+    hi = clip_value_max if isinstance(clip_value_max, Tensor) else _beside(clip_value_max, t, True)
     R.check_same_dtype("ClipByValue", (t, lo, hi))
     return bind(ClipByValue, (t, lo, hi))
 
@@ -522,7 +615,7 @@ def scalar_mul(scalar, x, name=None):
 
 
 def _logic_or_bits(bool_fn, int_fn, x, y):
-    x, y = binary_operands(x, y, bool_fn.__name__)
+    x, y = binary_operands(x, y, int_fn.__name__)
     return (bool_fn if x.dtype is _dt.bool_ else int_fn)(x, y)
 
 
@@ -544,14 +637,12 @@ def invert_(x):
 
 
 def _equality(x, y, fn):
-    """`==` and `!=` on tensors: elementwise where shapes broadcast, a plain bool otherwise
-    (TensorFlow's `incompatible_shape_error=False`); comparing with None is never elementwise."""
+    """`==` and `!=` on tensors: elementwise where shapes broadcast, a scalar bool tensor where they
+    do not (TensorFlow's `incompatible_shape_error=False`), a plain bool against None. Other
+    operands convert as for any binary op, so `int_tensor == 1.5` raises TypeError as in TensorFlow."""
     if y is None or x is None:
         return fn is not_equal
-    try:
-        x, y = binary_operands(x, y, "Equal")
-    except (TypeError, ValueError, InvalidArgumentError):
-        return fn is not_equal
+    x, y = binary_operands(x, y, fn.__name__)
     try:
         R.broadcast_shape(x.shape, y.shape)
     except InvalidArgumentError:
@@ -588,6 +679,12 @@ def tensordot(a, b, axes, name=None):
     b_free = [i for i in range(rb) if i not in b_axes]
     sa, sb = a.shape.as_list(), b.shape.as_list()
     k = int(np.prod([sa[i] for i in a_axes])) if a_axes else 1
+    kb = int(np.prod([sb[i] for i in b_axes])) if b_axes else 1
+    if k != kb:  # TensorFlow reports the reshaped matrices' shapes, through MatMul
+        m = int(np.prod([sa[i] for i in a_free])) if a_free else 1
+        n = int(np.prod([sb[i] for i in b_free])) if b_free else 1
+        raise InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: [{m},{k}], In[1]: [{kb},{n}] "
+                                               f"[Op:MatMul]")
     a2 = _array.reshape(_array.transpose(a, a_free + a_axes), [-1, k])
     b2 = _array.reshape(_array.transpose(b, b_axes + b_free), [k, -1])
     out = matmul(a2, b2)

@@ -18,15 +18,18 @@ _NO_ATTRS: dict = {}
 
 
 def _axes_tuple(axes, ndim):
-    axes = np.ravel(axes)
+    """Normalised, sorted reduction axes; TensorFlow's errors for out-of-range and repeated axes."""
     out = []
-    for a in axes:
+    for a in np.ravel(axes):
         a = int(a)
-        if not -ndim <= a < max(ndim, 1):
+        if not -ndim <= a < ndim:
             raise InvalidArgumentError(None, None, f"Invalid reduction dimension ({a} for input with {ndim} "
                                                    f"dimension(s)")
-        out.append(a % ndim if ndim else 0)
-    return tuple(sorted(set(out)))
+        if a % ndim in out:
+            raise InvalidArgumentError(None, None, f"Invalid reduction arguments: Axes contains duplicate "
+                                                   f"dimension: {a % ndim}")
+        out.append(a % ndim)
+    return tuple(sorted(out))
 
 
 def _reduce_infer(out_dtype=None, allowed=None):
@@ -56,12 +59,26 @@ def _kernel(np_fn, dtype_from_input=True):
     return kernel
 
 
+def _extreme(np_fn, identity):
+    """Max/Min; over an empty axis TensorFlow returns the identity (-inf, or the dtype's limit)
+    where NumPy raises."""
+    def fn(x, axis, keepdims):
+        if x.size == 0:
+            info = np.finfo(x.dtype) if x.dtype.kind == "f" else np.iinfo(x.dtype)
+            init = {"max": -np.inf if x.dtype.kind == "f" else info.min,
+                    "min": np.inf if x.dtype.kind == "f" else info.max}[identity]
+            return np_fn(x, axis=axis, keepdims=keepdims, initial=init)
+        return np_fn(x, axis=axis, keepdims=keepdims)
+    return fn
+
+
 def _mean(x, axis, keepdims):
-    if x.dtype.kind in "iu":  # TensorFlow's integer mean truncates toward zero
+    n = int(np.prod([x.shape[a] for a in axis])) if axis else 1
+    if x.dtype.kind in "iu":  # TensorFlow's integer mean truncates toward zero (and does not wrap)
         s = np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64)
-        n = int(np.prod([x.shape[a] for a in axis])) if axis else 1
         return np.trunc(s / max(n, 1)).astype(x.dtype) if n else s
-    return np.mean(x, axis=axis, keepdims=keepdims)
+    # sum / n rather than np.mean: an empty mean is NaN, without NumPy's "Mean of empty slice" warning
+    return np.sum(x, axis=axis, keepdims=keepdims) / x.dtype.type(n)
 
 
 def _keep_shape(op):
@@ -148,9 +165,9 @@ Sum = defop("Sum", inputs=("input", "reduction_indices"), kernel=_kernel(np.sum)
             infer=_reduce_infer(allowed=R.NUMBERS), grad=_sum_grad)
 Mean = defop("Mean", inputs=("input", "reduction_indices"), kernel=_kernel(_mean),
              infer=_reduce_infer(allowed=R.NUMBERS), grad=_mean_grad)
-Max = defop("Max", inputs=("input", "reduction_indices"), kernel=_kernel(np.max),
+Max = defop("Max", inputs=("input", "reduction_indices"), kernel=_kernel(_extreme(np.max, "max")),
             infer=_reduce_infer(allowed=R.REAL_NUMBERS), grad=_minmax_grad)
-Min = defop("Min", inputs=("input", "reduction_indices"), kernel=_kernel(np.min),
+Min = defop("Min", inputs=("input", "reduction_indices"), kernel=_kernel(_extreme(np.min, "min")),
             infer=_reduce_infer(allowed=R.REAL_NUMBERS), grad=_minmax_grad)
 Prod = defop("Prod", inputs=("input", "reduction_indices"), kernel=_kernel(np.prod),
              infer=_reduce_infer(allowed=R.NUMBERS), grad=_prod_grad)
@@ -174,11 +191,39 @@ _RangeOfRank = defop("RangeOfRank", inputs=("rank",), grad=NO_GRADIENT,
                      doc="All axes of a tensor of unknown rank (TensorFlow: Range(0, Rank(x))).")
 
 
+def _axis_tensor(axis):
+    """An axis argument as an integer tensor (TensorFlow: attr `Tidx` is int32 or int64)."""
+    if isinstance(axis, (list, tuple)) and len(axis) == 0:
+        axis = np.zeros(0, np.int32)  # an empty list would otherwise infer float32
+    axes = as_tensor(axis, _dt.int32)
+    if not axes.dtype.is_integer or axes.dtype.is_unsigned or axes.dtype.size < 4:
+        raise InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {axes.dtype.name} is not in the list "
+                                               f"of allowed values: int32, int64")
+    return axes
+
+
+def check_rule(opdef, inputs, attrs):
+    """Runs an op's shape/dtype rule ahead of an eager call (eager `bind` skips rules), so a bad
+    dtype or axis raises TensorFlow's error, tagged with the op like a kernel error."""
+    try:
+        opdef.infer(inputs, attrs)
+    except InvalidArgumentError as err:
+        if "[Op:" in err.message:
+            raise
+        raise InvalidArgumentError(None, None, f"{err.message} [Op:{opdef.name}]") from None
+
+
 def _reducer(opdef):
+    seen = set()  # input dtypes already checked against the op's rule (eager runs skip rules)
+
     def fn(input_tensor, axis=None, keepdims=False, name=None):
         x = as_tensor(input_tensor)
-        axes = _all_axes(x) if axis is None else as_int_tensor(axis)
-        return bind(opdef, (x, axes), _KEEP if keepdims else _NO_ATTRS)
+        axes = _all_axes(x) if axis is None else _axis_tensor(axis)
+        attrs = _KEEP if keepdims else _NO_ATTRS
+        if x.dtype not in seen:
+            check_rule(opdef, (x, axes), attrs)
+            seen.add(x.dtype)
+        return bind(opdef, (x, axes), attrs)
     fn.__name__ = "reduce_" + opdef.name.lower()
     fn.__doc__ = f"`tf.{fn.__name__}` (TF op `{opdef.name}`): reduces over `axis` (all axes when None)."
     return fn
@@ -191,3 +236,182 @@ reduce_min = _reducer(Min)
 reduce_prod = _reducer(Prod)
 reduce_any = _reducer(Any)
 reduce_all = _reducer(All)
+
+
+# ----------------------------------------------------------------------------------------------
+# ArgMax / ArgMin: the index of the extreme value along one axis (an int32 input, as in TF)
+# ----------------------------------------------------------------------------------------------
+
+
+def _one_axis(axis, ndim, what="dimension"):
+    a = int(axis)
+    if not -ndim <= a < ndim:
+        prefix = "ScanOp: Expected scan axis" if what == "scan" else "Expected dimension"
+        raise InvalidArgumentError(None, None, f"{prefix} in the range [{-ndim}, {ndim}), but got {a}")
+    return a % ndim
+
+
+def _arg_kernel(np_fn):
+    def kernel(x, dimension, output_type=_dt.int64):
+        if np.ndim(dimension) != 0:
+            raise InvalidArgumentError(None, None, f"dim must be a scalar, but received tensor of shape: "
+                                                   f"[{','.join(map(str, np.shape(dimension)))}]")
+        a = _one_axis(dimension, x.ndim)
+        if x.shape[a] == 0:
+            raise InvalidArgumentError(None, None, f"Reduction axis {a} is empty in shape "
+                                                   f"[{','.join(map(str, x.shape))}]")
+        return np_fn(x, axis=a).astype(output_type.np_dtype)
+    return kernel
+
+
+def _arg_infer(inputs, attrs):
+    x, dim = inputs
+    R.check_dtype_in(_arg_infer_name[0], x.dtype, R.REAL_NUMBERS + (_dt.bool_,), "input")
+    out_dtype = attrs.get("output_type", _dt.int64)
+    a = static_value(dim)
+    if x.shape.rank is None:
+        return [Spec(TensorShape(None), out_dtype)]
+    if a is None:
+        return [Spec(TensorShape([None] * (x.shape.rank - 1)), out_dtype)]
+    a = _one_axis(a, x.shape.rank)
+    return [Spec(TensorShape([d for i, d in enumerate(x.shape) if i != a]), out_dtype)]
+
+
+def _arg_rule(name):
+    def infer(inputs, attrs):
+        _arg_infer_name[0] = name
+        return _arg_infer(inputs, attrs)
+    return infer
+
+
+_arg_infer_name = ["ArgMax"]
+ArgMax = defop("ArgMax", inputs=("input", "dimension"), kernel=_arg_kernel(np.argmax), infer=_arg_rule("ArgMax"),
+               grad=NO_GRADIENT)
+ArgMin = defop("ArgMin", inputs=("input", "dimension"), kernel=_arg_kernel(np.argmin), infer=_arg_rule("ArgMin"),
+               grad=NO_GRADIENT)
+
+
+def _arg_fn(opdef, allowed_out):
+    seen = set()
+
+    def fn(input, axis=None, output_type=_dt.int64, name=None):  # noqa: A002 - TensorFlow's name
+        x = as_tensor(input)
+        if axis is None:
+            axis = 0
+        if not (isinstance(axis, (int, np.integer)) or
+                (hasattr(axis, "dtype") and _dt.as_dtype(axis.dtype).is_integer)):
+            raise TypeError("axis must be int or Tensor with integer datatype")
+        output_type = _dt.as_dtype(output_type)
+        if output_type not in allowed_out:
+            raise TypeError(f"Value passed to parameter 'output_type' has DataType {output_type.name} not in "
+                            f"list of allowed values: {', '.join(d.name for d in allowed_out)}")
+        dim = as_tensor(axis, _dt.int32)
+        attrs = {"output_type": output_type}
+        if x.dtype not in seen:
+            check_rule(opdef, (x, dim), attrs)
+            seen.add(x.dtype)
+        return bind(opdef, (x, dim), attrs)
+    fn.__name__ = opdef.name.lower()
+    fn.__doc__ = (f"`tf.math.{fn.__name__}`: index of the {opdef.name[3:].lower()} along `axis` (0 when None); "
+                  f"ties give the first index. No gradient.")
+    return fn
+
+
+argmax = _arg_fn(ArgMax, (_dt.int16, _dt.uint16, _dt.int32, _dt.int64))
+argmin = _arg_fn(ArgMin, (_dt.int32, _dt.int64))
+
+# ----------------------------------------------------------------------------------------------
+# Cumsum
+# ----------------------------------------------------------------------------------------------
+
+
+def _cumsum_kernel(x, axis, exclusive=False, reverse=False):
+    if np.ndim(axis) != 0:
+        raise InvalidArgumentError(None, None, f"ScanOp: axis must be a scalar, not "
+                                               f"[{','.join(map(str, np.shape(axis)))}]")
+    a = _one_axis(axis, x.ndim, "scan")
+    if reverse:
+        x = np.flip(x, a)
+    out = np.cumsum(x, axis=a, dtype=x.dtype)
+    if exclusive:  # shift by one along the axis, a zero entering first
+        out = np.concatenate([np.zeros_like(np.take(out, [0], axis=a)),
+                              np.take(out, np.arange(x.shape[a] - 1), axis=a)], axis=a)
+    return np.flip(out, a) if reverse else out
+
+
+def _cumsum_grad(op, g):
+    """The gradient of a running sum is the running sum taken the other way."""
+    ex, rev = op.attrs.get("exclusive", False), op.attrs.get("reverse", False)
+    return cumsum(g, op.inputs[1], exclusive=ex, reverse=not rev), None
+
+
+def _cumsum_infer(inputs, attrs):
+    x, axis = inputs
+    R.check_dtype_in("Cumsum", x.dtype, R.NUMBERS)
+    a = static_value(axis)
+    if a is not None and x.shape.rank is not None:
+        if np.ndim(a) != 0:
+            raise InvalidArgumentError(None, None, f"ScanOp: axis must be a scalar, not "
+                                                   f"[{','.join(map(str, np.shape(a)))}]")
+        _one_axis(a, x.shape.rank, "scan")
+    return [Spec(x.shape, x.dtype)]
+
+
+Cumsum = defop("Cumsum", inputs=("x", "axis"), kernel=_cumsum_kernel, infer=_cumsum_infer, grad=_cumsum_grad)
+_CUMSUM_SEEN: set = set()
+
+
+def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
+    """`tf.math.cumsum`: running sum along `axis`; `exclusive` leaves out the element itself,
+    `reverse` runs from the end."""
+    x = as_tensor(x)
+    axis = as_tensor(axis, _dt.int32)
+    attrs = {"exclusive": bool(exclusive), "reverse": bool(reverse)} if (exclusive or reverse) else _NO_ATTRS
+    if x.dtype not in _CUMSUM_SEEN:
+        check_rule(Cumsum, (x, axis), attrs)
+        _CUMSUM_SEEN.add(x.dtype)
+    return bind(Cumsum, (x, axis), attrs)
+
+# ----------------------------------------------------------------------------------------------
+# Reductions composed from ops (their gradients come from the ops they are made of)
+# ----------------------------------------------------------------------------------------------
+
+
+def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
+    """log(sum(exp(x))) without overflow: the (finite) maximum is taken out first and held
+    constant for the gradient, as TensorFlow does."""
+    from . import array, math
+    x = as_tensor(input_tensor)
+    raw_max = reduce_max(x, axis, keepdims=True)
+    shift = array.stop_gradient(array.where(math.is_finite(raw_max), raw_max, array.zeros_like(raw_max)))
+    out = math.log(reduce_sum(math.exp(x - shift), axis, keepdims=keepdims))
+    if not keepdims:
+        shift = array.reshape(shift, array.shape(out))
+    return out + shift
+
+
+def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
+    """Mean squared deviation from the mean (floating point inputs only, as in TensorFlow)."""
+    from . import math
+    x = as_tensor(input_tensor)
+    if x.dtype.is_integer:
+        raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype}.")
+    if x.dtype.is_complex:
+        raise NotImplementedError("reduce_variance of complex tensors is not supported yet")
+    deviations = math.squared_difference(x, reduce_mean(x, axis, keepdims=True))
+    return reduce_mean(deviations, axis, keepdims=keepdims)
+
+
+def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
+    """Square root of `reduce_variance`."""
+    from . import math
+    return math.sqrt(reduce_variance(input_tensor, axis, keepdims=keepdims))
+
+
+def count_nonzero(input, axis=None, keepdims=None, dtype=_dt.int64, name=None):  # noqa: A002
+    """Number of elements that are not zero (not "" for strings) along `axis`."""
+    from . import math
+    x = as_tensor(input)
+    zero = as_tensor(b"" if x.dtype is _dt.string else np.zeros((), x.dtype.np_dtype))
+    counted = reduce_sum(math.cast(math.not_equal(x, zero), _dt.int64), axis, keepdims=bool(keepdims))
+    return math.cast(counted, dtype)
