@@ -151,9 +151,11 @@ def test_strided_slice_shrink_needs_positive_stride():
 def test_strided_slice_shape_rule_with_unknown_dims():
     infer = OPS["StridedSlice"].infer
 
-    class Sym:  # what a graph tensor offers a shape rule: shape and dtype, no value
+    class Sym(tf.Tensor):  # what a graph tensor offers a shape rule: shape and dtype, no value
         def __init__(self, shape, dtype):
-            self.shape, self.dtype = tf.TensorShape(shape), dtype
+            self._shape, self._dtype = tf.TensorShape(shape), dtype
+
+        shape = property(lambda self: self._shape)
 
     x = Sym([None, 5, 3], tf.float32)
     b, e, s = (tf.constant([0, 1, 1]), tf.constant([0, 4, 2]), tf.constant([1, 2, 1]))
