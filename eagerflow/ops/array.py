@@ -447,6 +447,10 @@ def concat(values, axis, name="concat"):
         raise InvalidArgumentError(None, None, "ConcatOp : Expected a non-empty list of tensors [Op:ConcatV2]")
     if len(values) == 1:  # TensorFlow returns identity(values[0]) here, and so do we
         return identity(values[0])
+    hint = next((v.dtype for v in values if _is_tensorish(v)), None)
+    if hint is not None:  # an empty Python list joins any dtype (conversion alone would make it float32)
+        values = [np.zeros(np.shape(v), hint.np_dtype) if not _is_tensorish(v) and np.size(v) == 0 else v
+                  for v in values]
     tensors = same_dtype_operands(values, "ConcatV2")
     return bind(ConcatV2, tuple(tensors) + (as_int_tensor(axis),))
 
@@ -985,14 +989,14 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     on = None if on_value is None else as_tensor(on_value, dtype)
     off = None if off_value is None else as_tensor(off_value, dtype)
     if on is not None and off is not None and on.dtype is not off.dtype:
-        raise TypeError(f"dtype {on.dtype!r} of on_value does not match dtype {off.dtype!r} of off_value")
+        raise TypeError(f"dtype {on.dtype} of on_value does not match dtype {off.dtype} of off_value")
     if dtype is not None:
         dtype = _dt.as_dtype(dtype)
     else:
         dtype = on.dtype if on is not None else off.dtype if off is not None else _dt.float32
     for t, what in ((on, "on_value"), (off, "off_value")):
         if t is not None and t.dtype is not dtype:
-            raise TypeError(f"dtype {t.dtype!r} of {what} does not match dtype parameter {dtype!r}")
+            raise TypeError(f"dtype {t.dtype} of {what} does not match dtype parameter {dtype}")
     on = convert_to_tensor(1, dtype=dtype) if on is None else on
     off = convert_to_tensor(0, dtype=dtype) if off is None else off
     attrs = _NO_ATTRS if axis is None or axis == -1 else {"axis": int(axis)}

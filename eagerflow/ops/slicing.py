@@ -384,7 +384,7 @@ def _gather_axis(axis, rank):
     if axis >= rank:
         raise _err(f"Shape must be at least rank {axis + 1} but is rank {rank}")
     if axis < -rank:
-        raise _err(f"Expected axis in the range [{-rank}, {rank}), but got {axis}")
+        raise _err(f"Shape must be at least rank {-axis} but is rank {rank}")
     return axis % rank
 
 

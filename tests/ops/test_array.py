@@ -50,6 +50,8 @@ def test_concat_mixes_lists_and_tensors():
     out = tf.concat([tf.constant([1, 2]), [3], np.array([4], np.int32)], 0)
     assert out.dtype == tf.int32
     np.testing.assert_array_equal(out.numpy(), [1, 2, 3, 4])
+    out = tf.concat([tf.constant([1]), [], tf.constant([2])], 0)  # an empty list takes any dtype
+    assert out.dtype == tf.int32 and out.numpy().tolist() == [1, 2]
 
 
 @pytest.mark.parametrize("values, axis, words", [
@@ -246,7 +248,7 @@ def test_one_hot_values_and_dtype():
     np.testing.assert_array_equal(got.numpy(), [[5, -1, -1], [-1, -1, 5]])
     got = tf.one_hot([1], 2, on_value=5, dtype=tf.float64)
     assert got.dtype == tf.float64 and got.numpy().tolist() == [[0.0, 5.0]]
-    with pytest.raises(TypeError, match="of on_value does not match dtype"):
+    with pytest.raises(TypeError, match="dtype <dtype: 'int32'> of on_value does not match dtype <dtype: 'float32'>"):
         tf.one_hot([0, 2], 3, on_value=5, off_value=-1.0)
     _raises(IAE, "Expected axis to be -1 or between [0, 2).  But received: -2", tf.one_hot, [0, 2], 3, axis=-2)
 

@@ -215,6 +215,7 @@ def test_gather_batch_dims():
     ([0, 5], {}, tf.errors.InvalidArgumentError, "indices[1] = 5 is not in [0, 4)"),
     ([0, -1], {}, tf.errors.InvalidArgumentError, "indices[1] = -1 is not in [0, 4)"),
     ([0], {"axis": 3}, tf.errors.InvalidArgumentError, "Shape must be at least rank 4 but is rank 3"),
+    ([0], {"axis": -4}, tf.errors.InvalidArgumentError, "Shape must be at least rank 4 but is rank 3"),
     ([0.0], {}, tf.errors.InvalidArgumentError, "Value for attr 'Tindices' of float32"),
 ])
 def test_gather_errors(indices, kwargs, cls, words):
