@@ -36,6 +36,8 @@ from .ops.slicing import (boolean_mask, gather, gather_nd, scatter_nd, slice, st
 # --- end array ops ---
 
 # --- reductions, argmax/argmin/cumsum, einsum: owned by the math work (ops/reduce.py, ops/einsum.py) ---
+from .ops.reduce import argmax, argmin, cumsum, reduce_logsumexp  # noqa: E402
+from .ops.einsum import einsum  # noqa: E402
 # --- end reductions ---
 
 # --- nn, random, image: owned by the nn work (ops/nn.py, ops/random.py, ops/image.py, api/nn.py, ...) ---
