@@ -63,6 +63,8 @@ def _infer_array(value) -> np.ndarray:
 def _lossless(arr: np.ndarray, target: _dt.DType) -> bool:
     """Whether converting `arr` (a Python or NumPy value) to `target` is allowed implicitly."""
     kind = arr.dtype.kind
+    if arr.size == 0 and kind == "f" and target is not _dt.string:
+        return True  # an empty Python list has no element type of its own
     if target.is_floating or target.is_complex:
         return kind in "biufc" and (kind != "c" or target.is_complex)
     if target.is_integer:
