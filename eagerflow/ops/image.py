@@ -71,7 +71,7 @@ def _apply(images, wy, wx, dtype):
 def _out_hw(size):
     h, w = (int(v) for v in np.ravel(size))
     if h <= 0 or w <= 0:
-        raise InvalidArgumentError(None, None, f"output dimensions must be positive, got [{h},{w}]")
+        raise InvalidArgumentError(None, None, "output dimensions must be positive")
     return h, w
 
 
@@ -226,7 +226,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     elif method in vars(ResizeMethod).values():
         raise NotImplementedError(f"tf.image.resize(method={method!r}) is not implemented in eagerflow")
     else:
-        raise ValueError(f"Resize method is not implemented: [{method}]")
+        raise ValueError(f"Resize method is not implemented: {method}")
     if rank == 3:
         dims = out.shape.as_list()[1:]
         out = _array.reshape(out, [-1 if d is None else d for d in dims])

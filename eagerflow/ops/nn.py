@@ -11,6 +11,7 @@ import math as _pymath
 import numpy as np
 
 from ..core import dtypes as _dt
+from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import Tensor
@@ -27,7 +28,15 @@ _NO_ATTRS: dict = {}
 
 def _c(value, like):
     """A scalar constant of `like`'s dtype (gradient rules must not promote dtypes)."""
-    return as_tensor(value, like.dtype)
+    return _exact(value, like.dtype)
+
+
+def _exact(value, dtype):
+    """`value` as a tensor of `dtype`; Python numbers are converted straight to `dtype` (NumPy
+    arrays keep their dtype), so a float64 constant is not rounded through float32 first."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and dtype.is_floating:
+        return convert_to_tensor(np.asarray(value, dtype.np_dtype))
+    return as_tensor(value, dtype)
 
 
 def _zeros(like):
@@ -36,6 +45,14 @@ def _zeros(like):
 
 def _same(x):
     return x if isinstance(x, Tensor) else as_tensor(x)
+
+
+def _floats_only(opdef, features):
+    """Converts and checks the dtype up front: NumPy would happily run these kernels on integers."""
+    x = _same(features)
+    if x.dtype not in R.FLOATS:
+        R.check_dtype_in(opdef.name, x.dtype, R.FLOATS, "features")
+    return x
 
 
 def _as_dtype(x, np_dtype):
@@ -111,15 +128,15 @@ def relu6(features, name=None):
 
 
 def elu(features, name=None):
-    return bind(Elu, (_same(features),))
+    return bind(Elu, (_floats_only(Elu, features),))
 
 
 def selu(features, name=None):
-    return bind(Selu, (_same(features),))
+    return bind(Selu, (_floats_only(Selu, features),))
 
 
 def softplus(features, name=None):
-    return bind(Softplus, (_same(features),))
+    return bind(Softplus, (_floats_only(Softplus, features),))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -152,7 +169,7 @@ def silu(features, beta=1.0, name=None):
     x = _same(features)
     if isinstance(beta, (int, float)) and beta == 1.0:
         return x * _math.sigmoid(x)
-    return x * _math.sigmoid(as_tensor(beta, x.dtype) * x)
+    return x * _math.sigmoid(_exact(beta, x.dtype) * x)
 
 
 swish = silu
@@ -204,8 +221,8 @@ def _swap_to_last(x, axis):
     if rank is None:
         raise ValueError(f"softmax over axis {axis} needs a tensor of known rank")
     if not -rank <= axis < rank:
-        raise InvalidArgumentError(None, None, f"`axis` must be in the range [{-rank}, {rank}) where {rank} is "
-                                               f"the number of dimensions in the input. Received: axis={axis}")
+        raise InvalidArgumentError(None, None, f"`dim` must be in the range [{-rank}, {rank}) where {rank} is "
+                                               f"the number of dimensions in the input. Received: dim={axis}")
     axis %= rank
     perm = list(range(rank))
     perm[axis], perm[-1] = perm[-1], perm[axis]  # a swap is its own inverse
@@ -213,7 +230,9 @@ def _swap_to_last(x, axis):
 
 
 def _along_axis(opdef, logits, axis):
-    x = _same(logits)
+    x = _floats_only(opdef, logits)
+    if x.shape.rank == 0:
+        raise InvalidArgumentError(None, None, f"logits must have >= 1 dimension, got [] [Op:{opdef.name}]")
     if axis is None:
         axis = -1
     x, perm = _swap_to_last(x, int(axis))
@@ -379,20 +398,20 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     """`tf.nn.sparse_softmax_cross_entropy_with_logits`: integer class labels of rank
     `rank(logits) - 1`; a label outside [0, classes) raises InvalidArgumentError."""
     logits = _same(logits)
-    labels = _same(labels)
-    if not labels.dtype.is_integer:
-        labels = as_tensor(labels, _dt.int32)
+    labels = as_tensor(labels, _dt.int32)
+    R.check_dtype_in("SparseSoftmaxCrossEntropyWithLogits", labels.dtype, (_dt.int32, _dt.int64), "labels")
     lr, gr = labels.shape.rank, logits.shape.rank
     if lr is not None and gr is not None:
         if gr == 0:
             raise ValueError(f"Logits cannot be scalars - received shape {logits.shape}.")
         if lr != gr - 1:
-            raise ValueError(f"Rank mismatch: Rank of labels (received {lr}) should equal rank of logits minus "
-                             f"1 (received {gr}).")
+            raise ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape="
+                             f"{tuple(labels.shape.as_list())} of rank {lr} and logits.shape="
+                             f"{tuple(logits.shape.as_list())} of rank {gr}")
         if not labels.shape.is_compatible_with(logits.shape[:-1]):
-            raise ValueError(f"Shape mismatch: The shape of labels (received {tuple(labels.shape.as_list())}) "
-                             f"should equal the shape of logits except for the last dimension (received "
-                             f"{tuple(logits.shape.as_list())}).")
+            raise ValueError(f"`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
+                             f"labels.shape={tuple(labels.shape.as_list())} and logits.shape="
+                             f"{tuple(logits.shape.as_list())}")
     in_dtype = logits.dtype
     logits = _upcast_half(logits)
     if gr == 2:
@@ -435,9 +454,7 @@ L2Loss = defop("L2Loss", inputs=("t",), infer=lambda inputs, attrs: [Spec(Tensor
 
 def l2_loss(t, name=None):
     """`tf.nn.l2_loss`: sum(t ** 2) / 2."""
-    x = _same(t)
-    R.check_dtype_in("L2Loss", x.dtype, R.FLOATS, "t")
-    return bind(L2Loss, (x,))
+    return bind(L2Loss, (_floats_only(L2Loss, t),))
 
 
 def _channel_axis(rank, data_format):
@@ -445,6 +462,8 @@ def _channel_axis(rank, data_format):
 
 
 def _bias_add_kernel(value, bias, data_format="NHWC"):
+    if bias.ndim != 1 or value.ndim < 2 or value.shape[_channel_axis(value.ndim, data_format)] != bias.shape[0]:
+        raise ValueError("bad shapes")  # the shape rule words the error
     axis = _channel_axis(value.ndim, data_format)
     shape = [1] * value.ndim
     shape[axis] = -1
@@ -509,13 +528,13 @@ def dropout(x, rate, noise_shape=None, seed=None, name=None):
     x = _same(x)
     if not x.dtype.is_floating:
         raise ValueError(f"`x.dtype` must be a floating point tensor as `x` will be scaled. "
-                         f"Received: x={x!r}")
+                         f"Received: x_dtype={x.dtype!r}")
     if not isinstance(rate, Tensor):
         if not (isinstance(rate, (int, float, np.number)) and 0 <= float(rate) < 1):
             raise ValueError(f"`rate` must be a scalar tensor or a float in the range [0, 1). Received: rate={rate}")
         if float(rate) == 0:
             return x  # TensorFlow returns the input untouched for a Python rate of 0
-    rate_t = as_tensor(rate, x.dtype)
+    rate_t = _exact(rate, x.dtype)
     if rate_t.dtype is not x.dtype:
         rate_t = _math.cast(rate_t, x.dtype)
     shape = _array.shape(x) if noise_shape is None else noise_shape
@@ -545,9 +564,9 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     """`tf.nn.batch_normalization`: (x - mean) * scale / sqrt(variance + eps) + offset, arranged
     as x * inv + (offset - mean * inv) like TensorFlow (one multiply-add over x)."""
     x = _same(x)
-    mean, variance = as_tensor(mean, x.dtype), as_tensor(variance, x.dtype)
-    inv = _math.rsqrt(variance + as_tensor(variance_epsilon, variance.dtype))
+    mean, variance = _exact(mean, x.dtype), _exact(variance, x.dtype)
+    inv = _math.rsqrt(variance + _exact(variance_epsilon, variance.dtype))
     if scale is not None:
-        inv = inv * as_tensor(scale, x.dtype)
-    shift = _math.negative(mean * inv) if offset is None else as_tensor(offset, x.dtype) - mean * inv
+        inv = inv * _exact(scale, x.dtype)
+    shift = _math.negative(mean * inv) if offset is None else _exact(offset, x.dtype) - mean * inv
     return x * _math.cast(inv, x.dtype) + _math.cast(shift, x.dtype)

@@ -22,6 +22,7 @@ import zlib
 import numpy as np
 
 from ..core import dtypes as _dt
+from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import Tensor
@@ -145,7 +146,7 @@ TruncatedNormal = _sampling_op("TruncatedNormal", _truncated)
 def _uniform_int_kernel(shape, minval, maxval, seed=0, seed2=0):
     lo, hi = minval.item(), maxval.item()
     if lo >= hi:
-        raise InvalidArgumentError(None, None, f"Need minval < maxval: {lo} >= {hi}")
+        raise InvalidArgumentError(None, None, f"Need minval < maxval, got {lo} >= {hi}")
     gen = _generator("RandomUniformInt", seed, seed2)
     return gen.integers(lo, hi, size=_dims(shape), dtype=minval.dtype)
 
@@ -225,20 +226,34 @@ def _is_python_number(value, target):
         and float(value) == target
 
 
+def _exact(value, dtype):
+    """Python numbers go straight to `dtype` (not through float32 first: stddev=0.1 in float64)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and dtype.is_floating:
+        return convert_to_tensor(np.asarray(value, dtype.np_dtype))
+    return as_tensor(value, dtype)
+
+
+def _float_dtype(dtype, mean):
+    dtype = _dt.as_dtype(dtype)
+    if not dtype.is_floating:
+        raise TypeError(f"Cannot convert {mean!r} to EagerTensor of dtype {dtype.name}")
+    return dtype
+
+
 def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """`tf.random.normal`: standard normal samples, then `* stddev + mean`."""
-    dtype = _dt.as_dtype(dtype)
+    dtype = _float_dtype(dtype, mean)
     shape = as_int_tensor(shape)
-    mean_t, std_t = as_tensor(mean, dtype), as_tensor(stddev, dtype)
+    mean_t, std_t = _exact(mean, dtype), _exact(stddev, dtype)
     rnd = bind(RandomStandardNormal, (shape,), _seed_attrs(seed, dtype))
     return rnd * std_t + mean_t
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """`tf.random.truncated_normal`: normal samples redrawn until within two standard deviations."""
-    dtype = _dt.as_dtype(dtype)
+    dtype = _float_dtype(dtype, mean)
     shape = as_int_tensor(shape)
-    mean_t, std_t = as_tensor(mean, dtype), as_tensor(stddev, dtype)
+    mean_t, std_t = _exact(mean, dtype), _exact(stddev, dtype)
     rnd = bind(TruncatedNormal, (shape,), _seed_attrs(seed, dtype))
     return rnd * std_t + mean_t
 
@@ -247,22 +262,21 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     """`tf.random.uniform`: floats in [minval, maxval) (maxval defaults to 1); integers need an
     explicit maxval and come from RandomUniformInt."""
     dtype = _dt.as_dtype(dtype)
+    if dtype not in R.FLOATS + (_dt.int32, _dt.int64):
+        raise ValueError(f"Argument `dtype` got invalid value {dtype!r}. Accepted dtypes are (tf.float16, "
+                         f"tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64).")
     shape = as_int_tensor(shape)
     if dtype.is_integer:
         if maxval is None:
             raise ValueError(f"Must specify maxval for integer dtype {dtype!r}")
-        if dtype not in (_dt.int32, _dt.int64):
-            raise ValueError(f"Invalid dtype for uniform: {dtype!r}; expected a float type, int32 or int64")
         lo, hi = as_tensor(minval, dtype), as_tensor(maxval, dtype)
         return bind(RandomUniformInt, (shape, lo, hi), _seed_attrs(seed))
-    if not dtype.is_floating:
-        raise ValueError(f"Invalid dtype for uniform: {dtype!r}")
     if maxval is None:
         maxval = 1
     rnd = bind(RandomUniform, (shape,), _seed_attrs(seed, dtype))
     if _is_python_number(minval, 0) and _is_python_number(maxval, 1):
         return rnd  # TensorFlow's shortcut: no arithmetic for the default range
-    lo, hi = as_tensor(minval, dtype), as_tensor(maxval, dtype)
+    lo, hi = _exact(minval, dtype), _exact(maxval, dtype)
     return rnd * (hi - lo) + lo
 
 
