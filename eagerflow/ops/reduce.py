@@ -7,18 +7,27 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes as _dt
+from ..core.context import state
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
+from ..core.tensor import EagerTensor
 from . import shape_rules as R
-from .operands import as_int_tensor, as_tensor
+from .operands import as_tensor
 from .registry import NO_GRADIENT, Spec, bind, defop, static_value
 
 _KEEP = {"keep_dims": True}
 _NO_ATTRS: dict = {}
 
 
+_AXES_SEEN: dict = {}  # (axes bytes, ndim) -> normalised tuple: kernels see the same few specs
+
+
 def _axes_tuple(axes, ndim):
     """Normalised, sorted reduction axes; TensorFlow's errors for out-of-range and repeated axes."""
+    key = (axes.tobytes(), axes.dtype.char, axes.ndim, ndim) if isinstance(axes, np.ndarray) else None
+    found = _AXES_SEEN.get(key) if key is not None else None
+    if found is not None:
+        return found
     out = []
     for a in np.ravel(axes):
         a = int(a)
@@ -29,7 +38,10 @@ def _axes_tuple(axes, ndim):
             raise InvalidArgumentError(None, None, f"Invalid reduction arguments: Axes contains duplicate "
                                                    f"dimension: {a % ndim}")
         out.append(a % ndim)
-    return tuple(sorted(out))
+    result = tuple(sorted(out))
+    if key is not None and len(_AXES_SEEN) < 4096:
+        _AXES_SEEN[key] = result
+    return result
 
 
 def _reduce_infer(out_dtype=None, allowed=None):
@@ -73,7 +85,9 @@ def _extreme(np_fn, identity):
 
 
 def _mean(x, axis, keepdims):
-    n = int(np.prod([x.shape[a] for a in axis])) if axis else 1
+    n = 1
+    for a in axis:
+        n *= x.shape[a]
     if x.dtype.kind in "iu":  # TensorFlow's integer mean truncates toward zero (and does not wrap)
         s = np.sum(x, axis=axis, keepdims=keepdims, dtype=np.int64)
         return np.trunc(s / max(n, 1)).astype(x.dtype) if n else s
@@ -177,10 +191,24 @@ All = defop("All", inputs=("input", "reduction_indices"), kernel=_kernel(np.all)
             infer=_reduce_infer(allowed=(_dt.bool_,)), grad=NO_GRADIENT)
 
 
+_EAGER_AXES: dict = {}  # Python axis spec -> int32 eager tensor (immutable, so shared)
+
+
+def _const_axes(spec):
+    """The int32 tensor for a Python int or tuple of ints. Eager tensors are cached: converting a
+    list costs more than a small reduction."""
+    if state.graph is not None:
+        return as_tensor(np.array(spec, np.int32))
+    t = _EAGER_AXES.get(spec)
+    if t is None:
+        t = _EAGER_AXES[spec] = as_tensor(np.array(spec, np.int32))
+    return t
+
+
 def _all_axes(x):
-    r = x.shape.rank
+    r = x._value.ndim if type(x) is EagerTensor else x.shape.rank  # no TensorShape on the eager path
     if r is not None:
-        return as_int_tensor(list(range(r)))
+        return _const_axes(tuple(range(r)))
     from . import array
     return bind(_RangeOfRank, (array.rank(x),))
 
@@ -193,8 +221,10 @@ _RangeOfRank = defop("RangeOfRank", inputs=("rank",), grad=NO_GRADIENT,
 
 def _axis_tensor(axis):
     """An axis argument as an integer tensor (TensorFlow: attr `Tidx` is int32 or int64)."""
-    if isinstance(axis, (list, tuple)) and len(axis) == 0:
-        axis = np.zeros(0, np.int32)  # an empty list would otherwise infer float32
+    if type(axis) is int:
+        return _const_axes(axis)
+    if isinstance(axis, (list, tuple)) and all(type(a) is int for a in axis):
+        return _const_axes(tuple(axis))  # also keeps an empty list int32 (it would infer float32)
     axes = as_tensor(axis, _dt.int32)
     if not axes.dtype.is_integer or axes.dtype.is_unsigned or axes.dtype.size < 4:
         raise InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {axes.dtype.name} is not in the list "
