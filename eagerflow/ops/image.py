@@ -156,6 +156,72 @@ ResizeNearestNeighbor = defop(
     infer=_resize_infer("ResizeNearestNeighbor"),
     grad=lambda op, g: (bind(ResizeNearestNeighborGrad, (g, _hw(op.inputs[0])), op.attrs), None))
 
+# ScaleAndTranslate: what `resize(..., antialias=True)` runs. Each output cell averages the input
+# under a triangle kernel widened by the downscaling factor (so no input cell is skipped), with the
+# weights renormalised where the kernel leaves the image.
+
+
+def _triangle_matrix(in_size, out_size, scale, translate, antialias=True):
+    """[out, in] normalised triangle-kernel weights, as TensorFlow's span computation makes them."""
+    inv_scale = _F32(1) / _F32(scale)
+    kernel_scale = max(inv_scale, _F32(1)) if antialias else _F32(1)
+    m = np.zeros((out_size, in_size))
+    for x in range(out_size):  # one row per output cell; the inner work is vectorised
+        sample = (_F32(x) + _F32(0.5)) * inv_scale - inv_scale * _F32(translate)
+        if sample < 0 or sample > in_size:
+            continue
+        start = int(np.clip(np.ceil(sample - kernel_scale - _F32(0.5)), 0, in_size - 1))
+        end = int(np.clip(np.floor(sample + kernel_scale - _F32(0.5)), 0, in_size - 1)) + 1
+        src = np.arange(start, end, dtype=_F32)
+        weights = np.maximum(0, 1 - np.abs((src + _F32(0.5) - sample) / kernel_scale)).astype(np.float64)
+        total = weights.sum()
+        m[x, start:end] = weights / total if abs(total) >= 1000 * np.finfo(np.float32).tiny else weights
+    return m
+
+
+def _triangle_matrices(in_hw, out_hw, scale, translation, antialias):
+    return [_triangle_matrix(in_hw[d], out_hw[d], float(np.ravel(scale)[d]), float(np.ravel(translation)[d]),
+                             antialias) for d in range(2)]
+
+
+def _check_kernel_type(kernel_type):
+    if kernel_type != "triangle":
+        raise InvalidArgumentError(None, None, f"eagerflow implements kernel_type 'triangle' only, got "
+                                               f"{kernel_type!r}")
+
+
+def _scale_translate_kernel(images, size, scale, translation, kernel_type="triangle", antialias=True):
+    _check_kernel_type(kernel_type)
+    wy, wx = _triangle_matrices(images.shape[1:3], _out_hw(size), scale, translation, antialias)
+    return _apply(images, wy, wx, _work_dtype(images.dtype)).astype(np.float32, copy=False)
+
+
+def _scale_translate_grad_kernel(grads, original, scale, translation, kernel_type="triangle", antialias=True):
+    _check_kernel_type(kernel_type)
+    wy, wx = _triangle_matrices(original.shape[1:3], grads.shape[1:3], scale, translation, antialias)
+    return _apply(grads, wy.T, wx.T, _work_dtype(original.dtype)).astype(original.dtype, copy=False)
+
+
+ScaleAndTranslateGrad = defop(
+    "ScaleAndTranslateGrad", inputs=("grads", "original_image", "scale", "translation"),
+    kernel=_scale_translate_grad_kernel, infer=lambda inputs, attrs: [Spec(inputs[1].shape, inputs[1].dtype)],
+    grad=lambda op, gg: (bind(ScaleAndTranslate, (gg, _hw(op.inputs[0]), *op.inputs[2:]), op.attrs),
+                         None, None, None))
+ScaleAndTranslate = defop(
+    "ScaleAndTranslate", inputs=("images", "size", "scale", "translation"), kernel=_scale_translate_kernel,
+    infer=lambda inputs, attrs: _resize_infer("ScaleAndTranslate", _dt.float32)(inputs[:2], attrs),
+    grad=lambda op, g: (bind(ScaleAndTranslateGrad, (g, op.inputs[0], *op.inputs[2:]), op.attrs),
+                        None, None, None))
+
+
+def _antialiased(images, size):
+    """resize(..., antialias=True): scale = new size / old size, no translation."""
+    hw = _hw(images)
+    scale = _math.cast(size, _dt.float32) / _math.cast(hw, _dt.float32)
+    translation = as_tensor(np.zeros(2, np.float32))
+    return bind(ScaleAndTranslate, (images, size, scale, translation), {"kernel_type": "triangle", "antialias": True})
+
+
 # ----------------------------------------------------------------------------------------------
 # Public API
 # ----------------------------------------------------------------------------------------------
@@ -218,9 +284,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         size = _aspect_preserving_size(images, size)
     method = str(method).lower()
     if method == ResizeMethod.BILINEAR:
-        if antialias:
-            raise NotImplementedError("tf.image.resize(antialias=True) is not implemented in eagerflow")
-        out = bind(ResizeBilinear, (images, size), _HALF_PIXEL)
+        out = _antialiased(images, size) if antialias else bind(ResizeBilinear, (images, size), _HALF_PIXEL)
     elif method == ResizeMethod.NEAREST_NEIGHBOR:
         out = bind(ResizeNearestNeighbor, (images, size), _HALF_PIXEL)
     elif method in vars(ResizeMethod).values():

@@ -101,6 +101,9 @@ def _shape_from_input(shape_tensor) -> TensorShape:
     value = static_value(shape_tensor)
     if value is not None:
         return TensorShape([int(d) for d in np.ravel(value)])
+    producer = getattr(shape_tensor, "op", None) if getattr(shape_tensor, "is_symbolic", False) else None
+    if producer is not None and producer.type == "Shape":  # tf.shape(x): x's known dims carry over
+        return producer.inputs[0].shape
     n = shape_tensor.shape[0] if shape_tensor.shape.rank == 1 else None
     return TensorShape(None if n is None else [None] * n)
 

@@ -54,6 +54,11 @@ def _resize_bilinear_grad(g):
     return bind(I.ResizeBilinearGrad, (tf.cast(g, tf.float32), _ORIG_IMAGE), {"half_pixel_centers": True})
 
 
+def _scale_and_translate_grad(g):
+    return bind(I.ScaleAndTranslateGrad, (tf.cast(g, tf.float32), _ORIG_IMAGE, tf.constant([5 / 3, 0.75]),
+                                          tf.constant([0.0, 0.0])), {"kernel_type": "triangle", "antialias": True})
+
+
 def _sparse_xent(logits):
     return tf.nn.sparse_softmax_cross_entropy_with_logits(labels=tf.constant([2, 0, 3]), logits=logits)
 
@@ -133,6 +138,9 @@ ROWS = [
             low=-1e-6, high=1e-6),
     GradRow("resize_bilinear_down", lambda x: tf.cast(tf.image.resize(x, [2, 3]), tf.float64), [(2, 5, 7, 1)],
             low=-1e-6, high=1e-6),
+    GradRow("resize_antialias", lambda x: tf.cast(tf.image.resize(x, [2, 5], antialias=True), tf.float64),
+            [(1, 5, 3, 2)], low=-1e-6, high=1e-6),
+    GradRow("ScaleAndTranslateGrad", _scale_and_translate_grad, [(1, 5, 3, 2)], low=-1e-6, high=1e-6),
     GradRow("ResizeBilinearGrad", _resize_bilinear_grad, [(1, 5, 3, 2)], low=-1e-6, high=1e-6),
     GradRow("resize_nearest", lambda x: tf.image.resize(x, [5, 3], method="nearest"), [(1, 3, 4, 2)], order=2),
     GradRow("ResizeNearestNeighborGrad", lambda g: bind(I.ResizeNearestNeighborGrad, (g, tf.constant([3, 4])),

@@ -83,6 +83,27 @@ def test_gradients_recorded_from_tensorflow():
     np.testing.assert_array_equal(tape.gradient(loss, x).numpy()[0, ..., 0], expected)
 
 
+def test_antialias_values_and_gradient_recorded_from_tensorflow():
+    x = np.arange(35, dtype=np.float32).reshape(1, 5, 7, 1) ** 1.5
+    down = tf.image.resize(x, [2, 3], antialias=True)
+    assert down.dtype == tf.float32
+    np.testing.assert_allclose(down.numpy()[0, ..., 0], [[27.043276, 35.999023, 46.19828],
+                                                         [105.188965, 120.45925, 136.39262]], rtol=1e-6)
+    up = tf.image.resize(x, [7, 4], antialias=True).numpy()[0, ..., 0]
+    np.testing.assert_allclose(up[0], [0.56325835, 3.1257043, 7.850989, 12.870921], rtol=1e-6)
+    np.testing.assert_allclose(up[6], [152.3632, 165.00687, 180.37234, 193.71097], rtol=1e-6)
+    xt = tf.constant(x)
+    w = tf.constant(np.arange(28, dtype=np.float32).reshape(1, 7, 4, 1))
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        loss = tf.reduce_sum(tf.image.resize(xt, [7, 4], antialias=True) * w)
+    g = tape.gradient(loss, xt).numpy()[0, ..., 0]
+    np.testing.assert_allclose(g[0], [0.8979593, 1.3632655, 1.7159185, 2.1600003, 2.6628578, 3.4857144, 3.1428556],
+                               rtol=1e-5)
+    np.testing.assert_allclose(g[4], [17.061226, 20.759186, 19.231022, 19.440002, 20.177961, 22.881634, 19.306112],
+                               rtol=1e-5)
+
+
 def test_rank3_images_size_tensors_and_integer_inputs():
     img = tf.constant(np.arange(24.0).reshape(4, 6, 1))
     out = tf.image.resize(img, [3, tf.shape(img)[1]])  # a Python int next to a tensor element
