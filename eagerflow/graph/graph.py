@@ -234,7 +234,9 @@ class Graph:
         for i, t in enumerate(op.inputs):
             producer = t._op
             if producer._pending:
-                if not names:
+                if producer.type in _NAMED_BY_CONSUMER:  # `add/ReadVariableOp`, not `add/y`
+                    suffix = producer.type
+                elif not names:
                     suffix = f"input_{i}"
                 elif len(names) == 1 and len(op.inputs) > 1:  # a list input such as AddN's
                     suffix = names[0] if i == 0 else f"{names[0]}_{i}"

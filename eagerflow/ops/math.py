@@ -455,7 +455,7 @@ def binary_operands(x, y, op_name: str, loose_right=False):
     return x, y
 
 
-def _checked_bind(opdef, inputs, seen):
+def _checked_bind(opdef, inputs, seen, name=None):
     """Eager runs skip shape rules, and NumPy would happily negate uint8 or add bools. So the op's
     rule runs the first time each input dtype is seen (raising TensorFlow's "Value for attr 'T'"
     error for a dtype the op does not accept); later calls cost one set lookup."""
@@ -468,7 +468,7 @@ def _checked_bind(opdef, inputs, seen):
                 raise
             raise InvalidArgumentError(None, None, f"{err.message} [Op:{opdef.name}]") from None
         seen.add(dtype)
-    return bind(opdef, inputs)
+    return bind(opdef, inputs, name=name)
 
 
 def _binary_fn(opdef, loose_right=False):
@@ -476,7 +476,7 @@ def _binary_fn(opdef, loose_right=False):
 
     def fn(x, y, name=None):
         x, y = binary_operands(x, y, opdef.name, loose_right)
-        return _checked_bind(opdef, (x, y), seen)
+        return _checked_bind(opdef, (x, y), seen, name)
     fn.__name__ = opdef.name
     fn.__doc__ = f"Elementwise `{opdef.name}` with broadcasting (TensorFlow's no-promotion dtype rule)."
     return fn
@@ -486,7 +486,7 @@ def _unary_fn(opdef):
     seen = set()
 
     def fn(x, name=None):
-        return _checked_bind(opdef, (x if isinstance(x, Tensor) else convert_to_tensor(x),), seen)
+        return _checked_bind(opdef, (x if isinstance(x, Tensor) else convert_to_tensor(x),), seen, name)
     fn.__name__ = opdef.name
     fn.__doc__ = f"Elementwise `{opdef.name}`."
     return fn
@@ -499,9 +499,9 @@ def add(x, y, name=None):
     """`tf.add` / `x + y`. A Python float beside an int tensor on the right raises AddV2's
     InvalidArgumentError; on the left (`1.5 + t`) it raises TypeError, as in TensorFlow."""
     if type(x) is type(y) and isinstance(x, Tensor) and x._dtype is y._dtype and x._dtype in _ADD_SEEN:
-        return bind(AddV2, (x, y))  # the common fast path
+        return bind(AddV2, (x, y), name=name or "Add")  # the common fast path
     x, y = binary_operands(x, y, "AddV2", loose_right=True)
-    return _checked_bind(AddV2, (x, y), _ADD_SEEN)
+    return _checked_bind(AddV2, (x, y), _ADD_SEEN, name or "Add")
 
 
 subtract = _binary_fn(Sub)
