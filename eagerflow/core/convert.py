@@ -87,6 +87,8 @@ def to_array(value, dtype: _dt.DType | None = None, strict: bool = True) -> np.n
         return arr
     if _lossless(arr, dtype) or (isinstance(value, (np.ndarray, np.generic)) and arr.dtype.kind in "fiu"
                                  and (dtype.is_floating or dtype.is_complex)):
+        if not isinstance(value, (np.ndarray, np.generic)) and dtype is not _dt.string:
+            return np.array(value, dtype=dtype.np_dtype)  # straight from Python: no float32 rounding
         return arr.astype(dtype.np_dtype)
     if strict:
         raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")

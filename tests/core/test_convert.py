@@ -77,3 +77,8 @@ def test_strings():
     assert t.numpy() == b"abc"
     assert repr(t) == "<tf.Tensor: shape=(), dtype=string, numpy=b'abc'>"
     assert tf.constant(["a", "bc"]).numpy().tolist() == [b"a", b"bc"]
+
+
+def test_python_floats_keep_full_precision_in_float64():
+    assert tf.constant(0.1, tf.float64).numpy() == 0.1
+    assert (tf.constant([1.0], tf.float64) + 0.1).numpy()[0] == 1.1
