@@ -13,6 +13,7 @@ from .core.context import executing_eagerly
 from .autodiff.tape import GradientTape, UnconnectedGradients
 from .state.variables import Variable
 from .state.module import Module
+from .trace.function import function
 
 from .ops.math import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor, floordiv,
                        greater, greater_equal, less, less_equal, log, logical_and, logical_not,
