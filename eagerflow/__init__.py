@@ -14,6 +14,8 @@ from .autodiff.tape import GradientTape, UnconnectedGradients
 from .state.variables import Variable
 from .state.module import Module
 from .trace.function import function
+from .ops.io import print_ as print  # noqa: A001 - TensorFlow's name: `tf.print`
+from .ops.checks import Assert, assert_equal, assert_greater, assert_less, assert_rank
 
 from .ops.math import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor, floordiv,
                        greater, greater_equal, less, less_equal, log, logical_and, logical_not,
@@ -24,7 +26,7 @@ from .ops.array import (broadcast_to, constant, fill, identity, ones, ones_like,
 from .ops.reduce import (reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod,
                          reduce_sum)
 
-from .api import config, dtypes, errors, linalg, math, nest
+from .api import config, debugging, dtypes, errors, linalg, math, nest
 
 # TensorFlow's alias names (kept here, with the names they alias, as the only place for them).
 double = float64

@@ -340,3 +340,36 @@ def test_dead_and_duplicate_work_is_removed_from_generated_code():
     assert "k_Exp" not in cf.code and cf.code.count("k_Sin") == 1 and "k_Mul" not in cf.code
     np.testing.assert_allclose(f(tf.constant([0.0, 1.0, 2.0])).numpy(), 2 * np.sin([0.0, 1.0, 2.0]) + 6.0,
                                rtol=1e-6)
+
+
+def test_seed_001_tf_print_runs_every_call_python_print_once(capsys):
+    ns = {"external_python_var": 10}
+    external_tf_var = tf.Variable(10, dtype=tf.int32)
+
+    @tf.function
+    def state_example():
+        print("tracing")
+        result_py = ns["external_python_var"] * 2
+        tf.print("Python var based result (trace time value):", result_py)
+        external_tf_var.assign_add(1)
+        tf.print("TF Variable current value:", external_tf_var)
+
+    for _ in range(3):
+        state_example()
+        ns["external_python_var"] = 100
+    captured = capsys.readouterr()
+    assert captured.out == "tracing\n"
+    assert captured.err == "".join(
+        f"Python var based result (trace time value): 20\nTF Variable current value: {v}\n" for v in (11, 12, 13))
+
+
+def test_seed_000_assert_inside_graph_raises_at_call_time_with_user_line():
+    @tf.function
+    def safe_divide(a, b):
+        tf.debugging.assert_greater(b, 0., message="Denominator must be positive")
+        return a / b
+
+    assert safe_divide(tf.constant(1.0), tf.constant(2.0)).numpy() == 0.5
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Denominator must be positive") as info:
+        safe_divide(tf.constant(1.0), tf.constant(-2.0))
+    assert "test_function.py" in str(info.value)
