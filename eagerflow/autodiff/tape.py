@@ -108,7 +108,7 @@ class GradientTape:
             if not isinstance(handle, Tensor):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not tf.Tensor or "
                                  f"tf.Variable or ExtensionType.")
-            if not t.dtype.is_differentiable:
+            if not (t.dtype.is_differentiable or handle.dtype is _dt.resource):
                 _log.warning("The dtype of the watched tensor must be floating (e.g. tf.float32), got %r", t.dtype)
                 continue
             self._tracked[id(handle)] = handle
@@ -304,7 +304,7 @@ def backprop(records, targets, sources, output_gradients=None):
         out_grads = [total(id(o)) for o in rec.outputs]
         if all(g is None for g in out_grads):
             continue
-        if len(out_grads) > 1:  # multi-output ops get zeros for outputs nothing depends on
+        if len(out_grads) > 1 and not rec.opdef.sparse_output_grads:  # zeros for outputs nothing needs
             out_grads = [g if g is not None else A.zeros_like(o) for g, o in zip(out_grads, rec.outputs)]
         in_grads = rec.opdef.grad(rec, *out_grads)
         if not isinstance(in_grads, (tuple, list)):

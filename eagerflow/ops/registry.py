@@ -47,9 +47,10 @@ class OpDef:
     `infer(inputs, attrs)` takes tensors (eager or symbolic: `.shape`, `.dtype`) and returns a
     list of Spec; `grad(op, *output_grads)` returns one gradient (or None) per input."""
 
-    __slots__ = ("name", "kernel", "infer", "grad", "inputs", "multi_output", "stateful", "doc")
+    __slots__ = ("name", "kernel", "infer", "grad", "inputs", "multi_output", "stateful", "doc",
+                 "sparse_output_grads")
 
-    def __init__(self, name, kernel, infer, grad, inputs, multi_output, stateful, doc):
+    def __init__(self, name, kernel, infer, grad, inputs, multi_output, stateful, doc, sparse_output_grads=False):
         self.name = name
         self.kernel = kernel
         self.infer = infer
@@ -58,6 +59,8 @@ class OpDef:
         self.multi_output = multi_output
         self.stateful = stateful
         self.doc = doc
+        # True when `grad` accepts None for outputs nothing depended on (no zeros are built for them).
+        self.sparse_output_grads = sparse_output_grads
 
     @property
     def differentiable(self) -> bool:
@@ -71,7 +74,8 @@ OPS: dict[str, OpDef] = {}
 
 
 def defop(name: str, *, kernel: Callable, infer: Callable, grad, inputs: Sequence[str] = ("x",),
-          multi_output: bool = False, stateful: bool = False, doc: str = "") -> OpDef:
+          multi_output: bool = False, stateful: bool = False, doc: str = "",
+          sparse_output_grads: bool = False) -> OpDef:
     """Defines and registers an op. `grad` is required: a rule, or NO_GRADIENT said explicitly."""
     if name in OPS:
         raise ValueError(f"Op {name!r} is defined twice")
@@ -79,7 +83,7 @@ def defop(name: str, *, kernel: Callable, infer: Callable, grad, inputs: Sequenc
         raise ValueError(f"Op {name!r}: pass a gradient rule or NO_GRADIENT explicitly")
     if getattr(infer, "op_name", None) == "?":  # a fresh rule from a shape_rules factory
         infer.op_name = name
-    op = OpDef(name, kernel, infer, grad, tuple(inputs), multi_output, stateful, doc)
+    op = OpDef(name, kernel, infer, grad, tuple(inputs), multi_output, stateful, doc, sparse_output_grads)
     OPS[name] = op
     return op
 

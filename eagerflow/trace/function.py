@@ -12,6 +12,7 @@ import inspect
 import logging
 import sys
 import threading
+import types
 import weakref
 
 import numpy as np
@@ -32,18 +33,62 @@ _from_np = _dt._BY_NP
 class ConcreteFunction:
     """One traced graph and its generated code. Call it with tensors matching its input specs."""
 
-    def __init__(self, graph, structured_outputs, param_specs, captures, name):
+    def __init__(self, graph, structured_outputs, param_specs, captures, name, outputs=None):
         from ..codegen.pycode import generate
         from ..passes.pipeline import optimize
         self.graph = graph
         self.structured_outputs = structured_outputs
         self._param_specs = param_specs  # [(param name, TensorSpec)] for the placeholders, in order
+        self._captures = captures
         self.name = name
-        program = optimize(graph)
+        self._outputs = list(graph.outputs) if outputs is None else list(outputs)
+        view = types.SimpleNamespace(get_operations=graph.get_operations, inputs=graph.inputs,
+                                     outputs=self._outputs)
+        program = optimize(view)
         self._generated = generate(program, name, captures)
         self._fn = self._generated.fn
-        self._n_outputs = len(graph.outputs)
+        self._n_params = len(param_specs)
         self._output_template = structured_outputs
+        self.stateful = any(op.opdef.stateful for op in graph.get_operations())
+        self._with_intermediates = None
+        self._gradient = None
+
+    # --- what ops/call.py needs (the call op) ---
+    def run_arrays(self, arrays):
+        """The generated code on raw arrays; trailing capture inputs of a call op are ignored (the
+        generated code holds its captures)."""
+        try:
+            return self._fn(*arrays[:self._n_params])
+        except Exception as exc:
+            raise self._runtime_error(exc) from None
+
+    def output_specs(self):
+        return [(t.shape, t.dtype) for t in self._outputs]
+
+    def capture_inputs(self):
+        return self.graph.external_captures
+
+    def with_intermediates(self) -> "ConcreteFunction":
+        """This function returning, after its outputs, every value its gradient may need (what a
+        tape would have kept). Used when a recording tape sees the call."""
+        if self._with_intermediates is None:
+            from .gradient import intermediates_of
+            extra = intermediates_of(self.graph)
+            cf = ConcreteFunction(self.graph, None, self._param_specs, self._captures,
+                                  self.name + "_with_intermediates", outputs=self._outputs + extra)
+            cf.n_user_outputs = len(self._outputs)
+            cf.intermediates = extra
+            self._with_intermediates = cf
+        return self._with_intermediates
+
+    def gradient_function(self, all_outputs=False):
+        """(backward ConcreteFunction, mask of inputs that get a gradient); built once per kind."""
+        if self._gradient is None:
+            self._gradient = {}
+        if all_outputs not in self._gradient:
+            from .gradient import build_backward
+            self._gradient[all_outputs] = build_backward(self, all_outputs)
+        return self._gradient[all_outputs]
 
     @property
     def code(self) -> str:
@@ -107,13 +152,37 @@ class ConcreteFunction:
     def _call_flat(self, tensors):
         """Runs the generated code on the tensors' arrays; the cached-call hot path."""
         if state.graph is not None or state.tapes:
-            from .call_op import call_in_context
-            return call_in_context(self, tensors)
+            return self._call_in_context(tensors)
         try:
             arrays = self._fn(*[t._value for t in tensors])
         except Exception as exc:
             raise self._runtime_error(exc) from None
         return self._wrap(arrays)
+
+    def _call_in_context(self, tensors):
+        """Inside another trace the function is inlined (replayed op by op into that graph); under a
+        recording tape it runs as one call op that also returns what its gradient needs."""
+        if state.graph is not None:
+            from ..graph.evaluate import evaluate
+            return evaluate(self.graph, tensors, self.structured_outputs)
+        from ..ops.call import call_function
+        for var in self.graph.variables:  # as if the function's reads happened here
+            if var.trainable:
+                for tape in state.tapes:
+                    if tape.recording:
+                        tape._watch_variable(var)
+        inputs = list(tensors) + list(self.capture_inputs())
+        if not any(tape.recording and tape.should_record(inputs) for tape in state.tapes):
+            try:
+                arrays = self._fn(*[t._value for t in tensors])
+            except Exception as exc:
+                raise self._runtime_error(exc) from None
+            return self._wrap(arrays)
+        full = self.with_intermediates()
+        outs = call_function(full, tensors)[:full.n_user_outputs]
+        if self._output_template is None:
+            return None
+        return nest.pack_sequence_as(self._output_template, outs)
 
     def _wrap(self, arrays):
         outs = []
@@ -308,8 +377,10 @@ class Function:
         graph = Graph(self._name)
         param_specs = []
         created = []
-        saved = getattr(state, "created_variables", None)
+        saved = state.created_variables
+        saved_tapes = state.tapes
         state.created_variables = created
+        state.tapes = []  # tapes outside never see the ops of a graph being traced
         try:
             with graph_scope(graph):
                 bound = self._signature.bind(*args, **kwargs)
@@ -337,6 +408,7 @@ class Function:
                     else (result if result is None else _pack_with_nones(result, outputs)))
         finally:
             state.created_variables = saved
+            state.tapes = saved_tapes
         if created:
             if self._tracing_count > 1 or self._created_variables:
                 raise ValueError(

@@ -373,3 +373,57 @@ def test_seed_000_assert_inside_graph_raises_at_call_time_with_user_line():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Denominator must be positive") as info:
         safe_divide(tf.constant(1.0), tf.constant(-2.0))
     assert "test_function.py" in str(info.value)
+
+
+def test_tape_records_a_function_call_as_one_op():
+    w = tf.Variable(2.0)
+
+    @tf.function
+    def f(x):
+        return tf.sin(x) * w + x * x
+
+    x = tf.constant(0.5)
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y = f(x)
+    assert [r.opdef.name for r in tape._records] == ["PartitionedCall"]
+    gx, gw = tape.gradient(y, [x, w])
+    np.testing.assert_allclose(gx.numpy(), np.cos(0.5) * 2.0 + 1.0, rtol=1e-6)
+    np.testing.assert_allclose(gw.numpy(), np.sin(0.5), rtol=1e-6)
+
+
+def test_higher_order_gradients_through_function_calls():
+    @tf.function
+    def cube(x):
+        return x * x * x
+
+    x = tf.constant(1.5, tf.float64)
+    with tf.GradientTape() as t3:
+        t3.watch(x)
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                y = cube(x)
+            d1 = t1.gradient(y, x)
+        d2 = t2.gradient(d1, x)
+    d3 = t3.gradient(d2, x)
+    assert np.isclose(d1.numpy(), 3 * 1.5 ** 2) and np.isclose(d2.numpy(), 6 * 1.5) and np.isclose(d3.numpy(), 6.0)
+
+
+def test_gradient_through_call_uses_the_forward_random_draw_and_runs_side_effects_once():
+    counter = tf.Variable(0)
+
+    @tf.function
+    def f(x):
+        counter.assign_add(1)
+        noise = tf.random.uniform([4])
+        return noise * x, noise
+
+    x = tf.constant([1.0, 2.0, 3.0, 4.0])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        y, noise = f(x)
+    g = tape.gradient(y, x)
+    np.testing.assert_allclose(g.numpy(), noise.numpy())
+    assert counter.numpy() == 1
