@@ -94,8 +94,9 @@ class DType:
     def __ne__(self, other):
         return not self.__eq__(other)
 
-    def __hash__(self):
-        return hash(self.name)
+    # Identity hashing in C: DTypes are singletons, and trace keys hash them on every call.
+    # (`tf.float32 == np.float32` still holds; the two just never share a dict slot.)
+    __hash__ = object.__hash__
 
     def __reduce__(self):
         return as_dtype, (self.name,)

@@ -229,6 +229,21 @@ def make_eager(value, dtype) -> EagerTensor:
     return t
 
 
+def wrap_array(value) -> EagerTensor:
+    """An EagerTensor for a kernel's result (an ndarray, a NumPy scalar, or anything array-like)."""
+    t = _new_object(EagerTensor)
+    try:
+        t._dtype = _BY_NP[value.dtype]
+    except (KeyError, AttributeError):
+        value = np.asarray(value)
+        t._dtype = _dt.from_numpy(value.dtype)
+    t._value = value
+    return t
+
+
+_BY_NP = _dt._BY_NP
+
+
 def _numpy_text(tensor, is_repr=False) -> str:
     value = tensor.numpy()
     if is_repr:

@@ -19,7 +19,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.context import state
 from ..core.errors import InvalidArgumentError, OpError
-from ..core.tensor import EagerTensor, make_eager
+from ..core.tensor import EagerTensor, wrap_array
 
 _from_numpy = _dt.from_numpy
 _BY_NP = _dt._BY_NP
@@ -133,8 +133,8 @@ def bind(op: OpDef, inputs, attrs=_NO_ATTRS, name=None):
         except Exception as exc:  # turn NumPy's complaint into TensorFlow's error for this op
             raise _eager_error(op, inputs, attrs, exc) from None
         if op.multi_output:
-            result = [make_eager(o, _from_numpy(o.dtype)) for o in out]
-        else:
+            result = [wrap_array(o) for o in out]
+        else:  # NOTE: wrap_array inlined: one call less on the eager hot path
             result = _new(EagerTensor)
             result._value = out
             try:

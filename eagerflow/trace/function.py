@@ -18,12 +18,13 @@ import weakref
 import numpy as np
 
 from ..core import dtypes as _dt
+from ..core import context as _context
 from ..core import nest
 from ..core.context import functions_run_eagerly, graph_scope, state
 from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError, OpError
 from ..core.shape import TensorShape
-from ..core.tensor import EagerTensor, Tensor, TensorSpec, _new_object
+from ..core.tensor import Tensor, TensorSpec, wrap_array
 from . import signature as sig
 
 _log = logging.getLogger("eagerflow")
@@ -49,6 +50,7 @@ class ConcreteFunction:
         self._fn = self._generated.fn
         self._n_params = len(param_specs)
         self._output_template = structured_outputs
+        self._pack = _packer(structured_outputs)
         self.stateful = any(op.opdef.stateful for op in graph.get_operations())
         self._with_intermediates = None
         self._gradient = None
@@ -185,17 +187,7 @@ class ConcreteFunction:
         return nest.pack_sequence_as(self._output_template, outs)
 
     def _wrap(self, arrays):
-        outs = []
-        for a in arrays:
-            t = _new_object(EagerTensor)
-            t._value = a
-            try:
-                t._dtype = _from_np[a.dtype]
-            except (KeyError, AttributeError):
-                a = t._value = np.asarray(a)
-                t._dtype = _dt.from_numpy(a.dtype)
-            outs.append(t)
-        return nest.pack_sequence_as(self._output_template, outs) if self._output_template is not None else None
+        return self._pack([wrap_array(a) for a in arrays])
 
     def _runtime_error(self, exc):
         """The error a kernel raised, naming the node and the user's line that created it."""
@@ -214,6 +206,20 @@ class ConcreteFunction:
             where = f"\n\nDetected at node '{op.name}' defined at:\n  File \"{op.source[0]}\", line {op.source[1]}"
         cls = type(exc) if isinstance(exc, OpError) else InvalidArgumentError
         return cls(None, op, f"{message}\n\t [[{{{{node {op.name}}}}}]]{where}")
+
+
+def _packer(template):
+    """A function rebuilding the user's output structure from the flat output tensors; the common
+    shapes (one tensor, a flat tuple or list) skip the generic nest walk on the hot path."""
+    if template is None:
+        return lambda outs: None
+    if isinstance(template, Tensor):
+        return lambda outs: outs[0]
+    if type(template) is tuple and all(isinstance(t, Tensor) for t in template):
+        return tuple
+    if type(template) is list and all(isinstance(t, Tensor) for t in template):
+        return list
+    return lambda outs: nest.pack_sequence_as(template, outs)
 
 
 def _output_type_text(structure, specs):
@@ -277,13 +283,14 @@ class Function:
         return bound
 
     def __call__(self, *args, **kwargs):
-        if functions_run_eagerly():
+        if _context._run_functions_eagerly:
             return self._python_function(*args, **kwargs)
         if self._input_signature is not None:
             return self._call_with_signature(args, kwargs)
         tensors = []
-        key = (tuple([sig.key_of(a, tensors) for a in args]),
-               tuple([(k, sig.key_of(kwargs[k], tensors)) for k in sorted(kwargs)]) if kwargs else ())
+        key_of = sig.key_of
+        key = (tuple([key_of(a, tensors) for a in args]),
+               tuple([(k, key_of(kwargs[k], tensors)) for k in sorted(kwargs)]) if kwargs else ())
         entry = self._cache.get(key)
         if entry is None:
             entry = self._lookup_or_trace(args, kwargs, key)
