@@ -253,6 +253,7 @@ class Function:
         self._recent_calls = []
         self._bound = weakref.WeakKeyDictionary()
         self._signature = inspect.signature(python_function)
+        self.last_retrace_reason = None  # in words: which argument changed, from what to what
 
     # --- public API ---
     @property
@@ -364,6 +365,10 @@ class Function:
                     if relaxed is not None:
                         general = relaxed
                         break
+            if self._traced:
+                names = [n for n, p in self._signature.parameters.items()
+                         if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+                self.last_retrace_reason = sig.explain(self._traced[-1][0], key, names)
             cf = self._trace_from_key(args, kwargs, general)
             if sig.accepts(general, key):
                 self._cache[key] = cf
@@ -441,8 +446,10 @@ class Function:
                 "tensors. For (1), please define your @tf.function outside of the loop. For (2), "
                 "@tf.function has reduce_retracing=True option that can avoid unnecessary retracing. For (3), "
                 "please refer to https://www.tensorflow.org/guide/function#controlling_retracing and "
-                "https://www.tensorflow.org/api_docs/python/tf/function for  more details.",
-                self._tracing_count, self._tracing_count, self._python_function)
+                "https://www.tensorflow.org/api_docs/python/tf/function for  more details. "
+                "The latest retrace was caused by %s.",
+                self._tracing_count, self._tracing_count, self._python_function,
+                getattr(self, "last_retrace_reason", "a new signature"))
 
     def __repr__(self):
         return f"<eagerflow.function {self._name}>"

@@ -93,3 +93,31 @@ def accepts(general, key) -> bool:
             return True
         return ks is not None and len(gs) == len(ks) and all(g is None or g == k for g, k in zip(gs, ks))
     return len(general) == len(key) and all(accepts(g, k) for g, k in zip(general, key))
+
+
+def _describe(part):
+    if type(part) is tuple and part and part[0] == TENSOR:
+        shape = "<unknown>" if part[2] is None else str(TensorShape(list(part[2])))
+        return f"tensor {part[1].name}{shape}"
+    if type(part) is tuple and len(part) == 2 and isinstance(part[0], type):
+        if part[0] in (tuple, list, dict):
+            return f"{part[0].__name__} of {len(part[1])}"
+        return f"{part[0].__name__} {part[1]!r}"
+    return repr(part)
+
+
+def explain(old, new, names) -> str:
+    """The first argument whose key part differs between two call keys, in words:
+    "argument 'x': tensor float32(3,) -> tensor float32(4,)"."""
+    (old_args, old_kw), (new_args, new_kw) = old, new
+    if len(old_args) != len(new_args):
+        return f"{len(old_args)} -> {len(new_args)} positional arguments"
+    for i, (a, b) in enumerate(zip(old_args, new_args)):
+        if a != b:
+            name = names[i] if i < len(names) else f"args_{i - len(names)}"
+            return f"argument {name!r}: {_describe(a)} -> {_describe(b)}"
+    old_d, new_d = dict(old_kw), dict(new_kw)
+    for k in sorted(set(old_d) | set(new_d)):
+        if old_d.get(k) != new_d.get(k):
+            return f"argument {k!r}: {_describe(old_d.get(k))} -> {_describe(new_d.get(k))}"
+    return "no difference in the arguments"

@@ -427,3 +427,20 @@ def test_gradient_through_call_uses_the_forward_random_draw_and_runs_side_effect
     g = tape.gradient(y, x)
     np.testing.assert_allclose(g.numpy(), noise.numpy())
     assert counter.numpy() == 1
+
+
+def test_retrace_is_explained_by_the_argument_that_changed(caplog):
+    @tf.function
+    def f(x, scale):
+        return x * scale
+
+    f(tf.ones([3]), 2.0)
+    f(tf.ones([4]), 2.0)
+    assert f.last_retrace_reason == "argument 'x': tensor float32(3,) -> tensor float32(4,)"
+    f(tf.ones([4]), 3.0)
+    assert f.last_retrace_reason == "argument 'scale': float 2.0 -> float 3.0"
+    with caplog.at_level("WARNING", logger="eagerflow"):
+        for n in range(5, 9):
+            f(tf.ones([n]), 3.0)
+    assert "triggered tf.function retracing" in caplog.text
+    assert "argument 'x': tensor float32(7,) -> tensor float32(8,)" in caplog.text
