@@ -22,7 +22,8 @@ from .ops.math import (abs, add, add_n, cast, clip_by_value, cos, divide, equal,
                        logical_or, matmul, maximum, minimum, multiply, negative, not_equal, pow, round,
                        scalar_mul, sigmoid, sign, sin, sqrt, square, subtract, tanh, tensordot, truediv)
 from .ops.array import (broadcast_to, constant, fill, identity, ones, ones_like, rank, reshape, shape, size,
-                        stack, stop_gradient, transpose, unstack, where, zeros, zeros_like)
+                        stop_gradient, transpose, where, zeros, zeros_like)
+from .ops.joining import stack, unstack
 from .ops.reduce import (reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod,
                          reduce_sum)
 
@@ -33,8 +34,11 @@ double = float64
 half = float16
 
 # --- array ops: owned by the array-ops work (ops/array.py, ops/slicing.py) ---
-from .ops.array import (argsort, concat, expand_dims, linspace, newaxis, one_hot, pad, range, reverse,  # noqa: E402
-                        sort, split, squeeze, tile)
+from .ops.array import expand_dims, newaxis, squeeze  # noqa: E402
+from .ops.joining import concat, split, tile  # noqa: E402
+from .ops.ordering import argsort, reverse, sort  # noqa: E402
+from .ops.padding import pad  # noqa: E402
+from .ops.sequences import linspace, one_hot, range  # noqa: E402
 from .ops.slicing import (boolean_mask, gather, gather_nd, scatter_nd, slice, strided_slice)  # noqa: E402
 # --- end array ops ---
 

@@ -5,4 +5,4 @@ from ..ops.nn import (batch_normalization, bias_add, dropout, elu, gelu, l2_loss
                       log_softmax, moments, relu, relu6, selu, sigmoid, sigmoid_cross_entropy_with_logits,
                       silu, softmax, softmax_cross_entropy_with_logits, softplus,
                       sparse_softmax_cross_entropy_with_logits, swish, tanh)
-from ..ops.array import top_k  # noqa: F401,E402  (TensorFlow exports it under tf.nn; it lives with the sorts)
+from ..ops.ordering import top_k  # noqa: F401,E402  (TensorFlow exports it under tf.nn; it lives with the sorts)

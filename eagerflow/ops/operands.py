@@ -4,9 +4,12 @@ Kept apart from the op families so every family converts the same way.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..core import dtypes as _dt
 from ..core.convert import convert_to_tensor
 from ..core.tensor import Tensor
+from .registry import static_value
 from .shape_rules import check_same_dtype
 
 
@@ -59,3 +62,12 @@ def as_int_tensor(value, dtype=_dt.int32):
     if hasattr(type(value), "_as_tensor"):
         return value._as_tensor()
     return convert_to_tensor(value, dtype_hint=dtype)
+
+
+def static_ints(value):
+    """A shape-like argument (a Python list or an int tensor) as a Python list of ints, or None when
+    the tensor's value is not known without running anything (shape rules must then stay partial)."""
+    if isinstance(value, Tensor):
+        v = static_value(value)
+        return None if v is None else [int(d) for d in np.ravel(v)]
+    return [int(d) for d in np.ravel(np.asarray(value))]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.ops.array import MirrorPadGrad
+from eagerflow.ops.padding import MirrorPadGrad
 from eagerflow.ops.registry import bind
 from eagerflow.ops.slicing import strided_slice_grad
 from tests.gradcheck.harness import GradRow, check_row
