@@ -257,9 +257,14 @@ class Graph:
                           [Spec(TensorShape(array.shape), _dt.from_numpy(array.dtype))])
         return op.outputs[0]
 
-    def placeholder(self, dtype, shape, name):
+    def placeholder(self, dtype, shape, name, variable_spec=None):
+        """A parameter input; a resource placeholder (a Variable argument) carries its variable's
+        (shape, dtype) so reads of it have static shapes."""
         from ..ops.registry import Spec
-        op = self._new_op(PLACEHOLDER, name, (), {"dtype": dtype, "shape": shape}, [Spec(shape, dtype)])
+        attrs = {"dtype": dtype, "shape": shape}
+        if variable_spec is not None:
+            attrs["variable_spec"] = variable_spec
+        op = self._new_op(PLACEHOLDER, name, (), attrs, [Spec(shape, dtype)])
         self.inputs.append(op.outputs[0])
         return op.outputs[0]
 

@@ -47,6 +47,20 @@ class Variable(TensorOperators):
         if state.created_variables is not None:
             state.created_variables.append(self)
 
+    @classmethod
+    def _symbolic(cls, handle, shape, dtype, trainable, name):
+        """The stand-in a traced function receives for a Variable argument: the same methods,
+        reading and writing through a placeholder handle (the real variable is fed at call time)."""
+        v = object.__new__(cls)
+        v._handle = handle
+        v._shape = as_shape(shape)
+        v._dtype = dtype
+        v._validate_shape = False
+        v._trainable = trainable
+        v._name = name
+        v._constraint = None
+        return v
+
     # --- identity and metadata ---
     @property
     def handle(self):

@@ -168,7 +168,8 @@ class ConcreteFunction:
             from ..graph.evaluate import evaluate
             return evaluate(self.graph, tensors, self.structured_outputs)
         from ..ops.call import call_function
-        for var in self.graph.variables:  # as if the function's reads happened here
+        arg_variables = [t._value for t in tensors if t.dtype is _dt.resource]
+        for var in list(self.graph.variables) + arg_variables:  # as if the function's reads happened here
             if var.trainable:
                 for tape in state.tapes:
                     if tape.recording:
@@ -461,10 +462,22 @@ def _pack_with_nones(result, outputs):
         None if result is None else next(it))
 
 
+class VariableSpec:
+    """Where a Variable argument goes: tracing gives the function a stand-in reading the handle."""
+
+    def __init__(self, shape, dtype, trainable, name):
+        self.shape, self.dtype, self.trainable, self.name = shape, dtype, trainable, name
+
+    def __repr__(self):
+        return f"VariableSpec(shape={self.shape}, dtype={self.dtype!r}, trainable={self.trainable})"
+
+
 def _specs_for(value, key):
     """The trace-time stand-in for one argument: TensorSpecs where the key has tensors."""
     if type(key) is tuple and key and key[0] == sig.TENSOR:
         return TensorSpec(TensorShape(None if key[2] is None else list(key[2])), key[1])
+    if type(key) is tuple and key and key[0] == sig.VARIABLE:
+        return VariableSpec(TensorShape(list(key[2])), key[1], key[3], value.name)
     if isinstance(value, (list, tuple)) and type(key) is tuple and len(key) == 2 and isinstance(key[1], tuple):
         parts = [_specs_for(v, k) for v, k in zip(value, key[1])]
         if hasattr(type(value), "_fields"):
@@ -495,6 +508,11 @@ def _placeholders(value, name, graph, param_specs):
         ph = graph.placeholder(value.dtype, value.shape, name)
         param_specs.append((name, value))
         return ph
+    if isinstance(value, VariableSpec):
+        from ..state.variables import Variable
+        ph = graph.placeholder(_dt.resource, TensorShape([]), name, (value.shape, value.dtype))
+        param_specs.append((name, TensorSpec([], _dt.resource)))
+        return Variable._symbolic(ph, value.shape, value.dtype, value.trainable, value.name)
     if isinstance(value, (list, tuple)):
         parts = [_placeholders(v, f"{name}_{i}" if i else name, graph, param_specs) for i, v in enumerate(value)]
         return type(value)(*parts) if hasattr(type(value), "_fields") else type(value)(parts)

@@ -14,6 +14,7 @@ from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor, TensorSpec, make_eager
 
 TENSOR = "T"
+VARIABLE = "V"
 
 
 def key_of(value, tensors: list):
@@ -38,8 +39,9 @@ def key_of(value, tensors: list):
         return (TENSOR, value.dtype, tuple(value.shape.as_list()) if value.shape.rank is not None else None)
     if isinstance(value, tuple) and hasattr(t, "_fields"):  # namedtuple
         return (t, tuple(key_of(v, tensors) for v in value))
-    if hasattr(t, "_as_tensor"):  # a Variable: captured by reference, keyed by identity
-        return ("V", id(value))
+    if hasattr(t, "_as_tensor"):  # a Variable argument: keyed by its spec, fed as its handle
+        tensors.append(value.handle)
+        return (VARIABLE, value.dtype, tuple(value.shape.as_list()), value.trainable)
     try:
         hash(value)
     except TypeError:

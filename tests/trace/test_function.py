@@ -444,3 +444,26 @@ def test_retrace_is_explained_by_the_argument_that_changed(caplog):
             f(tf.ones([n]), 3.0)
     assert "triggered tf.function retracing" in caplog.text
     assert "argument 'x': tensor float32(7,) -> tensor float32(8,)" in caplog.text
+
+
+def test_variables_as_arguments_are_keyed_by_spec_and_differentiable():
+    @tf.function
+    def step(v, x):
+        v.assign_add(x)
+        return v.read_value() * 2.0
+
+    a, b = tf.Variable([1.0, 2.0]), tf.Variable([10.0, 20.0])
+    assert step(a, tf.constant([1.0, 1.0])).numpy().tolist() == [4.0, 6.0]
+    assert step(b, tf.constant([1.0, 1.0])).numpy().tolist() == [22.0, 42.0]
+    assert step.experimental_get_tracing_count() == 1
+    assert a.numpy().tolist() == [2.0, 3.0] and b.numpy().tolist() == [11.0, 21.0]
+    step(tf.Variable([1.0, 2.0, 3.0]), tf.constant([1.0, 1.0, 1.0]))  # a new shape is a new trace
+    assert step.experimental_get_tracing_count() == 2
+
+    @tf.function
+    def loss(v, x):
+        return tf.reduce_sum(v * x)
+
+    with tf.GradientTape() as tape:
+        y = loss(a, tf.constant([3.0, 4.0]))
+    assert tape.gradient(y, a).numpy().tolist() == [3.0, 4.0]
