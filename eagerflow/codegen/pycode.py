@@ -47,11 +47,16 @@ class _Namer:
         return name
 
 
+def _is_simple(value):
+    # NOTE: repr(float("inf")) is `inf`, a NameError in generated code: non-finite floats are globals.
+    return isinstance(value, _SIMPLE) and not (isinstance(value, float) and not np.isfinite(value))
+
+
 def _literal(value):
     """Source text for a simple attribute value, or None when it must be bound as a global."""
-    if isinstance(value, _SIMPLE):
+    if _is_simple(value):
         return repr(value)
-    if isinstance(value, (tuple, list)) and all(isinstance(v, _SIMPLE) for v in value):
+    if isinstance(value, (tuple, list)) and all(_is_simple(v) for v in value):
         return repr(tuple(value)) if isinstance(value, tuple) else repr(list(value))
     return None
 
@@ -69,7 +74,7 @@ class GeneratedFunction:
 def generate(program, name: str, captures: dict) -> GeneratedFunction:
     """`captures` maps id(placeholder) -> the outside value it stands for (an ndarray, or a Variable
     for a resource handle); parameters are the other placeholders, in order."""
-    namer = _Namer(reserved={"np"})
+    namer = _Namer(reserved={"np", _ident(name)})
     var = {}  # id(tensor) -> source name
     env = {"np": np}
     params = []
@@ -104,11 +109,12 @@ def generate(program, name: str, captures: dict) -> GeneratedFunction:
             last_use[id(program.resolve(t))] = i
     keep = {id(program.resolve(t)) for t in program.outputs}
 
+    kernels = {}  # op type -> global name of its kernel
     lines = [f"def {_ident(name)}({', '.join(params)}):"]
     line_ops = {}
     for i, op in enumerate(program.ops):
         args = [ref(t) for t in op.inputs]
-        stmt = _statement(op, args, namer, var, env)
+        stmt = _statement(op, args, namer, var, env, kernels)
         if stmt is None:
             continue
         dead = sorted({var[id(program.resolve(t))] for t in op.inputs
@@ -130,7 +136,7 @@ def generate(program, name: str, captures: dict) -> GeneratedFunction:
     return GeneratedFunction(env[_ident(name)], source, filename, line_ops)
 
 
-def _statement(op, args, namer, var, env):
+def _statement(op, args, namer, var, env, kernels):
     """One line of Python for one op, or None when the op needs no code (Placeholder)."""
     opdef = op.opdef
     if op.type == "Placeholder":
@@ -144,8 +150,12 @@ def _statement(op, args, namer, var, env):
         out = namer(op.name)
         var[id(op.outputs[0])] = out
         return f"{out} = {args[0]}._array"
-    kname = "k_" + _ident(opdef.name)
-    env.setdefault(kname, opdef.kernel)
+    # Kernel globals get their names from the namer like everything else, so a node that happens
+    # to be called `k_Relu` cannot shadow the kernel it calls.
+    kname = kernels.get(opdef.name)
+    if kname is None:
+        kname = kernels[opdef.name] = namer("k_" + opdef.name)
+        env[kname] = opdef.kernel
     call_args = list(args)
     for key, value in op.attrs.items():
         text = _literal(value)

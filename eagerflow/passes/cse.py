@@ -1,5 +1,10 @@
 """Common-subexpression elimination: two stateless ops of one type, on the same inputs with equal
-attributes, compute the same value; the later one is replaced by the earlier."""
+attributes, compute the same value; the later one is replaced by the earlier.
+
+Stateful ops are never merged: two `tf.random.normal` calls draw different numbers and two
+`tf.print`s print twice. Attribute values are compared with their type (`1`, `1.0` and `True` are
+equal in Python but are different attributes), and arrays by dtype, shape and bytes.
+"""
 import numpy as np
 
 
@@ -11,6 +16,12 @@ def _attr_key(attrs):
             if v.size > 64:
                 return None  # large constants are not worth comparing
             v = (v.dtype.str, v.shape, v.tobytes())
+        elif isinstance(v, float):
+            v = (float, repr(v))  # -0.0 is not 0.0; nan is nan
+        elif isinstance(v, (list, tuple)):
+            v = (type(v), tuple((type(e), e) for e in v))
+        else:
+            v = (type(v), v)
         try:
             hash(v)
         except TypeError:

@@ -1,5 +1,11 @@
 """Constant folding: a stateless op whose inputs are all constants is computed once, at code
-generation time, and becomes a constant (small results only, so memory is not traded for time)."""
+generation time, and becomes a constant (small results only, so memory is not traded for time).
+
+Never folded: stateful ops (random draws, prints, asserts, variable writes: their effect or their
+fresh value belongs to each call), Placeholders, and results with more than MAX_FOLDED_ELEMENTS
+elements. When the static output shape already says the result is too big, the kernel is not run
+at all, so tracing `tf.fill([10**5, 10**5], 1.0)` does not try to allocate it.
+"""
 import numpy as np
 
 from ..core import dtypes as _dt
@@ -10,28 +16,44 @@ MAX_FOLDED_ELEMENTS = 1 << 16
 
 def _const_value(tensor):
     op = tensor._op
-    return op.attrs["value"] if op.type == "Const" else None
+    return op.attrs["value"] if op.type == "Const" and not op.inputs else None
+
+
+def _too_big(op):
+    for t in op.outputs:
+        n = t.shape.num_elements() if t.shape.rank is not None else None
+        if n is not None and n > MAX_FOLDED_ELEMENTS:
+            return True
+    return False
 
 
 def fold_constants(program):
     from ..graph.graph import Operation, SymbolicTensor
     from ..ops.array import Const
     for op in program.ops:
-        if op.opdef.stateful or op.type in ("Const", "Placeholder") or not op.inputs:
+        if op.opdef.stateful or op.type in ("Const", "Placeholder") or not op.inputs or _too_big(op):
             continue
         values = [_const_value(program.resolve(t)) for t in op.inputs]
         if any(v is None for v in values):
             continue
         try:
-            out = op.opdef.kernel(*values, **op.attrs)
+            with np.errstate(all="ignore"):  # inf/nan are values here, as they are at run time
+                out = op.opdef.kernel(*values, **op.attrs)
         except Exception:
             continue  # leave it to fail at run time with the user's line attached
         outs = list(out) if op.opdef.multi_output else [out]
-        if any(np.size(o) > MAX_FOLDED_ELEMENTS for o in outs):
+        if len(outs) != len(op.outputs):
+            continue
+        outs = [np.asarray(o) for o in outs]
+        if any(o.size > MAX_FOLDED_ELEMENTS for o in outs):
+            continue
+        # A kernel whose result disagrees with the recorded dtype or shape is left to run, so the
+        # folded program cannot compute something the eager op would not.
+        if any(_dt.from_numpy(o.dtype) is not t.dtype or not t.shape.is_compatible_with(TensorShape(o.shape))
+               for o, t in zip(outs, op.outputs)):
             continue
         for tensor, value in zip(op.outputs, outs):
-            value = np.asarray(value)
-            dtype = _dt.from_numpy(value.dtype)
-            const = Operation(op.graph, Const, f"{op.name}/folded", (), {"value": value, "dtype": dtype})
-            const.outputs = (SymbolicTensor(const, 0, TensorShape(value.shape), dtype),)
+            suffix = "folded" if tensor.value_index == 0 else f"folded_{tensor.value_index}"
+            const = Operation(op.graph, Const, f"{op.name}/{suffix}", (), {"value": value, "dtype": tensor.dtype})
+            const.outputs = (SymbolicTensor(const, 0, TensorShape(value.shape), tensor.dtype),)
             program.subst[id(tensor)] = const.outputs[0]

@@ -3,15 +3,22 @@
 A Program is a view of a graph: an ordered op list, the output tensors, and a substitution map
 (`subst[id(tensor)] = replacement`) that passes extend instead of rewriting the graph, so the
 user-visible graph (`concrete_function.graph`) stays exactly what was traced.
+
+Debug mode: with `EAGERFLOW_VERIFY=1` in the environment (or `pipeline.VERIFY = True`), the graph
+is checked before the first pass and the program after every pass (graph/verify.py), so a broken
+invariant is reported by the pass that broke it rather than by the generated code.
 """
 from __future__ import annotations
 
 import dataclasses
+import os
 
 from .cse import eliminate_common_subexpressions
 from .fold import fold_constants
 from .prune import prune
 from .simplify import forward_identities
+
+VERIFY = os.environ.get("EAGERFLOW_VERIFY", "") not in ("", "0")
 
 
 @dataclasses.dataclass
@@ -29,6 +36,10 @@ class Program:
             seen += 1
         return tensor
 
+    def as_text(self) -> str:
+        from ..graph.printer import program_as_text
+        return program_as_text(self)
+
 
 PASSES = (
     ("forward identities", forward_identities),
@@ -38,8 +49,20 @@ PASSES = (
 )
 
 
-def optimize(graph) -> Program:
-    program = Program(ops=list(graph.get_operations()), inputs=list(graph.inputs), outputs=list(graph.outputs))
-    for _name, run in PASSES:
+def program_of(graph) -> Program:
+    """The unoptimized Program of a graph: all its ops, no substitutions."""
+    return Program(ops=list(graph.get_operations()), inputs=list(graph.inputs), outputs=list(graph.outputs))
+
+
+def optimize(graph, passes=None) -> Program:
+    """Runs `passes` (default: PASSES, in order) on a fresh Program view of `graph`."""
+    program = program_of(graph)
+    verify = VERIFY
+    if verify:
+        from ..graph.verify import verify_graph, verify_program
+        verify_graph(graph)
+    for name, run in PASSES if passes is None else passes:
         run(program)
+        if verify:
+            verify_program(program, graph, after=name)
     return program

@@ -1,5 +1,10 @@
 """Dead-code pruning: keep the ops an output needs, and every stateful op (prints, asserts,
-variable writes, random draws) with what it needs, in program order."""
+variable writes, random draws) with what it needs, in program order.
+
+Liveness follows the substitutions: an op whose outputs were all replaced (a forwarded Identity,
+a folded or merged op) is dead unless something still reads it directly. Pruning decides by
+liveness only, never by op type, so it is correct whether or not other passes ran before it.
+"""
 
 
 def prune(program):
@@ -15,4 +20,4 @@ def prune(program):
             stack.append(program.resolve(t)._op)
         for dep in op.control_inputs:
             stack.append(dep)
-    program.ops = [op for op in program.ops if id(op) in needed and op.type not in ("Identity", "StopGradient")]
+    program.ops = [op for op in program.ops if id(op) in needed]
