@@ -329,23 +329,37 @@ class Function:
 
     def _call_with_signature(self, args, kwargs):
         specs = self._input_signature
-        bound = self._bind(args, kwargs)
-        values = list(bound.arguments.values())
-        if len(values) != len(specs):
-            raise TypeError(f"{self._name}() takes {len(specs)} arguments under its input_signature, got "
-                            f"{len(values)}")
-        tensors = []
-        for pname, spec, value in zip(bound.arguments, specs, values):
-            for s, v in zip(nest.flatten(spec), nest.flatten(value)):
-                tensors.append(_conform(v, s, pname, self._name))
+        try:
+            bound = self._bind(args, kwargs)
+            values = list(bound.arguments.values())
+            if len(values) != len(specs):
+                raise _BindError(f"expected {len(specs)} arguments under the input_signature, got {len(values)}")
+            tensors = []
+            for pname, spec, value in zip(bound.arguments, specs, values):
+                for s, v in zip(nest.flatten(spec), nest.flatten(value)):
+                    tensors.append(_conform(v, s, pname))
+        except _BindError as err:
+            raise TypeError(self._binding_message(err, args, kwargs)) from None
         cf = self._traced[0][1] if self._traced else self._concrete_for_signature()
         return cf._call_flat(tensors)
+
+    def _binding_message(self, err, args, kwargs):
+        """TensorFlow's wording, with arguments summarised as specs rather than printed in full."""
+        def brief(v):
+            return repr(TensorSpec(v.shape, v.dtype)) if isinstance(v, Tensor) else repr(v)
+        params = [n for n in self._signature.parameters]
+        signature = ", ".join(f"{n}: {s!r}" for n, s in zip(params, self._input_signature))
+        received = ", ".join(brief(a) for a in args)
+        kw = "{" + ", ".join(f"{k!r}: {brief(v)}" for k, v in kwargs.items()) + "}"
+        culprit = f"Parameter {err.parameter!r} does not fit its spec. " if err.parameter else ""
+        return (f"Binding inputs to tf.function failed due to `{err}`. {culprit}Received args: ({received}"
+                f"{',' if len(args) == 1 else ''}) and kwargs: {kw} for signature: ({signature}).")
 
     def _bind(self, args, kwargs):
         try:
             bound = self._signature.bind(*args, **kwargs)
         except TypeError as err:
-            raise TypeError(f"{self._name}(): {err}") from None
+            raise _BindError(str(err)) from None
         bound.apply_defaults()
         return bound
 
@@ -538,18 +552,23 @@ def _rebind(signature, arguments):
     return args, kwargs
 
 
-def _conform(value, spec, pname, fname):
+class _BindError(Exception):
+    """Why call arguments do not fit an input_signature (reported as TensorFlow's TypeError)."""
+
+    def __init__(self, reason, parameter=None):
+        super().__init__(reason)
+        self.parameter = parameter
+
+
+def _conform(value, spec, pname):
     """A call argument checked against its input_signature spec (Python numbers are converted)."""
     if not isinstance(value, Tensor):
         try:
             value = convert_to_tensor(value, dtype=spec.dtype)
         except (TypeError, ValueError):
-            raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast {value!r} to "
-                            f"{spec!r}`. Received args for {fname}(), parameter {pname!r}.") from None
+            raise _BindError(f"Cannot convert {value!r} to EagerTensor of dtype {spec.dtype.name}", pname) from None
     if value.dtype is not spec.dtype or not spec.shape.is_compatible_with(value.shape):
-        raise TypeError(f"Binding inputs to tf.function failed due to `Can not cast "
-                        f"{TensorSpec(value.shape, value.dtype)!r} to {spec!r}`. Received args for {fname}(), "
-                        f"parameter {pname!r}.")
+        raise _BindError(f"Can not cast {TensorSpec(value.shape, value.dtype)!r} to {spec!r}", pname)
     return value
 
 

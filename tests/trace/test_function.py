@@ -166,10 +166,15 @@ def test_input_signature_with_none_dims():
     b = stable(tf.ones([1, 2, 3]), 3)  # a Python int converted to the spec's dtype
     assert a.numpy() == 120.0 and b.numpy() == 18.0
     assert stable.experimental_get_tracing_count() == 1
-    with pytest.raises(TypeError, match="Can not cast"):
+    with pytest.raises(TypeError, match="Binding inputs to tf.function failed due to `Can not cast "
+                                        r"TensorSpec\(shape=\(\), dtype=tf.float32, name=None\) to "
+                                        r"TensorSpec\(shape=\(\), dtype=tf.int32, name=None\)`. "
+                                        "Parameter 'n' does not fit"):
         stable(tf.ones([1, 2, 3]), tf.constant(2.0))
-    with pytest.raises(TypeError, match="Can not cast"):
+    with pytest.raises(TypeError, match="Parameter 'x' does not fit"):
         stable(tf.ones([1, 2, 4]), tf.constant(2))
+    with pytest.raises(TypeError, match="missing a required argument: 'n'"):
+        stable(tf.ones([1, 2, 3]))
 
 
 def test_reduce_retracing_generalizes_shapes():
