@@ -33,8 +33,8 @@ def _attr_key(attrs):
 def eliminate_common_subexpressions(program):
     seen = {}
     for op in program.ops:
-        if op.opdef.stateful or op.type in ("Placeholder",):
-            continue
+        if op.opdef.stateful or op.type in ("Placeholder",) or all(id(t) in program.subst for t in op.outputs):
+            continue  # effects stay; replaced ops (forwarded, folded) are dead and keep their substitution
         attrs = _attr_key(op.attrs)
         if attrs is None:
             continue

@@ -33,6 +33,8 @@ def fold_constants(program):
     for op in program.ops:
         if op.opdef.stateful or op.type in ("Const", "Placeholder") or not op.inputs or _too_big(op):
             continue
+        if all(id(t) in program.subst for t in op.outputs):
+            continue  # already replaced (a forwarded Identity): a second substitution would overwrite it
         values = [_const_value(program.resolve(t)) for t in op.inputs]
         if any(v is None for v in values):
             continue
