@@ -1,8 +1,9 @@
-"""Neural-network ops (`tf.nn`): activations, softmax, losses, bias_add, dropout, moments.
+"""Neural-network ops (`tf.nn`): activations, softmax, bias_add, dropout, moments, batch normalization.
 
-Convolution and pooling live in ops/conv.py. Gradients of the activations are written with
-`where` over the op's own inputs/outputs rather than as separate *Grad ops (except ReluGrad, the
-hot one), so second derivatives come for free from the ops they are made of.
+Losses live in ops/losses.py, convolution in ops/conv.py, pooling in ops/pooling.py. Gradients of
+the activations are written with `where` over the op's own inputs/outputs rather than as separate
+*Grad ops (except ReluGrad, the hot one), so second derivatives come for free from the ops they
+are made of.
 """
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from . import math as _math
 from . import random as _random
 from . import reduce as _reduce
 from . import shape_rules as R
-from .operands import as_tensor, binary_operands
-from .registry import Spec, bind, defop, static_value
+from .operands import as_tensor, binary_operands, float_operand
+from .registry import Spec, bind, defop
 
 _NO_ATTRS: dict = {}
 
@@ -45,14 +46,6 @@ def _zeros(like):
 
 def _same(x):
     return x if isinstance(x, Tensor) else as_tensor(x)
-
-
-def _floats_only(opdef, features):
-    """Converts and checks the dtype up front: NumPy would happily run these kernels on integers."""
-    x = _same(features)
-    if x.dtype not in R.FLOATS:
-        R.check_dtype_in(opdef.name, x.dtype, R.FLOATS, "features")
-    return x
 
 
 def _as_dtype(x, np_dtype):
@@ -128,15 +121,15 @@ def relu6(features, name=None):
 
 
 def elu(features, name=None):
-    return bind(Elu, (_floats_only(Elu, features),))
+    return bind(Elu, (float_operand(Elu, features),))
 
 
 def selu(features, name=None):
-    return bind(Selu, (_floats_only(Selu, features),))
+    return bind(Selu, (float_operand(Selu, features),))
 
 
 def softplus(features, name=None):
-    return bind(Softplus, (_floats_only(Softplus, features),))
+    return bind(Softplus, (float_operand(Softplus, features),))
 
 
 def leaky_relu(features, alpha=0.2, name=None):
@@ -230,7 +223,7 @@ def _swap_to_last(x, axis):
 
 
 def _along_axis(opdef, logits, axis):
-    x = _floats_only(opdef, logits)
+    x = float_operand(opdef, logits)
     if x.shape.rank == 0:
         raise InvalidArgumentError(None, None, f"logits must have >= 1 dimension, got [] [Op:{opdef.name}]")
     if axis is None:
@@ -248,213 +241,8 @@ def log_softmax(logits, axis=None, name=None):
     return _along_axis(LogSoftmax, logits, axis)
 
 # ----------------------------------------------------------------------------------------------
-# Cross-entropy losses
+# BiasAdd
 # ----------------------------------------------------------------------------------------------
-
-
-def _xent_grad_features(op, g_loss, g_backprop):
-    """d/d features of (loss, backprop): the loss term uses backprop = softmax - labels; the
-    backprop output (used only by second derivatives) contributes through softmax's Jacobian."""
-    features, backprop = op.inputs[0], op.outputs[1]
-    gf = _array.reshape(g_loss, [-1, 1]) * backprop
-    gg = static_value(g_backprop)
-    if gg is None or np.any(gg):
-        sm = bind(Softmax, (features,))
-        gf = gf + (g_backprop - _reduce.reduce_sum(g_backprop * sm, -1, keepdims=True)) * sm
-    return gf
-
-
-def _xent_kernel(features, labels):
-    shifted = features - np.max(features, axis=1, keepdims=True)
-    log_sm = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
-    labels = np.broadcast_to(labels, log_sm.shape)
-    loss = -np.sum(labels * log_sm, axis=1)
-    return loss.astype(features.dtype, copy=False), (np.exp(log_sm) - labels).astype(features.dtype, copy=False)
-
-
-def _xent_infer(inputs, attrs):
-    features, labels = inputs
-    R.check_same_dtype("SoftmaxCrossEntropyWithLogits", inputs)
-    R.check_dtype_in("SoftmaxCrossEntropyWithLogits", features.dtype, R.FLOATS, "features")
-    try:
-        shape = R.broadcast_shape(features.shape, labels.shape)
-    except InvalidArgumentError:
-        raise InvalidArgumentError(None, None, f"logits and labels must be broadcastable: logits_size="
-                                               f"{R.fmt_dims(features.shape)} labels_size="
-                                               f"{R.fmt_dims(labels.shape)}") from None
-    if shape.rank is not None and shape.rank != 2:
-        raise InvalidArgumentError(None, None, f"logits and labels must be either 2-dimensional, or "
-                                               f"broadcasted to be 2-dimensional")
-    batch = shape[0] if shape.rank == 2 else None
-    return [Spec(TensorShape([batch]), features.dtype), Spec(shape, features.dtype)]
-
-
-def _xent_grad(op, g_loss, g_backprop):
-    features, labels = op.inputs
-    gl = _array.reshape(g_loss, [-1, 1]) * _math.negative(bind(LogSoftmax, (features,))) - g_backprop
-    return (_math.sum_to(_xent_grad_features(op, g_loss, g_backprop), features), _math.sum_to(gl, labels))
-
-
-SoftmaxCrossEntropyWithLogits = defop(
-    "SoftmaxCrossEntropyWithLogits", inputs=("features", "labels"), kernel=_xent_kernel, infer=_xent_infer,
-    grad=_xent_grad, multi_output=True)
-
-
-def _sparse_xent_kernel(features, labels):
-    classes = features.shape[1]
-    bad = (labels < 0) | (labels >= classes)
-    if np.any(bad):
-        first = labels[np.argmax(bad)]
-        shown = " ".join(str(int(v)) for v in labels)
-        raise InvalidArgumentError(None, None, f"Received a label value of {first} which is outside the valid "
-                                               f"range of [0, {classes}).  Label values: {shown}")
-    shifted = features - np.max(features, axis=1, keepdims=True)
-    log_sm = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
-    rows = np.arange(features.shape[0])
-    loss = -log_sm[rows, labels]
-    backprop = np.exp(log_sm)
-    backprop[rows, labels] -= 1
-    return loss.astype(features.dtype, copy=False), backprop.astype(features.dtype, copy=False)
-
-
-def _sparse_xent_infer(inputs, attrs):
-    features, labels = inputs
-    R.check_dtype_in("SparseSoftmaxCrossEntropyWithLogits", features.dtype, R.FLOATS, "features")
-    R.check_dtype_in("SparseSoftmaxCrossEntropyWithLogits", labels.dtype, (_dt.int32, _dt.int64), "labels")
-    fs, ls = features.shape, labels.shape
-    if fs.rank is not None and fs.rank != 2:
-        raise InvalidArgumentError(None, None, f"logits must be 2-D, but got shape {R.fmt_dims(fs)}")
-    if ls.rank is not None and ls.rank != 1:
-        raise InvalidArgumentError(None, None, f"labels must be 1-D, but got shape {R.fmt_dims(ls)}")
-    batch = fs[0] if fs.rank == 2 else None
-    if ls.rank == 1 and batch is not None and ls[0] is not None and ls[0] != batch:
-        raise InvalidArgumentError(None, None, f"logits and labels must have the same first dimension, got "
-                                               f"logits shape {R.fmt_dims(fs)} and labels shape {R.fmt_dims(ls)}")
-    if batch is None and ls.rank == 1:
-        batch = ls[0]
-    return [Spec(TensorShape([batch]), features.dtype), Spec(fs if fs.rank else TensorShape([batch, None]),
-                                                             features.dtype)]
-
-
-SparseSoftmaxCrossEntropyWithLogits = defop(
-    "SparseSoftmaxCrossEntropyWithLogits", inputs=("features", "labels"), kernel=_sparse_xent_kernel,
-    infer=_sparse_xent_infer, multi_output=True,
-    grad=lambda op, g_loss, g_backprop: (_xent_grad_features(op, g_loss, g_backprop), None))
-
-
-def _static_dims(x):
-    return x.shape.as_list() if x.shape.is_fully_defined() else None
-
-
-def _leading_shape(x):
-    """shape(x)[:-1], statically when known (the reshape target for per-example losses)."""
-    dims = _static_dims(x)
-    if dims is not None:
-        return dims[:-1]
-    return _array.shape(x)[:-1]
-
-
-def _move_to_last(x, axis):
-    """x with `axis` moved to the end, the other axes keeping their order (so per-example losses
-    come out in the input's order)."""
-    rank = x.shape.rank
-    axis = int(axis)
-    if axis == -1 or (rank is not None and axis == rank - 1):
-        return x
-    if rank is None:
-        raise ValueError(f"cross-entropy over axis {axis} needs a tensor of known rank")
-    axis %= rank
-    return _array.transpose(x, [i for i in range(rank) if i != axis] + [axis])
-
-
-def _upcast_half(x):
-    return _math.cast(x, _dt.float32) if x.dtype is _dt.float16 else x
-
-
-def softmax_cross_entropy_with_logits(labels, logits, axis=-1, name=None):
-    """`tf.nn.softmax_cross_entropy_with_logits` (v2): per-example cross-entropy; gradients reach
-    both logits and labels. Other axes than the last are moved last; higher ranks are flattened."""
-    logits = _same(logits)
-    in_dtype = logits.dtype
-    logits = _upcast_half(logits)
-    labels = _math.cast(_same(labels), logits.dtype)
-    logits, labels = _move_to_last(logits, axis), _move_to_last(labels, axis)
-    rank = logits.shape.rank
-    if rank == 0:
-        raise InvalidArgumentError(None, None, "logits must have >= 1 dimension, got []")
-    if rank == 2:
-        loss, _ = bind(SoftmaxCrossEntropyWithLogits, (logits, labels))
-    else:
-        lead = _leading_shape(logits)
-        classes = logits.shape[-1] if rank is not None and logits.shape[-1] is not None else -1
-        flat_logits = _array.reshape(logits, [-1, classes])
-        flat_labels = _array.reshape(labels, [-1, classes])
-        loss, _ = bind(SoftmaxCrossEntropyWithLogits, (flat_logits, flat_labels))
-        loss = _array.reshape(loss, lead)
-    return _math.cast(loss, in_dtype) if in_dtype is not loss.dtype else loss
-
-
-def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
-    """`tf.nn.sparse_softmax_cross_entropy_with_logits`: integer class labels of rank
-    `rank(logits) - 1`; a label outside [0, classes) raises InvalidArgumentError."""
-    logits = _same(logits)
-    labels = as_tensor(labels, _dt.int32)
-    R.check_dtype_in("SparseSoftmaxCrossEntropyWithLogits", labels.dtype, (_dt.int32, _dt.int64), "labels")
-    lr, gr = labels.shape.rank, logits.shape.rank
-    if lr is not None and gr is not None:
-        if gr == 0:
-            raise ValueError(f"Logits cannot be scalars - received shape {logits.shape}.")
-        if lr != gr - 1:
-            raise ValueError(f"`labels.shape.rank` must equal `logits.shape.rank - 1`. Received: labels.shape="
-                             f"{tuple(labels.shape.as_list())} of rank {lr} and logits.shape="
-                             f"{tuple(logits.shape.as_list())} of rank {gr}")
-        if not labels.shape.is_compatible_with(logits.shape[:-1]):
-            raise ValueError(f"`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
-                             f"labels.shape={tuple(labels.shape.as_list())} and logits.shape="
-                             f"{tuple(logits.shape.as_list())}")
-    in_dtype = logits.dtype
-    logits = _upcast_half(logits)
-    if gr == 2:
-        loss, _ = bind(SparseSoftmaxCrossEntropyWithLogits, (logits, labels))
-    else:
-        lead = _leading_shape(logits)
-        classes = logits.shape[-1] if gr is not None and logits.shape[-1] is not None else -1
-        loss, _ = bind(SparseSoftmaxCrossEntropyWithLogits,
-                       (_array.reshape(logits, [-1, classes]), _array.reshape(labels, [-1])))
-        loss = _array.reshape(loss, lead)
-    return _math.cast(loss, in_dtype) if in_dtype is not loss.dtype else loss
-
-
-def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
-    """`tf.nn.sigmoid_cross_entropy_with_logits`: max(x, 0) - x * z + log(1 + exp(-|x|)), the
-    form that neither overflows for large |x| nor loses precision."""
-    if labels is None or logits is None:
-        raise ValueError("Both labels and logits must be provided.")
-    logits = _same(logits)
-    labels = as_tensor(labels, logits.dtype)
-    if labels.dtype is not logits.dtype:
-        labels = _math.cast(labels, logits.dtype)
-    if not logits.shape.is_compatible_with(labels.shape):
-        raise ValueError(f"`logits` and `labels` must have the same shape, received "
-                         f"({tuple(logits.shape.as_list())} vs {tuple(labels.shape.as_list())}).")
-    zeros = _array.zeros_like(logits)
-    relu_logits = _array.where(_math.greater_equal(logits, zeros), logits, zeros)
-    neg_abs = _array.where(_math.greater_equal(logits, zeros), _math.negative(logits), logits)
-    return relu_logits - logits * labels + _math.log1p(_math.exp(neg_abs))
-
-# ----------------------------------------------------------------------------------------------
-# L2Loss, BiasAdd
-# ----------------------------------------------------------------------------------------------
-
-
-L2Loss = defop("L2Loss", inputs=("t",), infer=lambda inputs, attrs: [Spec(TensorShape([]), inputs[0].dtype)],
-               kernel=lambda x: np.asarray(np.sum(np.square(x)) / 2, dtype=x.dtype),
-               grad=lambda op, g: op.inputs[0] * g)
-
-
-def l2_loss(t, name=None):
-    """`tf.nn.l2_loss`: sum(t ** 2) / 2."""
-    return bind(L2Loss, (_floats_only(L2Loss, t),))
 
 
 def _channel_axis(rank, data_format):
