@@ -10,6 +10,7 @@ import eagerflow as tf
 from eagerflow.ops import conv as C
 from eagerflow.ops import image as I
 from eagerflow.ops import nn as N
+from eagerflow.ops import pooling as P
 from eagerflow.ops.registry import bind
 from tests.gradcheck.harness import GradRow, check_row
 
@@ -40,7 +41,7 @@ def _positive_variance(rng):
 _RELU_FEATURES = _const((3, 4), -2, 2)
 _POOL_X = tf.constant(_distinct((1, 5, 5, 2))(np.random.default_rng(5))[0])
 _POOL_ATTRS = {"ksize": [1, 3, 3, 1], "strides": [1, 2, 2, 1], "padding": "SAME"}
-_POOL_Y = bind(C.MaxPool, (_POOL_X,), _POOL_ATTRS)
+_POOL_Y = bind(P.MaxPool, (_POOL_X,), _POOL_ATTRS)
 _AVG_ATTRS = {"ksize": [1, 2, 3, 1], "strides": [1, 2, 1, 1], "padding": "SAME"}
 _CONV_ATTRS = {"strides": [1, 2, 1, 1], "dilations": [1, 1, 1, 1], "padding": "SAME"}
 _ORIG_IMAGE = _const((1, 3, 4, 2))
@@ -124,13 +125,13 @@ ROWS = [
             make=_distinct((1, 5, 5, 2)), order=2),
     GradRow("max_pool_valid", lambda x: tf.nn.max_pool2d(x, [2, 3], [1, 2], "VALID"), [(2, 4, 5, 1)],
             make=_distinct((2, 4, 5, 1))),
-    GradRow("MaxPoolGrad", lambda g: bind(C.MaxPoolGrad, (_POOL_X, _POOL_Y, g), _POOL_ATTRS), [(1, 3, 3, 2)],
+    GradRow("MaxPoolGrad", lambda g: bind(P.MaxPoolGrad, (_POOL_X, _POOL_Y, g), _POOL_ATTRS), [(1, 3, 3, 2)],
             order=2),
-    GradRow("MaxPoolGradGrad", lambda g: bind(C.MaxPoolGradGrad, (_POOL_X, _POOL_Y, g), _POOL_ATTRS),
+    GradRow("MaxPoolGradGrad", lambda g: bind(P.MaxPoolGradGrad, (_POOL_X, _POOL_Y, g), _POOL_ATTRS),
             [(1, 5, 5, 2)], order=2),
     GradRow("avg_pool_same", lambda x: tf.nn.avg_pool2d(x, [2, 3], [2, 1], "SAME"), [(1, 5, 4, 2)], order=2),
     GradRow("avg_pool_valid", lambda x: tf.nn.avg_pool(x, 2, 2, "VALID"), [(2, 5, 4, 1)]),
-    GradRow("AvgPoolGrad", lambda g: bind(C.AvgPoolGrad, (tf.constant([1, 5, 4, 2]), g), _AVG_ATTRS),
+    GradRow("AvgPoolGrad", lambda g: bind(P.AvgPoolGrad, (tf.constant([1, 5, 4, 2]), g), _AVG_ATTRS),
             [(1, 3, 4, 2)], order=2),
     # image resizing. ResizeBilinear's output is float32 (as in TensorFlow): tiny input values keep
     # float32 rounding far below the finite-difference step (the op is linear, so scale is free).
