@@ -17,6 +17,7 @@ from bench import report
 from bench.external import run_external
 from bench.suite import run_suite, select
 from bench.workloads import discover
+from bench.workloads import function as function_workloads
 from bench.workloads import mlp
 
 REPO = Path(__file__).resolve().parent.parent
@@ -36,14 +37,20 @@ def test_workloads_are_discovered_with_a_floor_and_eagerflow():
 @pytest.mark.parametrize("workload", WORKLOADS, ids=lambda w: w.name)
 def test_eagerflow_computes_what_numpy_computes(workload):
     inputs = workload.setup(True)
-    reference = H.to_numpy(workload.variants["numpy"](inputs)())
+    reference_fn = workload.variants["numpy"](inputs)
+    reference = H.to_numpy(reference_fn())
     try:
         ours_fn = workload.variants["eagerflow"](inputs)
     except H.Unavailable as exc:
         pytest.skip(str(exc))
     ours = H.to_numpy(ours_fn())
     assert H.outputs_close(ours, reference, workload.rtol, workload.atol)
-    # It is timed in a loop, so a second call must compute the same thing again (no state drift).
+    # It is timed in a loop, so a second call must compute the same thing again (no state drift),
+    # or, for a workload that changes state on purpose (a training step), the floor's second call.
+    if workload.name in function_workloads.STATEFUL:
+        second = H.to_numpy(reference_fn())
+        assert not H.outputs_close(second, reference, 0, 0) or workload.name == "function/retrace"
+        reference = second
     assert H.outputs_close(H.to_numpy(ours_fn()), reference, workload.rtol, workload.atol)
 
 
@@ -186,3 +193,98 @@ def test_thread_pools_are_pinned_by_environment(monkeypatch):
     pin_threads(2)
     assert {os.environ[v] for v in THREAD_VARIABLES} == {"2"}
     assert "OPENBLAS_NUM_THREADS" in THREAD_VARIABLES and "TF_NUM_INTRAOP_THREADS" in THREAD_VARIABLES
+
+
+# ----------------------------------------------------------------------------------------------
+# tf.function workloads (bench/workloads/function.py)
+# ----------------------------------------------------------------------------------------------
+
+
+def test_function_workloads_have_their_targets():
+    by_name = {w.name: w for w in WORKLOADS}
+    expected = {"function/cached-call": "<= 2x numpy", "function/first-call": "<= +5000 µs vs numpy",
+                "function/retrace": "<= +3000 µs vs numpy", "function/mlp-adam-step": "<= 1.3x numpy"}
+    for name, target in expected.items():
+        assert by_name[name].target.describe() == target
+        assert {"numpy", "eagerflow", "tensorflow"} <= set(by_name[name].variants)
+
+
+def test_first_call_and_retrace_variants_trace_on_every_call(monkeypatch):
+    """What is timed must be tracing: count the traces the eagerflow variants cause."""
+    import eagerflow as tf
+    from eagerflow.trace import function as fn_module
+    traces = []
+    original = fn_module.Function._trace
+    monkeypatch.setattr(fn_module.Function, "_trace", lambda self, *a, **k: traces.append(1) or original(self, *a, **k))
+    for name in ("function/first-call", "function/retrace"):
+        (w,) = select(name)
+        call = w.variants["eagerflow"](w.setup(True))
+        traces.clear()
+        outs = [H.to_numpy(call()) for _ in range(3)]
+        assert len(traces) == 3, name
+        assert all(np.allclose(o, outs[0], rtol=1e-5) for o in outs)
+    assert tf.function is not None
+
+
+def test_numpy_adam_floor_matches_finite_differences_and_adams_first_step():
+    """The training-step floor: its gradient (recovered from Adam's first moment after one step,
+    m = (1 - beta1) g) against central differences of the float64 loss, and the first Adam step,
+    which moves every weight by about lr against the sign of its gradient."""
+    F = function_workloads
+    p = F._mlp_inputs(True)
+    loss, w2, m_w1, v_b1 = F._adam_numpy(p)()
+    g_w1 = m_w1 / (1 - F.BETA1)
+    p64 = {k: v.astype(np.float64) for k, v in p.items() if k != "y"}
+
+    def xent(q):
+        h = np.maximum(p64["x"] @ q["w1"] + q["b1"], 0)
+        z = h @ q["w2"] + q["b2"]
+        z = z - z.max(axis=1, keepdims=True)
+        return np.mean(np.log(np.exp(z).sum(axis=1)) - z[np.arange(F.BATCH), p["y"]])
+
+    assert abs(loss - xent(p64)) < 1e-5
+    eps = 1e-6
+    for name, index in [("w1", (3, 5)), ("w1", (400, 17)), ("w1", (700, 100)), ("b1", (7,)), ("w2", (11, 2))]:
+        plus = {**p64, name: p64[name].copy()}
+        minus = {**p64, name: p64[name].copy()}
+        plus[name][index] += eps
+        minus[name][index] -= eps
+        numeric = (xent(plus) - xent(minus)) / (2 * eps)
+        if name == "w1":
+            assert abs(g_w1[index] - numeric) <= 1e-4 * max(1.0, abs(numeric)) + 1e-6, index
+        elif name == "b1":
+            assert abs(np.sqrt(v_b1[index] / (1 - F.BETA2)) - abs(numeric)) <= 1e-4, index
+        else:  # w2 after one step: w2 - lr * g / (|g| + eps) for |g| well above Adam's epsilon
+            assert abs(numeric) > 1e-4
+            step = w2[index] - p["w2"][index]
+            assert step == pytest.approx(-F.LR * np.sign(numeric), rel=1e-3)
+
+
+def test_varlen_report_counts_traces_and_checks_values(monkeypatch):
+    F = function_workloads
+    monkeypatch.setattr(F, "VARLEN_CALLS_QUICK", 30)
+    rows = F.varlen_report(quick=True)
+    lengths = F.varlen_lengths(30)
+    assert [r["variant"] for r in rows] == [name for name, _, _ in F.VARLEN_VARIANTS]
+    traces = {r["variant"]: r["traces"] for r in rows}
+    assert traces["no signature"] == len(set(lengths))  # one trace per new shape
+    assert traces["input_signature [None, None, 128]"] == 1
+    assert traces["reduce_retracing=True"] == 2  # the second shape relaxes to (1, None, 128)
+    for r in rows:
+        assert r["calls"] == 30 and r["max_rel_diff_vs_numpy"] < 1e-5
+        assert isinstance(r["resident_growth_bytes"], int)
+    table = F.format_varlen({"eagerflow": rows}).splitlines()
+    assert table[0].split()[:3] == ["framework", "variant", "calls"]
+    assert len(table) == 2 + len(rows)
+    assert re.search(r"input_signature \[None, None, 128\] +30 +\d+ +1 +<= 1 +\d+\.\d\d s +[+-]\d+\.\d MiB +ok$", table[3])
+
+
+def test_varlen_table_flags_too_many_traces_and_wrong_values():
+    row = {"variant": "v", "calls": 10, "distinct_lengths": 5, "traces": 3, "expected_at_most": 2, "seconds": 1.5,
+           "resident_growth_bytes": 3 * 2**20, "max_rel_diff_vs_numpy": 0.5}
+    line = function_workloads.format_varlen({"eagerflow": [row]}).splitlines()[2]
+    assert "1.50 s" in line and "+3.0 MiB" in line and line.endswith("DIFF TOO MANY TRACES")
+
+
+def test_resident_bytes_is_a_positive_size():
+    assert function_workloads.resident_bytes() > 1 << 20

@@ -93,3 +93,44 @@ print("done")
     assert ">>> x * 3\n<tf.Tensor: shape=(), dtype=float32, numpy=6.0>\n" in out
     assert ">>> for i in range(2):\n...     x * i  # not displayed: only top-level expressions are\n>>> print" in out
     assert out.endswith(">>> print(\"done\")\ndone\n")
+
+
+def _section(demo, title):
+    start = demo.index(title)
+    nxt = re.search(r"\n\d+\. ", demo[start:])
+    return demo[start:start + nxt.start()] if nxt else demo[start:]
+
+
+def test_function_section_lists_the_seed_graph_like_tensorflow(demo):
+    text = _section(demo, "tf.function: trace once, run a graph")
+    listed = re.findall(r"^  (\S+) +(\w+)$", text, re.M)
+    # TensorFlow 2.21 lists exactly these nodes for seed document 001's simple_computation.
+    assert listed == [("a", "Placeholder"), ("b", "Placeholder"), ("MatMul", "MatMul"), ("Add/y", "Const"),
+                      ("Add", "AddV2"), ("Maximum/y", "Const"), ("Maximum", "Maximum"), ("Identity", "Identity")]
+
+
+def test_function_section_prints_the_generated_code_and_its_result(demo):
+    text = _section(demo, "tf.function: trace once, run a graph")
+    code = text[text.index("\ndef simple_computation(a, b):"):text.index("return (Maximum,)")]
+    assert "MatMul = k_MatMul(a, b)" in code and "k_AddV2(MatMul" in code and "k_Maximum(Add" in code
+    assert "Identity" not in code  # forwarded away: graph outputs are plain aliases at run time
+    # [[1, 2], [3, 4]] @ [[1, -1], [0.5, -1]] + 1 = [[3, -2], [6, -6]]; max with 0.
+    assert "array([[3., 0.],\n       [6., 0.]], dtype=float32)>" in text
+
+
+def test_function_section_traces_per_shape_and_prints_at_run_time(demo):
+    text = _section(demo, "tf.function: trace once, run a graph")
+    events = re.findall(r"^(tracing|running): x = (.*)$", text, re.M)
+    assert events == [("tracing", 'Tensor("x:0", shape=(2,), dtype=float32)'), ("running", "[1 2]"),
+                      ("running", "[3 4]"),
+                      ("tracing", 'Tensor("x:0", shape=(2, 1), dtype=float32)'), ("running", "[[5]")]
+    assert "array([6., 8.], dtype=float32)>" in text
+    assert ">>> scaled.experimental_get_tracing_count()\n2\n" in text
+
+
+def test_function_section_times_eager_against_graph(demo):
+    text = _section(demo, "tf.function: trace once, run a graph")
+    (eager, graph, speedup), = re.findall(
+        r"eager ([\d.]+) µs +tf\.function ([\d.]+) µs +graph speedup ([\d.]+)x", text)
+    assert float(eager) > 0 and float(graph) > 0
+    assert abs(float(eager) / float(graph) - float(speedup)) < 0.01 * float(speedup) + 0.01
