@@ -15,7 +15,8 @@ from .state.variables import Variable
 from .state.module import Module
 from .trace.function import function
 from .ops.io import print_ as print  # noqa: A001 - TensorFlow's name: `tf.print`
-from .ops.checks import Assert, assert_equal, assert_greater, assert_less, assert_rank
+from .ops.checks import Assert, assert_equal, assert_greater, assert_less
+from .ops.static_checks import assert_rank
 
 from .ops.math import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor, floordiv,
                        greater, greater_equal, less, less_equal, log, logical_and, logical_not,
