@@ -56,6 +56,7 @@ def fold_constants(program):
             continue
         for tensor, value in zip(op.outputs, outs):
             suffix = "folded" if tensor.value_index == 0 else f"folded_{tensor.value_index}"
-            const = Operation(op.graph, Const, f"{op.name}/{suffix}", (), {"value": value, "dtype": tensor.dtype})
+            const = Operation(op.graph, Const, f"{op.name}/{suffix}", (), {"value": value, "dtype": tensor.dtype},
+                              op.source)  # the user's line stays attached to what replaced it
             const.outputs = (SymbolicTensor(const, 0, TensorShape(value.shape), tensor.dtype),)
             program.subst[id(tensor)] = const.outputs[0]
