@@ -12,7 +12,7 @@ from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from . import array as _array
 from . import shape_rules as R
-from .operands import as_int_tensor, binary_operands
+from .operands import as_int_tensor, as_tensor, binary_operands
 from .registry import Spec, bind, defop
 from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
@@ -160,9 +160,12 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
 
 
 def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
-    """`tf.nn.conv1d`: [N, W, C] input and [K, C, O] filters, run as a 2-D convolution of height 1."""
+    """`tf.nn.conv1d`: [N, W, C] input and [K, C, O] filters, run as a 2-D convolution of height 1.
+    Unlike conv2d, TensorFlow converts the two arguments separately (neither borrows the other's
+    dtype), so `conv1d(float_tensor, [[[2]]])` is Conv2D's dtype mismatch, not an int-to-float cast."""
     check_format(data_format)
-    x, f = binary_operands(input, filters, "Conv2D")
+    x, f = as_tensor(input), as_tensor(filters)
+    R.check_same_dtype("Conv2D", (x, f))  # the eager kernel alone would run on mixed dtypes
     s = four(stride, "stride", 1)
     d = four(dilations, "dilations", 1)
     attrs = {"strides": [1, 1, s[1], 1], "dilations": [1, 1, d[1], 1]}

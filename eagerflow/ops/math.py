@@ -11,12 +11,12 @@ import warnings
 import numpy as np
 
 from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor, is_tensor_like
+from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor
 from . import shape_rules as R
-from .operands import as_tensor, same_dtype_operands
+from .operands import as_tensor, binary_operands, convert_beside, same_dtype_operands
 from .registry import NO_GRADIENT, Spec, bind, defop
 
 # TensorFlow computes 1/0 = inf, log(-1) = nan, nan -> int casts silently; NumPy warns. The kernels
@@ -430,31 +430,6 @@ def _rank(t):
 # ----------------------------------------------------------------------------------------------
 
 
-def _beside(value, other, strict):
-    """A non-tensor operand next to `other`. TensorFlow converts a Python value to the other
-    operand's dtype and raises TypeError ("Cannot convert 1.5 to EagerTensor of dtype int32") when
-    it cannot (`strict`); only `t + 1.5` and `t @ m` convert the right operand as a hint, so the
-    mismatch surfaces as the kernel's InvalidArgumentError."""
-    if is_tensor_like(value):
-        return convert_to_tensor(value)
-    if isinstance(other, Tensor) or is_tensor_like(other):
-        if strict:
-            return convert_to_tensor(value, dtype=other.dtype)
-        return convert_to_tensor(value, dtype_hint=other.dtype)
-    return convert_to_tensor(value)
-
-
-def binary_operands(x, y, op_name: str, loose_right=False):
-    """Both operands of a binary op as tensors of one dtype (TensorFlow never promotes)."""
-    if not isinstance(x, Tensor):
-        x = _beside(x, y, True)
-    if not isinstance(y, Tensor):
-        y = _beside(y, x, not loose_right)
-    if x._dtype is not y._dtype:
-        R.check_same_dtype(op_name, (x, y))
-    return x, y
-
-
 def _checked_bind(opdef, inputs, seen, name=None):
     """Eager runs skip shape rules, and NumPy would happily negate uint8 or add bools. So the op's
     rule runs the first time each input dtype is seen (raising TensorFlow's "Value for attr 'T'"
@@ -558,9 +533,9 @@ def truediv(x, y, name=None):
     """`x / y`: integers are first cast to a float type (int8/16 -> float32, else float64).
     Mixed dtypes are a TypeError here, not the kernel's InvalidArgumentError (TensorFlow's wording)."""
     if not isinstance(x, Tensor):
-        x = _beside(x, y, True)
+        x = convert_beside(x, y, True)
     if not isinstance(y, Tensor):
-        y = _beside(y, x, False)
+        y = convert_beside(y, x, False)
     if x.dtype is not y.dtype:
         raise TypeError(f"`x` and `y` must have the same dtype, got {x.dtype!r} != {y.dtype!r}.")
     if x.dtype.is_integer:
@@ -604,8 +579,8 @@ def add_n(inputs, name=None):
 def clip_by_value(t, clip_value_min, clip_value_max, name=None):
     """`tf.clip_by_value`: bounds are converted to `t`'s dtype (TypeError when they cannot be)."""
     t = as_tensor(t)
-    lo = clip_value_min if isinstance(clip_value_min, Tensor) else _beside(clip_value_min, t, True)
-    hi = clip_value_max if isinstance(clip_value_max, Tensor) else _beside(clip_value_max, t, True)
+    lo = clip_value_min if isinstance(clip_value_min, Tensor) else convert_beside(clip_value_min, t, True)
+    hi = clip_value_max if isinstance(clip_value_max, Tensor) else convert_beside(clip_value_max, t, True)
     R.check_same_dtype("ClipByValue", (t, lo, hi))
     return bind(ClipByValue, (t, lo, hi))
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor
+from ..core.convert import convert_to_tensor, is_tensor_like
 from ..core.tensor import Tensor
 from .registry import static_value
 from .shape_rules import FLOATS, check_dtype_in, check_same_dtype
@@ -20,20 +20,28 @@ def as_tensor(value, dtype=None):
     return convert_to_tensor(value, dtype_hint=dtype)
 
 
-def binary_operands(x, y, op_name: str):
-    """Converts both operands of a binary op: a non-tensor takes the other side's dtype when it
-    can; then TensorFlow's no-promotion rule (mixed dtypes raise InvalidArgumentError)."""
-    if not isinstance(x, Tensor) and hasattr(type(x), "_as_tensor"):
-        x = x._as_tensor()
-    if not isinstance(y, Tensor) and hasattr(type(y), "_as_tensor"):
-        y = y._as_tensor()
+def convert_beside(value, other, strict=True):
+    """A non-tensor operand next to `other`. TensorFlow converts a Python value to the other
+    operand's dtype and raises TypeError ("Cannot convert 1.5 to EagerTensor of dtype int32") when
+    it cannot (`strict`); only `t + 1.5` and `t @ m` convert the right operand as a hint, so the
+    mismatch surfaces as the kernel's InvalidArgumentError."""
+    if is_tensor_like(value):
+        return convert_to_tensor(value)
+    if isinstance(other, Tensor) or is_tensor_like(other):
+        if strict:
+            return convert_to_tensor(value, dtype=other.dtype)
+        return convert_to_tensor(value, dtype_hint=other.dtype)
+    return convert_to_tensor(value)
+
+
+def binary_operands(x, y, op_name: str, loose_right=False):
+    """Both operands of a binary op as tensors of one dtype (TensorFlow never promotes): a
+    non-tensor takes the other operand's dtype or raises TypeError (`convert_beside`); two tensors
+    of different dtypes raise InvalidArgumentError naming `op_name`."""
     if not isinstance(x, Tensor):
-        if isinstance(y, Tensor):
-            x = convert_to_tensor(x, dtype_hint=y._dtype)
-        else:
-            x = convert_to_tensor(x)
+        x = convert_beside(x, y, True)
     if not isinstance(y, Tensor):
-        y = convert_to_tensor(y, dtype_hint=x._dtype)
+        y = convert_beside(y, x, not loose_right)
     if x._dtype is not y._dtype:
         check_same_dtype(op_name, (x, y))
     return x, y
