@@ -1,4 +1,4 @@
-"""Every test here runs with the pipeline's debug checks on: graph/verify.py after each pass."""
+"""Every test runs with the pipeline's debug checks on: graph/verify.py after each pass."""
 import pytest
 
 from eagerflow.passes import pipeline

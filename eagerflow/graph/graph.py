@@ -339,6 +339,11 @@ class Graph:
         from ..core.context import graph_scope
         return graph_scope(self)
 
+    def as_text(self) -> str:
+        """One line per op: `name = Type(inputs) {attrs} : shape dtype  # file:line`."""
+        from .printer import graph_as_text
+        return graph_as_text(self)
+
     def __repr__(self):
         return f"<eagerflow.Graph {self.name!r} with {len(self._ops)} ops>"
 

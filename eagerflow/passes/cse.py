@@ -30,15 +30,25 @@ def _attr_key(attrs):
     return tuple(parts)
 
 
+# Ops whose value depends on state that stateful ops may change between two calls.
+_READS_STATE = frozenset({"ReadVariableOp"})
+
+
 def eliminate_common_subexpressions(program):
     seen = {}
+    epoch = 0  # bumped at every stateful op: two variable reads merge only with no write between
     for op in program.ops:
-        if op.opdef.stateful or op.type in ("Placeholder",) or all(id(t) in program.subst for t in op.outputs):
-            continue  # effects stay; replaced ops (forwarded, folded) are dead and keep their substitution
+        if op.opdef.stateful:
+            epoch += 1
+            continue  # effects stay
+        if op.type in ("Placeholder",) or all(id(t) in program.subst for t in op.outputs):
+            continue  # replaced ops (forwarded, folded) are dead and keep their substitution
         attrs = _attr_key(op.attrs)
         if attrs is None:
             continue
         key = (op.type, tuple(id(program.resolve(t)) for t in op.inputs), attrs)
+        if op.type in _READS_STATE:
+            key += (epoch,)
         first = seen.get(key)
         if first is None:
             seen[key] = op

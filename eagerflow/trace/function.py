@@ -205,7 +205,9 @@ class ConcreteFunction:
         where = ""
         if op.source:
             where = f"\n\nDetected at node '{op.name}' defined at:\n  File \"{op.source[0]}\", line {op.source[1]}"
-        cls = type(exc) if isinstance(exc, OpError) else InvalidArgumentError
+        # The public TensorFlow class (a kernel may raise a private subclass of it).
+        cls = next((c for c in type(exc).__mro__ if c.__module__ == OpError.__module__), InvalidArgumentError) \
+            if isinstance(exc, OpError) else InvalidArgumentError
         return cls(None, op, f"{message}\n\t [[{{{{node {op.name}}}}}]]{where}")
 
 

@@ -80,3 +80,17 @@ def test_merged_function_matches_eager():
     cf = tf.function(f).get_concrete_function(S)
     assert cf.code.count("k_Square") == 1
     np.testing.assert_allclose(cf(x).numpy(), f(x).numpy())
+
+
+def test_variable_reads_separated_by_a_write_are_not_merged():
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f():
+        a = v * 1.0
+        v.assign(a * 2.0)
+        return v * 10.0 + a
+
+    cf = f.get_concrete_function()
+    assert cf.code.count("._array") == 2
+    assert f().numpy() == 21.0
