@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import keyword
 import linecache
+import weakref
 import re
 
 import numpy as np
@@ -133,7 +134,10 @@ def generate(program, name: str, captures: dict) -> GeneratedFunction:
     filename = f"<eagerflow-generated {name} #{_counter[0]}>"
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     exec(compile(source, filename, "exec"), env)
-    return GeneratedFunction(env[_ident(name)], source, filename, line_ops)
+    generated = GeneratedFunction(env[_ident(name)], source, filename, line_ops)
+    # The source stays readable in tracebacks while the function lives, and no longer.
+    weakref.finalize(generated, linecache.cache.pop, filename, None)
+    return generated
 
 
 def _statement(op, args, namer, var, env, kernels):

@@ -1,6 +1,10 @@
 """Constant folding: a stateless op whose inputs are all constants is computed once, at code
 generation time, and becomes a constant (small results only, so memory is not traded for time).
 
+Shape, Size, Rank, ZerosLike and OnesLike of an input whose static shape is fully known fold
+too, whatever computes that input: gradient rules build such shape chains, and this pass turns them
+into constants.
+
 Never folded: stateful ops (random draws, prints, asserts, variable writes: their effect or their
 fresh value belongs to each call), Placeholders, and results with more than MAX_FOLDED_ELEMENTS
 elements. When the static output shape already says the result is too big, the kernel is not run
@@ -27,6 +31,22 @@ def _too_big(op):
     return False
 
 
+def _out_dtype(op):
+    return op.outputs[0].dtype.np_dtype
+
+
+# Ops whose value follows from the static shape of their input alone (TensorFlow's graph
+# construction folds `tf.shape` of a fully known shape the same way). Each returns None when the
+# shape is not known well enough.
+_FROM_STATIC_SHAPE = {
+    "Shape": lambda op, s: np.array(s.as_list(), _out_dtype(op)) if s.is_fully_defined() else None,
+    "Size": lambda op, s: np.array(s.num_elements(), _out_dtype(op)) if s.is_fully_defined() else None,
+    "Rank": lambda op, s: np.array(s.rank, np.int32) if s.rank is not None else None,
+    "ZerosLike": lambda op, s: np.zeros(s.as_list(), _out_dtype(op)) if s.is_fully_defined() else None,
+    "OnesLike": lambda op, s: np.ones(s.as_list(), _out_dtype(op)) if s.is_fully_defined() else None,
+}
+
+
 def fold_constants(program):
     from ..graph.graph import Operation, SymbolicTensor
     from ..ops.array import Const
@@ -35,14 +55,17 @@ def fold_constants(program):
             continue
         if all(id(t) in program.subst for t in op.outputs):
             continue  # already replaced (a forwarded Identity): a second substitution would overwrite it
-        values = [_const_value(program.resolve(t)) for t in op.inputs]
-        if any(v is None for v in values):
-            continue
-        try:
-            with np.errstate(all="ignore"):  # inf/nan are values here, as they are at run time
-                out = op.opdef.kernel(*values, **op.attrs)
-        except Exception:
-            continue  # leave it to fail at run time with the user's line attached
+        static = _FROM_STATIC_SHAPE.get(op.type)
+        out = static(op, program.resolve(op.inputs[0]).shape) if static is not None else None
+        if out is None:
+            values = [_const_value(program.resolve(t)) for t in op.inputs]
+            if any(v is None for v in values):
+                continue
+            try:
+                with np.errstate(all="ignore"):  # inf/nan are values here, as they are at run time
+                    out = op.opdef.kernel(*values, **op.attrs)
+            except Exception:
+                continue  # leave it to fail at run time with the user's line attached
         outs = list(out) if op.opdef.multi_output else [out]
         if len(outs) != len(op.outputs):
             continue

@@ -28,7 +28,6 @@ from ..core.tensor import Tensor, TensorSpec, wrap_array
 from . import signature as sig
 
 _log = logging.getLogger("eagerflow")
-_from_np = _dt._BY_NP
 
 
 class ConcreteFunction:
@@ -250,6 +249,9 @@ class Function:
         self._name = name or getattr(python_function, "__name__", "function")
         self._cache = {}  # exact key -> (ConcreteFunction, order)
         self._traced = []  # [(general key, ConcreteFunction)] in trace order
+        # The traces whose keys have unknown (None) dimensions: the only ones a cache miss needs to
+        # check, so misses stay cheap however many exact-shape traces pile up.
+        self._relaxed = []
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._created_variables = False
@@ -371,7 +373,7 @@ class Function:
             entry = self._cache.get(key)
             if entry is not None:
                 return entry
-            for general, cf in self._traced:  # a relaxed trace may already accept this call
+            for general, cf in self._relaxed:  # a trace with unknown dims may already accept this call
                 if sig.accepts(general, key):
                     self._cache[key] = cf
                     return cf
@@ -451,6 +453,8 @@ class Function:
             captures[id(internal)] = external._value
         cf = ConcreteFunction(graph, graph.structured_outputs, param_specs, captures, self._name)
         self._traced.append((key, cf))
+        if sig.has_unknown_dims(key):
+            self._relaxed.append((key, cf))
         return cf
 
     def _note_retrace(self):

@@ -123,3 +123,12 @@ def explain(old, new, names) -> str:
         if old_d.get(k) != new_d.get(k):
             return f"argument {k!r}: {_describe(old_d.get(k))} -> {_describe(new_d.get(k))}"
     return "no difference in the arguments"
+
+
+def has_unknown_dims(key) -> bool:
+    """Whether a key has a tensor of unknown rank or with a None dimension."""
+    if type(key) is not tuple:
+        return False
+    if key and key[0] == TENSOR:
+        return key[2] is None or any(d is None for d in key[2])
+    return any(has_unknown_dims(part) for part in key)

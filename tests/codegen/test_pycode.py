@@ -75,3 +75,15 @@ def test_non_finite_float_attributes_are_bound_not_printed():
         want = [t.numpy() for t in f(tf.constant(X))]
     for g, w in zip(got, want):
         np.testing.assert_array_equal(g, w)
+
+
+def test_generated_source_leaves_linecache_with_its_function():
+    import gc
+    import linecache
+
+    cf = tf.function(lambda x: x * 3.0).get_concrete_function(tf.TensorSpec([2]))
+    filename = cf._generated.filename
+    assert filename in linecache.cache
+    del cf
+    gc.collect()
+    assert filename not in linecache.cache

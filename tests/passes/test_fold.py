@@ -124,3 +124,18 @@ def test_folded_function_matches_eager():
     cf = tf.function(f).get_concrete_function(tf.TensorSpec([1, 3]))
     assert "k_Transpose" not in cf.code and "k_Range" not in cf.code and "k_MatMul" in cf.code
     np.testing.assert_allclose(cf(x).numpy(), f(x).numpy(), rtol=1e-6)
+
+
+def test_shape_queries_of_known_shapes_fold_even_on_runtime_values():
+    @tf.function
+    def f(x):
+        y = tf.exp(x)
+        return tf.cast(tf.shape(y), tf.float32) * tf.cast(tf.size(y), tf.float32) + tf.reduce_sum(tf.ones_like(y))
+
+    cf = f.get_concrete_function(tf.TensorSpec([2, 3]))
+    assert "k_Shape" not in cf.code and "k_Size" not in cf.code and "k_OnesLike" not in cf.code
+    assert "k_Exp" not in cf.code  # its value is never needed: only its static shape
+    np.testing.assert_allclose(f(tf.zeros([2, 3])).numpy(), [2 * 6 + 6, 3 * 6 + 6])
+
+    g = tf.function(lambda x: tf.shape(x)).get_concrete_function(tf.TensorSpec([None, 3]))
+    assert "k_Shape" in g.code  # an unknown dimension stays a run-time query
