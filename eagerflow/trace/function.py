@@ -50,6 +50,7 @@ class ConcreteFunction:
         self._n_params = len(param_specs)
         self._output_template = structured_outputs
         self._pack = _packer(structured_outputs)
+        self._single_output = isinstance(structured_outputs, Tensor)
         self.stateful = any(op.opdef.stateful for op in graph.get_operations())
         self._with_intermediates = None
         self._gradient = None
@@ -152,12 +153,15 @@ class ConcreteFunction:
 
     def _call_flat(self, tensors):
         """Runs the generated code on the tensors' arrays; the cached-call hot path."""
-        if state.graph is not None or state.tapes:
+        st = state
+        if st.graph is not None or st.tapes:
             return self._call_in_context(tensors)
         try:
             arrays = self._fn(*[t._value for t in tensors])
         except Exception as exc:
             raise self._runtime_error(exc) from None
+        if self._single_output:
+            return wrap_array(arrays[0])
         return self._wrap(arrays)
 
     def _call_in_context(self, tensors):
@@ -247,7 +251,8 @@ class Function:
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
         self._name = name or getattr(python_function, "__name__", "function")
-        self._cache = {}  # exact key -> (ConcreteFunction, order)
+        self._cache = {}  # exact call key (args part, kwargs part) -> ConcreteFunction
+        self._positional_cache = {}  # args part -> ConcreteFunction, for calls without keywords
         self._traced = []  # [(general key, ConcreteFunction)] in trace order
         # The traces whose keys have unknown (None) dimensions: the only ones a cache miss needs to
         # check, so misses stay cheap however many exact-shape traces pile up.
@@ -295,8 +300,15 @@ class Function:
             return self._call_with_signature(args, kwargs)
         tensors = []
         key_of = sig.key_of
+        if not kwargs:  # the common case: one flat key, one lookup in the positional-call cache
+            key = tuple([key_of(a, tensors) for a in args])
+            entry = self._positional_cache.get(key)
+            if entry is None:
+                entry = self._lookup_or_trace(args, kwargs, (key, ()))
+                self._positional_cache[key] = entry
+            return entry._call_flat(tensors)
         key = (tuple([key_of(a, tensors) for a in args]),
-               tuple([(k, key_of(kwargs[k], tensors)) for k in sorted(kwargs)]) if kwargs else ())
+               tuple([(k, key_of(kwargs[k], tensors)) for k in sorted(kwargs)]))
         entry = self._cache.get(key)
         if entry is None:
             entry = self._lookup_or_trace(args, kwargs, key)
