@@ -65,6 +65,13 @@ def main(argv=None) -> int:
     if notes:
         print()
         print(notes)
+    if not args.filter or args.filter in "function/varlen":  # counts and memory, not times
+        from .workloads import function as fn_workloads
+        rows = {"eagerflow": fn_workloads.varlen_report(args.quick)}
+        if args.tf_python:
+            rows["tensorflow"] = fn_workloads.varlen_external(args.tf_python, args.quick)
+        print()
+        print(fn_workloads.format_varlen(rows))
     if args.json:
         report.write_json(args.json, results, settings, args.quick, threads=args.threads)
         print(f"\nwrote {args.json}")
