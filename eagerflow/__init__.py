@@ -3,7 +3,6 @@
 This file is the whole `tf` surface as one explicit import list. Namespaces (`tf.math`, `tf.nn`,
 `tf.random`, ...) are modules under api/ with their own lists.
 """
-from .core import dtypes as _dtypes
 from .core.dtypes import (DType, as_dtype, bool_ as bool, complex64, complex128, float16, float32, float64,
                           int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant)
 from .core.shape import TensorShape

@@ -1,4 +1,4 @@
-"""`tf.function`: Function (polymorphic, one trace per signature) and ConcreteFunction (one graph).
+"""`tf.function`: Function, which traces once per input signature and caches ConcreteFunctions.
 
 A cached call is: build the key (trace/signature.py) -> one dict lookup -> the generated code on
 raw arrays -> wrap the outputs. Tracing runs the Python function once with symbolic placeholders
@@ -10,233 +10,20 @@ from __future__ import annotations
 import functools
 import inspect
 import logging
-import sys
 import threading
-import types
 import weakref
-
-import numpy as np
 
 from ..core import dtypes as _dt
 from ..core import context as _context
 from ..core import nest
-from ..core.context import functions_run_eagerly, graph_scope, state
+from ..core.context import graph_scope, state
 from ..core.convert import convert_to_tensor
-from ..core.errors import InvalidArgumentError, OpError
 from ..core.shape import TensorShape
-from ..core.tensor import Tensor, TensorSpec, wrap_array
+from ..core.tensor import Tensor, TensorSpec
 from . import signature as sig
+from .concrete import ConcreteFunction
 
 _log = logging.getLogger("eagerflow")
-
-
-class ConcreteFunction:
-    """One traced graph and its generated code. Call it with tensors matching its input specs."""
-
-    def __init__(self, graph, structured_outputs, param_specs, captures, name, outputs=None):
-        from ..codegen.pycode import generate
-        from ..passes.pipeline import optimize
-        self.graph = graph
-        self.structured_outputs = structured_outputs
-        self._param_specs = param_specs  # [(param name, TensorSpec)] for the placeholders, in order
-        self._captures = captures
-        self.name = name
-        self._outputs = list(graph.outputs) if outputs is None else list(outputs)
-        view = types.SimpleNamespace(get_operations=graph.get_operations, inputs=graph.inputs,
-                                     outputs=self._outputs)
-        program = optimize(view)
-        self._generated = generate(program, name, captures)
-        self._fn = self._generated.fn
-        self._n_params = len(param_specs)
-        self._output_template = structured_outputs
-        self._pack = _packer(structured_outputs)
-        self._single_output = isinstance(structured_outputs, Tensor)
-        self.stateful = any(op.opdef.stateful for op in graph.get_operations())
-        self._with_intermediates = None
-        self._gradient = None
-
-    # --- what ops/call.py needs (the call op) ---
-    def run_arrays(self, arrays):
-        """The generated code on raw arrays; trailing capture inputs of a call op are ignored (the
-        generated code holds its captures)."""
-        try:
-            return self._fn(*arrays[:self._n_params])
-        except Exception as exc:
-            raise self._runtime_error(exc) from None
-
-    def output_specs(self):
-        return [(t.shape, t.dtype) for t in self._outputs]
-
-    def capture_inputs(self):
-        return self.graph.external_captures
-
-    def with_intermediates(self) -> "ConcreteFunction":
-        """This function returning, after its outputs, every value its gradient may need (what a
-        tape would have kept). Used when a recording tape sees the call."""
-        if self._with_intermediates is None:
-            from .gradient import intermediates_of
-            extra = intermediates_of(self.graph)
-            cf = ConcreteFunction(self.graph, None, self._param_specs, self._captures,
-                                  self.name + "_with_intermediates", outputs=self._outputs + extra)
-            cf.n_user_outputs = len(self._outputs)
-            cf.intermediates = extra
-            self._with_intermediates = cf
-        return self._with_intermediates
-
-    def gradient_function(self, all_outputs=False):
-        """(backward ConcreteFunction, mask of inputs that get a gradient); built once per kind."""
-        if self._gradient is None:
-            self._gradient = {}
-        if all_outputs not in self._gradient:
-            from .gradient import build_backward
-            self._gradient[all_outputs] = build_backward(self, all_outputs)
-        return self._gradient[all_outputs]
-
-    @property
-    def code(self) -> str:
-        """The generated Python source that runs when this function is called."""
-        return self._generated.source
-
-    @property
-    def inputs(self):
-        return self.graph.inputs
-
-    @property
-    def outputs(self):
-        return self.graph.outputs
-
-    @property
-    def variables(self):
-        return self.graph.variables
-
-    @property
-    def trainable_variables(self):
-        return tuple(v for v in self.graph.variables if v.trainable)
-
-    @property
-    def captured_inputs(self):
-        return self.graph.external_captures
-
-    def pretty_printed_signature(self, verbose=True):
-        lines = ["Input Parameters:"]
-        for name, spec in self._param_specs:
-            lines.append(f"  {name} (POSITIONAL_OR_KEYWORD): {spec!r}")
-        outs = [TensorSpec(t.shape, t.dtype) for t in self.graph.outputs]
-        lines.append("Output Type:")
-        lines.append(f"  {_output_type_text(self.structured_outputs, outs)}")
-        if self.graph.captures:
-            lines.append("Captures:")
-            for external, internal in self.graph.captures:
-                lines.append(f"  {id(external)}: {TensorSpec(internal.shape, internal.dtype)!r}")
-        else:
-            lines.append("Captures:\n  None")
-        return "\n".join(lines)
-
-    def __repr__(self):
-        return f"ConcreteFunction {self.pretty_printed_signature()}"
-
-    def __str__(self):
-        return self.__repr__()
-
-    def __call__(self, *args, **kwargs):
-        flat = []
-        for a in nest.flatten((args, kwargs)):
-            if isinstance(a, Tensor) or hasattr(type(a), "_as_tensor") or isinstance(a, np.ndarray):
-                flat.append(convert_to_tensor(a))
-        if len(flat) != len(self._param_specs):
-            raise TypeError(f"{self.name}() takes {len(self._param_specs)} tensor arguments, got {len(flat)}")
-        for (pname, spec), t in zip(self._param_specs, flat):
-            if not spec.is_compatible_with(t):
-                raise TypeError(f"{self.name}(): argument {pname!r} expected {spec!r}, got "
-                                f"{TensorSpec(t.shape, t.dtype)!r}")
-        return self._call_flat(flat)
-
-    def _call_flat(self, tensors):
-        """Runs the generated code on the tensors' arrays; the cached-call hot path."""
-        st = state
-        if st.graph is not None or st.tapes:
-            return self._call_in_context(tensors)
-        try:
-            arrays = self._fn(*[t._value for t in tensors])
-        except Exception as exc:
-            raise self._runtime_error(exc) from None
-        if self._single_output:
-            return wrap_array(arrays[0])
-        return self._wrap(arrays)
-
-    def _call_in_context(self, tensors):
-        """Inside another trace the function is inlined (replayed op by op into that graph); under a
-        recording tape it runs as one call op that also returns what its gradient needs."""
-        if state.graph is not None:
-            from ..graph.evaluate import evaluate
-            return evaluate(self.graph, tensors, self.structured_outputs)
-        from ..ops.call import call_function
-        arg_variables = [t._value for t in tensors if t.dtype is _dt.resource]
-        for var in list(self.graph.variables) + arg_variables:  # as if the function's reads happened here
-            if var.trainable:
-                for tape in state.tapes:
-                    if tape.recording:
-                        tape._watch_variable(var)
-        inputs = list(tensors) + list(self.capture_inputs())
-        if not any(tape.recording and tape.should_record(inputs) for tape in state.tapes):
-            try:
-                arrays = self._fn(*[t._value for t in tensors])
-            except Exception as exc:
-                raise self._runtime_error(exc) from None
-            return self._wrap(arrays)
-        full = self.with_intermediates()
-        outs = call_function(full, tensors)[:full.n_user_outputs]
-        if self._output_template is None:
-            return None
-        return nest.pack_sequence_as(self._output_template, outs)
-
-    def _wrap(self, arrays):
-        return self._pack([wrap_array(a) for a in arrays])
-
-    def _runtime_error(self, exc):
-        """The error a kernel raised, naming the node and the user's line that created it."""
-        tb = exc.__traceback__
-        op = None
-        while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self._generated.filename:
-                op = self._generated.line_ops.get(tb.tb_lineno)
-            tb = tb.tb_next
-        message = exc.message if isinstance(exc, OpError) else str(exc)
-        message = message.split(" [Op:")[0]
-        if op is None:
-            return exc if isinstance(exc, OpError) else InvalidArgumentError(None, None, message)
-        where = ""
-        if op.source:
-            where = f"\n\nDetected at node '{op.name}' defined at:\n  File \"{op.source[0]}\", line {op.source[1]}"
-        # The public TensorFlow class (a kernel may raise a private subclass of it).
-        cls = next((c for c in type(exc).__mro__ if c.__module__ == OpError.__module__), InvalidArgumentError) \
-            if isinstance(exc, OpError) else InvalidArgumentError
-        return cls(None, op, f"{message}\n\t [[{{{{node {op.name}}}}}]]{where}")
-
-
-def _packer(template):
-    """A function rebuilding the user's output structure from the flat output tensors; the common
-    shapes (one tensor, a flat tuple or list) skip the generic nest walk on the hot path."""
-    if template is None:
-        return lambda outs: None
-    if isinstance(template, Tensor):
-        return lambda outs: outs[0]
-    if type(template) is tuple and all(isinstance(t, Tensor) for t in template):
-        return tuple
-    if type(template) is list and all(isinstance(t, Tensor) for t in template):
-        return list
-    return lambda outs: nest.pack_sequence_as(template, outs)
-
-
-def _output_type_text(structure, specs):
-    if structure is None:
-        return "NoneTensorSpec()"
-    if isinstance(structure, Tensor):
-        return repr(specs[0])
-    if isinstance(structure, (list, tuple)):
-        inner = ", ".join(repr(s) for s in specs)
-        return f"{'Tuple' if isinstance(structure, tuple) else 'List'}[{inner}]"
-    return repr(specs)
 
 
 class Function:
@@ -604,4 +391,4 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
     return decorate(func)
 
 
-__all__ = ["function", "Function", "ConcreteFunction", "sys"]
+__all__ = ["function", "Function", "ConcreteFunction"]
