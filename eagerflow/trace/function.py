@@ -167,10 +167,39 @@ class Function:
         return bound
 
     # --- tracing ---
+    def _canonical_key(self, args, kwargs, key):
+        """The key of the same call with defaults applied and keywords bound to their parameters,
+        so `f(x)`, `f(x, 2)` and `f(x, y=2)` share one trace (TensorFlow binds calls the same way).
+        Used only when the tensors come in the same order either way; otherwise the raw key."""
+        try:
+            bound = self._signature.bind(*args, **kwargs)
+        except TypeError:
+            return key, args, kwargs
+        bound.apply_defaults()
+        call_args, call_kwargs = _rebind(self._signature, dict(bound.arguments))
+        raw_tensors, tensors = [], []
+        for a in args:
+            sig.key_of(a, raw_tensors)
+        for k in sorted(kwargs):
+            sig.key_of(kwargs[k], raw_tensors)
+        canonical = (tuple(sig.key_of(a, tensors) for a in call_args),
+                     tuple((k, sig.key_of(call_kwargs[k], tensors)) for k in sorted(call_kwargs)))
+        same_order = len(tensors) == len(raw_tensors) and all(
+            a is b or (getattr(a, "_value", None) is not None and a._value is getattr(b, "_value", None))
+            for a, b in zip(tensors, raw_tensors))
+        return (canonical, tuple(call_args), call_kwargs) if same_order else (key, args, kwargs)
+
     def _lookup_or_trace(self, args, kwargs, key):
         with self._lock:
             entry = self._cache.get(key)
             if entry is not None:
+                return entry
+            canonical, call_args, call_kwargs = self._canonical_key(args, kwargs, key)
+            if canonical != key:
+                entry = self._cache.get(canonical)
+                if entry is None:
+                    entry = self._lookup_or_trace(call_args, call_kwargs, canonical)
+                self._cache[key] = entry
                 return entry
             for general, cf in self._relaxed:  # a trace with unknown dims may already accept this call
                 if sig.accepts(general, key):

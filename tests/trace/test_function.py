@@ -495,3 +495,33 @@ def test_variable_reads_are_not_merged_across_an_assign():
 
     assert f().numpy() == 20.0
     assert f().numpy() == 40.0
+
+
+def test_defaults_and_keywords_share_one_trace():
+    @tf.function
+    def f(x, scale=2.0, *, shift=1.0):
+        return x * scale + shift
+
+    x = tf.constant([1.0, 2.0])
+    results = [f(x), f(x, 2.0), f(x, scale=2.0), f(x=x), f(x, shift=1.0)]
+    for r in results:
+        assert r.numpy().tolist() == [3.0, 5.0]
+    assert f.experimental_get_tracing_count() == 1
+    assert f(x, shift=0.0).numpy().tolist() == [2.0, 4.0]
+    assert f.experimental_get_tracing_count() == 2
+
+
+def test_namedtuple_and_keyword_tensor_arguments():
+    import collections
+    Pair = collections.namedtuple("Pair", ["a", "b"])
+
+    @tf.function
+    def f(p, *, w):
+        return p.a * w + p.b
+
+    out = f(Pair(tf.constant(2.0), tf.constant(1.0)), w=tf.constant(3.0))
+    assert out.numpy() == 7.0
+    f(Pair(tf.constant(5.0), tf.constant(1.0)), w=tf.constant(3.0))
+    assert f.experimental_get_tracing_count() == 1
+    f(Pair(tf.constant([5.0]), tf.constant(1.0)), w=tf.constant(3.0))
+    assert f.experimental_get_tracing_count() == 2
