@@ -13,6 +13,8 @@ from .autodiff.tape import GradientTape, UnconnectedGradients
 from .state.variables import Variable
 from .state.module import Module
 from .trace.function import function
+from .control_flow.cond import case, cond, switch_case
+from .control_flow.while_loop import while_loop
 from .ops.io import print_ as print  # noqa: A001 - TensorFlow's name: `tf.print`
 from .ops.checks import Assert, assert_equal, assert_greater, assert_less
 from .ops.static_checks import assert_rank

@@ -72,9 +72,11 @@ class GeneratedFunction:
         self.line_ops = line_ops
 
 
-def generate(program, name: str, captures: dict) -> GeneratedFunction:
+def generate(program, name: str, captures: dict, recording: bool = False) -> GeneratedFunction:
     """`captures` maps id(placeholder) -> the outside value it stands for (an ndarray, or a Variable
-    for a resource handle); parameters are the other placeholders, in order."""
+    for a resource handle); parameters are the other placeholders, in order. With `recording`, ops
+    run with the attributes they take under a recording tape (`OpDef.record_attrs`: a loop then
+    keeps the history its gradient needs)."""
     namer = _Namer(reserved={"np", _ident(name)})
     var = {}  # id(tensor) -> source name
     env = {"np": np}
@@ -115,7 +117,7 @@ def generate(program, name: str, captures: dict) -> GeneratedFunction:
     line_ops = {}
     for i, op in enumerate(program.ops):
         args = [ref(t) for t in op.inputs]
-        stmt = _statement(op, args, namer, var, env, kernels)
+        stmt = _statement(op, args, namer, var, env, kernels, recording)
         if stmt is None:
             continue
         dead = sorted({var[id(program.resolve(t))] for t in op.inputs
@@ -140,7 +142,7 @@ def generate(program, name: str, captures: dict) -> GeneratedFunction:
     return generated
 
 
-def _statement(op, args, namer, var, env, kernels):
+def _statement(op, args, namer, var, env, kernels, recording=False):
     """One line of Python for one op, or None when the op needs no code (Placeholder)."""
     opdef = op.opdef
     if op.type == "Placeholder":
@@ -161,7 +163,10 @@ def _statement(op, args, namer, var, env, kernels):
         kname = kernels[opdef.name] = namer("k_" + opdef.name)
         env[kname] = opdef.kernel
     call_args = list(args)
-    for key, value in op.attrs.items():
+    attrs = op.attrs
+    if recording and op.opdef.record_attrs is not None:
+        attrs = op.opdef.record_attrs(attrs)
+    for key, value in attrs.items():
         text = _literal(value)
         if text is None:
             gname = namer(f"a_{op.name}_{key}")

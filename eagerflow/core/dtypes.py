@@ -128,6 +128,9 @@ _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _BY_NAME.update({"half": float16, "float": float32, "double": float64})
 _BY_NP = {d.np_dtype: d for d in ALL_DTYPES}
 _BY_NAME.update({"resource": resource, "variant": variant})
+# The `dtype` of a core.variant.VariantValue: lets kernels return variants like arrays.
+VARIANT_KEY = "<variant>"
+_BY_NP[VARIANT_KEY] = variant
 # NumPy unicode/bytes arrays become tf.string.
 _PY_TYPES = {float: float32, int: int32, bool: bool_, complex: complex128, str: string, bytes: string}
 

@@ -10,10 +10,15 @@ from ..core import nest
 from ..ops.registry import bind
 
 
-def evaluate(graph, param_tensors, outputs_template=None):
-    """Runs `graph` on tensors for its parameter placeholders; returns its structured outputs."""
+def evaluate(graph, param_tensors, outputs_template=None, capture_values=None):
+    """Runs `graph` on tensors for its parameter placeholders; returns its structured outputs.
+    `capture_values` (aligned with `graph.captures`) replaces what the graph captured, e.g. a
+    branch replayed where its enclosing graph's values have other tensors standing for them."""
     env = {}
-    captured = {id(internal): external for external, internal in graph.captures}
+    if capture_values is None:
+        captured = {id(internal): external for external, internal in graph.captures}
+    else:
+        captured = {id(internal): value for (_, internal), value in zip(graph.captures, capture_values)}
     params = [ph for ph in graph.inputs if id(ph) not in captured]
     if len(params) != len(param_tensors):
         raise TypeError(f"graph {graph.name} takes {len(params)} inputs, got {len(param_tensors)}")

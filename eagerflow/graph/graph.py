@@ -173,8 +173,10 @@ def _user_frame():
 class Graph:
     """A traced computation: operations in program order, placeholders, captures and outputs."""
 
-    def __init__(self, name="graph"):
+    def __init__(self, name="graph", outer=None):
         self.name = name
+        # The enclosing graph of a control-flow branch or loop body, which it may capture from.
+        self.outer = outer
         self._ops = []
         self._names = {}  # lower-cased name -> count, for TensorFlow's case-insensitive uniqueness
         self.inputs = []  # parameter placeholders, then capture placeholders
@@ -273,10 +275,12 @@ class Graph:
         entry = self._captures.get(id(tensor))
         if entry is not None:
             return entry[1]
-        if tensor.dtype is _dt.resource:
+        if tensor.dtype is _dt.resource and isinstance(tensor, EagerTensor):
             var = tensor._value
             spec = (var.shape, var.dtype)
             self.variables_by_id[id(var)] = var
+        elif tensor.dtype is _dt.resource:  # an enclosing graph's handle placeholder
+            spec = tensor.variable_spec
         else:
             spec = None
         from ..ops.registry import Spec
@@ -291,8 +295,11 @@ class Graph:
     def _as_graph_input(self, t):
         if isinstance(t, SymbolicTensor):
             if t._op.graph is not self:
-                raise InvalidArgumentError(None, None, f"Tensor {t.name} belongs to another graph; tensors from an "
-                                                       f"enclosing tf.function cannot be used here yet.")
+                if self.outer is None:
+                    raise InvalidArgumentError(
+                        None, None, f"Tensor {t.name} belongs to another graph: a tensor from one tf.function "
+                                    f"cannot be used in another; pass it as an argument.")
+                return self.capture(t)  # a branch or loop body reading its enclosing graph
             return t
         if isinstance(t, EagerTensor):
             return self.capture(t)

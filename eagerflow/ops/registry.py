@@ -48,9 +48,10 @@ class OpDef:
     list of Spec; `grad(op, *output_grads)` returns one gradient (or None) per input."""
 
     __slots__ = ("name", "kernel", "infer", "grad", "inputs", "multi_output", "stateful", "doc",
-                 "sparse_output_grads")
+                 "sparse_output_grads", "record_attrs")
 
-    def __init__(self, name, kernel, infer, grad, inputs, multi_output, stateful, doc, sparse_output_grads=False):
+    def __init__(self, name, kernel, infer, grad, inputs, multi_output, stateful, doc, sparse_output_grads=False,
+                 record_attrs=None):
         self.name = name
         self.kernel = kernel
         self.infer = infer
@@ -61,6 +62,9 @@ class OpDef:
         self.doc = doc
         # True when `grad` accepts None for outputs nothing depended on (no zeros are built for them).
         self.sparse_output_grads = sparse_output_grads
+        # attrs -> attrs to use when a recording tape will record the op (None: the same); how a
+        # loop learns to keep the history its gradient needs.
+        self.record_attrs = record_attrs
 
     @property
     def differentiable(self) -> bool:
@@ -75,7 +79,7 @@ OPS: dict[str, OpDef] = {}
 
 def defop(name: str, *, kernel: Callable, infer: Callable, grad, inputs: Sequence[str] = ("x",),
           multi_output: bool = False, stateful: bool = False, doc: str = "",
-          sparse_output_grads: bool = False) -> OpDef:
+          sparse_output_grads: bool = False, record_attrs=None) -> OpDef:
     """Defines and registers an op. `grad` is required: a rule, or NO_GRADIENT said explicitly."""
     if name in OPS:
         raise ValueError(f"Op {name!r} is defined twice")
@@ -83,7 +87,8 @@ def defop(name: str, *, kernel: Callable, infer: Callable, grad, inputs: Sequenc
         raise ValueError(f"Op {name!r}: pass a gradient rule or NO_GRADIENT explicitly")
     if getattr(infer, "op_name", None) == "?":  # a fresh rule from a shape_rules factory
         infer.op_name = name
-    op = OpDef(name, kernel, infer, grad, tuple(inputs), multi_output, stateful, doc, sparse_output_grads)
+    op = OpDef(name, kernel, infer, grad, tuple(inputs), multi_output, stateful, doc, sparse_output_grads,
+               record_attrs)
     OPS[name] = op
     return op
 
@@ -115,6 +120,8 @@ def bind(op: OpDef, inputs, attrs=_NO_ATTRS, name=None):
     (`name` is the graph node name; TensorFlow's default is the op type).
     Returns one tensor, or a list of tensors for a multi-output op."""
     st = state
+    if st.tapes and op.record_attrs is not None and any(t.recording and t.should_record(inputs) for t in st.tapes):
+        attrs = op.record_attrs(attrs)
     graph = st.graph
     if graph is not None:
         result = graph.add_operation(op, inputs, attrs, name)

@@ -21,7 +21,7 @@ from ..core.tensor import Tensor, TensorSpec, wrap_array
 class ConcreteFunction:
     """One traced graph and its generated code. Call it with tensors matching its input specs."""
 
-    def __init__(self, graph, structured_outputs, param_specs, captures, name, outputs=None):
+    def __init__(self, graph, structured_outputs, param_specs, captures, name, outputs=None, recording=False):
         from ..codegen.pycode import generate
         from ..passes.pipeline import optimize
         self.graph = graph
@@ -33,7 +33,7 @@ class ConcreteFunction:
         view = types.SimpleNamespace(get_operations=graph.get_operations, inputs=graph.inputs,
                                      outputs=self._outputs)
         program = optimize(view)
-        self._generated = generate(program, name, captures)
+        self._generated = generate(program, name, captures, recording)
         self._fn = self._generated.fn
         self._n_params = len(param_specs)
         self._output_template = structured_outputs
@@ -65,7 +65,8 @@ class ConcreteFunction:
             from .gradient import intermediates_of
             extra = intermediates_of(self.graph)
             cf = ConcreteFunction(self.graph, None, self._param_specs, self._captures,
-                                  self.name + "_with_intermediates", outputs=self._outputs + extra)
+                                  self.name + "_with_intermediates", outputs=self._outputs + extra,
+                                  recording=True)
             cf.n_user_outputs = len(self._outputs)
             cf.intermediates = extra
             self._with_intermediates = cf

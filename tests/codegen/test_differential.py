@@ -127,6 +127,12 @@ def _inner_stateful():
     return tf.function(lambda x: tf.random.uniform([3], seed=4) + x).get_concrete_function(tf.TensorSpec([3]))
 
 
+def _checked_double(x):
+    """x * 2 behind a stateful assert: makes the enclosing branch or loop body stateful."""
+    tf.debugging.assert_less(x, 1e6)
+    return x * 2.0
+
+
 def _call(make):
     from eagerflow.ops.call import call_function
 
@@ -318,6 +324,17 @@ ROWS = [
     Row("L2Loss", tf.nn.l2_loss, (X,)),
     Row("BiasAdd", tf.nn.bias_add, (X, _f32(3, seed=4))),
     Row("BiasAddGrad", _grad(tf.nn.bias_add, (1,)), (X, _f32(3, seed=4))),
+    # --- control flow: tf.cond (If / StatelessIf) and tf.while_loop (While / StatelessWhile) ---
+    Row("StatelessIf", lambda x, p: tf.cond(p, lambda: x * 2.0, lambda: x - 1.0), (X, np.array(True)), label="true"),
+    Row("StatelessIf", lambda x, p: tf.cond(p, lambda: x * 2.0, lambda: x - 1.0), (X, np.array(False)),
+        label="false"),
+    Row("If", lambda x, p: tf.cond(p, lambda: _checked_double(x), lambda: x - 1.0), (X, np.array(True))),
+    Row("StatelessWhile", lambda x: tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * 2.0), (0, x))[1],
+        (X,)),
+    Row("While", lambda x: tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, _checked_double(y)), (0, x))[1],
+        (X,)),
+    Row("WhileGrad", _grad(lambda x: tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, tf.sin(y)),
+                                                   (0, x))[1]), (X,)),
     # --- calls of traced functions as one op ---
     Row("PartitionedCall", _call(_inner_stateless), (_f32(3),)),
     Row("StatefulPartitionedCall", _call(_inner_stateful), (_f32(3),), seed=11),

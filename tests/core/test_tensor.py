@@ -68,3 +68,9 @@ def test_numpy_operand_on_the_left():
     out = np.array([1.0, 2.0], dtype=np.float32) + tf.constant([1.0, 1.0])
     assert isinstance(out, tf.Tensor)
     np.testing.assert_array_equal(out.numpy(), [2.0, 3.0])
+
+
+def test_scalar_repr_shows_the_python_float_as_tensorflow_does():
+    # TensorFlow 2.21 prints a float32 scalar through Python's float: all its double digits.
+    assert repr(tf.constant(-0.41614681)) == "<tf.Tensor: shape=(), dtype=float32, numpy=-0.41614681482315063>"
+    assert repr(tf.constant(float("inf"))) == "<tf.Tensor: shape=(), dtype=float32, numpy=inf>"

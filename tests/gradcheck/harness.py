@@ -129,4 +129,22 @@ def ops_recorded(row: GradRow) -> set:
             y = row.fn(*xs)
         if row.order >= 2:
             inner.gradient(tf.reduce_sum(y), xs)
-    return {rec.opdef.name for rec in outer._records}
+    names = set()
+    for rec in outer._records:
+        names.add(rec.opdef.name)
+        f = rec.attrs.get("f") if isinstance(rec.attrs, dict) else None
+        if f is not None:  # a call of a traced function: count the ops its graph runs too
+            names |= _graph_op_types(f.graph)
+    return names
+
+
+def _graph_op_types(graph):
+    """Op types in a graph and in the branch and loop-body sub-graphs of its control-flow ops."""
+    names = set()
+    for op in graph.get_operations():
+        names.add(op.type)
+        for value in op.attrs.values():
+            sub = getattr(value, "graph", None)
+            if sub is not None and sub is not graph and hasattr(sub, "get_operations"):
+                names |= _graph_op_types(sub)
+    return names

@@ -1,0 +1,163 @@
+"""tf.cond, tf.case, tf.switch_case: eagerly a Python `if`; in a graph an `If`/`StatelessIf` op.
+
+In a graph both branches are traced (their Python runs once each, as in TensorFlow) into
+sub-graphs; the op's inputs are the predicate and every outer value either branch captured. At run
+time the op runs only the taken branch's generated code.
+
+Gradient: an If over the two branches' gradient sub-graphs. Each gradient branch replays its
+forward branch under a tape (recomputation: cheap for branches, exact for deterministic ones;
+a random draw inside a branch is drawn again, a known limitation).
+"""
+from __future__ import annotations
+
+from ..core import dtypes as _dt
+from ..core import nest
+from ..core.tensor import EagerTensor, Tensor
+from ..ops.operands import as_tensor
+from ..ops.registry import Spec, bind, defop
+from . import subgraph
+
+
+def _if_kernel(pred, *values, then_branch, else_branch, output_specs):
+    branch = then_branch if pred else else_branch
+    return branch.run((), values)
+
+
+def _if_infer(inputs, attrs):
+    return [Spec(shape, dtype) for shape, dtype in attrs["output_specs"]]
+
+
+def _if_grad(op, *grads):
+    """An If over the branches' gradient sub-graphs; gradients for every differentiable input."""
+    pred, externals = op.inputs[0], list(op.inputs[1:])
+    wanted = [i for i, t in enumerate(externals) if t.dtype.is_differentiable or t.dtype is _dt.resource]
+    if not wanted:
+        return [None] * len(op.inputs)
+    seeds = [g if g is not None else _zeros_like(o) for g, o in zip(grads, op.outputs)]
+    then_g = _gradient_branch(op.attrs["then_branch"], externals, seeds, wanted)
+    else_g = _gradient_branch(op.attrs["else_branch"], externals, seeds, wanted)
+    outs = iter(build_if(pred, then_g, else_g))
+    by_input = {i: next(outs) for i in wanted}
+    return [None] + [by_input.get(i) for i in range(len(externals))]
+
+
+def _zeros_like(t):
+    from ..ops.array import zeros_like
+    return zeros_like(t)
+
+
+def _gradient_branch(branch, externals, seeds, wanted):
+    """A branch computing d(branch outputs)/d(externals[i]) for i in `wanted`, given output
+    gradients `seeds`, by replaying the forward branch under a tape (zeros where it has none)."""
+    from ..autodiff.tape import GradientTape
+    from ..graph.evaluate import evaluate
+    from ..ops.state import ReadVariableOp
+
+    def grad_fn():
+        with GradientTape(watch_accessed_variables=False) as tape:
+            for i in wanted:
+                tape.watch(externals[i])
+            outs = evaluate(branch.graph, [], branch.outputs, [externals[j] for j in branch.index])
+        gs = tape.gradient(outs, [externals[i] for i in wanted], output_gradients=seeds)
+        result = []
+        for i, g in zip(wanted, gs):
+            if g is None:
+                t = externals[i]
+                g = _zeros_like(bind(ReadVariableOp, (t,)) if t.dtype is _dt.resource else t)
+            result.append(g)
+        return result
+
+    return subgraph.trace(grad_fn, [], f"{branch.name}_grad")
+
+
+If = defop("If", inputs=("cond", "input"), kernel=_if_kernel, infer=_if_infer, grad=_if_grad,
+           multi_output=True, stateful=True, doc="A conditional whose branches have side effects.")
+StatelessIf = defop("StatelessIf", inputs=("cond", "input"), kernel=_if_kernel, infer=_if_infer, grad=_if_grad,
+                    multi_output=True, doc="A conditional over two side-effect-free branches.")
+
+
+def build_if(pred, then_b, else_b):
+    """Binds an If/StatelessIf over two traced branches with matching outputs."""
+    externals = []
+    seen = set()
+    for t in list(then_b.externals) + list(else_b.externals):
+        if id(t) not in seen:
+            seen.add(id(t))
+            externals.append(t)
+    then_b.bind_externals(externals)
+    else_b.bind_externals(externals)
+    specs = []
+    for a, b in zip(then_b.outputs, else_b.outputs):
+        specs.append((a.shape.most_specific_compatible_shape(b.shape), a.dtype))
+    stateful = any(op.opdef.stateful for b in (then_b, else_b) for op in b.graph.get_operations())
+    attrs = {"then_branch": then_b, "else_branch": else_b, "output_specs": specs}
+    return bind(If if stateful else StatelessIf, (pred, *externals), attrs)
+
+
+def _check_matching(then_b, else_b):
+    try:
+        nest.assert_same_structure(then_b.structure, else_b.structure, check_types=False)
+    except (ValueError, TypeError) as err:
+        raise ValueError(
+            "true_fn and false_fn arguments to tf.cond must have the same number, type, and overall "
+            f"structure of return values.\n\ntrue_fn output: {then_b.structure}\nfalse_fn output: "
+            f"{else_b.structure}\n\nError details:\n{err}") from None
+    for i, (a, b) in enumerate(zip(then_b.outputs, else_b.outputs)):
+        if a.dtype is not b.dtype:
+            raise TypeError(f"true_fn and false_fn arguments to tf.cond must have the same dtypes: output {i} "
+                            f"is {a.dtype.name} in true_fn but {b.dtype.name} in false_fn.")
+
+
+def cond(pred, true_fn=None, false_fn=None, name=None):
+    """`tf.cond`: `true_fn()` if `pred` else `false_fn()`; both traced when `pred` is symbolic."""
+    if not callable(true_fn):
+        raise TypeError("true_fn must be callable.")
+    if not callable(false_fn):
+        raise TypeError("false_fn must be callable.")
+    if not isinstance(pred, Tensor):
+        pred = as_tensor(pred)
+    if isinstance(pred, EagerTensor):  # eager: plain Python control flow
+        if pred.dtype is not _dt.bool_ or pred.shape.rank != 0:
+            raise ValueError(f"The `pred` argument to tf.cond must be a scalar bool tensor, got {pred!r}")
+        return true_fn() if bool(pred) else false_fn()
+    if pred.dtype is not _dt.bool_:
+        raise TypeError(f"pred must be a bool tensor, got {pred.dtype.name}")
+    if pred.shape.rank not in (None, 0):
+        raise ValueError(f"pred must be a scalar, got shape {pred.shape}")
+    then_b = subgraph.trace(lambda: true_fn(), [], "cond_true")
+    else_b = subgraph.trace(lambda: false_fn(), [], "cond_false")
+    _check_matching(then_b, else_b)
+    outs = build_if(pred, then_b, else_b)
+    return nest.pack_sequence_as(then_b.structure, outs) if nest.is_nested(then_b.structure) else outs[0]
+
+
+def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):
+    """`tf.case`: the first pair whose predicate holds (nested conds, as TensorFlow builds it)."""
+    pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(pred_fn_pairs)
+    if not pairs:
+        if default is None:
+            raise ValueError("tf.case needs at least one (predicate, fn) pair or a default")
+        return default()
+    if default is None:
+        *pairs, (last_pred, last_fn) = pairs
+        default = last_fn
+    result = default
+    for pred, fn in reversed(pairs):
+        result = (lambda p, f, rest: (lambda: cond(p, f, rest)))(pred, fn, result)
+    return result()
+
+
+def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
+    """`tf.switch_case`: `branch_fns[branch_index]()`, `default` (or the last branch) out of range."""
+    fns = [fn for _, fn in sorted(branch_fns.items())] if isinstance(branch_fns, dict) else list(branch_fns)
+    if not fns:
+        raise ValueError("branch_fns must not be empty")
+    if default is None:
+        default = fns[-1]
+    index = as_tensor(branch_index)
+    if isinstance(index, EagerTensor):
+        i = int(index)
+        return fns[i]() if 0 <= i < len(fns) else default()
+    from ..ops.math import equal
+    pairs = [(equal(index, i), fn) for i, fn in enumerate(fns)]
+    return case(pairs, default=default)

@@ -1,0 +1,87 @@
+"""Branches and loop bodies: Python callables traced into sub-graphs and compiled.
+
+A Branch is a sub-graph (with the graph it was traced in as `outer`), its flat outputs, and its
+generated code. The generated function takes the branch's explicit inputs (loop variables; none
+for a cond branch) followed by the values of what it captured, in capture order; the op that runs
+it passes those captured values as its own inputs, so the enclosing graph sees every dependency.
+"""
+from __future__ import annotations
+
+import types
+
+from ..core import nest
+from ..core.context import graph_scope, state
+from ..core.convert import convert_to_tensor
+from ..core.tensor import Tensor
+
+
+class Branch:
+    def __init__(self, graph, explicit, outputs, structure, name):
+        from ..codegen.pycode import generate
+        from ..passes.pipeline import optimize
+        self.graph = graph
+        self.name = name
+        self.explicit = explicit  # the placeholders for explicit inputs (loop variables)
+        self.outputs = outputs  # flat symbolic outputs
+        self.structure = structure  # the Python structure the callable returned (tensors inside)
+        self.externals = graph.external_captures  # outer tensors, in capture order
+        view = types.SimpleNamespace(get_operations=graph.get_operations, inputs=graph.inputs, outputs=outputs)
+        self.generated = generate(optimize(view), name, {})
+        self.fn = self.generated.fn
+        self.index = None  # positions of self.externals among the op's external inputs
+
+    def bind_externals(self, all_externals):
+        """Records where each of this branch's captured values sits among the op's inputs."""
+        positions = {id(t): i for i, t in enumerate(all_externals)}
+        self.index = [positions[id(t)] for t in self.externals]
+
+    def run(self, explicit_values, external_values):
+        return self.fn(*explicit_values, *[external_values[i] for i in self.index])
+
+    @property
+    def code(self) -> str:
+        return self.generated.source
+
+    def __repr__(self):
+        return f"<Branch {self.name}: {len(self.graph.get_operations())} ops>"
+
+
+def trace(fn, specs, name, convert_outputs=True):
+    """Traces `fn(*placeholders)` into a sub-graph of the current graph (or of none, eagerly).
+
+    `specs` are TensorSpec-likes for the explicit inputs. Returns a Branch."""
+    from ..graph.graph import Graph
+    from ..ops.array import identity
+    graph = Graph(name, outer=state.graph if state.graph is not None else _EAGER_OUTER)
+    saved_tapes = state.tapes
+    state.tapes = []  # the sub-graph's own ops are not the outer tapes' business
+    try:
+        with graph_scope(graph):
+            explicit = [graph.placeholder(s.dtype, s.shape, f"{name}_input_{i}", getattr(s, "variable_spec", None))
+                        for i, s in enumerate(specs)]
+            result = fn(*explicit)
+            flat = nest.flatten(result)
+            outputs = []
+            for value in flat:
+                if value is None:
+                    raise ValueError(f"{name} returned None; every branch output must be a tensor")
+                t = value if isinstance(value, Tensor) else convert_to_tensor(value)
+                # An outer tensor (or an input) returned as is passes through an Identity of the branch.
+                outputs.append(t if _belongs(t, graph) and t._op.type != "Placeholder" else identity(t))
+    finally:
+        state.tapes = saved_tapes
+    graph.outputs = outputs
+    graph.finalize_names()
+    return Branch(graph, explicit, outputs, result, name)
+
+
+def _belongs(t, graph):
+    op = getattr(t, "_op", None)
+    return op is not None and op.graph is graph
+
+
+class _EagerOuter:
+    """Stands for "no enclosing graph": a branch traced eagerly may still capture eager tensors."""
+
+
+_EAGER_OUTER = _EagerOuter()

@@ -1,0 +1,251 @@
+"""tf.while_loop: eagerly a Python `while`; in a graph a `While`/`StatelessWhile` op.
+
+In a graph, `cond` and `body` are traced once into sub-graphs over placeholders for the loop
+variables (shaped by `shape_invariants` when given). A loop variable must keep its dtype, and its
+shape must stay compatible with its invariant: TensorFlow's error otherwise.
+
+Gradient: when a recording tape sees the loop, the op also outputs its history (the loop variables
+entering each iteration). `WhileGrad` walks that history backwards, running the traced gradient of
+one body iteration each step: the forward keeps the loop variables, nothing more, and the backward
+recomputes each iteration's inside from them.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core import nest
+from ..core.context import state
+from ..core.shape import TensorShape, as_shape
+from ..core.tensor import EagerTensor, Tensor
+from ..core.variant import VariantValue
+from ..ops.operands import as_tensor
+from ..ops.registry import Spec, bind, defop
+from . import subgraph
+
+
+class _LoopVarSpec:
+    __slots__ = ("shape", "dtype", "variable_spec")
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype, self.variable_spec = shape, dtype, None
+
+
+def _while_kernel(*values, cond, body, n_vars, output_specs, maximum_iterations=-1, keep_history=False):
+    loop_vars = list(values[:n_vars])
+    externals = values[n_vars:]
+    history = [] if keep_history else None  # kept only where a tape will need it
+    i = 0
+    while (maximum_iterations < 0 or i < maximum_iterations) and cond.run(loop_vars, externals)[0]:
+        if history is not None:
+            history.append(tuple(loop_vars))
+        loop_vars = list(body.run(loop_vars, externals))
+        i += 1
+    loop_vars.append(VariantValue(history))
+    return loop_vars
+
+
+def _while_infer(inputs, attrs):
+    specs = [Spec(shape, dtype) for shape, dtype in attrs["output_specs"]]
+    specs.append(Spec(TensorShape([]), _dt.variant))  # the history (empty unless kept)
+    return specs
+
+
+def _while_grad(op, *grads):
+    n = op.attrs["n_vars"]
+    loop_inputs, externals = list(op.inputs[:n]), list(op.inputs[n:])
+    history = op.outputs[n]
+    seeds = [g if g is not None else _zeros(o) for g, o in zip(grads[:n], op.outputs[:n])]
+    body_grad, wanted_ext = _body_gradient(op.attrs["body"], loop_inputs, externals)
+    attrs = {"body_grad": body_grad, "n_vars": n, "ext_index": wanted_ext}
+    outs = bind(WhileGrad, (history, *externals, *seeds), attrs)
+    var_grads = outs[:n]
+    ext_grads = dict(zip(wanted_ext, outs[n:]))
+    result = [g if loop_inputs[i].dtype.is_differentiable else None for i, g in enumerate(var_grads)]
+    return result + [ext_grads.get(i) for i in range(len(externals))]
+
+
+def _zeros(t):
+    from ..ops.array import zeros_like
+    return zeros_like(t)
+
+
+def _body_gradient(body, loop_inputs, externals):
+    """The traced gradient of one body iteration: (loop vars, externals, output grads) ->
+    (grads of the loop vars entering it, grads of the differentiable externals)."""
+    from ..autodiff.tape import GradientTape
+    from ..graph.evaluate import evaluate
+    from ..ops.state import ReadVariableOp
+    n = len(loop_inputs)
+    wanted = [i for i, t in enumerate(externals) if t.dtype.is_differentiable or t.dtype is _dt.resource]
+    specs = [_LoopVarSpec(ph.shape, ph.dtype) for ph in body.explicit]
+    specs += [_LoopVarSpec(TensorShape([]) if t.dtype is _dt.resource else t.shape, t.dtype) for t in externals]
+    for s, t in zip(specs[n:], externals):
+        if t.dtype is _dt.resource:
+            s.variable_spec = t.variable_spec if not isinstance(t, EagerTensor) else (t._value.shape, t._value.dtype)
+    specs += [_LoopVarSpec(o.shape, o.dtype) for o in body.outputs]
+
+    def grad_fn(*flat):
+        xs, ext, gs = list(flat[:n]), list(flat[n:n + len(externals)]), list(flat[n + len(externals):])
+        with GradientTape(watch_accessed_variables=False) as tape:
+            for x in xs:
+                if x.dtype.is_differentiable:
+                    tape.watch(x)
+            for i in wanted:
+                tape.watch(ext[i])
+            outs = evaluate(body.graph, xs, body.outputs, [ext[j] for j in body.index])
+        sources = xs + [ext[i] for i in wanted]
+        found = tape.gradient(outs, sources, output_gradients=gs)
+        result = []
+        for src, g in zip(sources, found):
+            if g is None:
+                g = _zeros(bind(ReadVariableOp, (src,)) if src.dtype is _dt.resource else src)
+            result.append(g)
+        return result
+
+    branch = subgraph.trace(grad_fn, specs, f"{body.name}_grad")
+    return branch, wanted
+
+
+def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index):
+    n_ext = len(rest) - n_vars
+    externals, grads = list(rest[:n_ext]), list(rest[n_ext:])
+    if history.payload is None:
+        raise RuntimeError("tf.while_loop ran without keeping the history its gradient needs")
+    ext_acc = None
+    for loop_vars in reversed(history.payload):
+        out = body_grad.fn(*loop_vars, *externals, *grads)
+        grads = list(out[:n_vars])
+        ext_part = out[n_vars:]
+        ext_acc = list(ext_part) if ext_acc is None else [a + b for a, b in zip(ext_acc, ext_part)]
+    if ext_acc is None:  # zero iterations: nothing flowed to the externals
+        ext_acc = [np.zeros_like(np.asarray(_ext_value(externals[i]))) for i in ext_index]
+    return grads + [np.asarray(a) for a in ext_acc]
+
+
+def _ext_value(value):
+    """The array an external gradient has the shape of (a variable's value for a handle)."""
+    return value._array if hasattr(value, "_array") else value
+
+
+def _while_grad_infer(inputs, attrs):
+    n = attrs["n_vars"]
+    seeds = inputs[len(inputs) - n:]
+    externals = inputs[1:len(inputs) - n]
+    specs = [Spec(s.shape, s.dtype) for s in seeds]
+    for i in attrs["ext_index"]:
+        t = externals[i]
+        if t.dtype is _dt.resource:
+            shape, dtype = (t._value.shape, t._value.dtype) if isinstance(t, EagerTensor) else t.variable_spec
+            specs.append(Spec(shape, dtype))
+        else:
+            specs.append(Spec(t.shape, t.dtype))
+    return specs
+
+
+def _keep_history(attrs):
+    return {**attrs, "keep_history": True}
+
+
+def _no_second_order(op, *grads):
+    raise NotImplementedError("Second-order gradients through tf.while_loop are not supported yet.")
+
+
+While = defop("While", inputs=("input",), kernel=_while_kernel, infer=_while_infer, grad=_while_grad,
+              multi_output=True, stateful=True, sparse_output_grads=True, record_attrs=_keep_history,
+              doc="A loop whose body or condition has side effects.")
+StatelessWhile = defop("StatelessWhile", inputs=("input",), kernel=_while_kernel, infer=_while_infer,
+                       grad=_while_grad, multi_output=True, sparse_output_grads=True, record_attrs=_keep_history,
+                       doc="A loop over side-effect-free cond and body sub-graphs.")
+WhileGrad = defop("WhileGrad", inputs=("history", "input"), kernel=_while_grad_kernel, infer=_while_grad_infer,
+                  grad=_no_second_order, multi_output=True,
+                  doc="Walks a loop's history backwards through the traced gradient of its body.")
+
+
+def _invariant_specs(flat_vars, shape_invariants):
+    if shape_invariants is None:
+        return [_LoopVarSpec(v.shape, v.dtype) for v in flat_vars]
+    flat_inv = nest.flatten(shape_invariants)
+    if len(flat_inv) != len(flat_vars):
+        raise ValueError("shape_invariants must have the same structure as loop_vars")
+    specs = []
+    for v, inv in zip(flat_vars, flat_inv):
+        inv = as_shape(inv)
+        if not inv.is_compatible_with(v.shape):
+            raise ValueError(f"The shape invariant specified for {getattr(v, 'name', v)} is not compatible with "
+                             f"the initial shape of the loop variable. It enters the loop with shape "
+                             f"{v.shape}, but the specified shape invariant is {inv}.")
+        specs.append(_LoopVarSpec(inv, v.dtype))
+    return specs
+
+
+def _check_body_outputs(body, specs, flat_vars):
+    if len(body.outputs) != len(specs):
+        raise ValueError(f"The body of tf.while_loop returned {len(body.outputs)} values for {len(specs)} loop "
+                         f"variables; it must return the same structure as loop_vars.")
+    for i, (out, spec, var) in enumerate(zip(body.outputs, specs, flat_vars)):
+        name = getattr(var, "name", f"loop_var_{i}") if not isinstance(var, EagerTensor) else f"loop_var_{i}"
+        if out.dtype is not spec.dtype:
+            raise TypeError(f"Loop variable {name!r} enters the loop with type {spec.dtype.name}, but has type "
+                            f"{out.dtype.name} after one iteration.")
+        if not spec.shape.is_subtype_of(spec.shape) or not out.shape.is_subtype_of(spec.shape):
+            raise ValueError(
+                f"Input tensor '{name}' enters the loop with shape {spec.shape}, but has shape {out.shape} after "
+                f"one iteration. To allow the shape to vary across iterations, use the `shape_invariants` "
+                f"argument of tf.while_loop to specify a less-specific shape.")
+
+
+def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations=10, back_prop=True,
+               swap_memory=False, maximum_iterations=None, name=None):
+    """`tf.while_loop`: repeats `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`."""
+    if not callable(cond):
+        raise TypeError("cond must be callable.")
+    if not callable(body):
+        raise TypeError("body must be callable.")
+    single = not isinstance(loop_vars, (list, tuple))  # one tensor: cond(x), body(x) -> x
+    structure = loop_vars
+    flat_vars = [v if isinstance(v, Tensor) else as_tensor(v) for v in nest.flatten(loop_vars)]
+
+    def pack(flat):
+        return nest.pack_sequence_as(structure, flat)
+
+    def call(fn, flat):
+        packed = pack(flat)
+        return fn(packed) if single else fn(*packed)
+
+    def body_flat(*flat):
+        out = call(body, list(flat))
+        if single and not isinstance(out, (list, tuple)):
+            out = [out]
+        elif isinstance(structure, (list, tuple)) and len(structure) == 1 and not isinstance(out, (list, tuple)):
+            out = [out]
+        return nest.flatten(out)
+
+    if state.graph is None:  # eager: a Python loop (a tape records each iteration's ops)
+        values, i = list(flat_vars), 0
+        while (maximum_iterations is None or i < int(maximum_iterations)) and bool(call(cond, values)):
+            values = [v if isinstance(v, Tensor) else as_tensor(v) for v in body_flat(*values)]
+            i += 1
+        return pack(values)
+    specs = _invariant_specs(flat_vars, shape_invariants)
+    cond_b = subgraph.trace(lambda *xs: call(cond, list(xs)), specs, "while_cond")
+    if len(cond_b.outputs) != 1 or cond_b.outputs[0].dtype is not _dt.bool_:
+        raise TypeError("The condition of tf.while_loop must return a single boolean tensor.")
+    body_b = subgraph.trace(body_flat, specs, "while_body")
+    _check_body_outputs(body_b, specs, flat_vars)
+    externals = []
+    seen = set()
+    for t in list(cond_b.externals) + list(body_b.externals):
+        if id(t) not in seen:
+            seen.add(id(t))
+            externals.append(t)
+    cond_b.bind_externals(externals)
+    body_b.bind_externals(externals)
+    inputs = tuple(flat_vars) + tuple(externals)
+    stateful = any(op.opdef.stateful for b in (cond_b, body_b) for op in b.graph.get_operations())
+    attrs = {"cond": cond_b, "body": body_b, "n_vars": len(flat_vars),
+             "output_specs": [(s.shape, s.dtype) for s in specs]}
+    if maximum_iterations is not None:
+        attrs["maximum_iterations"] = int(maximum_iterations)
+    outs = bind(While if stateful else StatelessWhile, inputs, attrs)
+    return pack(outs[:len(flat_vars)])
