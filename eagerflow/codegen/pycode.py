@@ -22,6 +22,7 @@ import re
 import numpy as np
 
 from ..core import dtypes as _dt
+from ..core.variant import VariantValue
 
 _counter = [0]
 _SIMPLE = (bool, int, float, str, type(None))
@@ -77,69 +78,153 @@ def generate(program, name: str, captures: dict, recording: bool = False) -> Gen
     for a resource handle); parameters are the other placeholders, in order. With `recording`, ops
     run with the attributes they take under a recording tape (`OpDef.record_attrs`: a loop then
     keeps the history its gradient needs)."""
-    namer = _Namer(reserved={"np", _ident(name)})
+    emitter = _Emitter(name, recording)
     var = {}  # id(tensor) -> source name
-    env = {"np": np}
     params = []
     for ph in program.inputs:
         if id(ph) in captures:
-            value = captures[id(ph)]
-            gname = namer(("var_" if ph.dtype is _dt.resource else "cap_") + ph._op.name)
-            env[gname] = value
+            gname = emitter.namer(("var_" if ph.dtype is _dt.resource else "cap_") + ph._op.name)
+            emitter.env[gname] = captures[id(ph)]
             var[id(ph)] = gname
         else:
-            pname = namer(ph._op.name)
+            pname = emitter.namer(ph._op.name)
             params.append(pname)
             var[id(ph)] = pname
+    emitter.lines.append(f"def {_ident(name)}({', '.join(params)}):")
+    outs = emitter.block(program, var, 1)
+    emitter.lines.append(f"    return ({', '.join(outs)}{',' if len(outs) == 1 else ''})")
+    source = "\n".join(emitter.lines) + "\n"
+    _counter[0] += 1
+    filename = f"<eagerflow-generated {name} #{_counter[0]}>"
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), emitter.env)
+    generated = GeneratedFunction(emitter.env[_ident(name)], source, filename, emitter.line_ops)
+    # The source stays readable in tracebacks while the function lives, and no longer.
+    weakref.finalize(generated, linecache.cache.pop, filename, None)
+    return generated
 
-    def ref(tensor):
+
+class _Emitter:
+    """Writes the statements of a program, and of the branches and loop bodies inside it, as one
+    Python function: a graph's cond becomes an `if`, its while_loop a `while`, bodies inlined."""
+
+    def __init__(self, name, recording):
+        self.namer = _Namer(reserved={"np", _ident(name)})
+        self.env = {"np": np}
+        self.kernels = {}  # op type -> global name of its kernel
+        self.lines = []
+        self.line_ops = {}
+        self.recording = recording
+
+    def ref(self, program, var, tensor):
         tensor = program.resolve(tensor)
         key = id(tensor)
         if key not in var:
             op = tensor._op
-            if op.type == "Const":
-                gname = namer("c_" + op.name)
-                env[gname] = op.attrs["value"]
-                var[key] = gname
-            else:
+            if op.type != "Const":
                 raise RuntimeError(f"codegen: tensor {tensor.name} is used before it is computed")
+            gname = self.namer("c_" + op.name)
+            self.env[gname] = op.attrs["value"]
+            var[key] = gname
         return var[key]
 
-    # Last use of each value, for early release.
-    last_use = {}
-    for i, op in enumerate(program.ops):
-        for t in op.inputs:
-            last_use[id(program.resolve(t))] = i
-    keep = {id(program.resolve(t)) for t in program.outputs}
+    def emit(self, indent, text, op):
+        if op is not None and op.source:
+            text += f"  # {op.source[0].rsplit('/', 1)[-1]}:{op.source[1]}"
+        self.lines.append("    " * indent + text)
+        if op is not None:
+            self.line_ops[len(self.lines)] = op
 
-    kernels = {}  # op type -> global name of its kernel
-    lines = [f"def {_ident(name)}({', '.join(params)}):"]
-    line_ops = {}
-    for i, op in enumerate(program.ops):
-        args = [ref(t) for t in op.inputs]
-        stmt = _statement(op, args, namer, var, env, kernels, recording)
-        if stmt is None:
-            continue
-        dead = sorted({var[id(program.resolve(t))] for t in op.inputs
-                       if last_use.get(id(program.resolve(t))) == i and id(program.resolve(t)) not in keep
-                       and program.resolve(t)._op.type not in ("Const", "Placeholder")})
-        if dead:
-            stmt += "; del " + ", ".join(dead)
-        if op.source:
-            stmt += f"  # {op.source[0].rsplit('/', 1)[-1]}:{op.source[1]}"
-        lines.append("    " + stmt)
-        line_ops[len(lines)] = op
-    outs = [ref(t) for t in program.outputs]
-    lines.append(f"    return ({', '.join(outs)}{',' if len(outs) == 1 else ''})")
-    source = "\n".join(lines) + "\n"
-    _counter[0] += 1
-    filename = f"<eagerflow-generated {name} #{_counter[0]}>"
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), env)
-    generated = GeneratedFunction(env[_ident(name)], source, filename, line_ops)
-    # The source stays readable in tracebacks while the function lives, and no longer.
-    weakref.finalize(generated, linecache.cache.pop, filename, None)
-    return generated
+    def block(self, program, var, indent):
+        """Emits `program`'s ops at `indent`; returns the names holding its outputs."""
+        last_use = {}
+        for i, op in enumerate(program.ops):
+            for t in op.inputs:
+                last_use[id(program.resolve(t))] = i
+        keep = {id(program.resolve(t)) for t in program.outputs}
+        for i, op in enumerate(program.ops):
+            args = [self.ref(program, var, t) for t in op.inputs]
+            inline = _INLINE.get(op.type)
+            if inline is not None and self._inlinable(op):
+                inline(self, op, args, var, indent)
+                stmt = None
+            else:
+                stmt = _statement(op, args, self.namer, var, self.env, self.kernels, self.recording)
+            dead = sorted({var[id(program.resolve(t))] for t in op.inputs
+                           if last_use.get(id(program.resolve(t))) == i and id(program.resolve(t)) not in keep
+                           and program.resolve(t)._op.type not in ("Const", "Placeholder")})
+            if stmt is not None:
+                self.emit(indent, stmt + ("; del " + ", ".join(dead) if dead else ""), op)
+            elif dead and inline is not None:
+                self.emit(indent, "del " + ", ".join(dead), None)
+        return [self.ref(program, var, t) for t in program.outputs]
+
+    def _inlinable(self, op):
+        return all(getattr(b, "program", None) is not None for b in op.attrs.values()
+                   if hasattr(b, "externals"))
+
+    def sub_block(self, branch, explicit_names, external_names, indent):
+        """Inlines a branch: its placeholders read the given names; returns its output names."""
+        var = {}
+        captured = branch.graph.internal_captures
+        for ph, name in zip(branch.explicit, explicit_names):
+            var[id(ph)] = name
+        for j, ph in enumerate(captured):
+            var[id(ph)] = external_names[branch.index[j]]
+        return self.block(branch.program, var, indent)
+
+    def outputs(self, op, var):
+        names = [self.namer(f"{op.name}_{i}") for i in range(len(op.outputs))]
+        for t, n in zip(op.outputs, names):
+            var[id(t)] = n
+        return names
+
+
+def _emit_if(em, op, args, var, indent):
+    pred, externals = args[0], args[1:]
+    names = em.outputs(op, var)
+    em.emit(indent, f"if {pred}:", op)
+    for branch_key, header in (("then_branch", None), ("else_branch", "else:")):
+        if header:
+            em.emit(indent, header, None)
+        outs = em.sub_block(op.attrs[branch_key], [], externals, indent + 1)
+        em.emit(indent + 1, f"{', '.join(names)}{',' if len(names) == 1 else ''} = "
+                            f"{', '.join(outs)}{',' if len(outs) == 1 else ''}", None)
+
+
+def _emit_while(em, op, args, var, indent):
+    attrs = op.attrs
+    if em.recording and op.opdef.record_attrs is not None:
+        attrs = op.opdef.record_attrs(attrs)
+    n = attrs["n_vars"]
+    externals = args[n:]
+    loop = [em.namer(f"{op.name}_var{i}") for i in range(n)]
+    em.emit(indent, f"{', '.join(loop)}{',' if n == 1 else ''} = {', '.join(args[:n])}{',' if n == 1 else ''}", op)
+    history = em.namer(f"{op.name}_history") if attrs.get("keep_history") else None
+    if history:
+        em.emit(indent, f"{history} = []", None)
+    limit = attrs.get("maximum_iterations", -1)
+    counter = em.namer(f"{op.name}_iteration") if limit >= 0 else None
+    if counter:
+        em.emit(indent, f"{counter} = 0", None)
+    em.emit(indent, "while True:", None)
+    if counter:
+        em.emit(indent + 1, f"if {counter} >= {limit}: break", None)
+    (keep_going,) = em.sub_block(attrs["cond"], loop, externals, indent + 1)
+    em.emit(indent + 1, f"if not {keep_going}: break", None)
+    if history:
+        em.emit(indent + 1, f"{history}.append(({', '.join(loop)},))", None)
+    outs = em.sub_block(attrs["body"], loop, externals, indent + 1)
+    em.emit(indent + 1, f"{', '.join(loop)}{',' if n == 1 else ''} = {', '.join(outs)}{',' if n == 1 else ''}", None)
+    if counter:
+        em.emit(indent + 1, f"{counter} += 1", None)
+    names = em.outputs(op, var)
+    variant = em.namer("VariantValue")
+    em.env[variant] = VariantValue
+    em.emit(indent, f"{', '.join(names)} = {', '.join(loop)}, {variant}({history or 'None'})", None)
+
+
+_INLINE = {"If": _emit_if, "StatelessIf": _emit_if, "While": _emit_while, "StatelessWhile": _emit_while}
 
 
 def _statement(op, args, namer, var, env, kernels, recording=False):

@@ -26,7 +26,8 @@ class Branch:
         self.structure = structure  # the Python structure the callable returned (tensors inside)
         self.externals = graph.external_captures  # outer tensors, in capture order
         view = types.SimpleNamespace(get_operations=graph.get_operations, inputs=graph.inputs, outputs=outputs)
-        self.generated = generate(optimize(view), name, {})
+        self.program = optimize(view)  # also what the enclosing function's generated code inlines
+        self.generated = generate(self.program, name, {})
         self.fn = self.generated.fn
         self.index = None  # positions of self.externals among the op's external inputs
 

@@ -1,0 +1,126 @@
+"""tf.while_loop: eager, in graphs (While/StatelessWhile, inlined as Python `while`), invariants,
+errors, maximum_iterations, gradients."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+
+def _body(i, acc):
+    return i + 1, acc * 2.0
+
+
+def test_eager_and_graph_agree():
+    eager = tf.while_loop(lambda i, a: i < 5, _body, (tf.constant(0), tf.constant(1.0)))
+
+    @tf.function
+    def graph():
+        return tf.while_loop(lambda i, a: i < 5, _body, (tf.constant(0), tf.constant(1.0)))
+
+    g = graph()
+    assert [eager[0].numpy(), eager[1].numpy()] == [5, 32.0] == [g[0].numpy(), g[1].numpy()]
+
+
+def test_tensor_trip_count_and_generated_while():
+    @tf.function
+    def power(x, n):
+        _, y = tf.while_loop(lambda i, y: i < n, lambda i, y: (i + 1, y * x), (tf.constant(0), tf.constant(1.0)))
+        return y
+
+    assert power(tf.constant(2.0), tf.constant(10)).numpy() == 1024.0
+    assert power(tf.constant(3.0), tf.constant(2)).numpy() == 9.0
+    assert power.experimental_get_tracing_count() == 1
+    code = power.get_concrete_function(tf.TensorSpec([]), tf.TensorSpec([], tf.int32)).code
+    assert "while True:" in code and "k_StatelessWhile" not in code
+
+
+def test_single_loop_variable_and_maximum_iterations():
+    out = tf.while_loop(lambda x: x < 100, lambda x: x * 2, tf.constant(1), maximum_iterations=3)
+    assert out.numpy() == 8
+
+    @tf.function
+    def f(x):
+        return tf.while_loop(lambda x: x < 100, lambda x: x * 2, x, maximum_iterations=3)
+
+    assert f(tf.constant(1)).numpy() == 8
+
+
+def test_shape_must_stay_invariant_unless_declared():
+    @tf.function
+    def grow(x):
+        return tf.while_loop(lambda x: tf.shape(x)[0] < 8, lambda x: tf.concat([x, x], 0), [x])
+
+    with pytest.raises(ValueError, match="enters the loop with shape \\(1,\\), but has shape \\(2,\\) after one "
+                                         "iteration. To allow the shape to vary across iterations, use the "
+                                         "`shape_invariants` argument"):
+        grow(tf.constant([1.0]))
+
+    @tf.function
+    def grow_declared(x):
+        return tf.while_loop(lambda x: tf.shape(x)[0] < 8, lambda x: tf.concat([x, x], 0), [x],
+                             shape_invariants=[tf.TensorShape([None])])
+
+    assert grow_declared(tf.constant([1.0]))[0].numpy().tolist() == [1.0] * 8
+
+
+def test_dtype_must_stay_the_same():
+    @tf.function
+    def f(x):
+        return tf.while_loop(lambda x: x < 10, lambda x: tf.cast(x, tf.float32) * 2.0, [x])
+
+    with pytest.raises(TypeError, match="enters the loop with type int32, but has type float32"):
+        f(tf.constant(1))
+
+
+def test_side_effects_in_the_body_run_every_iteration():
+    counter = tf.Variable(0)
+
+    @tf.function
+    def f(n):
+        def body(i):
+            counter.assign_add(1)
+            return (i + 1,)
+        return tf.while_loop(lambda i: i < n, body, (tf.constant(0),))
+
+    f(tf.constant(4))
+    assert counter.numpy() == 4
+    assert "While" in [op.type for op in f.get_concrete_function(tf.TensorSpec([], tf.int32)).graph.get_operations()]
+
+
+def test_gradient_of_a_recurrence_matches_eager_and_finite_differences():
+    w = tf.Variable(0.5, dtype=tf.float64)
+
+    def rnn(x):
+        _, h = tf.while_loop(lambda i, h: i < 4, lambda i, h: (i + 1, tf.tanh(h * w + x)), (0, tf.zeros_like(x)))
+        return tf.reduce_sum(h)
+
+    def grads(fn, x):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            y = fn(x)
+        return [g.numpy() for g in tape.gradient(y, [x, w])]
+
+    x0 = np.array([0.1, -0.3, 0.7])
+    eager = grads(rnn, tf.constant(x0))
+    graph = grads(tf.function(rnn), tf.constant(x0))
+    for a, b in zip(eager, graph):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+    eps = 1e-6
+    numeric = [(rnn(tf.constant(x0 + eps * e)).numpy() - rnn(tf.constant(x0 - eps * e)).numpy()) / (2 * eps)
+               for e in np.eye(3)]
+    np.testing.assert_allclose(eager[0], numeric, rtol=1e-6)
+
+
+def test_second_order_through_while_loop_is_refused_clearly():
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            with tf.GradientTape() as inner:
+                inner.watch(x)
+                _, y = tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, y * x), (0, x))
+            dy = inner.gradient(y, x)
+        return outer.gradient(dy, x)
+
+    with pytest.raises(NotImplementedError, match="Second-order gradients through tf.while_loop"):
+        f(tf.constant(2.0))
