@@ -306,7 +306,12 @@ def backprop(records, targets, sources, output_gradients=None):
             continue
         if len(out_grads) > 1 and not rec.opdef.sparse_output_grads:  # zeros for outputs nothing needs
             out_grads = [g if g is not None else A.zeros_like(o) for g, o in zip(out_grads, rec.outputs)]
-        in_grads = rec.opdef.grad(rec, *out_grads)
+        # Which inputs lead back to a source: rules that can skip work (control flow) read it.
+        saved_needs, state.grad_needs = state.grad_needs, tuple(id(t) in reach for t in rec.inputs)
+        try:
+            in_grads = rec.opdef.grad(rec, *out_grads)
+        finally:
+            state.grad_needs = saved_needs
         if not isinstance(in_grads, (tuple, list)):
             in_grads = (in_grads,)
         if len(in_grads) != len(rec.inputs):

@@ -212,9 +212,15 @@ def _emit_while(em, op, args, var, indent):
         em.emit(indent + 1, f"if {counter} >= {limit}: break", None)
     (keep_going,) = em.sub_block(attrs["cond"], loop, externals, indent + 1)
     em.emit(indent + 1, f"if not {keep_going}: break", None)
-    if history:
-        em.emit(indent + 1, f"{history}.append(({', '.join(loop)},))", None)
-    outs = em.sub_block(attrs["body"], loop, externals, indent + 1)
+    if history:  # what the gradient needs: the loop variables and the body's intermediates
+        full = attrs["body"].with_intermediates()
+        outs = em.sub_block(full, loop, externals, indent + 1)
+        kept = outs[n:]
+        em.emit(indent + 1, f"{history}.append((({', '.join(loop)},), ({', '.join(kept)}{',' if kept else ''})))",
+                None)
+        outs = outs[:n]
+    else:
+        outs = em.sub_block(attrs["body"], loop, externals, indent + 1)
     em.emit(indent + 1, f"{', '.join(loop)}{',' if n == 1 else ''} = {', '.join(outs)}{',' if n == 1 else ''}", None)
     if counter:
         em.emit(indent + 1, f"{counter} += 1", None)

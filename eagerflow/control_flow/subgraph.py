@@ -30,6 +30,29 @@ class Branch:
         self.generated = generate(self.program, name, {})
         self.fn = self.generated.fn
         self.index = None  # positions of self.externals among the op's external inputs
+        self.intermediates = []
+        self._full = None
+
+    def with_intermediates(self) -> "Branch":
+        """This branch also returning every value it computes (after its outputs): what a loop
+        keeps per iteration when its gradient will be taken, so the backward never recomputes."""
+        if self._full is None:
+            extra = [t for op in self.graph.get_operations() if op.type not in ("Placeholder", "Const")
+                     for t in op.outputs if t.dtype.name != "resource"]
+            full = Branch.__new__(Branch)
+            full.__dict__.update(self.__dict__)
+            full.outputs = list(self.outputs) + extra
+            full.intermediates = extra
+            from ..codegen.pycode import generate
+            from ..passes.pipeline import optimize
+            view = types.SimpleNamespace(get_operations=self.graph.get_operations, inputs=self.graph.inputs,
+                                         outputs=full.outputs)
+            full.program = optimize(view)
+            full.generated = generate(full.program, self.name + "_with_intermediates", {})
+            full.fn = full.generated.fn
+            full._full = full
+            self._full = full
+        return self._full
 
     def bind_externals(self, all_externals):
         """Records where each of this branch's captured values sits among the op's inputs."""
@@ -71,9 +94,40 @@ def trace(fn, specs, name, convert_outputs=True):
                 outputs.append(t if _belongs(t, graph) and t._op.type != "Placeholder" else identity(t))
     finally:
         state.tapes = saved_tapes
+    _watch_captured_variables(graph, saved_tapes)
     graph.outputs = outputs
     graph.finalize_names()
     return Branch(graph, explicit, outputs, result, name)
+
+
+def _watch_captured_variables(graph, tapes):
+    """A branch or body reading a trainable variable accesses it for the tapes outside (they were
+    hidden while it was traced), as if the read happened where the control-flow op is."""
+    if not tapes:
+        return
+    for external in graph.external_captures:
+        var = _variable_behind(external)
+        if var is not None and var.trainable:
+            for tape in tapes:
+                if tape.recording:
+                    tape._watch_variable(var)
+
+
+def _variable_behind(handle):
+    """The Variable a resource handle refers to, following captures out of enclosing graphs."""
+    from ..core import dtypes as _dt
+    if handle.dtype is not _dt.resource:
+        return None
+    value = getattr(handle, "_value", None)
+    if value is not None and hasattr(value, "_array"):
+        return value
+    graph = getattr(getattr(handle, "_op", None), "graph", None)
+    while graph is not None:
+        for external, internal in graph.captures:
+            if internal is handle:
+                return _variable_behind(external)
+        graph = getattr(graph, "outer", None) if not isinstance(getattr(graph, "outer", None), _EagerOuter) else None
+    return None
 
 
 def _belongs(t, graph):

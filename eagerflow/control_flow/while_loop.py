@@ -34,12 +34,17 @@ class _LoopVarSpec:
 def _while_kernel(*values, cond, body, n_vars, output_specs, maximum_iterations=-1, keep_history=False):
     loop_vars = list(values[:n_vars])
     externals = values[n_vars:]
-    history = [] if keep_history else None  # kept only where a tape will need it
+    history = None
+    if keep_history:  # per iteration: the loop variables going in and the body's intermediates
+        history, full = [], body.with_intermediates()
     i = 0
     while (maximum_iterations < 0 or i < maximum_iterations) and cond.run(loop_vars, externals)[0]:
-        if history is not None:
-            history.append(tuple(loop_vars))
-        loop_vars = list(body.run(loop_vars, externals))
+        if history is None:
+            loop_vars = list(body.run(loop_vars, externals))
+        else:
+            outs = full.run(loop_vars, externals)
+            history.append((tuple(loop_vars), tuple(outs[n_vars:])))
+            loop_vars = list(outs[:n_vars])
         i += 1
     loop_vars.append(VariantValue(history))
     return loop_vars
@@ -52,16 +57,18 @@ def _while_infer(inputs, attrs):
 
 
 def _while_grad(op, *grads):
+    needs = state.grad_needs  # read first: building the gradient runs other backprops
     n = op.attrs["n_vars"]
     loop_inputs, externals = list(op.inputs[:n]), list(op.inputs[n:])
     history = op.outputs[n]
     seeds = [g if g is not None else _zeros(o) for g, o in zip(grads[:n], op.outputs[:n])]
-    body_grad, wanted_ext = _body_gradient(op.attrs["body"], loop_inputs, externals)
-    attrs = {"body_grad": body_grad, "n_vars": n, "ext_index": wanted_ext}
+    wanted = [i for i, t in enumerate(externals)
+              if (t.dtype.is_differentiable or t.dtype is _dt.resource) and (needs is None or needs[n + i])]
+    body_grad = _body_gradient(op.attrs["body"], externals, wanted)
+    attrs = {"body_grad": body_grad, "n_vars": n, "ext_index": wanted}
     outs = bind(WhileGrad, (history, *externals, *seeds), attrs)
-    var_grads = outs[:n]
-    ext_grads = dict(zip(wanted_ext, outs[n:]))
-    result = [g if loop_inputs[i].dtype.is_differentiable else None for i, g in enumerate(var_grads)]
+    ext_grads = dict(zip(wanted, outs[n:]))
+    result = [g if loop_inputs[i].dtype.is_differentiable else None for i, g in enumerate(outs[:n])]
     return result + [ext_grads.get(i) for i in range(len(externals))]
 
 
@@ -70,41 +77,48 @@ def _zeros(t):
     return zeros_like(t)
 
 
-def _body_gradient(body, loop_inputs, externals):
-    """The traced gradient of one body iteration: (loop vars, externals, output grads) ->
-    (grads of the loop vars entering it, grads of the differentiable externals)."""
-    from ..autodiff.tape import GradientTape
-    from ..graph.evaluate import evaluate
+def _spec(t):
+    spec = _LoopVarSpec(TensorShape([]) if t.dtype is _dt.resource else t.shape, t.dtype)
+    if t.dtype is _dt.resource:
+        spec.variable_spec = (t._value.shape, t._value.dtype) if isinstance(t, EagerTensor) else t.variable_spec
+    return spec
+
+
+def _body_gradient(body, externals, wanted):
+    """The traced gradient of one body iteration, from the values that iteration kept:
+    (loop vars in, externals, intermediates, output grads) -> (grads of the loop vars in, grads of
+    the wanted externals). The body's ops are replayed as tape records, nothing recomputed."""
     from ..ops.state import ReadVariableOp
-    n = len(loop_inputs)
-    wanted = [i for i, t in enumerate(externals) if t.dtype.is_differentiable or t.dtype is _dt.resource]
-    specs = [_LoopVarSpec(ph.shape, ph.dtype) for ph in body.explicit]
-    specs += [_LoopVarSpec(TensorShape([]) if t.dtype is _dt.resource else t.shape, t.dtype) for t in externals]
-    for s, t in zip(specs[n:], externals):
-        if t.dtype is _dt.resource:
-            s.variable_spec = t.variable_spec if not isinstance(t, EagerTensor) else (t._value.shape, t._value.dtype)
-    specs += [_LoopVarSpec(o.shape, o.dtype) for o in body.outputs]
+    from ..trace.gradient import records_of
+    from ..autodiff.tape import backprop
+    full = body.with_intermediates()
+    n, m, k = len(body.explicit), len(externals), len(full.intermediates)
+    captured = body.graph.internal_captures
+    specs = ([_LoopVarSpec(ph.shape, ph.dtype) for ph in body.explicit] + [_spec(t) for t in externals]
+             + [_LoopVarSpec(t.shape, t.dtype) for t in full.intermediates]
+             + [_LoopVarSpec(o.shape, o.dtype) for o in body.outputs])
 
     def grad_fn(*flat):
-        xs, ext, gs = list(flat[:n]), list(flat[n:n + len(externals)]), list(flat[n + len(externals):])
-        with GradientTape(watch_accessed_variables=False) as tape:
-            for x in xs:
-                if x.dtype.is_differentiable:
-                    tape.watch(x)
-            for i in wanted:
-                tape.watch(ext[i])
-            outs = evaluate(body.graph, xs, body.outputs, [ext[j] for j in body.index])
+        xs, ext = list(flat[:n]), list(flat[n:n + m])
+        kept, gs = flat[n + m:n + m + k], list(flat[n + m + k:])
+        env = {id(ph): x for ph, x in zip(body.explicit, xs)}
+        for j, ph in enumerate(captured):
+            env[id(ph)] = ext[body.index[j]]
+        for sym, value in zip(full.intermediates, kept):
+            env[id(sym)] = value
+        records = records_of(body.graph, env)
+        targets = [env.get(id(o), o) for o in body.outputs]
         sources = xs + [ext[i] for i in wanted]
-        found = tape.gradient(outs, sources, output_gradients=gs)
+        found = backprop(records, targets, sources, gs)
         result = []
-        for src, g in zip(sources, found):
+        for src in sources:
+            g = found.get(id(src))
             if g is None:
                 g = _zeros(bind(ReadVariableOp, (src,)) if src.dtype is _dt.resource else src)
             result.append(g)
         return result
 
-    branch = subgraph.trace(grad_fn, specs, f"{body.name}_grad")
-    return branch, wanted
+    return subgraph.trace(grad_fn, specs, f"{body.name}_grad")
 
 
 def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index):
@@ -113,8 +127,8 @@ def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index):
     if history.payload is None:
         raise RuntimeError("tf.while_loop ran without keeping the history its gradient needs")
     ext_acc = None
-    for loop_vars in reversed(history.payload):
-        out = body_grad.fn(*loop_vars, *externals, *grads)
+    for loop_vars, kept in reversed(history.payload):
+        out = body_grad.fn(*loop_vars, *externals, *kept, *grads)
         grads = list(out[:n_vars])
         ext_part = out[n_vars:]
         ext_acc = list(ext_part) if ext_acc is None else [a + b for a, b in zip(ext_acc, ext_part)]

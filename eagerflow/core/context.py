@@ -21,6 +21,8 @@ class _ThreadState(threading.local):
         # While a tf.function traces, the Variables created by its Python code (a trace may create
         # variables on its first run only); None otherwise.
         self.created_variables = None
+        # While a gradient rule runs: for each input of the op, whether its gradient is needed.
+        self.grad_needs = None
 
 
 state = _ThreadState()

@@ -146,6 +146,10 @@ def program_problems(program, graph, check_shapes=True) -> list:
     home = _home(graph_ops)
     graph_pos = {id(op): i for i, op in enumerate(graph_ops)}
     graph_tensors = {id(t): t for op in graph_ops for t in op.outputs}
+    replaced = getattr(program, "replaced", {})  # ops a pass swapped in, standing for graph ops
+    for op in program.ops:
+        if id(op) in replaced:
+            graph_tensors.update({id(t): t for t in op.outputs})
 
     if [id(t) for t in program.inputs] != [id(t) for t in graph.inputs]:
         problems.append("program inputs differ from the graph inputs")
@@ -162,6 +166,8 @@ def program_problems(program, graph, check_shapes=True) -> list:
             problems.append(f"op {op.name!r} appears twice in the program")
         listed.add(id(op))
         pos = graph_pos.get(id(op))
+        if pos is None and id(op) in replaced:
+            pos = graph_pos.get(id(replaced[id(op)]))
         if pos is None:
             if op.type != "Const":
                 problems.append(f"op {op.name!r} ({op.type}) is not an op of graph {_name(graph)!r}")

@@ -15,6 +15,7 @@ import os
 
 from .cse import eliminate_common_subexpressions
 from .fold import fold_constants
+from .index import simplify_scalar_index
 from .prune import prune
 from .simplify import forward_identities
 
@@ -27,6 +28,17 @@ class Program:
     inputs: list
     outputs: list
     subst: dict = dataclasses.field(default_factory=dict)
+    # id(new op) -> the graph op it stands for, where a pass swapped an op for a simpler one
+    # (passes/index.py); the verifier checks the new op where the old one was.
+    replaced: dict = dataclasses.field(default_factory=dict)
+
+    def replace(self, position, new_op):
+        """Puts `new_op` in place of the op at `position`; its outputs stand for the old op's."""
+        old = self.ops[position]
+        self.ops[position] = new_op
+        self.replaced[id(new_op)] = old
+        for mine, theirs in zip(old.outputs, new_op.outputs):
+            self.subst[id(mine)] = theirs
 
     def resolve(self, tensor):
         """The tensor that stands for `tensor` after substitutions."""
@@ -44,6 +56,7 @@ class Program:
 PASSES = (
     ("forward identities", forward_identities),
     ("fold constants", fold_constants),
+    ("simplify scalar indexing", simplify_scalar_index),
     ("eliminate common subexpressions", eliminate_common_subexpressions),
     ("prune", prune),
 )

@@ -30,6 +30,25 @@ def intermediates_of(graph):
     return out
 
 
+def records_of(graph, env):
+    """The graph's differentiable ops as tape records over other tensors: `env` maps each forward
+    tensor (placeholders, and the op outputs that were computed and kept) to what stands for it
+    where the gradient is being built. Constants are re-created there."""
+    records = []
+    for op in graph.get_operations():
+        if op.type == "Placeholder":
+            continue
+        if op.type == "Const":
+            env[id(op.outputs[0])] = convert_to_tensor(op.attrs["value"])
+            continue
+        if not op.opdef.differentiable:
+            continue
+        inputs = tuple(env.get(id(t), t) for t in op.inputs)
+        outputs = tuple(env[id(t)] for t in op.outputs)
+        records.append(OpRecord(op.opdef, inputs, op.attrs, outputs))
+    return records
+
+
 def build_backward(cf, all_outputs=False):
     """(backward ConcreteFunction, mask over the call op's inputs of which get a gradient).
 
@@ -54,18 +73,7 @@ def build_backward(cf, all_outputs=False):
             env[id(internal)] = external
         for sym, t in zip(forward_values, flat[n_params:n_params + n_values]):
             env[id(sym)] = t
-        records = []
-        for op in graph.get_operations():
-            if op.type == "Placeholder":
-                continue
-            if op.type == "Const":
-                env[id(op.outputs[0])] = convert_to_tensor(op.attrs["value"])
-                continue
-            if not op.opdef.differentiable:
-                continue
-            inputs = tuple(env.get(id(t), t) for t in op.inputs)
-            outputs = tuple(env[id(t)] for t in op.outputs)
-            records.append(OpRecord(op.opdef, inputs, op.attrs, outputs))
+        records = records_of(graph, env)
         targets = [env[id(t)] for t in seeded]
         sources = list(flat[:n_params]) + [external for external, _ in captures]
         grads = backprop(records, targets, sources, list(flat[n_params + n_values:]))
