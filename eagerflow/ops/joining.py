@@ -44,8 +44,14 @@ def _pack_infer(inputs, attrs):
     return [Spec(TensorShape(dims), dtype)]
 
 
-Pack = defop("Pack", inputs=("values",), infer=_pack_infer,
-             kernel=lambda *xs, axis=0: np.stack(xs, axis=axis),
+def _pack_kernel(*xs, axis=0):
+    # NOTE: scalars (loop counters packed into slice bounds) skip np.stack's generic path.
+    if axis == 0 and all(np.ndim(x) == 0 for x in xs):
+        return np.array(xs, dtype=np.result_type(*xs))
+    return np.stack(xs, axis=axis)
+
+
+Pack = defop("Pack", inputs=("values",), infer=_pack_infer, kernel=_pack_kernel,
              grad=lambda op, g: tuple(unstack(g, num=len(op.inputs), axis=op.attrs.get("axis", 0))))
 
 

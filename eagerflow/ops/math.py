@@ -53,12 +53,14 @@ def sum_to(grad, like):
 
 
 def _sum_to_kernel(g, shape):
-    shape = tuple(int(d) for d in shape)
+    shape = tuple(shape.tolist()) if isinstance(shape, np.ndarray) else tuple(int(d) for d in shape)
+    if g.shape == shape:
+        return g
     lead = g.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and g.shape[i + lead] != 1)
-    if axes:
-        g = np.sum(g, axis=axes, keepdims=True)
-    return np.reshape(g, shape)
+    if axes:  # NOTE: the ndarray method, not np.sum: this runs once per broadcast op in every backward pass
+        g = g.sum(axis=axes)
+    return g.reshape(shape)
 
 
 def _sum_to_infer(inputs, attrs):
@@ -292,6 +294,8 @@ def _add_n_kernel(*xs):
     out = xs[0].copy() if isinstance(xs[0], np.ndarray) else xs[0]
     for x in xs[1:]:
         out = out + x
+    if xs[0].dtype == _dt.VARIANT_KEY:  # variants (TensorLists) add through their payload's `+`
+        return out
     return np.asarray(out, dtype=xs[0].dtype)
 
 
@@ -570,7 +574,7 @@ def add_n(inputs, name=None):
                          "dtype and shape.")
     if len(inputs) == 1:
         return inputs[0]
-    if inputs[0].dtype not in _ADD_N_SEEN:
+    if inputs[0].dtype not in _ADD_N_SEEN and inputs[0].dtype is not _dt.variant:  # gradients of lists
         R.check_dtype_in("AddN", inputs[0].dtype, R.NUMBERS, "inputs")
         _ADD_N_SEEN.add(inputs[0].dtype)
     return bind(AddN, tuple(inputs))
