@@ -78,18 +78,8 @@ StatelessIf = defop("StatelessIf", inputs=("cond", "input"), kernel=_if_kernel, 
 
 def build_if(pred, then_b, else_b):
     """Binds an If/StatelessIf over two traced branches with matching outputs."""
-    externals = []
-    seen = set()
-    for t in list(then_b.externals) + list(else_b.externals):
-        if id(t) not in seen:
-            seen.add(id(t))
-            externals.append(t)
-    then_b.bind_externals(externals)
-    else_b.bind_externals(externals)
-    specs = []
-    for a, b in zip(then_b.outputs, else_b.outputs):
-        specs.append((a.shape.most_specific_compatible_shape(b.shape), a.dtype))
-    stateful = any(op.opdef.stateful for b in (then_b, else_b) for op in b.graph.get_operations())
+    externals, stateful = subgraph.share_externals(then_b, else_b)
+    specs = [(a.shape.most_specific_compatible_shape(b.shape), a.dtype) for a, b in zip(then_b.outputs, else_b.outputs)]
     attrs = {"then_branch": then_b, "else_branch": else_b, "output_specs": specs}
     return bind(If if stateful else StatelessIf, (pred, *externals), attrs)
 

@@ -70,6 +70,22 @@ class Branch:
         return f"<Branch {self.name}: {len(self.graph.get_operations())} ops>"
 
 
+def share_externals(*branches):
+    """The outer values the branches capture, each once, in first-capture order (the control-flow
+    op's inputs after its own), with every branch told where its captures sit; and whether any
+    branch has side effects (the op is then the stateful variant)."""
+    externals, seen = [], set()
+    for branch in branches:
+        for t in branch.externals:
+            if id(t) not in seen:
+                seen.add(id(t))
+                externals.append(t)
+    for branch in branches:
+        branch.bind_externals(externals)
+    stateful = any(op.opdef.stateful for b in branches for op in b.graph.get_operations())
+    return externals, stateful
+
+
 def trace(fn, specs, name, convert_outputs=True):
     """Traces `fn(*placeholders)` into a sub-graph of the current graph (or of none, eagerly).
 

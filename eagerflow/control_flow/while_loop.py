@@ -247,16 +247,8 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("The condition of tf.while_loop must return a single boolean tensor.")
     body_b = subgraph.trace(body_flat, specs, "while_body")
     _check_body_outputs(body_b, specs, flat_vars)
-    externals = []
-    seen = set()
-    for t in list(cond_b.externals) + list(body_b.externals):
-        if id(t) not in seen:
-            seen.add(id(t))
-            externals.append(t)
-    cond_b.bind_externals(externals)
-    body_b.bind_externals(externals)
+    externals, stateful = subgraph.share_externals(cond_b, body_b)
     inputs = tuple(flat_vars) + tuple(externals)
-    stateful = any(op.opdef.stateful for b in (cond_b, body_b) for op in b.graph.get_operations())
     attrs = {"cond": cond_b, "body": body_b, "n_vars": len(flat_vars),
              "output_specs": [(s.shape, s.dtype) for s in specs]}
     if maximum_iterations is not None:
