@@ -47,7 +47,9 @@ class TensorArray:
         self._dynamic_size = bool(dynamic_size)
         self._clear_after_read = True if clear_after_read is None else bool(clear_after_read)
         self._infer_shape = infer_shape
-        self._element_shape = TensorShape(None) if element_shape is None else as_shape(element_shape)
+        # A one-item list shared by every array derived from this one (writes, loop and cond
+        # copies): a shape learned anywhere, even in a loop body, is known to all, as in TensorFlow.
+        self._shape_cell = [TensorShape(None) if element_shape is None else as_shape(element_shape)]
         self._eager = state.graph is None
         self._cleared = set()  # eager only: indices read once under clear_after_read
         if flow is not None:
@@ -82,7 +84,11 @@ class TensorArray:
 
     @property
     def element_shape(self):
-        return self._element_shape
+        return self._shape_cell[0]
+
+    @property
+    def _element_shape(self):
+        return self._shape_cell[0]
 
     def __repr__(self):
         return f"<TensorArray dtype={self._dtype.name} element_shape={self._element_shape}>"
@@ -93,20 +99,22 @@ class TensorArray:
 
     def __tf_unflatten__(self, components):
         (flow,) = components
-        return self._with_flow(flow, self._element_shape)
+        return self._with_flow(flow)
 
-    def _with_flow(self, flow, element_shape):
+    def _with_flow(self, flow):
         ta = TensorArray(self._dtype, dynamic_size=self._dynamic_size, clear_after_read=self._clear_after_read,
-                         flow=flow, infer_shape=self._infer_shape, element_shape=element_shape)
+                         flow=flow, infer_shape=self._infer_shape)
+        ta._shape_cell = self._shape_cell
         return ta
 
     def _updated(self, flow, element_shape=None):
-        """Eagerly the array itself, changed; in a graph a new array (this one is left as it was)."""
-        element_shape = self._element_shape if element_shape is None else element_shape
+        """Eagerly the array itself, changed; in a graph a new array (this one keeps its flow)."""
+        if element_shape is not None:
+            self._shape_cell[0] = element_shape
         if self._eager:
-            self._flow, self._element_shape = flow, element_shape
+            self._flow = flow
             return self
-        return self._with_flow(flow, element_shape)
+        return self._with_flow(flow)
 
     # --- helpers ---
     def _shape_tensor(self, shape=None):
@@ -247,7 +255,7 @@ class TensorArray:
         """The same array; in a graph its flow passes through an Identity."""
         if self._eager:
             return self
-        return self._with_flow(_identity(self._flow), self._element_shape)
+        return self._with_flow(_identity(self._flow))
 
     def close(self, name=None):
         """Nothing to release: the list lives in its flow tensor."""

@@ -49,8 +49,9 @@ class DType:
 
     @property
     def is_differentiable(self) -> bool:
-        """Whether a GradientTape tracks tensors of this dtype (floats and complex only)."""
-        return self.is_floating or self.is_complex
+        """Whether a GradientTape tracks tensors of this dtype: floats, complex, and variant (a
+        TensorList's gradient is a list of its items' gradients), as in TensorFlow."""
+        return self.is_floating or self.is_complex or self.name == "variant"
 
     @property
     def min(self):

@@ -2,6 +2,10 @@
 
 Why: gradients take nested sources, tf.function keys its cache on nested arguments, and both must
 agree with TensorFlow on order: dict entries are visited in sorted key order.
+
+A composite (an object whose type has `__tf_flatten__` / `__tf_unflatten__`, e.g. TensorArray) is a
+structure over the tensors it returns from `__tf_flatten__`: that is how `tf.while_loop` and
+`tf.cond` carry it. (TensorFlow expands composites only with `expand_composites=True`; we always do.)
 """
 from __future__ import annotations
 
@@ -12,8 +16,12 @@ def _is_namedtuple(x) -> bool:
     return isinstance(x, tuple) and hasattr(type(x), "_fields")
 
 
+def _is_composite(x) -> bool:
+    return hasattr(type(x), "__tf_flatten__")
+
+
 def is_nested(x) -> bool:
-    return isinstance(x, (list, tuple, dict, _abc.Mapping))
+    return isinstance(x, (list, tuple, dict, _abc.Mapping)) or _is_composite(x)
 
 
 def _sorted_keys(d):
@@ -24,6 +32,8 @@ def _sorted_keys(d):
 
 
 def _children(x):
+    if _is_composite(x):
+        return list(x.__tf_flatten__())
     if isinstance(x, _abc.Mapping):
         return [x[k] for k in _sorted_keys(x)]
     return list(x)
@@ -37,7 +47,7 @@ def flatten(structure, expand_composites=False):
 
 
 def _flatten_into(x, out):
-    if isinstance(x, (list, tuple, _abc.Mapping)):
+    if isinstance(x, (list, tuple, _abc.Mapping)) or _is_composite(x):
         for child in _children(x):
             _flatten_into(child, out)
     else:
@@ -45,6 +55,8 @@ def _flatten_into(x, out):
 
 
 def _rebuild(template, children):
+    if _is_composite(template):
+        return template.__tf_unflatten__(children)
     if isinstance(template, _abc.Mapping):
         keys = _sorted_keys(template)
         result = dict(zip(keys, children))

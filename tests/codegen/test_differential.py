@@ -160,6 +160,19 @@ SMALL_INT = np.array([[2, -3, 4], [7, 1, -2]], np.int32)
 NONZERO_INT = np.array([[3, -2, 5], [2, 4, -1]], np.int32)
 M = tf.math
 
+def _ta(size, **kwargs):
+    from eagerflow.control_flow.tensor_array import TensorArray
+    return TensorArray(tf.float32, size=size, **kwargs)
+
+
+def _list_read_out_of_range():
+    """The op itself (an eager TensorArray checks indices in Python, with its own message)."""
+    from eagerflow.ops import lists
+    from eagerflow.ops.registry import bind
+    lst = bind(lists.TensorListReserve, (tf.constant([2]), tf.constant(2)), {"element_dtype": tf.float32})
+    return bind(lists.TensorListGetItem, (lst, tf.constant(5), tf.constant([2])), {"element_dtype": tf.float32})
+
+
 ROWS = [
     # --- elementwise binary ---
     Row("AddV2", tf.add, (X, Y)),
@@ -342,6 +355,18 @@ ROWS = [
     # --- calls of traced functions as one op ---
     Row("PartitionedCall", _call(_inner_stateless), (_f32(3),)),
     Row("StatefulPartitionedCall", _call(_inner_stateful), (_f32(3),), seed=11),
+    # --- TensorList ops behind tf.TensorArray (ops/lists.py) ---
+    Row("TensorListReserve", lambda x: _ta(3).write(1, x).stack(), (_f32(2),)),
+    Row("TensorListSetItem", lambda x: _ta(2).write(0, x).write(1, x * 2.0).stack(), (_f32(2),)),
+    Row("TensorListGetItem", lambda x: _ta(2, clear_after_read=False).unstack(x).read(1), (X,)),
+    Row("TensorListStack", lambda x: _ta(2).unstack(x).stack(), (X,)),
+    Row("TensorListFromTensor", lambda x: _ta(2).unstack(x).read(0), (X,)),
+    Row("TensorListGather", lambda x: _ta(2).unstack(x).gather([1, 1, 0]), (X,)),
+    Row("TensorListScatterIntoExistingList", lambda x: _ta(3).scatter([2, 0], x).stack(), (X,)),
+    Row("TensorListConcatV2", lambda x: _ta(2).unstack(x).concat(), (X,)),
+    Row("TensorListSplit", lambda x: _ta(2).split(x, [1, 2]).concat(), (_f32(3),)),
+    Row("TensorListLength", lambda x: _ta(1, dynamic_size=True).unstack(x).size(), (X,)),
+    Row("TensorListGetItem", _list_read_out_of_range, raises=tf.errors.InvalidArgumentError, label="out-of-range"),
 ]
 
 
