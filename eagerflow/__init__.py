@@ -15,6 +15,7 @@ from .state.module import Module
 from .trace.function import function
 from .control_flow.cond import case, cond, switch_case
 from .control_flow.while_loop import while_loop
+from .control_flow.tensor_array import TensorArray
 from .ops.io import print_ as print  # noqa: A001 - TensorFlow's name: `tf.print`
 from .ops.checks import Assert, assert_equal, assert_greater, assert_less
 from .ops.static_checks import assert_rank
