@@ -254,7 +254,11 @@ class Function:
                     else:
                         symbolic[pname] = _placeholders(value, pname, graph, param_specs)
                 call_args, call_kwargs = _rebind(self._signature, symbolic)
-                result = self._python_function(*call_args, **call_kwargs)
+                python_function = self._python_function
+                if self._autograph:  # tensor if/while/for -> cond/while_loop (converted once per function)
+                    from ..autograph.transform import convert_function
+                    python_function = convert_function(python_function)
+                result = python_function(*call_args, **call_kwargs)
                 flat = nest.flatten(result) if result is not None else []
                 outputs = []
                 for value in flat:

@@ -1,0 +1,203 @@
+"""Which names a piece of code reads and writes, and which are live after it.
+
+Pure AST work (no eagerflow imports). The control-flow converters need three facts per construct:
+- the names it assigns (candidates for branch outputs / loop variables),
+- the names live after it (only those must leave a branch or a loop),
+- the names live on entry to its bodies (those must flow into the generated functions).
+Liveness is computed backwards over statements; a loop body's live-out is approximated by
+"anything the loop reads", which is safe (a few extra loop variables, never a missing one).
+
+Nested functions, lambdas and comprehensions are their own scopes: their stores are not ours,
+but the names they read from us count as reads.
+"""
+from __future__ import annotations
+
+import ast
+
+_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef,
+           ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
+
+
+def _names(node, want_store):
+    found = []
+
+    def visit(n, top):
+        if isinstance(n, _SCOPES) and not top:
+            if want_store:
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    found.append(n.name)
+                # decorators / defaults are evaluated in our scope
+                for d in getattr(n, "decorator_list", []):
+                    visit(d, False)
+                return
+            for child in ast.iter_child_nodes(n):  # reads of free names inside
+                visit(child, False)
+            return
+        if isinstance(n, ast.Name):
+            if want_store == isinstance(n.ctx, (ast.Store, ast.Del)):
+                found.append(n.id)
+            return
+        if want_store and isinstance(n, (ast.Import, ast.ImportFrom)):
+            for alias in n.names:
+                found.append((alias.asname or alias.name).split(".")[0])
+        if want_store and isinstance(n, ast.ExceptHandler) and n.name:
+            found.append(n.name)
+        if isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and not want_store:
+            found.append(n.target.id)
+        for child in ast.iter_child_nodes(n):
+            visit(child, False)
+
+    visit(node, True)
+    return found
+
+
+def stores(nodes):
+    """Names assigned by these statements (in order of first assignment, not descending into scopes)."""
+    out = []
+    for n in _as_list(nodes):
+        for name in _names(n, True):
+            if name not in out:
+                out.append(name)
+    return out
+
+
+def loads(nodes):
+    """Names read by these statements or expressions (including reads inside nested scopes)."""
+    out = set()
+    for n in _as_list(nodes):
+        out.update(_names(n, False))
+    return out
+
+
+def declared(func):
+    """Names a function declares `global` or `nonlocal` (never loop variables or branch outputs)."""
+    out = set()
+    for n in ast.walk(func):
+        if isinstance(n, (ast.Global, ast.Nonlocal)):
+            out.update(n.names)
+    return out
+
+
+def _as_list(nodes):
+    return nodes if isinstance(nodes, list) else [nodes]
+
+
+def definitely_stores(stmt):
+    """Names every path through a simple statement assigns (compound statements: none, safely)."""
+    if isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Import, ast.ImportFrom,
+                         ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return set(stores(stmt))
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.NamedExpr):
+        return set(stores(stmt))
+    return set()
+
+
+def live_in(stmts, live_out):
+    """Names whose values on entry to `stmts` may be read, given the names live after them.
+
+    As a side effect, annotates every If/While/For with `ag_live_out` (a set)."""
+    live = set(live_out)
+    for stmt in reversed(stmts):
+        live = _stmt_live_in(stmt, live)
+    return live
+
+
+def _stmt_live_in(stmt, out):
+    if isinstance(stmt, ast.If):
+        stmt.ag_live_out = set(out)
+        stmt.ag_body_live_in = live_in(stmt.body, out) | live_in(stmt.orelse, out)
+        return loads(stmt.test) | stmt.ag_body_live_in
+    if isinstance(stmt, (ast.While, ast.For)):
+        stmt.ag_live_out = set(out)
+        whole = loads(stmt)
+        header = loads(stmt.test) if isinstance(stmt, ast.While) else loads(stmt.iter)
+        body_in = live_in(stmt.body, out | whole)
+        if isinstance(stmt, ast.For):
+            body_in -= set(stores(stmt.target))
+        stmt.ag_body_live_in = body_in
+        return header | body_in | live_in(stmt.orelse, out) | out
+    if isinstance(stmt, (ast.Return, ast.Raise)):
+        return loads(stmt)
+    if isinstance(stmt, (ast.Try, ast.With)):
+        for h in getattr(stmt, "handlers", []):
+            live_in(h.body, out)
+        live_in(stmt.body, out)
+        return loads(stmt) | out
+    return (out - definitely_stores(stmt)) | loads(stmt)
+
+
+def contains(stmts, kinds):
+    """Whether these statements hold a node of `kinds` outside nested scopes and (for break,
+    continue) outside nested loops."""
+    loop_bound = kinds in ((ast.Break,), (ast.Continue,), (ast.Break, ast.Continue))
+
+    def visit(n):
+        if isinstance(n, kinds):
+            return True
+        if isinstance(n, _SCOPES):
+            return False
+        if loop_bound and isinstance(n, (ast.For, ast.While)):
+            return any(visit(c) for c in n.orelse)
+        return any(visit(c) for c in ast.iter_child_nodes(n))
+    return any(visit(s) for s in _as_list(stmts))
+
+
+def always_returns(stmts):
+    """Whether every path through `stmts` ends in a `return` or `raise`."""
+    for s in stmts:
+        if isinstance(s, (ast.Return, ast.Raise)):
+            return True
+        if isinstance(s, ast.If) and s.orelse and always_returns(s.body) and always_returns(s.orelse):
+            return True
+    return False
+
+
+def annotate(func, reserved=()):
+    """Liveness and definedness for every If/While/For of `func` (its own scope only).
+
+    Sets on each: `ag_live_out`, `ag_body_live_in`, `ag_defined` (names bound on entry, counting
+    names bound by earlier converted constructs, which always bind what they assign)."""
+    live_in(func.body, set())
+    excluded = declared(func) | set(reserved)
+    params = {a.arg for a in ast.walk(func.args) if isinstance(a, ast.arg)}
+    _walk_defined(func.body, params, excluded)
+
+
+def state_names(node, excluded):
+    blocks = node.body + node.orelse if isinstance(node, ast.If) else node.body
+    return [n for n in stores(blocks) if n not in excluded]
+
+
+def loop_vars(node, excluded):
+    header = loads(node.test) if isinstance(node, ast.While) else set()
+    live = node.ag_body_live_in | header | node.ag_live_out
+    names = [n for n in state_names(node, excluded) if n in live]
+    if isinstance(node, ast.For):
+        names += [n for n in stores(node.target) if n in node.ag_live_out and n not in names]
+    return names
+
+
+def _walk_defined(stmts, defined, excluded):
+    defined = set(defined)
+    for s in stmts:
+        if isinstance(s, (ast.If, ast.While, ast.For)):
+            s.ag_defined = set(defined)
+            assigned = set(state_names(s, excluded))
+            if isinstance(s, ast.If):
+                inner = (defined - assigned) | (assigned & s.ag_body_live_in)
+                _walk_defined(s.body, inner, excluded)
+                _walk_defined(s.orelse, inner, excluded)
+            else:
+                target = set(stores(s.target)) if isinstance(s, ast.For) else set()
+                inner = (defined - assigned) | set(loop_vars(s, excluded)) | target
+                _walk_defined(s.body, inner, excluded)
+                _walk_defined(s.orelse, defined, excluded)
+            defined |= assigned | set(stores(s.orelse))
+        elif isinstance(s, (ast.With, ast.Try)):
+            for field in ("body", "orelse", "finalbody"):
+                _walk_defined(getattr(s, field, []) or [], defined, excluded)
+            for h in getattr(s, "handlers", []):
+                _walk_defined(h.body, defined, excluded)
+            defined |= set(stores(s))
+        else:
+            defined |= set(stores(s))

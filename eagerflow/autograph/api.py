@@ -1,0 +1,55 @@
+"""The user-facing AutoGraph tools (exported as `tf.autograph`): to_code, to_graph,
+do_not_convert, set_verbosity, set_loop_options."""
+from __future__ import annotations
+
+import functools
+import logging
+
+from . import transform
+
+
+def to_code(entity, recursive=True, experimental_optional_features=None):
+    """The converted source of `entity` (a function, method or tf.function), as a string."""
+    return transform.to_source(entity) + "\n"
+
+
+def to_graph(entity, recursive=True, experimental_optional_features=None):
+    """`entity` converted: a function that runs tensor `if`/`while`/`for` as TensorFlow ops."""
+    fn = getattr(entity, "python_function", entity)
+    converted = transform.convert_function(fn)
+    return converted
+
+
+def do_not_convert(func=None):
+    """Marks `func` to run as written under tf.function (no AutoGraph conversion)."""
+    if func is None:
+        return do_not_convert
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        return func(*args, **kwargs)
+    setattr(wrapper, transform.DO_NOT_CONVERT, True)
+    return wrapper
+
+
+def set_verbosity(level, alsologtostdout=False):
+    """How much AutoGraph reports: 0 only warnings (functions left unconverted), >= 1 also each
+    construct left as Python and why."""
+    transform.verbosity = int(level)
+    log = logging.getLogger("eagerflow.autograph")
+    log.setLevel(logging.INFO if level > 0 else logging.WARNING)
+    if alsologtostdout and not any(getattr(h, "_ag_stdout", False) for h in log.handlers):
+        import sys
+        handler = logging.StreamHandler(sys.stdout)
+        handler._ag_stdout = True
+        log.addHandler(handler)
+
+
+def set_loop_options(parallel_iterations=None, swap_memory=None, maximum_iterations=None, shape_invariants=None):
+    """Options for the enclosing loop; the loops converter lifts this call out of the loop body,
+    so on its own (unconverted code) it does nothing, as in TensorFlow."""
+    return None
+
+
+def converted(f):
+    return transform.convert_function(f)

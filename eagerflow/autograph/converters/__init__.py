@@ -1,0 +1,1 @@
+"""One converter per construct; transform.py runs them in order (see `PIPELINE` there)."""

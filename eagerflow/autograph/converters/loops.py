@@ -1,0 +1,77 @@
+"""`while` and `for` -> `ag__.while_stmt` / `ag__.for_stmt`: Python loops or tf.while_loop at trace time.
+
+    while n > 0:                 def loop_test(n, s):
+        n -= 1                       return n > 0
+        s += n                   def loop_body(n, s):
+                                     n -= 1
+                                     s += n
+                                     return (n, s)
+                                 n, s = ag__.while_stmt(loop_test, loop_body, (n, s), ('n', 's'))
+
+Loop variables are the names the body assigns that are read in the loop or live after it. A
+`for` body takes the iterate first. `tf.autograph.experimental.set_loop_options(...)` at the top
+of a body is lifted out and passed as `opts=` (evaluated before the loop, as in TensorFlow).
+"""
+from __future__ import annotations
+
+import ast
+
+from .. import analysis
+from ..templates import replace, replace_expr
+
+
+def _lift_options(body):
+    """The loop's set_loop_options call (as an `ag__.loop_options` expression), and the body without it."""
+    opts, rest = None, []
+    for stmt in body:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)
+                and call.func.attr == "set_loop_options"):
+            opts = replace_expr("ag__.loop_options()", at=stmt)
+            opts.keywords = call.keywords
+            continue
+        rest.append(stmt)
+    return opts, rest
+
+
+def convert(node, ctx, excluded):
+    if not hasattr(node, "ag_live_out"):
+        ctx.skip(node, "this loop is inside a try/with block; it stays a Python loop")
+        return node
+    if analysis.contains(node.body, (ast.Return,)):
+        ctx.skip(node, "a `return` inside this loop could not be converted; it stays a Python loop")
+        return node
+    loop_vars = analysis.loop_vars(node, excluded)
+    out = ctx.undefined_inits(loop_vars, node)
+    opts, body = _lift_options(node.body)
+    ret = replace("return LOOP_VARS__", at=node, LOOP_VARS__=loop_vars)
+    names = repr(tuple(loop_vars))
+    init = f"({', '.join(loop_vars)},)" if loop_vars else "()"
+    extra = ""
+    if isinstance(node, ast.While):
+        out += ctx.function("loop_test", loop_vars, replace("return TEST__", at=node, TEST__=node.test), node)
+        out += ctx.function("loop_body", loop_vars, body + ret, node)
+        call = f"ag__.while_stmt(loop_test, loop_body, {init}, {names}"
+    else:
+        target = node.target
+        if isinstance(target, ast.Name) and target.id not in loop_vars:
+            first, prologue = target.id, []
+        else:
+            first = "itr"
+            prologue = [ast.copy_location(ast.Assign(targets=[target], value=ast.Name(id="itr", ctx=ast.Load())),
+                                          node)]
+        if getattr(node, "ag_extra_test", None) is not None:
+            out += ctx.function("loop_test", loop_vars, [ast.copy_location(ast.Return(node.ag_extra_test), node)],
+                                node)
+            extra = ", extra_test=loop_test"
+        out += ctx.function("loop_body", [first] + loop_vars, prologue + body + ret, node)
+        call = f"ag__.for_stmt(ITERABLE__, loop_body, {init}, {names}{extra}"
+    call += ", opts=OPTS__)" if opts is not None else ")"
+    fill = {"OPTS__": opts} if opts is not None else {}
+    if isinstance(node, ast.For):
+        fill["ITERABLE__"] = node.iter
+    if loop_vars:
+        out += replace(f"LOOP_VARS__ = {call}", at=node, LOOP_VARS__=loop_vars, **fill)
+    else:
+        out += replace(call, at=node, **fill)
+    return out + node.orelse

@@ -1,0 +1,511 @@
+"""What converted code calls (as `ag__.name`): each picks a TensorFlow op or plain Python at trace time.
+
+The rule everywhere: a symbolic tensor (or a Variable, inside a graph) as the condition or the
+iterable -> tf.cond / tf.while_loop; anything else -> the Python statement it came from, run now.
+So a Python condition is resolved while tracing (frozen into the graph), as in TensorFlow.
+
+Branch and loop functions take their state as parameters and return it (see converters/):
+    if_stmt(test, if_true, if_false, names, inputs)   -> the outputs named `names`
+                                                         (names None: the branches `return`)
+    while_stmt(loop_test, loop_body, init, names, opts) -> the loop variables
+    for_stmt(iterable, loop_body, init, names, extra_test, opts) -> the loop variables
+"""
+from __future__ import annotations
+
+import types
+
+from ..control_flow.cond import cond as _cond
+from ..control_flow.while_loop import while_loop as _while_loop
+from ..core import dtypes as _dt
+from ..core import nest
+from ..core.context import state
+from ..core.convert import convert_to_tensor
+from ..core.shape import TensorShape, as_shape
+from ..core.tensor import EagerTensor, Tensor
+
+# --- values -------------------------------------------------------------------------------------
+
+
+class Undefined:
+    """The value of a variable not yet assigned on this path (Python would raise on reading it)."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"Undefined({self.name!r})"
+
+    def _fail(self, *args, **kwargs):
+        raise UnboundLocalError(f"local variable '{self.name}' referenced before assignment")
+
+    def __getattr__(self, attr):
+        if attr.startswith("__"):
+            raise AttributeError(attr)
+        self._fail()
+
+
+for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__", "__truediv__", "__neg__",
+              "__getitem__", "__bool__", "__iter__", "__len__", "__lt__", "__gt__", "__le__", "__ge__", "__call__",
+              "__matmul__", "__pow__", "__float__", "__int__", "__index__"):
+    setattr(Undefined, _name, Undefined._fail)
+
+
+class TensorList:
+    """A Python list appended inside a tensor loop: its items stacked in one tensor ([n, ...]),
+    carried as a loop variable whose first dimension may grow (shape invariant [None, ...])."""
+
+    def __init__(self, tensor):
+        self.tensor = tensor
+
+    def _as_tensor(self):  # convert_to_tensor / tf.function outputs see the stacked items
+        return self.tensor
+
+    @property
+    def dtype(self):
+        return self.tensor.dtype
+
+    @property
+    def shape(self):
+        return self.tensor.shape
+
+    def __getitem__(self, index):
+        return self.tensor[index]
+
+    def __len__(self):
+        n = self.tensor.shape[0] if self.tensor.shape.rank else None
+        if n is None:
+            raise TypeError("len is not well defined for a list of unknown length built in a loop; use tf.shape")
+        return n
+
+    def __repr__(self):
+        return f"TensorList({self.tensor!r})"
+
+
+def _is_symbolic(value):
+    """Whether `value` decides control flow only at run time (a tensor of the graph being traced)."""
+    if isinstance(value, Tensor):
+        return not isinstance(value, EagerTensor)
+    return state.graph is not None and hasattr(type(value), "_as_tensor") and not isinstance(value, TensorList)
+
+
+def _bool_tensor(value):
+    t = convert_to_tensor(value)
+    if t.dtype is not _dt.bool_:
+        from ..ops.math import cast
+        t = cast(t, _dt.bool_)
+    return t
+
+
+# --- conditionals ---------------------------------------------------------------------------------
+
+
+def if_stmt(test, if_true, if_false, names, inputs=()):
+    if not _is_symbolic(test):
+        return if_true(*inputs) if test else if_false(*inputs)
+    return _tf_if(_bool_tensor(test), if_true, if_false, names, inputs)
+
+
+_PLACEHOLDER = False  # what an undefined output carries through tf.cond (never read)
+
+
+def _tf_if(test, if_true, if_false, names, inputs):
+    returning = names is None
+    labels = ("retval_",) if returning else names
+    seen = {}
+
+    def traced(fn, branch):
+        def run():
+            out = fn(*inputs)
+            values = (out,) if returning else tuple(out)
+            _check_branch(values, labels, branch, seen, returning)
+            values = tuple(_PLACEHOLDER if isinstance(v, Undefined) else v for v in values)
+            # NOTE: an If with no outputs breaks codegen/pycode.py (it emits "= ..."); one dummy
+            # output keeps the op (stateful branches keep it alive in the graph anyway).
+            return values if values else (_PLACEHOLDER,)
+        return run
+
+    outs = _cond(test, traced(if_true, "main"), traced(if_false, "else"))
+    outs = tuple(outs) if isinstance(outs, (tuple, list)) else (outs,)
+    outs = outs[:len(labels)]
+    outs = tuple(Undefined(n) if seen.get(("undefined", n)) else v for n, v in zip(labels, outs))
+    return outs[0] if returning else outs
+
+
+def _check_branch(values, labels, branch, seen, returning):
+    """TensorFlow's errors for branch outputs that cannot be merged, naming the variable."""
+    other = "else" if branch == "main" else "main"
+    for name, value in zip(labels, values):
+        if returning and value is None:
+            if branch == "else" and seen.get(("value", name)) is not None:
+                raise ValueError("the else branch must also have a return statement.")
+            if branch == "main":
+                seen[("value", name)] = None
+                seen[("none", name)] = True
+                continue
+            continue
+        if returning and branch == "else" and seen.get(("none", name)):
+            raise ValueError("the main branch must also have a return statement.")
+        if value is None:
+            raise ValueError(f"'{name}' is None at the end of the {branch} branch.")
+        undefined = isinstance(value, Undefined)
+        if branch == "main":
+            seen[("undefined", name)] = undefined
+            seen[("value", name)] = value
+            continue
+        if undefined != seen[("undefined", name)]:
+            missing = branch if undefined else other
+            raise ValueError(f"'{name}' must also be initialized in the {missing} branch")
+        if undefined:
+            continue
+        first = seen[("value", name)]
+        try:
+            nest.assert_same_structure(first, value, check_types=False)
+        except (ValueError, TypeError) as err:
+            raise TypeError(f"'{name}' must have the same nested structure in the main and else branches:"
+                            f"\n\n{err}") from None
+        for a, b in zip(nest.flatten(first), nest.flatten(value)):
+            da, db = _dtype_of(a), _dtype_of(b)
+            if da is not None and db is not None and da is not db:
+                raise TypeError(f"'{name}' has dtype {da.name} in the main branch, but dtype {db.name} in the "
+                                f"else branch")
+
+
+def _dtype_of(value):
+    if isinstance(value, (Tensor, TensorList)) or hasattr(type(value), "_as_tensor"):
+        return value.dtype
+    try:
+        return convert_to_tensor(value).dtype
+    except (TypeError, ValueError):
+        return None
+
+
+def if_exp(test, if_true, if_false):
+    """`a if test else b`."""
+    if not _is_symbolic(test):
+        return if_true() if test else if_false()
+    return _cond(_bool_tensor(test), if_true, if_false)
+
+
+def and_(a, b):
+    """`a and b()`: b is evaluated only when needed (Python values keep Python's semantics)."""
+    if not _is_symbolic(a):
+        return b() if a else a
+    a = _bool_tensor(a)
+    return _cond(a, lambda: _bool_tensor(b()), lambda: a)
+
+
+def or_(a, b):
+    if not _is_symbolic(a):
+        return a if a else b()
+    a = _bool_tensor(a)
+    return _cond(a, lambda: a, lambda: _bool_tensor(b()))
+
+
+def not_(a):
+    if not _is_symbolic(a):
+        return not a
+    from ..ops.math import logical_not
+    return logical_not(_bool_tensor(a))
+
+
+# --- builtins and lists ---------------------------------------------------------------------------
+
+
+def len_(x):
+    """`len(x)`; a tensor whose length is known only at run time gives `tf.shape(x)[0]`."""
+    if isinstance(x, TensorList):
+        x = x.tensor
+    if isinstance(x, Tensor) and not isinstance(x, EagerTensor):
+        shape = x.shape
+        if shape.rank == 0:
+            raise ValueError(f"len requires a non-scalar tensor, got one of shape {shape}")
+        if shape.rank is not None and shape[0] is not None:
+            return shape[0]
+        from ..ops.array import shape as _shape
+        return _shape(x)[0]
+    return len(x)
+
+
+def range_(*args):
+    """`range(...)`; a symbolic bound gives `tf.range` (a loop over it becomes a loop op)."""
+    if any(_is_symbolic(a) for a in args):
+        from ..ops.sequences import range as _range
+        return _range(*args)
+    return range(*[int(a) if isinstance(a, EagerTensor) else a for a in args])
+
+
+def list_append(xs, value):
+    """`xs.append(value)`: in place for Python lists; a new stacked tensor for a TensorList."""
+    if isinstance(xs, TensorList):
+        from ..ops.array import expand_dims
+        from ..ops.joining import concat
+        return TensorList(concat([xs.tensor, expand_dims(convert_to_tensor(value), 0)], 0))
+    xs.append(value)
+    return xs
+
+
+def list_stack(stack, xs, *args, **kwargs):
+    """`tf.stack(xs)` of a list appended to: a TensorList is already stacked."""
+    if not isinstance(xs, TensorList):
+        return stack(xs, *args, **kwargs)
+    axis = args[0] if args else kwargs.get("axis", 0)
+    if axis == 0:
+        return xs.tensor
+    from ..ops.array import transpose
+    rank = xs.tensor.shape.rank
+    axis = axis % rank
+    perm = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
+    return transpose(xs.tensor, perm)
+
+
+def assert_(test, msg=None):
+    """`assert test, msg`: tf.debugging.Assert on a tensor (checked at run time), else Python's."""
+    if _is_symbolic(test):
+        from ..ops.checks import Assert
+        text = msg() if callable(msg) else msg
+        Assert(_bool_tensor(test), [text if text is not None else "Assertion failed"])
+        return None
+    if not test:
+        text = msg() if callable(msg) else msg
+        raise AssertionError(text) if text is not None else AssertionError()
+    return None
+
+
+# --- loops ----------------------------------------------------------------------------------------
+
+
+class LoopOptions:
+    """What `tf.autograph.experimental.set_loop_options` asked for one loop."""
+
+    def __init__(self, parallel_iterations=None, swap_memory=None, maximum_iterations=None,
+                 shape_invariants=None):
+        self.maximum_iterations = maximum_iterations
+        self.shape_invariants = list(shape_invariants or [])
+
+
+def loop_options(**kwargs):
+    return LoopOptions(**kwargs)
+
+
+def while_stmt(loop_test, loop_body, init, names, opts=None):
+    first = loop_test(*init)
+    if not _is_symbolic(first):
+        values = tuple(init)
+        limit = opts.maximum_iterations if opts is not None else None
+        count = 0
+        go = first
+        while go and (limit is None or count < limit):
+            values = tuple(loop_body(*values))
+            count += 1
+            go = loop_test(*values)
+        return values
+    return _tf_loop(loop_test, loop_body, init, names, opts, None)
+
+
+def for_stmt(iterable, loop_body, init, names, extra_test=None, opts=None):
+    if type(iterable).__name__ == "TensorArray" and hasattr(iterable, "stack"):
+        iterable = iterable.stack()
+    if isinstance(iterable, TensorList):
+        iterable = iterable.tensor
+    if _is_symbolic(iterable):
+        return _tf_loop(extra_test, loop_body, init, names, opts, convert_to_tensor(iterable))
+    values = tuple(init)
+    for item in iterable:
+        if extra_test is not None and not extra_test(*values):
+            break
+        values = tuple(loop_body(item, *values))
+    return values
+
+
+def _tf_loop(loop_test, loop_body, init, names, opts, items):
+    """A tf.while_loop over the named loop variables; `items` (a tensor) makes it a `for` over
+    its first dimension, with an index as an extra loop variable."""
+    from ..ops.array import shape as _shape
+    init, invariants = _prepare(loop_test, loop_body, list(init), names, opts, items)
+    structures = [v for v in init]
+    flat_init, sizes = [], []
+    for v in init:
+        leaves = nest.flatten(v.tensor if isinstance(v, TensorList) else v)
+        flat_init += [convert_to_tensor(x) for x in leaves]
+        sizes.append(len(leaves))
+    if items is not None:
+        n = items.shape[0] if items.shape.rank and items.shape[0] is not None else _shape(items)[0]
+        flat_init = [convert_to_tensor(0)] + flat_init
+        invariants = [TensorShape([])] + invariants
+
+    def unpack(flat):
+        out, i = [], 0
+        for v, size in zip(structures, sizes):
+            part = list(flat[i:i + size])
+            i += size
+            if isinstance(v, TensorList):
+                out.append(TensorList(part[0]))
+            else:
+                out.append(nest.pack_sequence_as(v, part) if nest.is_nested(v) else part[0])
+        return out
+
+    def cond_fn(*flat):
+        if items is not None:
+            index, flat = flat[0], flat[1:]
+            from ..ops.math import less
+            go = less(index, n)
+            if loop_test is None:
+                return go
+            return and_(go, lambda: loop_test(*unpack(flat)))
+        return _bool_tensor(loop_test(*unpack(flat)))
+
+    def body_fn(*flat):
+        if items is not None:
+            index, flat = flat[0], flat[1:]
+            out = loop_body(items[index], *unpack(flat))
+        else:
+            out = loop_body(*unpack(flat))
+        result = _flatten_outputs(out, structures, names, flat_init[1:] if items is not None else flat_init,
+                                  invariants[1:] if items is not None else invariants)
+        return ([index + 1] if items is not None else []) + result
+
+    flat_out = _while_loop(cond_fn, body_fn, flat_init, shape_invariants=invariants,
+                           maximum_iterations=opts.maximum_iterations if opts is not None else None)
+    flat_out = list(flat_out) if isinstance(flat_out, (list, tuple)) else [flat_out]
+    if items is not None:
+        flat_out = flat_out[1:]
+    return tuple(unpack(flat_out))
+
+
+def _flatten_outputs(out, structures, names, flat_init, invariants):
+    """The body's outputs as flat tensors, with TensorFlow's errors naming the loop variable."""
+    result, i = [], 0
+    for name, before, value in zip(names, structures, out):
+        if value is None or isinstance(value, Undefined):
+            raise ValueError(f"'{name}' is None at the end of the iteration.")
+        if isinstance(before, TensorList) and isinstance(value, list):
+            from ..ops.joining import stack
+            value = TensorList(stack(value))
+        leaves = nest.flatten(value.tensor if isinstance(value, TensorList) else value)
+        for leaf in leaves:
+            t = convert_to_tensor(leaf)
+            entry, inv = flat_init[i], invariants[i]
+            if t.dtype is not entry.dtype:
+                raise TypeError(f"'{name}' has dtype {entry.dtype.name} before the loop, but dtype "
+                                f"{t.dtype.name} after one iteration")
+            if not t.shape.is_subtype_of(inv):
+                raise ValueError(f"'{name}' has shape {_shape_text(entry.shape)} before the loop, but shape "
+                                 f"{_shape_text(t.shape)} after one iteration. Use "
+                                 f"tf.autograph.experimental.set_loop_options to set shape invariants.")
+            result.append(t)
+            i += 1
+    return result
+
+
+def _shape_text(shape):
+    return str(tuple(shape.as_list())) if shape.rank is not None else "<unknown>"
+
+
+def _prepare(loop_test, loop_body, init, names, opts, items):
+    """Loop variables ready for tf.while_loop, and their shape invariants (flat).
+
+    Variables with no value yet (undefined, None, an empty list) get one from a probe: the body
+    traced once in a throwaway graph tells their dtype and shape, as TensorFlow does."""
+    unknown = [i for i, v in enumerate(init) if v is None or isinstance(v, Undefined) or (
+        isinstance(v, list) and not v)]
+    probed = _probe(loop_body, init, names, unknown, items) if unknown else {}
+    user = {}
+    for var, shape in (opts.shape_invariants if opts is not None else []):
+        user[id(var)] = as_shape(shape)
+    out, invariants = [], []
+    from ..ops.array import zeros
+    for i, v in enumerate(init):
+        if i in probed:
+            kind, shape, dtype = probed[i]
+            dims = [0 if d is None else d for d in shape.as_list()] if shape.rank is not None else []
+            if kind == "list":
+                out.append(TensorList(zeros([0] + dims, dtype)))
+                invariants.append(TensorShape([None] + shape.as_list()))
+            else:
+                out.append(zeros(dims, dtype))
+                invariants.append(shape)
+            continue
+        if isinstance(v, list) and all(isinstance(x, Tensor) for x in v):
+            from ..ops.joining import stack
+            t = stack(v)
+            out.append(TensorList(t))
+            invariants.append(TensorShape([None] + t.shape.as_list()[1:]))
+            continue
+        if isinstance(v, TensorList):
+            out.append(v)
+            invariants.append(TensorShape([None] + v.shape.as_list()[1:]))
+            continue
+        out.append(v)
+        for leaf in nest.flatten(v):
+            t = convert_to_tensor(leaf)
+            invariants.append(user.get(id(leaf), user.get(id(v), t.shape)))
+    return out, invariants
+
+
+def _probe(loop_body, init, names, unknown, items):
+    from ..control_flow import subgraph
+    defined = [i for i in range(len(init)) if i not in unknown]
+    flat_defined = [convert_to_tensor(init[i].tensor if isinstance(init[i], TensorList) else init[i])
+                    if not nest.is_nested(init[i]) else init[i] for i in defined]
+    found = {}
+
+    def body(*placeholders):
+        values = list(init)
+        for i, ph in zip(defined, placeholders):
+            values[i] = TensorList(ph) if isinstance(init[i], TensorList) else ph
+        for i in unknown:
+            values[i] = [] if isinstance(init[i], list) else Undefined(names[i])
+        if items is not None:
+            out = loop_body(items[0] if items.shape.rank else items, *values)
+        else:
+            out = loop_body(*values)
+        results = []
+        for i in unknown:
+            value = out[i]
+            if isinstance(init[i], list):
+                if not value:
+                    raise ValueError(f"'{names[i]}' stays an empty list after one iteration")
+                results.append(convert_to_tensor(value[0]))
+                found[i] = "list"
+            else:
+                if value is None or isinstance(value, Undefined):
+                    raise ValueError(f"'{names[i]}' is None at the end of the iteration.")
+                if isinstance(value, list):
+                    from ..ops.joining import stack
+                    value = stack(value)
+                results.append(convert_to_tensor(value))
+                found[i] = "value"
+        return results
+
+    specs = [_Spec(t.shape, t.dtype) for t in flat_defined if isinstance(t, Tensor)]
+    if len(specs) != len(flat_defined):  # nested loop variables: probe with their values as they are
+        specs, defined = [], []
+    try:
+        branch = subgraph.trace(body, specs, "autograph_probe")
+    except Exception as err:  # noqa: BLE001 - reported as TensorFlow reports it
+        name = names[unknown[0]]
+        raise ValueError(f"'{name}' must be defined before the loop\nNote: AutoGraph tried to define it "
+                         f"automatically, but ran into a {type(err).__name__}: {err}") from err
+    return {i: (found[i], t.shape, t.dtype) for i, t in zip(unknown, branch.outputs)}
+
+
+class _Spec:
+    __slots__ = ("shape", "dtype")
+
+    def __init__(self, shape, dtype):
+        self.shape, self.dtype = shape, dtype
+
+
+# --- calls into user code ---------------------------------------------------------------------------
+
+
+def convert(f):
+    """`f` converted when it is user code (cached per function); library callables as they are."""
+    from . import api
+    return api.converted(f)
+
+
+__all__ = ["Undefined", "TensorList", "if_stmt", "if_exp", "and_", "or_", "not_", "len_", "range_", "list_append",
+           "list_stack", "assert_", "loop_options", "while_stmt", "for_stmt", "convert"]
+del types

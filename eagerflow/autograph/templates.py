@@ -1,0 +1,84 @@
+"""Code templates: a converter writes the Python it produces, with placeholders, and `replace` fills them.
+
+    replace('''
+        def body_name(params):
+            body
+            return outputs
+        ''', body_name="if_true", params=["x", "y"], body=stmts, outputs=["x", "y"])
+
+A placeholder is a bare name in the template. It is replaced by:
+- a str: a name (in a def's name, an argument list, a Name node, a Store target);
+- a list of str in an argument list: that many parameters; in an expression: a tuple of names;
+- an AST expression: that expression; a list of statements: those statements (for a statement
+  that is just the placeholder).
+Every produced node takes the source location of `at`, so errors map to the user's line.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import textwrap
+
+
+def _names_tuple(names, ctx):
+    return ast.Tuple(elts=[ast.Name(id=n, ctx=ctx()) for n in names], ctx=ctx())
+
+
+class _Filler(ast.NodeTransformer):
+    def __init__(self, repl):
+        self.repl = repl
+
+    def visit_FunctionDef(self, node):
+        if node.name in self.repl:
+            node.name = self.repl[node.name]
+        args = []
+        for a in node.args.args:
+            value = self.repl.get(a.arg, a.arg)
+            for n in ([value] if isinstance(value, str) else value):
+                args.append(ast.arg(arg=n))
+        node.args.args = args
+        self.generic_visit(node)
+        return node
+
+    def visit_Expr(self, node):
+        if isinstance(node.value, ast.Name) and node.value.id in self.repl:
+            value = self.repl[node.value.id]
+            if isinstance(value, list) and (not value or isinstance(value[0], ast.stmt)):
+                return copy.deepcopy(value) if value else [ast.Pass()]
+        self.generic_visit(node)
+        return node
+
+    def visit_Name(self, node):
+        if node.id not in self.repl:
+            return node
+        value = self.repl[node.id]
+        if isinstance(value, str):
+            return ast.Name(id=value, ctx=node.ctx)
+        if isinstance(value, list):
+            return _names_tuple(value, type(node.ctx))
+        return copy.deepcopy(value)
+
+
+def replace(template, at=None, **repl):
+    """The statements of `template` with the placeholders filled (see the module docstring)."""
+    tree = ast.parse(textwrap.dedent(template))
+    tree = _Filler(repl).visit(tree)
+    out = tree.body
+    if at is not None:
+        for stmt in out:
+            for n in ast.walk(stmt):  # template nodes take the user's line; user nodes keep theirs
+                if "lineno" in n._attributes and not getattr(n, "ag_user", False):
+                    ast.copy_location(n, at)
+    return out
+
+
+def replace_expr(template, at=None, **repl):
+    stmt = replace(template, at, **repl)[0]
+    return stmt.value
+
+
+def mark_user(tree):
+    """Marks every node of the user's tree so template filling keeps its locations."""
+    for n in ast.walk(tree):
+        n.ag_user = True
+    return tree

@@ -1,0 +1,342 @@
+"""AutoGraph's source-to-source step: a Python function in, the same function with tensor-aware
+control flow out (parse -> converters -> compile), cached per function.
+
+Pure AST work: nothing of eagerflow is imported here, so `trace/function.py` may call
+`convert_function` (the one sanctioned upward reference). The converted code calls the runtime
+(`autograph/operators.py`) through a free variable `ag__`, bound when the function is rebuilt.
+
+Debuggability: the converted code is compiled from the AST with the user's line numbers and file
+name, so a traceback through converted code shows the user's own lines. `to_code` shows the
+converted source, unparsed: plain calls, no wrapper around every name.
+
+When a function cannot be converted (no source, a generator, ...), it runs as it is, and one line
+says why (logger "eagerflow.autograph").
+"""
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib
+import inspect
+import logging
+import os
+import sys
+import sysconfig
+import textwrap
+import types
+import weakref
+
+from . import analysis, templates
+from .converters import asserts, break_continue, calls, conditionals, logical, loops, returns
+
+_log = logging.getLogger("eagerflow.autograph")
+
+# The order matters: calls first (appends become assignments the analysis sees), returns in loops
+# before break/continue (they become breaks), and control flow last, on the annotated tree.
+PIPELINE = (
+    ("calls", calls.convert),
+    ("asserts", asserts.convert),
+    ("returns in loops", returns.convert),
+    ("break and continue", break_continue.convert),
+    ("returns in branches", returns.normalize),
+    ("logical expressions", logical.convert),
+)
+
+# Names the converters generate; never branch outputs or loop variables.
+RESERVED = frozenset({"ag__", "if_true", "if_false", "loop_test", "loop_body", "itr"})
+
+verbosity = 0
+DO_NOT_CONVERT = "__ag_do_not_convert__"
+
+
+class ConversionError(Exception):
+    """Why a function runs unconverted (one line)."""
+
+
+class _Context:
+    """What converters may ask about the function being converted."""
+
+    def __init__(self, fn, func_node):
+        self.fn = fn
+        code = getattr(fn, "__code__", None)
+        cells = getattr(fn, "__closure__", None) or ()
+        self.closure = dict(zip(code.co_freevars, cells)) if code is not None else {}
+        args = func_node.args.posonlyargs + func_node.args.args
+        self.self_name = args[0].arg if args and args[0].arg in ("self", "cls") else None
+        self.counters = {}
+        self.skipped = []
+        self.declared_global = set()
+        self.declared_nonlocal = set()
+
+    _MISSING = object()
+
+    def resolve(self, name):
+        if name in self.closure:
+            try:
+                return self.closure[name].cell_contents
+            except ValueError:
+                return self._MISSING
+        g = getattr(self.fn, "__globals__", {})
+        if name in g:
+            return g[name]
+        return getattr(builtins, name, self._MISSING)
+
+    def builtin(self, name):
+        return getattr(builtins, name)
+
+    def is_user_callable(self, value):
+        if isinstance(value, (types.FunctionType, types.MethodType)):
+            return not is_library(value)
+        return False
+
+    def is_user_module(self, value):
+        return isinstance(value, types.ModuleType) and not _library_module(value.__name__, value)
+
+    def fresh(self, prefix):
+        n = self.counters.get(prefix, 0)
+        self.counters[prefix] = n + 1
+        return prefix if n == 0 else f"{prefix}{n}"
+
+    def skip(self, node, reason):
+        self.skipped.append((getattr(node, "lineno", None), reason))
+        _log.info("%s line %s: %s", getattr(self.fn, "__qualname__", self.fn), getattr(node, "lineno", "?"), reason)
+
+    def undefined_inits(self, names, node):
+        out = []
+        for n in names:
+            if n not in node.ag_defined:
+                out += templates.replace("NAME__ = ag__.Undefined(LABEL__)", at=node, NAME__=n,
+                                         LABEL__=ast.Constant(n))
+        return out
+
+    def function(self, name, params, body, node):
+        """`def name(params): body`, declaring the user's global/nonlocal names it assigns."""
+        fdef = templates.replace("def NAME__(PARAMS__):\n    BODY__", at=node, NAME__=name, PARAMS__=list(params),
+                                 BODY__=body)[0]
+        assigned = set(analysis.stores(body))
+        decls = []
+        if assigned & self.declared_global:
+            decls.append(ast.Global(names=sorted(assigned & self.declared_global)))
+        if assigned & self.declared_nonlocal:
+            decls.append(ast.Nonlocal(names=sorted(assigned & self.declared_nonlocal)))
+        for d in decls:
+            ast.copy_location(d, node)
+        fdef.body = decls + fdef.body
+        return [fdef]
+
+
+class _ControlFlow(ast.NodeTransformer):
+    """Bottom-up: inner statements are converted before the statement holding them."""
+
+    def __init__(self, ctx, excluded):
+        self.ctx, self.excluded = ctx, excluded
+
+    def visit_FunctionDef(self, node):
+        return node
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_FunctionDef
+
+    def visit_If(self, node):
+        self.generic_visit(node)
+        return conditionals.convert(node, self.ctx, self.excluded)
+
+    def visit_While(self, node):
+        self.generic_visit(node)
+        return loops.convert(node, self.ctx, self.excluded)
+
+    visit_For = visit_While
+
+
+def _convert_scope(func, ctx):
+    for stage, step in PIPELINE:
+        step(func, ctx)
+    for n in ast.walk(func):
+        if isinstance(n, ast.Global):
+            ctx.declared_global.update(n.names)
+        elif isinstance(n, ast.Nonlocal):
+            ctx.declared_nonlocal.update(n.names)
+    excluded = set(RESERVED) | analysis.declared(func)
+    analysis.annotate(func, excluded)
+    t = _ControlFlow(ctx, excluded)
+    body = []
+    for s in func.body:
+        r = t.visit(s)
+        body += r if isinstance(r, list) else [r]
+    func.body = body
+
+
+def _nested_first(func):
+    """Function definitions inside `func`, innermost first (each is converted as its own scope)."""
+    out = []
+
+    def visit(n, top):
+        for child in ast.iter_child_nodes(n):
+            visit(child, False)
+        if isinstance(n, ast.FunctionDef) and not top:
+            out.append(n)
+    visit(func, True)
+    return out
+
+
+class Converted:
+    """The converted code of one Python function (shared by all function objects with its code)."""
+
+    def __init__(self, code, source, skipped):
+        self.code, self.source, self.skipped = code, source, skipped
+
+
+_by_code = {}  # the original code object -> Converted
+_converted = weakref.WeakKeyDictionary()  # the original function -> its converted function
+_converted_codes = set()  # code objects made by conversion (never converted again)
+_AS_IS = object()
+
+
+def _parse(fn):
+    if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
+        raise ConversionError("generators and coroutines are left as they are")
+    if fn.__name__ == "<lambda>":
+        raise ConversionError("lambdas are left as they are")
+    try:
+        lines, first = inspect.getsourcelines(fn)
+    except (OSError, TypeError) as err:
+        raise ConversionError(f"its source code is not available ({err})") from None
+    source = textwrap.dedent("".join(lines))
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as err:
+        raise ConversionError(f"its source could not be parsed alone ({err.msg})") from None
+    func = tree.body[0] if tree.body else None
+    if not isinstance(func, ast.FunctionDef):
+        raise ConversionError("its source is not a plain `def`")
+    if "__class__" in fn.__code__.co_freevars:
+        raise ConversionError("it uses super() without arguments, which needs its class cell")
+    func.decorator_list = []
+    ast.increment_lineno(tree, first - 1)
+    templates.mark_user(tree)
+    return func
+
+
+def _compile(fn):
+    code = fn.__code__
+    cached = _by_code.get(code)
+    if cached is not None:
+        return cached
+    func = _parse(fn)
+    ctx = _Context(fn, func)
+    for inner in _nested_first(func):
+        _convert_scope(inner, ctx)
+    _convert_scope(func, ctx)
+    freevars = [n for n in code.co_freevars]
+    factory = ast.FunctionDef(
+        name="__ag_factory",
+        args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in ["ag__"] + freevars], kwonlyargs=[],
+                           kw_defaults=[], defaults=[]),
+        body=[func, ast.Return(ast.Name(id=func.name, ctx=ast.Load()))], decorator_list=[], returns=None,
+        type_params=[])
+    ast.copy_location(factory, func)
+    module = ast.Module(body=[factory], type_ignores=[])
+    ast.fix_missing_locations(module)
+    compiled = compile(module, code.co_filename, "exec")
+    factory_code = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
+    inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == func.name)
+    _remember_codes(inner)
+    converted = Converted(inner, ast.unparse(func), ctx.skipped)
+    _by_code[code] = converted
+    return converted
+
+
+def _remember_codes(code):
+    _converted_codes.add(code)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            _remember_codes(c)
+
+
+def _runtime():
+    # Looked up by name, not imported at module level: this file stays free of eagerflow imports.
+    return importlib.import_module(__package__ + ".operators")
+
+
+def _rebuild(fn, converted):
+    cells = dict(zip(fn.__code__.co_freevars, fn.__closure__ or ()))
+    cells["ag__"] = types.CellType(_runtime())
+    closure = tuple(cells[n] for n in converted.code.co_freevars)
+    new = types.FunctionType(converted.code, fn.__globals__, fn.__name__, fn.__defaults__, closure)
+    new.__kwdefaults__ = fn.__kwdefaults__
+    new.__dict__.update(fn.__dict__)
+    new.__qualname__ = fn.__qualname__
+    new.__module__ = fn.__module__
+    new.__wrapped_by_autograph__ = fn
+    return new
+
+
+def convert(fn):
+    """The converted function; raises ConversionError (one line) when `fn` must run as it is."""
+    converted = _compile(fn)
+    return _rebuild(fn, converted)
+
+
+def to_source(fn):
+    fn = _unwrap(fn)
+    return _compile(fn).source
+
+
+def _unwrap(fn):
+    fn = getattr(fn, "python_function", fn)  # a tf.function
+    return getattr(fn, "__func__", fn)
+
+
+# --- which callables are user code --------------------------------------------------------------
+
+_LIBRARY_PREFIXES = ("eagerflow", "numpy", "scipy", "pytest", "_pytest", "hypothesis", "tensorflow")
+_LIBRARY_PATHS = tuple({os.path.realpath(p) for p in (sysconfig.get_paths().get(k) for k in
+                                                        ("stdlib", "platstdlib", "purelib", "platlib")) if p})
+
+
+def _library_module(name, module=None):
+    if name is None:
+        return True
+    if name.split(".")[0] in _LIBRARY_PREFIXES or name in sys.builtin_module_names:
+        return True
+    module = module or sys.modules.get(name)
+    path = getattr(module, "__file__", None)
+    if path is None:
+        return name != "__main__"
+    path = os.path.realpath(path)
+    return any(path.startswith(p + os.sep) for p in _LIBRARY_PATHS)
+
+
+def is_library(fn):
+    fn = getattr(fn, "__func__", fn)
+    return _library_module(getattr(fn, "__module__", None))
+
+
+def convert_function(fn):
+    """What `tf.function` and converted code call: `fn` converted if it is user code, else `fn`.
+
+    Cached per function object; a bound method is converted through its function."""
+    if isinstance(fn, types.MethodType):
+        inner = convert_function(fn.__func__)
+        return fn if inner is fn.__func__ else types.MethodType(inner, fn.__self__)
+    if not isinstance(fn, types.FunctionType):
+        return fn
+    if fn.__code__ in _converted_codes or getattr(fn, DO_NOT_CONVERT, False):
+        return fn
+    try:
+        cached = _converted.get(fn)
+    except TypeError:
+        cached = None
+    if cached is not None:
+        return fn if cached is _AS_IS else cached
+    if is_library(fn):
+        return fn
+    try:
+        result = convert(fn)
+    except ConversionError as err:
+        _log.warning("AutoGraph did not convert %s: %s; it runs as it is.", fn.__qualname__, err)
+        result = fn
+    try:
+        _converted[fn] = _AS_IS if result is fn else result
+    except TypeError:
+        pass
+    return result
