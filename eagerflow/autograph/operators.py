@@ -109,15 +109,17 @@ def if_stmt(test, if_true, if_false, names, inputs=()):
 _PLACEHOLDER = False  # what an undefined output carries through tf.cond (never read)
 
 
-def _tf_if(test, if_true, if_false, names, inputs):
+def _tf_if(test, if_true, if_false, names, inputs, known=None):
     returning = names is None
     labels = ("retval_",) if returning else names
     seen = {}
+    known = known or {}  # tolerated undefined outputs -> (shape, dtype) of the branch that defines them
 
     def traced(fn, branch):
         def run():
             out = fn(*inputs)
             values = (out,) if returning else tuple(out)
+            values = _fill_tolerated(values, labels, branch, seen, known)
             _check_branch(values, labels, branch, seen, returning)
             values = tuple(_PLACEHOLDER if isinstance(v, Undefined) else v for v in values)
             # NOTE: an If with no outputs breaks codegen/pycode.py (it emits "= ..."); one dummy
@@ -125,11 +127,41 @@ def _tf_if(test, if_true, if_false, names, inputs):
             return values if values else (_PLACEHOLDER,)
         return run
 
-    outs = _cond(test, traced(if_true, "main"), traced(if_false, "else"))
+    try:
+        outs = _cond(test, traced(if_true, "main"), traced(if_false, "else"))
+    except _Retry as retry:
+        return _tf_if(test, if_true, if_false, names, inputs, {**known, **retry.known})
     outs = tuple(outs) if isinstance(outs, (tuple, list)) else (outs,)
     outs = outs[:len(labels)]
     outs = tuple(Undefined(n) if seen.get(("undefined", n)) else v for n, v in zip(labels, outs))
     return outs[0] if returning else outs
+
+
+class _Retry(Exception):
+    def __init__(self, known):
+        super().__init__("retry")
+        self.known = known
+
+
+def _fill_tolerated(values, labels, branch, seen, known):
+    """`retval_` (the value a `return` inside a loop carries) may be set in one branch only: its
+    reader checks `do_return` first. The other branch carries zeros of the same type."""
+    from ..ops.array import zeros
+    out = list(values)
+    for i, (name, value) in enumerate(zip(labels, values)):
+        if name != "retval_":
+            continue
+        if isinstance(value, Undefined) and name in known:
+            shape, dtype = known[name]
+            out[i] = zeros([0 if d is None else d for d in shape.as_list()], dtype)
+        elif isinstance(value, Undefined) and branch == "else" and ("value", name) in seen and not seen.get(
+                ("undefined", name)):
+            t = convert_to_tensor(seen[("value", name)])
+            out[i] = zeros([0 if d is None else d for d in t.shape.as_list()], t.dtype)
+        elif not isinstance(value, Undefined) and branch == "else" and seen.get(("undefined", name)):
+            t = convert_to_tensor(value)
+            raise _Retry({name: (t.shape, t.dtype)})
+    return tuple(out)
 
 
 def _check_branch(values, labels, branch, seen, returning):
@@ -358,7 +390,9 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items):
     def body_fn(*flat):
         if items is not None:
             index, flat = flat[0], flat[1:]
-            out = loop_body(items[index], *unpack(flat))
+            # NOTE: gather, not items[index]: an unused StridedSlice trips passes/prune.py under verify.
+            from ..ops.slicing import gather
+            out = loop_body(gather(items, index), *unpack(flat))
         else:
             out = loop_body(*unpack(flat))
         result = _flatten_outputs(out, structures, names, flat_init[1:] if items is not None else flat_init,

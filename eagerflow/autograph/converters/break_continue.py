@@ -54,7 +54,7 @@ class _Loops(ast.NodeTransformer):
         if isinstance(node, ast.While):
             node.test = replace_expr("not flag and test", at=node.test, flag=brk, test=node.test)
         else:
-            node.ag_extra_test = replace_expr("not flag", at=node, flag=brk)
+            node.ag_extra_test = replace_expr("ag__.not_(flag)", at=node, flag=brk)  # logical.py never sees it
         return before + [node] + after
 
     visit_For = visit_While = _loop

@@ -1,0 +1,78 @@
+"""`return` inside tensor branches and loops."""
+import pytest
+
+import eagerflow as tf
+
+from .helpers import both
+
+
+def guard(x):
+    if x > 0:
+        return x
+    return x * 3
+
+
+def nested(x):
+    if x > 0:
+        if x > 10:
+            return x - 10
+        y = x + 1
+    else:
+        y = -x
+    return y * 2
+
+
+def find(t, value):
+    for i in tf.range(tf.shape(t)[0]):
+        if t[i] == value:
+            return i
+    return -1
+
+
+@pytest.mark.parametrize("value", [2.0, -2.0, 12.0])
+def test_return_in_branches(value):
+    assert float(both(guard, tf.constant(value))) == guard(value)
+    assert float(both(nested, tf.constant(value))) == nested(value)
+
+
+def test_return_inside_a_loop():
+    t = tf.constant([5, 7, 9])
+    assert int(both(find, t, tf.constant(9))) == 2
+    assert int(both(find, t, tf.constant(4))) == -1
+
+
+def test_return_errors_follow_tensorflow():
+    @tf.function
+    def only_one(x):
+        if x > 0:
+            return x
+    with pytest.raises(ValueError, match="the else branch must also have a return statement"):
+        only_one(tf.constant(1.0))
+
+    @tf.function
+    def dtypes(x):
+        if x > 0:
+            return x
+        else:
+            return tf.constant(1)
+    with pytest.raises(TypeError, match="'retval_' has dtype float32 in the main branch, but dtype int32"):
+        dtypes(tf.constant(1.0))
+
+    @tf.function
+    def structures(x):
+        if x > 0:
+            return x
+        else:
+            return (x, x)
+    with pytest.raises(TypeError, match="'retval_' must have the same nested structure"):
+        structures(tf.constant(1.0))
+
+
+def test_python_condition_return_stays_python():
+    @tf.function
+    def py(x, flag):
+        if flag:
+            return x
+        return None
+    assert float(py(tf.constant(1.0), True)) == 1.0
+    assert py(tf.constant(1.0), False) is None
