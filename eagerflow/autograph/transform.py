@@ -299,6 +299,8 @@ def _library_module(name, module=None):
     if name.split(".")[0] in _LIBRARY_PREFIXES or name in sys.builtin_module_names:
         return True
     module = module or sys.modules.get(name)
+    if module is None:  # code exec'd under a made-up module name: the user's
+        return False
     path = getattr(module, "__file__", None)
     if path is None:
         return name != "__main__"
