@@ -335,7 +335,9 @@ def convert_function(fn):
     try:
         result = convert(fn)
     except ConversionError as err:
-        _log.warning("AutoGraph did not convert %s: %s; it runs as it is.", fn.__qualname__, err)
+        # str(err), not err: a kept log record must not hold the traceback (and the traced graph).
+        level = logging.INFO if fn.__name__ == "<lambda>" else logging.WARNING
+        _log.log(level, "AutoGraph did not convert %s: %s; it runs as it is.", fn.__qualname__, str(err))
         result = fn
     try:
         _converted[fn] = _AS_IS if result is fn else result
