@@ -187,9 +187,13 @@ def _emit_if(em, op, args, var, indent):
     for branch_key, header in (("then_branch", None), ("else_branch", "else:")):
         if header:
             em.emit(indent, header, None)
+        before = len(em.lines)
         outs = em.sub_block(op.attrs[branch_key], [], externals, indent + 1)
-        em.emit(indent + 1, f"{', '.join(names)}{',' if len(names) == 1 else ''} = "
-                            f"{', '.join(outs)}{',' if len(outs) == 1 else ''}", None)
+        if names:
+            em.emit(indent + 1, f"{', '.join(names)}{',' if len(names) == 1 else ''} = "
+                                f"{', '.join(outs)}{',' if len(outs) == 1 else ''}", None)
+        elif len(em.lines) == before:  # a branch with no code and no outputs
+            em.emit(indent + 1, "pass", None)
 
 
 def _emit_while(em, op, args, var, indent):

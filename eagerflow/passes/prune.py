@@ -20,4 +20,18 @@ def prune(program):
             stack.append(program.resolve(t)._op)
         for dep in op.control_inputs:
             stack.append(dep)
+    removed = [op for op in program.ops if id(op) not in needed]
     program.ops = [op for op in program.ops if id(op) in needed]
+    _forget_replacements(program, removed)
+
+
+def _forget_replacements(program, removed):
+    """A pass-made op that turned out dead goes with its substitutions (nothing reads them)."""
+    replaced = getattr(program, "replaced", None)
+    if not replaced:
+        return
+    for op in removed:
+        if replaced.pop(id(op), None) is not None:
+            outs = {id(t) for t in op.outputs}
+            for key in [k for k, v in program.subst.items() if id(v) in outs]:
+                del program.subst[key]

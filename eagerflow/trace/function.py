@@ -111,7 +111,12 @@ class Function:
                 for general, cf in self._traced:
                     if general == key:
                         return cf
-                return self._trace(args, kwargs, key)
+                cf = self._trace(args, kwargs, key)
+                if not sig.has_unknown_dims(key):  # later calls with tensors of these specs find it
+                    self._cache[key] = cf
+                    if not key[1]:
+                        self._positional_cache[key[0]] = cf
+                return cf
         if self._input_signature is not None:
             return self._concrete_for_signature()
         tensors = []

@@ -128,3 +128,15 @@ def test_second_order_through_cond_in_a_graph():
 
     assert np.isclose(f(tf.constant(2.0), tf.constant(True)).numpy(), 12.0)
     assert np.isclose(f(tf.constant(2.0), tf.constant(False)).numpy(), -np.sin(2.0))
+
+
+def test_branches_with_only_side_effects_and_no_outputs():
+    v = tf.Variable(0)
+
+    @tf.function
+    def f(p):
+        tf.cond(p, lambda: (v.assign_add(1), ())[1], lambda: ())
+        return v.read_value()
+
+    assert f(tf.constant(True)).numpy() == 1
+    assert f(tf.constant(False)).numpy() == 1

@@ -124,3 +124,13 @@ def test_second_order_through_while_loop_is_refused_clearly():
 
     with pytest.raises(NotImplementedError, match="Second-order gradients through tf.while_loop"):
         f(tf.constant(2.0))
+
+
+def test_unused_index_in_a_loop_body_is_pruned_cleanly():
+    @tf.function
+    def f(n):
+        _, y = tf.while_loop(lambda i, y: i < n, lambda i, y: ((tf.range(5)[i], i + 1)[1], y * 2.0),
+                             (tf.constant(0), tf.constant(1.0)))
+        return y
+
+    assert f(tf.constant(3)).numpy() == 8.0

@@ -525,3 +525,13 @@ def test_namedtuple_and_keyword_tensor_arguments():
     assert f.experimental_get_tracing_count() == 1
     f(Pair(tf.constant([5.0]), tf.constant(1.0)), w=tf.constant(3.0))
     assert f.experimental_get_tracing_count() == 2
+
+
+def test_get_concrete_function_with_exact_specs_serves_later_calls():
+    @tf.function
+    def f(x):
+        return x + 1.0
+
+    f.get_concrete_function(tf.TensorSpec([], tf.float32))
+    assert f(tf.constant(3.0)).numpy() == 4.0
+    assert f.experimental_get_tracing_count() == 1
