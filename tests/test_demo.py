@@ -112,7 +112,7 @@ def test_function_section_lists_the_seed_graph_like_tensorflow(demo):
 def test_function_section_prints_the_generated_code_and_its_result(demo):
     text = _section(demo, "tf.function: trace once, run a graph")
     code = text[text.index("\ndef simple_computation(a, b):"):text.index("return (Maximum,)")]
-    assert "MatMul = k_MatMul(a, b)" in code and "k_AddV2(MatMul" in code and "k_Maximum(Add" in code
+    assert "MatMul = a @ b" in code and "k_AddV2(MatMul" in code and "k_Maximum(Add" in code
     assert "Identity" not in code  # forwarded away: graph outputs are plain aliases at run time
     # [[1, 2], [3, 4]] @ [[1, -1], [0.5, -1]] + 1 = [[3, -2], [6, -6]]; max with 0.
     assert "array([[3., 0.],\n       [6., 0.]], dtype=float32)>" in text

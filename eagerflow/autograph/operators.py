@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import types
 
+import numpy as np
+
 from ..control_flow.cond import cond as _cond
 from ..control_flow.while_loop import while_loop as _while_loop
 from ..core import dtypes as _dt
@@ -361,7 +363,12 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items):
         leaves = nest.flatten(v.tensor if isinstance(v, TensorList) else v)
         flat_init += [convert_to_tensor(x) for x in leaves]
         sizes.append(len(leaves))
-    if items is not None:
+    counting = _counting_range(items)
+    if counting is not None:  # `for t in tf.range(...)`: the loop counts t itself, no tensor indexed
+        start, limit, delta = counting
+        flat_init = [start] + flat_init
+        invariants = [TensorShape([])] + invariants
+    elif items is not None:
         n = items.shape[0] if items.shape.rank and items.shape[0] is not None else _shape(items)[0]
         flat_init = [convert_to_tensor(0)] + flat_init
         invariants = [TensorShape([])] + invariants
@@ -381,7 +388,7 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items):
         if items is not None:
             index, flat = flat[0], flat[1:]
             from ..ops.math import less
-            go = less(index, n)
+            go = less(index, limit if counting is not None else n)
             if loop_test is None:
                 return go
             return and_(go, lambda: loop_test(*unpack(flat)))
@@ -392,12 +399,13 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items):
             index, flat = flat[0], flat[1:]
             # NOTE: gather, not items[index]: an unused StridedSlice trips passes/prune.py under verify.
             from ..ops.slicing import gather
-            out = loop_body(gather(items, index), *unpack(flat))
+            out = loop_body(index if counting is not None else gather(items, index), *unpack(flat))
         else:
             out = loop_body(*unpack(flat))
         result = _flatten_outputs(out, structures, names, flat_init[1:] if items is not None else flat_init,
                                   invariants[1:] if items is not None else invariants)
-        return ([index + 1] if items is not None else []) + result
+        step = delta if counting is not None else 1
+        return ([index + step] if items is not None else []) + result
 
     flat_out = _while_loop(cond_fn, body_fn, flat_init, shape_invariants=invariants,
                            maximum_iterations=opts.maximum_iterations if opts is not None else None)
@@ -405,6 +413,19 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items):
     if items is not None:
         flat_out = flat_out[1:]
     return tuple(unpack(flat_out))
+
+
+def _counting_range(items):
+    """(start, limit, delta) when `items` is a traced `tf.range` with a constant positive step, so
+    the loop can count through it instead of indexing it; None otherwise."""
+    op = getattr(items, "_op", None)
+    if op is None or op.type != "Range" or len(op.inputs) != 3:
+        return None
+    start, limit, delta = op.inputs
+    step = delta._static_value() if hasattr(delta, "_static_value") else None
+    if step is None or np.ndim(step) != 0 or not step > 0:
+        return None
+    return start, limit, delta
 
 
 def _flatten_outputs(out, structures, names, flat_init, invariants):

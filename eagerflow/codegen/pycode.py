@@ -217,7 +217,8 @@ def _emit_while(em, op, args, var, indent):
     (keep_going,) = em.sub_block(attrs["cond"], loop, externals, indent + 1)
     em.emit(indent + 1, f"if not {keep_going}: break", None)
     if history:  # what the gradient needs: the loop variables and the body's intermediates
-        full = attrs["body"].with_intermediates()
+        keep = attrs["body"].kept_for_gradient  # known once the loop's gradient was built
+        full = attrs["body"].with_intermediates(keep)
         outs = em.sub_block(full, loop, externals, indent + 1)
         kept = outs[n:]
         em.emit(indent + 1, f"{history}.append((({', '.join(loop)},), ({', '.join(kept)}{',' if kept else ''})))",
@@ -231,10 +232,29 @@ def _emit_while(em, op, args, var, indent):
     names = em.outputs(op, var)
     variant = em.namer("VariantValue")
     em.env[variant] = VariantValue
-    em.emit(indent, f"{', '.join(names)} = {', '.join(loop)}, {variant}({history or 'None'})", None)
+    if history:
+        kept_positions = em.namer(f"{op.name}_kept")
+        em.env[kept_positions] = None if keep is None else tuple(keep)
+        payload = f"({kept_positions}, {history})"
+    else:
+        payload = "None"
+    em.emit(indent, f"{', '.join(names)} = {', '.join(loop)}, {variant}({payload})", None)
 
 
 _INLINE = {"If": _emit_if, "StatelessIf": _emit_if, "While": _emit_while, "StatelessWhile": _emit_while}
+
+
+def _expression(op, args):
+    """The few ops written as a NumPy expression instead of a kernel call, where the expression is
+    exactly what the kernel computes (its checks already hold statically): they sit in loop bodies,
+    where a Python call per op is a visible cost."""
+    if op.type == "MatMul" and all(t.shape.rank == 2 for t in op.inputs):
+        a = f"{args[0]}.T" if op.attrs.get("transpose_a") else args[0]
+        b = f"{args[1]}.T" if op.attrs.get("transpose_b") else args[1]
+        return f"{a} @ {b}"
+    if op.type == "ScalarIndex":
+        return f"{args[0]}[{args[1]}]"
+    return None
 
 
 def _statement(op, args, namer, var, env, kernels, recording=False):
@@ -251,6 +271,11 @@ def _statement(op, args, namer, var, env, kernels, recording=False):
         out = namer(op.name)
         var[id(op.outputs[0])] = out
         return f"{out} = {args[0]}._array"
+    expression = _expression(op, args)
+    if expression is not None:
+        out = namer(op.name)
+        var[id(op.outputs[0])] = out
+        return f"{out} = {expression}"
     # Kernel globals get their names from the namer like everything else, so a node that happens
     # to be called `k_Relu` cannot shadow the kernel it calls.
     kname = kernels.get(opdef.name)

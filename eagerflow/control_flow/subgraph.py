@@ -31,18 +31,24 @@ class Branch:
         self.fn = self.generated.fn
         self.index = None  # positions of self.externals among the op's external inputs
         self.intermediates = []
-        self._full = None
+        self._full = {}  # which intermediates are kept (None: all) -> Branch returning them
+        # Positions (among all intermediates) the loop gradient reads, once it has been built:
+        # generated code then keeps only those per iteration.
+        self.kept_for_gradient = None
 
-    def with_intermediates(self) -> "Branch":
-        """This branch also returning every value it computes (after its outputs): what a loop
-        keeps per iteration when its gradient will be taken, so the backward never recomputes."""
-        if self._full is None:
-            extra = [t for op in self.graph.get_operations() if op.type not in ("Placeholder", "Const")
+    def with_intermediates(self, keep=None) -> "Branch":
+        """This branch also returning, after its outputs, the values it computes (all of them, or
+        the positions `keep` among them): what a loop keeps per iteration when its gradient will
+        be taken, so the backward never recomputes."""
+        key = None if keep is None else tuple(keep)
+        if key not in self._full:
+            every = [t for op in self.graph.get_operations() if op.type not in ("Placeholder", "Const")
                      for t in op.outputs if t.dtype.name != "resource"]
+            extra = every if key is None else [every[i] for i in key]
             full = Branch.__new__(Branch)
             full.__dict__.update(self.__dict__)
             full.outputs = list(self.outputs) + extra
-            full.intermediates = extra
+            full.intermediates = every
             from ..codegen.pycode import generate
             from ..passes.pipeline import optimize
             view = types.SimpleNamespace(get_operations=self.graph.get_operations, inputs=self.graph.inputs,
@@ -50,9 +56,8 @@ class Branch:
             full.program = optimize(view)
             full.generated = generate(full.program, self.name + "_with_intermediates", {})
             full.fn = full.generated.fn
-            full._full = full
-            self._full = full
-        return self._full
+            self._full[key] = full
+        return self._full[key]
 
     def bind_externals(self, all_externals):
         """Records where each of this branch's captured values sits among the op's inputs."""

@@ -46,7 +46,7 @@ def _while_kernel(*values, cond, body, n_vars, output_specs, maximum_iterations=
             history.append((tuple(loop_vars), tuple(outs[n_vars:])))
             loop_vars = list(outs[:n_vars])
         i += 1
-    loop_vars.append(VariantValue(history))
+    loop_vars.append(VariantValue(None if history is None else (None, history)))  # (kept positions, entries)
     return loop_vars
 
 
@@ -118,7 +118,13 @@ def _body_gradient(body, externals, wanted):
             result.append(g)
         return result
 
-    return subgraph.trace(grad_fn, specs, f"{body.name}_grad")
+    branch = subgraph.trace(grad_fn, specs, f"{body.name}_grad")
+    branch.n_intermediates = k
+    kept_params = branch.graph.inputs[n + m:n + m + k]
+    used = {id(branch.program.resolve(t)) for op in branch.program.ops for t in op.inputs} | {
+        id(branch.program.resolve(t)) for t in branch.program.outputs}
+    body.kept_for_gradient = [i for i, ph in enumerate(kept_params) if id(ph) in used]
+    return branch
 
 
 def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index):
@@ -126,8 +132,15 @@ def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index):
     externals, grads = list(rest[:n_ext]), list(rest[n_ext:])
     if history.payload is None:
         raise RuntimeError("tf.while_loop ran without keeping the history its gradient needs")
+    positions, entries = history.payload
+    n_kept = body_grad.n_intermediates
     ext_acc = None
-    for loop_vars, kept in reversed(history.payload):
+    for loop_vars, kept in reversed(entries):
+        if positions is not None:  # only what the gradient reads was kept; the rest is never read
+            full = [None] * n_kept
+            for i, value in zip(positions, kept):
+                full[i] = value
+            kept = full
         out = body_grad.fn(*loop_vars, *externals, *kept, *grads)
         grads = list(out[:n_vars])
         ext_part = out[n_vars:]

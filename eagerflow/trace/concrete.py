@@ -6,6 +6,7 @@ gradient is another ConcreteFunction (trace/gradient.py). Inside another trace i
 """
 from __future__ import annotations
 
+import re
 import types
 
 import numpy as np
@@ -192,6 +193,10 @@ class ConcreteFunction:
             tb = tb.tb_next
         message = exc.message if isinstance(exc, OpError) else str(exc)
         message = message.split(" [Op:")[0]
+        if isinstance(exc, IndexError):  # an index written as `x[i]` in the generated code
+            found = re.match(r"index (-?\d+) is out of bounds for axis (\d+)", message)
+            if found:
+                message = f"slice index {found.group(1)} of dimension {found.group(2)} out of bounds."
         if op is None:
             return exc if isinstance(exc, OpError) else InvalidArgumentError(None, None, message)
         where = ""

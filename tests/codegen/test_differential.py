@@ -46,6 +46,7 @@ CODE_FREE = {
     "Identity": "forwarded to its input by passes/simplify.py (an alias at run time)",
     "StopGradient": "forwarded like Identity; only gradients (which read the graph) see it",
     "ReadVariableOp": "generated as an attribute load, `handle._array`, not a kernel call",
+    "MatMul": "of matrices: generated as the expression `a @ b` (`.T` for transposes), codegen/pycode.py",
     "If": "inlined as a Python `if` over the branches' code (codegen/pycode.py)",
     "StatelessIf": "inlined as a Python `if` over the branches' code (codegen/pycode.py)",
     "While": "inlined as a Python `while` over the cond and body code (codegen/pycode.py)",

@@ -23,7 +23,7 @@ def test_one_statement_per_op_with_last_use_deletes_and_user_lines():
     spec = tf.TensorSpec([2, 2])
     code = _cf(simple_computation, spec, spec).code.splitlines()
     assert code[0] == "def simple_computation(a, b):"
-    assert code[1].startswith("    MatMul = k_MatMul(a, b)  # test_pycode.py:")
+    assert code[1].startswith("    MatMul = a @ b  # test_pycode.py:")  # MatMul of matrices: an expression
     assert code[2].startswith("    Add = k_AddV2(MatMul, c_Add_y); del MatMul  # test_pycode.py:")
     assert code[3].startswith("    Relu = k_Relu(Add); del Add  # test_pycode.py:")
     assert code[4] == "    return (Relu,)"

@@ -535,3 +535,13 @@ def test_get_concrete_function_with_exact_specs_serves_later_calls():
     f.get_concrete_function(tf.TensorSpec([], tf.float32))
     assert f(tf.constant(3.0)).numpy() == 4.0
     assert f.experimental_get_tracing_count() == 1
+
+
+def test_index_out_of_range_in_generated_code_raises_tensorflow_error():
+    @tf.function
+    def f(x, i):
+        return x[i] * 2.0
+
+    assert f(tf.constant([1.0, 2.0, 3.0]), tf.constant(2)).numpy() == 6.0
+    with pytest.raises(tf.errors.InvalidArgumentError, match="slice index 7 of dimension 0 out of bounds"):
+        f(tf.constant([1.0, 2.0, 3.0]), tf.constant(7))
