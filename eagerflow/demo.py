@@ -9,6 +9,7 @@ with a `run` function (the timing section). Later features add sections by appen
 from __future__ import annotations
 
 import ast
+import linecache
 import statistics
 import sys
 import time
@@ -26,12 +27,16 @@ class Section:
     run: Callable[[], None] | None = None  # called after the code, when given
 
 
-def _echo_and_run(code: str, namespace: dict) -> None:
+def _echo_and_run(code: str, namespace: dict, filename: str = "<eagerflow demo>") -> None:
     """Runs `code` one top-level statement at a time, echoing each with `>>>` / `...` prompts.
     A top-level expression statement shows its repr, as at the prompt; expressions inside a loop
-    body do not (the prompt would print every `v.assign_sub(...)` result of every iteration)."""
+    body do not (the prompt would print every `v.assign_sub(...)` result of every iteration).
+    The code is registered in linecache under `filename`, so functions defined in it have source
+    (AutoGraph converts them, tracebacks show them)."""
     lines = code.strip("\n").splitlines()
-    tree = ast.parse("\n".join(lines))
+    text = "\n".join(lines) + "\n"
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    tree = ast.parse(text)
     start = 0
     for stmt in tree.body:
         chunk = lines[start:stmt.end_lineno]
@@ -42,9 +47,9 @@ def _echo_and_run(code: str, namespace: dict) -> None:
         start = stmt.end_lineno
         sys.stdout.flush()
         if isinstance(stmt, ast.Expr):
-            code_obj = compile(ast.Interactive(body=[stmt]), "<eagerflow demo>", "single")
+            code_obj = compile(ast.Interactive(body=[stmt]), filename, "single")
         else:
-            code_obj = compile(ast.Module(body=[stmt], type_ignores=[]), "<eagerflow demo>", "exec")
+            code_obj = compile(ast.Module(body=[stmt], type_ignores=[]), filename, "exec")
         exec(code_obj, namespace)
 
 
@@ -229,6 +234,74 @@ scaled.experimental_get_tracing_count()
     run=_graph_vs_eager))
 
 
+def compare_speed(**calls) -> None:
+    """Prints the per-call time of each zero-argument callable, and each one's ratio to the last."""
+    t = _per_call_ns(calls, target_ns=20_000_000, repeat=3)
+    names = list(calls)
+    base = names[-1]
+    print("   ".join(f"{n} {t[n] / 1e6:.2f} ms" for n in names)
+          + "   (" + ", ".join(f"{n} / {base} = {t[n] / t[base]:.2f}x" for n in names[:-1]) + ")")
+
+
+SECTIONS.append(Section(
+    "AutoGraph: Python control flow on tensors becomes graph control flow",
+    "Under tf.function, `if`/`for`/`while` on tensors become tf.cond/tf.while_loop (compiled to a "
+    "Python if/while); on Python values they run at trace time, as in TensorFlow.",
+    """
+@tf.function
+def dynamic_gather(data, indices):  # seed document 000
+    result = []
+    for i in range(len(indices)):
+        result.append(data[indices[i]])
+    return tf.stack(result)
+dynamic_gather(tf.constant([10.0, 20.0, 30.0]), tf.constant([2, 0, 1]))
+dynamic_gather(tf.constant([10.0, 20.0, 30.0]), tf.constant([1, 1, 0, 2]))  # a new shape: traced again
+dynamic_gather.experimental_get_tracing_count()
+import sys
+debug_flag = tf.Variable(False, trainable=False)
+@tf.function
+def safe_function(x):  # seed document 000: a tensor condition decides at run time
+    if tf.cast(debug_flag, bool):
+        tf.print("Processing:", x, output_stream=sys.stdout)
+    return x * 2
+safe_function(tf.constant(1.0))
+debug_flag.assign(True)
+safe_function(tf.constant(2.0))
+@tf.function
+def collatz_steps(n):
+    steps = 0
+    while n != 1:
+        if n % 2 == 0:
+            n = n // 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    return steps
+collatz_steps(tf.constant(27))
+print(tf.autograph.to_code(collatz_steps.python_function))
+rng = np.random.default_rng(0)
+x = rng.standard_normal((100, 8, 32)).astype(np.float32)
+wx = (rng.standard_normal((32, 64)) * 0.1).astype(np.float32)
+wh = (rng.standard_normal((64, 64)) * 0.1).astype(np.float32)
+def cell(x, wx, wh, steps):  # h = tanh(x_t Wx + h Wh), 100 steps, batch 8, 32 -> 64
+    h = tf.zeros([8, 64])
+    for t in steps:
+        h = tf.tanh(tf.matmul(x[t], wx) + tf.matmul(h, wh))
+    return h
+@tf.function
+def rnn(x, wx, wh):
+    return cell(x, wx, wh, tf.range(100))  # AutoGraph converts cell too: a while_loop
+def numpy_rnn():
+    h = np.zeros((8, 64), np.float32)
+    for t in range(100):
+        h = np.tanh(x[t] @ wx + h @ wh)
+    return h
+tx, twx, twh = tf.constant(x), tf.constant(wx), tf.constant(wh)
+np.allclose(rnn(tx, twx, twh).numpy(), numpy_rnn(), atol=1e-5)
+compare_speed(eager=lambda: cell(tx, twx, twh, range(100)), graph=lambda: rnn(tx, twx, twh), numpy=numpy_rnn)
+"""))
+
+
 def run_demo(sections=None) -> None:
     import eagerflow as tf
 
@@ -240,6 +313,7 @@ def run_demo(sections=None) -> None:
         if section.intro:
             print(section.intro)
         if section.code:
-            _echo_and_run(section.code, {"tf": tf, "np": np, "__name__": "__demo__"})
+            namespace = {"tf": tf, "np": np, "__name__": "__demo__", "compare_speed": compare_speed}
+            _echo_and_run(section.code, namespace, f"<eagerflow demo {number}>")
         if section.run is not None:
             section.run()

@@ -134,3 +134,14 @@ def test_function_section_times_eager_against_graph(demo):
         r"eager ([\d.]+) µs +tf\.function ([\d.]+) µs +graph speedup ([\d.]+)x", text)
     assert float(eager) > 0 and float(graph) > 0
     assert abs(float(eager) / float(graph) - float(speedup)) < 0.01 * float(speedup) + 0.01
+
+
+def test_autograph_section_runs_the_seed_programs(demo):
+    text = _section(demo, "AutoGraph: Python control flow on tensors becomes graph control flow")
+    assert "numpy=array([30., 10., 20.], dtype=float32)>" in text  # dynamic_gather, seed 000
+    assert "numpy=array([20., 20., 10., 30.], dtype=float32)>" in text
+    assert text.count("Processing:") == 2 and "Processing: 2\n" in text  # printed once the flag is set
+    assert "<tf.Tensor: shape=(), dtype=int32, numpy=111>" in text  # Collatz steps of 27
+    assert "ag__.while_stmt(loop_test, loop_body" in text and "ag__.if_stmt(" in text
+    assert ">>> np.allclose(rnn(tx, twx, twh).numpy(), numpy_rnn(), atol=1e-5)\nTrue" in text
+    assert "graph / numpy = " in text
