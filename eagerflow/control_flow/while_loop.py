@@ -61,15 +61,82 @@ def _while_grad(op, *grads):
     n = op.attrs["n_vars"]
     loop_inputs, externals = list(op.inputs[:n]), list(op.inputs[n:])
     history = op.outputs[n]
+    history_seeds = grads[n] if len(grads) > n else None  # a higher-order gradient reached the history
     seeds = [g if g is not None else _zeros(o) for g, o in zip(grads[:n], op.outputs[:n])]
     wanted = [i for i, t in enumerate(externals)
               if (t.dtype.is_differentiable or t.dtype is _dt.resource) and (needs is None or needs[n + i])]
-    body_grad = _body_gradient(op.attrs["body"], externals, wanted)
-    attrs = {"body_grad": body_grad, "n_vars": n, "ext_index": wanted}
-    outs = bind(WhileGrad, (history, *externals, *seeds), attrs)
+    body = op.attrs["body"]
+    seed_positions = tuple(body.kept_for_gradient or ()) if history_seeds is not None else ()
+    body_grad = _body_gradient(body, externals, wanted, seed_positions)
+    inputs = (history, *externals, *seeds) + ((history_seeds,) if history_seeds is not None else ())
+    attrs = {"body_grad": body_grad, "n_vars": n, "ext_index": wanted, "body": body}
+    if history_seeds is not None:
+        attrs["seed_positions"] = seed_positions
+    outs = bind(WhileGrad, inputs, attrs)
     ext_grads = dict(zip(wanted, outs[n:]))
     result = [g if loop_inputs[i].dtype.is_differentiable else None for i, g in enumerate(outs[:n])]
     return result + [ext_grads.get(i) for i in range(len(externals))]
+
+
+def _while_grad_grad(op, *grads):
+    """The gradient of a loop's gradient: the backward walk is rebuilt as an ordinary
+    tf.while_loop over the stacked history (differentiable ops only) and differentiated under a
+    tape; the history's gradient reaches the forward loop as seeds for its kept values."""
+    from ..autodiff.tape import GradientTape
+    if op.attrs.get("seed_positions") is not None:
+        raise NotImplementedError("Third-order gradients through tf.while_loop are not supported yet.")
+    n = op.attrs["n_vars"]
+    history, rest = op.inputs[0], list(op.inputs[1:])
+    externals, seeds = rest[:len(rest) - n], rest[len(rest) - n:]
+    sources = [history] + externals + seeds
+    with GradientTape(watch_accessed_variables=False) as tape:
+        for t in sources:
+            if t.dtype.is_differentiable or t.dtype is _dt.resource:
+                tape.watch(t)
+        outs = _differentiable_backward(history, op.attrs["body"], op.attrs["body_grad"], externals, seeds,
+                                        op.attrs["ext_index"])
+    seeds_out = [g if g is not None else _zeros(o) for g, o in zip(grads, outs)]
+    return tape.gradient(outs, sources, output_gradients=seeds_out)
+
+
+def _differentiable_backward(history, body, body_grad, externals, seeds, wanted):
+    """The backward walk of WhileGrad written with ordinary ops: a tf.while_loop over the history's
+    stacked values running the body gradient's ops."""
+    from ..graph.evaluate import evaluate
+    from ..ops.array import shape as shape_of
+    from ..ops.array import zeros
+    from ..ops.math import cast, greater_equal
+    from ..ops.state import ReadVariableOp
+    n = len(body.explicit)
+    positions = tuple(body.kept_for_gradient or ())
+    full = body.with_intermediates()
+    var_specs = [(ph.shape, ph.dtype) for ph in body.explicit]
+    kept_specs = [(full.intermediates[p].shape, full.intermediates[p].dtype) for p in positions]
+    stacks = bind(HistoryStack, (history,), {"n_vars": n, "positions": positions,
+                                            "var_specs": var_specs, "kept_specs": kept_specs})
+    var_stacks, kept_stacks = stacks[:n], stacks[n:]
+    placeholders = body_grad.graph.inputs[:len(body_grad.explicit)]
+    k, m = body_grad.n_intermediates, len(externals)
+
+    def cond(j, *rest):
+        return greater_equal(j, 0)
+
+    def step(j, *rest):
+        g, acc = list(rest[:n]), list(rest[n:])
+        kept = [None] * k
+        for p, stack in zip(positions, kept_stacks):
+            kept[p] = stack[j]
+        for i in range(k):  # never read by the gradient: any value of the placeholder's dtype
+            if kept[i] is None:
+                kept[i] = cast(zeros([]), placeholders[n + m + i].dtype)
+        outs = evaluate(body_grad.graph, [s[j] for s in var_stacks] + list(externals) + kept + g,
+                        body_grad.outputs)
+        return [j - 1] + list(outs[:n]) + [a + b for a, b in zip(acc, outs[n:])]
+
+    start_acc = [_zeros(bind(ReadVariableOp, (externals[i],)) if externals[i].dtype is _dt.resource
+                        else externals[i]) for i in wanted]
+    result = while_loop(cond, step, [shape_of(var_stacks[0])[0] - 1] + list(seeds) + start_acc)
+    return list(result[1:])
 
 
 def _zeros(t):
@@ -84,7 +151,7 @@ def _spec(t):
     return spec
 
 
-def _body_gradient(body, externals, wanted):
+def _body_gradient(body, externals, wanted, seed_positions=()):
     """The traced gradient of one body iteration, from the values that iteration kept:
     (loop vars in, externals, intermediates, output grads) -> (grads of the loop vars in, grads of
     the wanted externals). The body's ops are replayed as tape records, nothing recomputed."""
@@ -96,20 +163,23 @@ def _body_gradient(body, externals, wanted):
     captured = body.graph.internal_captures
     specs = ([_LoopVarSpec(ph.shape, ph.dtype) for ph in body.explicit] + [_spec(t) for t in externals]
              + [_LoopVarSpec(t.shape, t.dtype) for t in full.intermediates]
-             + [_LoopVarSpec(o.shape, o.dtype) for o in body.outputs])
+             + [_LoopVarSpec(o.shape, o.dtype) for o in body.outputs]
+             + [_LoopVarSpec(full.intermediates[p].shape, full.intermediates[p].dtype) for p in seed_positions])
+    n_out = len(body.outputs)
 
     def grad_fn(*flat):
         xs, ext = list(flat[:n]), list(flat[n:n + m])
-        kept, gs = flat[n + m:n + m + k], list(flat[n + m + k:])
+        kept, gs = flat[n + m:n + m + k], list(flat[n + m + k:n + m + k + n_out])
+        kept_seeds = list(flat[n + m + k + n_out:])  # gradients reaching kept values from higher orders
         env = {id(ph): x for ph, x in zip(body.explicit, xs)}
         for j, ph in enumerate(captured):
             env[id(ph)] = ext[body.index[j]]
         for sym, value in zip(full.intermediates, kept):
             env[id(sym)] = value
         records = records_of(body.graph, env)
-        targets = [env.get(id(o), o) for o in body.outputs]
+        targets = [env.get(id(o), o) for o in body.outputs] + [kept[p] for p in seed_positions]
         sources = xs + [ext[i] for i in wanted]
-        found = backprop(records, targets, sources, gs)
+        found = backprop(records, targets, sources, gs + kept_seeds)
         result = []
         for src in sources:
             g = found.get(id(src))
@@ -123,11 +193,18 @@ def _body_gradient(body, externals, wanted):
     kept_params = branch.graph.inputs[n + m:n + m + k]
     used = {id(branch.program.resolve(t)) for op in branch.program.ops for t in op.inputs} | {
         id(branch.program.resolve(t)) for t in branch.program.outputs}
-    body.kept_for_gradient = [i for i, ph in enumerate(kept_params) if id(ph) in used]
+    reads = {i for i, ph in enumerate(kept_params) if id(ph) in used}
+    body.kept_for_gradient = sorted(reads | set(body.kept_for_gradient or ()))  # every gradient's needs
     return branch
 
 
-def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index):
+def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index, body=None, seed_positions=None):
+    if seed_positions is not None:  # the last input: gradients reaching the history itself
+        rest, seeds_value = rest[:-1], rest[-1]
+        if seeds_value.payload is None:  # a zero gradient: nothing reached the history after all
+            seed_positions = None
+        else:
+            var_seeds, kept_seeds = seeds_value.payload
     n_ext = len(rest) - n_vars
     externals, grads = list(rest[:n_ext]), list(rest[n_ext:])
     if history.payload is None:
@@ -135,19 +212,57 @@ def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index):
     positions, entries = history.payload
     n_kept = body_grad.n_intermediates
     ext_acc = None
-    for loop_vars, kept in reversed(entries):
+    for i in range(len(entries) - 1, -1, -1):
+        loop_vars, kept = entries[i]
         if positions is not None:  # only what the gradient reads was kept; the rest is never read
             full = [None] * n_kept
-            for i, value in zip(positions, kept):
-                full[i] = value
+            for p, value in zip(positions, kept):
+                full[p] = value
             kept = full
-        out = body_grad.fn(*loop_vars, *externals, *kept, *grads)
+        extra = [] if seed_positions is None else [s[i] for s in kept_seeds]
+        out = body_grad.fn(*loop_vars, *externals, *kept, *grads, *extra)
         grads = list(out[:n_vars])
+        if seed_positions is not None:
+            grads = [g + s[i] for g, s in zip(grads, var_seeds)]
         ext_part = out[n_vars:]
         ext_acc = list(ext_part) if ext_acc is None else [a + b for a, b in zip(ext_acc, ext_part)]
     if ext_acc is None:  # zero iterations: nothing flowed to the externals
         ext_acc = [np.zeros_like(np.asarray(_ext_value(externals[i]))) for i in ext_index]
     return grads + [np.asarray(a) for a in ext_acc]
+
+
+def _stack(values, spec):
+    if values:
+        return np.stack([np.asarray(v) for v in values])
+    shape, dtype = spec
+    dims = [0 if d is None else d for d in (shape.as_list() if shape.rank is not None else [])]
+    return np.zeros([0] + dims, dtype=dtype.np_dtype)
+
+
+def _history_stack_kernel(history, n_vars, positions, var_specs, kept_specs):
+    stored, entries = history.payload
+    where = None if stored is None else {p: i for i, p in enumerate(stored)}
+
+    def pick(kept, p):
+        return kept[p] if where is None else kept[where[p]]
+    var_cols = [_stack([e[0][j] for e in entries], var_specs[j]) for j in range(n_vars)]
+    kept_cols = [_stack([pick(e[1], p) for e in entries], spec) for p, spec in zip(positions, kept_specs)]
+    return var_cols + kept_cols
+
+
+def _history_stack_infer(inputs, attrs):
+    return [Spec(TensorShape([None]).concatenate(shape), dtype)
+            for shape, dtype in list(attrs["var_specs"]) + list(attrs["kept_specs"])]
+
+
+def _history_stack_grad(op, *grads):
+    n = op.attrs["n_vars"]
+    filled = [g if g is not None else _zeros(o) for g, o in zip(grads, op.outputs)]
+    return [bind(HistorySeeds, tuple(filled), {"n_vars": n})]
+
+
+def _history_seeds_kernel(*stacks, n_vars):
+    return VariantValue((list(stacks[:n_vars]), list(stacks[n_vars:])))
 
 
 def _ext_value(value):
@@ -157,6 +272,8 @@ def _ext_value(value):
 
 def _while_grad_infer(inputs, attrs):
     n = attrs["n_vars"]
+    if attrs.get("seed_positions") is not None:
+        inputs = inputs[:-1]  # the history's own gradient
     seeds = inputs[len(inputs) - n:]
     externals = inputs[1:len(inputs) - n]
     specs = [Spec(s.shape, s.dtype) for s in seeds]
@@ -170,12 +287,18 @@ def _while_grad_infer(inputs, attrs):
     return specs
 
 
+HistoryStack = defop("LoopHistoryStack", inputs=("history",), kernel=_history_stack_kernel,
+                      infer=_history_stack_infer, grad=_history_stack_grad, multi_output=True, sparse_output_grads=True,
+                      doc="A loop's kept values as stacked tensors [iterations, ...] (TensorFlow keeps them in "
+                          "TensorList accumulators): what a differentiable backward loop reads.")
+HistorySeeds = defop("LoopHistorySeeds", inputs=("gradients",), kernel=_history_seeds_kernel,
+                     infer=lambda inputs, attrs: [Spec(TensorShape([]), _dt.variant)], grad=lambda op, *g: None,
+                     doc="Gradients of a loop's stacked history, as the history's gradient (a variant).")
+
+
 def _keep_history(attrs):
     return {**attrs, "keep_history": True}
 
-
-def _no_second_order(op, *grads):
-    raise NotImplementedError("Second-order gradients through tf.while_loop are not supported yet.")
 
 
 While = defop("While", inputs=("input",), kernel=_while_kernel, infer=_while_infer, grad=_while_grad,
@@ -185,7 +308,7 @@ StatelessWhile = defop("StatelessWhile", inputs=("input",), kernel=_while_kernel
                        grad=_while_grad, multi_output=True, sparse_output_grads=True, record_attrs=_keep_history,
                        doc="A loop over side-effect-free cond and body sub-graphs.")
 WhileGrad = defop("WhileGrad", inputs=("history", "input"), kernel=_while_grad_kernel, infer=_while_grad_infer,
-                  grad=_no_second_order, multi_output=True,
+                  grad=_while_grad_grad, multi_output=True,
                   doc="Walks a loop's history backwards through the traced gradient of its body.")
 
 

@@ -353,6 +353,10 @@ ROWS = [
         (X,)),
     Row("WhileGrad", _grad(lambda x: tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, tf.sin(y)),
                                                    (0, x))[1]), (X,)),
+    Row("LoopHistoryStack", _grad2(lambda x: tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, y * x),
+                                                           (0, x))[1]), (_pos(3),)),
+    Row("LoopHistorySeeds", _grad2(lambda x: tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, tf.sin(y * x)),
+                                                           (0, x))[1]), (_pos(3),)),
     # --- calls of traced functions as one op ---
     Row("PartitionedCall", _call(_inner_stateless), (_f32(3),)),
     Row("StatefulPartitionedCall", _call(_inner_stateful), (_f32(3),), seed=11),

@@ -126,9 +126,9 @@ def ops_recorded(row: GradRow) -> set:
         with tf.GradientTape() as inner:
             for x in xs:
                 inner.watch(x)
-            y = row.fn(*xs)
+            y = tf.reduce_sum(row.fn(*xs))
         if row.order >= 2:
-            inner.gradient(tf.reduce_sum(y), xs)
+            inner.gradient(y, xs)
     names = set()
     for rec in outer._records:
         names.add(rec.opdef.name)
