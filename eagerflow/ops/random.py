@@ -243,22 +243,23 @@ def _float_dtype(dtype, mean):
     return dtype
 
 
-def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
-    """`tf.random.normal`: standard normal samples, then `* stddev + mean`."""
+def _scaled_draw(opdef, shape, mean, stddev, dtype, seed):
+    """A standard draw of `opdef`, then `* stddev + mean` (how TensorFlow builds both normals)."""
     dtype = _float_dtype(dtype, mean)
     shape = as_int_tensor(shape)
     mean_t, std_t = _exact(mean, dtype), _exact(stddev, dtype)
-    rnd = bind(RandomStandardNormal, (shape,), _seed_attrs(seed, dtype))
+    rnd = bind(opdef, (shape,), _seed_attrs(seed, dtype))
     return rnd * std_t + mean_t
+
+
+def normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
+    """`tf.random.normal`: standard normal samples, then `* stddev + mean`."""
+    return _scaled_draw(RandomStandardNormal, shape, mean, stddev, dtype, seed)
 
 
 def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=_dt.float32, seed=None, name=None):
     """`tf.random.truncated_normal`: normal samples redrawn until within two standard deviations."""
-    dtype = _float_dtype(dtype, mean)
-    shape = as_int_tensor(shape)
-    mean_t, std_t = _exact(mean, dtype), _exact(stddev, dtype)
-    rnd = bind(TruncatedNormal, (shape,), _seed_attrs(seed, dtype))
-    return rnd * std_t + mean_t
+    return _scaled_draw(TruncatedNormal, shape, mean, stddev, dtype, seed)
 
 
 def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=None):
