@@ -22,8 +22,9 @@ from .ops.static_checks import assert_rank
 
 from .ops.math import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor, floordiv,
                        greater, greater_equal, less, less_equal, log, logical_and, logical_not,
-                       logical_or, matmul, maximum, minimum, multiply, negative, not_equal, pow, round,
-                       scalar_mul, sigmoid, sign, sin, sqrt, square, subtract, tanh, tensordot, truediv)
+                       logical_or, maximum, minimum, multiply, negative, not_equal, pow, round,
+                       scalar_mul, sigmoid, sign, sin, sqrt, square, subtract, tanh, truediv)
+from .ops.matmul import matmul, tensordot
 from .ops.array import (broadcast_to, constant, fill, identity, ones, ones_like, rank, reshape, shape, size,
                         stop_gradient, transpose, where, zeros, zeros_like)
 from .ops.joining import stack, unstack

@@ -35,8 +35,8 @@ class TensorOperators:
     def __rmod__(self, other): return _math.floormod(other, self, name="mod")
     def __pow__(self, other): return _math.pow(self, other, name="pow")
     def __rpow__(self, other): return _math.pow(other, self, name="pow")
-    def __matmul__(self, other): return _math.matmul(self, other, name="matmul")
-    def __rmatmul__(self, other): return _math.matmul(other, self, name="matmul")
+    def __matmul__(self, other): return _matmul.matmul(self, other, name="matmul")
+    def __rmatmul__(self, other): return _matmul.matmul(other, self, name="matmul")
     def __neg__(self): return _math.negative(self)
     def __pos__(self): return self
     def __abs__(self): return _math.abs(self)
@@ -322,4 +322,5 @@ class TensorSpec:
 
 # The op functions that the operators above call. Imported last: ops/ builds on this module.
 from ..ops import math as _math  # noqa: E402
+from ..ops import matmul as _matmul  # noqa: E402
 from ..ops import array as _array  # noqa: E402

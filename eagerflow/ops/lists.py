@@ -305,7 +305,7 @@ def _gather_grad(op, g):
     list: scattering them would keep only the last row of a repeated index."""
     from .array import reshape
     from .joining import concat
-    from .math import matmul
+    from .matmul import matmul
     from .sequences import one_hot
     lst, indices, _ = op.inputs
     n = bind(TensorListLength, (lst,))
