@@ -344,6 +344,10 @@ def for_stmt(iterable, loop_body, init, names, extra_test=None, opts=None):
         iterable = iterable.tensor
     if _is_symbolic(iterable):
         return _tf_loop(extra_test, loop_body, init, names, opts, convert_to_tensor(iterable))
+    if state.graph is not None and hasattr(type(iterable), "_loop_source"):
+        # A tf.data.Dataset (duck-typed: data/ sits above this floor's imports): a tf.while_loop over
+        # its element indices, each element computed by ops in the body (data/reader.py).
+        return _tf_loop(extra_test, loop_body, init, names, opts, iterable._loop_source())
     values = tuple(init)
     for item in iterable:
         if extra_test is not None and not extra_test(*values):
@@ -367,6 +371,10 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items):
     if counting is not None:  # `for t in tf.range(...)`: the loop counts t itself, no tensor indexed
         start, limit, delta = counting
         flat_init = [start] + flat_init
+        invariants = [TensorShape([])] + invariants
+    elif items is not None and not isinstance(items, Tensor):  # a dataset's loop source
+        n = items.size if items.size is not None else np.iinfo(np.int32).max
+        flat_init = [convert_to_tensor(0)] + flat_init
         invariants = [TensorShape([])] + invariants
     elif items is not None:
         n = items.shape[0] if items.shape.rank and items.shape[0] is not None else _shape(items)[0]
@@ -399,7 +407,13 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items):
             index, flat = flat[0], flat[1:]
             # NOTE: gather, not items[index]: an unused StridedSlice trips passes/prune.py under verify.
             from ..ops.slicing import gather
-            out = loop_body(index if counting is not None else gather(items, index), *unpack(flat))
+            if counting is not None:
+                item = index
+            elif not isinstance(items, Tensor):
+                item = items.element(index)
+            else:
+                item = gather(items, index)
+            out = loop_body(item, *unpack(flat))
         else:
             out = loop_body(*unpack(flat))
         result = _flatten_outputs(out, structures, names, flat_init[1:] if items is not None else flat_init,
@@ -511,7 +525,9 @@ def _probe(loop_body, init, names, unknown, items):
             values[i] = TensorList(ph) if isinstance(init[i], TensorList) else ph
         for i in unknown:
             values[i] = [] if isinstance(init[i], list) else Undefined(names[i])
-        if items is not None:
+        if items is not None and not isinstance(items, Tensor):
+            out = loop_body(items.element(0), *values)
+        elif items is not None:
             out = loop_body(items[0] if items.shape.rank else items, *values)
         else:
             out = loop_body(*values)

@@ -1,0 +1,10 @@
+"""`tf.data`: Dataset and the cardinality / AUTOTUNE constants."""
+import types as _types
+
+from ..data.dataset import AUTOTUNE, Dataset  # noqa: F401
+from ..data.structure import INFINITE as INFINITE_CARDINALITY  # noqa: F401
+from ..data.structure import UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
+
+experimental = _types.SimpleNamespace(AUTOTUNE=AUTOTUNE, INFINITE_CARDINALITY=INFINITE_CARDINALITY,
+                                      UNKNOWN_CARDINALITY=UNKNOWN_CARDINALITY)
+del _types

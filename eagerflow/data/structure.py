@@ -1,0 +1,66 @@
+"""Element structures for tf.data: what counts as a component, and index arithmetic that works on
+Python ints (eager iteration) and on int32 tensors (a loop index inside a traced graph).
+
+tf.data treats tuples, namedtuples and dicts as structure but a Python *list* as one tensor
+(`from_tensor_slices([1, 2, 3])` has scalar elements), unlike `tf.nest`; `normalize` applies that.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import nest
+from ..core.convert import convert_to_tensor
+from ..core.tensor import Tensor, TensorSpec
+
+INFINITE = -1  # tf.data.INFINITE_CARDINALITY
+UNKNOWN = -2  # tf.data.UNKNOWN_CARDINALITY
+
+
+def normalize(value):
+    """Tuples/namedtuples/dicts kept as structure; every other leaf (lists too) becomes a tensor."""
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        return type(value)(*[normalize(v) for v in value])
+    if isinstance(value, tuple):
+        return tuple(normalize(v) for v in value)
+    if isinstance(value, dict):
+        return {k: normalize(value[k]) for k in value}
+    if value is None:
+        raise TypeError("tf.data does not support None components")
+    return value if isinstance(value, Tensor) else convert_to_tensor(value)
+
+
+def spec_of(structure):
+    """The TensorSpec structure of a structure of tensors (the element_spec)."""
+    return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), structure)
+
+
+def is_static(n) -> bool:
+    return isinstance(n, (int, np.integer))
+
+
+def minimum(a, b):
+    if is_static(a) and is_static(b):
+        return min(int(a), int(b))
+    from ..ops.math import minimum as _minimum
+    return _minimum(convert_to_tensor(a), convert_to_tensor(b))
+
+
+def maximum(a, b):
+    if is_static(a) and is_static(b):
+        return max(int(a), int(b))
+    from ..ops.math import maximum as _maximum
+    return _maximum(convert_to_tensor(a), convert_to_tensor(b))
+
+
+def index_range(start, stop):
+    """The indices start..stop-1: a NumPy array when both are ints, else an int32 tensor."""
+    if is_static(start) and is_static(stop):
+        return np.arange(int(start), int(stop), dtype=np.int32)
+    from ..ops.sequences import range as _range
+    return _range(start, stop)
+
+
+def stack_elements(elements):
+    """Per component, the elements stacked along a new first dimension."""
+    from ..ops.joining import stack
+    return nest.map_structure(lambda *xs: stack(list(xs)), *elements)
