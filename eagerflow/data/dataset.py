@@ -96,7 +96,7 @@ class Dataset:
 
     def __len__(self):
         n = self._size
-        if n == INFINITE if is_static(n) else False:
+        if is_static(n) and n == INFINITE:
             raise TypeError("The dataset is infinite.")
         if not is_static(n) or n == UNKNOWN:
             raise TypeError("The dataset length is unknown.")

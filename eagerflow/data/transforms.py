@@ -17,7 +17,7 @@ from .reader import FunctionReader, Reader
 from .structure import INFINITE, index_range, is_static, maximum, minimum, normalize
 
 
-def _count(value, what):
+def _count(value):
     return int(value.numpy()) if isinstance(value, Tensor) else int(value)
 
 
@@ -43,7 +43,7 @@ class BatchDataset(Dataset):
 
     def __init__(self, parent, batch_size, drop_remainder):
         self._parent = parent
-        self._b = b = _count(batch_size, "batch_size")
+        self._b = b = _count(batch_size)
         if b <= 0:
             raise InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         self._drop = bool(drop_remainder)
@@ -112,7 +112,7 @@ class RepeatDataset(Dataset):
 
     def __init__(self, parent, count):
         self._parent = parent
-        count = -1 if count is None else _count(count, "count")
+        count = -1 if count is None else _count(count)
         self._count = None if count < 0 else count
         self._spec = parent.element_spec
         n = parent._size
@@ -141,7 +141,7 @@ class TakeDataset(Dataset):
 
     def __init__(self, parent, count):
         self._parent, self._spec = parent, parent.element_spec
-        k = _count(count, "count")
+        k = _count(count)
         n = parent._size
         self._size = n if k < 0 else (k if _infinite(n) else minimum(k, n))
 
@@ -154,7 +154,7 @@ class SkipDataset(Dataset):
 
     def __init__(self, parent, count):
         self._parent, self._spec = parent, parent.element_spec
-        k = _count(count, "count")
+        k = _count(count)
         n = parent._size
         self._k = k
         self._size = 0 if k < 0 else (n if _infinite(n) else maximum(n - k, 0))
@@ -186,7 +186,7 @@ class ShuffleDataset(Dataset):
     def __init__(self, parent, buffer_size, seed, reshuffle_each_iteration):
         from ..ops.random import get_seed
         self._parent, self._spec, self._size = parent, parent.element_spec, parent._size
-        buffer_size = _count(buffer_size, "buffer_size")
+        buffer_size = _count(buffer_size)
         if buffer_size <= 0 and buffer_size != -1:
             raise InvalidArgumentError(None, None, "buffer_size must be greater than zero.")
         self._window = self._size if not _infinite(self._size) else max(buffer_size, 1)

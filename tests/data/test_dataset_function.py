@@ -164,7 +164,6 @@ def test_seed_good_train_epoch_shape():
     """Seed 000: `@tf.function def good_train_epoch(dataset_iter): for x, y in dataset_iter:
     train_step(x, y)`, the dataset built once outside and passed in."""
     w = tf.Variable(tf.zeros([3, 1]))
-    losses = []
 
     @tf.function
     def train_step(x, y):
@@ -188,7 +187,6 @@ def test_seed_good_train_epoch_shape():
             w_ref = w_ref - 0.05 * (2.0 / len(y)) * (x.T @ err)[:, None]
     np.testing.assert_allclose(w.numpy(), w_ref, rtol=1e-4, atol=1e-6)
     assert good_train_epoch.experimental_get_tracing_count() == 1
-    del losses
 
 
 def test_dataset_built_inside_the_function():
