@@ -31,7 +31,7 @@ from .ops.joining import stack, unstack
 from .ops.reduce import (reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod,
                          reduce_sum)
 
-from .api import autograph, config, debugging, dtypes, errors, linalg, math, nest
+from .api import autograph, config, data, debugging, dtypes, errors, linalg, math, nest
 
 # TensorFlow's alias names (kept here, with the names they alias, as the only place for them).
 double = float64

@@ -111,6 +111,10 @@ def _stmt_live_in(stmt, out):
         stmt.ag_live_out = set(out)
         whole = loads(stmt)
         header = loads(stmt.test) if isinstance(stmt, ast.While) else loads(stmt.iter)
+        extra = getattr(stmt, "ag_extra_test", None)  # a `for` loop's exit test (a break flag)
+        if extra is not None:
+            whole |= loads(extra)
+            header |= loads(extra)
         body_in = live_in(stmt.body, out | whole)
         if isinstance(stmt, ast.For):
             body_in -= set(stores(stmt.target))
@@ -118,7 +122,16 @@ def _stmt_live_in(stmt, out):
         return header | body_in | live_in(stmt.orelse, out) | out
     if isinstance(stmt, (ast.Return, ast.Raise)):
         return loads(stmt)
-    if isinstance(stmt, (ast.Try, ast.With)):
+    if isinstance(stmt, ast.With):  # the body runs once; `as` names are bound before it
+        bound = set()
+        for item in stmt.items:
+            if item.optional_vars is not None:
+                bound |= set(stores(item.optional_vars))
+        exprs = set()
+        for item in stmt.items:
+            exprs |= loads(item.context_expr)
+        return (live_in(stmt.body, out) - bound) | exprs
+    if isinstance(stmt, ast.Try):
         for h in getattr(stmt, "handlers", []):
             live_in(h.body, out)
         live_in(stmt.body, out)

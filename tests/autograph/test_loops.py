@@ -176,3 +176,35 @@ def test_gradient_through_converted_loop():
         tape.watch(x)
         y = power(x, tf.constant(3))
     np.testing.assert_allclose(tape.gradient(y, x).numpy(), 3 * 1.5 ** 2, rtol=1e-6)
+
+
+def test_break_as_the_last_statement_of_a_for_body_stops_the_loop():
+    def first_square_over(limit, n):
+        found = tf.constant(-1)
+        for v in tf.range(n):
+            if v * v > limit:
+                found = v
+                break
+        return found
+
+    assert first_square_over(tf.constant(10), tf.constant(10)).numpy() == 4  # eager: Python's own break
+    assert tf.function(first_square_over)(tf.constant(10), tf.constant(10)).numpy() == 4
+
+
+def test_gradient_tape_inside_a_converted_loop():
+    def train(w, xs):
+        total = tf.constant(0.0)
+        for x in xs:
+            with tf.GradientTape() as tape:
+                loss = (w * x - 1.0) ** 2
+            g = tape.gradient(loss, w)
+            w.assign_sub(0.01 * g)
+            total += loss
+        return total
+
+    w_eager, w_graph = tf.Variable(2.0), tf.Variable(2.0)
+    xs = tf.constant([1.0, 2.0, 3.0])
+    eager = train(w_eager, xs)
+    graph = tf.function(train)(w_graph, xs)
+    np.testing.assert_allclose(graph.numpy(), eager.numpy(), rtol=1e-6)
+    np.testing.assert_allclose(w_graph.numpy(), w_eager.numpy(), rtol=1e-6)
