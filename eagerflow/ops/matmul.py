@@ -94,6 +94,10 @@ BatchMatMulV2 = defop(
 def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_b=False,
            a_is_sparse=False, b_is_sparse=False, output_type=None, grad_a=False, grad_b=False, name=None):
     """`tf.linalg.matmul`: MatMul for matrices, BatchMatMulV2 (broadcasting batch dims) above."""
+    if type(a) is EagerTensor and type(b) is EagerTensor and a._dtype is b._dtype and a._dtype in _MATMUL_OK \
+            and a._value.ndim == 2 and b._value.ndim == 2 \
+            and not (transpose_a or transpose_b or adjoint_a or adjoint_b):  # NOTE: the eager hot path
+        return bind(MatMul, (a, b), name=name)
     a, b = binary_operands(a, b, "MatMul", loose_right=True)
     ta = bool(transpose_a or adjoint_a)
     tb = bool(transpose_b or adjoint_b)
