@@ -178,7 +178,7 @@ def annotate(func, reserved=()):
 
 def state_names(node, excluded):
     blocks = node.body + node.orelse if isinstance(node, ast.If) else node.body
-    return [n for n in stores(blocks) if n not in excluded]
+    return [n for n in stores(blocks) if n not in excluded and not n.startswith(COMPOSITE_PREFIX)]
 
 
 def loop_vars(node, excluded):
@@ -214,3 +214,62 @@ def _walk_defined(stmts, defined, excluded):
             defined |= set(stores(s))
         else:
             defined |= set(stores(s))
+
+
+# --- composite names: `obj.attr`, `xs[0]` -------------------------------------------------------
+
+COMPOSITE_PREFIX = "ag_comp_"  # names the converters give composite state (never user state)
+
+
+def _composite_root(node):
+    """The Name at the root of `a.b.c` / `a[0].b` (constant subscripts only), or None."""
+    while True:
+        if isinstance(node, ast.Attribute):
+            node = node.value
+        elif isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+            node = node.value
+        elif isinstance(node, ast.Name):
+            return node
+        else:
+            return None
+
+
+def composite_stores(stmts):
+    """Attributes and constant subscripts these statements assign (`o.v = ..`, `xs[0] += ..`),
+    as (source text, expression) in order of first assignment, not descending into scopes.
+
+    In a tensor loop or branch they are state like any local name: TensorFlow carries them as loop
+    variables / branch outputs. Ones whose root name the statements rebind are left out (the
+    object itself changes)."""
+    found, rebound = {}, set(stores(stmts))
+
+    def targets(n):
+        if isinstance(n, (ast.Assign,)):
+            return [t for tgt in n.targets for t in _unpack(tgt)]
+        if isinstance(n, (ast.AugAssign, ast.AnnAssign)):
+            return [n.target]
+        return []
+
+    def visit(n):
+        if isinstance(n, _SCOPES):
+            return
+        for t in targets(n):
+            if isinstance(t, (ast.Attribute, ast.Subscript)):
+                root = _composite_root(t)
+                if root is not None and root.id not in rebound and not root.id.startswith("ag__"):
+                    text = ast.unparse(t)
+                    found.setdefault(text, t)
+        for child in ast.iter_child_nodes(n):
+            visit(child)
+
+    for s in _as_list(stmts):
+        visit(s)
+    return list(found.items())
+
+
+def _unpack(target):
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [t for e in target.elts for t in _unpack(e)]
+    if isinstance(target, ast.Starred):
+        return _unpack(target.value)
+    return [target]

@@ -53,6 +53,18 @@ for _name in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__
     setattr(Undefined, _name, Undefined._fail)
 
 
+def get_composite(read, label):
+    """The value of `obj.attr` / `xs[k]` (converters/composites.py); Undefined when it has none yet."""
+    try:
+        return read()
+    except (AttributeError, KeyError, IndexError):
+        return Undefined(label)
+
+
+def is_undefined(value):
+    return isinstance(value, Undefined)
+
+
 class TensorList:
     """A Python list appended inside a tensor loop: its items stacked in one tensor ([n, ...]),
     carried as a loop variable whose first dimension may grow (shape invariant [None, ...])."""
@@ -577,6 +589,6 @@ def convert(f):
     return api.converted(f)
 
 
-__all__ = ["Undefined", "TensorList", "if_stmt", "if_exp", "and_", "or_", "not_", "len_", "range_", "list_append",
+__all__ = ["Undefined", "get_composite", "is_undefined", "TensorList", "if_stmt", "if_exp", "and_", "or_", "not_", "len_", "range_", "list_append",
            "list_stack", "assert_", "loop_options", "while_stmt", "for_stmt", "convert"]
 del types

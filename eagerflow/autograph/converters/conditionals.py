@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from .. import analysis
+from . import composites
 from ..templates import replace
 
 
@@ -29,18 +30,24 @@ def convert(node, ctx, excluded):
         ctx.skip(node, "a `return` here could not be moved to the end of the function; it stays a Python `if`")
         return node
     state = analysis.state_names(node, excluded)
+    comps = [] if returning else composites.plan(node.body + node.orelse, ctx)
     params = [n for n in state if n in node.ag_body_live_in]
     outputs = [] if returning else [n for n in state if n in node.ag_live_out]
-    out = ctx.undefined_inits(params + outputs, node)
-    ret = [] if returning else replace("return OUTPUTS__", at=node, OUTPUTS__=outputs)
+    out = ctx.undefined_inits(params + outputs, node) + composites.read(comps, node)
+    params += [c.var for c in comps]
+    labels = outputs + [c.label for c in comps]
+    outputs += [c.var for c in comps]
+    ret = [] if returning else (composites.read(comps, node) +
+                                replace("return OUTPUTS__", at=node, OUTPUTS__=outputs))
+    restore = composites.write(comps, node)  # each branch starts from the values before the `if`
     for fname, block in (("if_true", node.body), ("if_false", node.orelse)):
-        out += ctx.function(fname, params, block + ret, node)
+        out += ctx.function(fname, params, restore + block + ret, node)
     inputs = f", ({', '.join(params)},)" if params else ""
-    call = f"ag__.if_stmt(TEST__, if_true, if_false, {'None' if returning else repr(tuple(outputs))}{inputs})"
+    call = f"ag__.if_stmt(TEST__, if_true, if_false, {'None' if returning else repr(tuple(labels))}{inputs})"
     if returning:
         out += replace(f"return {call}", at=node, TEST__=node.test)
     elif outputs:
         out += replace(f"OUTPUTS__ = {call}", at=node, TEST__=node.test, OUTPUTS__=outputs)
     else:
         out += replace(call, at=node, TEST__=node.test)
-    return out
+    return out + composites.write(comps, node)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 
 from .. import analysis
+from . import composites
 from ..templates import replace, replace_expr
 
 
@@ -41,16 +42,20 @@ def convert(node, ctx, excluded):
     if analysis.contains(node.body, (ast.Return,)):
         ctx.skip(node, "a `return` inside this loop could not be converted; it stays a Python loop")
         return node
-    loop_vars = analysis.loop_vars(node, excluded)
-    out = ctx.undefined_inits(loop_vars, node)
+    comps = composites.plan(node.body, ctx)
+    user_vars = analysis.loop_vars(node, excluded)
+    loop_vars = user_vars + [c.var for c in comps]
+    out = ctx.undefined_inits(user_vars, node) + composites.read(comps, node)
     opts, body = _lift_options(node.body)
-    ret = replace("return LOOP_VARS__", at=node, LOOP_VARS__=loop_vars)
-    names = repr(tuple(loop_vars))
+    restore = composites.write(comps, node)  # the body and test see the loop's current values
+    ret = composites.read(comps, node) + replace("return LOOP_VARS__", at=node, LOOP_VARS__=loop_vars)
+    names = repr(tuple(user_vars + [c.label for c in comps]))
     init = f"({', '.join(loop_vars)},)" if loop_vars else "()"
     extra = ""
     if isinstance(node, ast.While):
-        out += ctx.function("loop_test", loop_vars, replace("return TEST__", at=node, TEST__=node.test), node)
-        out += ctx.function("loop_body", loop_vars, body + ret, node)
+        out += ctx.function("loop_test", loop_vars, restore + replace("return TEST__", at=node, TEST__=node.test),
+                            node)
+        out += ctx.function("loop_body", loop_vars, restore + body + ret, node)
         call = f"ag__.while_stmt(loop_test, loop_body, {init}, {names}"
     else:
         target = node.target
@@ -64,7 +69,7 @@ def convert(node, ctx, excluded):
             out += ctx.function("loop_test", loop_vars, [ast.copy_location(ast.Return(node.ag_extra_test), node)],
                                 node)
             extra = ", extra_test=loop_test"
-        out += ctx.function("loop_body", [first] + loop_vars, prologue + body + ret, node)
+        out += ctx.function("loop_body", [first] + loop_vars, prologue + restore + body + ret, node)
         call = f"ag__.for_stmt(ITERABLE__, loop_body, {init}, {names}{extra}"
     call += ", opts=OPTS__)" if opts is not None else ")"
     fill = {"OPTS__": opts} if opts is not None else {}
@@ -74,4 +79,4 @@ def convert(node, ctx, excluded):
         out += replace(f"LOOP_VARS__ = {call}", at=node, LOOP_VARS__=loop_vars, **fill)
     else:
         out += replace(call, at=node, **fill)
-    return out + node.orelse
+    return out + composites.write(comps, node) + node.orelse

@@ -1,0 +1,101 @@
+"""Regression tests from a review of AutoGraph: each runs one function eagerly and under
+tf.function and compares (values, dtypes), for cases that once failed under conversion."""
+import numpy as np
+
+import eagerflow as tf
+
+from .helpers import both
+
+
+class _Box:
+    pass
+
+
+# --- attributes and constant subscripts assigned in tensor loops / branches ------------------------
+
+def _list_items_in_loop(n):
+    acc = [tf.constant(0), tf.constant(0)]
+    for i in tf.range(n):
+        acc[0] += i
+        acc[1] += 1
+    return acc
+
+
+def _attr_in_loop(n):
+    box = _Box()
+    box.v = tf.constant(0)
+    for i in tf.range(n):
+        box.v += i
+    return box.v
+
+
+def _dict_item_in_while(n):
+    d = {"s": tf.constant(0.0), "p": tf.constant(1.0)}
+    i = tf.constant(0)
+    while i < n and d["s"] < 100.0:
+        i += 1
+        d["s"] = d["s"] + tf.cast(i, tf.float32)
+    return d, i
+
+
+def _attr_in_cond(x):
+    box = _Box()
+    box.v = tf.constant(0)
+    if x > 0:
+        box.v = x * 2
+    else:
+        box.v = x - 1
+    return box.v
+
+
+def _attr_in_nested_loop_and_cond(n):
+    box = _Box()
+    box.total = tf.constant(0)
+    for i in tf.range(n):
+        for j in tf.range(i):
+            if j % 2 == 0:
+                box.total += j
+    return box.total
+
+
+def test_list_items_assigned_in_a_tensor_loop():
+    out = both(_list_items_in_loop, tf.constant(4))
+    assert [int(v) for v in out] == [6, 4]
+    assert [int(v) for v in both(_list_items_in_loop, tf.constant(0))] == [0, 0]
+
+
+def test_attribute_assigned_in_a_tensor_loop():
+    assert int(both(_attr_in_loop, tf.constant(4))) == 6
+
+
+def test_dict_item_in_a_tensor_while_with_and():
+    d, i = both(_dict_item_in_while, tf.constant(5))
+    assert float(d["s"]) == 15.0 and float(d["p"]) == 1.0 and int(i) == 5
+
+
+def test_attribute_assigned_in_tensor_branches():
+    assert int(both(_attr_in_cond, tf.constant(3))) == 6
+    assert int(both(_attr_in_cond, tf.constant(-3))) == -4
+
+
+def test_attribute_in_nested_loops_and_branch():
+    assert int(both(_attr_in_nested_loop_and_cond, tf.constant(5))) == sum(
+        j for i in range(5) for j in range(i) if j % 2 == 0)
+
+
+class _Counter(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.total = tf.constant(0.0)
+
+    def add_all(self, xs):
+        for x in xs:
+            self.total += x
+        return self.total
+
+
+def test_module_attribute_updated_in_a_tensor_loop():
+    xs = tf.constant([1.0, 2.0, 3.5])
+    eager = _Counter()
+    graph = _Counter()
+    np.testing.assert_allclose(tf.function(graph.add_all)(xs).numpy(), eager.add_all(xs).numpy())
