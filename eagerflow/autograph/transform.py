@@ -189,6 +189,7 @@ _by_code = {}  # the original code object -> Converted
 _converted = weakref.WeakKeyDictionary()  # the original function -> its converted function
 _converted_codes = set()  # code objects made by conversion (never converted again)
 _AS_IS = object()
+_FACTORY_INNER = "__ag_converted"
 
 
 def _parse(fn):
@@ -227,6 +228,11 @@ def _compile(fn):
         _convert_scope(inner, ctx)
     _convert_scope(func, ctx)
     freevars = [n for n in code.co_freevars]
+    # Inside the factory the function is defined under a name no user code reads: under its own
+    # name it would be a local of the factory, so a recursive call (a global read of that name in
+    # the original) would become a read of a closure cell the rebuilt function has no value for.
+    source = ast.unparse(func)
+    user_name, func.name = func.name, _FACTORY_INNER
     factory = ast.FunctionDef(
         name="__ag_factory",
         args=ast.arguments(posonlyargs=[], args=[ast.arg(arg=n) for n in ["ag__"] + freevars], kwonlyargs=[],
@@ -238,9 +244,10 @@ def _compile(fn):
     ast.fix_missing_locations(module)
     compiled = compile(module, code.co_filename, "exec")
     factory_code = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
-    inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == func.name)
+    inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == _FACTORY_INNER)
+    inner = inner.replace(co_name=user_name, co_qualname=code.co_qualname)  # tracebacks name the user's function
     _remember_codes(inner)
-    converted = Converted(inner, ast.unparse(func), ctx.skipped)
+    converted = Converted(inner, source, ctx.skipped)
     _by_code[code] = converted
     return converted
 

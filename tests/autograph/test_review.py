@@ -99,3 +99,31 @@ def test_module_attribute_updated_in_a_tensor_loop():
     eager = _Counter()
     graph = _Counter()
     np.testing.assert_allclose(tf.function(graph.add_all)(xs).numpy(), eager.add_all(xs).numpy())
+
+
+# --- functions that call themselves by name ------------------------------------------------------
+
+def _power_sum(x, n):
+    """Recursive over a Python int, with a tensor `if` inside: converted at every level."""
+    if n == 0:
+        return tf.zeros_like(x)
+    if x > 1.0:
+        term = x * float(n)
+    else:
+        term = -x
+    return term + _power_sum(x, n - 1)
+
+
+def _calls_power_sum(x):
+    return _power_sum(x, 3)
+
+
+def test_recursive_function_called_from_converted_code():
+    assert float(both(_calls_power_sum, tf.constant(2.0))) == 12.0
+    assert float(both(_calls_power_sum, tf.constant(0.5))) == -1.5
+
+
+def test_recursive_function_converted_directly():
+    out = tf.function(_power_sum)(tf.constant(2.0), 2)
+    assert float(out) == 6.0
+    assert tf.autograph.to_code(_power_sum).startswith("def _power_sum(")
