@@ -442,10 +442,14 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items):
 
 
 def _counting_range(items):
-    """(start, limit, delta) when `items` is a traced `tf.range` with a constant positive step, so
-    the loop can count through it instead of indexing it; None otherwise."""
+    """(start, limit, delta) when `items` is a traced integer `tf.range` with a constant positive
+    step, so the loop can count through it instead of indexing it; None otherwise.
+
+    Integers only: a float range's length is ceil((limit - start) / delta) and its values are
+    start + i * delta, which counting by repeated addition does not reproduce (rounding: 0.1 added
+    three times is not below 0.3 in float32, yet tf.range(0., 0.3, 0.1) has four elements)."""
     op = getattr(items, "_op", None)
-    if op is None or op.type != "Range" or len(op.inputs) != 3:
+    if op is None or op.type != "Range" or len(op.inputs) != 3 or not items.dtype.is_integer:
         return None
     start, limit, delta = op.inputs
     step = delta._static_value() if hasattr(delta, "_static_value") else None

@@ -127,3 +127,24 @@ def test_recursive_function_converted_directly():
     out = tf.function(_power_sum)(tf.constant(2.0), 2)
     assert float(out) == 6.0
     assert tf.autograph.to_code(_power_sum).startswith("def _power_sum(")
+
+
+# --- for over a float tf.range --------------------------------------------------------------------
+
+def _float_range_sum(limit):
+    n = 0
+    total = tf.constant(0.0)
+    for t in tf.range(0.0, limit, 0.1):
+        n += 1
+        total += t
+    return n, total
+
+
+def test_float_range_loop_has_the_ranges_elements():
+    # float32: 0.3 / 0.1 rounds above 3, so tf.range(0., 0.3, 0.1) has four elements, the last
+    # 0.3 itself; counting t += 0.1 would stop after three.
+    for limit in (0.3, 1.7):
+        expected = np.arange(len(tf.range(0.0, limit, 0.1).numpy())) * np.float32(0.1)
+        n, total = both(_float_range_sum, tf.constant(limit))
+        assert int(n) == len(expected)
+        np.testing.assert_allclose(float(total), expected.sum(), rtol=1e-6)
