@@ -234,14 +234,14 @@ def _composite_root(node):
             return None
 
 
-def composite_stores(stmts):
+def composite_stores(stmts, rebound=()):
     """Attributes and constant subscripts these statements assign (`o.v = ..`, `xs[0] += ..`),
     as (source text, expression) in order of first assignment, not descending into scopes.
 
     In a tensor loop or branch they are state like any local name: TensorFlow carries them as loop
-    variables / branch outputs. Ones whose root name the statements rebind are left out (the
-    object itself changes)."""
-    found, rebound = {}, set(stores(stmts))
+    variables / branch outputs. Ones whose root name the statements (or `rebound`: a for loop's
+    target) rebind are left out: the object itself changes."""
+    found, rebound = {}, set(stores(stmts)) | set(rebound)
 
     def targets(n):
         if isinstance(n, (ast.Assign,)):

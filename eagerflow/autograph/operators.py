@@ -57,7 +57,7 @@ def get_composite(read, label):
     """The value of `obj.attr` / `xs[k]` (converters/composites.py); Undefined when it has none yet."""
     try:
         return read()
-    except (AttributeError, KeyError, IndexError):
+    except (AttributeError, KeyError, IndexError, NameError):  # NameError: its object is not bound yet
         return Undefined(label)
 
 

@@ -148,3 +148,23 @@ def test_float_range_loop_has_the_ranges_elements():
         n, total = both(_float_range_sum, tf.constant(limit))
         assert int(n) == len(expected)
         np.testing.assert_allclose(float(total), expected.sum(), rtol=1e-6)
+
+
+class _Tally:
+    def __init__(self):
+        self.count = 0
+
+
+def _bump_each(x, items):
+    for item in items:
+        item.count += 1
+        if x > 0:
+            item.count += 10
+    return [item.count for item in items]
+
+
+def test_attribute_of_the_loop_target_is_not_loop_state():
+    # `item` is bound by the loop itself: its attributes belong to each item, not to the loop.
+    eager_items, graph_items = [_Tally(), _Tally()], [_Tally(), _Tally()]
+    assert [int(c) for c in _bump_each(tf.constant(1), eager_items)] == [11, 11]
+    assert [int(c) for c in tf.function(_bump_each)(tf.constant(1), graph_items)] == [11, 11]

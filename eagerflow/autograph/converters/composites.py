@@ -26,9 +26,9 @@ class Composite:
         self.label, self.var, self.expr = label, var, expr
 
 
-def plan(stmts, ctx):
+def plan(stmts, ctx, rebound=()):
     return [Composite(text, ctx.fresh(analysis.COMPOSITE_PREFIX), expr)
-            for text, expr in analysis.composite_stores(stmts)]
+            for text, expr in analysis.composite_stores(stmts, rebound)]
 
 
 def _located(nodes, at):

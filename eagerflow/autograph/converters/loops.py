@@ -42,7 +42,7 @@ def convert(node, ctx, excluded):
     if analysis.contains(node.body, (ast.Return,)):
         ctx.skip(node, "a `return` inside this loop could not be converted; it stays a Python loop")
         return node
-    comps = composites.plan(node.body, ctx)
+    comps = composites.plan(node.body, ctx, analysis.stores(node.target) if isinstance(node, ast.For) else ())
     user_vars = analysis.loop_vars(node, excluded)
     loop_vars = user_vars + [c.var for c in comps]
     out = ctx.undefined_inits(user_vars, node) + composites.read(comps, node)
