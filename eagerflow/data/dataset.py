@@ -20,7 +20,7 @@ from ..core.context import state
 from ..core.convert import convert_to_tensor
 from ..core.errors import OutOfRangeError
 from ..core.shape import TensorShape
-from ..core.tensor import Tensor, TensorSpec
+from ..core.tensor import EagerTensor, Tensor, TensorSpec
 from .reader import FunctionReader
 from .structure import INFINITE, UNKNOWN, is_static, normalize
 
@@ -214,23 +214,42 @@ class _TensorDataset(Dataset):
 
 
 class _RangeDataset(Dataset):
-    """start, start + step, ... below stop (Python ints, as `range`)."""
+    """start, start + step, ... below stop (Python ints, as `range`). Inside a trace the bounds may
+    be tensors known only at run time (`Dataset.range(n)` of a tf.function argument): the length
+    is then computed with ops, ceil((stop - start) / step) clipped at 0, as an int32 tensor."""
     _name = "_RangeDataset"
 
     def __init__(self, args, output_type):
-        values = [int(a.numpy()) if isinstance(a, Tensor) else int(a) for a in args]
-        if not 1 <= len(values) <= 3:
+        if not 1 <= len(args) <= 3:
             raise ValueError("Invalid number of arguments")
+        self._dtype = _dt.as_dtype(output_type)
+        self._spec = TensorSpec([], self._dtype)
+        if any(isinstance(a, Tensor) and not isinstance(a, EagerTensor) for a in args):
+            self._symbolic_bounds(args)
+            return
+        values = [int(a.numpy()) if isinstance(a, Tensor) else int(a) for a in args]
         r = range(*values)
         self._start, self._step = r.start, r.step
         self._size = len(r)
-        self._dtype = _dt.as_dtype(output_type)
-        self._spec = TensorSpec([], self._dtype)
+
+    def _symbolic_bounds(self, args):
+        from ..ops.math import cast, maximum
+        bounds = [cast(convert_to_tensor(a), _dt.int64) for a in args]
+        if len(bounds) == 1:
+            bounds = [convert_to_tensor(np.int64(0))] + bounds
+        if len(bounds) == 2:
+            bounds.append(convert_to_tensor(np.int64(1)))
+        start, stop, step = bounds
+        count = maximum(-((start - stop) // step), convert_to_tensor(np.int64(0)))  # ceil by floor division
+        self._size = cast(count, _dt.int32)
+        self._start, self._step = cast(start, self._dtype), cast(step, self._dtype)
 
     def _open(self, epochs):
         from ..ops.math import cast
 
         def value(i, epoch):
+            if isinstance(self._start, Tensor):  # bounds known at run time only
+                return cast(convert_to_tensor(i), self._dtype) * self._step + self._start
             if is_static(i) or isinstance(i, np.ndarray):
                 return convert_to_tensor(np.asarray(self._start + np.asarray(i) * self._step,
                                                     dtype=self._dtype.np_dtype))

@@ -11,7 +11,7 @@ from ..core.context import state
 from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
-from ..core.tensor import Tensor, TensorSpec
+from ..core.tensor import EagerTensor, Tensor, TensorSpec
 from .dataset import Dataset
 from .reader import FunctionReader, Reader
 from .structure import INFINITE, index_range, is_static, maximum, minimum, normalize
@@ -19,6 +19,19 @@ from .structure import INFINITE, index_range, is_static, maximum, minimum, norma
 
 def _count(value):
     return int(value.numpy()) if isinstance(value, Tensor) else int(value)
+
+
+def _symbolic(value):
+    """Whether a count is a tensor of a graph being traced (its value known only at run time)."""
+    return isinstance(value, Tensor) and not isinstance(value, EagerTensor)
+
+
+_UNBOUNDED = np.iinfo(np.int32).max  # an endless input's length, where a count is symbolic
+
+
+def _count_tensor(value):
+    from ..ops.math import cast
+    return cast(value, _dt.int32)
 
 
 def _infinite(n):
@@ -141,8 +154,14 @@ class TakeDataset(Dataset):
 
     def __init__(self, parent, count):
         self._parent, self._spec = parent, parent.element_spec
-        k = _count(count)
         n = parent._size
+        if _symbolic(count):  # inside a trace: min(count, n), all of it when count < 0
+            from ..ops.array import where
+            k = _count_tensor(count)
+            cap = _count_tensor(convert_to_tensor(_UNBOUNDED if _infinite(n) else n))
+            self._size = minimum(where(k < 0, cap, k), cap)
+            return
+        k = _count(count)
         self._size = n if k < 0 else (k if _infinite(n) else minimum(k, n))
 
     def _open(self, epochs):
@@ -154,8 +173,14 @@ class SkipDataset(Dataset):
 
     def __init__(self, parent, count):
         self._parent, self._spec = parent, parent.element_spec
-        k = _count(count)
         n = parent._size
+        if _symbolic(count):  # inside a trace: n - count clipped at 0, nothing when count < 0
+            from ..ops.array import where
+            k = self._k = _count_tensor(count)
+            rest = _count_tensor(convert_to_tensor(_UNBOUNDED)) if _infinite(n) else maximum(n - k, 0)
+            self._size = where(k < 0, _count_tensor(convert_to_tensor(0)), rest)
+            return
+        k = _count(count)
         self._k = k
         self._size = 0 if k < 0 else (n if _infinite(n) else maximum(n - k, 0))
 

@@ -168,3 +168,45 @@ def test_attribute_of_the_loop_target_is_not_loop_state():
     eager_items, graph_items = [_Tally(), _Tally()], [_Tally(), _Tally()]
     assert [int(c) for c in _bump_each(tf.constant(1), eager_items)] == [11, 11]
     assert [int(c) for c in tf.function(_bump_each)(tf.constant(1), graph_items)] == [11, 11]
+
+
+# --- tf.data with counts known only at run time (tf.function arguments) --------------------------
+
+def _range_sum(start, stop, step):
+    total = tf.constant(0, tf.int64)
+    k = tf.constant(0, tf.int64)
+    for x in tf.data.Dataset.range(start, stop, step):
+        k += 1
+        total += x * k
+    return total, k
+
+
+def _skip_take_sum(dataset, skip, take):
+    total = tf.constant(0, tf.int64)
+    n = tf.constant(0)
+    for x in dataset.skip(skip).take(take):
+        total += x
+        n += 1
+    return total, n
+
+
+def test_dataset_range_of_tensor_bounds_inside_tf_function():
+    graph = tf.function(_range_sum)
+    for bounds in [(1, 10, 3), (10, 1, -3), (10, 1, 3), (-5, 5, 2), (5, -6, -4)]:
+        values = list(range(*bounds))
+        total, k = graph(*[tf.constant(b, tf.int64) for b in bounds])
+        assert int(k) == len(values)
+        assert int(total) == sum(v * (i + 1) for i, v in enumerate(values))
+
+
+def test_skip_and_take_of_tensor_counts_inside_tf_function():
+    graph = tf.function(_skip_take_sum)
+    for dataset, n in [(tf.data.Dataset.range(7), 7), (tf.data.Dataset.range(7).repeat(), None)]:
+        for skip, take in [(3, 2), (2, -1), (0, 10), (-1, 3), (8, 4)]:
+            if n is None and take < 0:
+                continue  # endless
+            values = [i % 7 for i in range(n if n is not None else skip + take + 7)]
+            values = (values[skip:] if skip >= 0 else [])
+            values = values[:take] if take >= 0 else values
+            total, count = graph(dataset, tf.constant(skip, tf.int64), tf.constant(take, tf.int64))
+            assert (int(total), int(count)) == (sum(values), len(values)), (n, skip, take)
