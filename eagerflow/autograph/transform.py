@@ -89,6 +89,11 @@ class _Context:
             return not is_library(value)
         return False
 
+    def is_library_value(self, value):
+        """Whether a global is a library's object or class (its methods are never converted)."""
+        cls = value if isinstance(value, type) else type(value)
+        return _library_module(getattr(cls, "__module__", None)) and cls.__module__ != "__main__"
+
     def is_user_module(self, value):
         return isinstance(value, types.ModuleType) and not _library_module(value.__name__, value)
 

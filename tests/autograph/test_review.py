@@ -210,3 +210,46 @@ def test_skip_and_take_of_tensor_counts_inside_tf_function():
             values = values[:take] if take >= 0 else values
             total, count = graph(dataset, tf.constant(skip, tf.int64), tf.constant(take, tf.int64))
             assert (int(total), int(count)) == (sum(values), len(values)), (n, skip, take)
+
+
+# --- methods called from converted code --------------------------------------------------------
+
+class _Scaler:
+    """A plain user class: its methods hold tensor control flow."""
+
+    def __init__(self, factor):
+        self.factor = factor
+
+    def apply(self, x):
+        if x > 0:
+            return x * self.factor
+        return -x
+
+    @staticmethod
+    def magnitude(x):
+        if x < 0:
+            return -x
+        return x
+
+    @classmethod
+    def doubled(cls, x):
+        return cls.magnitude(x) * 2.0
+
+
+class _Encoder:
+    def __init__(self):
+        self.scaler = _Scaler(3.0)
+
+    def encode(self, x):
+        return self.scaler.apply(x) + 1.0
+
+
+def _use_methods(x, scaler):
+    encoder = _Encoder()
+    return scaler.apply(x) + encoder.encode(x) + _Scaler.doubled(x) + _Scaler.magnitude(x)
+
+
+def test_methods_of_user_objects_are_converted():
+    for v in (2.0, -2.0):
+        expected = {2.0: 4.0 + 7.0 + 4.0 + 2.0, -2.0: 2.0 + 3.0 + 4.0 + 2.0}[v]
+        assert float(both(_use_methods, tf.constant(v), _Scaler(2.0))) == expected

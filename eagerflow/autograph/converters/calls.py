@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import ast
+import types
 
 from .. import analysis
 from ..templates import replace, replace_expr
@@ -56,13 +57,24 @@ class _Calls(ast.NodeTransformer):
                     and node.args[0].id in self.appended):
                 return replace_expr("ag__.list_stack(f, args)", at=node, f=func, args=node.args[0]) if len(
                     node.args) == 1 and not node.keywords else _with_args(node, func)
-            base = func.value
-            if isinstance(base, ast.Name) and base.id == self.ctx.self_name:
+            # A method of an object (`model.loss(x)`, `self.encoder.encode(x)`, `Helper.build(x)`)
+            # may be user code: converted at call time, where its function says whether it is.
+            # Calls through library modules (`tf.x`, `np.x`, `math.x`) stay as they are.
+            root, returned = func.value, False
+            while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+                returned |= isinstance(root, ast.Call)  # the object is a call's result (`super().f`)
+                root = root.func if isinstance(root, ast.Call) else root.value
+            if not isinstance(root, ast.Name):
+                return node
+            if root.id in self.local_names or root.id == self.ctx.self_name:
                 node.func = replace_expr("ag__.convert(f)", at=node, f=func)
-            elif isinstance(base, ast.Name) and base.id not in self.local_names:
-                target = self.ctx.resolve(base.id)
-                if self.ctx.is_user_module(target):
-                    node.func = replace_expr("ag__.convert(f)", at=node, f=func)
+                return node
+            target = self.ctx.resolve(root.id)
+            if isinstance(target, types.ModuleType) and not self.ctx.is_user_module(target):
+                return node
+            if target is self.ctx._MISSING or (self.ctx.is_library_value(target) and not returned):
+                return node
+            node.func = replace_expr("ag__.convert(f)", at=node, f=func)
         return node
 
 
