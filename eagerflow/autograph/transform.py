@@ -215,11 +215,35 @@ def _parse(fn):
     if not isinstance(func, ast.FunctionDef):
         raise ConversionError("its source is not a plain `def`")
     if "__class__" in fn.__code__.co_freevars:
-        raise ConversionError("it uses super() without arguments, which needs its class cell")
+        _explicit_super(func)
     func.decorator_list = []
     ast.increment_lineno(tree, first - 1)
     templates.mark_user(tree)
     return func
+
+
+def _explicit_super(func):
+    """`super()` -> `super(__class__, self)` in a method's own scope.
+
+    Zero-argument super() finds its class in the method's `__class__` cell and its instance in the
+    first argument of the running frame; the converted code runs parts of the method in generated
+    functions (branches, loop bodies) whose first argument is something else, so both are named.
+    `__class__` stays a free variable, bound to the original method's cell when rebuilt."""
+    args = func.args.posonlyargs + func.args.args
+    if not args:
+        raise ConversionError("it uses super() without arguments but takes no arguments")
+    first = args[0].arg
+
+    def visit(n):
+        for child in ast.iter_child_nodes(n):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue  # their own super() (if any) refers to their own frame
+            if (isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id == "super"
+                    and not child.args and not child.keywords):
+                child.args = [ast.copy_location(ast.Name(id="__class__", ctx=ast.Load()), child),
+                              ast.copy_location(ast.Name(id=first, ctx=ast.Load()), child)]
+            visit(child)
+    visit(func)
 
 
 def _compile(fn):
