@@ -201,7 +201,7 @@ def _parse(fn):
     if inspect.isgeneratorfunction(fn) or inspect.iscoroutinefunction(fn) or inspect.isasyncgenfunction(fn):
         raise ConversionError("generators and coroutines are left as they are")
     if fn.__name__ == "<lambda>":
-        raise ConversionError("lambdas are left as they are")
+        return _parse_lambda(fn)
     try:
         lines, first = inspect.getsourcelines(fn)
     except (OSError, TypeError) as err:
@@ -219,6 +219,47 @@ def _parse(fn):
     func.decorator_list = []
     ast.increment_lineno(tree, first - 1)
     templates.mark_user(tree)
+    return func
+
+
+def _parse_lambda(fn):
+    """A lambda as `def <lambda>(args): return body`, so it converts like a function: its calls
+    convert too (`ds.map(lambda x: preprocess(x))`, `tf.function(lambda x: f(x))`).
+
+    A lambda's source is part of a larger statement, so the whole file is parsed and the lambda
+    picked out by its first line, its parameters and (several on one line) the columns its code
+    covers."""
+    code = fn.__code__
+    try:
+        lines, _ = inspect.findsource(fn)
+        tree = ast.parse("".join(lines))
+    except (OSError, TypeError, SyntaxError) as err:
+        raise ConversionError(f"its source code is not available ({err})") from None
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Lambda) and node.lineno == code.co_firstlineno:
+            a = node.args
+            if [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs] == params:
+                found.append(node)
+    if len(found) > 1:
+        spots = {(l, c) for l, el, c, ec in code.co_positions()  # zero-width ones are bookkeeping
+                 if None not in (l, el, c, ec) and (l, c) < (el, ec)}
+
+        def covers(node):
+            body = node.body
+            return all((body.lineno, body.col_offset) <= spot <= (body.end_lineno, body.end_col_offset)
+                       for spot in spots)
+        found = [n for n in found if covers(n)] or found
+        found.sort(key=lambda n: (n.body.end_lineno - n.body.lineno, n.body.end_col_offset - n.body.col_offset))
+    if not found:
+        raise ConversionError("its source could not be found")
+    lam = found[0]
+    func = ast.FunctionDef(name="<lambda>", args=lam.args, body=[ast.Return(value=lam.body)], decorator_list=[],
+                           returns=None, type_params=[])
+    ast.copy_location(func, lam)
+    func.body[0] = ast.copy_location(func.body[0], lam.body)
+    templates.mark_user(func)
     return func
 
 

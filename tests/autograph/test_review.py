@@ -280,3 +280,33 @@ def test_method_using_zero_argument_super_is_converted():
         np.testing.assert_allclose(tf.function(block.call)(tf.constant(v)).numpy(),
                                    block.call(tf.constant(v)).numpy())
     assert "super(__class__, self)" in tf.autograph.to_code(_ChildBlock.call)
+
+
+# --- lambdas: their calls are converted too ---------------------------------------------------------
+
+def _clip_high(x):
+    if x > 2:
+        x = x * 10
+    return x
+
+
+def _flip_high(x):
+    if x > 2:
+        return -x
+    return x
+
+
+_PAIR = (lambda x: _clip_high(x), lambda x: _flip_high(x))  # two lambdas on one line
+
+
+def test_lambda_calling_user_code_under_tf_function():
+    assert int(tf.function(_PAIR[0])(tf.constant(3))) == 30
+    assert int(tf.function(_PAIR[1])(tf.constant(3))) == -3
+    assert int(tf.function(_PAIR[1])(tf.constant(1))) == 1
+    scaled = tf.function(lambda x, k=2: _clip_high(x) * k if x > 0 else x)
+    assert [int(scaled(tf.constant(v))) for v in (3, 1, -3)] == [60, 2, -3]
+
+
+def test_dataset_map_lambda_calling_user_code():
+    ds = tf.data.Dataset.range(5).map(lambda x: _clip_high(x))
+    assert [int(v) for v in ds] == [0, 1, 2, 30, 40]
