@@ -109,15 +109,21 @@ def _stmt_live_in(stmt, out):
         return loads(stmt.test) | stmt.ag_body_live_in
     if isinstance(stmt, (ast.While, ast.For)):
         stmt.ag_live_out = set(out)
-        whole = loads(stmt)
         header = loads(stmt.test) if isinstance(stmt, ast.While) else loads(stmt.iter)
         extra = getattr(stmt, "ag_extra_test", None)  # a `for` loop's exit test (a break flag)
         if extra is not None:
-            whole |= loads(extra)
             header |= loads(extra)
-        body_in = live_in(stmt.body, out | whole)
-        if isinstance(stmt, ast.For):
-            body_in -= set(stores(stmt.target))
+        # Live at the end of the body: what the next test and the next iteration read, or what is
+        # read after the loop; a fixed point (a name read in the body only after being set there,
+        # such as a temporary set in one branch, is not live across iterations).
+        target = set(stores(stmt.target)) if isinstance(stmt, ast.For) else set()
+        end = out | header
+        while True:
+            body_in = live_in(stmt.body, end) - target
+            grown = end | body_in
+            if grown == end:
+                break
+            end = grown
         stmt.ag_body_live_in = body_in
         return header | body_in | live_in(stmt.orelse, out) | out
     if isinstance(stmt, (ast.Return, ast.Raise)):

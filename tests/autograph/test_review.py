@@ -310,3 +310,57 @@ def test_lambda_calling_user_code_under_tf_function():
 def test_dataset_map_lambda_calling_user_code():
     ds = tf.data.Dataset.range(5).map(lambda x: _clip_high(x))
     assert [int(v) for v in ds] == [0, 1, 2, 30, 40]
+
+
+# --- names set and used within one iteration only ----------------------------------------------------
+
+def _temp_in_branch(n):
+    s = tf.constant(0)
+    for i in tf.range(n):
+        if i >= 2:
+            k = i * 2  # set and read in this branch only: not state of the loop
+            s += k
+    return s
+
+
+def _skip_then_inner_loop(n):
+    s = tf.constant(0)
+    for i in tf.range(n):
+        if i < 2:
+            continue
+        for j in tf.range(i):
+            if j == 3:
+                break
+            s += j
+    return s
+
+
+def _inner_loop_in_branch(n):
+    s = tf.constant(0)
+    for i in tf.range(n):
+        if i >= 2:
+            for j in tf.range(i):
+                s += j
+    return s
+
+
+def _carried_across_iterations(xs):
+    total = tf.constant(0.0)
+    prev = xs[0]
+    for i in tf.range(tf.shape(xs)[0]):
+        if i > 0:
+            total += tf.abs(xs[i] - prev)  # prev: set by the previous iteration
+        prev = xs[i]
+    return total
+
+
+def test_branch_temporaries_in_a_tensor_loop():
+    assert int(both(_temp_in_branch, tf.constant(6))) == sum(2 * i for i in range(2, 6))
+    assert int(both(_skip_then_inner_loop, tf.constant(6))) == sum(j for i in range(2, 6) for j in range(min(i, 3)))
+    assert int(both(_inner_loop_in_branch, tf.constant(6))) == sum(j for i in range(2, 6) for j in range(i))
+    assert int(both(_inner_loop_in_branch, tf.constant(0))) == 0
+
+
+def test_value_carried_from_the_previous_iteration():
+    xs = tf.constant([1.0, 4.0, 2.0, 7.0])
+    assert float(both(_carried_across_iterations, xs)) == 3.0 + 2.0 + 5.0
