@@ -192,6 +192,8 @@ def _check_branch(values, labels, branch, seen, returning):
             continue
         if returning and branch == "else" and seen.get(("none", name)):
             raise ValueError("the main branch must also have a return statement.")
+        if value is None and name == "retval_":  # a `return` inside a loop, in one branch only
+            raise ValueError(f"the {branch} branch must also have a return statement.")
         if value is None:
             raise ValueError(f"'{name}' is None at the end of the {branch} branch.")
         undefined = isinstance(value, Undefined)
@@ -345,6 +347,8 @@ def while_stmt(loop_test, loop_body, init, names, opts=None):
             values = tuple(loop_body(*values))
             count += 1
             go = loop_test(*values)
+            if _is_symbolic(go):
+                raise NotImplementedError(_BECAME_TENSOR)
         return values
     return _tf_loop(loop_test, loop_body, init, names, opts, None)
 
@@ -362,10 +366,20 @@ def for_stmt(iterable, loop_body, init, names, extra_test=None, opts=None):
         return _tf_loop(extra_test, loop_body, init, names, opts, iterable._loop_source())
     values = tuple(init)
     for item in iterable:
-        if extra_test is not None and not extra_test(*values):
-            break
+        if extra_test is not None:
+            go = extra_test(*values)
+            if _is_symbolic(go):
+                raise NotImplementedError(_BECAME_TENSOR)
+            if not go:
+                break
         values = tuple(loop_body(item, *values))
     return values
+
+
+_BECAME_TENSOR = (
+    "The condition of while loop started as non-Tensor, then changed to Tensor. This may happen either because "
+    "variables changed type, or when a break or return statement inside the loop depends on a Tensor condition. In "
+    "both cases, changing to a TF loop should remove the error.")
 
 
 def _tf_loop(loop_test, loop_body, init, names, opts, items):

@@ -1,6 +1,7 @@
 """Regression tests from a review of AutoGraph: each runs one function eagerly and under
 tf.function and compares (values, dtypes), for cases that once failed under conversion."""
 import numpy as np
+import pytest
 
 import eagerflow as tf
 
@@ -364,3 +365,38 @@ def test_branch_temporaries_in_a_tensor_loop():
 def test_value_carried_from_the_previous_iteration():
     xs = tf.constant([1.0, 4.0, 2.0, 7.0])
     assert float(both(_carried_across_iterations, xs)) == 3.0 + 2.0 + 5.0
+
+
+# --- TensorFlow's errors for Python loops whose exit becomes a tensor --------------------------------
+
+def _break_on_tensor_in_python_while(x):
+    i = 0
+    while i < 10:
+        i += 1
+        if i > x:
+            break
+    return i
+
+
+def _break_on_tensor_in_python_for(x):
+    s = 0
+    for i in range(10):
+        if i > x:
+            break
+        s += i
+    return s
+
+
+def _return_on_tensor_in_python_for(x):
+    for i in range(10):
+        if i > x:
+            return i
+    return -1
+
+
+def test_python_loop_whose_exit_becomes_a_tensor():
+    for fn in (_break_on_tensor_in_python_while, _break_on_tensor_in_python_for):
+        with pytest.raises(NotImplementedError, match="started as non-Tensor, then changed to Tensor"):
+            tf.function(fn)(tf.constant(3))
+    with pytest.raises(ValueError, match="the else branch must also have a return statement"):
+        tf.function(_return_on_tensor_in_python_for)(tf.constant(3))
