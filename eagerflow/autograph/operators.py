@@ -396,6 +396,9 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items):
     counting = _counting_range(items)
     if counting is not None:  # `for t in tf.range(...)`: the loop counts t itself, no tensor indexed
         start, limit, delta = counting
+        if items.dtype is not _dt.int64:  # counted in int64: the step past the last value must not wrap
+            from ..ops.math import cast
+            start, limit, delta = (cast(t, _dt.int64) for t in (start, limit, delta))
         flat_init = [start] + flat_init
         invariants = [TensorShape([])] + invariants
     elif items is not None and not isinstance(items, Tensor):  # a dataset's loop source
@@ -435,6 +438,9 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items):
             from ..ops.slicing import gather
             if counting is not None:
                 item = index
+                if items.dtype is not _dt.int64:
+                    from ..ops.math import cast
+                    item = cast(index, items.dtype)
             elif not isinstance(items, Tensor):
                 item = items.element(index)
             else:

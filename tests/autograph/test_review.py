@@ -400,3 +400,20 @@ def test_python_loop_whose_exit_becomes_a_tensor():
             tf.function(fn)(tf.constant(3))
     with pytest.raises(ValueError, match="the else branch must also have a return statement"):
         tf.function(_return_on_tensor_in_python_for)(tf.constant(3))
+
+
+def _count_big_steps(limit):
+    n = 0
+    last = tf.constant(-1)
+    for i in tf.range(0, limit, 1 << 30):
+        n += 1
+        last = i
+        if n > 5:  # without the fix the int32 counter wraps below `limit` and never stops
+            break
+    return n, last
+
+
+def test_int32_range_loop_stops_where_the_step_would_overflow():
+    n, last = tf.function(_count_big_steps)(tf.constant(2 ** 31 - 1))
+    assert (int(n), int(last)) == (2, 1 << 30)
+    assert last.dtype == tf.int32
