@@ -26,7 +26,7 @@ def _symbolic(value):
     return isinstance(value, Tensor) and not isinstance(value, EagerTensor)
 
 
-_UNBOUNDED = np.iinfo(np.int32).max  # an endless input's length, where a count is symbolic
+_UNBOUNDED = np.iinfo(np.int32).max // 2  # "endless" where a count is symbolic (room for size arithmetic)
 
 
 def _count_tensor(value):
@@ -56,11 +56,14 @@ class BatchDataset(Dataset):
 
     def __init__(self, parent, batch_size, drop_remainder):
         self._parent = parent
-        self._b = b = _count(batch_size)
-        if b <= 0:
-            raise InvalidArgumentError(None, None, "Batch size must be greater than zero.")
+        if _symbolic(batch_size):  # inside a trace, known at run time only: no static batch dimension
+            self._b = b = _count_tensor(batch_size)
+        else:
+            self._b = b = _count(batch_size)
+            if b <= 0:
+                raise InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         self._drop = bool(drop_remainder)
-        lead = b if self._drop else None
+        lead = b if self._drop and is_static(b) else None
         self._spec = nest.map_structure(
             lambda s: TensorSpec(TensorShape([lead]).concatenate(s.shape), s.dtype), parent.element_spec)
         n = parent._size
@@ -68,7 +71,8 @@ class BatchDataset(Dataset):
         if _infinite(n):
             self._size = INFINITE
         else:
-            self._size = n // b if self._drop else (n + b - 1) // b
+            whole = n if is_static(b) else convert_to_tensor(n)
+            self._size = whole // b if self._drop else (whole + b - 1) // b
 
     def _open(self, epochs):
         parent = self._parent._open(epochs)
@@ -77,7 +81,8 @@ class BatchDataset(Dataset):
         def element(j, epoch):
             start = j * b
             if self._drop:
-                idx = start + np.arange(b, dtype=np.int32) if not is_static(start) else index_range(start, start + b)
+                idx = start + np.arange(b, dtype=np.int32) if not is_static(start) and is_static(b) else \
+                    index_range(start, start + b)
             else:
                 stop = start + b if _infinite(n) else minimum(start + b, n)
                 idx = index_range(start, stop)
@@ -125,10 +130,18 @@ class RepeatDataset(Dataset):
 
     def __init__(self, parent, count):
         self._parent = parent
-        count = -1 if count is None else _count(count)
-        self._count = None if count < 0 else count
         self._spec = parent.element_spec
         n = parent._size
+        if _symbolic(count):  # inside a trace, known at run time only (negative: without end)
+            from ..ops.array import where
+            self._count = c = _count_tensor(count)
+            if _infinite(n) or (is_static(n) and n == 0):
+                self._size = n
+            else:
+                self._size = where(c < 0, _count_tensor(convert_to_tensor(_UNBOUNDED)), n * c)
+            return
+        count = -1 if count is None else _count(count)
+        self._count = None if count < 0 else count
         if _infinite(n):
             self._size = INFINITE
         elif self._count is None:
@@ -138,7 +151,8 @@ class RepeatDataset(Dataset):
 
     def _open(self, epochs):
         c = self._count
-        parent = self._parent._open(None if epochs is None or c is None else epochs * c)
+        # A count known at run time only: the input is opened as if swept without end.
+        parent = self._parent._open(None if epochs is None or c is None or not is_static(c) else epochs * c)
         n = self._parent._size
         if _infinite(n):
             return parent

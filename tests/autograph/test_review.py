@@ -417,3 +417,26 @@ def test_int32_range_loop_stops_where_the_step_would_overflow():
     n, last = tf.function(_count_big_steps)(tf.constant(2 ** 31 - 1))
     assert (int(n), int(last)) == (2, 1 << 30)
     assert last.dtype == tf.int32
+
+
+def _batched_repeat_sums(dataset, repeat, batch):
+    total = tf.constant(0, tf.int64)
+    weighted = tf.constant(0, tf.int64)
+    n = 0
+    for x in dataset.repeat(repeat).batch(batch):
+        n += 1
+        total += tf.reduce_sum(x)
+        weighted += tf.reduce_sum(x) * tf.cast(tf.shape(x)[0], tf.int64)
+    return total, weighted, n
+
+
+def test_batch_and_repeat_of_tensor_counts_inside_tf_function():
+    graph = tf.function(_batched_repeat_sums)
+    for repeat, batch in [(3, 5), (1, 2), (0, 3), (2, 8)]:
+        values = list(range(4)) * repeat
+        batches = [values[i:i + batch] for i in range(0, len(values), batch)]
+        total, weighted, n = graph(tf.data.Dataset.range(4), tf.constant(repeat, tf.int64),
+                                   tf.constant(batch, tf.int64))
+        assert int(n) == len(batches)
+        assert int(total) == sum(values)
+        assert int(weighted) == sum(sum(b) * len(b) for b in batches)
