@@ -336,7 +336,7 @@ def loop_options(**kwargs):
     return LoopOptions(**kwargs)
 
 
-def while_stmt(loop_test, loop_body, init, names, opts=None):
+def while_stmt(loop_test, loop_body, init, names, opts=None, lists=()):
     first = loop_test(*init)
     if not _is_symbolic(first):
         values = tuple(init)
@@ -350,20 +350,20 @@ def while_stmt(loop_test, loop_body, init, names, opts=None):
             if _is_symbolic(go):
                 raise NotImplementedError(_BECAME_TENSOR)
         return values
-    return _tf_loop(loop_test, loop_body, init, names, opts, None)
+    return _tf_loop(loop_test, loop_body, init, names, opts, None, lists)
 
 
-def for_stmt(iterable, loop_body, init, names, extra_test=None, opts=None):
+def for_stmt(iterable, loop_body, init, names, extra_test=None, opts=None, lists=()):
     if type(iterable).__name__ == "TensorArray" and hasattr(iterable, "stack"):
         iterable = iterable.stack()
     if isinstance(iterable, TensorList):
         iterable = iterable.tensor
     if _is_symbolic(iterable):
-        return _tf_loop(extra_test, loop_body, init, names, opts, convert_to_tensor(iterable))
+        return _tf_loop(extra_test, loop_body, init, names, opts, convert_to_tensor(iterable), lists)
     if state.graph is not None and hasattr(type(iterable), "_loop_source"):
         # A tf.data.Dataset (duck-typed: data/ sits above this floor's imports): a tf.while_loop over
         # its element indices, each element computed by ops in the body (data/reader.py).
-        return _tf_loop(extra_test, loop_body, init, names, opts, iterable._loop_source())
+        return _tf_loop(extra_test, loop_body, init, names, opts, iterable._loop_source(), lists)
     values = tuple(init)
     for item in iterable:
         if extra_test is not None:
@@ -382,11 +382,11 @@ _BECAME_TENSOR = (
     "both cases, changing to a TF loop should remove the error.")
 
 
-def _tf_loop(loop_test, loop_body, init, names, opts, items):
+def _tf_loop(loop_test, loop_body, init, names, opts, items, lists=()):
     """A tf.while_loop over the named loop variables; `items` (a tensor) makes it a `for` over
     its first dimension, with an index as an extra loop variable."""
     from ..ops.array import shape as _shape
-    init, invariants = _prepare(loop_test, loop_body, list(init), names, opts, items)
+    init, invariants = _prepare(loop_test, loop_body, list(init), names, opts, items, lists)
     structures = [v for v in init]
     flat_init, sizes = [], []
     for v in init:
@@ -507,11 +507,13 @@ def _shape_text(shape):
     return str(tuple(shape.as_list())) if shape.rank is not None else "<unknown>"
 
 
-def _prepare(loop_test, loop_body, init, names, opts, items):
+def _prepare(loop_test, loop_body, init, names, opts, items, lists=()):
     """Loop variables ready for tf.while_loop, and their shape invariants (flat).
 
     Variables with no value yet (undefined, None, an empty list) get one from a probe: the body
-    traced once in a throwaway graph tells their dtype and shape, as TensorFlow does."""
+    traced once in a throwaway graph tells their dtype and shape, as TensorFlow does. A list of
+    tensors the body appends to (`lists`, named by the converter) is carried stacked, so it may
+    grow; any other list is a structure of separate loop variables, as in TensorFlow."""
     unknown = [i for i, v in enumerate(init) if v is None or isinstance(v, Undefined) or (
         isinstance(v, list) and not v)]
     probed = _probe(loop_body, init, names, unknown, items) if unknown else {}
@@ -531,7 +533,7 @@ def _prepare(loop_test, loop_body, init, names, opts, items):
                 out.append(zeros(dims, dtype))
                 invariants.append(shape)
             continue
-        if isinstance(v, list) and all(isinstance(x, Tensor) for x in v):
+        if isinstance(v, list) and names[i] in lists and all(isinstance(x, Tensor) for x in v):
             from ..ops.joining import stack
             t = stack(v)
             out.append(TensorList(t))

@@ -440,3 +440,33 @@ def test_batch_and_repeat_of_tensor_counts_inside_tf_function():
         assert int(n) == len(batches)
         assert int(total) == sum(values)
         assert int(weighted) == sum(sum(b) * len(b) for b in batches)
+
+
+# --- a list of tensors as loop state is a structure, not a stacked tensor --------------------------------
+
+def _list_state(n):
+    vals = [tf.constant(0), tf.constant([1.0, 2.0])]
+    for _ in tf.range(n):
+        vals = [vals[0] + 1, vals[1] * 2.0]
+    return vals
+
+
+def _appended_and_structured(n):
+    pair = [tf.constant(1.0), tf.constant(2.0)]
+    ys = []
+    for i in tf.range(n):
+        pair = [pair[1], pair[0] + pair[1]]
+        ys.append(pair[0])
+    return pair, tf.stack(ys)
+
+
+def test_list_loop_state_of_mixed_shapes_and_dtypes():
+    count, doubled = both(_list_state, tf.constant(3))
+    assert int(count) == 3 and count.dtype == tf.int32
+    np.testing.assert_allclose(doubled.numpy(), [8.0, 16.0])
+
+
+def test_list_state_next_to_an_appended_list():
+    pair, ys = both(_appended_and_structured, tf.constant(4))
+    assert isinstance(pair, list) and [float(v) for v in pair] == [8.0, 13.0]
+    np.testing.assert_allclose(ys.numpy(), [2.0, 3.0, 5.0, 8.0])

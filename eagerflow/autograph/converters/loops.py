@@ -71,6 +71,9 @@ def convert(node, ctx, excluded):
             extra = ", extra_test=loop_test"
         out += ctx.function("loop_body", [first] + loop_vars, prologue + restore + body + ret, node)
         call = f"ag__.for_stmt(ITERABLE__, loop_body, {init}, {names}{extra}"
+    appended = _appended(body, loop_vars)
+    if appended:
+        call += f", lists={tuple(appended)!r}"
     call += ", opts=OPTS__)" if opts is not None else ")"
     fill = {"OPTS__": opts} if opts is not None else {}
     if isinstance(node, ast.For):
@@ -80,3 +83,17 @@ def convert(node, ctx, excluded):
     else:
         out += replace(call, at=node, **fill)
     return out + composites.write(comps, node) + node.orelse
+
+
+def _appended(body, loop_vars):
+    """Loop variables the body appends to (`xs = ag__.list_append(xs, v)`, from calls.py, at any
+    depth): only those lists are carried stacked, as one growing tensor."""
+    out = []
+    for n in ast.walk(ast.Module(body=body, type_ignores=[])):
+        if (isinstance(n, ast.Assign) and isinstance(n.value, ast.Call) and isinstance(n.value.func, ast.Attribute)
+                and n.value.func.attr == "list_append" and isinstance(n.value.func.value, ast.Name)
+                and n.value.func.value.id == "ag__"):
+            for t in n.targets:
+                if isinstance(t, ast.Name) and t.id in loop_vars and t.id not in out:
+                    out.append(t.id)
+    return out
