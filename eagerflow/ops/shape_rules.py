@@ -48,11 +48,23 @@ def check_same_dtype(op_name: str, inputs) -> _dt.DType:
     first = inputs[0].dtype
     for i, t in enumerate(inputs[1:], start=1):
         if t.dtype is not first:
+            if any(getattr(x, "is_symbolic", False) for x in inputs):  # building a graph: TF's TypeError
+                raise TypeError(_graph_dtype_message(op_name, i, t.dtype, first))
             raise InvalidArgumentError(
                 None, None,
                 f"cannot compute {op_name} as input #{i}(zero-based) was expected to be a "
                 f"{_tf_type_word(first)} tensor but is a {_tf_type_word(t.dtype)} tensor [Op:{op_name}]")
     return first
+
+
+def _graph_dtype_message(op_name, i, got, expected):
+    from .registry import OPS
+    names = OPS[op_name].inputs if op_name in OPS else ()
+    if len(names) > i:
+        return (f"Input '{names[i]}' of '{op_name}' Op has type {got.name} that does not match type "
+                f"{expected.name} of argument '{names[0]}'.")
+    return (f"Input #{i} of '{op_name}' Op has type {got.name} that does not match type {expected.name} of "
+            f"input #0.")
 
 
 def _tf_type_word(dtype: _dt.DType) -> str:

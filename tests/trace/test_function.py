@@ -545,3 +545,21 @@ def test_index_out_of_range_in_generated_code_raises_tensorflow_error():
     assert f(tf.constant([1.0, 2.0, 3.0]), tf.constant(2)).numpy() == 6.0
     with pytest.raises(tf.errors.InvalidArgumentError, match="slice index 7 of dimension 0 out of bounds"):
         f(tf.constant([1.0, 2.0, 3.0]), tf.constant(7))
+
+
+def test_mixed_dtypes_while_tracing_raise_tensorflows_type_error():
+    @tf.function
+    def f(a, b):
+        return a + b
+
+    with pytest.raises(TypeError, match="Input 'y' of 'AddV2' Op has type float64 that does not match type "
+                                        "float32 of argument 'x'."):
+        f(tf.constant(1.0), tf.constant(1.0, tf.float64))
+
+    @tf.function
+    def g(a, b):
+        return tf.matmul(a, b)
+
+    with pytest.raises(TypeError, match="Input 'b' of 'MatMul' Op has type float64 that does not match type "
+                                        "float32 of argument 'a'."):
+        g(tf.ones([2, 2]), tf.ones([2, 2], tf.float64))
