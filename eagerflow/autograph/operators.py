@@ -396,7 +396,8 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items, lists=()):
     counting = _counting_range(items)
     if counting is not None:  # `for t in tf.range(...)`: the loop counts t itself, no tensor indexed
         start, limit, delta = counting
-        if items.dtype is not _dt.int64:  # counted in int64: the step past the last value must not wrap
+        widen = _may_wrap(items.dtype, start, limit, delta)
+        if widen:  # counted in int64: the step past the last value must not wrap around
             from ..ops.math import cast
             start, limit, delta = (cast(t, _dt.int64) for t in (start, limit, delta))
         flat_init = [start] + flat_init
@@ -438,7 +439,7 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items, lists=()):
             from ..ops.slicing import gather
             if counting is not None:
                 item = index
-                if items.dtype is not _dt.int64:
+                if widen:
                     from ..ops.math import cast
                     item = cast(index, items.dtype)
             elif not isinstance(items, Tensor):
@@ -459,6 +460,18 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items, lists=()):
     if items is not None:
         flat_out = flat_out[1:]
     return tuple(unpack(flat_out))
+
+
+def _may_wrap(dtype, start, limit, delta):
+    """Whether counting a range of `dtype` could step past the dtype's largest value (then the loop
+    counts in int64). Known bounds that leave room for one more step keep the range's own dtype,
+    so the common `for t in tf.range(T)` loop has no cast per iteration."""
+    if dtype is _dt.int64:
+        return False
+    values = [t._static_value() if hasattr(t, "_static_value") else None for t in (start, limit, delta)]
+    if any(v is None for v in values):
+        return True
+    return int(np.max(values[1])) + int(np.max(values[2])) > np.iinfo(dtype.np_dtype).max
 
 
 def _counting_range(items):
