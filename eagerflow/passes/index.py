@@ -7,8 +7,6 @@ graph keeps TensorFlow's ops; only the program that is compiled uses the simpler
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ..core.errors import InvalidArgumentError
 from ..ops.registry import NO_GRADIENT, OpDef, Spec
 

@@ -37,7 +37,6 @@ class ConcreteFunction:
         self._generated = generate(program, name, captures, recording)
         self._fn = self._generated.fn
         self._n_params = len(param_specs)
-        self._output_template = structured_outputs
         self._pack = _packer(structured_outputs)
         self._single_output = isinstance(structured_outputs, Tensor)
         self.stateful = any(op.opdef.stateful for op in graph.get_operations())
@@ -175,9 +174,7 @@ class ConcreteFunction:
                 raise self._runtime_error(exc) from None
             return self._wrap(arrays)
         outs = call_function(self, tensors)  # the intermediates-returning variant runs; user outputs come back
-        if self._output_template is None:
-            return None
-        return nest.pack_sequence_as(self._output_template, outs)
+        return self._pack(list(outs))
 
     def _wrap(self, arrays):
         return self._pack([wrap_array(a) for a in arrays])

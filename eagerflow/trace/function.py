@@ -47,7 +47,6 @@ class Function:
         self._lock = threading.RLock()
         self._tracing_count = 0
         self._created_variables = False
-        self._recent_calls = []
         self._bound = weakref.WeakKeyDictionary()
         self._signature = inspect.signature(python_function)
         self.last_retrace_reason = None  # in words: which argument changed, from what to what
