@@ -52,11 +52,13 @@ class Fuzzed(tf.Module):
 
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
     def train(self, x):
-        """A loop's gradient (WhileGrad and its two sub-graphs) in the mutated files too."""
+        """A loop's gradient (WhileGrad and its two sub-graphs) in the mutated files too. The loop
+        is bounded by maximum_iterations: a mutation may make a valid loop endless (`i + i` for
+        `i + 1`), which no validation can rule out, as in TensorFlow."""
+        def body(i, h):
+            return i + 1, tf.tanh(tf.matmul(h, self.table[:, :2]) * self.scale)
         with tf.GradientTape() as tape:
-            h = x
-            for _ in tf.range(3):
-                h = tf.tanh(tf.matmul(h, self.table[:, :2]) * self.scale)
+            _, h = tf.while_loop(lambda i, h: i < 3, body, [0, x], maximum_iterations=3)
             loss = tf.reduce_sum(h)
         return tape.gradient(loss, [self.scale, self.table])
 
