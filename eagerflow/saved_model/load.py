@@ -71,6 +71,10 @@ class RestoredFunction:
             return cf._call_flat(flat)
         raise ValueError(_no_match_message(args, kwargs, self._concrete))
 
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Each restored trace's `pretty_printed_signature`, as tf.function's method of that name."""
+        return ("\n\n" if verbose else "\n").join(cf.pretty_printed_signature(verbose) for cf in self._concrete)
+
     def __repr__(self):
         return f"<RestoredFunction with {len(self._concrete)} concrete function(s)>"
 
@@ -105,7 +109,7 @@ def _no_match_message(args, kwargs, concrete):
     lines.append(f"  Keyword arguments: {{{', '.join(f'{k!r}: {brief(v)}' for k, v in kwargs.items())}}}")
     lines.append(f"\n Expected these arguments to match one of the following {len(concrete)} option(s):")
     for i, cf in enumerate(concrete, 1):
-        lines.append(f"\nOption {i}:\n  {cf._binder.signature_text()}")
+        lines.append(f"\nOption {i}:\n  {cf.pretty_printed_signature(verbose=False)}")
     return "\n".join(lines)
 
 

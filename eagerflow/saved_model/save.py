@@ -135,10 +135,10 @@ class _Saver:
     def function(self, cf) -> int:
         index = self._function_ids.get(id(cf))
         if index is None:
-            outputs = list(cf._outputs)
+            outputs = cf.outputs
             graph = self._graphs.function_graph(cf.graph, outputs)
-            params = [name for name, _ in cf._param_specs]
-            call = [[name, kind.value, _template(t, cf.name)] for name, kind, t in cf._binder._params]
+            params = [spec.name for spec in cf.flat_input_signature]
+            call = [[name, kind.value, _template(t, cf.name)] for name, kind, t in cf.traced_parameters]
             structure = _structure(cf.structured_outputs, {id(t): i for i, t in enumerate(outputs)}, cf.name)
             index = self._function_ids[id(cf)] = len(self.functions)
             self.functions.append({"name": cf.name, "graph": graph, "params": params, "call": call,
@@ -149,8 +149,8 @@ class _Saver:
         """Inputs are named as TensorFlow names them: a TensorSpec's own name, else the flat
         parameter name (`x`, `inputs_1`); outputs by `_signature_output_names`."""
         outputs = _signature_output_names(cf, key)
-        flat = [name for name, _ in cf._param_specs]
-        specs = [t for _, _, template in cf._binder._params for t in nest.flatten(template)
+        flat = [spec.name for spec in cf.flat_input_signature]
+        specs = [t for _, _, template in cf.traced_parameters for t in nest.flatten(template)
                  if isinstance(t, TensorSpec)]
         inputs = [spec.name or name for spec, name in zip(specs, flat)] if len(specs) == len(flat) else flat
         if len(set(inputs)) != len(inputs):

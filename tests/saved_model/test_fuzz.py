@@ -211,6 +211,7 @@ def test_random_mutations_load_or_raise_data_loss_naming_the_file(template, tmp_
             outcomes[_run_case(template, tmp_path, case)] += 1
     finally:
         signal.signal(signal.SIGALRM, previous)
+    print(f"{FUZZ_CASES} fuzz cases: {outcomes}")  # shown with -s: the closing note's count
     grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before) / 1024
     assert grown_mib < 512, f"peak memory grew by {grown_mib:.0f} MiB over {FUZZ_CASES} cases"
     # both outcomes happen: the mutations reach past the checksums and the schema
