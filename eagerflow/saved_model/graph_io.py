@@ -102,6 +102,10 @@ class GraphWriter:
                     raise ValueError(f"Cannot save graph {graph.name!r}: placeholder {op.name} is not an input")
                 continue
             nodes[id(op)] = len(nodes)
+            if op.type == "PrintV2" and op.attrs.get("output_stream") not in _STREAMS:
+                raise ValueError(f"Cannot save op {op.name!r} (type PrintV2) of graph {graph.name!r}: it prints to "
+                                 f"{op.attrs.get('output_stream')!r}, and a loaded model may print to stdout or "
+                                 f"stderr only (a file stream would let a model file write files).")
             self._op_stack.append(op)
             try:
                 encoded = [[k, _attrs.encode(v, self)] for k, v in op.attrs.items()]
