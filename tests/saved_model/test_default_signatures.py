@@ -201,3 +201,36 @@ def test_export_of_an_unbuilt_model_is_keras_value_error(tmp_path):
     model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
     with pytest.raises(ValueError, match="Unrecognized format=onnx"):
         model.export(str(tmp_path / "e"), format="onnx")
+
+
+def test_a_model_saved_after_fit_loads_in_a_fresh_process(tmp_path):
+    # After compile/fit the model's object tree has cycles (its History callback holds the model):
+    # the loader refused the file it had just written ("node 0 contains itself").
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, activation="relu"), keras.layers.Dense(1)])
+    model.compile(optimizer="adam", loss="mse")
+    rng = np.random.default_rng(0)
+    x = rng.random((32, 3)).astype(np.float32)
+    model.fit(x, x.sum(1, keepdims=True), epochs=2, batch_size=8, verbose=0)
+    directory = _save(model, tmp_path)
+    np.save(tmp_path / "x.npy", x)
+    result, same = fresh_process.run(f"""
+m = tf.saved_model.load({str(directory)!r})
+out(m.signatures["serving_default"](inputs=tf.constant(np.load({str(tmp_path / 'x.npy')!r}))))
+out(m.history.model is m)
+""")
+    np.testing.assert_allclose(result["output_0"], model.predict(x, verbose=0), rtol=1e-5, atol=1e-6)
+    assert same is True  # the cycle comes back as a cycle
+
+
+def test_a_cycle_through_a_tuple_is_refused_as_data_loss(tmp_path):
+    import json
+    holder = tf.Module()
+    holder.pair = (tf.Variable(1.0), tf.Variable(2.0))
+    tf.saved_model.save(holder, str(tmp_path / "m"))
+    path = tmp_path / "m" / "saved_model.json"
+    document = json.loads(path.read_text())
+    (index,) = [i for i, n in enumerate(document["nodes"]) if n["kind"] == "tuple"]
+    document["nodes"][index]["items"][1] = index  # the tuple holding itself
+    path.write_text(json.dumps(document))
+    with pytest.raises(tf.errors.DataLossError, match=rf"saved_model.json: node {index} contains itself"):
+        tf.saved_model.load(str(tmp_path / "m"))
