@@ -56,16 +56,19 @@ def check_while_grad(inputs, attrs, where):
         raise data_loss(where, "body_grad does not take and return what the loop's gradient passes it")
     body.bind_externals(externals)
     body_grad.n_intermediates = k
-    _keep_only_what_the_gradient_reads(inputs[0], body_grad, n, n_ext, k)
+    _keep_only_what_the_gradient_reads(inputs[0], body, body_grad, n, n_ext, k, where)
 
 
-def _keep_only_what_the_gradient_reads(history, body_grad, n, n_ext, k):
+def _keep_only_what_the_gradient_reads(history, body, body_grad, n, n_ext, k, where):
     loop = getattr(history, "_op", None)
-    if loop is None or loop.type not in _LOOPS or history is not loop.outputs[-1] or loop.attrs.get("n_vars") != n:
-        return  # e.g. a history captured into a branch: the loop keeps everything, as safe as before
+    if loop is None or loop.type not in _LOOPS:
+        return  # e.g. a history captured into a branch: that loop keeps everything, as safe as before
     forward = loop.attrs["body"]
-    if len(forward.with_intermediates().intermediates) != k:
-        return
+    if history is not loop.outputs[-1] or loop.attrs.get("n_vars") != n or not loop.attrs.get("keep_history") \
+            or [t.dtype for t in forward.with_intermediates().intermediates] != \
+            [t.dtype for t in body.with_intermediates().intermediates] \
+            or [t.dtype for t in forward.explicit] != [t.dtype for t in body.explicit]:
+        raise data_loss(where, "the history is not that of a loop over this body, kept for its gradient")
     kept_params = body_grad.graph.inputs[n + n_ext:n + n_ext + k]
     program = body_grad.program
     used = {id(program.resolve(t)) for op in program.ops for t in op.inputs} | {
