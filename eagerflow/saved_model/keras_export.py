@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import os
 
-from ..core import nest
-from ..core.shape import TensorShape
-from ..core.tensor import TensorSpec
+from .._src.core import nest
+from .._src.core.shape import TensorShape
+from .._src.core.tensor import TensorSpec
 
 
 def default_save_signature(model):
@@ -30,7 +30,7 @@ def default_save_signature(model):
     specs = _input_specs(model, relax_batch=False, named=False)
     if specs is None:
         return None
-    from ..trace.function import function
+    from .._src.trace.function import function
 
     def serving_default(inputs):
         return model(inputs)
@@ -50,7 +50,7 @@ def export(model, filepath, format="tf_saved_model", verbose=None, input_signatu
         input_signature = [_input_specs(model, relax_batch=True, named=True)]
     else:
         input_signature = [nest.map_structure(_as_spec, s) for s in input_signature]
-    from ..trace.function import function
+    from .._src.trace.function import function
     from .save import save
 
     def serve(*args):

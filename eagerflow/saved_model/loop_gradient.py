@@ -14,7 +14,7 @@ op reads, so the loaded loop keeps no more than the original did.
 """
 from __future__ import annotations
 
-from ..core import dtypes as _dt
+from .._src.core import dtypes as _dt
 from .files import data_loss
 
 _LOOPS = ("While", "StatelessWhile")
