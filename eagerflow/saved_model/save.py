@@ -14,6 +14,7 @@ import shutil
 
 import numpy as np
 
+from .._src.core import nest
 from .._src.core.tensor import Tensor, TensorSpec
 from .._src.state.module import Module
 from .._src.state.variables import Variable
