@@ -344,8 +344,8 @@ def _statement(op, args, namer, var, env, kernels, recording=False, out=None, in
         out = namer(op.name)
         var[id(op.outputs[0])] = out
         return f"{out} = {args[0]}._array"
-    expression = _expression(op, args, op.inputs if inputs is None else inputs)
-    if expression is not None:
+    expression = _expression(op, args, op.inputs if inputs is None else inputs, env)
+    if expression is not None and out is None:
         out = namer(op.name)
         var[id(op.outputs[0])] = out
         return f"{out} = {expression}"
