@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.graph.evaluate import evaluate
+from eagerflow._src.graph.evaluate import evaluate
 
 
 @pytest.mark.parametrize("x_shape, b_shape, text", [

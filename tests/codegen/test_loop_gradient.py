@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.codegen.loop_gradient import history_entries
-from eagerflow.core.variant import VariantValue
-from eagerflow.graph.evaluate import evaluate
+from eagerflow._src.codegen.loop_gradient import history_entries
+from eagerflow._src.core.variant import VariantValue
+from eagerflow._src.graph.evaluate import evaluate
 
 T, B, I, H = 6, 3, 4, 5
 

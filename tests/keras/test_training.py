@@ -6,7 +6,7 @@ import pytest
 
 import eagerflow as tf
 from eagerflow import keras
-from eagerflow.trace.function import Function
+from eagerflow._src.trace.function import Function
 
 
 @pytest.fixture(autouse=True)
@@ -257,7 +257,7 @@ def test_fit_hands_batches_over_the_arrays_without_copying_and_leaves_them_uncha
     """A batch is an eager tensor over a slice of fit's float32 array, not an ndarray that the
     tf.function call would copy at every step; training never writes into the caller's arrays, and
     the result is the same as from a private copy."""
-    from eagerflow.core.tensor import EagerTensor
+    from eagerflow._src.core.tensor import EagerTensor
     from eagerflow.keras.models.data import ArrayBatches
     x, y = _blobs(64)
     w = np.linspace(0.5, 1.5, 64).astype(np.float32)

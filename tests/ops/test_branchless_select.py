@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.ops.branchless_select import BRANCHLESS_MIN_SIZE, select
+from eagerflow._src.ops.branchless_select import BRANCHLESS_MIN_SIZE, select
 
 SPECIALS = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-310, -3.5, 7.0])
 

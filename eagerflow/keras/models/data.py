@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core import nest
-from ...core.dtypes import from_numpy
-from ...core.tensor import Tensor, make_eager
-from ...state.variables import Variable
+from ..._src.core import nest
+from ..._src.core.dtypes import from_numpy
+from ..._src.core.tensor import Tensor, make_eager
+from ..._src.state.variables import Variable
 
 
 def _as_array(value):
@@ -32,7 +32,7 @@ def _slice(array, where):
 
 
 def is_dataset(x):
-    from ...data.dataset import Dataset
+    from ..._src.data.dataset import Dataset
     return isinstance(x, Dataset)
 
 
