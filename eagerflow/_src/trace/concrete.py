@@ -333,6 +333,15 @@ def _packer(template):
         return tuple
     if type(template) is list and all(isinstance(t, Tensor) for t in template):
         return list
+    if type(template) is dict and all(isinstance(t, Tensor) for t in template.values()):
+        # A flat dict (Keras' train_step logs): the flat order is nest's (sorted keys), the result
+        # keeps the traced dict's key order, as nest.pack_sequence_as builds it.
+        keys = list(template)
+        where = nest.flatten({k: i for i, k in enumerate(keys)})  # template position per flat slot
+        slot = [0] * len(keys)
+        for flat_index, position in enumerate(where):
+            slot[position] = flat_index
+        return lambda outs: {k: outs[i] for k, i in zip(keys, slot)}
     leaves = nest.flatten(template)
     if any(leaf is None for leaf in leaves):  # `None` outputs are not graph outputs: put them back
         holes = [leaf is None for leaf in leaves]
