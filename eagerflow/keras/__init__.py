@@ -24,6 +24,6 @@ def _to_categorical(x, num_classes=None):
 class utils:  # noqa: N801
     set_random_seed = staticmethod(initializers.set_random_seed)
     to_categorical = staticmethod(_to_categorical)
-from . import losses, metrics, optimizers  # noqa: F401,E402
+from . import constraints, losses, metrics, optimizers, regularizers  # noqa: F401,E402
 from . import callbacks  # noqa: F401,E402
 from . import datasets  # noqa: F401,E402

@@ -26,10 +26,13 @@ from ...core.context import state
 from ...core import nest
 from ...core.convert import convert_to_tensor
 from ...core.tensor import Tensor
+from ...ops import array as _array
 from ...ops import math as _math
 from ...state.module import Module
 from ...state.variables import Variable
+from .. import constraints as _con
 from .. import initializers as _init
+from .. import regularizers as _reg
 from ..naming import current_path, scope_stack, to_snake_case, unique_name
 from ..variables import KerasVariable
 
@@ -86,9 +89,10 @@ def shape_tuple(x):
 class Layer(Module):
     """Base class of every Keras layer and model."""
 
-    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+    def __init__(self, trainable=True, name=None, dtype=None, activity_regularizer=None, **kwargs):
         object.__setattr__(self, "_tracked_weights", [])
         object.__setattr__(self, "_tracked_layers", [])
+        object.__setattr__(self, "_losses", [])
         input_shape = kwargs.pop("input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
         kwargs.pop("autocast", None)
@@ -108,6 +112,7 @@ class Layer(Module):
         if self._training_default is inspect.Parameter.empty:
             self._training_default = None
         self._last_output_shape = None
+        self.activity_regularizer = _reg.get(activity_regularizer)
 
     # --- attribute tracking (creation order, as Keras lists weights and layers) ---
     def __setattr__(self, name, value):
@@ -134,7 +139,8 @@ class Layer(Module):
         name = name or "variable"
         # Keras puts a weight under its layer's name even when made outside a call (in __init__, say)
         path = current_path(name) if self.name in scope_stack() else current_path(f"{self.name}/{name}")
-        var = KerasVariable(value, trainable=trainable, name=name, path=path, dtype=dtype)
+        var = KerasVariable(value, trainable=trainable, name=name, path=path, dtype=dtype,
+                            constraint=_con.get(constraint), regularizer=_reg.get(regularizer))
         self._tracked_weights.append(var)
         return var
 
@@ -174,6 +180,8 @@ class Layer(Module):
         if state.graph is not None:  # tracing: a user's `call` gets AutoGraph, as Keras converts it in a tf.function
             call = convert_function(call)
         names, trainings = scope_stack(), _training_stack()
+        if not trainings:  # the outermost layer call starts afresh: Keras 3 clears every nested layer's losses
+            self._clear_losses()
         names.append(self.name)
         trainings.append(training)
         try:
@@ -185,9 +193,53 @@ class Layer(Module):
         finally:
             names.pop()
             trainings.pop()
+        if self.activity_regularizer is not None:
+            self._add_activity_losses(outputs)
         if self._last_output_shape is None:  # for summary(): the shapes of the first call, as Keras shows them
             self._last_output_shape = _output_shapes(outputs)
         return outputs
+
+    # --- losses (add_loss, activity and weight regularizers) ---
+    def add_loss(self, loss):
+        """Adds scalar loss tensors that fit adds to the compiled loss; cleared by the next outermost call."""
+        for value in nest.flatten(loss):
+            if not isinstance(value, (Tensor, Variable)):
+                raise ValueError("`add_loss()` can only be called from inside `build()` or `call()`, on a tensor "
+                                 f"input. Received invalid value: {value}")
+            self._losses.append(value)
+
+    def _add_activity_losses(self, outputs):
+        for output in nest.flatten(outputs):
+            if isinstance(output, Tensor):
+                loss = convert_to_tensor(self.activity_regularizer(output))
+                if output.shape.rank:  # Keras 3 divides by the batch size
+                    loss = _math.div_no_nan(loss, _math.cast(_array.shape(output)[0], loss.dtype))
+                self._losses.append(loss)
+
+    def _clear_losses(self):
+        self._losses.clear()
+        for layer in self._tracked_layers:
+            layer._clear_losses()
+
+    def _flatten_layers(self):
+        out = []
+        for layer in self._tracked_layers:
+            out.append(layer)
+            out.extend(layer._flatten_layers())
+        return _unique(out)
+
+    @property
+    def losses(self):
+        """add_loss() values of this layer and its sublayers, then each trainable weight's regularizer
+        evaluated now (Keras 3's order)."""
+        losses = list(self._losses)
+        for layer in self._flatten_layers():
+            losses.extend(layer._losses)
+        for w in self.trainable_weights:
+            regularizer = getattr(w, "regularizer", None)
+            if regularizer is not None:
+                losses.append(regularizer(w))
+        return losses
 
     # --- weights ---
     @property

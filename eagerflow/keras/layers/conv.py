@@ -6,7 +6,9 @@ from ...ops import conv as _conv
 from ...ops import pooling as _pool
 from ...ops import reduce as _reduce
 from .. import activations as _act
+from .. import constraints as _con
 from .. import initializers as _init
+from .. import regularizers as _reg
 from .base import Layer
 
 
@@ -34,8 +36,12 @@ def _channels_last(data_format):
 class Conv2D(Layer):
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1), groups=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
-        super().__init__(**kwargs)
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros", kernel_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
+                 **kwargs):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.kernel_regularizer, self.bias_regularizer = _reg.get(kernel_regularizer), _reg.get(bias_regularizer)
+        self.kernel_constraint, self.bias_constraint = _con.get(kernel_constraint), _con.get(bias_constraint)
         _channels_last(data_format)
         self.filters = filters
         self.kernel_size = _pair(kernel_size, "kernel_size")
@@ -49,8 +55,10 @@ class Conv2D(Layer):
 
     def build(self, input_shape):
         shape = self.kernel_size + (input_shape[-1], self.filters)
-        self.kernel = self.add_weight(shape, self.kernel_initializer, name="kernel")
-        self.bias = self.add_weight((self.filters,), self.bias_initializer, name="bias") if self.use_bias else None
+        self.kernel = self.add_weight(shape, self.kernel_initializer, name="kernel", regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
+        self.bias = self.add_weight((self.filters,), self.bias_initializer, name="bias", regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
 
     def call(self, inputs):

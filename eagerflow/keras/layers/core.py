@@ -10,7 +10,9 @@ from ...ops.matmul import matmul
 from ...ops.joining import concat
 from ...ops.slicing import gather
 from .. import activations as _act
+from .. import constraints as _con
 from .. import initializers as _init
+from .. import regularizers as _reg
 from .base import Layer
 
 
@@ -35,7 +37,7 @@ class Dense(Layer):
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
                  activity_regularizer=None, kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. Received: "
                              f"units={units}")
@@ -44,6 +46,8 @@ class Dense(Layer):
         self.use_bias = use_bias
         self.kernel_initializer = _init.get(kernel_initializer)
         self.bias_initializer = _init.get(bias_initializer)
+        self.kernel_regularizer, self.bias_regularizer = _reg.get(kernel_regularizer), _reg.get(bias_regularizer)
+        self.kernel_constraint, self.bias_constraint = _con.get(kernel_constraint), _con.get(bias_constraint)
 
     def build(self, input_shape):
         if len(input_shape) < 2:
@@ -54,8 +58,10 @@ class Dense(Layer):
         if in_dim is None:
             raise ValueError(f"The last dimension of the inputs to a Dense layer should be defined. Found None. "
                              f"Full input shape received: {input_shape}")
-        self.kernel = self.add_weight((in_dim, self.units), self.kernel_initializer, name="kernel")
-        self.bias = self.add_weight((self.units,), self.bias_initializer, name="bias") if self.use_bias else None
+        self.kernel = self.add_weight((in_dim, self.units), self.kernel_initializer, name="kernel",
+                                      regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
+        self.bias = self.add_weight((self.units,), self.bias_initializer, name="bias", regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
 
     def call(self, inputs):
@@ -140,16 +146,21 @@ class Reshape(Layer):
 class Embedding(Layer):
     """Looks up row `i` of an (input_dim, output_dim) table for each integer index."""
 
-    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", **kwargs):
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
+                 embeddings_constraint=None, mask_zero=False, **kwargs):
         kwargs.pop("input_length", None)
         super().__init__(**kwargs)
         self.input_dim, self.output_dim = input_dim, output_dim
+        self.embeddings_regularizer = _reg.get(embeddings_regularizer)
+        self.embeddings_constraint = _con.get(embeddings_constraint)
+        self.mask_zero = mask_zero
         self.embeddings_initializer = (_init.RandomUniform() if embeddings_initializer == "uniform"
                                        else _init.get(embeddings_initializer))
 
     def build(self, input_shape=None):
         self.embeddings = self.add_weight((self.input_dim, self.output_dim), self.embeddings_initializer,
-                                          name="embeddings")
+                                          name="embeddings", regularizer=self.embeddings_regularizer,
+                                          constraint=self.embeddings_constraint)
         self.built = True
 
     def call(self, inputs):

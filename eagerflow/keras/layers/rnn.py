@@ -19,7 +19,9 @@ from ...ops.joining import split
 from ...ops.slicing import gather
 from ...ops.matmul import matmul
 from .. import activations as _act
+from .. import constraints as _con
 from .. import initializers as _init
+from .. import regularizers as _reg
 from ..naming import name_scope, to_snake_case
 from .base import Layer
 from .core import matmul_last_axis
@@ -31,12 +33,13 @@ class _RNN(Layer):
 
     def __init__(self, units, activation="tanh", use_bias=True, kernel_initializer="glorot_uniform",
                  recurrent_initializer="orthogonal", bias_initializer="zeros", return_sequences=False,
-                 return_state=False, go_backwards=False, stateful=False, unroll=False, **kwargs):
+                 return_state=False, go_backwards=False, stateful=False, unroll=False, kernel_regularizer=None,
+                 recurrent_regularizer=None, bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
+                 bias_constraint=None, **kwargs):
         for k in ("dropout", "recurrent_dropout"):
             if kwargs.pop(k, 0):
                 raise NotImplementedError(f"{type(self).__name__}: `{k}` is not supported yet.")
-        for k in ("kernel_regularizer", "recurrent_regularizer", "bias_regularizer", "activity_regularizer",
-                  "kernel_constraint", "recurrent_constraint", "bias_constraint", "seed", "use_cudnn"):
+        for k in ("seed", "use_cudnn"):
             kwargs.pop(k, None)
         self._extra = {k: kwargs.pop(k) for k in ("recurrent_activation", "unit_forget_bias", "reset_after")
                        if k in kwargs}
@@ -51,6 +54,10 @@ class _RNN(Layer):
         self.bias_initializer = _init.get(bias_initializer)
         self.return_sequences, self.return_state, self.go_backwards = return_sequences, return_state, go_backwards
         self.recurrent_activation = _act.get(self._extra.get("recurrent_activation", "sigmoid"))
+        self.kernel_regularizer, self.recurrent_regularizer, self.bias_regularizer = (
+            _reg.get(kernel_regularizer), _reg.get(recurrent_regularizer), _reg.get(bias_regularizer))
+        self.kernel_constraint, self.recurrent_constraint, self.bias_constraint = (
+            _con.get(kernel_constraint), _con.get(recurrent_constraint), _con.get(bias_constraint))
 
     def _bias_value(self, shape, dtype):
         return self.bias_initializer(shape, dtype)
@@ -61,10 +68,14 @@ class _RNN(Layer):
                              f"found ndim={len(input_shape)}. Full shape received: {tuple(input_shape)}")
         g = self._gates * self.units
         with name_scope(to_snake_case(type(self).__name__) + "_cell"):  # Keras keeps the weights on a cell
-            self.kernel = self.add_weight((input_shape[-1], g), self.kernel_initializer, name="kernel")
+            self.kernel = self.add_weight((input_shape[-1], g), self.kernel_initializer, name="kernel",
+                                          regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
             self.recurrent_kernel = self.add_weight((self.units, g), self.recurrent_initializer,
-                                                    name="recurrent_kernel")
-            self.bias = self.add_weight(self._bias_shape(), self._bias_value, name="bias") if self.use_bias else None
+                                                    name="recurrent_kernel", regularizer=self.recurrent_regularizer,
+                                                    constraint=self.recurrent_constraint)
+            self.bias = self.add_weight(self._bias_shape(), self._bias_value, name="bias",
+                                        regularizer=self.bias_regularizer,
+                                        constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
 
     def _bias_shape(self):

@@ -13,8 +13,10 @@ import numpy as np
 from ...autodiff.tape import GradientTape
 from ...core import dtypes as _dt
 from ...core import nest
+from ...core.convert import convert_to_tensor
 from ...ops import array as _array
 from ...ops import math as _math
+from ...ops import reduce as _reduce
 from ...trace.function import function
 from .. import callbacks as _callbacks
 from .. import losses as _losses
@@ -84,9 +86,15 @@ class Trainer:
 
     # --- the steps (override train_step/test_step/predict_step as in Keras) ---
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        if self.loss is None:
+        losses = []
+        if self.loss is not None:
+            losses.append(self.loss(y, y_pred, sample_weight) if sample_weight is not None else self.loss(y, y_pred))
+        for extra in self.losses:  # add_loss and regularizer terms, summed into the total as Keras 3 does
+            extra = convert_to_tensor(extra)
+            losses.append(_reduce.reduce_sum(extra if extra.dtype.is_floating else _math.cast(extra, _dt.float32)))
+        if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
-        return self.loss(y, y_pred, sample_weight) if sample_weight is not None else self.loss(y, y_pred)
+        return losses[0] if len(losses) == 1 else _math.add_n(losses)
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None, loss=None):
         if loss is not None:
@@ -262,6 +270,32 @@ class Trainer:
         flat = [nest.flatten(o) for o in outputs]
         joined = [np.concatenate([f[i] for f in flat]) for i in range(len(flat[0]))]
         return nest.pack_sequence_as(outputs[0], joined)
+
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        """One compiled training step on one batch; metrics restart first (Keras 3). Returns the logs
+        as fit computes them: the loss before the update (regularizers included) and the metrics."""
+        self._assert_compiled()
+        if class_weight is not None:
+            raise NotImplementedError("train_on_batch(class_weight=...) is not supported yet; pass sample_weight.")
+        return self._one_batch("train", (x, y, sample_weight), return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        self._assert_compiled()
+        return self._one_batch("test", (x, y, sample_weight), return_dict)
+
+    def _one_batch(self, kind, data, return_dict):
+        x, y, sample_weight = data
+        data = (x,) if y is None else ((x, y) if sample_weight is None else (x, y, sample_weight))
+        data = nest.map_structure(convert_to_tensor, data)
+        fn = self._step_function(kind)
+        if getattr(fn, "python_function", None) is not None:
+            self._build_before_tracing(data)
+        self.reset_metrics()
+        logs = _float_logs(fn(data))
+        if return_dict:
+            return logs
+        values = [logs["loss"]] + [logs[m.name] for m in self._compiled_metrics]
+        return values[0] if len(values) == 1 else values
 
     def predict_on_batch(self, x):
         return self(x, training=False).numpy()
