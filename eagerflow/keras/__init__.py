@@ -25,5 +25,5 @@ class utils:  # noqa: N801
     set_random_seed = staticmethod(initializers.set_random_seed)
     to_categorical = staticmethod(_to_categorical)
 from . import constraints, losses, metrics, optimizers, regularizers  # noqa: F401,E402
-from . import callbacks  # noqa: F401,E402
+from . import callbacks, saving  # noqa: F401,E402
 from . import datasets  # noqa: F401,E402

@@ -81,8 +81,48 @@ def deserialize_keras_object(config, module_objects, custom_objects=None, kind="
     if cls is None:
         cls = get_registered_object(config["class_name"], custom_objects, module_objects)
     if cls is None:
-        raise TypeError(f"Could not locate class '{config['class_name']}'. Make sure custom classes are decorated "
-                        f"with `@keras.saving.register_keras_serializable()`. Full object config: {config}")
+        raise TypeError(f"Could not locate class '{config['class_name']}'. Make sure custom classes and functions "
+                        f"are decorated with `@keras.saving.register_keras_serializable()`. If they are already "
+                        f"decorated, make sure they are all imported so that the decorator is run before trying to "
+                        f"load them. Full object config: {config}")
     inner = config.get("config") or {}
+    if not isinstance(inner, dict):
+        raise ValueError(f"The config of {config['class_name']} must be a dict. Received: {inner!r}")
     from_config = getattr(cls, "from_config", None)
-    return from_config(inner) if from_config is not None else cls(**inner)
+    if getattr(cls, "_config_with_objects", False):  # models: their layers resolve through the same tables
+        obj = cls.from_config(inner, module_objects=module_objects, custom_objects=custom_objects)
+    else:
+        obj = from_config(inner) if from_config is not None else cls(**inner)
+    build = config.get("build_config")
+    if build and hasattr(obj, "build_from_config") and not getattr(obj, "built", True):
+        obj.build_from_config(build)
+    return obj
+
+
+def serialize_layer(layer):
+    """A layer's entry in a model config: Keras 3's dict plus its build_config."""
+    cls = type(layer)
+    builtin = cls.__module__.startswith("eagerflow.keras")
+    registered = cls.__dict__.get("_keras_registered_name")
+    if builtin:
+        module = "keras.src.models.functional" if cls.__name__ == "Functional" else (
+            "keras" if cls.__name__ in ("Sequential", "Model") else "keras.layers")
+        registered = "Functional" if cls.__name__ == "Functional" else None
+    else:
+        module, registered = None, registered or cls.__name__
+    entry = {"module": module, "class_name": cls.__name__, "config": layer.get_config(),
+             "registered_name": registered}
+    build = layer.get_build_config() if hasattr(layer, "get_build_config") else None
+    if build is not None:
+        entry["build_config"] = build
+    return entry
+
+
+def keras_classes():
+    """Every class a config may name without custom_objects: the shipped layers and models."""
+    from . import layers as _layers
+    from .models.model import Functional, Model
+    from .models.sequential import Sequential
+    table = {name: obj for name, obj in vars(_layers).items() if isinstance(obj, type) and issubclass(obj, _layers.Layer)}
+    table.update({"Functional": Functional, "Model": Model, "Sequential": Sequential})
+    return table

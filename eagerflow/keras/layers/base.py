@@ -89,6 +89,11 @@ def shape_tuple(x):
 class Layer(Module):
     """Base class of every Keras layer and model."""
 
+    def __new__(cls, *args, **kwargs):
+        layer = super().__new__(cls)
+        record_init_arguments(layer, cls, args, kwargs)
+        return layer
+
     def __init__(self, trainable=True, name=None, dtype=None, activity_regularizer=None, **kwargs):
         object.__setattr__(self, "_tracked_weights", [])
         object.__setattr__(self, "_tracked_layers", [])
@@ -103,6 +108,8 @@ class Layer(Module):
         super().__init__(name=name if name is not None else unique_name(to_snake_case(type(self).__name__)))
         self._input_shape_arg = None if input_shape is None else tuple(input_shape)
         self._trainable = bool(trainable)
+        if isinstance(dtype, dict):  # Keras 3's DTypePolicy config, as get_config writes it
+            dtype = (dtype.get("config") or {}).get("name")
         self._dtype = _dt.as_dtype(getattr(dtype, "name", dtype) or "float32")
         self.built = False
         self._build_overridden = type(self).build is not Layer.build
@@ -147,6 +154,8 @@ class Layer(Module):
     def _maybe_build(self, inputs):
         if self.built:
             return
+        if isinstance(inputs, (Tensor, Variable)) or hasattr(inputs, "_keras_history"):
+            self._build_shapes_for_config = shape_tuple(inputs)  # Keras' build_config for loading
         if self._build_overridden:
             shapes = nest.map_structure(shape_tuple, inputs) if not isinstance(inputs, (Tensor, Variable)) \
                 else shape_tuple(inputs)
@@ -329,10 +338,87 @@ class Layer(Module):
         return self._last_output_shape
 
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        """name, trainable, dtype (Keras 3's DTypePolicy form); a subclass without its own get_config
+        gets the arguments its __init__ was called with, when they are plain values (Keras' auto config)."""
+        config = {"name": self.name}
+        if getattr(type(self).get_config, "_is_default", False) and not type(self).__module__.startswith(
+                "eagerflow.keras"):
+            config = auto_config(self, config)
+        config.update({"trainable": self.trainable, "dtype": dtype_policy(self.dtype)})
+        return config
+
+    get_config._is_default = True
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def get_build_config(self):
+        shape = getattr(self, "_build_shapes_for_config", None)
+        return None if shape is None else {"input_shape": list(shape)}
+
+    def build_from_config(self, config):
+        shape = (config or {}).get("input_shape")
+        if shape is not None and not self.built:
+            self.build(tuple(shape))
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+def dtype_policy(name):
+    return {"module": "keras", "class_name": "DTypePolicy", "config": {"name": name}, "registered_name": None}
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+def _plain(value):
+    if isinstance(value, _PLAIN):
+        return True
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return False
+
+
+def record_init_arguments(layer, cls, args, kwargs):
+    """Remembers a user class's __init__ arguments when they are plain values, for get_config."""
+    if cls.__module__.startswith("eagerflow.keras"):
+        return
+    try:
+        signature = inspect.signature(cls.__init__)
+        bound = signature.bind(None, *args, **kwargs)
+    except (TypeError, ValueError):
+        return
+    bound.apply_defaults()
+    values = {}
+    for name, value in list(bound.arguments.items())[1:]:
+        if signature.parameters[name].kind is inspect.Parameter.VAR_KEYWORD:
+            values.update(value)
+        elif signature.parameters[name].kind is inspect.Parameter.VAR_POSITIONAL:
+            if value:
+                return
+        else:
+            values[name] = value
+    if _plain(values):
+        object.__setattr__(layer, "_auto_config_values", values)
+
+
+def auto_config(layer, config):
+    values = layer.__dict__.get("_auto_config_values")
+    if values is None:
+        raise NotImplementedError(
+            f"\nObject {type(layer).__name__} was created by passing\nnon-serializable argument values in "
+            f"`__init__()`,\nand therefore the object must override `get_config()` in\norder to be serializable. "
+            f"Please implement `get_config()`.\n")
+    config = dict(config)
+    config.update(values)
+    spec = inspect.getfullargspec(type(layer).__init__)
+    if spec.varkw != "kwargs" and "name" not in spec.args[1:]:  # Keras drops what __init__ cannot take back
+        config.pop("name", None)
+    return config
 
 
 def _leaves(value):

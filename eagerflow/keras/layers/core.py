@@ -37,6 +37,7 @@ class Dense(Layer):
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
                  activity_regularizer=None, kernel_constraint=None, bias_constraint=None, **kwargs):
+        kwargs.pop("quantization_config", None)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         if not isinstance(units, int) or units <= 0:
             raise ValueError(f"Received an invalid value for `units`, expected a positive integer. Received: "
@@ -73,8 +74,25 @@ class Dense(Layer):
             y = y + self.bias
         return self.activation(y)
 
+    def get_config(self):
+        return {**super().get_config(), "units": self.units, "activation": _act.serialize(self.activation),
+                "use_bias": self.use_bias, "kernel_initializer": _init.serialize(self.kernel_initializer),
+                "bias_initializer": _init.serialize(self.bias_initializer),
+                "kernel_regularizer": _reg.serialize(self.kernel_regularizer),
+                "bias_regularizer": _reg.serialize(self.bias_regularizer),
+                "kernel_constraint": _con.serialize(self.kernel_constraint),
+                "bias_constraint": _con.serialize(self.bias_constraint), "quantization_config": None}
+
 
 class Flatten(Layer):
+    def __init__(self, data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last"):
+            raise NotImplementedError("Only data_format='channels_last' is supported.")
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": "channels_last"}
+
     def call(self, inputs):
         dims = inputs.shape.as_list()[1:]
         if all(d is not None for d in dims):
@@ -97,6 +115,9 @@ class Dropout(Layer):
             return _nn.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed)
         return inputs
 
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate, "seed": self.seed, "noise_shape": self.noise_shape}
+
 
 class Activation(Layer):
     def __init__(self, activation, **kwargs):
@@ -105,6 +126,9 @@ class Activation(Layer):
 
     def call(self, inputs):
         return self.activation(inputs)
+
+    def get_config(self):
+        return {**super().get_config(), "activation": _act.serialize(self.activation)}
 
 
 class ReLU(Layer):
@@ -122,6 +146,10 @@ class ReLU(Layer):
             y = _math.minimum(y, _math.cast(self.max_value, y.dtype))
         return y
 
+    def get_config(self):
+        return {**super().get_config(), "max_value": self.max_value, "negative_slope": self.negative_slope,
+                "threshold": self.threshold}
+
 
 class Softmax(Layer):
     def __init__(self, axis=-1, **kwargs):
@@ -130,6 +158,9 @@ class Softmax(Layer):
 
     def call(self, inputs, mask=None):
         return _nn.softmax(inputs, axis=self.axis)
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}
 
 
 class Reshape(Layer):
@@ -142,6 +173,9 @@ class Reshape(Layer):
             return _array.reshape(inputs, [-1] + list(self.target_shape))
         return _array.reshape(inputs, _batch_and(inputs, list(self.target_shape)))
 
+    def get_config(self):
+        return {**super().get_config(), "target_shape": list(self.target_shape)}
+
 
 class Embedding(Layer):
     """Looks up row `i` of an (input_dim, output_dim) table for each integer index."""
@@ -149,6 +183,7 @@ class Embedding(Layer):
     def __init__(self, input_dim, output_dim, embeddings_initializer="uniform", embeddings_regularizer=None,
                  embeddings_constraint=None, mask_zero=False, **kwargs):
         kwargs.pop("input_length", None)
+        kwargs.pop("quantization_config", None)
         super().__init__(**kwargs)
         self.input_dim, self.output_dim = input_dim, output_dim
         self.embeddings_regularizer = _reg.get(embeddings_regularizer)
@@ -167,3 +202,11 @@ class Embedding(Layer):
         if not inputs.dtype.is_integer:
             inputs = _math.cast(inputs, "int32")
         return gather(self.embeddings, inputs)
+
+    def get_config(self):
+        return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim,
+                "embeddings_initializer": _init.serialize(self.embeddings_initializer),
+                "embeddings_regularizer": _reg.serialize(self.embeddings_regularizer),
+                "activity_regularizer": _reg.serialize(self.activity_regularizer),
+                "embeddings_constraint": _con.serialize(self.embeddings_constraint), "mask_zero": self.mask_zero,
+                "quantization_config": None}

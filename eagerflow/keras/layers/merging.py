@@ -21,6 +21,9 @@ class Concatenate(Layer):
         _check_list(self, inputs)
         return concat(list(inputs), self.axis)
 
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}
+
 
 class Add(Layer):
     def call(self, inputs):

@@ -39,7 +39,7 @@ class _RNN(Layer):
         for k in ("dropout", "recurrent_dropout"):
             if kwargs.pop(k, 0):
                 raise NotImplementedError(f"{type(self).__name__}: `{k}` is not supported yet.")
-        for k in ("seed", "use_cudnn"):
+        for k in ("seed", "use_cudnn", "zero_output_for_mask"):
             kwargs.pop(k, None)
         self._extra = {k: kwargs.pop(k) for k in ("recurrent_activation", "unit_forget_bias", "reset_after")
                        if k in kwargs}
@@ -121,6 +121,32 @@ class _RNN(Layer):
 
     def _loop_constants(self):
         return ()
+
+    def get_config(self):
+        config = {**super().get_config(), "return_sequences": self.return_sequences,
+                  "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": False,
+                  "unroll": False, "zero_output_for_mask": False, "units": self.units,
+                  "activation": _act.serialize(self.activation)}
+        if self._gates > 1:
+            config["recurrent_activation"] = _act.serialize(self.recurrent_activation)
+        config.update({"use_bias": self.use_bias, "kernel_initializer": _init.serialize(self.kernel_initializer),
+                       "recurrent_initializer": _init.serialize(self.recurrent_initializer),
+                       "bias_initializer": _init.serialize(self.bias_initializer)})
+        if self._gates == 4:
+            config["unit_forget_bias"] = self._extra.get("unit_forget_bias", True)
+        config.update({"kernel_regularizer": _reg.serialize(self.kernel_regularizer),
+                       "recurrent_regularizer": _reg.serialize(self.recurrent_regularizer),
+                       "bias_regularizer": _reg.serialize(self.bias_regularizer),
+                       "activity_regularizer": _reg.serialize(self.activity_regularizer),
+                       "kernel_constraint": _con.serialize(self.kernel_constraint),
+                       "recurrent_constraint": _con.serialize(self.recurrent_constraint),
+                       "bias_constraint": _con.serialize(self.bias_constraint), "dropout": 0.0,
+                       "recurrent_dropout": 0.0})
+        if self._gates == 3:
+            config["reset_after"] = True
+        if self._gates > 1:
+            config["seed"] = None
+        return config
 
 
 class SimpleRNN(_RNN):

@@ -60,6 +60,7 @@ class Trainer:
     # --- compile ---
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
                 run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
+        self._compile_metrics_arg = list(metrics or [])  # as given, for the saved compile_config
         self.optimizer = _optimizers.get(optimizer)
         self.loss = _losses.get(loss)
         self._loss_tracker = _metrics.Mean(name="loss")
@@ -300,7 +301,11 @@ class Trainer:
     def predict_on_batch(self, x):
         return self(x, training=False).numpy()
 
-    # --- weights on disk ---
+    # --- on disk ---
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        """The whole model (config, weights, optimizer state) as a `.keras` file; see keras/model_saving.py."""
+        _saving.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
+
     def save_weights(self, filepath, overwrite=True):
         _saving.save_weights(self, filepath, overwrite)
 
