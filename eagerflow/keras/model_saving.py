@@ -19,6 +19,7 @@ import zipfile
 import numpy as np
 
 from .compile_config import compile_config, compile_from_config
+from .layers.base import set_weight_budget
 from .serialization import deserialize_keras_object, keras_classes, serialize_layer
 
 CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
@@ -128,19 +129,31 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
         raise _bad(path, f"not a readable zip archive ({e}).") from None
     with zf:
         config = _read_json(zf, path, CONFIG)
-        weights = _read_member(zf, path, WEIGHTS, max(zf.getinfo(WEIGHTS).file_size, 0)) if WEIGHTS in zf.namelist() \
-            else None
+        weights = None
+        if WEIGHTS in zf.namelist():
+            info = zf.getinfo(WEIGHTS)
+            if info.compress_type != zipfile.ZIP_STORED and info.file_size > 100 * info.compress_size + (1 << 20):
+                raise _bad(path, f"{WEIGHTS} declares {info.file_size} bytes from {info.compress_size} compressed: "
+                                 f"refusing a likely decompression bomb.")
+            weights = _read_member(zf, path, WEIGHTS, info.file_size)
         if weights is None:
             raise _bad(path, f"the archive has no {WEIGHTS} (a Keras file with HDF5 weights needs h5py, which "
                              f"eagerflow does not use).")
+    arrays = _open_weights(path, weights)
+    set_weight_budget(arrays.stored_bytes + (1 << 20))  # the model may not ask for more than the file holds
     try:
         model = deserialize_keras_object(config, keras_classes(), custom_objects, "model")
-    except (TypeError, NotImplementedError):
+    except TypeError as e:
+        if str(e).startswith("Could not locate class"):
+            raise  # Keras' own error for an unknown class
+        raise _bad(path, f"config.json does not describe a model this version can build (TypeError: {e}).") from None
+    except NotImplementedError:
         raise
-    except (KeyError, ValueError, AttributeError, IndexError) as e:
+    except (KeyError, ValueError, AttributeError, IndexError, MemoryError, OverflowError, RecursionError) as e:
         raise _bad(path, f"config.json does not describe a model this version can build ({type(e).__name__}: {e}).") \
             from None
-    arrays = _open_weights(path, weights)
+    finally:
+        set_weight_budget(None)
     _assign(path, "model", model.weights, arrays)
     compile_cfg = config.get("compile_config") or {}
     if compile and compile_cfg:
@@ -157,6 +170,7 @@ class _Arrays:
 
     def __init__(self, path, zf):
         self.path, self.zf = path, zf
+        self.stored_bytes = sum(info.file_size for info in zf.infolist())
         self.members = {}
         for name in zf.namelist():
             if not name.endswith(".npy") or "/" not in name:

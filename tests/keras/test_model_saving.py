@@ -254,6 +254,8 @@ def test_damaged_files_raise_value_error_naming_the_file(tmp_path):
     config = json.loads(zipfile.ZipFile(good).read("config.json"))
     wrong_units = json.loads(json.dumps(config))
     wrong_units["config"]["layers"][4]["config"]["units"] = 3
+    huge = json.loads(json.dumps(config))
+    huge["config"]["layers"][4]["config"]["units"] = 10 ** 12
     hostile = {"module": "os", "class_name": "system", "config": {"command": "touch pwned"}, "registered_name": None}
     cases = [
         (rewrite("badjson.keras", lambda n, c: b"{not json" if n == "config.json" else c), "config.json is not valid JSON"),
@@ -261,6 +263,10 @@ def test_damaged_files_raise_value_error_naming_the_file(tmp_path):
         (rewrite("badweights.keras", lambda n, c: c[:50] if n == "model.weights.npz" else c), "model.weights.npz"),
         (rewrite("shape.keras", lambda n, c: json.dumps(wrong_units).encode() if n == "config.json" else c),
          "has shape (4, 2) and dtype float32; the model expects (4, 3)"),
+        (rewrite("huge.keras", lambda n, c: json.dumps(huge).encode() if n == "config.json" else c),
+         "more than the weights file stores"),  # refused before allocating 16 TB
+        (rewrite("badkwargs.keras", lambda n, c: c.replace(b'"rate"', b'"rat"') if n == "config.json" else c),
+         "missing 1 required positional argument: 'rate'"),
     ]
     for bad, problem in cases:
         with pytest.raises(ValueError) as e:

@@ -141,6 +141,7 @@ class Layer(Module):
                    regularizer=None, constraint=None):
         shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = _dt.as_dtype(getattr(dtype, "name", dtype) or self._dtype)
+        charge_weight_budget(shape, dtype)
         init = _init.get(initializer)
         value = np.asarray(init(shape, dtype=dtype.name), dtype=dtype.np_dtype)
         name = name or "variable"
@@ -364,6 +365,27 @@ class Layer(Module):
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+_budget = threading.local()
+
+
+def charge_weight_budget(shape, dtype):
+    """While a saved model loads, the weights its config asks for may not exceed what its file stores:
+    a damaged or hostile config (units=10**12) fails here, before any allocation."""
+    budget = getattr(_budget, "remaining", None)
+    if budget is None:
+        return
+    nbytes = int(np.prod(shape, dtype=object)) * dtype.np_dtype.itemsize if shape else dtype.np_dtype.itemsize
+    if nbytes > budget[0]:
+        raise MemoryError(f"the config asks for a weight of shape {shape} ({nbytes} bytes), more than the weights "
+                          f"file stores")
+    budget[0] -= nbytes
+
+
+def set_weight_budget(nbytes):
+    """Starts (an int) or ends (None) the budget of charge_weight_budget for this thread."""
+    _budget.remaining = None if nbytes is None else [int(nbytes)]
 
 
 def dtype_policy(name):
