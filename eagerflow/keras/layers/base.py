@@ -64,6 +64,17 @@ def _keras_tensor_type():
     return _KERAS_TENSOR[0]
 
 
+_MASKING = []
+
+
+def _masking():
+    """layers/masking.py, imported on first use (it imports this module)."""
+    if not _MASKING:
+        from . import masking
+        _MASKING.append(masking)
+    return _MASKING[0]
+
+
 def _symbolic_call(layer, args, kwargs):
     from .functional_call import symbolic_call
     return symbolic_call(layer, args, kwargs)
@@ -88,6 +99,8 @@ def shape_tuple(x):
 
 class Layer(Module):
     """Base class of every Keras layer and model."""
+
+    supports_masking = False  # passes its input's mask on (compute_mask); see masking.py
 
     def __new__(cls, *args, **kwargs):
         layer = super().__new__(cls)
@@ -115,6 +128,9 @@ class Layer(Module):
         self._build_overridden = type(self).build is not Layer.build
         params = inspect.signature(self.call).parameters
         self._call_has_training = "training" in params
+        self._call_has_mask = "mask" in params
+        if type(self).compute_mask is not Layer.compute_mask and not type(self).supports_masking:
+            self.supports_masking = True  # Keras: a layer that defines compute_mask supports masking
         self._training_default = params["training"].default if self._call_has_training else None
         if self._training_default is inspect.Parameter.empty:
             self._training_default = None
@@ -186,6 +202,12 @@ class Layer(Module):
                 training = self._training_default
         if self._call_has_training:
             kwargs["training"] = training
+        masks_live = _masking().any_masks()
+        previous_mask = None
+        if masks_live and args:
+            previous_mask = _masking().get_keras_mask(args[0]) if isinstance(args[0], Tensor) else None
+            if previous_mask is not None and self._call_has_mask and kwargs.get("mask") is None:
+                kwargs["mask"] = previous_mask
         call = self.call
         if state.graph is not None:  # tracing: a user's `call` gets AutoGraph, as Keras converts it in a tf.function
             call = convert_function(call)
@@ -205,6 +227,8 @@ class Layer(Module):
             trainings.pop()
         if self.activity_regularizer is not None:
             self._add_activity_losses(outputs)
+        if (masks_live or self.supports_masking and type(self).compute_mask is not Layer.compute_mask) and args:
+            _masking().propagate(self, args[0], outputs, kwargs.get("mask", previous_mask))
         if self._last_output_shape is None:  # for summary(): the shapes of the first call, as Keras shows them
             self._last_output_shape = _output_shapes(outputs)
         return outputs
@@ -334,6 +358,9 @@ class Layer(Module):
     @property
     def dtype(self):
         return self._dtype.name
+
+    def compute_mask(self, inputs, previous_mask=None):
+        return previous_mask
 
     def compute_output_shape(self, input_shape):
         return self._last_output_shape

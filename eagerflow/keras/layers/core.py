@@ -33,6 +33,7 @@ def _batch_and(x, dims):
 
 class Dense(Layer):
     """y = activation(x @ kernel + bias), over the last axis of x."""
+    supports_masking = True
 
     def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None,
@@ -102,6 +103,7 @@ class Flatten(Layer):
 
 class Dropout(Layer):
     """Zeroes a `rate` fraction of the inputs (scaling the rest by 1/(1-rate)) when training."""
+    supports_masking = True
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
@@ -120,6 +122,8 @@ class Dropout(Layer):
 
 
 class Activation(Layer):
+    supports_masking = True
+
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
         self.activation = _act.get(activation)
@@ -132,6 +136,8 @@ class Activation(Layer):
 
 
 class ReLU(Layer):
+    supports_masking = True
+
     def __init__(self, max_value=None, negative_slope=0.0, threshold=0.0, **kwargs):
         super().__init__(**kwargs)
         self.max_value, self.negative_slope, self.threshold = max_value, negative_slope, threshold
@@ -152,6 +158,8 @@ class ReLU(Layer):
 
 
 class Softmax(Layer):
+    supports_masking = True
+
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
         self.axis = axis
@@ -189,6 +197,7 @@ class Embedding(Layer):
         self.embeddings_regularizer = _reg.get(embeddings_regularizer)
         self.embeddings_constraint = _con.get(embeddings_constraint)
         self.mask_zero = mask_zero
+        self.supports_masking = bool(mask_zero)
         self.embeddings_initializer = (_init.RandomUniform() if embeddings_initializer == "uniform"
                                        else _init.get(embeddings_initializer))
 
@@ -202,6 +211,11 @@ class Embedding(Layer):
         if not inputs.dtype.is_integer:
             inputs = _math.cast(inputs, "int32")
         return gather(self.embeddings, inputs)
+
+    def compute_mask(self, inputs, mask=None):
+        """`inputs != 0` with mask_zero=True (index 0 is padding), else no mask."""
+        from .masking import embedding_mask
+        return embedding_mask(inputs, self.mask_zero)
 
     def get_config(self):
         return {**super().get_config(), "input_dim": self.input_dim, "output_dim": self.output_dim,

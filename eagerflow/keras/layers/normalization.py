@@ -15,6 +15,7 @@ def _axes_except(rank, axis):
 
 
 class BatchNormalization(Layer):
+    supports_masking = True
     """Training: normalize with the batch's mean and (biased) variance and move the moving
     statistics toward them (moving = moving * momentum + batch * (1 - momentum)).
     Inference: normalize with the moving statistics."""
@@ -78,6 +79,7 @@ def _normalize(x, mean, variance, gamma, beta, epsilon, axis):
 
 
 class LayerNormalization(Layer):
+    supports_masking = True
     """Normalizes each sample over `axis` (the last by default), then scales by gamma and shifts by beta."""
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
