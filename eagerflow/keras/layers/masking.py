@@ -4,10 +4,12 @@ Keras 3 attaches a mask to the output tensor of a masking layer (Embedding(mask_
 Masking) and every later layer call that takes a `mask` argument receives it; layers that
 `supports_masking` pass it on (through `compute_mask`), others drop it.
 
-Why a side table: our tensors have fixed slots. The table maps a tensor to its mask through a weak
-reference to the tensor: the entry disappears when the tensor does (the callback runs before the
-id can be reused), and a lookup checks the reference still points at the very tensor asked about.
-The mask never references the tensor it is keyed by (it is computed from the layer's inputs).
+Why side tables: our tensors have fixed slots. An eager tensor's mask sits in a module table
+reached through a weak reference to the tensor: the entry disappears when the tensor does (the
+callback runs before the id can be reused), a lookup checks the reference still points at the very
+tensor asked about, and an eager mask references nothing. A symbolic tensor's mask is symbolic too:
+it references its graph, which holds the tensor, so it lives in a table owned by that graph (it goes
+when the graph goes) instead of the module table, where it would keep its own key alive.
 """
 from __future__ import annotations
 
@@ -20,7 +22,18 @@ from ...ops import math as _math
 from ...ops import reduce as _reduce
 from .base import Layer
 
-_masks = {}
+_masks = {}  # id(eager tensor) -> (weakref to it, mask)
+_used = [False]  # set by the first mask ever attached: until then layer calls skip mask work
+
+
+def _graph_table(tensor):
+    graph = getattr(tensor, "graph", None) if not hasattr(tensor, "_value") else None
+    if graph is None:
+        return None
+    table = graph.__dict__.get("_keras_masks")
+    if table is None:
+        table = graph.__dict__["_keras_masks"] = {}
+    return table
 
 
 def _forget(key):
@@ -32,15 +45,28 @@ def _forget(key):
 def set_keras_mask(tensor, mask):
     if not isinstance(tensor, Tensor):
         return
+    graph_table = _graph_table(tensor)
+    if graph_table is not None:
+        if mask is None:
+            graph_table.pop(id(tensor), None)
+        else:
+            graph_table[id(tensor)] = (tensor, mask)  # the graph holds the tensor anyway: no id reuse
+            _used[0] = True
+        return
     if mask is None:
         entry = _masks.get(id(tensor))
         if entry is not None and entry[0]() is tensor:
             del _masks[id(tensor)]
         return
     _masks[id(tensor)] = (weakref.ref(tensor, _forget(id(tensor))), mask)
+    _used[0] = True
 
 
 def get_keras_mask(tensor):
+    graph_table = _graph_table(tensor)
+    if graph_table is not None:
+        entry = graph_table.get(id(tensor))
+        return None if entry is None or entry[0] is not tensor else entry[1]
     entry = _masks.get(id(tensor))
     if entry is None or entry[0]() is not tensor:
         return None
@@ -48,8 +74,8 @@ def get_keras_mask(tensor):
 
 
 def any_masks():
-    """False while no tensor carries a mask: the layer call's fast path skips all mask work."""
-    return bool(_masks)
+    """False until some tensor got a mask: the layer call's fast path skips all mask work."""
+    return _used[0]
 
 
 def propagate(layer, first_input, outputs, previous_mask):
