@@ -37,6 +37,7 @@ from ..naming import current_path, scope_stack, to_snake_case, unique_name
 from ..variables import KerasVariable
 
 _training = threading.local()
+_LOSSES_USED = [False]  # set by the first add_loss/activity loss: until then calls skip clearing losses
 BUILD_LOCK = threading.RLock()  # re-entrant: a model's build builds its layers
 
 
@@ -212,7 +213,7 @@ class Layer(Module):
         if state.graph is not None:  # tracing: a user's `call` gets AutoGraph, as Keras converts it in a tf.function
             call = convert_function(call)
         names, trainings = scope_stack(), _training_stack()
-        if not trainings:  # the outermost layer call starts afresh: Keras 3 clears every nested layer's losses
+        if not trainings and _LOSSES_USED[0]:  # the outermost call starts afresh: Keras 3 clears nested losses
             self._clear_losses()
         names.append(self.name)
         trainings.append(training)
@@ -241,6 +242,7 @@ class Layer(Module):
                 raise ValueError("`add_loss()` can only be called from inside `build()` or `call()`, on a tensor "
                                  f"input. Received invalid value: {value}")
             self._losses.append(value)
+            _LOSSES_USED[0] = True
 
     def _add_activity_losses(self, outputs):
         for output in nest.flatten(outputs):
@@ -249,6 +251,7 @@ class Layer(Module):
                 if output.shape.rank:  # Keras 3 divides by the batch size
                     loss = _math.div_no_nan(loss, _math.cast(_array.shape(output)[0], loss.dtype))
                 self._losses.append(loss)
+                _LOSSES_USED[0] = True
 
     def _clear_losses(self):
         self._losses.clear()
