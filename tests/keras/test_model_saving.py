@@ -276,3 +276,24 @@ def test_damaged_files_raise_value_error_naming_the_file(tmp_path):
     with pytest.raises(TypeError, match="Could not locate class 'system'"):
         keras.models.load_model(bad)
     assert not os.path.exists("pwned")
+
+
+def test_multi_input_output_model_with_a_shared_layer_and_a_schedule_round_trip(tmp_path):
+    a, b = keras.Input((3,), name="a"), keras.Input((2,), name="b")
+    shared = keras.layers.Dense(4, name="shared")
+    h1 = shared(keras.layers.Dense(4)(a))
+    h2 = shared(keras.layers.Dense(4)(b))  # the shared layer's second call: keras_history node index 1
+    m = keras.Model([a, b], [keras.layers.Dense(1, name="o1")(h1), keras.layers.Add()([h1, h2])])
+    m.compile(keras.optimizers.SGD(keras.optimizers.schedules.ExponentialDecay(0.1, 10, 0.5)), "mse")
+    x = [np.random.default_rng(1).random((5, 3)).astype("f4"), np.random.default_rng(2).random((5, 2)).astype("f4")]
+    m.save(tmp_path / "mm.keras")
+    config = json.loads(zipfile.ZipFile(tmp_path / "mm.keras").read("config.json"))["config"]
+    assert config["input_layers"] == [["a", 0, 0], ["b", 0, 0]]
+    add = next(l for l in config["layers"] if l["class_name"] == "Add")
+    assert [arg["config"]["keras_history"] for arg in add["inbound_nodes"][0]["args"][0]] == [["shared", 0, 0],
+                                                                                              ["shared", 1, 0]]
+    loaded = keras.models.load_model(tmp_path / "mm.keras")
+    for p, q in zip(m.predict(x, verbose=0), loaded.predict(x, verbose=0)):
+        np.testing.assert_array_equal(p, q)
+    schedule = loaded.optimizer._schedule
+    assert type(schedule).__name__ == "ExponentialDecay" and schedule.get_config()["decay_steps"] == 10

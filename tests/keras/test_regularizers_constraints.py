@@ -179,3 +179,12 @@ def test_constraints_and_regularizers_on_conv_embedding_and_rnn_weights():
                     0.01 * (rnn.bias.numpy() ** 2).sum()]
         np.testing.assert_allclose([float(v) for v in rnn.losses], expected, rtol=1e-5)
         assert isinstance(rnn.recurrent_kernel.constraint, C.MaxNorm)
+
+
+def test_constraints_hold_after_fit_compiled_steps():
+    s = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2, kernel_constraint="non_neg")])
+    s.compile(keras.optimizers.SGD(0.1), "mse")
+    x = np.random.default_rng(0).random((8, 3)).astype("f4")
+    s.fit(x, -5 * np.ones((8, 2), "f4"), epochs=3, verbose=0)  # the gradient pushes every weight negative
+    kernel = s.layers[0].kernel.numpy()
+    assert (kernel >= 0).all() and (kernel == 0).any()
