@@ -15,6 +15,7 @@ import io
 import json
 import os
 import zipfile
+import zlib
 
 import numpy as np
 
@@ -94,7 +95,7 @@ def _read_member(zf, path, name, limit):
     try:
         with zf.open(info) as f:
             data = f.read(limit + 1)
-    except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, NotImplementedError, ValueError) as e:
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError, NotImplementedError, ValueError) as e:
         raise _bad(path, f"{name} is corrupted ({e}).") from None
     if len(data) != info.file_size:
         raise _bad(path, f"{name} holds {len(data)} bytes where {info.file_size} were declared.")
@@ -157,9 +158,15 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
     _assign(path, "model", model.weights, arrays)
     compile_cfg = config.get("compile_config") or {}
     if compile and compile_cfg:
-        compile_from_config(model, compile_cfg, custom_objects)
-        saved_opt = arrays.names("optimizer")
-        if saved_opt:
+        try:
+            compile_from_config(model, compile_cfg, custom_objects)
+        except TypeError as e:
+            if str(e).startswith("Could not locate class"):
+                raise
+            raise _bad(path, f"its compile_config cannot be used (TypeError: {e}).") from None
+        except (KeyError, ValueError, AttributeError, IndexError, OverflowError) as e:
+            raise _bad(path, f"its compile_config cannot be used ({type(e).__name__}: {e}).") from None
+        if arrays.names("optimizer"):
             model.optimizer.build(model.trainable_variables)
             _assign(path, "optimizer", model.optimizer.variables, arrays)
     return model
@@ -195,7 +202,8 @@ class _Arrays:
                 data = f.read(count * np.dtype(dtype).itemsize)
         except _FileProblem:
             raise
-        except (zipfile.BadZipFile, OSError, EOFError, RuntimeError, ValueError, TypeError, SyntaxError) as e:
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError, ValueError, TypeError,
+                SyntaxError) as e:
             raise _bad(self.path, f"weight member {member} is corrupted ({type(e).__name__}: {e}).") from None
         if len(data) != count * np.dtype(dtype).itemsize:
             raise _bad(self.path, f"weight member {member} is truncated.")

@@ -297,3 +297,49 @@ def test_multi_input_output_model_with_a_shared_layer_and_a_schedule_round_trip(
         np.testing.assert_array_equal(p, q)
     schedule = loaded.optimizer._schedule
     assert type(schedule).__name__ == "ExponentialDecay" and schedule.get_config()["decay_steps"] == 10
+
+
+def test_fuzzed_files_load_or_raise_value_error_naming_the_file(tmp_path):
+    """Byte flips, truncations, zeroed runs and mutated numbers in config.json: every load either
+    succeeds or raises ValueError naming the file, or Keras' TypeError for a class name that became
+    unknown (an "L2" regularizer turned "L-7"); never another exception."""
+    import io
+    m = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4, kernel_regularizer="l2"), keras.layers.Dense(2)])
+    m.compile("adam", "mse")
+    m.train_on_batch(np.ones((2, 3), "f4"), np.ones((2, 2), "f4"))
+    m.save(tmp_path / "m.keras")
+    data = (tmp_path / "m.keras").read_bytes()
+    rng = np.random.default_rng(0)
+    target = str(tmp_path / "f.keras")
+    for i in range(160):
+        b = bytearray(data)
+        kind = i % 4
+        if kind == 0:
+            for _ in range(rng.integers(1, 4)):
+                b[rng.integers(len(b))] ^= 1 << int(rng.integers(8))
+        elif kind == 1:
+            b = b[:rng.integers(len(b))]
+        elif kind == 2:
+            start = int(rng.integers(len(b)))
+            b[start:start + 8] = b"\0" * len(b[start:start + 8])
+        else:
+            out = io.BytesIO()
+            with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w") as dst:
+                for name in src.namelist():
+                    content = src.read(name)
+                    if name == "config.json":
+                        text = content.decode()
+                        digits = [j for j, ch in enumerate(text) if ch.isdigit()]
+                        j = digits[rng.integers(len(digits))]
+                        text = text[:j] + str(rng.choice(["-7", "99999999999", "0", "1e308", "-1"])) + text[j + 1:]
+                        content = text.encode()
+                    dst.writestr(name, content)
+            b = out.getvalue()
+        with open(target, "wb") as f:
+            f.write(bytes(b))
+        try:
+            keras.models.load_model(target)
+        except ValueError as e:
+            assert target in str(e), (i, str(e))
+        except TypeError as e:  # a class name damaged into an unknown one: Keras 3's TypeError
+            assert str(e).startswith("Could not locate class"), (i, str(e))
