@@ -152,3 +152,23 @@ def test_gated_rnn_dropout_in_training_only_and_differentiable(cls, rates):
     config = layer.get_config()
     assert (config["dropout"], config["recurrent_dropout"]) == rates
     assert cls(2, dropout=1.5, recurrent_dropout=-0.1).get_config()["dropout"] == 1.0  # Keras clips to [0, 1]
+
+
+def test_merge_layers_combine_masks_as_keras():
+    x = tf.ones((2, 3, 2))
+    m1 = tf.constant(np.array([[1, 1, 0], [0, 1, 1]], bool))
+    m2 = tf.constant(np.array([[1, 0, 1], [1, 1, 1]], bool))
+    assert L.Add().compute_mask([x, x], [m1, m2]).numpy().tolist() == [[True] * 3] * 2
+    assert L.Add().compute_mask([x, x], [m1, None]) is None and L.Add().compute_mask([x, x], None) is None
+    assert L.Concatenate().compute_mask([x, x], [m1, m2]).numpy().tolist() == [[True] * 3] * 2
+    assert L.Concatenate().compute_mask([x, x], [m1, None]).numpy().tolist() == [[True] * 3] * 2
+    assert L.Concatenate(axis=1).compute_mask([x, x], [m1, m2]).numpy().tolist() == [
+        [True, True, False, True, False, True], [False, True, True, True, True, True]]
+    with pytest.raises(ValueError, match="`mask` should be a list"):
+        L.Add().compute_mask([x, x], m1)
+    inp = keras.Input((3, 2))
+    a = L.Masking()(inp)
+    c = L.Add()([a, L.Dense(2)(a)])  # the mask flows through the merge to the RNN
+    f = keras.Model(inp, L.SimpleRNN(1, return_sequences=True, **ONES)(c))
+    out = f(np.array([[[1, 1], [0, 0], [2, 2]]], "f4")).numpy()[0, :, 0]
+    assert out[1] == out[0]  # the masked step repeats the previous output

@@ -206,7 +206,7 @@ class Layer(Module):
         masks_live = _masking().any_masks()
         previous_mask = None
         if masks_live and args:
-            previous_mask = _masking().get_keras_mask(args[0]) if isinstance(args[0], Tensor) else None
+            previous_mask = _masking().previous_mask(args[0])
             if previous_mask is not None and self._call_has_mask and kwargs.get("mask") is None:
                 kwargs["mask"] = previous_mask
         call = self.call

@@ -73,6 +73,17 @@ def get_keras_mask(tensor):
     return entry[1]
 
 
+def previous_mask(first_input):
+    """The mask of a layer's first input; for a list of tensors (merge layers), the list of their masks
+    (None when none has one)."""
+    if isinstance(first_input, Tensor):
+        return get_keras_mask(first_input)
+    if isinstance(first_input, (list, tuple)):
+        masks = [get_keras_mask(t) if isinstance(t, Tensor) else None for t in first_input]
+        return masks if any(m is not None for m in masks) else None
+    return None
+
+
 def any_masks():
     """False until some tensor got a mask: the layer call's fast path skips all mask work."""
     return _used[0]
