@@ -20,7 +20,7 @@ import zlib
 import numpy as np
 
 from .compile_config import compile_config, compile_from_config
-from .layers.base import set_weight_budget
+from .layers.layer_config import set_weight_budget
 from .serialization import deserialize_keras_object, keras_classes, serialize_layer
 
 CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
