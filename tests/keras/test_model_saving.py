@@ -343,3 +343,20 @@ def test_fuzzed_files_load_or_raise_value_error_naming_the_file(tmp_path):
             assert target in str(e), (i, str(e))
         except TypeError as e:  # a class name damaged into an unknown one: Keras 3's TypeError
             assert str(e).startswith("Could not locate class"), (i, str(e))
+
+
+def test_tf_keras_utils_reaches_the_registry_as_in_tf_2_21(tmp_path):
+    # TF 2.21's tf.keras has no `saving` module: programs use keras.utils for the registry
+    @keras.utils.register_keras_serializable(package="utils_tests")
+    class Twice(keras.layers.Layer):
+        def call(self, x):
+            return x * 2.0
+
+    assert keras.utils.get_registered_name(Twice) == "utils_tests>Twice"
+    assert keras.utils.get_registered_object("utils_tests>Twice") is Twice
+    assert keras.utils.get_custom_objects()["utils_tests>Twice"] is Twice
+    assert keras.utils.get_registered_name(keras.layers.Dense) == "Dense"
+    s = keras.Sequential([keras.Input((1,)), Twice()])
+    s.save(tmp_path / "t.keras")
+    np.testing.assert_array_equal(keras.models.load_model(tmp_path / "t.keras").predict(np.ones((1, 1), "f4"),
+                                                                                     verbose=0), [[2.0]])

@@ -114,8 +114,9 @@ class Optimizer:
         for g, v in zip(grads, variables):
             self.update_step(g, v, lr, step)
         for v in variables:  # Keras 3 projects each updated weight through its constraint
-            if v.constraint is not None:
-                v.assign(v.constraint(v))
+            constraint = getattr(v, "constraint", None)
+            if constraint is not None:
+                v.assign(constraint(v))
         self._iterations.assign_add(np.int64(1))
         return self._iterations
 
