@@ -155,23 +155,32 @@ class Orthogonal(Initializer):
         return (self.gain * q[:rows, :cols]).reshape(shape).astype(np.dtype(str(getattr(dtype, "name", dtype))))
 
 
+def _default_axes(input_axes, output_axes):
+    if input_axes is not None or output_axes is not None:
+        raise NotImplementedError("initializers with input_axes/output_axes are not supported yet.")
+
+
 class GlorotUniform(VarianceScaling):
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
+        _default_axes(input_axes, output_axes)
         super().__init__(1.0, "fan_avg", "uniform", seed)
 
 
 class GlorotNormal(VarianceScaling):
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
+        _default_axes(input_axes, output_axes)
         super().__init__(1.0, "fan_avg", "truncated_normal", seed)
 
 
 class HeUniform(VarianceScaling):
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
+        _default_axes(input_axes, output_axes)
         super().__init__(2.0, "fan_in", "uniform", seed)
 
 
 class HeNormal(VarianceScaling):
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
+        _default_axes(input_axes, output_axes)
         super().__init__(2.0, "fan_in", "truncated_normal", seed)
 
 

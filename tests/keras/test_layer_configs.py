@@ -82,3 +82,22 @@ def test_weights_survive_a_config_round_trip_through_set_weights():
     clone.build_from_config({"input_shape": [None, 2]})
     clone.set_weights(layer.get_weights())
     np.testing.assert_array_equal(clone(np.ones((1, 2), np.float32)).numpy(), [[2.0, 2.0, 2.0]])
+
+
+def test_model_configs_written_by_keras_3_rebuild_here():
+    """`model.to_json()` output of Keras 3.15 (TF 2.21), stored in keras3_model_configs.json: the same
+    layers and parameter counts (Keras counted 170 and 212) come back."""
+    import os
+
+    from eagerflow.keras.serialization import deserialize_keras_object, keras_classes
+    with open(os.path.join(os.path.dirname(__file__), "keras3_model_configs.json")) as f:
+        configs = json.load(f)
+    seq = deserialize_keras_object(configs["sequential_cnn"], keras_classes())
+    assert [type(l).__name__ for l in seq.layers] == ["Conv2D", "BatchNormalization", "MaxPooling2D", "Flatten",
+                                                     "Dense", "Dropout", "Dense"]
+    assert seq.count_params() == 170
+    assert isinstance(seq.layers[4].kernel.constraint, keras.constraints.MaxNorm)
+    assert seq.predict(np.zeros((2, 8, 8, 1), np.float32), verbose=0).shape == (2, 2)
+    fun = deserialize_keras_object(configs["functional_rnn"], keras_classes())
+    assert [type(l).__name__ for l in fun.layers] == ["InputLayer", "Embedding", "LSTM", "GRU", "Dense", "Concatenate"]
+    assert fun.count_params() == 212 and fun.layers[2].dropout == 0.1
