@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import math
 
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor
-from ..ops import array as _array
-from ..ops import math as _math
-from ..ops import reduce as _reduce
-from ..ops.matmul import matmul
-from ..ops.matrix_parts import eye
+from .._src.core import dtypes as _dt
+from .._src.core.convert import convert_to_tensor
+from .._src.ops import array as _array
+from .._src.ops import math as _math
+from .._src.ops import reduce as _reduce
+from .._src.ops.matmul import matmul
+from .._src.ops.matrix_parts import eye
 from .serialization import deserialize_keras_object, serialize_keras_object
 
 _MODULE = "keras.regularizers"

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import weakref
 
-from ...core import nest
-from ...core.tensor import Tensor
-from ...ops import array as _array
-from ...ops import math as _math
-from ...ops import reduce as _reduce
+from ..._src.core import nest
+from ..._src.core.tensor import Tensor
+from ..._src.ops import array as _array
+from ..._src.ops import math as _math
+from ..._src.ops import reduce as _reduce
 from .base import Layer
 
 _masks = {}  # id(eager tensor) -> (weakref to it, mask)

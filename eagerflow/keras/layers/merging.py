@@ -1,11 +1,11 @@
 """Merging layers: Concatenate and Add, called on a list of tensors."""
 from __future__ import annotations
 
-from ...ops import array as _array
-from ...ops import math as _math
-from ...ops import reduce as _reduce
-from ...ops.joining import concat
-from ...ops.math import add_n
+from ..._src.ops import array as _array
+from ..._src.ops import math as _math
+from ..._src.ops import reduce as _reduce
+from ..._src.ops.joining import concat
+from ..._src.ops.math import add_n
 from .base import Layer
 
 

@@ -8,7 +8,7 @@ Class names resolve only through the caller's table of known classes (see serial
 """
 from __future__ import annotations
 
-from ...core import nest
+from ..._src.core import nest
 from ..layers.input_layer import InputLayer, KerasTensor
 from ..serialization import deserialize_keras_object, serialize_layer
 
