@@ -24,6 +24,19 @@ def _to_categorical(x, num_classes=None):
 class utils:  # noqa: N801
     set_random_seed = staticmethod(initializers.set_random_seed)
     to_categorical = staticmethod(_to_categorical)
-from . import losses, metrics, optimizers  # noqa: F401,E402
-from . import callbacks  # noqa: F401,E402
+    # tf.keras (TF 2.21) has no `keras.saving`: its programs reach the name registry through keras.utils
+    from .serialization import custom_object_scope, get_registered_name, get_registered_object  # noqa: E402
+    from .serialization import register_keras_serializable  # noqa: E402
+    custom_object_scope = staticmethod(custom_object_scope)
+    get_registered_name = staticmethod(get_registered_name)
+    get_registered_object = staticmethod(get_registered_object)
+    register_keras_serializable = staticmethod(register_keras_serializable)
+
+    @staticmethod
+    def get_custom_objects():
+        """The global name -> object table that loading consults (registered classes land here)."""
+        from .serialization import _REGISTERED
+        return _REGISTERED
+from . import constraints, losses, metrics, optimizers, regularizers  # noqa: F401,E402
+from . import callbacks, saving  # noqa: F401,E402
 from . import datasets  # noqa: F401,E402

@@ -63,4 +63,24 @@ def get(identifier):
         return identifier
     if isinstance(identifier, str) and identifier in _BY_NAME:
         return _BY_NAME[identifier]
+    if isinstance(identifier, str):  # a custom function registered by name (keras.saving)
+        from .serialization import get_registered_object
+        found = get_registered_object(identifier)
+        if found is not None:
+            return found
     raise ValueError(f"Could not interpret activation function identifier: {identifier}")
+
+
+def serialize(activation):
+    """The name Keras 3 writes for an activation ('linear' for none); a registered custom function
+    by its registered name."""
+    if activation is None:
+        return "linear"
+    for name, fn in _BY_NAME.items():
+        if fn is activation and name != "swish":
+            return name
+    registered = getattr(activation, "_keras_registered_name", None)
+    if registered is not None:
+        return registered
+    raise ValueError(f"Cannot serialize activation {activation}: register it with "
+                     f"`@keras.saving.register_keras_serializable()`.")

@@ -50,6 +50,10 @@ class Initializer:
     def get_config(self):
         return {}
 
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
 
 class Constant(Initializer):
     def __init__(self, value=0.0):
@@ -58,20 +62,32 @@ class Constant(Initializer):
     def __call__(self, shape, dtype="float32"):
         return np.full(tuple(shape), self.value, dtype=np.dtype(str(getattr(dtype, "name", dtype))))
 
+    def get_config(self):
+        return {"value": self.value}
+
 
 class Zeros(Constant):
     def __init__(self):
         super().__init__(0.0)
+
+    def get_config(self):
+        return {}
 
 
 class Ones(Constant):
     def __init__(self):
         super().__init__(1.0)
 
+    def get_config(self):
+        return {}
+
 
 class RandomUniform(Initializer):
     def __init__(self, minval=-0.05, maxval=0.05, seed=None):
         self.minval, self.maxval, self.seed = minval, maxval, seed
+
+    def get_config(self):
+        return {"seed": self.seed, "minval": self.minval, "maxval": self.maxval}
 
     def __call__(self, shape, dtype="float32"):
         draw = _rng_for(self.seed).uniform(self.minval, self.maxval, size=tuple(shape))
@@ -81,6 +97,9 @@ class RandomUniform(Initializer):
 class RandomNormal(Initializer):
     def __init__(self, mean=0.0, stddev=0.05, seed=None):
         self.mean, self.stddev, self.seed = mean, stddev, seed
+
+    def get_config(self):
+        return {"seed": self.seed, "mean": self.mean, "stddev": self.stddev}
 
     def __call__(self, shape, dtype="float32"):
         draw = _rng_for(self.seed).normal(self.mean, self.stddev, size=tuple(shape))
@@ -92,6 +111,11 @@ class VarianceScaling(Initializer):
 
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
         self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
+
+    def get_config(self):
+        if type(self) is not VarianceScaling:  # Glorot/He: only the seed is an argument
+            return {"seed": self.seed}
+        return {"seed": self.seed, "scale": self.scale, "mode": self.mode, "distribution": self.distribution}
 
     def __call__(self, shape, dtype="float32"):
         fan_in, fan_out = compute_fans(shape)
@@ -117,6 +141,9 @@ class Orthogonal(Initializer):
     def __init__(self, gain=1.0, seed=None):
         self.gain, self.seed = gain, seed
 
+    def get_config(self):
+        return {"seed": self.seed, "gain": self.gain}
+
     def __call__(self, shape, dtype="float32"):
         shape = tuple(shape)
         rows, cols = int(np.prod(shape[:-1])), shape[-1]
@@ -128,23 +155,32 @@ class Orthogonal(Initializer):
         return (self.gain * q[:rows, :cols]).reshape(shape).astype(np.dtype(str(getattr(dtype, "name", dtype))))
 
 
+def _default_axes(input_axes, output_axes):
+    if input_axes is not None or output_axes is not None:
+        raise NotImplementedError("initializers with input_axes/output_axes are not supported yet.")
+
+
 class GlorotUniform(VarianceScaling):
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
+        _default_axes(input_axes, output_axes)
         super().__init__(1.0, "fan_avg", "uniform", seed)
 
 
 class GlorotNormal(VarianceScaling):
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
+        _default_axes(input_axes, output_axes)
         super().__init__(1.0, "fan_avg", "truncated_normal", seed)
 
 
 class HeUniform(VarianceScaling):
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
+        _default_axes(input_axes, output_axes)
         super().__init__(2.0, "fan_in", "uniform", seed)
 
 
 class HeNormal(VarianceScaling):
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
+        _default_axes(input_axes, output_axes)
         super().__init__(2.0, "fan_in", "truncated_normal", seed)
 
 
@@ -153,7 +189,23 @@ _BY_NAME = {"zeros": Zeros, "ones": Ones, "glorot_uniform": GlorotUniform, "glor
             "random_normal": RandomNormal, "constant": Constant, "orthogonal": Orthogonal}
 
 
+_CLASSES = {c.__name__: c for c in (Constant, Zeros, Ones, RandomUniform, RandomNormal, VarianceScaling, Orthogonal,
+                                    GlorotUniform, GlorotNormal, HeUniform, HeNormal)}
+
+
+def serialize(initializer):
+    from .serialization import serialize_keras_object
+    return serialize_keras_object(initializer, "keras.initializers")
+
+
+def deserialize(config, custom_objects=None):
+    from .serialization import deserialize_keras_object
+    return deserialize_keras_object(config, _CLASSES, custom_objects, "initializer")
+
+
 def get(identifier):
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
     if identifier is None or isinstance(identifier, Initializer) or callable(identifier):
         return identifier
     if isinstance(identifier, str):

@@ -20,7 +20,7 @@ class Metric:
         self._dtype = _dt.float32
         self._metric_variables = []
 
-    def add_variable(self, name, shape=(), initializer="zeros", dtype=None):
+    def add_variable(self, name, shape=(), initializer="zeros", dtype=None):  # noqa: ARG002
         v = Variable(np.zeros(shape, np.float32), trainable=False, name=name)
         self._metric_variables.append(v)
         return v
@@ -143,8 +143,11 @@ class Accuracy(MeanMetricWrapper):
         super().__init__(accuracy, name=name, dtype=dtype)
 
 
+from .confusion_metrics import AUC, Precision, Recall  # noqa: E402 - they subclass Metric
+
 _BY_NAME = {"sparse_categorical_accuracy": SparseCategoricalAccuracy, "categorical_accuracy": CategoricalAccuracy,
-            "binary_accuracy": BinaryAccuracy, "mean": Mean}
+            "binary_accuracy": BinaryAccuracy, "mean": Mean, "auc": AUC, "AUC": AUC, "precision": Precision,
+            "recall": Recall, "Precision": Precision, "Recall": Recall}
 
 
 def get(identifier, loss=None):

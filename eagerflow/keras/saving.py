@@ -35,3 +35,23 @@ def load_weights(model, filepath):
             raise ValueError(f"A total of {len(keys)} objects could not be loaded: the file holds {len(keys)} weights "
                              f"and the model '{model.name}' has {len(weights)}.")
         model.set_weights([data[k] for k in keys])
+
+
+# --- `keras.saving`: whole models (.keras files) and the name registry; see model_saving.py ---
+from .serialization import (custom_object_scope, deserialize_keras_object, get_registered_name,  # noqa: E402,F401
+                            get_registered_object, register_keras_serializable)
+
+
+def serialize_keras_object(obj):
+    from .serialization import serialize_keras_object as _serialize
+    return _serialize(obj, None)
+
+
+def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
+    from .model_saving import save_model as _save
+    return _save(model, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # noqa: A002 - Keras' name
+    from .model_saving import load_model as _load
+    return _load(filepath, custom_objects=custom_objects, compile=compile, safe_mode=safe_mode)

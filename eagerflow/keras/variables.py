@@ -10,14 +10,24 @@ from .._src.state.variables import Variable
 
 
 class KerasVariable(Variable):
-    def __init__(self, initial_value, trainable=True, name="variable", path=None, dtype=None):
-        super().__init__(initial_value, trainable=trainable, name=name, dtype=dtype)
+    def __init__(self, initial_value, trainable=True, name="variable", path=None, dtype=None, constraint=None,
+                 regularizer=None):
+        super().__init__(initial_value, trainable=trainable, name=name, dtype=dtype, constraint=constraint)
         self._keras_name = name
         self._path = path or name
+        self.regularizer = regularizer  # evaluated by the owning layer's `losses` (Keras 3 keeps it on the weight)
 
     @property
     def name(self) -> str:
         return self._keras_name
+
+    @property
+    def constraint(self):
+        return self._constraint
+
+    @constraint.setter
+    def constraint(self, value):
+        self._constraint = value
 
     @property
     def path(self) -> str:

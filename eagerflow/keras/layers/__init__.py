@@ -7,3 +7,4 @@ from .input_layer import Input, InputLayer  # noqa: F401
 from .merging import Add, Concatenate  # noqa: F401
 from .normalization import BatchNormalization, LayerNormalization  # noqa: F401
 from .rnn import GRU, LSTM, SimpleRNN  # noqa: F401,E402
+from .masking import Masking  # noqa: F401,E402

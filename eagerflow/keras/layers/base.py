@@ -26,14 +26,19 @@ from ..._src.core.context import state
 from ..._src.core import nest
 from ..._src.core.convert import convert_to_tensor
 from ..._src.core.tensor import Tensor
+from ..._src.ops import array as _array
 from ..._src.ops import math as _math
 from ..._src.state.module import Module
 from ..._src.state.variables import Variable
+from .. import constraints as _con
 from .. import initializers as _init
+from .. import regularizers as _reg
 from ..naming import current_path, scope_stack, to_snake_case, unique_name
 from ..variables import KerasVariable
+from .layer_config import auto_config, charge_weight_budget, dtype_policy, record_init_arguments
 
 _training = threading.local()
+_LOSSES_USED = [False]  # set by the first add_loss/activity loss: until then calls skip clearing losses
 BUILD_LOCK = threading.RLock()  # re-entrant: a model's build builds its layers
 
 
@@ -61,6 +66,17 @@ def _keras_tensor_type():
     return _KERAS_TENSOR[0]
 
 
+_MASKING = []
+
+
+def _masking():
+    """layers/masking.py, imported on first use (it imports this module)."""
+    if not _MASKING:
+        from . import masking
+        _MASKING.append(masking)
+    return _MASKING[0]
+
+
 def _symbolic_call(layer, args, kwargs):
     from .functional_call import symbolic_call
     return symbolic_call(layer, args, kwargs)
@@ -86,9 +102,17 @@ def shape_tuple(x):
 class Layer(Module):
     """Base class of every Keras layer and model."""
 
-    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+    supports_masking = False  # passes its input's mask on (compute_mask); see masking.py
+
+    def __new__(cls, *args, **kwargs):
+        layer = super().__new__(cls)
+        record_init_arguments(layer, cls, args, kwargs)
+        return layer
+
+    def __init__(self, trainable=True, name=None, dtype=None, activity_regularizer=None, **kwargs):
         object.__setattr__(self, "_tracked_weights", [])
         object.__setattr__(self, "_tracked_layers", [])
+        object.__setattr__(self, "_losses", [])
         input_shape = kwargs.pop("input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
         kwargs.pop("autocast", None)
@@ -99,15 +123,21 @@ class Layer(Module):
         super().__init__(name=name if name is not None else unique_name(to_snake_case(type(self).__name__)))
         self._input_shape_arg = None if input_shape is None else tuple(input_shape)
         self._trainable = bool(trainable)
+        if isinstance(dtype, dict):  # Keras 3's DTypePolicy config, as get_config writes it
+            dtype = (dtype.get("config") or {}).get("name")
         self._dtype = _dt.as_dtype(getattr(dtype, "name", dtype) or "float32")
         self.built = False
         self._build_overridden = type(self).build is not Layer.build
         params = inspect.signature(self.call).parameters
         self._call_has_training = "training" in params
+        self._call_has_mask = "mask" in params
+        if type(self).compute_mask is not Layer.compute_mask and not type(self).supports_masking:
+            self.supports_masking = True  # Keras: a layer that defines compute_mask supports masking
         self._training_default = params["training"].default if self._call_has_training else None
         if self._training_default is inspect.Parameter.empty:
             self._training_default = None
         self._last_output_shape = None
+        self.activity_regularizer = _reg.get(activity_regularizer)
 
     # --- attribute tracking (creation order, as Keras lists weights and layers) ---
     def __setattr__(self, name, value):
@@ -129,18 +159,22 @@ class Layer(Module):
                    regularizer=None, constraint=None):
         shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = _dt.as_dtype(getattr(dtype, "name", dtype) or self._dtype)
+        charge_weight_budget(shape, dtype)
         init = _init.get(initializer)
         value = np.asarray(init(shape, dtype=dtype.name), dtype=dtype.np_dtype)
         name = name or "variable"
         # Keras puts a weight under its layer's name even when made outside a call (in __init__, say)
         path = current_path(name) if self.name in scope_stack() else current_path(f"{self.name}/{name}")
-        var = KerasVariable(value, trainable=trainable, name=name, path=path, dtype=dtype)
+        var = KerasVariable(value, trainable=trainable, name=name, path=path, dtype=dtype,
+                            constraint=_con.get(constraint), regularizer=_reg.get(regularizer))
         self._tracked_weights.append(var)
         return var
 
     def _maybe_build(self, inputs):
         if self.built:
             return
+        if isinstance(inputs, (Tensor, Variable)) or hasattr(inputs, "_keras_history"):
+            self._build_shapes_for_config = shape_tuple(inputs)  # Keras' build_config for loading
         if self._build_overridden:
             shapes = nest.map_structure(shape_tuple, inputs) if not isinstance(inputs, (Tensor, Variable)) \
                 else shape_tuple(inputs)
@@ -170,10 +204,18 @@ class Layer(Module):
                 training = self._training_default
         if self._call_has_training:
             kwargs["training"] = training
+        masks_live = _masking().any_masks()
+        previous_mask = None
+        if masks_live and args:
+            previous_mask = _masking().previous_mask(args[0])
+            if previous_mask is not None and self._call_has_mask and kwargs.get("mask") is None:
+                kwargs["mask"] = previous_mask
         call = self.call
         if state.graph is not None:  # tracing: a user's `call` gets AutoGraph, as Keras converts it in a tf.function
             call = convert_function(call)
         names, trainings = scope_stack(), _training_stack()
+        if not trainings and _LOSSES_USED[0]:  # the outermost call starts afresh: Keras 3 clears nested losses
+            self._clear_losses()
         names.append(self.name)
         trainings.append(training)
         try:
@@ -185,9 +227,57 @@ class Layer(Module):
         finally:
             names.pop()
             trainings.pop()
+        if self.activity_regularizer is not None:
+            self._add_activity_losses(outputs)
+        if (masks_live or self.supports_masking and type(self).compute_mask is not Layer.compute_mask) and args:
+            _masking().propagate(self, args[0], outputs, kwargs.get("mask", previous_mask))
         if self._last_output_shape is None:  # for summary(): the shapes of the first call, as Keras shows them
             self._last_output_shape = _output_shapes(outputs)
         return outputs
+
+    # --- losses (add_loss, activity and weight regularizers) ---
+    def add_loss(self, loss):
+        """Adds scalar loss tensors that fit adds to the compiled loss; cleared by the next outermost call."""
+        for value in nest.flatten(loss):
+            if not isinstance(value, (Tensor, Variable)):
+                raise ValueError("`add_loss()` can only be called from inside `build()` or `call()`, on a tensor "
+                                 f"input. Received invalid value: {value}")
+            self._losses.append(value)
+            _LOSSES_USED[0] = True
+
+    def _add_activity_losses(self, outputs):
+        for output in nest.flatten(outputs):
+            if isinstance(output, Tensor):
+                loss = convert_to_tensor(self.activity_regularizer(output))
+                if output.shape.rank:  # Keras 3 divides by the batch size
+                    loss = _math.div_no_nan(loss, _math.cast(_array.shape(output)[0], loss.dtype))
+                self._losses.append(loss)
+                _LOSSES_USED[0] = True
+
+    def _clear_losses(self):
+        self._losses.clear()
+        for layer in self._tracked_layers:
+            layer._clear_losses()
+
+    def _flatten_layers(self):
+        out = []
+        for layer in self._tracked_layers:
+            out.append(layer)
+            out.extend(layer._flatten_layers())
+        return _unique(out)
+
+    @property
+    def losses(self):
+        """add_loss() values of this layer and its sublayers, then each trainable weight's regularizer
+        evaluated now (Keras 3's order)."""
+        losses = list(self._losses)
+        for layer in self._flatten_layers():
+            losses.extend(layer._losses)
+        for w in self.trainable_weights:
+            regularizer = getattr(w, "regularizer", None)
+            if regularizer is not None:
+                losses.append(regularizer(w))
+        return losses
 
     # --- weights ---
     @property
@@ -273,11 +363,36 @@ class Layer(Module):
     def dtype(self):
         return self._dtype.name
 
+    def compute_mask(self, inputs, previous_mask=None):
+        return previous_mask
+
     def compute_output_shape(self, input_shape):
         return self._last_output_shape
 
     def get_config(self):
-        return {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        """name, trainable, dtype (Keras 3's DTypePolicy form); a subclass without its own get_config
+        gets the arguments its __init__ was called with, when they are plain values (Keras' auto config)."""
+        config = {"name": self.name}
+        if getattr(type(self).get_config, "_is_default", False) and not type(self).__module__.startswith(
+                "eagerflow.keras"):
+            config = auto_config(self, config)
+        config.update({"trainable": self.trainable, "dtype": dtype_policy(self.dtype)})
+        return config
+
+    get_config._is_default = True
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def get_build_config(self):
+        shape = getattr(self, "_build_shapes_for_config", None)
+        return None if shape is None else {"input_shape": list(shape)}
+
+    def build_from_config(self, config):
+        shape = (config or {}).get("input_shape")
+        if shape is not None and not self.built:
+            self.build(tuple(shape))
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

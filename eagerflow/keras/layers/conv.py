@@ -6,7 +6,9 @@ from ..._src.ops import conv as _conv
 from ..._src.ops import pooling as _pool
 from ..._src.ops import reduce as _reduce
 from .. import activations as _act
+from .. import constraints as _con
 from .. import initializers as _init
+from .. import regularizers as _reg
 from .base import Layer
 
 
@@ -34,8 +36,14 @@ def _channels_last(data_format):
 class Conv2D(Layer):
     def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1), groups=1, activation=None, use_bias=True,
-                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
-        super().__init__(**kwargs)
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros", kernel_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
+                 **kwargs):
+        if groups != 1:
+            raise NotImplementedError("Conv2D(groups > 1) is not supported yet.")
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        self.kernel_regularizer, self.bias_regularizer = _reg.get(kernel_regularizer), _reg.get(bias_regularizer)
+        self.kernel_constraint, self.bias_constraint = _con.get(kernel_constraint), _con.get(bias_constraint)
         _channels_last(data_format)
         self.filters = filters
         self.kernel_size = _pair(kernel_size, "kernel_size")
@@ -49,8 +57,10 @@ class Conv2D(Layer):
 
     def build(self, input_shape):
         shape = self.kernel_size + (input_shape[-1], self.filters)
-        self.kernel = self.add_weight(shape, self.kernel_initializer, name="kernel")
-        self.bias = self.add_weight((self.filters,), self.bias_initializer, name="bias") if self.use_bias else None
+        self.kernel = self.add_weight(shape, self.kernel_initializer, name="kernel", regularizer=self.kernel_regularizer,
+                                      constraint=self.kernel_constraint)
+        self.bias = self.add_weight((self.filters,), self.bias_initializer, name="bias", regularizer=self.bias_regularizer,
+                                    constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
 
     def call(self, inputs):
@@ -59,6 +69,18 @@ class Conv2D(Layer):
         if self.bias is not None:
             y = y + self.bias
         return self.activation(y)
+
+    def get_config(self):
+        return {**super().get_config(), "filters": self.filters, "kernel_size": list(self.kernel_size),
+                "strides": list(self.strides), "padding": self.padding.lower(), "data_format": "channels_last",
+                "dilation_rate": list(self.dilation_rate), "groups": 1, "activation": _act.serialize(self.activation),
+                "use_bias": self.use_bias, "kernel_initializer": _init.serialize(self.kernel_initializer),
+                "bias_initializer": _init.serialize(self.bias_initializer),
+                "kernel_regularizer": _reg.serialize(self.kernel_regularizer),
+                "bias_regularizer": _reg.serialize(self.bias_regularizer),
+                "activity_regularizer": _reg.serialize(self.activity_regularizer),
+                "kernel_constraint": _con.serialize(self.kernel_constraint),
+                "bias_constraint": _con.serialize(self.bias_constraint)}
 
 
 class _Pooling2D(Layer):
@@ -73,6 +95,10 @@ class _Pooling2D(Layer):
 
     def call(self, inputs):
         return type(self)._fn(inputs, (1,) + self.pool_size + (1,), (1,) + self.strides + (1,), self.padding)
+
+    def get_config(self):
+        return {**super().get_config(), "pool_size": list(self.pool_size), "padding": self.padding.lower(),
+                "strides": list(self.strides), "data_format": "channels_last"}
 
 
 class MaxPooling2D(_Pooling2D):
@@ -94,6 +120,9 @@ class GlobalAveragePooling2D(Layer):
 
     def call(self, inputs):
         return _reduce.reduce_mean(inputs, axis=[1, 2], keepdims=self.keepdims)
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": "channels_last", "keepdims": self.keepdims}
 
 
 MaxPool2D = MaxPooling2D

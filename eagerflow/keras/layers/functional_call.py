@@ -27,6 +27,7 @@ def symbolic_call(layer, args, kwargs):
     traced = function(run, autograph=False)
     concrete = traced.get_concrete_function(*spec_args)
     out_structure = concrete.structured_outputs
+    layer._clear_losses()  # losses met while inferring shapes are the trace's, not a real call's
     outputs = nest.map_structure(lambda t: KerasTensor(tuple(t.shape.as_list()), t.dtype), out_structure)
     flat_outputs = nest.flatten(outputs)
     node = Node(layer, args, static_kwargs, flat_outputs)

@@ -42,6 +42,9 @@ class KerasTensor:
 
 class InputLayer(Layer):
     def __init__(self, shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, **kwargs):
+        for k in ("sparse", "ragged", "optional"):
+            if kwargs.pop(k, False):
+                raise NotImplementedError(f"InputLayer({k}=True) is not supported yet.")
         super().__init__(name=name, dtype=dtype, **kwargs)
         if batch_shape is None:
             if shape is None:
@@ -55,6 +58,10 @@ class InputLayer(Layer):
 
     def call(self, inputs):
         return inputs
+
+    def get_config(self):
+        return {"batch_shape": list(self.batch_shape), "dtype": self.dtype, "sparse": False, "ragged": False,
+                "name": self.name, "optional": False}
 
 
 def Input(shape=None, batch_size=None, dtype=None, name=None, batch_shape=None, sparse=None, tensor=None,

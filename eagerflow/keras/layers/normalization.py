@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from ..._src.ops import math as _math
 from ..._src.ops import nn as _nn
+from .. import constraints as _con
+from .. import initializers as _init
+from .. import regularizers as _reg
 from .base import Layer
 
 
@@ -12,22 +15,33 @@ def _axes_except(rank, axis):
 
 
 class BatchNormalization(Layer):
+    supports_masking = True
     """Training: normalize with the batch's mean and (biased) variance and move the moving
     statistics toward them (moving = moving * momentum + batch * (1 - momentum)).
     Inference: normalize with the moving statistics."""
 
     def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
                  beta_initializer="zeros", gamma_initializer="ones", moving_mean_initializer="zeros",
-                 moving_variance_initializer="ones", **kwargs):
+                 moving_variance_initializer="ones", beta_regularizer=None, gamma_regularizer=None,
+                 beta_constraint=None, gamma_constraint=None, synchronized=False, renorm=False, **kwargs):
+        for k in ("renorm_clipping", "renorm_momentum"):
+            kwargs.pop(k, None)
+        if renorm:
+            raise NotImplementedError("BatchNormalization(renorm=True) is not supported yet.")
         super().__init__(**kwargs)
         self.axis, self.momentum, self.epsilon, self.center, self.scale = axis, momentum, epsilon, center, scale
-        self._inits = (gamma_initializer, beta_initializer, moving_mean_initializer, moving_variance_initializer)
+        self._inits = tuple(_init.get(i) for i in (gamma_initializer, beta_initializer, moving_mean_initializer,
+                                                   moving_variance_initializer))
+        self._regs = (_reg.get(gamma_regularizer), _reg.get(beta_regularizer))
+        self._cons = (_con.get(gamma_constraint), _con.get(beta_constraint))
 
     def build(self, input_shape):
         dim = (input_shape[self.axis],)
         g, b, mm, mv = self._inits
-        self.gamma = self.add_weight(dim, g, name="gamma") if self.scale else None
-        self.beta = self.add_weight(dim, b, name="beta") if self.center else None
+        self.gamma = self.add_weight(dim, g, name="gamma", regularizer=self._regs[0],
+                                     constraint=self._cons[0]) if self.scale else None
+        self.beta = self.add_weight(dim, b, name="beta", regularizer=self._regs[1],
+                                    constraint=self._cons[1]) if self.center else None
         self.moving_mean = self.add_weight(dim, mm, name="moving_mean", trainable=False)
         self.moving_variance = self.add_weight(dim, mv, name="moving_variance", trainable=False)
         self.built = True
@@ -41,6 +55,15 @@ class BatchNormalization(Layer):
         else:
             mean, variance = self.moving_mean, self.moving_variance
         return _normalize(inputs, mean, variance, self.gamma, self.beta, self.epsilon, self.axis)
+
+    def get_config(self):
+        g, b, mm, mv = (_init.serialize(i) for i in self._inits)
+        return {**super().get_config(), "axis": self.axis, "momentum": self.momentum, "epsilon": self.epsilon,
+                "center": self.center, "scale": self.scale, "beta_initializer": b, "gamma_initializer": g,
+                "moving_mean_initializer": mm, "moving_variance_initializer": mv,
+                "beta_regularizer": _reg.serialize(self._regs[1]), "gamma_regularizer": _reg.serialize(self._regs[0]),
+                "beta_constraint": _con.serialize(self._cons[1]), "gamma_constraint": _con.serialize(self._cons[0]),
+                "synchronized": False, "renorm": False, "renorm_clipping": None, "renorm_momentum": 0.99}
 
 
 def _normalize(x, mean, variance, gamma, beta, epsilon, axis):
@@ -56,19 +79,34 @@ def _normalize(x, mean, variance, gamma, beta, epsilon, axis):
 
 
 class LayerNormalization(Layer):
+    supports_masking = True
     """Normalizes each sample over `axis` (the last by default), then scales by gamma and shifts by beta."""
 
     def __init__(self, axis=-1, epsilon=1e-3, center=True, scale=True, beta_initializer="zeros",
-                 gamma_initializer="ones", **kwargs):
+                 gamma_initializer="ones", beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                 gamma_constraint=None, rms_scaling=False, **kwargs):
+        if rms_scaling:
+            raise NotImplementedError("LayerNormalization(rms_scaling=True) is not supported yet.")
         super().__init__(**kwargs)
         self.axis, self.epsilon, self.center, self.scale = axis, epsilon, center, scale
-        self._inits = (gamma_initializer, beta_initializer)
+        self._inits = (_init.get(gamma_initializer), _init.get(beta_initializer))
+        self._regs = (_reg.get(gamma_regularizer), _reg.get(beta_regularizer))
+        self._cons = (_con.get(gamma_constraint), _con.get(beta_constraint))
 
     def build(self, input_shape):
         dim = (input_shape[self.axis],)
-        self.gamma = self.add_weight(dim, self._inits[0], name="gamma") if self.scale else None
-        self.beta = self.add_weight(dim, self._inits[1], name="beta") if self.center else None
+        self.gamma = self.add_weight(dim, self._inits[0], name="gamma", regularizer=self._regs[0],
+                                     constraint=self._cons[0]) if self.scale else None
+        self.beta = self.add_weight(dim, self._inits[1], name="beta", regularizer=self._regs[1],
+                                    constraint=self._cons[1]) if self.center else None
         self.built = True
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis, "epsilon": self.epsilon, "center": self.center,
+                "scale": self.scale, "rms_scaling": False, "beta_initializer": _init.serialize(self._inits[1]),
+                "gamma_initializer": _init.serialize(self._inits[0]), "beta_regularizer": _reg.serialize(self._regs[1]),
+                "gamma_regularizer": _reg.serialize(self._regs[0]), "beta_constraint": _con.serialize(self._cons[1]),
+                "gamma_constraint": _con.serialize(self._cons[0])}
 
     def call(self, inputs):
         axis = self.axis % inputs.shape.rank

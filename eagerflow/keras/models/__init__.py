@@ -1,3 +1,4 @@
 """`keras.models`."""
 from .model import Functional, Model  # noqa: F401
 from .sequential import Sequential  # noqa: F401
+from ..saving import load_model, save_model  # noqa: F401,E402

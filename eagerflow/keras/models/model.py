@@ -13,7 +13,7 @@ class Model(Trainer, Layer):
     def __new__(cls, *args, **kwargs):
         if cls is Model and (len(args) >= 2 or "inputs" in kwargs or "outputs" in kwargs):
             return super().__new__(Functional)
-        return super().__new__(cls)
+        return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args, **kwargs):
         name = kwargs.pop("name", None)
@@ -64,6 +64,16 @@ class Model(Trainer, Layer):
         from ...saved_model.keras_export import export
         export(self, filepath, format=format, verbose=verbose, input_signature=input_signature, **kwargs)
 
+    _config_with_objects = True
+
+    @classmethod
+    def from_config(cls, config, module_objects=None, custom_objects=None):
+        """A functional config (input_layers/output_layers) rebuilds the graph, as Keras' Model.from_config
+        does; any other config goes to the subclass's __init__."""
+        if "input_layers" in config and "output_layers" in config and (cls is Model or cls is Functional):
+            return Functional.from_config(config, module_objects, custom_objects)
+        return cls(**config)
+
     def get_layer(self, name=None, index=None):
         if index is not None:
             return self.layers[index]
@@ -92,3 +102,18 @@ class Functional(Model):
 
     def call(self, inputs, training=None):
         return self._graph.run(inputs)
+
+    _config_with_objects = True
+
+    def get_config(self):
+        from .config import functional_config
+        return functional_config(self)
+
+    @classmethod
+    def from_config(cls, config, module_objects=None, custom_objects=None):
+        from ..serialization import keras_classes
+        from .config import functional_from_config
+        return functional_from_config(Functional, config, module_objects or keras_classes(), custom_objects)
+
+    def get_build_config(self):
+        return {"input_shape": None}

@@ -68,6 +68,21 @@ class Sequential(Model):
         self._tracked_layers.remove(layer)
         return layer
 
+    _config_with_objects = True
+
+    def get_config(self):
+        from .config import sequential_config
+        return sequential_config(self)
+
+    @classmethod
+    def from_config(cls, config, module_objects=None, custom_objects=None):
+        from ..serialization import keras_classes
+        from .config import sequential_from_config
+        return sequential_from_config(cls, config, module_objects or keras_classes(), custom_objects)
+
+    def get_build_config(self):
+        return None if self._input_layer is None else {"input_shape": list(self._input_layer.batch_shape)}
+
     def call(self, inputs, training=None):
         x = inputs
         for layer in self._stack:

@@ -13,8 +13,10 @@ import numpy as np
 from ..._src.autodiff.tape import GradientTape
 from ..._src.core import dtypes as _dt
 from ..._src.core import nest
+from ..._src.core.convert import convert_to_tensor
 from ..._src.ops import array as _array
 from ..._src.ops import math as _math
+from ..._src.ops import reduce as _reduce
 from ..._src.trace.function import function
 from .. import callbacks as _callbacks
 from .. import losses as _losses
@@ -58,6 +60,7 @@ class Trainer:
     # --- compile ---
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
                 run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
+        self._compile_metrics_arg = list(metrics or [])  # as given, for the saved compile_config
         self.optimizer = _optimizers.get(optimizer)
         self.loss = _losses.get(loss)
         self._loss_tracker = _metrics.Mean(name="loss")
@@ -84,9 +87,15 @@ class Trainer:
 
     # --- the steps (override train_step/test_step/predict_step as in Keras) ---
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        if self.loss is None:
+        losses = []
+        if self.loss is not None:
+            losses.append(self.loss(y, y_pred, sample_weight) if sample_weight is not None else self.loss(y, y_pred))
+        for extra in self.losses:  # add_loss and regularizer terms, summed into the total as Keras 3 does
+            extra = convert_to_tensor(extra)
+            losses.append(_reduce.reduce_sum(extra if extra.dtype.is_floating else _math.cast(extra, _dt.float32)))
+        if not losses:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
-        return self.loss(y, y_pred, sample_weight) if sample_weight is not None else self.loss(y, y_pred)
+        return losses[0] if len(losses) == 1 else _math.add_n(losses)
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None, loss=None):
         if loss is not None:
@@ -263,10 +272,40 @@ class Trainer:
         joined = [np.concatenate([f[i] for f in flat]) for i in range(len(flat[0]))]
         return nest.pack_sequence_as(outputs[0], joined)
 
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
+        """One compiled training step on one batch; metrics restart first (Keras 3). Returns the logs
+        as fit computes them: the loss before the update (regularizers included) and the metrics."""
+        self._assert_compiled()
+        if class_weight is not None:
+            raise NotImplementedError("train_on_batch(class_weight=...) is not supported yet; pass sample_weight.")
+        return self._one_batch("train", (x, y, sample_weight), return_dict)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        self._assert_compiled()
+        return self._one_batch("test", (x, y, sample_weight), return_dict)
+
+    def _one_batch(self, kind, data, return_dict):
+        x, y, sample_weight = data
+        data = (x,) if y is None else ((x, y) if sample_weight is None else (x, y, sample_weight))
+        data = nest.map_structure(convert_to_tensor, data)
+        fn = self._step_function(kind)
+        if getattr(fn, "python_function", None) is not None:
+            self._build_before_tracing(data)
+        self.reset_metrics()
+        logs = _float_logs(fn(data))
+        if return_dict:
+            return logs
+        values = [logs["loss"]] + [logs[m.name] for m in self._compiled_metrics]
+        return values[0] if len(values) == 1 else values
+
     def predict_on_batch(self, x):
         return self(x, training=False).numpy()
 
-    # --- weights on disk ---
+    # --- on disk ---
+    def save(self, filepath, overwrite=True, zipped=None, **kwargs):
+        """The whole model (config, weights, optimizer state) as a `.keras` file; see keras/model_saving.py."""
+        _saving.save_model(self, filepath, overwrite=overwrite, zipped=zipped, **kwargs)
+
     def save_weights(self, filepath, overwrite=True):
         _saving.save_weights(self, filepath, overwrite)
 

@@ -113,6 +113,10 @@ class Optimizer:
         step = _math.cast(self._iterations + 1, _dt.float32)
         for g, v in zip(grads, variables):
             self.update_step(g, v, lr, step)
+        for v in variables:  # Keras 3 projects each updated weight through its constraint
+            constraint = getattr(v, "constraint", None)
+            if constraint is not None:
+                v.assign(constraint(v))
         self._iterations.assign_add(np.int64(1))
         return self._iterations
 

@@ -1,0 +1,105 @@
+"""A compiled model's compile_config (optimizer, loss, metrics) written and read back by name.
+
+Optimizers and losses are described by their constructor arguments, read back from the object's
+attributes; loading builds them from the shipped classes only (or custom_objects / registered ones).
+"""
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+
+from . import losses as _losses
+from . import metrics as _metrics
+from . import optimizers as _optimizers
+from .serialization import deserialize_keras_object
+
+
+def _constructor_values(obj, extra=None):
+    values = {}
+    extra = extra or {}
+    for name, param in inspect.signature(type(obj).__init__).parameters.items():
+        if name == "self" or param.kind in (param.VAR_KEYWORD, param.VAR_POSITIONAL):
+            continue
+        if name in extra:
+            values[name] = extra[name]
+        elif hasattr(obj, name):
+            values[name] = getattr(obj, name)
+    return values
+
+
+def _plain_number(value):
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def optimizer_config(opt):
+    lr = opt._schedule if opt._schedule is not None else float(np.asarray(opt._learning_rate.numpy()))
+    if opt._schedule is not None:
+        lr = {"module": "keras.optimizers.schedules", "class_name": type(lr).__name__, "config": lr.get_config(),
+              "registered_name": None}
+    config = _constructor_values(opt, {"learning_rate": lr})
+    return {"module": "keras.optimizers", "class_name": type(opt).__name__,
+            "config": {k: _plain_number(v) for k, v in config.items()}, "registered_name": None}
+
+
+def loss_config(loss):
+    if loss is None or isinstance(loss, str):
+        return loss
+    if isinstance(loss, _losses.Loss):
+        config = _constructor_values(loss, getattr(loss, "kwargs", {}))
+        return {"module": "keras.losses", "class_name": type(loss).__name__, "config": config, "registered_name": None}
+    registered = getattr(loss, "_keras_registered_name", None)
+    return registered or getattr(loss, "__name__", None)
+
+
+def metric_config(metric):
+    if isinstance(metric, str):
+        return metric
+    if isinstance(metric, _metrics.Metric) and type(metric).__dict__.get("get_config") is not None:
+        return {"module": "keras.metrics", "class_name": type(metric).__name__, "config": metric.get_config(),
+                "registered_name": None}
+    return getattr(metric, "name", getattr(metric, "__name__", None))
+
+
+def compile_config(model):
+    if not getattr(model, "compiled", False):
+        return {}
+    return {"optimizer": optimizer_config(model.optimizer), "loss": loss_config(model.loss), "loss_weights": None,
+            "metrics": [metric_config(m) for m in getattr(model, "_compile_metrics_arg", [])],
+            "weighted_metrics": None, "run_eagerly": bool(getattr(model, "run_eagerly", False)),
+            "steps_per_execution": 1, "jit_compile": False}
+
+
+def _optimizer_from(config, custom_objects):
+    classes = {c.__name__: c for c in (_optimizers.SGD, _optimizers.Adam, _optimizers.AdamW, _optimizers.RMSprop)}
+    if isinstance(config, str):
+        return _optimizers.get(config)
+    inner = dict(config.get("config") or {})
+    lr = inner.get("learning_rate")
+    if isinstance(lr, dict):
+        inner["learning_rate"] = deserialize_keras_object(
+            lr, {"ExponentialDecay": _optimizers.schedules.ExponentialDecay}, custom_objects, "learning rate schedule")
+    return deserialize_keras_object({**config, "config": inner}, classes, custom_objects, "optimizer")
+
+
+def _loss_from(config, custom_objects):
+    if config is None or isinstance(config, str):
+        if isinstance(config, str) and custom_objects and config in custom_objects:
+            return custom_objects[config]
+        return config
+    classes = {c.__name__: c for c in set(_losses._BY_NAME.values())}
+    return deserialize_keras_object(config, classes, custom_objects, "loss")
+
+
+def _metric_from(config, custom_objects):
+    if isinstance(config, dict):
+        classes = {"AUC": _metrics.AUC, "Precision": _metrics.Precision, "Recall": _metrics.Recall}
+        return deserialize_keras_object(config, classes, custom_objects, "metric")
+    return config
+
+
+def compile_from_config(model, config, custom_objects=None):
+    model.compile(optimizer=_optimizer_from(config["optimizer"], custom_objects),
+                  loss=_loss_from(config.get("loss"), custom_objects),
+                  metrics=[_metric_from(m, custom_objects) for m in config.get("metrics") or []],
+                  run_eagerly=bool(config.get("run_eagerly", False)))

@@ -1,0 +1,129 @@
+"""get_config/from_config for Sequential and functional models, in Keras 3's layout.
+
+A functional config lists every layer with its `inbound_nodes`: the arguments of each call, where a
+KerasTensor is written as {"class_name": "__keras_tensor__", "config": {"shape", "dtype",
+"keras_history": [layer name, call index, output index]}}. Loading recreates the layers from their
+configs and replays those calls on symbolic inputs, in dependency order, to rebuild the graph.
+Class names resolve only through the caller's table of known classes (see serialization.py).
+"""
+from __future__ import annotations
+
+from ..._src.core import nest
+from ..layers.input_layer import InputLayer, KerasTensor
+from ..serialization import deserialize_keras_object, serialize_layer
+
+
+def _history(node_of, tensor):
+    node = tensor._keras_history
+    layer_nodes = node_of[id(node.layer)]
+    return [node.layer.name, layer_nodes.index(node), next(i for i, t in enumerate(node.outputs) if t is tensor)]
+
+
+def functional_config(model):
+    graph = model._graph
+    node_of = {}
+    for node in graph.nodes:
+        node_of.setdefault(id(node.layer), []).append(node)
+
+    def arg(value):
+        if isinstance(value, KerasTensor):
+            return {"class_name": "__keras_tensor__", "config": {"shape": list(value.shape), "dtype": value.dtype.name,
+                                                                   "keras_history": _history(node_of, value)}}
+        return value
+
+    layers = []
+    for layer in graph.layers:
+        entry = serialize_layer(layer)
+        entry["name"] = layer.name
+        entry["inbound_nodes"] = [] if isinstance(layer, InputLayer) else [
+            {"args": nest.map_structure(arg, list(node.args)), "kwargs": dict(node.kwargs)}
+            for node in node_of[id(layer)]]
+        layers.append(entry)
+
+    def ends(tensors):
+        flat = [_history(node_of, t) for t in nest.flatten(tensors)]
+        return flat[0] if len(flat) == 1 and not isinstance(tensors, (list, tuple)) else flat
+
+    return {"name": model.name, "trainable": model.trainable, "layers": layers,
+            "input_layers": ends(graph.inputs), "output_layers": ends(graph.outputs)}
+
+
+def functional_from_config(cls, config, module_objects, custom_objects=None):
+    layers, produced = {}, {}
+    pending = []
+    for entry in config["layers"]:
+        layer = deserialize_keras_object(entry, module_objects, custom_objects, "layer")
+        layers[entry.get("name", layer.name)] = layer
+        if isinstance(layer, InputLayer):
+            produced[(layer.name, 0)] = [layer.output]
+        else:
+            pending.extend((layer, i, node) for i, node in enumerate(entry.get("inbound_nodes", [])))
+
+    def resolve(value):
+        if isinstance(value, dict) and value.get("class_name") == "__keras_tensor__":
+            name, node_index, tensor_index = value["config"]["keras_history"]
+            outputs = produced.get((name, node_index))
+            if outputs is None:
+                raise LookupError
+            return outputs[tensor_index]
+        if isinstance(value, list):
+            return [resolve(v) for v in value]
+        if isinstance(value, dict):
+            return {k: resolve(v) for k, v in value.items()}
+        return value
+
+    while pending:  # replay calls whose inputs exist; Keras' order is not always topological
+        progressed = False
+        for item in list(pending):
+            layer, index, node = item
+            if index and (layer.name, index - 1) not in produced:
+                continue
+            try:
+                args = resolve(node.get("args", []))
+                kwargs = resolve(node.get("kwargs", {}))
+            except LookupError:
+                continue
+            out = layer(*args, **kwargs)
+            produced[(layer.name, index)] = nest.flatten(out)
+            pending.remove(item)
+            progressed = True
+        if not progressed:
+            raise ValueError(f"Functional model config is inconsistent: cannot rebuild the calls of layers "
+                             f"{sorted({p[0].name for p in pending})}.")
+
+    def ends(spec):
+        if spec and not isinstance(spec[0], list):
+            spec = [spec]
+            single = True
+        else:
+            single = False
+        tensors = [produced[(name, node_index)][tensor_index] for name, node_index, tensor_index in spec]
+        return tensors[0] if single else tensors
+
+    return cls(ends(config["input_layers"]), ends(config["output_layers"]), name=config.get("name"),
+               trainable=config.get("trainable", True))
+
+
+def sequential_config(model):
+    layers = []
+    if model._input_layer is not None:
+        layers.append(serialize_layer(model._input_layer))
+    layers.extend(serialize_layer(layer) for layer in model.layers)
+    config = {"name": model.name, "trainable": model.trainable,
+              "dtype": {"module": "keras", "class_name": "DTypePolicy", "config": {"name": model.dtype},
+                        "registered_name": None},
+              "layers": layers}
+    if model._input_layer is not None:
+        config["build_input_shape"] = list(model._input_layer.batch_shape)
+    return config
+
+
+def sequential_from_config(cls, config, module_objects, custom_objects=None):
+    model = cls(name=config.get("name"), trainable=config.get("trainable", True))
+    for entry in config.get("layers", []):
+        layer = deserialize_keras_object(entry, module_objects, custom_objects, "layer")
+        model.add(layer)
+    shape = config.get("build_input_shape")
+    if model._input_layer is None and shape is not None:
+        model.build(tuple(shape))
+    return model
