@@ -73,3 +73,12 @@ DataLossError = _error_class("DataLossError", DATA_LOSS, "Unrecoverable data los
 def op_error(cls, op_name: str, message: str) -> OpError:
     """An eager op error in TensorFlow's format: `<message> [Op:<OpType>]`."""
     return cls(None, None, f"{message} [Op:{op_name}]")
+
+
+class ParityWarning(UserWarning):
+    """eagerflow extension: a tf.function's graph and an eager run of its Python disagree
+    (`tf.config.experimental_check_parity`, trace/parity.py)."""
+
+
+class ParityError(AssertionError):
+    """eagerflow extension: the parity check's difference, raised with mode="raise"."""

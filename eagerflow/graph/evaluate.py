@@ -10,10 +10,12 @@ from ..core import nest
 from ..ops.registry import bind
 
 
-def evaluate(graph, param_tensors, outputs_template=None, capture_values=None):
+def evaluate(graph, param_tensors, outputs_template=None, capture_values=None, record=None):
     """Runs `graph` on tensors for its parameter placeholders; returns its structured outputs.
     `capture_values` (aligned with `graph.captures`) replaces what the graph captured, e.g. a
-    branch replayed where its enclosing graph's values have other tensors standing for them."""
+    branch replayed where its enclosing graph's values have other tensors standing for them.
+    `record`, a list: gets (op, its output tensors) for every op run, in order (the parity
+    check's search for the first op that differs, trace/parity_locate.py)."""
     env = {}
     if capture_values is None:
         captured = {id(internal): external for external, internal in graph.captures}
@@ -35,6 +37,8 @@ def evaluate(graph, param_tensors, outputs_template=None, capture_values=None):
         outs = result if op.opdef.multi_output else [result]
         for sym, value in zip(op.outputs, outs):
             env[id(sym)] = value
+        if record is not None:
+            record.append((op, outs))
     flat = [env[id(t)] for t in graph.outputs]
     template = graph.structured_outputs if outputs_template is None else outputs_template
     if template is None:

@@ -15,7 +15,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core import nest
 from ..core.context import state
-from ..core.errors import InvalidArgumentError, OpError
+from ..core.errors import InvalidArgumentError, OpError, ParityError
 from ..core.shape import TensorShape
 from ..core.tensor import Tensor, TensorSpec, wrap_array
 # Loaded with eagerflow, not on the first traced call (where they cost about 1 ms of the 5 ms budget).
@@ -253,6 +253,8 @@ class ConcreteFunction:
 
     def _runtime_error(self, exc):
         """The error a kernel raised, naming the node and the user's line that created it."""
+        if isinstance(exc, ParityError):  # the parity check's mode="raise" (trace/parity.py): as it is
+            return exc
         tb = exc.__traceback__
         op = None
         while tb is not None:
