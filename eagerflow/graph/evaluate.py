@@ -7,6 +7,8 @@ replaying while another graph is being traced inlines the function into that gra
 from __future__ import annotations
 
 from ..core import nest
+from ..core.context import state
+from .graph import inlined_site
 from ..ops.registry import bind
 
 
@@ -29,11 +31,19 @@ def evaluate(graph, param_tensors, outputs_template=None, capture_values=None, r
     for ph in graph.inputs:
         if id(ph) in captured:
             env[id(ph)] = captured[id(ph)]
+    building = state.graph if hasattr(state.graph, "_ops") else None
+    base = getattr(graph, "base_stack", ())
     for op in graph.get_operations():
         if op.type == "Placeholder":
             continue
         inputs = [env[id(t)] for t in op.inputs]
-        result = bind(op.opdef, inputs, op.attrs)
+        if building is None:
+            result = bind(op.opdef, inputs, op.attrs)
+        else:  # inlined into a trace: the new ops keep the user's line of the op they replay
+            added = len(building._ops)
+            result = bind(op.opdef, inputs, op.attrs)
+            for new in building._ops[added:]:
+                new.source = inlined_site(new.source, op.source, base)
         outs = result if op.opdef.multi_output else [result]
         for sym, value in zip(op.outputs, outs):
             env[id(sym)] = value

@@ -20,6 +20,7 @@ from ..core import nest
 from ..core.context import graph_scope, state
 from ..core.convert import convert_to_tensor
 from ..core.tensor import EagerTensor, Tensor, TensorSpec, wrap_array
+from ..core.tracebacks import filter_traceback
 from ..ops.fp_errors import busy, run_quiet
 from . import cache as _cache
 from . import parity as _parity
@@ -194,6 +195,7 @@ class Function:
                 return cf._call_flat(args)
         return self._call(args, kwargs)
 
+    @filter_traceback  # the user's frames only in a traceback through here (core/tracebacks.py)
     def _call(self, args, kwargs, fast_key=None):
         """Every call the hot path does not serve: an input_signature, keywords, non-tensor
         arguments, or a first call with these tensor specs (`fast_key`: its hot-path key)."""
@@ -224,6 +226,7 @@ class Function:
             cache.touch(cf)
         return cf._call_flat(tensors)
 
+    @filter_traceback
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (TensorSpecs or values), tracing if needed."""
         if self._input_signature is not None:

@@ -1,0 +1,183 @@
+"""Errors raised while a traced graph runs point at the user's code (issue 13 point 5): the message
+has TensorFlow 2.21's layout, naming the node and the user's frames that created it (the op's own
+line last), the kernel's message, and (eagerflow's extra line) the node's input shapes on this call;
+the traceback holds the user's frames, not eagerflow's, unless filtering is disabled
+(`tf.debugging.disable_traceback_filtering()`, or EAGERFLOW_TRACEBACK_FILTERING=0).
+
+Expected texts, from TensorFlow 2.21 for the same programs:
+- gather out of range:  'Graph execution error:\\n\\nDetected at node GatherV2 defined at (most recent call
+  last):\\n  File "t.py", line 42, in <module>\\n\\n  File "t.py", line 35, in gg\\n\\nindices[0] = 5 is not in
+  [0, 3)\\n\\t [[{{node GatherV2}}]] [Op:__inference_gg_126]' (TensorFlow leaves each frame's source line empty)
+- inside a tensor `if`: the `if` line then the gather line; inside a `while` body: the `while` line then
+  the body's line ("Incompatible shapes: [2] vs. [3]"); in a nested tf.function: the outer function's
+  calling line, then the inner function's line.
+- eagerly, the same class and words: 'indices[0] = 5 is not in [0, 3) [Op:GatherV2]'.
+"""
+from __future__ import annotations
+
+import inspect
+import os
+import subprocess
+import sys
+import traceback
+
+import pytest
+
+import eagerflow as tf
+
+IAE = tf.errors.InvalidArgumentError
+PACKAGE = os.path.dirname(tf.__file__) + os.sep
+HERE = __file__
+
+
+def _line(fn, text):
+    lines, first = inspect.getsourcelines(fn)
+    return first + next(i for i, line in enumerate(lines) if text in line)
+
+
+def _frame(fn, text, name=None):
+    return f'  File "{HERE}", line {_line(fn, text)}, in {name or fn.__name__}\n'
+
+
+def _ours(err):
+    return [(os.path.basename(f.filename), f.name) for f in traceback.extract_tb(err.__traceback__)
+            if f.filename.startswith(PACKAGE)]
+
+
+def gg(x, i):
+    return tf.gather(x, i)
+
+
+def test_gather_out_of_range_names_node_user_line_inputs_and_keeps_eagers_class_and_words():
+    x, i = tf.constant([1.0, 2.0, 3.0]), tf.constant([5])
+    with pytest.raises(IAE) as eager:
+        gg(x, i)
+    assert eager.value.message == "indices[0] = 5 is not in [0, 3) [Op:GatherV2]"
+    f = tf.function(gg, input_signature=[tf.TensorSpec([None]), tf.TensorSpec([None], tf.int32)])
+    with pytest.raises(IAE) as info:
+        f(x, i)
+    text = info.value.message
+    assert text.startswith("Graph execution error:\n\nDetected at node GatherV2 defined at (most recent call last):\n")
+    assert _frame(gg, "tf.gather(x, i)") + "    return tf.gather(x, i)\n\n" in text
+    assert "\n\nindices[0] = 5 is not in [0, 3)\n\t [[{{node GatherV2}}]] [Op:__inference_gg]\n" in text
+    assert text.endswith("Inputs of node GatherV2 (GatherV2): x:0 float32 [3], i:0 int32 [1], GatherV2/axis:0 int32 []")
+    assert info.value.op.name == "GatherV2"
+
+
+def test_a_failed_assert_in_a_function_names_its_line_with_eagers_words():
+    def check(x):
+        tf.debugging.assert_positive(x, message="x must be positive")
+        return x * 2.0
+
+    with pytest.raises(IAE) as eager:
+        check(tf.constant([-1.0]))
+    f = tf.function(check, input_signature=[tf.TensorSpec([None])])
+    with pytest.raises(IAE) as info:
+        f(tf.constant([-1.0]))
+    for words in ("x must be positive", "Condition x > 0 did not hold element-wise"):
+        assert words in eager.value.message and words in info.value.message
+    assert _frame(check, "assert_positive") in info.value.message
+
+
+def test_inside_a_cond_branch_the_if_line_and_the_branch_line():
+    def pick(x, i):
+        if tf.reduce_sum(x) > 0:
+            y = tf.gather(x, i)
+        else:
+            y = x
+        return y
+
+    f = tf.function(pick, input_signature=[tf.TensorSpec([None]), tf.TensorSpec([None], tf.int32)])
+    with pytest.raises(IAE) as info:
+        f(tf.constant([1.0, 2.0, 3.0]), tf.constant([5]))
+    text = info.value.message
+    assert _frame(pick, "if tf.reduce_sum") in text
+    assert text.index(_frame(pick, "if tf.reduce_sum")) < text.index(f'line {_line(pick, "tf.gather(x, i)")}, in ')
+    assert "indices[0] = 5 is not in [0, 3)" in text and "Inputs of node GatherV2 (GatherV2): " in text
+    assert _ours(info.value) == [("function.py", "__call__"), ("tracebacks.py", "error_handler")]
+
+
+def test_inside_a_while_body_the_loop_line_and_the_body_line_and_the_shapes_a_none_dimension_hid():
+    def grow(x, y):
+        i = tf.constant(0)
+        while i < 2:
+            x = x + y
+            i += 1
+        return x
+
+    f = tf.function(grow, input_signature=[tf.TensorSpec([None]), tf.TensorSpec([None])])
+    with pytest.raises(IAE) as info:
+        f(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0]))
+    text = info.value.message
+    assert _frame(grow, "while i < 2") in text
+    assert f'line {_line(grow, "x = x + y")}, in ' in text and "    x = x + y\n" in text
+    assert "\n\nIncompatible shapes: [2] vs. [3]\n\t [[{{node add}}]]" in text
+    assert text.endswith("float32 [2], add/y:0 float32 [3]")
+
+
+@tf.function
+def inner_add(a, b):
+    return a + b
+
+
+def test_in_a_nested_function_the_callers_line_then_the_inner_line():
+    inner_add.get_concrete_function(tf.TensorSpec([None]), tf.TensorSpec([None]))  # traced before, elsewhere
+
+    def outer(a, b):
+        return inner_add(a, b) * 2.0
+
+    f = tf.function(outer, input_signature=[tf.TensorSpec([None]), tf.TensorSpec([None])])
+    with pytest.raises(IAE) as info:
+        f(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0]))
+    text = info.value.message
+    caller, inner = _frame(outer, "inner_add(a, b) * 2.0"), _frame(inner_add.python_function, "return a + b")
+    assert caller in text and inner in text and text.index(caller) < text.index(inner)
+    assert "Incompatible shapes: [2] vs. [3]" in text
+
+
+def test_the_cached_call_path_shows_one_eagerflow_frame():
+    f = tf.function(gg)
+    x = tf.constant([1.0, 2.0, 3.0])
+    f(x, tf.constant([1]))  # traced; the next call with these specs takes the hot path
+    with pytest.raises(IAE) as info:
+        f(x, tf.constant([5]))
+    assert _ours(info.value) == [("function.py", "__call__")]
+    assert info.value.message.count("{{node GatherV2}}") == 1
+
+
+def test_a_trace_time_error_shows_the_users_frames_through_nested_functions():
+    @tf.function
+    def bad_inner(a):
+        return a + tf.ones([3])
+
+    @tf.function
+    def bad_outer(a):
+        return bad_inner(a) * 2.0
+
+    with pytest.raises(ValueError, match=r"Incompatible shapes: \[2\] vs. \[3\]") as info:
+        bad_outer(tf.ones([2]))
+    frames = traceback.extract_tb(info.value.__traceback__)
+    users = [(f.name, f.lineno) for f in frames if f.filename == HERE]
+    assert users[-2:] == [("bad_outer", _line(bad_outer.python_function, "bad_inner(a) * 2.0")),
+                          ("bad_inner", _line(bad_inner.python_function, "a + tf.ones([3])"))]
+    assert _ours(info.value) == [("function.py", "__call__"), ("tracebacks.py", "error_handler")]
+
+
+def test_filtering_can_be_disabled_and_starts_off_with_the_environment_variable():
+    assert tf.debugging.is_traceback_filtering_enabled()
+    f = tf.function(gg, input_signature=[tf.TensorSpec([None]), tf.TensorSpec([None], tf.int32)])
+    tf.debugging.disable_traceback_filtering()
+    try:
+        assert not tf.debugging.is_traceback_filtering_enabled()
+        with pytest.raises(IAE) as info:
+            f(tf.constant([1.0]), tf.constant([5]))
+    finally:
+        tf.debugging.enable_traceback_filtering()
+    assert ("concrete.py", "_call_flat") in _ours(info.value)
+    with pytest.raises(IAE) as info:
+        f(tf.constant([1.0]), tf.constant([5]))
+    assert ("concrete.py", "_call_flat") not in _ours(info.value)
+    code = "import eagerflow as tf; print(tf.debugging.is_traceback_filtering_enabled())"
+    env = dict(os.environ, EAGERFLOW_TRACEBACK_FILTERING="0", PYTHONPATH=os.path.dirname(os.path.dirname(PACKAGE)))
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
