@@ -252,3 +252,62 @@ def test_a_method_and_a_nested_function_are_checked():
     out, reports = _calls_with_warnings(m, tf.constant(1.0))
     assert out.numpy() == 4.0  # the graph inlined inner's trace of 1.0
     assert "graph 4.0" in str(reports[0].message) and "eager 6.0" in str(reports[0].message)
+
+
+def test_print_runs_once_per_call_under_the_check(capfd):
+    @tf.function(experimental_check_parity=True)
+    def shout(x):
+        tf.print("value:", x)
+        return x + 1.0
+
+    for _ in range(2):
+        shout(tf.constant(1.0))
+    err = capfd.readouterr().err
+    assert err.count("value: 1") == 2  # the graph's print per call; the eager and fresh-trace runs are silent
+
+
+def test_checked_calls_from_many_threads_agree_and_report_nothing():
+    import threading
+    v = tf.Variable(0.0)
+
+    @tf.function(experimental_check_parity=True)
+    def bump(x):
+        v.assign_add(1.0)
+        return x * 2.0
+
+    bump(tf.constant(1.0))
+    errors, results = [], []
+
+    def worker():
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                results.append(bump(tf.constant(3.0)).numpy())
+            errors.extend(w for w in caught if issubclass(w.category, tf.errors.ParityWarning))
+        except Exception as err:  # noqa: BLE001
+            errors.append(err)
+
+    threads = [threading.Thread(target=worker) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == [] and results == [6.0] * 8
+    assert v.numpy() == 9.0  # one update per call, the eager runs' undone
+
+
+def test_checked_functions_are_freed():
+    import gc
+    import weakref
+    tf.config.experimental_check_parity(True)
+    refs = []
+    for i in range(300):
+        @tf.function
+        def f(x):
+            return x * 2.0
+
+        f(tf.constant(float(i)))
+        refs.append(weakref.ref(f))
+        del f
+    gc.collect()
+    assert sum(r() is not None for r in refs) == 0
