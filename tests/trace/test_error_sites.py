@@ -181,3 +181,16 @@ def test_filtering_can_be_disabled_and_starts_off_with_the_environment_variable(
     env = dict(os.environ, EAGERFLOW_TRACEBACK_FILTERING="0", PYTHONPATH=os.path.dirname(os.path.dirname(PACKAGE)))
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_ops_a_keras_layer_builds_are_sited_at_the_users_line():
+    """eagerflow's public keras/ package lives outside _src: its frames are eagerflow's too (after
+    the move to _src, a Dense layer's ops were sited in keras/layers/core.py)."""
+    layer = tf.keras.layers.Dense(3)
+
+    def model(x):
+        return layer(x)
+
+    cf = tf.function(model).get_concrete_function(tf.TensorSpec([None, 4]))
+    sites = {op.source[:2] for op in cf.graph.get_operations() if op.type in ("MatMul", "BiasAdd", "AddV2")}
+    assert sites == {(HERE, _line(model, "return layer(x)"))}

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.trace import parity
+from eagerflow._src.trace import parity
 
 HERE = __file__
 

@@ -22,7 +22,7 @@ from ..core.tensor import EagerTensor, Tensor
 from ..ops.validation import InputTypeError, is_graph_type_error
 from .render import Drawable
 
-_PACKAGE_DIR = __file__.rsplit("/graph/", 1)[0]
+_PACKAGE_DIR = __file__.rsplit("/_src/graph/", 1)[0] + "/"  # eagerflow/: _src and the public keras/, summary/, ...
 
 
 class OperatorNotAllowedInGraphError(TypeError):

@@ -46,7 +46,7 @@ from ..core.errors import ParityError, ParityWarning
 from ..core.tensor import TensorSpec, wrap_array
 
 _log = logging.getLogger("eagerflow")
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep  # eagerflow/
 _MODES = ("warn", "raise")
 RANDOM_OPS = frozenset({"RandomStandardNormal", "RandomUniform", "TruncatedNormal", "RandomUniformInt",
                         "RandomShuffle", "Multinomial"})

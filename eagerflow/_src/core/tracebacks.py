@@ -15,7 +15,7 @@ import functools
 import os
 import types
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))) + os.sep  # eagerflow/
 _GENERATED = "<eagerflow-generated"
 
 
