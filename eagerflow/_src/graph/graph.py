@@ -195,7 +195,13 @@ def user_stack(depth=1):
             frames.append((fname, frame.f_lineno, code.co_name))
         frame = frame.f_back
     frames.reverse()
+    for i in range(1, len(frames)):  # a converted `if`/`while` block is named, as in TF, after its function
+        if frames[i][2].startswith(_AUTOGRAPH_NAMES):
+            frames[i] = (frames[i][0], frames[i][1], frames[i - 1][2])
     return tuple(frames)
+
+
+_AUTOGRAPH_NAMES = ("if_true", "if_false", "loop_body", "loop_test")  # autograph/converters' block functions
 
 
 def _user_frame():

@@ -280,7 +280,8 @@ class ConcreteFunction:
         # The public TensorFlow class (a kernel may raise a private subclass of it).
         cls = next((c for c in type(exc).__mro__ if c.__module__ == OpError.__module__), InvalidArgumentError) \
             if isinstance(exc, OpError) else InvalidArgumentError
-        return cls(None, op, graph_error_message(message, op.name, self.name, op.source, inputs))
+        return cls(None, op, graph_error_message(message, op.name, self.name.removesuffix("_with_intermediates"),
+                                                op.source, inputs))
 
 
 def _runs_inlined_only(name, tensor):
