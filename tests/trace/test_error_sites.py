@@ -209,3 +209,14 @@ def test_under_a_recording_tape_the_same_layout_and_the_functions_own_name():
     text = info.value.message
     assert _frame(mul, "return a * b") in text
     assert "\n\nIncompatible shapes: [2] vs. [3]\n\t [[{{node mul}}]] [Op:__inference_mul]\n" in text
+
+
+def test_a_trace_time_shape_error_prints_input_shapes_as_tensorflow():
+    """TensorFlow 2.21: "... for '{{node add}} = AddV2[T=DT_FLOAT](a, b)' with input shapes: [?,3], [4]."."""
+    with pytest.raises(ValueError) as info:
+        tf.function(lambda a, b: a + b).get_concrete_function(tf.TensorSpec([None, 3]), tf.TensorSpec([4]))
+    assert str(info.value).endswith("for '{{node add}} = AddV2' with input shapes: [?,3], [4].")
+    with pytest.raises(ValueError) as info:
+        tf.function(lambda a, b: tf.matmul(a, b)).get_concrete_function(tf.TensorSpec([None, 3]),
+                                                                        tf.TensorSpec([4, 2]))
+    assert str(info.value).endswith("for '{{node MatMul}} = MatMul' with input shapes: [?,3], [4,2].")

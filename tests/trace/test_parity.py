@@ -311,3 +311,19 @@ def test_checked_functions_are_freed():
         del f
     gc.collect()
     assert sum(r() is not None for r in refs) == 0
+
+
+def test_a_structure_difference_names_both_structures():
+    mode = {"pair": True}
+
+    @tf.function(experimental_check_parity=True)
+    def f(x):
+        if mode["pair"]:
+            return x, x * 2.0
+        return {"y": x}
+
+    f(tf.constant(1.0))
+    mode["pair"] = False
+    _, reports = _calls_with_warnings(f, tf.constant(1.0))
+    text = str(reports[0].message)
+    assert "the output structures differ: graph ['output[0]', 'output[1]'], eager [\"output['y']\"]" in text

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ..core import nest
 from ..core.context import state
-from .graph import inlined_site
+from .sites import inlined_site
 from ..ops.registry import bind
 
 

@@ -12,7 +12,6 @@ Ops created while converting an argument are therefore named when their consumer
 """
 from __future__ import annotations
 
-import sys
 import threading
 
 from ..core import dtypes as _dt
@@ -21,8 +20,8 @@ from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor
 from ..ops.validation import InputTypeError, is_graph_type_error
 from .render import Drawable
+from .sites import Site, inlined_site, user_frame as _user_frame, user_stack  # noqa: F401 (the op-site API)
 
-_PACKAGE_DIR = __file__.rsplit("/_src/graph/", 1)[0] + "/"  # eagerflow/: _src and the public keras/, summary/, ...
 
 
 class OperatorNotAllowedInGraphError(TypeError):
@@ -165,67 +164,11 @@ class Operation:
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
 
-class Site(tuple):
-    """(filename, lineno) of the user's line that created an op, and in `.stack` the user's frames
-    that led to it ((filename, lineno, function), outermost first, the innermost `STACK_FRAMES`;
-    eagerflow's own frames left out), which a run-time error lists as TensorFlow's "defined at"
-    does. A tuple, so code reading `op.source[0]`/`[1]` and passes copying `op.source` keep it."""
-
-    def __new__(cls, filename, lineno, stack=()):
-        site = super().__new__(cls, (filename, lineno))
-        site.stack = stack
-        return site
-
-    def __reduce__(self):
-        return Site, (self[0], self[1], self.stack)
-
-
-STACK_FRAMES = 10
-
-
-def user_stack(depth=1):
-    """The user's frames calling this one (eagerflow's own skipped), outermost first, at most
-    STACK_FRAMES of the innermost ones: ((filename, lineno, function), ...)."""
-    frame = sys._getframe(depth + 1)
-    frames = []
-    while frame is not None and len(frames) < STACK_FRAMES:
-        code = frame.f_code
-        fname = code.co_filename
-        if not fname.startswith(_PACKAGE_DIR) or "/tests/" in fname:
-            frames.append((fname, frame.f_lineno, code.co_name))
-        frame = frame.f_back
-    frames.reverse()
-    for i in range(1, len(frames)):  # a converted `if`/`while` block is named, as in TF, after its function
-        if frames[i][2].startswith(_AUTOGRAPH_NAMES):
-            frames[i] = (frames[i][0], frames[i][1], frames[i - 1][2])
-    return tuple(frames)
-
-
-_AUTOGRAPH_NAMES = ("if_true", "if_false", "loop_body", "loop_test")  # autograph/converters' block functions
-
-
-def _user_frame():
-    """The Site of the innermost caller outside eagerflow: where the user wrote the op."""
-    stack = user_stack(2)
-    if not stack:
-        return None
-    return Site(stack[-1][0], stack[-1][1], stack)
-
-
-def inlined_site(current, original, base):
-    """The Site of an op replayed from another graph (a nested tf.function inlined into the one
-    being traced): the original op's line, the frames of the current trace that led to the call
-    (`current.stack`), then the original frames past the ones its own trace started from (`base`)."""
-    if original is None:
-        return current
-    inner = getattr(original, "stack", ())
-    started = set(base)  # (both stacks may be cut at STACK_FRAMES: drop the frames the trace began in)
-    skip = 0
-    while skip < len(inner) - 1 and inner[skip] in started:
-        skip += 1
-    inner = inner[skip:]
-    outer = getattr(current, "stack", ()) if current is not None else ()
-    return Site(original[0], original[1], (outer + tuple(inner))[-STACK_FRAMES:])
+def _shape_text(shape) -> str:
+    """A shape as TensorFlow's shape-inference errors print it: `[?,3]`, `[]`, `?` (unknown rank)."""
+    if shape.rank is None:
+        return "?"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
 
 
 class Graph(Drawable):
@@ -287,7 +230,7 @@ class Graph(Drawable):
                 raise
             message = err.message if isinstance(err, OpError) else str(err)
             message = message.split(" [Op:")[0]
-            shapes = ", ".join(str(t.shape) if t.shape.rank is not None else "?" for t in inputs)
+            shapes = ", ".join(_shape_text(t.shape) for t in inputs)
             raise ValueError(f"{message} for '{{{{node {node_name or opdef.name}}}}} = {opdef.name}' with input "
                              f"shapes: {shapes}.") from None
         op = Operation(self, opdef, node_name, inputs, attrs, _user_frame())

@@ -23,7 +23,11 @@ What the check leaves as it was (the call's result is always the graph's):
   redirected while it runs, in every thread: a debugging tool, not for production).
 Cost when off: nothing on the call path; `arm` (one flag check) runs once per trace. A checked trace
 runs its generated code through `_Checked` until its calls are used up, then the plain code again.
-Traces made before the switch was turned on are not checked (`f.cache_clear()` re-arms them).
+Traces made before the switch was turned on are not checked (`f.cache_clear()` re-arms them); nor
+are traces taking a Variable, dataset or iterator argument (an `eagerflow` log record at INFO says so),
+nor calls made inside another trace (the enclosing function's check covers them).
+While an eager run goes on, `run_functions_eagerly` is on process-wide (other threads' tf.function
+calls run their Python meanwhile: the same results, unchecked).
 Checks of concurrent calls are serialised by one lock.
 """
 from __future__ import annotations
