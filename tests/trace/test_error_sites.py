@@ -220,3 +220,15 @@ def test_a_trace_time_shape_error_prints_input_shapes_as_tensorflow():
         tf.function(lambda a, b: tf.matmul(a, b)).get_concrete_function(tf.TensorSpec([None, 3]),
                                                                         tf.TensorSpec([4, 2]))
     assert str(info.value).endswith("for '{{node MatMul}} = MatMul' with input shapes: [?,3], [4,2].")
+
+
+def test_ops_built_in_the_frame_that_made_the_graph_are_sited_at_their_own_lines():
+    from eagerflow._src.graph.graph import Graph
+    g = Graph("g")
+    with g.as_default():
+        a = tf.constant(1.0)
+        a + 2.0
+    sites = {op.name: op.source[1] for op in g.get_operations()}
+    here = test_ops_built_in_the_frame_that_made_the_graph_are_sited_at_their_own_lines
+    assert sites == {"Const": _line(here, "tf.constant(1.0)"), "add/y": _line(here, "a + 2.0"),
+                     "add": _line(here, "a + 2.0")}

@@ -20,7 +20,7 @@ from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor
 from ..ops.validation import InputTypeError, is_graph_type_error
 from .render import Drawable
-from .sites import Site, inlined_site, user_frame as _user_frame, user_stack  # noqa: F401 (the op-site API)
+from .sites import Site, inlined_site, trace_entry, user_frame, user_stack  # noqa: F401 (the op-site API)
 
 
 
@@ -190,7 +190,8 @@ class Graph(Drawable):
         # Variable argument), so a tape can watch that argument when a nested function reads it.
         self._variable_standins = {}
         self._lock = threading.Lock()
-        self.base_stack = user_stack()  # the user's frames when this trace began (see inlined_site)
+        # Where this trace began: its frame's id and the user's frames above it (graph/sites.py).
+        self._entry, self.base_stack = trace_entry()
 
     # --- naming ---
     def unique_name(self, name: str) -> str:
@@ -209,7 +210,7 @@ class Graph(Drawable):
     # --- building ---
     def _new_op(self, opdef, name, inputs, attrs, specs):
         node_name = None if name is None else self.unique_name(self.name_scope + name)
-        op = Operation(self, opdef, node_name, inputs, attrs, _user_frame())
+        op = Operation(self, opdef, node_name, inputs, attrs, user_frame(self))
         op.outputs = tuple(SymbolicTensor(op, i, s.shape, s.dtype) for i, s in enumerate(specs))
         self._ops.append(op)
         return op
@@ -233,7 +234,7 @@ class Graph(Drawable):
             shapes = ", ".join(_shape_text(t.shape) for t in inputs)
             raise ValueError(f"{message} for '{{{{node {node_name or opdef.name}}}}} = {opdef.name}' with input "
                              f"shapes: {shapes}.") from None
-        op = Operation(self, opdef, node_name, inputs, attrs, _user_frame())
+        op = Operation(self, opdef, node_name, inputs, attrs, user_frame(self))
         op.outputs = tuple(SymbolicTensor(op, i, s.shape, s.dtype) for i, s in enumerate(specs))
         self._ops.append(op)
         if not deferred:

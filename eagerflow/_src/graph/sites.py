@@ -41,18 +41,57 @@ def user_stack(depth=1):
             frames.append((fname, frame.f_lineno, code.co_name))
         frame = frame.f_back
     frames.reverse()
-    for i in range(1, len(frames)):  # a converted `if`/`while` block is named, as in TF, after its function
-        if frames[i][2].startswith(_AUTOGRAPH_NAMES):
-            frames[i] = (frames[i][0], frames[i][1], frames[i - 1][2])
+    return _named(frames, None)
+
+
+def _named(frames, outer_name):
+    """`frames` with a converted `if`/`while` block named, as in TF, after its function (the frame
+    before it; `outer_name` for the first)."""
+    for i, (fname, lineno, name) in enumerate(frames):
+        if name.startswith(_AUTOGRAPH_NAMES):
+            enclosing = frames[i - 1][2] if i else outer_name
+            if enclosing is not None:
+                frames[i] = (fname, lineno, enclosing)
     return tuple(frames)
 
 
 _AUTOGRAPH_NAMES = ("if_true", "if_false", "loop_body", "loop_test")  # autograph/converters' block functions
 
 
-def user_frame():
-    """The Site of the innermost caller outside eagerflow: where the user wrote the op."""
-    stack = user_stack(2)
+def trace_entry():
+    """(id of the caller's caller frame, the user's frames above it): what a Graph records when it
+    is made, so that each op's walk stops where the trace began (`user_frame`)."""
+    return id(sys._getframe(2)), user_stack(2)
+
+
+def user_frame(graph):
+    """The Site of the op being added to `graph`: the user's frames from where `graph` began being
+    traced (its `base_stack`, walked once per graph) down to the innermost caller outside eagerflow.
+    Only the frames below the trace's entry are walked per op. (The entry is known by its frame's
+    id, which stays unique while that frame runs, i.e. while the graph is being built there.)"""
+    entry = getattr(graph, "_entry", None)
+    frame = sys._getframe(2)
+    inner = []
+    at_entry = False
+    while frame is not None:
+        code = frame.f_code
+        fname = code.co_filename
+        at_entry = id(frame) == entry
+        if not fname.startswith(_PACKAGE_DIR) or "/tests/" in fname:
+            inner.append((fname, frame.f_lineno, code.co_name))  # the entry itself at its current line
+            if len(inner) >= STACK_FRAMES:
+                break
+        if at_entry:
+            break
+        frame = frame.f_back
+    inner.reverse()
+    if at_entry:
+        base = graph.base_stack
+        if base and inner and base[-1][0] == inner[0][0] and base[-1][2] == inner[0][2]:
+            base = base[:-1]  # the entry frame is the user's: its line now, not when the graph was made
+        stack = (base + _named(inner, base[-1][2] if base else None))[-STACK_FRAMES:]
+    else:
+        stack = _named(inner, None)
     if not stack:
         return None
     return Site(stack[-1][0], stack[-1][1], stack)
