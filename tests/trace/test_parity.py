@@ -327,3 +327,19 @@ def test_a_structure_difference_names_both_structures():
     _, reports = _calls_with_warnings(f, tf.constant(1.0))
     text = str(reports[0].message)
     assert "the output structures differ: graph ['output[0]', 'output[1]'], eager [\"output['y']\"]" in text
+
+
+def test_input_signature_functions_and_none_outputs_are_checked():
+    gain = {"k": 2.0}
+
+    @tf.function(input_signature=[tf.TensorSpec([None])], experimental_check_parity=True)
+    def f(x):
+        return x * gain["k"], None
+
+    out, reports = _calls_with_warnings(f, tf.constant([1.0, 2.0]))
+    assert reports == [] and out[1] is None
+    gain["k"] = 3.0
+    _, reports = _calls_with_warnings(f, tf.constant([1.0, 2.0]))
+    text = str(reports[0].message)
+    assert "output[0]: graph [2., 4.] (float32, shape [2]), eager [3., 6.] (float32, shape [2])" in text
+    assert "node 'mul/y' (Const)" in text and "traced 2.0" in text and "now 3.0" in text

@@ -31,7 +31,7 @@ def first_differing_op(function, cf, args, kwargs, arrays, variables, before, af
         for graph, record in ((cf.graph, old_ops), (now.graph, new_ops)):
             parity._restore(variables, before)
             with parity.silenced():
-                evaluate(graph, [wrap_array(a) for a in arrays], record=record)
+                evaluate(graph, [wrap_array(a) for a in arrays], list(graph.outputs), record=record)  # flat: no Nones
     finally:
         parity._restore(variables, after)
         parity._restore_random(random_state)
