@@ -1,13 +1,17 @@
-"""Traceback filtering: the tracebacks of errors raised through a tf.function call show the user's
+"""Traceback filtering: the tracebacks of errors raised while a tf.function traces show the user's
 frames, not eagerflow's (TensorFlow's `tf.debugging.disable_traceback_filtering()` API mirrored).
 
-A filtered entry point catches the error, drops every frame of the eagerflow package (and of
-generated code) from its traceback, and raises it again: the class, message, cause and notes stay,
-and the traceback reads user call -> the entry point's re-raise line -> the user's own frames (the
-traced Python, cond/while bodies, nested functions) down to where it failed. The op's creation
-site, which the frames of a run-time graph error cannot show, is in the message (core/errors.py
-`graph_error_message`). On by default; `EAGERFLOW_TRACEBACK_FILTERING=0` in the environment starts
-with it off, and `tf.debugging.disable_traceback_filtering()` turns it off at run time.
+A filtered entry point (a trace: Function._miss, get_concrete_function) catches the error, drops
+every frame of the eagerflow package (and of generated code) from its traceback, and raises it
+again: the class, message, cause and notes stay, and the traceback reads user call -> the call's
+few dispatch lines -> the re-raise line -> the user's own frames (the traced Python, cond/while
+bodies, nested functions) down to where it failed.
+A cached call is not wrapped (a wrapper costs ~0.2 us a call): its run-time error is raised from
+the call's own frames (one line on the hot path, Function.__call__; up to four one-line dispatch
+frames on the others) with no kernel, codegen or registry frames below, and the op's creation site,
+which no frame of a run-time error can show, is in the message (core/errors.py `graph_error_message`).
+On by default; `EAGERFLOW_TRACEBACK_FILTERING=0` in the environment starts with it off, and
+`tf.debugging.disable_traceback_filtering()` turns it off at run time.
 """
 from __future__ import annotations
 

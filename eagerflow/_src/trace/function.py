@@ -195,7 +195,6 @@ class Function:
                 return cf._call_flat(args)
         return self._call(args, kwargs)
 
-    @filter_traceback  # the user's frames only in a traceback through here (core/tracebacks.py)
     def _call(self, args, kwargs, fast_key=None):
         """Every call the hot path does not serve: an input_signature, keywords, non-tensor
         arguments, or a first call with these tensor specs (`fast_key`: its hot-path key)."""
@@ -271,6 +270,7 @@ class Function:
         return cf._call_flat(tensors)
 
     # --- a cache miss ---
+    @filter_traceback  # a trace's errors show the user's frames (core/tracebacks.py); not on cached calls: ~0.2 us
     def _miss(self, args, kwargs, key):
         """Finds or makes the trace for a call the exact-key lookup missed; the call key is
         remembered so the next such call is one lookup."""
