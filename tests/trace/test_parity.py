@@ -343,3 +343,27 @@ def test_input_signature_functions_and_none_outputs_are_checked():
     text = str(reports[0].message)
     assert "output[0]: graph [2., 4.] (float32, shape [2]), eager [3., 6.] (float32, shape [2])" in text
     assert "node 'mul/y' (Const)" in text and "traced 2.0" in text and "now 3.0" in text
+
+
+def test_keras_fit_under_the_check_trains_exactly_as_without_it():
+    """Optimizer slots, iteration counter and metric state: the eager runs leave no trace."""
+    def train(check):
+        tf.config.experimental_check_parity(check)
+        rng = np.random.default_rng(0)
+        x = rng.standard_normal((48, 8)).astype("float32")
+        y = (x.sum(1) > 0).astype("int32")
+        model = tf.keras.Sequential([tf.keras.layers.Dense(16, activation="relu"), tf.keras.layers.Dense(2)])
+        model.build((None, 8))
+        model.set_weights([rng.standard_normal(w.shape).astype("float32") * 0.3 for w in model.get_weights()])
+        model.compile(optimizer="adam", metrics=["accuracy"],
+                      loss=tf.keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            history = model.fit(x, y, epochs=2, batch_size=16, verbose=0, shuffle=False).history
+        assert [w for w in caught if issubclass(w.category, tf.errors.ParityWarning)] == []
+        return history, [w.copy() for w in model.get_weights()], int(model.optimizer.iterations.numpy())
+
+    checked, plain = train(True), train(False)
+    assert checked[0] == plain[0] and checked[2] == plain[2] == 6
+    for a, b in zip(checked[1], plain[1]):
+        np.testing.assert_array_equal(a, b)
