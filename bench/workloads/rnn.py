@@ -4,7 +4,8 @@ graph `while_loop` (a Python `while` in the generated code), timed against the s
 hand-written over NumPy.
 
 Targets: forward at most 1.3x the NumPy loop; forward + backward (GradientTape inside the
-function, gradients for Wx, Wh, b) at most 1.6x hand-written NumPy backpropagation through time.
+function, gradients for Wx, Wh, b) at most 1.3x hand-written NumPy backpropagation through time
+(issue 12; it was 1.6x while the loop's gradient ran as a kernel calling the body gradient per step).
 Also reported, without targets: the same cell run eagerly, and unrolled by Python at trace time.
 """
 from __future__ import annotations
@@ -142,7 +143,7 @@ WORKLOADS = [
              description="tf.function + while_loop, T=100 batch 8 input 32 hidden 64: forward"),
     Workload(name="rnn/forward+backward", setup=_setup,
              variants=_variants(_numpy_forward_backward, _graph_forward_backward),
-             target=ratio_at_most(1.6), rtol=1e-3, atol=1e-4,
+             target=ratio_at_most(1.3), rtol=1e-3, atol=1e-4,
              description="tf.function + while_loop + GradientTape: loss and grads of Wx, Wh, b"),
     Workload(name="rnn/forward-eager", setup=_setup, variants=_variants(_numpy_forward, _eager_forward),
              rtol=1e-4, atol=1e-5, description="the same cell run eagerly, op by op (no target)"),

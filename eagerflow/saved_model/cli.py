@@ -110,7 +110,7 @@ def _show(args):
 
 def _inputs(cf):
     """[(name, spec)] of a signature's keyword inputs, in TensorFlow's sorted order."""
-    return sorted(cf._param_specs, key=lambda pair: pair[0])
+    return sorted(cf.structured_input_signature[1].items())
 
 
 def _outputs(cf):
@@ -120,7 +120,7 @@ def _outputs(cf):
 
 def _print_signature(cf, indent):
     print(f"{indent}The given SavedModel SignatureDef contains the following input(s):")
-    placeholders = dict(zip([n for n, _ in cf._param_specs], cf.graph.inputs))
+    placeholders = dict(zip([spec.name for spec in cf.flat_input_signature], cf.inputs))
     for name, spec in _inputs(cf):
         _print_tensor_info(f"inputs['{name}']", spec.dtype, spec.shape, placeholders[name].name, indent)
     print(f"{indent}The given SavedModel SignatureDef contains the following output(s):")
@@ -152,7 +152,6 @@ def _shape_text(shape):
 def _print_functions(root):
     """TensorFlow's 'Concrete Functions' section: each saved tf.function on the root and the Python
     call of each of its traces (a tensor shown as its TensorSpec, any other argument as its value)."""
-    from inspect import Parameter
     from .load import RestoredFunction
     print("\nConcrete Functions:", end="")
     for name in sorted(vars(root)):
@@ -161,9 +160,8 @@ def _print_functions(root):
             continue
         print(f"\n  Function Name: '{name}'")
         for index, cf in enumerate(sorted(function.concrete_functions, key=lambda f: f.name), 1):
-            call = cf._binder._params  # [(name, kind, template)]: the traced Python call
-            args = [t for _, kind, t in call if kind is not Parameter.KEYWORD_ONLY]
-            kwargs = [t for _, kind, t in call if kind is Parameter.KEYWORD_ONLY]
+            args, kwargs = cf.structured_input_signature  # the traced call, as TensorFlow's tool reads it
+            kwargs = list(kwargs.values())
             if args:
                 print(f"    Option #{index}")
                 print("      Callable with:")
@@ -207,7 +205,7 @@ def _run(args):
     except InputError as err:
         raise CommandError(str(err)) from None
     cf = _signature(_signatures(args.dir), args.signature_def)
-    specs = dict(cf._param_specs)
+    specs = {spec.name: spec for spec in cf.flat_input_signature}
     for key in given:
         if key not in specs:
             choices = '", "'.join(specs)

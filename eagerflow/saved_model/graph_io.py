@@ -32,6 +32,7 @@ from .._src.graph.graph import Graph
 from .._src.ops.registry import OPS
 from . import attrs as _attrs
 from .files import data_loss
+from .loop_gradient import check_while_grad
 
 MAX_OPS = 200_000
 MAX_NAME = 256
@@ -41,6 +42,7 @@ MAX_GRAPH_DEPTH = 16
 _NOT_FROM_FILES = frozenset({"Placeholder", "PartitionedCall", "StatefulPartitionedCall"})
 _STREAMS = frozenset({"stdout", "stderr"})
 _CONTROL_FLOW = frozenset({"If", "StatelessIf", "While", "StatelessWhile"})
+_WITH_SUBGRAPHS = _CONTROL_FLOW | {"WhileGrad"}  # a loop's gradient: its body's gradient and the body
 
 
 # --- writing ---
@@ -63,14 +65,23 @@ class GraphWriter:
     def graph(self, branch):
         """A branch or loop body inside the op being encoded: its captures name that op's inputs."""
         op = self._op_stack[-1]
-        if op.type not in _CONTROL_FLOW:
-            raise _attrs.Unsavable(f"a sub-graph of {op.type}, an op the loader does not rebuild (only If and While)")
+        if op.type not in _WITH_SUBGRAPHS:
+            raise _attrs.Unsavable(f"a sub-graph of {op.type}, an op the loader does not rebuild (only If, While "
+                                   f"and WhileGrad)")
         captures = {}
+        if op.type == "WhileGrad" and branch is op.attrs.get("body") and branch.index is not None:
+            # The loop body a gradient differentiates: its captures are the WhileGrad's inputs after
+            # the history by position (a loop nested in a body was traced against the outer values,
+            # and its gradient replayed on others), as bound when the loop was built.
+            for j, (_, internal) in enumerate(branch.graph.captures):
+                captures[id(internal)] = {"op_input": 1 + branch.index[j]}
+            return self._encode(branch.graph, branch.graph.inputs, branch.outputs, captures)
         for external, internal in branch.graph.captures:
             here = _as_seen_by(op.graph, external)
             position = next((i for i, t in enumerate(op.inputs) if t is here), None)
             if position is None:
-                raise _attrs.Unsavable(f"a sub-graph capturing {external.name}, which is not an input of the op")
+                raise _attrs.Unsavable(f"a sub-graph capturing {_describe(external)}, which is not an input of "
+                                       f"the op")
             captures[id(internal)] = {"op_input": position}
         return self._encode(branch.graph, branch.graph.inputs, branch.outputs, captures)
 
@@ -91,6 +102,10 @@ class GraphWriter:
                     raise ValueError(f"Cannot save graph {graph.name!r}: placeholder {op.name} is not an input")
                 continue
             nodes[id(op)] = len(nodes)
+            if op.type == "PrintV2" and op.attrs.get("output_stream") not in _STREAMS:
+                raise ValueError(f"Cannot save op {op.name!r} (type PrintV2) of graph {graph.name!r}: it prints to "
+                                 f"{op.attrs.get('output_stream')!r}, and a loaded model may print to stdout or "
+                                 f"stderr only (a file stream would let a model file write files).")
             self._op_stack.append(op)
             try:
                 encoded = [[k, _attrs.encode(v, self)] for k, v in op.attrs.items()]
@@ -105,6 +120,11 @@ class GraphWriter:
                         "control": [nodes[id(c)] for c in op.control_inputs]})
         return {"name": graph.name, "inputs": doc_inputs, "ops": ops,
                 "outputs": [_ref(nodes, t, graph) for t in outputs]}
+
+
+def _describe(tensor):
+    """A tensor's name for a message (an eager tensor has none)."""
+    return tensor.name if getattr(tensor, "_op", None) is not None else f"an eager {tensor.dtype.name} tensor"
 
 
 def _as_seen_by(graph, tensor):
@@ -341,6 +361,9 @@ def _check_subgraph_inputs(opdef, inputs, attrs, where):
     """An op running sub-graphs takes their captured values as its last inputs, in first-capture
     order (control_flow/subgraph.py share_externals); the rebuilt branches must agree."""
     branches = [v for v in attrs.values() if hasattr(v, "externals") and hasattr(v, "graph")]
+    if opdef.name == "WhileGrad":
+        check_while_grad(inputs, attrs, where)
+        return
     if not branches:
         if opdef.name in _CONTROL_FLOW:
             raise data_loss(where, "an If or While without its sub-graphs")

@@ -71,6 +71,10 @@ class RestoredFunction:
             return cf._call_flat(flat)
         raise ValueError(_no_match_message(args, kwargs, self._concrete))
 
+    def pretty_printed_concrete_signatures(self, verbose=True):
+        """Each restored trace's `pretty_printed_signature`, as tf.function's method of that name."""
+        return ("\n\n" if verbose else "\n").join(cf.pretty_printed_signature(verbose) for cf in self._concrete)
+
     def __repr__(self):
         return f"<RestoredFunction with {len(self._concrete)} concrete function(s)>"
 
@@ -105,7 +109,7 @@ def _no_match_message(args, kwargs, concrete):
     lines.append(f"  Keyword arguments: {{{', '.join(f'{k!r}: {brief(v)}' for k, v in kwargs.items())}}}")
     lines.append(f"\n Expected these arguments to match one of the following {len(concrete)} option(s):")
     for i, cf in enumerate(concrete, 1):
-        lines.append(f"\nOption {i}:\n  {cf._binder.signature_text()}")
+        lines.append(f"\nOption {i}:\n  {cf.pretty_printed_signature(verbose=False)}")
     return "\n".join(lines)
 
 
@@ -316,24 +320,36 @@ class _Loader:
                 raise data_loss(self.path, f"{where}: function index out of range")
             value = RestoredFunction([self.functions[i] for i in node["functions"]],
                                      self._python_signature(node["parameters"], where))
-        elif kind in ("list", "tuple") and set(node) == {"kind", "items"} and isinstance(node["items"], list):
-            items = [None if i is None else self._node(i, building) for i in node["items"]]
-            value = items if kind == "list" else tuple(items)
+        elif kind == "tuple" and set(node) == {"kind", "items"} and isinstance(node["items"], list):
+            value = tuple(None if i is None else self._node(i, building) for i in node["items"])
+        elif kind == "list" and set(node) == {"kind", "items"} and isinstance(node["items"], list):
+            value = self._registered(index, [], building)  # an object graph may refer back (a cycle)
+            value.extend(None if i is None else self._node(i, building) for i in node["items"])
         elif kind in ("dict", "object") and set(node) == {"kind", "items" if kind == "dict" else "children"}:
             pairs = node["items" if kind == "dict" else "children"]
             if not (isinstance(pairs, list) and all(isinstance(p, list) and len(p) == 2 and isinstance(p[0], str)
                                                     for p in pairs)):
                 raise data_loss(self.path, f"{where}: entries must be [name, node] pairs")
             if kind == "dict":
-                value = {k: self._node(i, building) for k, i in pairs}
+                value = self._registered(index, {}, building)
+                for k, i in pairs:
+                    value[k] = self._node(i, building)
             else:
-                value = _RestoredObject()
+                value = self._registered(index, _RestoredObject(), building)
                 for name, i in pairs:
                     if not name.isidentifier() or (name.startswith("__") and name != "__call__"):
                         raise data_loss(self.path, f"{where}: attribute name {name[:40]!r} is not allowed")
                     setattr(value, name, self._node(i, building))
         else:
             raise data_loss(self.path, f"{where}: not a valid object-tree node")
+        building.discard(index)
+        self._objects[index] = value
+        return value
+
+    def _registered(self, index, value, building):
+        """`value` as node `index` before its children are read: a child referring back to it (a
+        Keras model's callbacks or optimizer holding the model) gets it, as in TensorFlow's object
+        graph. Only a cycle through a tuple, which cannot be built before its items, is refused."""
         building.discard(index)
         self._objects[index] = value
         return value

@@ -14,6 +14,7 @@ import shutil
 
 import numpy as np
 
+from .._src.core import nest
 from .._src.core.tensor import Tensor, TensorSpec
 from .._src.state.module import Module
 from .._src.state.variables import Variable
@@ -29,7 +30,7 @@ def save(obj, export_dir, signatures=None, options=None):
     """Writes `obj` to `export_dir` (created if needed; an earlier model there is replaced)."""
     export_dir = os.fspath(export_dir)
     writer = _Saver(export_dir)
-    signature_map = _signature_functions(signatures)
+    signature_map = _signature_functions(signatures) if signatures is not None else _default_signatures(obj)
     root = writer.node(obj, "root")
     if root is None:
         raise ValueError(f"Expected a tf.Module, a tf.function or an object holding them to save, got {obj!r}.")
@@ -58,6 +59,29 @@ def _signature_functions(signatures) -> dict:
                              f"a signature.")
         out[key] = fn
     return out
+
+
+def _default_signatures(obj) -> dict:
+    """What TensorFlow exports as `serving_default` when given no signatures: the function the
+    object's `_default_save_signature()` hook returns (a built Keras model's call,
+    keras_export.py), else the root's one attribute that is a tf.function with an input_signature
+    or a ConcreteFunction whose outputs a signature can name, when there is exactly one."""
+    hook = getattr(type(obj), "_default_save_signature", None)
+    fn = obj._default_save_signature() if callable(hook) else None
+    if fn is not None:
+        return _signature_functions({"serving_default": fn})
+    candidates = []
+    if hasattr(obj, "__dict__") and not isinstance(obj, (Function, ConcreteFunction, RestoredFunction, type)):
+        for _, value in _attributes(obj):
+            if isinstance(value, Function) and value.input_signature is not None:
+                value = value.get_concrete_function()
+            if isinstance(value, ConcreteFunction):
+                try:
+                    _signature_output_names(value, "serving_default")
+                except ValueError:
+                    continue
+                candidates.append(value)
+    return {"serving_default": candidates[0]} if len(candidates) == 1 else {}
 
 
 def concrete_functions_of(fn: Function):
@@ -111,10 +135,10 @@ class _Saver:
     def function(self, cf) -> int:
         index = self._function_ids.get(id(cf))
         if index is None:
-            outputs = list(cf._outputs)
+            outputs = cf.outputs
             graph = self._graphs.function_graph(cf.graph, outputs)
-            params = [name for name, _ in cf._param_specs]
-            call = [[name, kind.value, _template(t, cf.name)] for name, kind, t in cf._binder._params]
+            params = [spec.name for spec in cf.flat_input_signature]
+            call = [[name, kind.value, _template(t, cf.name)] for name, kind, t in cf.traced_parameters]
             structure = _structure(cf.structured_outputs, {id(t): i for i, t in enumerate(outputs)}, cf.name)
             index = self._function_ids[id(cf)] = len(self.functions)
             self.functions.append({"name": cf.name, "graph": graph, "params": params, "call": call,
@@ -122,12 +146,15 @@ class _Saver:
         return index
 
     def signature(self, key, cf):
+        """Inputs are named as TensorFlow names them: a TensorSpec's own name, else the flat
+        parameter name (`x`, `inputs_1`); outputs by `_signature_output_names`."""
         outputs = _signature_output_names(cf, key)
-        inputs = []
-        for (name, _kind, template), (flat_name, _) in zip(cf._binder._params, cf._param_specs):
-            inputs.append(template.name if isinstance(template, TensorSpec) and template.name else flat_name)
-        if len(cf._binder._params) != len(cf._param_specs):
-            inputs = [name for name, _ in cf._param_specs]
+        flat = [spec.name for spec in cf.flat_input_signature]
+        specs = [t for _, _, template in cf.traced_parameters for t in nest.flatten(template)
+                 if isinstance(t, TensorSpec)]
+        inputs = [spec.name or name for spec, name in zip(specs, flat)] if len(specs) == len(flat) else flat
+        if len(set(inputs)) != len(inputs):
+            inputs = flat
         return {"key": key, "function": self.function(cf), "inputs": inputs, "outputs": outputs}
 
     # --- the object tree ---

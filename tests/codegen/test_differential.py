@@ -57,6 +57,7 @@ CODE_FREE = {
     "While": "inlined as a Python `while` over the cond and body code (codegen/pycode.py)",
     "LoopHistoryItemGrad": "runs in the code of WhileGrad's body gradient (a kernel attribute), not in the row's",
     "StatelessWhile": "inlined as a Python `while` over the cond and body code (codegen/pycode.py)",
+    "WhileGrad": "inlined as a Python `for` over the reversed history (codegen/loop_gradient.py)",
 }
 
 

@@ -251,3 +251,30 @@ def test_tensor_control_flow_in_a_subclassed_call_works_under_fit_and_predict():
         x = sign * np.abs(np.random.default_rng(0).normal(size=(4, 3))).astype(np.float32)
         m.d.set_weights([np.full((3, 2), 0.5, np.float32), np.zeros(2, np.float32)])
         np.testing.assert_allclose(m.predict(x, verbose=0), m(x).numpy(), rtol=1e-6)
+
+
+def test_fit_hands_batches_over_the_arrays_without_copying_and_leaves_them_unchanged():
+    """A batch is an eager tensor over a slice of fit's float32 array, not an ndarray that the
+    tf.function call would copy at every step; training never writes into the caller's arrays, and
+    the result is the same as from a private copy."""
+    from eagerflow._src.core.tensor import EagerTensor
+    from eagerflow.keras.models.data import ArrayBatches
+    x, y = _blobs(64)
+    w = np.linspace(0.5, 1.5, 64).astype(np.float32)
+    for batches in (ArrayBatches(x, y, batch_size=16), ArrayBatches({"a": x}, y, w, batch_size=16)):
+        for batch in batches:
+            flat = tf.nest.flatten(batch)
+            assert all(type(t) is EagerTensor for t in flat)
+            assert np.shares_memory(np.asarray(flat[0]), x) and np.shares_memory(np.asarray(flat[1]), y)
+    assert [b[1].dtype for b in ArrayBatches(x, y, batch_size=16)] == [tf.int64] * 4
+    before = x.copy()
+    for shuffle in (False, True):
+        weights = []
+        for data in (x, x.copy()):
+            model = _mlp(5)
+            np.random.seed(7)  # the epoch's permutation
+            model.fit(data, y, batch_size=16, epochs=2, verbose=0, shuffle=shuffle)
+            weights.append(model.get_weights())
+        for a, b in zip(*weights):
+            np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(x, before)

@@ -357,3 +357,18 @@ def test_add_n():
         tf.add_n([tf.constant([1, 2]), tf.constant([1])])
     with pytest.raises(ValueError, match="at least one Tensor"):
         tf.add_n([])
+
+
+def test_divide_no_nan_with_and_without_zero_divisors():
+    """TensorFlow 2.21: divide_no_nan([nan, 1, inf], [0, 0, 2]) is [0, 0, inf] (0 wherever y == 0,
+    whatever x is); with no zero divisor it is x / y, broadcast, in x's dtype."""
+    got = tf.math.divide_no_nan(tf.constant([np.nan, 1.0, np.inf]), tf.constant([0.0, 0.0, 2.0]))
+    np.testing.assert_array_equal(got.numpy(), [0.0, 0.0, np.inf])
+    x = np.array([[1.0, -2.0, np.nan]], np.float32)
+    y = np.array([[4.0], [-0.5]], np.float32)
+    for fn in (tf.math.divide_no_nan, tf.function(tf.math.divide_no_nan)):
+        out = fn(tf.constant(x), tf.constant(y))
+        assert out.dtype == tf.float32 and out.shape == (2, 3)
+        np.testing.assert_array_equal(out.numpy(), x / y)
+    scalar = tf.math.divide_no_nan(tf.constant(3.0, tf.float64), tf.constant(4.0, tf.float64))
+    assert scalar.dtype == tf.float64 and scalar.shape == () and scalar.numpy() == 0.75

@@ -68,6 +68,24 @@ def test_relu_gradient_is_the_step_function():
     np.testing.assert_array_equal(tape.gradient(y, x).numpy(), [0.0, 4.0, 5.0])
 
 
+def test_relu_grad_is_a_product_like_tensorflows_kernel():
+    """TensorFlow 2.21's ReluGrad is gradients * (features > 0): ReluGrad(gradients=[nan, inf, 1,
+    -inf, nan], features=[-1, -1, -1, 0, 2]) is [nan, nan, 0, nan, nan], and the gradient of
+    relu([-1, 0, 2]) * inf is [nan, nan, inf]. The same eagerly and in a graph."""
+    def grad(v, seed):
+        with tf.GradientTape() as tape:
+            tape.watch(v)
+            y = tf.nn.relu(v) * seed
+        return tape.gradient(y, v)
+
+    cases = [([-1.0, 0.0, 2.0], [np.inf] * 3, [np.nan, np.nan, np.inf]),
+             ([-1.0, -1.0, -1.0, 0.0, 2.0], [np.nan, np.inf, 1.0, -np.inf, np.nan], [np.nan, np.nan, 0.0, np.nan, np.nan])]
+    for v, seed, expected in cases:
+        args = (tf.constant(v), tf.constant(seed))
+        np.testing.assert_array_equal(grad(*args).numpy(), expected)
+        np.testing.assert_array_equal(tf.function(grad)(*args).numpy(), expected)
+
+
 def test_softmax_and_log_softmax_are_stable_and_follow_axis():
     logits = np.array([[1000.0, 1001.0, 1002.0], [-5.0, 0.0, 5.0]])
     sm = tf.nn.softmax(logits).numpy()

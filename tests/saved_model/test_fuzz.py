@@ -50,6 +50,18 @@ class Fuzzed(tf.Module):
     def plain(self, x):
         return tf.nn.relu(x * self.scale - 1.0), tf.cast(self.count, tf.float32)
 
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def train(self, x):
+        """A loop's gradient (WhileGrad and its two sub-graphs) in the mutated files too. The loop
+        is bounded by maximum_iterations: a mutation may make a valid loop endless (`i + i` for
+        `i + 1`), which no validation can rule out, as in TensorFlow."""
+        def body(i, h):
+            return i + 1, tf.tanh(tf.matmul(h, self.table[:, :2]) * self.scale)
+        with tf.GradientTape() as tape:
+            _, h = tf.while_loop(lambda i, h: i < 3, body, [0, x], maximum_iterations=3)
+            loss = tf.reduce_sum(h)
+        return tape.gradient(loss, [self.scale, self.table])
+
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory):
@@ -133,7 +145,8 @@ def _exercise(loaded):
     x = tf.constant([[1.0, 2.0], [3.0, -1.0]])
     calls = [lambda: loaded.signatures["serving_default"](x=x, n=tf.constant(4)),
              lambda: loaded.run(x, tf.constant(3)),
-             lambda: loaded.plain(tf.constant([1.0, -2.0]))]
+             lambda: loaded.plain(tf.constant([1.0, -2.0])),
+             lambda: loaded.train(x)]
     for call in calls:
         try:
             call()
@@ -172,6 +185,10 @@ def _run_case(template, scratch, case):
 
 def test_the_unmutated_model_loads_and_runs(template):
     loaded = tf.saved_model.load(str(template))
+    x = tf.constant([[1.0, 2.0], [3.0, -1.0]])
+    reference = Fuzzed()
+    for got, expected in zip(loaded.train(x), reference.train(x)):
+        np.testing.assert_allclose(got.numpy(), expected.numpy(), rtol=1e-6)
     out = loaded.signatures["serving_default"](x=tf.constant([[1.0, 2.0]]), n=tf.constant(2))
     acc = np.array([[1.0, 2.0]]) * 2 + 1
     acc = acc * 2 + 1
@@ -194,6 +211,7 @@ def test_random_mutations_load_or_raise_data_loss_naming_the_file(template, tmp_
             outcomes[_run_case(template, tmp_path, case)] += 1
     finally:
         signal.signal(signal.SIGALRM, previous)
+    print(f"{FUZZ_CASES} fuzz cases: {outcomes}")  # shown with -s: the closing note's count
     grown_mib = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before) / 1024
     assert grown_mib < 512, f"peak memory grew by {grown_mib:.0f} MiB over {FUZZ_CASES} cases"
     # both outcomes happen: the mutations reach past the checksums and the schema

@@ -223,3 +223,18 @@ def test_the_traced_call_must_feed_exactly_the_graph_parameters(saved):
         call.append(["extra", 1, {"spec": [[], "float32", None]}])
     _edit(saved, change)
     _refused(saved, r"function 0: the traced call's tensors are not the graph's parameters")
+
+
+def test_a_function_printing_to_a_file_is_refused_at_save_time_not_only_at_load(tmp_path):
+    # It was saved, then every load refused it: the author learns it when saving.
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def logs(x):
+        tf.print(x, output_stream=f"file://{tmp_path / 'log.txt'}")
+        return x
+
+    holder = tf.Module()
+    holder.f = logs
+    assert float(logs(tf.constant(2.0))) == 2.0
+    with pytest.raises(ValueError, match=r"Cannot save op '.*' \(type PrintV2\) of graph 'logs': it prints to "
+                                         r"'file://.*log.txt', and a loaded model may print to stdout or stderr only"):
+        tf.saved_model.save(holder, str(tmp_path / "p"))

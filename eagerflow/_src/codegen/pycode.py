@@ -28,6 +28,9 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.variant import VariantValue
 from .buffers import Spares, dead_buffer, owned_buffers, takes_out
+from .expressions import expression as _expression
+from .loop_gradient import can_inline as _can_inline_while_grad
+from .loop_gradient import emit_while_grad
 
 # Numbers that make each generated module's file name unique (linecache is keyed by it, and a
 # module's finalizer removes its entry). Traces may run in many threads: the lock keeps "take the
@@ -172,7 +175,8 @@ class _Emitter:
             else:
                 reuse = dead_buffer(program, op, i, last_use, owned)
                 out = var[id(reuse)] if reuse is not None else self._spare_for(op)
-                stmt = _statement(op, args, self.namer, var, self.env, self.kernels, self.recording, out=out)
+                stmt = _statement(op, args, self.namer, var, self.env, self.kernels, self.recording, out=out,
+                                  inputs=[program.resolve(t) for t in op.inputs])
             dying = {id(t): t for t in map(program.resolve, op.inputs)
                      if last_use.get(id(t)) == i and id(t) not in keep and t._op.type not in ("Const", "Placeholder")}
             dead = sorted(var[k] for k in dying)
@@ -201,6 +205,8 @@ class _Emitter:
         return self.spares.take_site(op.outputs[0])
 
     def _inlinable(self, op):
+        if op.type == "WhileGrad":
+            return _can_inline_while_grad(op, self.recording)
         return all(getattr(b, "program", None) is not None for b in op.attrs.values()
                    if hasattr(b, "externals"))
 
@@ -318,25 +324,14 @@ def _emit_while(em, op, args, var, indent):
     em.emit(indent, f"{', '.join(names)} = {', '.join(loop)}, {variant}({payload})", None)
 
 
-_INLINE = {"If": _emit_if, "StatelessIf": _emit_if, "While": _emit_while, "StatelessWhile": _emit_while}
+_INLINE = {"If": _emit_if, "StatelessIf": _emit_if, "While": _emit_while, "StatelessWhile": _emit_while,
+           "WhileGrad": emit_while_grad}
 
 
-def _expression(op, args):
-    """The few ops written as a NumPy expression instead of a kernel call, where the expression is
-    exactly what the kernel computes (its checks already hold statically): they sit in loop bodies,
-    where a Python call per op is a visible cost."""
-    if op.type == "MatMul" and all(t.shape.rank == 2 for t in op.inputs):
-        a = f"{args[0]}.T" if op.attrs.get("transpose_a") else args[0]
-        b = f"{args[1]}.T" if op.attrs.get("transpose_b") else args[1]
-        return f"{a} @ {b}"
-    if op.type == "ScalarIndex":
-        return f"{args[0]}[{args[1]}]"
-    return None
-
-
-def _statement(op, args, namer, var, env, kernels, recording=False, out=None):
+def _statement(op, args, namer, var, env, kernels, recording=False, out=None, inputs=None):
     """One line of Python for one op, or None when the op needs no code (Placeholder). `out`: the
-    name of a dead buffer the (ufunc) kernel writes its result into (codegen/buffers.py)."""
+    name of a dead buffer the (ufunc) kernel writes its result into (codegen/buffers.py); `inputs`:
+    the op's inputs after the passes' substitutions (a folded constant where the graph has an op)."""
     opdef = op.opdef
     if op.type == "Placeholder":
         return None
@@ -349,8 +344,8 @@ def _statement(op, args, namer, var, env, kernels, recording=False, out=None):
         out = namer(op.name)
         var[id(op.outputs[0])] = out
         return f"{out} = {args[0]}._array"
-    expression = _expression(op, args)
-    if expression is not None:
+    expression = _expression(op, args, op.inputs if inputs is None else inputs, env)
+    if expression is not None and out is None:
         out = namer(op.name)
         var[id(op.outputs[0])] = out
         return f"{out} = {expression}"

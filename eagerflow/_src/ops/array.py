@@ -15,6 +15,7 @@ from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import Tensor
 from . import shape_rules as R
+from .branchless_select import select as _branchless_select
 from .operands import as_int_tensor, as_tensor, static_ints
 from .registry import NO_GRADIENT, Spec, bind, defop, static_value
 
@@ -267,7 +268,7 @@ def _select_grad(op, g):
 
 
 SelectV2 = defop("SelectV2", inputs=("condition", "t", "e"), infer=_select_infer, grad=_select_grad,
-                 kernel=lambda c, x, y: np.where(c, x, y))
+                 kernel=_branchless_select)
 Where = defop("Where", inputs=("input",), grad=NO_GRADIENT,
               infer=lambda inputs, attrs: [Spec(TensorShape([None, inputs[0].shape.rank]), _dt.int64)],
               kernel=lambda c: np.argwhere(c).astype(np.int64))

@@ -77,18 +77,23 @@ SoftmaxCrossEntropyWithLogits = defop(
 
 
 def _sparse_xent_kernel(features, labels):
+    """loss = log(sum(exp(shifted))) - shifted[label], backprop = softmax - one_hot, with
+    shifted = features - max: one exp over the logits, as the kernel a careful NumPy programmer
+    writes (this runs once per training step)."""
     classes = features.shape[1]
-    bad = (labels < 0) | (labels >= classes)
-    if np.any(bad):
+    if labels.size and (labels.min() < 0 or labels.max() >= classes):
+        bad = (labels < 0) | (labels >= classes)
         first = labels[np.argmax(bad)]
         shown = " ".join(str(int(v)) for v in labels)
         raise InvalidArgumentError(None, None, f"Received a label value of {first} which is outside the valid "
                                                f"range of [0, {classes}).  Label values: {shown}")
-    shifted = features - np.max(features, axis=1, keepdims=True)
-    log_sm = shifted - np.log(np.sum(np.exp(shifted), axis=1, keepdims=True))
+    shifted = features - features.max(axis=1, keepdims=True)
+    backprop = np.exp(shifted)
+    total = backprop.sum(axis=1, keepdims=True)
     rows = np.arange(features.shape[0])
-    loss = -log_sm[rows, labels]
-    backprop = np.exp(log_sm)
+    loss = np.log(total[:, 0])
+    loss -= shifted[rows, labels]
+    backprop /= total
     backprop[rows, labels] -= 1
     return loss.astype(features.dtype, copy=False), backprop.astype(features.dtype, copy=False)
 

@@ -110,7 +110,22 @@ class ConcreteFunction:
 
     @property
     def outputs(self):
-        return self.graph.outputs
+        """The flat output tensors the function returns, in order (a loaded signature's in its
+        sorted output-name order)."""
+        return list(self._outputs)
+
+    @property
+    def flat_input_signature(self):
+        """The graph's parameters as TensorSpecs named by their flat parameter names (`x`,
+        `inputs_1`), in the order the call passes them: the first entries of `inputs`."""
+        return tuple(TensorSpec(spec.shape, spec.dtype, name) for name, spec in self._param_specs)
+
+    @property
+    def traced_parameters(self):
+        """The traced Python call as (name, inspect.Parameter kind, template) per parameter, a
+        template being a TensorSpec where a tensor went, else the Python value (or a list, tuple
+        or dict of those): what a call is checked against, and what a SavedModel stores."""
+        return tuple(self._binder._params)
 
     @property
     def variables(self):
@@ -150,7 +165,7 @@ class ConcreteFunction:
         return nest.pack_sequence_as(structure, [for_none if leaf is None else fn(leaf) for leaf in leaves])
 
     def _output_type_text(self):
-        outs = [TensorSpec(t.shape, t.dtype) for t in self.graph.outputs]
+        outs = [TensorSpec(t.shape, t.dtype) for t in self._outputs]  # a loaded signature's order, not the graph's
         return _output_type_text(self.structured_outputs, outs)
 
     def pretty_printed_signature(self, verbose=True):
@@ -338,6 +353,15 @@ def _packer(template):
         return tuple
     if type(template) is list and all(isinstance(t, Tensor) for t in template):
         return list
+    if type(template) is dict and all(isinstance(t, Tensor) for t in template.values()):
+        # A flat dict (Keras' train_step logs): the flat order is nest's (sorted keys), the result
+        # keeps the traced dict's key order, as nest.pack_sequence_as builds it.
+        keys = list(template)
+        where = nest.flatten({k: i for i, k in enumerate(keys)})  # template position per flat slot
+        slot = [0] * len(keys)
+        for flat_index, position in enumerate(where):
+            slot[position] = flat_index
+        return lambda outs: {k: outs[i] for k, i in zip(keys, slot)}
     leaves = nest.flatten(template)
     if any(leaf is None for leaf in leaves):  # `None` outputs are not graph outputs: put them back
         holes = [leaf is None for leaf in leaves]

@@ -1,7 +1,10 @@
 """What fit/evaluate/predict iterate over: arrays cut into batches, or a tf.data Dataset.
 
 Arrays: floating arrays are converted to float32 once (as Keras' array adapter does), each epoch
-is optionally shuffled with one permutation, and batches are contiguous slices. A Dataset's
+is optionally shuffled with one permutation, and batches are contiguous slices, handed to the step
+as tensors over those slices. (An ndarray passed to a tf.function is copied, since its owner may
+change it after the call; these slices are fit's own, read by the step while fit runs and kept by
+nothing after it, so they go uncopied: at batch 256 the copies were 8% of an epoch.) A Dataset's
 elements are `x`, `(x, y)` or `(x, y, sample_weight)`, already batched.
 """
 from __future__ import annotations
@@ -9,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..._src.core import nest
-from ..._src.core.tensor import Tensor
+from ..._src.core.dtypes import from_numpy
+from ..._src.core.tensor import Tensor, make_eager
 from ..._src.state.variables import Variable
 
 
@@ -20,6 +24,11 @@ def _as_array(value):
     if value.dtype.kind == "f" and value.dtype != np.float32:
         value = value.astype(np.float32)
     return value
+
+
+def _slice(array, where):
+    """A batch: a tensor over `array[where]`, no copy (see the module docstring)."""
+    return make_eager(array[where], from_numpy(array.dtype))
 
 
 def is_dataset(x):
@@ -78,18 +87,19 @@ class ArrayBatches:
             sw = None if sw is None else sw[perm]
         bs = self.batch_size
         if isinstance(x, np.ndarray) and isinstance(y, np.ndarray) and sw is None:  # the common case, kept lean
+            x_dtype, y_dtype = from_numpy(x.dtype), from_numpy(y.dtype)
             for start in range(0, self.num_samples, bs):
-                yield x[start:start + bs], y[start:start + bs]
+                yield make_eager(x[start:start + bs], x_dtype), make_eager(y[start:start + bs], y_dtype)
             return
         for start in range(0, self.num_samples, bs):
             s = slice(start, start + bs)
-            bx = nest.map_structure(lambda a: a[s], x)
+            bx = nest.map_structure(lambda a: _slice(a, s), x)
             if y is None:
                 yield (bx,)
             elif sw is None:
-                yield bx, nest.map_structure(lambda a: a[s], y)
+                yield bx, nest.map_structure(lambda a: _slice(a, s), y)
             else:
-                yield bx, nest.map_structure(lambda a: a[s], y), sw[s]
+                yield bx, nest.map_structure(lambda a: _slice(a, s), y), _slice(sw, s)
 
 
 class DatasetBatches:

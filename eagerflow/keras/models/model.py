@@ -44,6 +44,26 @@ class Model(Trainer, Layer):
     def _summary_layers(self):
         return self.layers
 
+    # --- SavedModel (the logic is in saved_model/keras_export.py) ---
+    def _maybe_build(self, inputs):
+        """Also records the first call's inputs as TensorSpecs: the serving signature of a model
+        built by being called takes those (Keras keeps them as its build shapes)."""
+        if not self.built and inputs is not None:
+            from ...saved_model.keras_export import input_specs_of
+            self._build_input_specs = input_specs_of(inputs)
+        super()._maybe_build(inputs)
+
+    def _default_save_signature(self):
+        """TensorFlow's hook: the tf.function `tf.saved_model.save` makes `serving_default` from when
+        given no signatures; None while the model is not built."""
+        from ...saved_model.keras_export import default_save_signature
+        return default_save_signature(self)
+
+    def export(self, filepath, format="tf_saved_model", verbose=None, input_signature=None, **kwargs):
+        """Writes a SavedModel for inference with a `serve` endpoint (Keras 3's `export`)."""
+        from ...saved_model.keras_export import export
+        export(self, filepath, format=format, verbose=verbose, input_signature=input_signature, **kwargs)
+
     def get_layer(self, name=None, index=None):
         if index is not None:
             return self.layers[index]
