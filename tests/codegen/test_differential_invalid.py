@@ -65,7 +65,12 @@ def calls(draw):
 
 
 def _core(message: str) -> str:
-    """TensorFlow's message without the per-mode suffix (eager's op tag, a graph's node and line)."""
+    """TensorFlow's message without the per-mode parts: eager's op tag; a graph's "Graph execution
+    error:" heading with the node's "Detected at ... defined at" frames, and its node and op lines."""
+    if message.startswith("Graph execution error:\n\n"):
+        message = message[len("Graph execution error:\n\n"):]
+        if message.startswith("Detected at node "):
+            message = message.split("\n\n", 1)[1]
     return message.split(" [Op:")[0].split("\n\t [[")[0]
 
 

@@ -156,7 +156,10 @@ def test_impossible_allocation_in_a_traced_graph_is_resource_exhausted():
     fn = tf.function(lambda n: tf.zeros([n, 2 ** 20]), input_signature=[tf.TensorSpec([], tf.int32)])
     with pytest.raises(tf.errors.ResourceExhaustedError) as info:
         fn(tf.constant(2 ** 30))
-    assert info.value.message.startswith("OOM when allocating tensor with shape[1073741824,1048576] and type float")
+    # TensorFlow's layout for a graph's run-time error: heading, creation site, kernel message, node
+    assert info.value.message.startswith("Graph execution error:\n\nDetected at node Fill defined at")
+    assert ("\n\nOOM when allocating tensor with shape[1073741824,1048576] and type float"
+            in info.value.message)
     assert "{{node Fill}}" in info.value.message
 
 

@@ -2,7 +2,8 @@
 (one translation, ops/validation.py `kernel_error`), plus the node and the user's line.
 
 Expected texts are TensorFlow 2.21's: for `a + b` traced with unknown sizes and called on [2] and [3],
-TensorFlow raises InvalidArgumentError "...Incompatible shapes: [2] vs. [3]\\n\\t [[{{node add}}]]".
+TensorFlow raises InvalidArgumentError "Graph execution error:\\n\\nDetected at node add defined at (most recent
+call last):\\n  File ...\\n\\nIncompatible shapes: [2] vs. [3]\\n\\t [[{{node add}}]] [Op:__inference_f_12]".
 """
 from __future__ import annotations
 
@@ -49,7 +50,9 @@ def test_run_time_error_of_a_traced_graph_uses_the_ops_tensorflow_message(fn, sp
     with pytest.raises(IAE) as info:
         traced(*tensors)
     text = info.value.message
-    assert text.startswith(f"{message}\n\t [[{{{{node {node}}}}}]]"), text
+    # TensorFlow 2.21's layout: "Graph execution error:", the node's creation frames, the kernel's message, the node
+    assert text.startswith(f"Graph execution error:\n\nDetected at node {node} defined at (most recent call last):\n")
+    assert f"\n\n{message}\n\t [[{{{{node {node}}}}}]]" in text, text
     assert "could not be broadcast" not in text and "mismatch in its core dimension" not in text
     line = fn.__code__.co_firstlineno + 1
     assert re.search(rf'File ".*test_runtime_errors.py", line {line}', text), text

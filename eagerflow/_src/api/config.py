@@ -10,3 +10,7 @@ from ..core.devices import (LogicalDevice, PhysicalDevice, get_soft_device_place
 from . import config_experimental as experimental  # noqa: F401,E402
 from . import config_threading as threading  # noqa: F401,E402
 # --- end devices and threads ---
+
+# --- issue 13 point 2: the eager/graph parity check (eagerflow's; trace/parity.py) ---
+from ..trace.parity import experimental_check_parity, experimental_get_check_parity  # noqa: F401,E402
+# --- end ---

@@ -5,3 +5,5 @@ from ..ops.checks import (Assert, assert_all_finite, assert_equal, assert_greate
                           check_numerics)
 from ..ops.static_checks import (assert_integer, assert_rank, assert_rank_at_least, assert_rank_in,  # noqa: F401
                                  assert_scalar, assert_shapes, assert_type)
+from ..core.tracebacks import (disable_traceback_filtering, enable_traceback_filtering,  # noqa: F401
+                               is_traceback_filtering_enabled)

@@ -5,6 +5,8 @@ same classes, with messages in TensorFlow's wording where TensorFlow raises.
 """
 from __future__ import annotations
 
+import linecache
+
 OK = 0
 CANCELLED = 1
 UNKNOWN = 2
@@ -73,3 +75,45 @@ DataLossError = _error_class("DataLossError", DATA_LOSS, "Unrecoverable data los
 def op_error(cls, op_name: str, message: str) -> OpError:
     """An eager op error in TensorFlow's format: `<message> [Op:<OpType>]`."""
     return cls(None, None, f"{message} [Op:{op_name}]")
+
+
+def graph_error_message(message: str, node: str, function_name: str, site=None, inputs: str = "") -> str:
+    """The text of an error raised while a traced graph runs, in TensorFlow's layout:
+
+        Graph execution error:
+
+        Detected at node add defined at (most recent call last):
+          File "model.py", line 12, in <module>
+            y = f(a, b)
+          File "model.py", line 8, in f
+            return a + b
+
+        Incompatible shapes: [2] vs. [3]
+        \t [[{{node add}}]] [Op:__inference_f]
+
+    `site` (graph/graph.py Site): the user's line that created the op and the user's frames that led
+    there (TensorFlow prints the frames' lines empty; we print their source). `inputs`: eagerflow's
+    extra last line, the op's input shapes on this call."""
+    text = "Graph execution error:\n\n"
+    frames = getattr(site, "stack", ()) or ((site[0], site[1], "?"),) if site else ()
+    if frames:
+        text += f"Detected at node {node} defined at (most recent call last):\n"
+        for filename, lineno, function in frames:
+            text += f'  File "{filename}", line {lineno}, in {function}\n'
+            line = linecache.getline(filename, lineno).strip()
+            if line:
+                text += f"    {line}\n"
+        text += "\n"
+    text += f"{message}\n\t [[{{{{node {node}}}}}]] [Op:__inference_{function_name}]"
+    if inputs:
+        text += f"\n{inputs}"
+    return text
+
+
+class ParityWarning(UserWarning):
+    """eagerflow extension: a tf.function's graph and an eager run of its Python disagree
+    (`tf.config.experimental_check_parity`, trace/parity.py)."""
+
+
+class ParityError(AssertionError):
+    """eagerflow extension: the parity check's difference, raised with mode="raise"."""

@@ -12,7 +12,6 @@ Ops created while converting an argument are therefore named when their consumer
 """
 from __future__ import annotations
 
-import sys
 import threading
 
 from ..core import dtypes as _dt
@@ -21,8 +20,8 @@ from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor
 from ..ops.validation import InputTypeError, is_graph_type_error
 from .render import Drawable
+from .sites import Site, inlined_site, trace_entry, user_frame, user_stack  # noqa: F401 (the op-site API)
 
-_PACKAGE_DIR = __file__.rsplit("/graph/", 1)[0]
 
 
 class OperatorNotAllowedInGraphError(TypeError):
@@ -165,15 +164,11 @@ class Operation:
         return f"<tf.Operation '{self.name}' type={self.type}>"
 
 
-def _user_frame():
-    """(filename, lineno) of the innermost caller outside eagerflow: where the user wrote the op."""
-    frame = sys._getframe(2)
-    while frame is not None:
-        fname = frame.f_code.co_filename
-        if not fname.startswith(_PACKAGE_DIR) or "/tests/" in fname:
-            return fname, frame.f_lineno
-        frame = frame.f_back
-    return None
+def _shape_text(shape) -> str:
+    """A shape as TensorFlow's shape-inference errors print it: `[?,3]`, `[]`, `?` (unknown rank)."""
+    if shape.rank is None:
+        return "?"
+    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
 
 
 class Graph(Drawable):
@@ -195,6 +190,8 @@ class Graph(Drawable):
         # Variable argument), so a tape can watch that argument when a nested function reads it.
         self._variable_standins = {}
         self._lock = threading.Lock()
+        # Where this trace began: its frame's id and the user's frames above it (graph/sites.py).
+        self._entry, self.base_stack = trace_entry()
 
     # --- naming ---
     def unique_name(self, name: str) -> str:
@@ -213,7 +210,7 @@ class Graph(Drawable):
     # --- building ---
     def _new_op(self, opdef, name, inputs, attrs, specs):
         node_name = None if name is None else self.unique_name(self.name_scope + name)
-        op = Operation(self, opdef, node_name, inputs, attrs, _user_frame())
+        op = Operation(self, opdef, node_name, inputs, attrs, user_frame(self))
         op.outputs = tuple(SymbolicTensor(op, i, s.shape, s.dtype) for i, s in enumerate(specs))
         self._ops.append(op)
         return op
@@ -234,10 +231,10 @@ class Graph(Drawable):
                 raise
             message = err.message if isinstance(err, OpError) else str(err)
             message = message.split(" [Op:")[0]
-            shapes = ", ".join(str(t.shape) if t.shape.rank is not None else "?" for t in inputs)
+            shapes = ", ".join(_shape_text(t.shape) for t in inputs)
             raise ValueError(f"{message} for '{{{{node {node_name or opdef.name}}}}} = {opdef.name}' with input "
                              f"shapes: {shapes}.") from None
-        op = Operation(self, opdef, node_name, inputs, attrs, _user_frame())
+        op = Operation(self, opdef, node_name, inputs, attrs, user_frame(self))
         op.outputs = tuple(SymbolicTensor(op, i, s.shape, s.dtype) for i, s in enumerate(specs))
         self._ops.append(op)
         if not deferred:

@@ -15,7 +15,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core import nest
 from ..core.context import state
-from ..core.errors import InvalidArgumentError, OpError
+from ..core.errors import InvalidArgumentError, OpError, ParityError, graph_error_message
 from ..core.shape import TensorShape
 from ..core.tensor import Tensor, TensorSpec, wrap_array
 # Loaded with eagerflow, not on the first traced call (where they cost about 1 ms of the 5 ms budget).
@@ -268,13 +268,19 @@ class ConcreteFunction:
 
     def _runtime_error(self, exc):
         """The error a kernel raised, naming the node and the user's line that created it."""
+        if isinstance(exc, ParityError):  # the parity check's mode="raise" (trace/parity.py): as it is
+            return exc
         tb = exc.__traceback__
         op = None
+        inputs = ""
         while tb is not None:
             if tb.tb_frame.f_code.co_filename == self._generated.filename:
                 op = self._generated.line_ops.get(tb.tb_lineno)
-                if op is not None and not isinstance(exc, OpError):  # NumPy's words: the op's TF message
-                    exc = _op_error(op, tb.tb_frame, self._generated.line_args.get(tb.tb_lineno), exc)
+                if op is not None:
+                    arg_names = self._generated.line_args.get(tb.tb_lineno)
+                    inputs = _input_shapes(op, tb.tb_frame, arg_names)
+                    if not isinstance(exc, OpError):  # NumPy's words: the op's TF message
+                        exc = _op_error(op, tb.tb_frame, arg_names, exc)
             tb = tb.tb_next
         if op is not None and (isinstance(exc, MemoryError) or "array is too big" in str(exc)):
             exc = out_of_memory_error(op.opdef, op.inputs, op.attrs, exc)  # TensorFlow's ResourceExhaustedError
@@ -286,13 +292,11 @@ class ConcreteFunction:
                 message = f"slice index {found.group(1)} of dimension {found.group(2)} out of bounds."
         if op is None:
             return exc if isinstance(exc, OpError) else InvalidArgumentError(None, None, message)
-        where = ""
-        if op.source:
-            where = f"\n\nDetected at node '{op.name}' defined at:\n  File \"{op.source[0]}\", line {op.source[1]}"
         # The public TensorFlow class (a kernel may raise a private subclass of it).
         cls = next((c for c in type(exc).__mro__ if c.__module__ == OpError.__module__), InvalidArgumentError) \
             if isinstance(exc, OpError) else InvalidArgumentError
-        return cls(None, op, f"{message}\n\t [[{{{{node {op.name}}}}}]]{where}")
+        return cls(None, op, graph_error_message(message, op.name, self.name.removesuffix("_with_intermediates"),
+                                                op.source, inputs))
 
 
 def _runs_inlined_only(name, tensor):
@@ -303,6 +307,22 @@ def _runs_inlined_only(name, tensor):
             None, None, f"{name} captured {tensor.name} of the enclosing tf.function's graph {tensor.graph.name!r}: "
                         f"it can only be called while that function is traced; pass the tensor as an argument.")
     return fail
+
+
+def _input_shapes(op, frame, arg_names):
+    """`Inputs of node add (AddV2): x:0 float32 [2], y:0 float32 [3]`: the shapes the failing op got
+    on this call (read from the generated function's frame), else its traced (static) shapes."""
+    parts = []
+    for i, t in enumerate(op.inputs):
+        value = None
+        if arg_names is not None and len(arg_names) == len(op.inputs):
+            value = frame.f_locals.get(arg_names[i], frame.f_globals.get(arg_names[i]))
+        if isinstance(value, (np.ndarray, np.generic)):
+            shape = list(np.shape(value))
+        else:
+            shape = t.shape.as_list() if t.shape.rank is not None else "<unknown>"
+        parts.append(f"{t.name} {t.dtype.name} {shape}")
+    return f"Inputs of node {op.name} ({op.type}): {', '.join(parts)}" if parts else ""
 
 
 def _op_error(op, frame, arg_names, exc):

@@ -20,8 +20,10 @@ from ..core import nest
 from ..core.context import graph_scope, state
 from ..core.convert import convert_to_tensor
 from ..core.tensor import EagerTensor, Tensor, TensorSpec, wrap_array
+from ..core.tracebacks import filter_traceback
 from ..ops.fp_errors import busy, run_quiet
 from . import cache as _cache
+from . import parity as _parity
 from . import placeholders as _ph
 from . import retrace as _retrace
 from . import signature as sig
@@ -62,6 +64,7 @@ class Function:
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
         self._max_traces = experimental_max_traces
+        self._check_parity = unused.get("experimental_check_parity")  # None: the global switch (parity.py)
         self._name = name or getattr(python_function, "__name__", "function")
         self._cache = _cache.TraceCache(self._name, experimental_max_traces)
         self._table = self._cache.table  # call key -> trace (cleared in place, never replaced)
@@ -137,7 +140,7 @@ class Function:
             del method
             bound = Function(python_function, self._input_signature, self._autograph, self._jit_compile,
                              self._reduce_retracing, self._name, experimental_max_traces=self._max_traces,
-                             _instance=weak_instance)
+                             _instance=weak_instance, experimental_check_parity=self._check_parity)
             try:
                 self._bound[instance] = bound
             except TypeError as err:
@@ -222,6 +225,7 @@ class Function:
             cache.touch(cf)
         return cf._call_flat(tensors)
 
+    @filter_traceback
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
         """The ConcreteFunction for these arguments (TensorSpecs or values), tracing if needed."""
         if self._input_signature is not None:
@@ -266,6 +270,7 @@ class Function:
         return cf._call_flat(tensors)
 
     # --- a cache miss ---
+    @filter_traceback  # a trace's errors show the user's frames (core/tracebacks.py); not on cached calls: ~0.2 us
     def _miss(self, args, kwargs, key):
         """Finds or makes the trace for a call the exact-key lookup missed; the call key is
         remembered so the next such call is one lookup."""
@@ -376,6 +381,7 @@ class Function:
             second = self._trace(args, kwargs, key, call_key, [], counted)  # raises if it creates variables again
             if not any(v._pending_init for v in created):
                 cf = second  # else the first trace's graph, which initializes them on its first run, is kept
+        _parity.arm(self, cf, args, kwargs)  # the parity check's debug switch (one flag check when off)
         return cf
 
     def _output_tensor(self, value):
@@ -395,15 +401,18 @@ class Function:
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
              experimental_implements=None, experimental_autograph_options=None, experimental_attributes=None,
              experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None,
-             name=None, experimental_max_traces=None):
+             name=None, experimental_max_traces=None, experimental_check_parity=None):
     """`@tf.function` / `tf.function(f, input_signature=...)`.
 
     `experimental_max_traces` (eagerflow's): the most traces this function keeps, least recently
-    used evicted past it; None takes `tf.config.get_function_max_traces()` (256 unless set)."""
+    used evicted past it; None takes `tf.config.get_function_max_traces()` (256 unless set).
+    `experimental_check_parity` (eagerflow's): True/False checks this function's graph against its
+    eager run or not, whatever `tf.config.experimental_check_parity` says (trace/parity.py)."""
     def decorate(fn):
         return Function(fn, input_signature=input_signature, autograph=autograph, jit_compile=jit_compile,
                         reduce_retracing=reduce_retracing, experimental_relax_shapes=experimental_relax_shapes,
-                        name=name, experimental_max_traces=experimental_max_traces)
+                        name=name, experimental_max_traces=experimental_max_traces,
+                        experimental_check_parity=experimental_check_parity)
     if func is None:
         return decorate
     return decorate(func)
