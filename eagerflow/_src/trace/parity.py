@@ -105,7 +105,7 @@ def arm(function, cf, args, kwargs):
     if any(not hasattr(t, "_value") for t in cf.graph.external_captures):
         return  # runs only inlined in its caller's trace, where the caller's check covers it
     leaves = nest.flatten((args, kwargs))
-    if any(type(leaf).__module__.startswith("eagerflow.trace") for leaf in leaves):
+    if any(type(leaf).__module__.startswith("eagerflow._src.trace") for leaf in leaves):
         _log.info("parity check: %s takes a Variable, dataset or iterator argument: not checked", function._name)
         return
     if sum(isinstance(leaf, TensorSpec) for leaf in leaves) != cf._n_params:
