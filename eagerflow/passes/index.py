@@ -56,3 +56,4 @@ def simplify_scalar_index(program):
         out = op.outputs[0]
         new.outputs = (SymbolicTensor(new, 0, out.shape, out.dtype),)
         program.replace(i, new)
+SCALAR_INDEX.jax = lambda x, i: x[i]  # its JAX lowering (codegen/xla.py): a dynamic index
