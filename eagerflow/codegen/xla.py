@@ -434,9 +434,12 @@ class CompiledProgram:
         # the integer ones when the trace needs a parameter's value (a shape given as an argument),
         # as TensorFlow's XLA does: one executable per distinct value of those arguments.
         self._static = ()
-        self._jax_errors = (jax.errors.ConcretizationTypeError, jax.errors.TracerArrayConversionError,
-                            jax.errors.TracerIntegerConversionError, jax.errors.TracerBoolConversionError)
+        self._jax_errors = tuple(getattr(jax.errors, name) for name in (
+            "ConcretizationTypeError", "TracerArrayConversionError", "TracerIntegerConversionError",
+            "TracerBoolConversionError") if hasattr(jax.errors, name))
         self._jitted = jax.jit(self._lowered, static_argnums=(1,))
+        self._put = jax.device_put
+        self._device = {}  # slot -> (the variable's NumPy array, the same value as an XLA array)
 
     def _lowered(self, arrays, constants, variable_values):
         """The program over jax arrays: (outputs, {slot: value assigned})."""
@@ -466,7 +469,7 @@ class CompiledProgram:
                 variables.append(value)
             else:
                 arrays.append(value)
-        current = [v._array for v in variables]
+        current = self._device_values(variables)
         try:
             outputs, assigned = self._call(arrays, current)
         except self._jax_errors:
@@ -476,9 +479,29 @@ class CompiledProgram:
             if not self._static:
                 raise
             outputs, assigned = self._call(arrays, current)
+        device = self._device
         for i, value in assigned.items():
-            variables[i]._array = np.asarray(value)
+            array = np.asarray(value)  # NOTE: no copy on CPU: the NumPy array views the XLA buffer
+            variables[i]._array = array
+            device[i] = (array, value)
         return tuple(np.asarray(o) for o in outputs)
+
+    def _device_values(self, variables):
+        """The variables' current values for the executable: the XLA array already holding one
+        (the value this function wrote, or a copy made on an earlier call) when the variable still
+        has that array, so a weight is not copied into XLA on every call."""
+        device = self._device
+        values = []
+        for i, var in enumerate(variables):
+            array = var._array
+            held = device.get(i)
+            if held is not None and held[0] is array:
+                values.append(held[1])
+            else:
+                placed = self._put(array)
+                device[i] = (array, placed)
+                values.append(placed)
+        return values
 
     def _call(self, arrays, variable_values):
         static = self._static
