@@ -23,6 +23,7 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError
+from ..ops.lazy_jax import ON_HOST
 
 INSTALL_HINT = "pip install 'eagerflow[xla]'"
 _FOLD_LIMIT = 4096  # elements: values computed at trace time larger than this are left to XLA
@@ -137,8 +138,13 @@ def run_program(program, env, state):
             continue
         args = [_value(program, env, t) for t in op.inputs]
         special = _SPECIAL.get(kind)
+        lowering = op.opdef.jax
         if special is not None:
             outs = special(op, args, state)
+        elif lowering is ON_HOST:
+            outs = _on_host(op, args)
+        elif getattr(lowering, "updates_variables", False):
+            outs = _updating(op, lowering, args, state)
         else:
             outs = _fold(op, args)
             if outs is None:
@@ -147,6 +153,36 @@ def run_program(program, env, state):
         for t, v in zip(op.outputs, outs):
             env[id(t)] = v
     return [_value(program, env, t) for t in program.outputs]
+
+
+def _on_host(op, args):
+    """The op's NumPy kernel on the host, called from the executable at each run (random draws)."""
+    import jax
+    from jax.experimental import io_callback
+    shapes = [t.shape for t in op.outputs]
+    if not all(s.is_fully_defined() for s in shapes):
+        raise InvalidArgumentError(None, None, f"XLA compilation of {op.name} ({op.type}) needs its output shape "
+                                               f"at trace time; it depends on the data.")
+    specs = [jax.ShapeDtypeStruct(tuple(s.as_list()), t.dtype.np_dtype) for s, t in zip(shapes, op.outputs)]
+    kernel, attrs, multi = op.opdef.kernel, op.attrs, op.opdef.multi_output
+
+    def on_host(*arrays):
+        with np.errstate(all="ignore"):
+            out = kernel(*[np.asarray(a) for a in arrays], **attrs)
+        return [np.asarray(o, dtype=spec.dtype) for o, spec in zip(out if multi else [out], specs)]
+    return list(io_callback(on_host, specs, *args))
+
+
+def _updating(op, lowering, args, state):
+    """An op that updates the variables among its inputs (a fused optimizer step): the lowering
+    gets their current values and returns (outputs, {input position: new value})."""
+    values = [state.values[a.index] if isinstance(a, _Slot) else a for a in args]
+    outs, updates = lowering(*values, **op.attrs)
+    for position, value in updates.items():
+        slot = args[position].index
+        state.values[slot] = _like(value, state.values[slot])
+        state.assigned.add(slot)
+    return list(outs)
 
 
 def _run_branch(branch, explicit, externals, state, program=None):

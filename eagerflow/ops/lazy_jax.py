@@ -51,3 +51,21 @@ jnp = _LazyModule("jax.numpy")
 lax = _LazyModule("jax.lax")
 jsp = _LazyModule("jax.scipy.special")
 jnn = _LazyModule("jax.nn")
+
+
+def jax_module():
+    """The `jax` module itself (jax.vjp, jax.vmap): for lowerings that need a transformation.
+    Called only while codegen/xla.py compiles, when JAX is imported already."""
+    return importlib.import_module("jax")
+
+
+class _OnHost:
+    """`OpDef.jax = ON_HOST`: the op runs its NumPy kernel on the host during each compiled call
+    (jax.experimental.io_callback). Random ops use it: their draws continue eagerflow's seeded
+    streams (ops/random.py), so a compiled function draws what the plain one would."""
+
+    def __repr__(self):
+        return "ON_HOST"
+
+
+ON_HOST = _OnHost()

@@ -19,6 +19,7 @@ jax = pytest.importorskip("jax")
 
 import eagerflow as tf  # noqa: E402
 from eagerflow.core import nest  # noqa: E402
+from eagerflow.ops.lazy_jax import ON_HOST  # noqa: E402
 from eagerflow.ops.registry import OPS  # noqa: E402
 from tests.codegen.test_differential import ROWS  # noqa: E402 - also imports every op family
 
@@ -46,6 +47,7 @@ NEVER_COMPILED = {
 class _Counting:
     def __init__(self, fn):
         self.fn, self.calls = fn, 0
+        self.updates_variables = getattr(fn, "updates_variables", False)  # codegen/xla.py reads it
 
     def __call__(self, *args, **kwargs):
         self.calls += 1
@@ -79,14 +81,24 @@ def _unsupported(fn, tensors):
     return [t for t, _ in unsupported_ops(optimize(view))]
 
 
-_XLA_ROWS = [row for row in ROWS if _lowered(row.op) and row.raises is None and row.seed is None]
+_XLA_ROWS = [row for row in ROWS if _lowered(row.op) and row.raises is None]
+
+
+def _seed(row):
+    """Random rows: the same global seed before each trace, so both functions get the same op
+    seeds; compiled random ops draw on the host from the same streams (ops/lazy_jax.py ON_HOST)."""
+    if row.seed is not None:
+        tf.random.set_seed(row.seed)
 
 
 def _count_lowerings(monkeypatch):
     """Wraps every lowering in a call counter; returns {op name: counter}."""
     counters = {}
     for name, op in OPS.items():
-        if op.jax is not None:
+        if op.jax is ON_HOST:  # the kernel itself runs, called back from the executable
+            counters[name] = _Counting(op.kernel)
+            monkeypatch.setattr(op, "kernel", counters[name])
+        elif op.jax is not None:
             counters[name] = _Counting(op.jax)
             monkeypatch.setattr(op, "jax", counters[name])
     return counters
@@ -114,9 +126,11 @@ def test_lowering_matches_kernel(row, monkeypatch, _no_static_shape_folding):
     missing = _unsupported(row.fn, tensors)
     if missing:
         pytest.skip(f"the row's graph also needs ops without a lowering: {missing}")
-    counters = _count_lowerings(monkeypatch)
     with np.errstate(all="ignore"):
+        _seed(row)
         expected = _flat(tf.function(row.fn)(*tensors))
+        counters = _count_lowerings(monkeypatch)
+        _seed(row)
         got = _flat(tf.function(row.fn, jit_compile=True)(*tensors))
     _close(expected, got, "jit_compile=True")
     _RUNS[str(row)] = row.op
@@ -146,6 +160,7 @@ def test_lowered_gradient_matches_kernel(row, monkeypatch, _no_static_shape_fold
     fn = _gradient_fn(row.fn, len(tensors), float_positions)
     with np.errstate(all="ignore"):
         try:
+            _seed(row)
             expected = _flat(tf.function(fn)(*tensors))
         except Exception as exc:  # noqa: BLE001 - rows whose outputs carry no float gradient
             pytest.skip(f"no gradient through this row: {type(exc).__name__}")
@@ -155,6 +170,7 @@ def test_lowered_gradient_matches_kernel(row, monkeypatch, _no_static_shape_fold
         if missing:
             pytest.skip(f"the gradient graph needs ops without a lowering: {missing}")
         counters = _count_lowerings(monkeypatch)
+        _seed(row)
         got = _flat(tf.function(fn, jit_compile=True)(*tensors))
     _close(expected, got, "gradient under jit_compile=True", rtol=1e-4, atol=1e-5)
     _record(counters)
