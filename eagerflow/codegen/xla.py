@@ -70,7 +70,7 @@ class _History:
 
 # --- the check made before compiling: every op has a lowering ---
 
-_HANDLED_HERE = {"Placeholder", "Const", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
+_HANDLED_HERE = {"Placeholder", "Const", "IfKeptValue", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp",
                  "AssignSubVariableOp", "If", "StatelessIf", "While", "StatelessWhile", "WhileGrad"}
 
 
@@ -85,7 +85,8 @@ def unsupported_ops(program, found=None):
             branch = op.attrs.get(key) if op.type in _HANDLED_HERE else None
             if branch is not None and getattr(branch, "program", None) is not None:
                 unsupported_ops(branch.program, found)
-                if key == "body" and op.attrs.get("keep_history"):
+                if (key == "body" and op.attrs.get("keep_history")) or (
+                        key.endswith("_branch") and op.attrs.get("keep_intermediates")):
                     unsupported_ops(branch.with_intermediates(branch.kept_for_gradient).program, found)
     return found
 
@@ -220,26 +221,79 @@ def _assign_add(op, args, state):
     return _assign(op, [slot, _like(old + delta if op.type == "AssignAddVariableOp" else old - delta, old)], state)
 
 
+class _Kept:
+    """What an If under a recording tape kept for its gradient: each branch's kept values (zeros
+    for the branch not taken, as TensorFlow's cond_v2 has them), by branch."""
+
+    def __init__(self, then_side, else_side):
+        self.sides = {"then_branch": then_side, "else_branch": else_side}  # (positions, values) or None
+
+
+class _KeptSide:
+    """A _Kept as the gradient If's branch for one forward branch sees it (IfKeptValue reads it)."""
+
+    def __init__(self, positions, values):
+        self.positions, self.values = positions, values
+
+    def value(self, position):
+        return self.values[position if self.positions is None else self.positions.index(position)]
+
+
 def _if(op, args, state):
+    import jax
     from jax import lax
     from jax import numpy as jnp
-    if op.attrs.get("keep_intermediates"):
-        raise unsupported_error(op.name, [(op.type + " under a recording tape", op.name)])
+    attrs = op.attrs
+    keep = attrs.get("keep_intermediates", False)
     pred, externals = args[0], args[1:]
+    n = len(op.outputs) - 1
+    branches = {key: attrs[key] for key in ("then_branch", "else_branch")}
+    programs = {key: (b.with_intermediates(b.kept_for_gradient).program if keep else b.program)
+                for key, b in branches.items()}
 
-    def branch_fn(branch):
-        def run(values):
+    def side_externals(key):  # a gradient If's branch reads the kept values of its own forward branch
+        return [e.sides[key] and _KeptSide(*e.sides[key]) if isinstance(e, _Kept) else e for e in externals]
+
+    def run(key):
+        def fn(values):
             inner = state.fork(values)
-            outs = _run_branch(branch, (), externals, inner)
-            return tuple(jnp.asarray(o) for o in outs), tuple(inner.values)
-        return run
-    then_fn, else_fn = branch_fn(op.attrs["then_branch"]), branch_fn(op.attrs["else_branch"])
+            outs = _run_branch(branches[key], (), side_externals(key), inner, programs[key])
+            return (tuple(jnp.asarray(o) for o in outs[:n]), tuple(jnp.asarray(o) for o in outs[n:]),
+                    tuple(inner.values))
+        return fn
     if _known([pred]):
-        outs, values = (then_fn if bool(pred) else else_fn)(tuple(state.values))
-    else:
-        outs, values = lax.cond(jnp.reshape(pred, ()).astype(bool), then_fn, else_fn, tuple(state.values))
+        key = "then_branch" if bool(pred) else "else_branch"
+        outs, kept, values = run(key)(tuple(state.values))
+        sides = {key: (branches[key].kept_for_gradient, list(kept))}
+    elif not keep:
+        outs, _, values = lax.cond(jnp.reshape(pred, ()).astype(bool), run("then_branch"), run("else_branch"),
+                                   tuple(state.values))
+        sides = {}
+    else:  # each branch returns its kept values and zeros shaped as the other's
+        shapes = {key: jax.eval_shape(run(key), tuple(state.values))[1] for key in branches}
+
+        def padded(key):
+            other = "else_branch" if key == "then_branch" else "then_branch"
+
+            def fn(values):
+                outs, kept, new = run(key)(values)
+                zeros = tuple(jnp.zeros(s.shape, s.dtype) for s in shapes[other])
+                return outs, ((kept, zeros) if key == "then_branch" else (zeros, kept)), new
+            return fn
+        outs, (then_kept, else_kept), values = lax.cond(jnp.reshape(pred, ()).astype(bool), padded("then_branch"),
+                                                        padded("else_branch"), tuple(state.values))
+        sides = {"then_branch": (branches["then_branch"].kept_for_gradient, list(then_kept)),
+                 "else_branch": (branches["else_branch"].kept_for_gradient, list(else_kept))}
     state.values = list(values)
-    return list(outs) + [None]
+    kept = _Kept(sides.get("then_branch"), sides.get("else_branch")) if keep else None
+    return list(outs) + [kept]
+
+
+def _kept_value(op, args, state):
+    side = args[0]
+    if not isinstance(side, _KeptSide):
+        raise InvalidArgumentError(None, None, f"{op.name}: the If's kept values are read outside its gradient")
+    return [side.value(op.attrs["position"])]
 
 
 def _while(op, args, state):
@@ -301,7 +355,8 @@ def _while_grad(op, args, state):
     from jax import numpy as jnp
     attrs = op.attrs
     if attrs.get("seed_positions") is not None:
-        raise unsupported_error(op.name, [("WhileGrad of a higher-order gradient", op.name)])
+        raise InvalidArgumentError(None, None, f"XLA compilation of {op.name}: gradients of a loop's gradient "
+                                               f"(third order through tf.while_loop) are not supported yet")
     n, body_grad, wanted = attrs["n_vars"], attrs["body_grad"], attrs["ext_index"]
     history, rest = args[0], args[1:]
     externals, seeds = rest[:len(rest) - n], rest[len(rest) - n:]
@@ -329,7 +384,7 @@ def _while_grad(op, args, state):
     return list(grads) + list(acc)
 
 
-_SPECIAL = {"ReadVariableOp": _read, "AssignVariableOp": _assign, "AssignAddVariableOp": _assign_add,
+_SPECIAL = {"IfKeptValue": _kept_value, "ReadVariableOp": _read, "AssignVariableOp": _assign, "AssignAddVariableOp": _assign_add,
             "AssignSubVariableOp": _assign_add, "If": _if, "StatelessIf": _if, "While": _while,
             "StatelessWhile": _while, "WhileGrad": _while_grad}
 

@@ -112,3 +112,8 @@ from . import checks as _checks  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py) ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+Rint.jax = lambda x: jnp.rint(x)

@@ -275,3 +275,22 @@ def test_keras_train_steps_match_the_numpy_path(case):
     assert plain_losses[-1] != plain_losses[0]  # the steps trained (variables were written back)
     for a, b in zip(plain_weights, jit_weights):
         np.testing.assert_allclose(b, a, rtol=1e-4, atol=1e-5)
+
+
+def test_gradient_through_a_cond_on_a_tensor_reads_the_kept_values():
+    def f(x, w):
+        with tf.GradientTape() as tape:
+            tape.watch(w)
+            if tf.reduce_sum(x) > 0:
+                y = tf.reduce_sum(tf.sin(x * w) * w)
+            else:
+                y = tf.reduce_sum(tf.exp(w) * x)
+        return y, tape.gradient(y, w)
+    w = tf.constant([0.5, -1.0, 2.0])
+    for x in ([1.0, 2.0, 3.0], [-1.0, -2.0, 0.5]):
+        x = tf.constant(x)
+        plain, compiled = _both(f, x, w)
+        _assert_close(plain, compiled)
+    xs, ws = np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0, 2.0])  # d/dw sum(sin(x w) w) by hand
+    np.testing.assert_allclose(_both(f, tf.constant(xs, tf.float32), w)[1][1],
+                               np.cos(xs * ws) * xs * ws + np.sin(xs * ws), rtol=1e-5)
