@@ -440,3 +440,4 @@ SelectV2.jax = lambda c, x, y: jnp.where(c, x, y)
 BroadcastTo.jax = lambda x, s: jnp.broadcast_to(x, _ints(s))
 Squeeze.jax = lambda x, squeeze_dims=(): jnp.reshape(x, _squeeze_dims(TensorShape(x.shape), squeeze_dims))
 ExpandDims.jax = lambda x, axis: jnp.expand_dims(x, _expand_axis(int(np.ravel(axis)[0]), x.ndim))
+_Range_rev.jax = lambda n: np.arange(int(n) - 1, -1, -1, dtype=np.int32)  # n is a rank: known under XLA

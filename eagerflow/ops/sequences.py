@@ -190,3 +190,4 @@ def _jax_one_hot(indices, depth, on_value, off_value, axis=-1):
 Range.jax = lambda start, limit, delta: jnp.asarray(_range_kernel(np.asarray(start), np.asarray(limit),
                                                                   np.asarray(delta)))
 OneHot.jax = _jax_one_hot
+LinSpace.jax = lambda start, stop, num: jnp.linspace(start, stop, int(num)).astype(start.dtype)

@@ -41,6 +41,7 @@ NEVER_COMPILED = {
     "StopGradient": "forwarded like Identity; only gradient construction reads it",
     "RangeOfRank": "its input is a rank, always known under XLA: the NumPy kernel folds it at trace time",
     "ReducedShape": "its inputs are a shape and axes, always known under XLA: folded at trace time",
+    "ReversedRange": "its input is a rank, always known under XLA: folded at trace time",
 }
 
 
