@@ -294,3 +294,57 @@ def test_gradient_through_a_cond_on_a_tensor_reads_the_kept_values():
     xs, ws = np.array([1.0, 2.0, 3.0]), np.array([0.5, -1.0, 2.0])  # d/dw sum(sin(x w) w) by hand
     np.testing.assert_allclose(_both(f, tf.constant(xs, tf.float32), w)[1][1],
                                np.cos(xs * ws) * xs * ws + np.sin(xs * ws), rtol=1e-5)
+
+
+def test_called_from_many_threads_compiles_once_and_agrees():
+    import threading
+    from eagerflow.ops import math as _math
+    calls = []
+    real = _math.Tanh.jax
+
+    def counting(x):
+        calls.append(1)
+        return real(x)
+
+    @tf.function(jit_compile=True)
+    def f(x):
+        return tf.tanh(x) * 2.0
+    x = tf.constant(np.linspace(-1, 1, 5, dtype=np.float32))
+    expected = np.tanh(x.numpy()) * 2.0
+    results, errors = [], []
+
+    def worker():
+        try:
+            for _ in range(20):
+                results.append(f(x).numpy())
+        except Exception as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+    _math.Tanh.jax = counting
+    try:
+        threads = [threading.Thread(target=worker) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        _math.Tanh.jax = real
+    assert not errors
+    assert len(results) == 160 and all(np.allclose(r, expected, rtol=1e-6) for r in results)
+    assert len(calls) == 1  # one trace, one lowering, one executable
+
+
+def test_a_large_argument_is_copied_into_xla_once_and_freed_with_its_tensor():
+    @tf.function(jit_compile=True)
+    def f(x):
+        return x * 2.0
+    x = tf.constant(np.arange(1 << 15, dtype=np.float32))  # 128 KiB: kept as an XLA copy
+    np.testing.assert_array_equal(f(x).numpy(), np.arange(1 << 15, dtype=np.float32) * 2)
+    compiled = f.get_concrete_function(x)._fn.__self__
+    first = compiled._placed[0][1]
+    f(x)
+    assert compiled._placed[0][1] is first  # the same tensor again: no new copy
+    y = tf.constant(np.ones(1 << 15, np.float32))
+    np.testing.assert_array_equal(f(y).numpy(), np.full(1 << 15, 2.0, np.float32))  # a new tensor: its value
+    del x, y
+    gc.collect()
+    assert 0 not in compiled._placed  # the copy went with the tensor
