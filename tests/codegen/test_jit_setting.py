@@ -8,7 +8,7 @@ import sys
 import pytest
 
 import eagerflow as tf
-from eagerflow.codegen import jit_setting
+from eagerflow._src.codegen import jit_setting
 
 
 def test_import_eagerflow_does_not_import_jax():

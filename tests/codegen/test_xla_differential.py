@@ -18,9 +18,9 @@ import pytest
 jax = pytest.importorskip("jax")
 
 import eagerflow as tf  # noqa: E402
-from eagerflow.core import nest  # noqa: E402
-from eagerflow.ops.lazy_jax import ON_HOST  # noqa: E402
-from eagerflow.ops.registry import OPS  # noqa: E402
+from eagerflow._src.core import nest  # noqa: E402
+from eagerflow._src.ops.lazy_jax import ON_HOST  # noqa: E402
+from eagerflow._src.ops.registry import OPS  # noqa: E402
 from tests.codegen.test_differential import ROWS  # noqa: E402 - also imports every op family
 
 # Ops the compiler handles itself (codegen/xla.py), not through an OpDef.jax rule.
@@ -73,8 +73,8 @@ def _close(expected, got, what, rtol=2e-5, atol=2e-6):
 
 
 def _unsupported(fn, tensors):
-    from eagerflow.codegen.xla import unsupported_ops
-    from eagerflow.passes.pipeline import optimize
+    from eagerflow._src.codegen.xla import unsupported_ops
+    from eagerflow._src.passes.pipeline import optimize
     import types
     cf = tf.function(fn).get_concrete_function(*tensors)
     view = types.SimpleNamespace(get_operations=cf.graph.get_operations, inputs=cf.graph.inputs,
@@ -117,7 +117,7 @@ _RAN = set()  # ops whose lowering ran in a row that then matched the kernels
 @pytest.fixture
 def _no_static_shape_folding(monkeypatch):
     """Shape queries of known shapes would fold away in passes/fold.py before lowering."""
-    from eagerflow.passes import fold
+    from eagerflow._src.passes import fold
     monkeypatch.setattr(fold, "_FROM_STATIC_SHAPE", {})
 
 
