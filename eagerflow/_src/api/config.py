@@ -9,6 +9,7 @@ from ..core.devices import (LogicalDevice, PhysicalDevice, get_soft_device_place
                             set_soft_device_placement, set_visible_devices)
 from . import config_experimental as experimental  # noqa: F401,E402
 from . import config_threading as threading  # noqa: F401,E402
+from . import config_optimizer as optimizer  # noqa: F401,E402
 # --- end devices and threads ---
 
 # --- issue 13 point 2: the eager/graph parity check (eagerflow's; trace/parity.py) ---

@@ -210,3 +210,6 @@ def recompute_grad(f):
 
     functools.update_wrapper(inner, f)
     return inner
+
+# Its JAX lowering (jit_compile=True, codegen/xla.py): the results pass through.
+IdentityN.jax = _identity_n_kernel

@@ -416,3 +416,29 @@ from . import reduce as _reduce  # noqa: E402
 # (autodiff/tape.py, ops/slicing.py), pad (ops/slicing.py).
 from .joining import concat, stack, unstack  # noqa: E402,F401
 from .padding import pad  # noqa: E402,F401
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py). Shapes are static under XLA: Shape/Size/Rank
+# give NumPy arrays, so shape arithmetic downstream folds at trace time.
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _ints(s):
+    return tuple(int(d) for d in np.ravel(s))
+
+
+Shape.jax = lambda x, out_type=_dt.int32: np.array(x.shape, dtype=out_type.np_dtype)
+Size.jax = lambda x, out_type=_dt.int32: np.array(int(np.prod(x.shape)), dtype=out_type.np_dtype)
+Rank.jax = lambda x: np.array(x.ndim, dtype=np.int32)
+Reshape.jax = lambda x, s: jnp.reshape(x, _ints(s))
+Transpose.jax = lambda x, p: jnp.transpose(x, _ints(p))
+InvertPermutation.jax = lambda p: jnp.argsort(p).astype(p.dtype)
+ZerosLike.jax = lambda x: jnp.zeros_like(x)
+OnesLike.jax = lambda x: jnp.ones_like(x)
+Fill.jax = lambda dims, value: jnp.full(_ints(dims), value, dtype=value.dtype)
+Identity.jax = lambda x: x
+StopGradient.jax = lambda x: x
+SelectV2.jax = lambda c, x, y: jnp.where(c, x, y)
+BroadcastTo.jax = lambda x, s: jnp.broadcast_to(x, _ints(s))
+Squeeze.jax = lambda x, squeeze_dims=(): jnp.reshape(x, _squeeze_dims(TensorShape(x.shape), squeeze_dims))
+ExpandDims.jax = lambda x, axis: jnp.expand_dims(x, _expand_axis(int(np.ravel(axis)[0]), x.ndim))
+_Range_rev.jax = lambda n: np.arange(int(n) - 1, -1, -1, dtype=np.int32)  # n is a rank: known under XLA

@@ -265,3 +265,6 @@ def check_numerics(tensor, message, name=None):
 def assert_all_finite(t, msg, name=None):
     """`tf.debugging.assert_all_finite`: `check_numerics` under its other name."""
     return check_numerics(t, msg, name=name)
+
+# --- Under jit_compile=True (codegen/xla.py) Assert is a no-op, as in TensorFlow's XLA bridge ---
+AssertOp.jax = lambda condition, *data, **attrs: []

@@ -97,3 +97,11 @@ def complex_sign(x):
 
 from . import array as _array  # noqa: E402  (math uses conj; complex grads use math)
 from . import math as _math  # noqa: E402
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+Conj.jax = lambda x: jnp.conj(x)
+ComplexAbs.jax = lambda x: jnp.abs(x)
+Real.jax = lambda x: jnp.real(x)
+Imag.jax = lambda x: jnp.imag(x)

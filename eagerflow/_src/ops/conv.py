@@ -178,3 +178,33 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     y = bind(Conv2D, (x4, f4), attrs)
     ys = y.shape.as_list()
     return _array.reshape(y, [-1 if ys[0] is None else ys[0]] + [-1 if v is None else v for v in ys[2:]])
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): lax.conv_general_dilated; the two backprop
+# ops are its vector-Jacobian products (XLA emits the transposed convolutions). ---
+from .lazy_jax import jax_module, lax  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_conv(x, f, **attrs):
+    kh, kw, fc, _ = f.shape
+    geo = geometry(x.shape[1:3], (kh, kw), attrs)
+    strides, dil = attrs["strides"], attrs.get("dilations", (1, 1, 1, 1))
+    return lax.conv_general_dilated(x, f, (strides[1], strides[2]), [(g[1], g[2]) for g in geo],
+                                    rhs_dilation=(dil[1], dil[2]), dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                    feature_group_count=_groups(x.shape[3], fc))
+
+
+def _jax_conv_backprop_input(input_sizes, f, dy, **attrs):
+    shape = tuple(int(d) for d in input_sizes)
+    _, vjp = jax_module().vjp(lambda x: _jax_conv(x, f, **attrs), jax_module().numpy.zeros(shape, dy.dtype))
+    return vjp(dy)[0]
+
+
+def _jax_conv_backprop_filter(x, filter_sizes, dy, **attrs):
+    shape = tuple(int(d) for d in filter_sizes)
+    _, vjp = jax_module().vjp(lambda f: _jax_conv(x, f, **attrs), jax_module().numpy.zeros(shape, dy.dtype))
+    return vjp(dy)[0]
+
+
+Conv2D.jax = _jax_conv
+Conv2DBackpropInput.jax = _jax_conv_backprop_input
+Conv2DBackpropFilter.jax = _jax_conv_backprop_filter

@@ -109,3 +109,21 @@ from . import array as _array  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
 from . import special as _special  # noqa: E402
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py) ---
+from .lazy_jax import jax_module, jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_cumulative_logsumexp(x, axis, exclusive=False, reverse=False):
+    a = int(axis) % x.ndim
+    out = jax_module().lax.cumlogsumexp(x, axis=a, reverse=reverse)
+    if exclusive:
+        first = jnp.full_like(jnp.take(out, np.array([0]), axis=a), -np.inf)
+        if reverse:
+            out = jnp.concatenate([jnp.take(out, np.arange(1, x.shape[a]), axis=a), first], axis=a)
+        else:
+            out = jnp.concatenate([first, jnp.take(out, np.arange(x.shape[a] - 1), axis=a)], axis=a)
+    return out.astype(x.dtype)
+
+
+CumulativeLogsumexp.jax = _jax_cumulative_logsumexp

@@ -212,3 +212,14 @@ def einsum(equation, *inputs, **kwargs):
             raise
         raise InvalidArgumentError(None, None, f"{err.message} [Op:Einsum]") from None
     return bind(Einsum, tuple(tensors), attrs)
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py) ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_einsum(*xs, equation):
+    terms, out = parse(equation, len(xs))
+    return jnp.einsum(_explicit(terms, out), *xs).astype(xs[0].dtype)
+
+
+Einsum.jax = _jax_einsum

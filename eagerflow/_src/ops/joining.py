@@ -316,3 +316,20 @@ from . import math as _math  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
 from . import sequences as _sequences  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py); axes and sizes are known at trace time ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_splitv(x, size_splits, axis, num_split):
+    axis = _split_axis(int(axis), x.ndim, "SplitV")
+    sizes = _resolve_sizes([int(s) for s in size_splits], x.shape[axis])
+    return jnp.split(x, np.cumsum(sizes)[:-1].tolist(), axis=axis)
+
+
+Pack.jax = lambda *xs, axis=0: jnp.stack(xs, axis=axis)
+Unpack.jax = lambda x, num, axis=0: [jnp.take(x, i, axis=axis) for i in range(x.shape[axis])]
+ConcatV2.jax = lambda *args: jnp.concatenate(args[:-1], axis=int(args[-1]) % max(args[0].ndim, 1))
+Split.jax = lambda axis, x, num_split: jnp.split(x, num_split, axis=_split_axis(int(axis), x.ndim, "Split"))
+SplitV.jax = _jax_splitv
+Tile.jax = lambda x, multiples: jnp.tile(x, tuple(int(v) for v in multiples))

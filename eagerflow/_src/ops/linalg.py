@@ -316,3 +316,29 @@ from . import complex as _complex  # noqa: E402
 from . import matmul as _matmul_mod  # noqa: E402
 from . import matrix_parts as _parts  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py). Under XLA a singular matrix gives inf/NaN
+# instead of the kernels' "not invertible" error (TensorFlow's XLA does not check either). ---
+from .lazy_jax import jax_module, jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_adjoint(x):
+    return jnp.conj(jnp.swapaxes(x, -1, -2))
+
+
+def _jax_slogdet(x):
+    sign, logabs = jax_module().numpy.linalg.slogdet(x)
+    return sign.astype(x.dtype), logabs.astype(x.dtype)
+
+
+def _jax_triangular_solve(a, b, lower=True, adjoint=False):
+    a = jnp.tril(a) if lower else jnp.triu(a)
+    return jax_module().numpy.linalg.solve(_jax_adjoint(a) if adjoint else a, b).astype(a.dtype)
+
+
+MatrixInverse.jax = lambda x, adjoint=False: jax_module().numpy.linalg.inv(_jax_adjoint(x) if adjoint else x)
+MatrixDeterminant.jax = lambda x: jax_module().numpy.linalg.det(x).astype(x.dtype)
+LogMatrixDeterminant_op.jax = _jax_slogdet
+MatrixSolve.jax = lambda a, b, adjoint=False: jax_module().numpy.linalg.solve(_jax_adjoint(a) if adjoint else a, b)
+MatrixTriangularSolve.jax = _jax_triangular_solve
+Cholesky.jax = lambda x: jax_module().numpy.linalg.cholesky(x)

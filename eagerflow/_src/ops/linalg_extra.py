@@ -102,3 +102,8 @@ from . import matmul as _matmul  # noqa: E402
 from . import matrix_parts as _parts  # noqa: E402
 from . import norms as _norms  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py) ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+Cross.jax = lambda a, b: jnp.cross(a, b)

@@ -241,3 +241,29 @@ L2Loss = defop("L2Loss", inputs=("t",), infer=_l2_loss_infer,
 def l2_loss(t, name=None):
     """`tf.nn.l2_loss`: sum(t ** 2) / 2."""
     return bind(L2Loss, (as_tensor(t),))
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py); labels are valid under XLA (no range check) ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_log_softmax(features):
+    shifted = features - jnp.max(features, axis=1, keepdims=True)
+    return shifted - jnp.log(jnp.sum(jnp.exp(shifted), axis=1, keepdims=True))
+
+
+def _jax_xent(features, labels):
+    log_sm = _jax_log_softmax(features)
+    labels = jnp.broadcast_to(labels, log_sm.shape)
+    return (-jnp.sum(labels * log_sm, axis=1)).astype(features.dtype), (jnp.exp(log_sm) - labels).astype(features.dtype)
+
+
+def _jax_sparse_xent(features, labels):
+    log_sm = _jax_log_softmax(features)
+    picked = jnp.take_along_axis(log_sm, labels.astype(np.int64)[:, None], axis=1)[:, 0]
+    onehot = (labels[:, None] == jnp.arange(features.shape[1])[None, :]).astype(features.dtype)
+    return (-picked).astype(features.dtype), (jnp.exp(log_sm) - onehot).astype(features.dtype)
+
+
+SoftmaxCrossEntropyWithLogits.jax = _jax_xent
+SparseSoftmaxCrossEntropyWithLogits.jax = _jax_sparse_xent
+L2Loss.jax = lambda x: (jnp.sum(jnp.square(x)) / 2).astype(x.dtype)

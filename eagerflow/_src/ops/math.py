@@ -574,3 +574,48 @@ def tensor_not_equals(x, y):
 from . import array as _array  # noqa: E402  (array ops use math ops and vice versa)
 from . import complex as _complex  # noqa: E402
 from .complex import conj  # noqa: E402,F401  (gradient rules conjugate; tf.math.conj)
+
+# ----------------------------------------------------------------------------------------------
+# JAX lowerings (jit_compile=True, codegen/xla.py): each op's kernel as jax.numpy, same arguments
+# ----------------------------------------------------------------------------------------------
+import functools  # noqa: E402
+
+from .lazy_jax import jnp, jsp, lax  # noqa: E402 - callables that import JAX on first use only
+
+
+def _shape_tuple(s):
+    return tuple(int(d) for d in np.ravel(s))
+
+
+def _jax_sum_to(g, shape):
+    shape = _shape_tuple(shape)
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and g.shape[i + lead] != 1)
+    return jnp.reshape(jnp.sum(g, axis=axes) if axes else g, shape)
+
+
+SumToShape.jax = _jax_sum_to
+for _op, _fn in ((AddV2, "add"), (Sub, "subtract"), (Mul, "multiply"), (Maximum, "maximum"), (Minimum, "minimum"),
+                 (Equal, "equal"), (NotEqual, "not_equal"), (Less, "less"), (LessEqual, "less_equal"),
+                 (Greater, "greater"), (GreaterEqual, "greater_equal"), (LogicalAnd, "logical_and"),
+                 (LogicalOr, "logical_or"), (LogicalNot, "logical_not"), (LogicalXor, "logical_xor"),
+                 (BitwiseAnd, "bitwise_and"), (BitwiseOr, "bitwise_or"), (BitwiseXor, "bitwise_xor"),
+                 (Invert, "invert"), (Neg, "negative"), (Abs, "abs"), (Exp, "exp"), (Expm1, "expm1"),
+                 (Log, "log"), (Log1p, "log1p"), (Sqrt, "sqrt"), (Square, "square"), (Sin, "sin"), (Cos, "cos"),
+                 (Tan, "tan"), (Tanh, "tanh"), (Round, "round"), (Floor, "floor"), (Ceil, "ceil"),
+                 (IsNan, "isnan"), (IsInf, "isinf"), (IsFinite, "isfinite")):
+    _op.jax = getattr(jnp, _fn)  # the same NumPy function, in jax.numpy
+RealDiv.jax = lambda x, y: jnp.true_divide(x, y) if x.dtype.kind in "fc" else jnp.floor_divide(x, y)
+Reciprocal.jax = lambda x: jnp.reciprocal(x) if x.dtype.kind in "fc" else jnp.floor_divide(1, x)
+DivNoNan.jax = lambda x, y: jnp.where(y == 0, jnp.zeros_like(x), x / jnp.where(y == 0, jnp.ones_like(y), y))
+FloorDiv.jax = lambda x, y: jnp.floor_divide(x, y) if x.dtype.kind in "iu" else jnp.floor(x / y)
+FloorMod.jax = lambda x, y: jnp.mod(x, y)
+Pow.jax = lambda x, y: jnp.power(x, y)
+SquaredDifference.jax = lambda x, y: jnp.square(x - y) if x.dtype.kind != "c" else (x - y) * jnp.conj(x - y)
+Sign.jax = lambda x: jnp.sign(x)
+Rsqrt.jax = lambda x: lax.rsqrt(x)
+Sigmoid.jax = lambda x: jsp.expit(x)
+Erf.jax = lambda x: jsp.erf(x)
+Cast.jax = lambda x, DstT: (jnp.real(x) if x.dtype.kind == "c" and not DstT.is_complex else x).astype(DstT.np_dtype)
+AddN.jax = lambda *xs: functools.reduce(jnp.add, xs)
+ClipByValue.jax = lambda t, lo, hi: jnp.minimum(jnp.maximum(t, lo), hi).astype(t.dtype)

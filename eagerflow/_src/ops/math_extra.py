@@ -112,3 +112,19 @@ from . import checks as _checks  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py) ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+Rint.jax = lambda x: jnp.rint(x)
+
+
+def _jax_in_top_k(predictions, targets, k):
+    classes = predictions.shape[1]
+    t = targets.astype(np.int64)
+    valid = (t >= 0) & (t < classes) & jnp.all(jnp.isfinite(predictions), axis=1)
+    picked = jnp.take_along_axis(predictions, jnp.clip(t, 0, classes - 1)[:, None], axis=1)
+    return valid & (jnp.sum(predictions > picked, axis=1) < int(k))
+
+
+InTopKV2.jax = _jax_in_top_k

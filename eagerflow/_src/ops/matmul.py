@@ -233,3 +233,18 @@ from . import array as _array  # noqa: E402  (tensordot reshapes and transposes)
 from . import joining as _joining  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_adjoint(x, flag):
+    if not flag:
+        return x
+    x = jnp.swapaxes(x, -1, -2)
+    return jnp.conj(x) if x.dtype.kind == "c" else x
+
+
+MatMul.jax = lambda a, b, transpose_a=False, transpose_b=False: jnp.matmul(a.T if transpose_a else a,
+                                                                           b.T if transpose_b else b)
+BatchMatMulV2.jax = lambda x, y, adj_x=False, adj_y=False: jnp.matmul(_jax_adjoint(x, adj_x), _jax_adjoint(y, adj_y))

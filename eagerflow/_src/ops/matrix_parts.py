@@ -127,3 +127,16 @@ from . import math as _math  # noqa: E402
 from . import matmul as _matmul  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
 from . import sequences as _sequences  # noqa: E402
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py); the band limits are known at trace time ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_band(x, num_lower, num_upper):
+    lo, hi = int(num_lower), int(num_upper)
+    i, j = np.arange(x.shape[-2])[:, None], np.arange(x.shape[-1])[None, :]
+    keep = ((lo < 0) | (i - j <= lo)) & ((hi < 0) | (j - i <= hi))
+    return jnp.where(keep, x, jnp.zeros((), x.dtype))
+
+
+MatrixBandPart.jax = _jax_band

@@ -366,3 +366,39 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
         inv = inv * _exact(scale, x.dtype)
     shift = _math.negative(mean * inv) if offset is None else _exact(offset, x.dtype) - mean * inv
     return x * _math.cast(inv, x.dtype) + _math.cast(shift, x.dtype)
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
+from .lazy_jax import jnp, lax  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_softmax(x, log=False):
+    w = x.astype(np.float32) if x.dtype == np.float16 else x
+    shifted = w - lax.stop_gradient(jnp.max(w, axis=-1, keepdims=True))
+    if log:
+        out = shifted - jnp.log(jnp.sum(jnp.exp(shifted), axis=-1, keepdims=True))
+    else:
+        e = jnp.exp(shifted)
+        out = e / jnp.sum(e, axis=-1, keepdims=True)
+    return out.astype(x.dtype)
+
+
+def _jax_bias_shape(ndim, data_format):
+    shape = [1] * ndim
+    shape[_channel_axis(ndim, data_format)] = -1
+    return shape
+
+
+ReluGrad.jax = lambda g, x: jnp.where(x > 0, g, jnp.zeros((), g.dtype))
+Relu.jax = lambda x: jnp.maximum(x, jnp.zeros((), x.dtype))
+Relu6.jax = lambda x: jnp.clip(x, 0, 6).astype(x.dtype)
+Elu.jax = lambda x: jnp.where(x > 0, x, jnp.expm1(jnp.minimum(x, 0))).astype(x.dtype)
+Selu.jax = lambda x: jnp.where(x > 0, _SELU_SCALE * x, _SELU_SCALE * _SELU_ALPHA * jnp.expm1(jnp.minimum(x, 0))
+                               ).astype(x.dtype)
+Softplus.jax = lambda x: jnp.logaddexp(jnp.zeros((), x.dtype), x)
+LeakyRelu.jax = lambda x, alpha=0.2: jnp.where(x > 0, x, x * np.asarray(alpha, x.dtype))
+Softmax.jax = _jax_softmax
+LogSoftmax.jax = lambda x: _jax_softmax(x, log=True)
+BiasAdd.jax = lambda value, bias, data_format="NHWC": value + jnp.reshape(
+    bias, _jax_bias_shape(value.ndim, data_format))
+BiasAddGrad.jax = lambda g, data_format="NHWC": jnp.sum(
+    g, axis=tuple(i for i in range(g.ndim) if i != _channel_axis(g.ndim, data_format))).astype(g.dtype)

@@ -175,3 +175,15 @@ from . import joining as _joining  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import sequences as _sequences  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
+from .lazy_jax import lax, jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_top_k(x, k, sorted=True, index_type=_dt.int32):  # noqa: A002 - TensorFlow's attribute name
+    values, indices = lax.top_k(x, int(k))  # ties: the lower index first, as the kernel
+    return values, indices.astype(index_type.np_dtype)
+
+
+ReverseV2.jax = lambda x, axis: jnp.flip(x, _reverse_axes([int(a) for a in np.ravel(axis)], x.ndim))
+TopKV2.jax = _jax_top_k

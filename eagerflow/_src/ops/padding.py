@@ -159,3 +159,32 @@ from . import array as _array  # noqa: E402  (array, math and the families below
 from . import joining as _joining  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py); paddings are known at trace time ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_pad(x, paddings, constant_values=None):
+    pairs = _pad_pairs(x.shape, paddings, "Pad")
+    return jnp.pad(x, pairs, constant_values=0 if constant_values is None else constant_values) if pairs else x
+
+
+def _jax_mirror_pad(x, paddings, mode):
+    pairs = _pad_pairs(x.shape, paddings, "MirrorPad")
+    return jnp.pad(x, pairs, mode="reflect" if mode == "REFLECT" else "symmetric") if pairs else x
+
+
+def _jax_mirror_pad_grad(g, paddings, mode):
+    out = g
+    for axis, (a, b) in enumerate(np.asarray(paddings).reshape(-1, 2)):
+        n = out.shape[axis] - int(a) - int(b)
+        moved = jnp.moveaxis(out, axis, 0)
+        acc = jnp.zeros((n,) + moved.shape[1:], g.dtype).at[_mirror_source(n, int(a), int(b), mode)].add(moved)
+        out = jnp.moveaxis(acc, 0, axis)
+    return out
+
+
+Pad.jax = _jax_pad
+PadV2.jax = _jax_pad
+MirrorPad.jax = _jax_mirror_pad
+MirrorPadGrad.jax = _jax_mirror_pad_grad

@@ -168,3 +168,47 @@ def max_pool(input, ksize, strides, padding, data_format=None, name=None):
 
 def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
     return _pool(AvgPool, input, ksize, strides, padding, data_format, "avg_pool")
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): lax.reduce_window; the gradient ops are its
+# vector-Jacobian (and Jacobian-vector) products. ---
+from .lazy_jax import jax_module, jnp, lax  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_window_args(shape, attrs):
+    k = _pool_k(attrs)
+    geo = geometry(shape[1:3], k, attrs)
+    return ((1, k[0], k[1], 1), (1, attrs["strides"][1], attrs["strides"][2], 1),
+            [(0, 0), (geo[0][1], geo[0][2]), (geo[1][1], geo[1][2]), (0, 0)], geo, k)
+
+
+def _jax_max_pool(x, **attrs):
+    window, strides, pads, _, _ = _jax_window_args(x.shape, attrs)
+    # NOTE: the real lax.max (not the lazy stand-in): JAX recognises it and can differentiate the max window
+    return lax.reduce_window(x, np.array(_lowest(x.dtype), x.dtype), jax_module().lax.max, window, strides, pads)
+
+
+def _jax_avg_pool(x, **attrs):
+    window, strides, pads, geo, k = _jax_window_args(x.shape, attrs)
+    total = lax.reduce_window(x, np.array(0, x.dtype), jax_module().lax.add, window, strides, pads)
+    counts = np.maximum(_pool_counts(x.shape[1:3], k, geo, attrs), 1)[None, :, :, None]
+    return (total / counts.astype(x.dtype)).astype(x.dtype)
+
+
+def _jax_max_pool_grad(x, y, g, **attrs):
+    return jax_module().vjp(lambda v: _jax_max_pool(v, **attrs), x)[1](g)[0]
+
+
+def _jax_max_pool_grad_grad(x, y, gg, **attrs):
+    return jax_module().jvp(lambda v: _jax_max_pool(v, **attrs), (x,), (gg,))[1]
+
+
+def _jax_avg_pool_grad(orig_shape, g, **attrs):
+    zeros = jnp.zeros(tuple(int(d) for d in orig_shape), g.dtype)
+    return jax_module().vjp(lambda v: _jax_avg_pool(v, **attrs), zeros)[1](g)[0]
+
+
+MaxPool.jax = _jax_max_pool
+MaxPoolGrad.jax = _jax_max_pool_grad
+MaxPoolGradGrad.jax = _jax_max_pool_grad_grad
+AvgPool.jax = _jax_avg_pool
+AvgPoolGrad.jax = _jax_avg_pool_grad

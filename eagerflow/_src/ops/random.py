@@ -316,3 +316,9 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     attrs = _seed_attrs(seed)
     attrs["output_dtype"] = dtype
     return bind(Multinomial, (logits, as_int_tensor(num_samples)), attrs)
+
+# --- Under jit_compile=True (codegen/xla.py) the draws run on the host, from the same streams ---
+from .lazy_jax import ON_HOST  # noqa: E402
+
+for _op in (RandomStandardNormal, RandomUniform, TruncatedNormal, RandomUniformInt, RandomShuffle, Multinomial):
+    _op.jax = ON_HOST

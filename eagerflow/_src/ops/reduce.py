@@ -450,3 +450,63 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=_dt.int64, name=None): 
     zero = as_tensor(b"" if x.dtype is _dt.string else np.zeros((), x.dtype.np_dtype))
     counted = reduce_sum(math.cast(math.not_equal(x, zero), _dt.int64), axis, keepdims=bool(keepdims))
     return math.cast(counted, dtype)
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py); axes are known at trace time ---
+from .lazy_jax import jnp, lax  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_reduce(jnp_fn, keep_dtype=True):
+    def lower(x, axes, keep_dims=False):
+        ax = _axes_tuple(np.asarray(axes), x.ndim)
+        if jnp_fn == "mean" and x.dtype.kind in "iu":  # TensorFlow: the integer sum divided, truncated
+            n = max(int(np.prod([x.shape[a] for a in ax])), 1)
+            wide = np.uint64 if x.dtype.kind == "u" else np.int64
+            out = lax.div(jnp.sum(x, axis=ax, keepdims=keep_dims, dtype=wide), np.asarray(n, wide))  # toward zero
+        elif x.dtype == np.float16 and jnp_fn in ("sum", "mean"):
+            out = getattr(jnp, jnp_fn)(x, axis=ax, keepdims=keep_dims, dtype=np.float32)
+        else:
+            out = getattr(jnp, jnp_fn)(x, axis=ax, keepdims=keep_dims)
+        return out.astype(x.dtype) if keep_dtype else out
+    return lower
+
+
+Sum.jax = _jax_reduce("sum")
+Mean.jax = _jax_reduce("mean")
+Prod.jax = _jax_reduce("prod")
+Max.jax = _jax_reduce("max")  # NOTE: over an empty axis XLA gives the identity, as TensorFlow does
+Min.jax = _jax_reduce("min")
+Any.jax = _jax_reduce("any", keep_dtype=False)
+All.jax = _jax_reduce("all", keep_dtype=False)
+ReducedShape.jax = _reduced_shape_kernel  # shapes are NumPy arrays under XLA
+_RangeOfRank.jax = lambda r: np.arange(int(r), dtype=np.int32)
+ArgMax.jax = lambda x, dimension, output_type=_dt.int64: jnp.argmax(
+    x, axis=_one_axis(dimension, x.ndim)).astype(output_type.np_dtype)
+ArgMin.jax = lambda x, dimension, output_type=_dt.int64: jnp.argmin(
+    x, axis=_one_axis(dimension, x.ndim)).astype(output_type.np_dtype)
+
+
+def _jax_cumsum(x, axis, exclusive=False, reverse=False):
+    a = _one_axis(axis, x.ndim, "scan")
+    if reverse:
+        x = jnp.flip(x, a)
+    out = jnp.cumsum(x, axis=a, dtype=x.dtype)
+    if exclusive:
+        out = jnp.concatenate([jnp.zeros_like(jnp.take(out, np.array([0]), axis=a)),
+                               jnp.take(out, np.arange(x.shape[a] - 1), axis=a)], axis=a)
+    return jnp.flip(out, a) if reverse else out
+
+
+def _jax_prod_others(x, axes):
+    ax = _axes_tuple(np.asarray(axes), x.ndim)
+    keep = [i for i in range(x.ndim) if i not in ax]
+    perm = keep + list(ax)
+    xt = jnp.transpose(x, perm)
+    flat = jnp.reshape(xt, xt.shape[:len(keep)] + (-1,))
+    ones = jnp.ones(flat.shape[:-1] + (1,), dtype=x.dtype)
+    left = jnp.cumprod(jnp.concatenate([ones, flat[..., :-1]], -1), -1)
+    right = jnp.flip(jnp.cumprod(jnp.concatenate([ones, jnp.flip(flat, -1)[..., :-1]], -1), -1), -1)
+    return jnp.transpose(jnp.reshape(left * right, xt.shape), np.argsort(perm)).astype(x.dtype)
+
+
+Cumsum.jax = _jax_cumsum
+ProdOfOthers.jax = _jax_prod_others

@@ -54,10 +54,10 @@ class OpDef:
     list of Spec; `grad(op, *output_grads)` returns one gradient (or None) per input."""
 
     __slots__ = ("name", "kernel", "infer", "grad", "inputs", "multi_output", "stateful", "doc",
-                 "sparse_output_grads", "record_attrs", "checked", "quiet")
+                 "sparse_output_grads", "record_attrs", "checked", "quiet", "jax")
 
     def __init__(self, name, kernel, infer, grad, inputs, multi_output, stateful, doc, sparse_output_grads=False,
-                 record_attrs=None):
+                 record_attrs=None, jax=None):
         self.name = name
         self.kernel = kernel
         self.infer = infer
@@ -76,6 +76,10 @@ class OpDef:
         self.checked = {}
         # Whether the kernel may raise NumPy floating-point warnings, run silenced (ops/fp_errors.py).
         self.quiet = name not in NO_FP_WARNINGS
+        # The op's JAX lowering for jit_compile=True (codegen/xla.py): called as the kernel is,
+        # `jax(*arrays, **attrs)`, on jax arrays; None: the op cannot be compiled. Usually set on
+        # the line after the defop, `Op.jax = lambda x: jnp.exp(x)` (ops/lazy_jax.py).
+        self.jax = jax
 
     @property
     def differentiable(self) -> bool:
@@ -90,7 +94,7 @@ OPS: dict[str, OpDef] = {}
 
 def defop(name: str, *, kernel: Callable, infer: Callable, grad, inputs: Sequence[str] = ("x",),
           multi_output: bool = False, stateful: bool = False, doc: str = "",
-          sparse_output_grads: bool = False, record_attrs=None) -> OpDef:
+          sparse_output_grads: bool = False, record_attrs=None, jax=None) -> OpDef:
     """Defines and registers an op. `grad` is required: a rule, or NO_GRADIENT said explicitly."""
     if name in OPS:
         raise ValueError(f"Op {name!r} is defined twice")
@@ -99,7 +103,7 @@ def defop(name: str, *, kernel: Callable, infer: Callable, grad, inputs: Sequenc
     if getattr(infer, "op_name", None) == "?":  # a fresh rule from a shape_rules factory
         infer.op_name = name
     op = OpDef(name, kernel, infer, grad, tuple(inputs), multi_output, stateful, doc, sparse_output_grads,
-               record_attrs)
+               record_attrs, jax)
     OPS[name] = op
     return op
 

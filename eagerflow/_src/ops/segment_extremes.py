@@ -130,3 +130,10 @@ from . import array as _array  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import segments as _segments  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): see ops/segments.py ---
+from .segments import jax_unsorted_segments  # noqa: E402
+
+# An empty segment holds the dtype's lowest (highest) finite value, as the kernels (TensorFlow) give.
+UnsortedSegmentMax.jax = jax_unsorted_segments("segment_max", lambda dtype: _extreme_identity(dtype, True))
+UnsortedSegmentMin.jax = jax_unsorted_segments("segment_min", lambda dtype: _extreme_identity(dtype, False))

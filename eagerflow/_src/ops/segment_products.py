@@ -111,3 +111,8 @@ from . import array as _array  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import segments as _segments  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py): see ops/segments.py ---
+from .segments import jax_unsorted_segments  # noqa: E402
+
+UnsortedSegmentProd.jax = jax_unsorted_segments("segment_prod")

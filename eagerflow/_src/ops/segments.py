@@ -236,3 +236,28 @@ from . import array as _array  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py). The sorted segment ops have a number of
+# segments that depends on the ids (max id + 1): XLA can compile them only when the ids are known
+# at trace time, and then the NumPy kernel folds them. ---
+from .lazy_jax import jax_module, jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def jax_unsorted_segments(reducer, empty=None):
+    """A lowering for UnsortedSegment{Sum,Max,Min,Prod}: negative ids are dropped, as the kernels
+    do; `empty(dtype)`: the value of a segment no row falls into, when not the reducer's own."""
+    def lower(data, segment_ids, num_segments):
+        n = int(num_segments)
+        ids = jnp.reshape(segment_ids, (-1,))
+        flat = jnp.reshape(data, (-1,) + data.shape[segment_ids.ndim:])
+        ids = jnp.where(ids < 0, n, ids)  # out of range: dropped
+        out = getattr(jax_module().ops, reducer)(flat, ids, num_segments=n).astype(data.dtype)
+        if empty is not None:
+            counts = jax_module().ops.segment_sum(jnp.ones(ids.shape, np.int32), ids, num_segments=n)
+            filled = jnp.reshape(counts, (n,) + (1,) * (out.ndim - 1)) > 0
+            out = jnp.where(filled, out, np.asarray(empty(np.dtype(data.dtype)), data.dtype))
+        return out
+    return lower
+
+
+UnsortedSegmentSum.jax = jax_unsorted_segments("segment_sum")

@@ -176,3 +176,18 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
 from . import array as _array  # noqa: E402  (array, math and the families below import each other)
 from . import math as _math  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): lengths are known at trace time under XLA ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_one_hot(indices, depth, on_value, off_value, axis=-1):
+    hot = jnp.expand_dims(indices, -1) == jnp.arange(int(depth))
+    out = jnp.where(hot, on_value, off_value).astype(on_value.dtype)
+    return out if axis == -1 else jnp.moveaxis(out, -1, axis)
+
+
+Range.jax = lambda start, limit, delta: jnp.asarray(_range_kernel(np.asarray(start), np.asarray(limit),
+                                                                  np.asarray(delta)))
+OneHot.jax = _jax_one_hot
+LinSpace.jax = lambda start, stop, num: jnp.linspace(start, stop, int(num)).astype(start.dtype)

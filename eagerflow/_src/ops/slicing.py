@@ -548,3 +548,46 @@ def scatter_nd(indices, updates, shape, name=None):
 from . import array as _array  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py). Slice specs must be known at trace time
+# (`x[t]` with a loop counter `t` is passes/index.py's ScalarIndex, which lowers as `x[t]`). ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_gather(params, indices, axis, batch_dims=0):
+    axis = _gather_axis(int(axis), params.ndim)
+    if batch_dims == 0:
+        return jnp.take(params, indices, axis=axis)
+    import jax  # only ever called while codegen/xla.py compiles (JAX is imported)
+    take = lambda p, i: jnp.take(p, i, axis=axis - batch_dims)  # noqa: E731
+    for _ in range(batch_dims):
+        take = jax.vmap(take)
+    return take(params, indices)
+
+
+def _jax_gather_nd(params, indices):
+    depth = indices.shape[-1]
+    flat = jnp.reshape(indices, (-1, depth))
+    out = params[tuple(flat[:, i] for i in range(depth))] if depth else jnp.broadcast_to(
+        params, (flat.shape[0],) + params.shape)
+    return jnp.reshape(out, indices.shape[:-1] + params.shape[depth:])
+
+
+def _jax_scatter_nd(indices, updates, shape):
+    shape = tuple(int(d) for d in shape)
+    depth = indices.shape[-1]
+    flat = jnp.reshape(indices, (-1, depth))
+    upd = jnp.reshape(updates, (flat.shape[0],) + shape[depth:])
+    return jnp.zeros(shape, updates.dtype).at[tuple(flat[:, i] for i in range(depth))].add(upd)
+
+
+StridedSlice.jax = lambda x, begin, end, strides, **attrs: x[_numpy_index(
+    x.shape, *_spec_lists(begin, end, strides), attrs)]
+StridedSliceGrad.jax = lambda shape, begin, end, strides, dy, **attrs: jnp.zeros(
+    tuple(int(d) for d in shape), dy.dtype).at[_numpy_index(tuple(int(d) for d in shape),
+                                                            *_spec_lists(begin, end, strides), attrs)].set(dy)
+Slice.jax = lambda x, begin, size: x[tuple(_pyslice(b, b + s) for b, s in _slice_bounds(
+    x.shape, [int(b) for b in begin], [int(s) for s in size]))]
+GatherV2.jax = _jax_gather
+GatherNd.jax = _jax_gather_nd
+ScatterNd.jax = _jax_scatter_nd

@@ -247,3 +247,28 @@ from . import array as _array  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import nn as _nn  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
+from .lazy_jax import jnp, jsp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_cumprod(x, axis, exclusive=False, reverse=False):
+    a = int(axis) % x.ndim
+    if reverse:
+        x = jnp.flip(x, a)
+    out = jnp.cumprod(x, axis=a, dtype=x.dtype)
+    if exclusive:
+        out = jnp.concatenate([jnp.ones_like(jnp.take(out, np.array([0]), axis=a)),
+                               jnp.take(out, np.arange(x.shape[a] - 1), axis=a)], axis=a)
+    return jnp.flip(out, a) if reverse else out
+
+
+Lgamma.jax = lambda x: jsp.gammaln(x).astype(x.dtype)
+Digamma.jax = lambda x: jsp.digamma(x).astype(x.dtype)
+Polygamma.jax = lambda n, x: jsp.polygamma(n.astype(np.int32) if n.dtype.kind == "f" else n, x).astype(x.dtype)
+Erfc.jax = lambda x: jsp.erfc(x).astype(x.dtype)
+Xlogy.jax = lambda x, y: jnp.where(x == 0, jnp.zeros_like(x), x * jnp.log(y)).astype(x.dtype)
+Cumprod.jax = _jax_cumprod
+for _op, _fn in ((Sinh, "sinh"), (Cosh, "cosh"), (Asin, "arcsin"), (Acos, "arccos"), (Atan, "arctan"),
+                 (Asinh, "arcsinh"), (Acosh, "arccosh"), (Atanh, "arctanh"), (Atan2, "arctan2")):
+    _op.jax = getattr(jnp, _fn)

@@ -76,3 +76,18 @@ AdamUpdate = defop(
     kernel=_apply_adam_kernel, infer=_apply_adam_infer, grad=NO_GRADIENT, multi_output=True, stateful=True,
     doc="One Adam step on a variable and its two moment slots (Keras 3's formula, epsilon outside the bias "
         "correction). Like TensorFlow's ResourceApplyAdam, but fed 1 - beta as Keras computes it.")
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py): the same step as new values for the three
+# variables (XLA updates them in place when it can). ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_adam(var, m, v, beta1_power, beta2_power, lr, one_minus_beta1, one_minus_beta2, epsilon, grad):
+    alpha = lr * jnp.sqrt(1 - beta2_power) / (1 - beta1_power)
+    m = m + (grad - m) * one_minus_beta1
+    v = v + (jnp.square(grad) - v) * one_minus_beta2
+    return [], {0: var - m * alpha / (jnp.sqrt(v) + epsilon), 1: m, 2: v}
+
+
+_jax_adam.updates_variables = True
+AdamUpdate.jax = _jax_adam

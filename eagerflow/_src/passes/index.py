@@ -56,3 +56,5 @@ def simplify_scalar_index(program):
         out = op.outputs[0]
         new.outputs = (SymbolicTensor(new, 0, out.shape, out.dtype),)
         program.replace(i, new)
+# Its JAX lowering (codegen/xla.py): a dynamic index (`x` may be a captured NumPy constant).
+SCALAR_INDEX.jax = lambda x, i: __import__("jax.numpy").numpy.asarray(x)[i]

@@ -32,9 +32,10 @@ class ConcreteFunction:
     """One traced graph and its generated code. Call it with tensors matching its input specs."""
 
     def __init__(self, graph, structured_outputs, param_specs, captures, name, outputs=None, recording=False,
-                 traced_call=None):
+                 traced_call=None, jit_compile=False):
         """`traced_call`: (Python signature, args, kwargs) the trace ran with, TensorSpecs where
-        tensors went; calls are checked against it (trace/call_binding.py)."""
+        tensors went; calls are checked against it (trace/call_binding.py). `jit_compile`: run
+        through one XLA executable (codegen/xla.py) instead of the generated NumPy code."""
         self.graph = graph
         self.structured_outputs = structured_outputs
         self._param_specs = param_specs  # [(param name, TensorSpec)] for the placeholders, in order
@@ -46,6 +47,10 @@ class ConcreteFunction:
         program = optimize(view)
         self._generated = generate(program, name, captures, recording)
         self._fn = self._generated.fn
+        self.jit_compile = bool(jit_compile)
+        if jit_compile:  # imported only when asked for: it needs JAX (the `xla` extra)
+            from ..codegen.xla import CompiledProgram
+            self._fn = CompiledProgram(program, name, captures).fn
         if outputs is None:  # the function as the user called it: what graph.to_html() shows
             graph.set_generated(self._generated)
             traced_graphs.traced(graph, name)  # tf.summary.trace_on's collector, when on

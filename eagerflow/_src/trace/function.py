@@ -22,6 +22,7 @@ from ..core.convert import convert_to_tensor
 from ..core.tensor import EagerTensor, Tensor, TensorSpec, wrap_array
 from ..core.tracebacks import filter_traceback
 from ..ops.fp_errors import busy, run_quiet
+from ..codegen import jit_setting as _jit_setting
 from . import cache as _cache
 from . import parity as _parity
 from . import placeholders as _ph
@@ -376,7 +377,8 @@ class Function:
             if hasattr(external, "_value"):  # not a tensor of an enclosing trace (see ConcreteFunction)
                 captures[id(internal)] = external._value
         cf = ConcreteFunction(graph, graph.structured_outputs, param_specs, captures, self._name,
-                              traced_call=(self._signature, args, kwargs))
+                              traced_call=(self._signature, args, kwargs),
+                              jit_compile=_jit_setting.wanted(self._jit_compile))
         if created:  # as TensorFlow: trace again now that the variables exist (see state/initial_value.py)
             second = self._trace(args, kwargs, key, call_key, [], counted)  # raises if it creates variables again
             if not any(v._pending_init for v in created):

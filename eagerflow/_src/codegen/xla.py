@@ -1,0 +1,237 @@
+"""jit_compile=True: a traced program lowered through each op's JAX rule, one `jax.jit` per trace.
+
+The program (the graph after the passes, what codegen/pycode.py compiles) becomes one Python
+function over jax arrays: every op calls its lowering, `OpDef.jax(*arrays, **attrs)`, written
+beside its kernel (ops/lazy_jax.py). `jax.jit` traces that function once, on the first call, and
+XLA compiles the whole trace: loops and all.
+
+- Variables: the function reads their current arrays as arguments and returns the values it
+  assigned, written back after the call (state flows through `If`/`While` as part of their carry).
+- Constants: captured arrays are closure constants. Values computable at trace time (shapes and
+  shape arithmetic: every op whose inputs are all known arrays) run through the NumPy kernel
+  instead, so `Reshape(x, Shape(y))` sees a static shape, as XLA requires.
+- `If` -> `lax.cond` (a Python `if` when the predicate is known); `While` -> `lax.scan` when its
+  trip count is known at trace time (the loop counter and its limit are constants: the `for t in
+  tf.range(T)` case), else `lax.while_loop`. A loop under a recording tape keeps its history as
+  the scan's stacked outputs, and `WhileGrad` walks them back with a reverse scan.
+
+JAX runs with 64-bit types enabled (TensorFlow's int64/float64 must not shrink to 32 bits).
+This file: the check for ops without a lowering, and the compiled callable; xla_run.py runs a
+program over jax arrays, xla_control_flow.py lowers If/While, xla_trip_count.py finds static trip counts.
+"""
+from __future__ import annotations
+
+import functools
+import weakref
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core.errors import InvalidArgumentError
+from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
+from .xla_run import SPECIAL, Slot, State, run_program
+
+INSTALL_HINT = "pip install 'eagerflow[xla]'"
+
+
+def import_jax():
+    """jax, with 64-bit types on; a clear error naming the extra when it is not installed."""
+    try:
+        import jax
+    except ImportError as exc:
+        raise ImportError(
+            f"tf.function(jit_compile=True) compiles through XLA with JAX, which is not installed: "
+            f"{INSTALL_HINT} (or set jit_compile=False to run the function as generated NumPy code).") from exc
+    if not jax.config.jax_enable_x64:
+        jax.config.update("jax_enable_x64", True)
+    return jax
+
+
+# --- the check made before compiling: every op has a lowering ---
+
+_HANDLED_HERE = {"Placeholder", "Const"} | set(SPECIAL)
+
+
+def unsupported_ops(program, found=None):
+    """[(op type, node name)] of the ops in `program` (and its branches and bodies) with no lowering."""
+    found = [] if found is None else found
+    for op in program.ops:
+        if op.type not in _HANDLED_HERE and op.opdef.jax is None:
+            if op.type not in {t for t, _ in found}:
+                found.append((op.type, op.name))
+        for key in ("then_branch", "else_branch", "cond", "body", "body_grad"):
+            branch = op.attrs.get(key) if op.type in _HANDLED_HERE else None
+            if branch is not None and getattr(branch, "program", None) is not None:
+                unsupported_ops(branch.program, found)
+                if (key == "body" and op.attrs.get("keep_history")) or (
+                        key.endswith("_branch") and op.attrs.get("keep_intermediates")):
+                    unsupported_ops(branch.with_intermediates(branch.kept_for_gradient).program, found)
+    return found
+
+
+def unsupported_error(name, found):
+    """TensorFlow's error for a graph XLA cannot compile, naming the ops."""
+    listed = ", ".join(f"{t} (No registered '{t}' OpKernel for XLA_CPU_JIT devices compatible with node "
+                       f"{{{{node {n}}}}}){{{{node {n}}}}}" for t, n in found)
+    return InvalidArgumentError(
+        None, None, f"Detected unsupported operations when trying to compile graph __inference_{name} on "
+                    f"XLA_CPU_JIT: {listed}")
+
+
+# --- the compiled function ConcreteFunction calls ---
+
+class CompiledProgram:
+    """`fn(*arrays) -> tuple of arrays`, as codegen/pycode.py's GeneratedFunction.fn, backed by one
+    jax.jit executable. Arguments are the program's parameters in order: arrays, and the Variable
+    behind each resource parameter (a tf.Variable passed as an argument)."""
+
+    def __init__(self, program, name, captures):
+        found = unsupported_ops(program)
+        if found:
+            raise unsupported_error(name, found)
+        jax = import_jax()
+        self.name = name
+        self._program = program
+        inputs = list(program.inputs)
+        self._params = []  # (placeholder, is it a resource)
+        self._captured_variables = []  # Variables captured by the function, in slot order
+        constants = {}
+        for ph in inputs:
+            if id(ph) in captures:
+                value = captures[id(ph)]
+                if ph.dtype is _dt.resource:
+                    self._captured_variables.append((ph, value))
+                else:
+                    constants[id(ph)] = value
+            else:
+                self._params.append((ph, ph.dtype is _dt.resource))
+        self._constants = constants
+        # Positions (among the array parameters) passed as compile-time constants: none at first;
+        # the integer ones when the trace needs a parameter's value (a shape given as an argument),
+        # as TensorFlow's XLA does: one executable per distinct value of those arguments.
+        self._static = ()
+        self._jax_errors = tuple(getattr(jax.errors, name) for name in (
+            "ConcretizationTypeError", "TracerArrayConversionError", "TracerIntegerConversionError",
+            "TracerBoolConversionError") if hasattr(jax.errors, name))
+        self._jitted = jax.jit(self._lowered, static_argnums=(1,))
+        self._put = jax.device_put
+        self._device = {}  # slot -> (the variable's NumPy array, the same value as an XLA array)
+        self._placed = _Placements()
+
+    def _lowered(self, arrays, constants, variable_values):
+        """The program over jax arrays: (outputs, {slot: value assigned})."""
+        env = dict(self._constants)
+        slot = 0
+        for ph, _ in self._captured_variables:
+            env[id(ph)] = Slot(slot)
+            slot += 1
+        dynamic, known = iter(arrays), iter(constants)
+        position = 0
+        for ph, is_resource in self._params:
+            if is_resource:
+                env[id(ph)] = Slot(slot)
+                slot += 1
+            else:
+                env[id(ph)] = next(known).array if position in self._static else next(dynamic)
+                position += 1
+        state = State(variable_values, set())
+        outputs = run_program(self._program, env, state)
+        return tuple(outputs), {i: state.values[i] for i in sorted(state.assigned)}
+
+    def fn(self, *values):
+        variables = [var for _, var in self._captured_variables]
+        arrays = []
+        for (ph, is_resource), value in zip(self._params, values):
+            if is_resource:
+                variables.append(value)
+            else:
+                arrays.append(value)
+        current = self._device_values(variables)
+        try:
+            outputs, assigned = self._call(arrays, current)
+        except self._jax_errors:
+            if self._static:
+                raise
+            self._static = frozenset(i for i, a in enumerate(arrays) if np.asarray(a).dtype.kind in "iub")
+            if not self._static:
+                raise
+            outputs, assigned = self._call(arrays, current)
+        device = self._device
+        for i, value in assigned.items():
+            array = np.asarray(value)  # NOTE: no copy on CPU: the NumPy array views the XLA buffer
+            variables[i]._array = array
+            device[i] = (array, value)
+        return tuple(np.asarray(o) for o in outputs)
+
+    def _device_values(self, variables):
+        """The variables' current values for the executable: the XLA array already holding one
+        (the value this function wrote, or a copy made on an earlier call) when the variable still
+        has that array, so a weight is not copied into XLA on every call."""
+        device = self._device
+        values = []
+        for i, var in enumerate(variables):
+            array = var._array
+            held = device.get(i)
+            if held is not None and held[0] is array:
+                values.append(held[1])
+            else:
+                placed = self._put(array)
+                device[i] = (array, placed)
+                values.append(placed)
+        return values
+
+    def _call(self, arrays, variable_values):
+        static = self._static
+        if not static:
+            return self._jitted(self._placed_arrays(arrays), (), variable_values)
+        dynamic = [a for i, a in enumerate(arrays) if i not in static]
+        constants = tuple(_Constant(np.asarray(a)) for i, a in enumerate(arrays) if i in static)
+        return self._jitted(dynamic, constants, variable_values)
+
+    def _placed_arrays(self, arrays):
+        """Large arguments as XLA arrays, copied in once per NumPy array: a tensor passed again
+        (its array is the same object; eagerflow never writes into a tensor's array) is not copied
+        again. Held weakly: the copy goes when the tensor's array does."""
+        placed = self._placed
+        out = []
+        for i, a in enumerate(arrays):
+            held = placed.get(i)
+            if held is not None and held[0]() is a:
+                out.append(held[1])
+            elif isinstance(a, np.ndarray) and a.nbytes >= _PLACE_BYTES:
+                device = self._put(a)
+                placed[i] = (weakref.ref(a, functools.partial(_forget, weakref.ref(placed), i)), device)
+                out.append(device)
+            else:
+                out.append(a)
+        return out
+
+
+_PLACE_BYTES = 1 << 16  # smaller arguments cost less to copy in than to look up
+
+
+def _forget(placed_ref, position, array_ref):
+    """A placed argument's NumPy array died: drop its XLA copy (unless a newer one took the place)."""
+    placed = placed_ref()
+    if placed is not None and placed.get(position, (None,))[0] is array_ref:
+        del placed[position]
+
+
+class _Placements(dict):
+    """Parameter position -> (weak reference to the NumPy array, its XLA copy)."""
+    __slots__ = ("__weakref__",)
+
+
+class _Constant:
+    """An argument compiled in as a constant: hashable by value (jax.jit's static argument)."""
+    __slots__ = ("array", "_key")
+
+    def __init__(self, array):
+        self.array = array
+        self._key = (array.dtype.str, array.shape, array.tobytes())
+
+    def __hash__(self):
+        return hash(self._key)
+
+    def __eq__(self, other):
+        return isinstance(other, _Constant) and self._key == other._key

@@ -1,0 +1,158 @@
+"""A traced program as a Python function over jax arrays: what codegen/xla.py hands to jax.jit.
+
+Each op calls its lowering, `OpDef.jax(*arrays, **attrs)` (ops/lazy_jax.py); values known at trace
+time (shapes, shape arithmetic) go through the NumPy kernel instead, so XLA sees them as constants.
+Variables are slots in a State threaded through the program (reads and writes are ops on it);
+ops that need more than a lowering (variables, control flow) are in SPECIAL, by op type
+(codegen/xla_control_flow.py adds the control-flow ones).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core.errors import InvalidArgumentError
+from ..ops.lazy_jax import ON_HOST
+
+_FOLD_LIMIT = 4096  # elements: values computed at trace time larger than this are left to XLA
+
+
+class Slot:
+    """A variable's place in the state a compiled function threads through (a resource value)."""
+    __slots__ = ("index",)
+
+    def __init__(self, index):
+        self.index = index
+
+
+class State:
+    """The current value of every variable the function touches, and which ones it assigned."""
+
+    def __init__(self, values, assigned):
+        self.values = list(values)
+        self.assigned = assigned  # shared by forks: a branch's or body's writes count too
+
+    def fork(self, values):
+        return State(values, self.assigned)
+
+
+def value_of(program, env, tensor):
+    tensor = program.resolve(tensor)
+    try:
+        return env[id(tensor)]
+    except KeyError:
+        if tensor._op.type == "Const":
+            return tensor._op.attrs["value"]
+        raise
+
+
+def known(values):
+    return all(isinstance(v, (np.ndarray, np.generic)) for v in values)
+
+
+def _fold(op, args):
+    """The op's NumPy kernel on arrays known at trace time (shape arithmetic), or None."""
+    if op.opdef.stateful or not known(args) or any(np.size(a) > _FOLD_LIMIT for a in args):
+        return None
+    try:
+        with np.errstate(all="ignore"):
+            out = op.opdef.kernel(*args, **op.attrs)
+    except Exception:  # noqa: BLE001 - the lowering decides (and XLA reports) instead
+        return None
+    outs = list(out) if op.opdef.multi_output else [out]
+    if not all(isinstance(o, (np.ndarray, np.generic)) and np.size(o) <= _FOLD_LIMIT for o in outs):
+        return None
+    return [np.asarray(o) for o in outs]
+
+
+def run_program(program, env, state):
+    """Runs `program`'s ops on the values in `env` (id(tensor) -> value); returns its outputs."""
+    for op in program.ops:
+        kind = op.type
+        if kind in ("Placeholder", "Const"):
+            continue
+        args = [value_of(program, env, t) for t in op.inputs]
+        special = SPECIAL.get(kind)
+        lowering = op.opdef.jax
+        if special is not None:
+            outs = special(op, args, state)
+        elif lowering is ON_HOST:
+            outs = _on_host(op, args)
+        elif getattr(lowering, "updates_variables", False):
+            outs = _updating(op, lowering, args, state)
+        else:
+            outs = _fold(op, args)
+            if outs is None:
+                out = op.opdef.jax(*args, **op.attrs)
+                outs = list(out) if op.opdef.multi_output else [out]
+        for t, v in zip(op.outputs, outs):
+            env[id(t)] = v
+    return [value_of(program, env, t) for t in program.outputs]
+
+
+def _on_host(op, args):
+    """The op's NumPy kernel on the host, called from the executable at each run (random draws)."""
+    import jax
+    from jax.experimental import io_callback
+    shapes = [t.shape for t in op.outputs]
+    if not all(s.is_fully_defined() for s in shapes):
+        raise InvalidArgumentError(None, None, f"XLA compilation of {op.name} ({op.type}) needs its output shape "
+                                               f"at trace time; it depends on the data.")
+    specs = [jax.ShapeDtypeStruct(tuple(s.as_list()), t.dtype.np_dtype) for s, t in zip(shapes, op.outputs)]
+    kernel, attrs, multi = op.opdef.kernel, op.attrs, op.opdef.multi_output
+
+    def on_host(*arrays):
+        with np.errstate(all="ignore"):
+            out = kernel(*[np.asarray(a) for a in arrays], **attrs)
+        return [np.asarray(o, dtype=spec.dtype) for o, spec in zip(out if multi else [out], specs)]
+    return list(io_callback(on_host, specs, *args))
+
+
+def _updating(op, lowering, args, state):
+    """An op that updates the variables among its inputs (a fused optimizer step): the lowering
+    gets their current values and returns (outputs, {input position: new value})."""
+    values = [state.values[a.index] if isinstance(a, Slot) else a for a in args]
+    outs, updates = lowering(*values, **op.attrs)
+    for position, value in updates.items():
+        slot = args[position].index
+        state.values[slot] = like(value, state.values[slot])
+        state.assigned.add(slot)
+    return list(outs)
+
+
+def run_branch(branch, explicit, externals, state, program=None):
+    """A branch or loop body (control_flow/subgraph.py): its placeholders read `explicit`, and
+    its captures the op's external inputs."""
+    env = {}
+    for ph, v in zip(branch.explicit, explicit):
+        env[id(ph)] = v
+    for j, ph in enumerate(branch.graph.internal_captures):
+        env[id(ph)] = externals[branch.index[j]]
+    return run_program(program or branch.program, env, state)
+
+
+def like(new, old):
+    """`new` with `old`'s dtype: a loop carry must keep its type."""
+    from jax import numpy as jnp
+    dtype = np.result_type(old)
+    return new if np.result_type(new) == dtype else jnp.asarray(new, dtype=dtype)
+
+
+def _read(op, args, state):
+    return [state.values[args[0].index]]
+
+
+def _assign(op, args, state):
+    slot, value = args
+    state.values[slot.index] = value
+    state.assigned.add(slot.index)
+    return []
+
+
+def _assign_add(op, args, state):
+    slot, delta = args
+    old = state.values[slot.index]
+    return _assign(op, [slot, like(old + delta if op.type == "AssignAddVariableOp" else old - delta, old)], state)
+
+
+SPECIAL = {"ReadVariableOp": _read, "AssignVariableOp": _assign, "AssignAddVariableOp": _assign_add,
+           "AssignSubVariableOp": _assign_add}

@@ -1,0 +1,187 @@
+"""Differential test of the JAX lowerings (jit_compile=True, codegen/xla.py) against the NumPy kernels.
+
+Every row of tests/codegen/test_differential.py (one or more per registered op, with inputs) whose
+op has a lowering runs twice: as a plain `tf.function` (the generated NumPy code: the kernels) and
+with `jit_compile=True` (one XLA executable). Values, dtypes and shapes must agree; then the
+gradient of a weighted sum of the float outputs with respect to the float inputs, taken by a
+GradientTape inside each function, must agree too (the gradient ops are lowered like any op).
+
+A row counts for an op only when the op's lowering really ran (a wrapper counts its calls: values
+known at trace time fold through the NumPy kernel instead). `test_every_lowered_op_is_exercised`
+fails when a lowered op has no such row, so the table cannot silently shrink.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+
+import eagerflow as tf  # noqa: E402
+from eagerflow._src.core import nest  # noqa: E402
+from eagerflow._src.ops.lazy_jax import ON_HOST  # noqa: E402
+from eagerflow._src.ops.registry import OPS  # noqa: E402
+from tests.codegen.test_differential import ROWS  # noqa: E402 - also imports every op family
+
+# Ops the compiler handles itself (codegen/xla.py), not through an OpDef.jax rule.
+COMPILER_HANDLED = {"ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
+                    "If", "StatelessIf", "While", "StatelessWhile", "WhileGrad"}
+
+
+def _lowered(name):
+    op = OPS.get(name)
+    return name in COMPILER_HANDLED or (op is not None and op.jax is not None)
+
+
+_RUNS = {}  # row -> its op, for the rows that ran and matched
+
+# Lowered ops no compiled program contains, and why (their lowering is kept for completeness).
+NEVER_COMPILED = {
+    "Identity": "forwarded to its input by passes/simplify.py before code generation",
+    "StopGradient": "forwarded like Identity; only gradient construction reads it",
+    "RangeOfRank": "its input is a rank, always known under XLA: the NumPy kernel folds it at trace time",
+    "ReducedShape": "its inputs are a shape and axes, always known under XLA: folded at trace time",
+    "ReversedRange": "its input is a rank, always known under XLA: folded at trace time",
+}
+
+
+class _Counting:
+    def __init__(self, fn):
+        self.fn, self.calls = fn, 0
+        self.updates_variables = getattr(fn, "updates_variables", False)  # codegen/xla.py reads it
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.fn(*args, **kwargs)
+
+
+def _flat(result):
+    return [np.asarray(t.numpy()) for t in nest.flatten(result) if t is not None]
+
+
+def _close(expected, got, what, rtol=2e-5, atol=2e-6):
+    assert len(expected) == len(got), f"{what}: {len(got)} outputs, the kernels gave {len(expected)}"
+    for i, (e, g) in enumerate(zip(expected, got)):
+        assert e.dtype == g.dtype, f"{what}: output {i} dtype {g.dtype}, the kernels give {e.dtype}"
+        assert e.shape == g.shape, f"{what}: output {i} shape {g.shape}, the kernels give {e.shape}"
+        if e.dtype.kind in "fc":
+            low = e.dtype.itemsize <= 2  # float16: XLA rounds differently
+            np.testing.assert_allclose(g, e, rtol=1e-3 if low else rtol, atol=1e-3 if low else atol,
+                                       err_msg=f"{what}: output {i}")
+        else:
+            assert np.array_equal(g, e), f"{what}: output {i}\n{g}\n!=\n{e}"
+
+
+def _unsupported(fn, tensors):
+    from eagerflow._src.codegen.xla import unsupported_ops
+    from eagerflow._src.passes.pipeline import optimize
+    import types
+    cf = tf.function(fn).get_concrete_function(*tensors)
+    view = types.SimpleNamespace(get_operations=cf.graph.get_operations, inputs=cf.graph.inputs,
+                                 outputs=list(cf.graph.outputs))
+    return [t for t, _ in unsupported_ops(optimize(view))]
+
+
+_XLA_ROWS = [row for row in ROWS if _lowered(row.op) and row.raises is None]
+
+
+def _seed(row):
+    """Random rows: the same global seed before each trace, so both functions get the same op
+    seeds; compiled random ops draw on the host from the same streams (ops/lazy_jax.py ON_HOST)."""
+    if row.seed is not None:
+        tf.random.set_seed(row.seed)
+
+
+def _count_lowerings(monkeypatch):
+    """Wraps every lowering in a call counter; returns {op name: counter}."""
+    counters = {}
+    for name, op in OPS.items():
+        if op.jax is ON_HOST:  # the kernel itself runs, called back from the executable
+            counters[name] = _Counting(op.kernel)
+            monkeypatch.setattr(op, "kernel", counters[name])
+        elif op.jax is not None:
+            counters[name] = _Counting(op.jax)
+            monkeypatch.setattr(op, "jax", counters[name])
+    return counters
+
+
+def _record(counters):
+    for name, counter in counters.items():
+        if counter.calls:
+            _RAN.add(name)
+
+
+_RAN = set()  # ops whose lowering ran in a row that then matched the kernels
+
+
+@pytest.fixture
+def _no_static_shape_folding(monkeypatch):
+    """Shape queries of known shapes would fold away in passes/fold.py before lowering."""
+    from eagerflow._src.passes import fold
+    monkeypatch.setattr(fold, "_FROM_STATIC_SHAPE", {})
+
+
+@pytest.mark.parametrize("row", _XLA_ROWS, ids=str)
+def test_lowering_matches_kernel(row, monkeypatch, _no_static_shape_folding):
+    tensors = [tf.constant(a) for a in row.args]
+    missing = _unsupported(row.fn, tensors)
+    if missing:
+        pytest.skip(f"the row's graph also needs ops without a lowering: {missing}")
+    with np.errstate(all="ignore"):
+        _seed(row)
+        expected = _flat(tf.function(row.fn)(*tensors))
+        counters = _count_lowerings(monkeypatch)
+        _seed(row)
+        got = _flat(tf.function(row.fn, jit_compile=True)(*tensors))
+    _close(expected, got, "jit_compile=True")
+    _RUNS[str(row)] = row.op
+    _record(counters)
+
+
+def _gradient_fn(fn, n_inputs, float_positions):
+    def with_gradient(*ts):
+        with tf.GradientTape(persistent=True) as tape:
+            for i in float_positions:
+                tape.watch(ts[i])
+            outs = [o for o in nest.flatten(fn(*ts)) if o is not None and o.dtype.is_floating]
+            # weights 2, 3, 1, 2, ... over the elements: a gradient that is not the same everywhere
+            loss = tf.add_n([tf.reduce_sum(o * tf.reshape(tf.cast(tf.range(1, tf.size(o) + 1) % 3 + 1, o.dtype),
+                                                          tf.shape(o))) for o in outs])
+        grads = tape.gradient(loss, [ts[i] for i in float_positions])
+        return [g for g in grads if g is not None]
+    return with_gradient
+
+
+@pytest.mark.parametrize("row", _XLA_ROWS, ids=str)
+def test_lowered_gradient_matches_kernel(row, monkeypatch, _no_static_shape_folding):
+    op = OPS.get(row.op)
+    float_positions = [i for i, a in enumerate(row.args) if np.asarray(a).dtype.kind == "f"]
+    if not float_positions or (op is not None and not op.differentiable):
+        pytest.skip("no float input or no gradient")
+    tensors = [tf.constant(a) for a in row.args]
+    fn = _gradient_fn(row.fn, len(tensors), float_positions)
+    with np.errstate(all="ignore"):
+        try:
+            _seed(row)
+            expected = _flat(tf.function(fn)(*tensors))
+        except Exception as exc:  # noqa: BLE001 - rows whose outputs carry no float gradient
+            pytest.skip(f"no gradient through this row: {type(exc).__name__}")
+        if not expected:
+            pytest.skip("nothing to differentiate")
+        missing = _unsupported(fn, tensors)
+        if missing:
+            pytest.skip(f"the gradient graph needs ops without a lowering: {missing}")
+        counters = _count_lowerings(monkeypatch)
+        _seed(row)
+        got = _flat(tf.function(fn, jit_compile=True)(*tensors))
+    _close(expected, got, "gradient under jit_compile=True", rtol=1e-4, atol=1e-5)
+    _record(counters)
+
+
+def test_every_lowered_op_is_exercised():
+    """Every op with a lowering has a row in which the lowering ran (and matched the kernel)."""
+    lowered = sorted(name for name, op in OPS.items() if op.jax is not None)
+    if len(_RUNS) < len(_XLA_ROWS) // 2:  # run alone (-k): run the rows first
+        pytest.skip("run with the whole file: this test reads what the row tests recorded")
+    missing = [name for name in lowered if name not in _RAN and name not in NEVER_COMPILED]
+    assert not missing, f"lowered ops no differential row exercised: {missing}"
