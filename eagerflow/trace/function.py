@@ -19,7 +19,7 @@ from ..core import context as _context
 from ..core import nest
 from ..core.context import graph_scope, state
 from ..core.convert import convert_to_tensor
-from ..core.tensor import EagerTensor, Tensor, TensorSpec, wrap_array
+from ..core.tensor import _BY_NP, EagerTensor, Tensor, TensorSpec, _new_object, wrap_array
 from ..ops.fp_errors import busy, run_quiet
 from . import cache as _cache
 from . import placeholders as _ph
@@ -149,47 +149,64 @@ class Function:
         if _context._run_functions_eagerly:
             return self.python_function(*args, **kwargs)
         if not kwargs:  # the hot path: eager tensors only, keyed as signature.fast_key says (unrolled here)
+            # NOTE: one and two arguments pass their arrays by name, not `*arrays`: a star call into
+            # run_quiet costs ~75 ns, about 5% of the W1 cached call (bench function/cached-call).
             n = len(args)
             if n == 2:
                 x, y = args
-                if type(x) is EagerTensor and type(y) is EagerTensor:
-                    arrays = (x._value, y._value)
-                    key = (x._dtype, arrays[0].shape, y._dtype, arrays[1].shape)
-                else:
-                    key = None
+                if type(x) is not EagerTensor or type(y) is not EagerTensor:
+                    return self._call(args, kwargs)
+                xv, yv = x._value, y._value
+                key = (x._dtype, xv.shape, y._dtype, yv.shape)
             elif n == 1:
                 x = args[0]
-                if type(x) is EagerTensor:
-                    arrays = (x._value,)
-                    key = (x._dtype, arrays[0].shape)
-                else:
-                    key = None
+                if type(x) is not EagerTensor:
+                    return self._call(args, kwargs)
+                xv = x._value
+                key = (x._dtype, xv.shape)
             else:
                 key, arrays = (), []
                 for x in args:
                     if type(x) is not EagerTensor:
-                        key = None
-                        break
+                        return self._call(args, kwargs)
                     value = x._value
                     arrays.append(value)
                     key += (x._dtype, value.shape)
-            if key is not None:
+            cache = self._cache
+            last_key, cf = cache.last_fast  # the same specs as the last call: no lookup, no LRU work
+            if key != last_key:
                 cf = self._fast.get(key)
                 if cf is None:
                     return self._call(args, kwargs, key)
-                cache = self._cache
-                cache.hits += 1
-                if cf is not cache.mru:
-                    cache.touch(cf)
-                if state.graph is None and not state.tapes:  # ConcreteFunction._call_flat, inlined
-                    try:  # NumPy's floating-point warnings off for the call (ops/fp_errors.py)
-                        outputs = run_quiet(cf._fn, *arrays)
-                    except Exception as exc:
-                        if not (isinstance(exc, RuntimeError) and busy(exc)):
-                            raise cf._runtime_error(exc) from None
-                        outputs = cf._run_switched(list(arrays))
-                    return wrap_array(outputs[0]) if cf._single_output else cf._wrap(outputs)
+                cache.fast_hit(key, cf)
+            cache.hits += 1
+            st = state
+            if st.graph is not None or st.tapes:
                 return cf._call_flat(args)
+            # ConcreteFunction._call_flat, inlined; `cf._run` is run_quiet (NumPy's floating-point
+            # warnings off, ops/fp_errors.py) or, when no op of the graph can warn, a plain call.
+            fn = cf._fn
+            try:
+                if n == 2:
+                    outputs = cf._run(fn, xv, yv)
+                elif n == 1:
+                    outputs = cf._run(fn, xv)
+                else:
+                    outputs = cf._run(fn, *arrays)
+            except Exception as exc:
+                if not (isinstance(exc, RuntimeError) and busy(exc)):
+                    raise cf._runtime_error(exc) from None
+                outputs = cf._run_switched([t._value for t in args])
+            if not cf._single_output:
+                return cf._wrap(outputs)
+            out = outputs[0]  # wrap_array, inlined
+            result = _new_object(EagerTensor)
+            result._value = out
+            try:
+                result._dtype = _BY_NP[out.dtype]
+            except (KeyError, AttributeError):
+                return wrap_array(out)
+            return result
         return self._call(args, kwargs)
 
     def _call(self, args, kwargs, fast_key=None):
