@@ -11,3 +11,7 @@ from ..core.errors import (ABORTED, ALREADY_EXISTS, CANCELLED, DATA_LOSS, DEADLI
 # --- issue 9 point 5: raised by symbolic tensors used as Python bools or iterated (graph/graph.py) ---
 from ..graph.graph import OperatorNotAllowedInGraphError  # noqa: F401,E402
 # --- end ---
+
+# --- issue 13 point 1: a Python value a tf.function froze has changed since (trace/stale.py) ---
+from ..trace.stale import StaleCaptureWarning  # noqa: F401,E402
+# --- end ---

@@ -59,6 +59,12 @@ class ConcreteFunction:
         # (ops/fp_errors.py), or, when every op only moves, compares or selects values, as a plain
         # call (decided once here, not per call).
         self._run = run_quiet if _may_warn(graph, program) else operator.call
+        # Python values the trace froze, checked on every call while not None (trace/stale.py; set
+        # by Function after tracing), and with experimental_retrace_on_stale_captures, the traces of
+        # the same call for other such values and what retracing needs.
+        self._guards = None
+        self._stale_variants = ()
+        self._stale_retrace = None
         self._pack = _packer(structured_outputs)
         self._single_output = isinstance(structured_outputs, Tensor)
         self.stateful = any(op.opdef.stateful for op in graph.get_operations())

@@ -26,6 +26,7 @@ from . import placeholders as _ph
 from . import retrace as _retrace
 from . import signature as sig
 from . import signature_binding as _signature_binding
+from . import stale as _stale
 from .concrete import ConcreteFunction
 
 
@@ -35,7 +36,8 @@ class Function:
 
     def __init__(self, python_function, input_signature=None, autograph=True, jit_compile=None,
                  reduce_retracing=False, name=None, experimental_relax_shapes=None,
-                 experimental_max_traces=None, _instance=None, **unused):
+                 experimental_max_traces=None, experimental_retrace_on_stale_captures=False, _instance=None,
+                 **unused):
         functools.update_wrapper(self, python_function)
         if _instance is not None:  # a method bound to one instance, held weakly (see __get__)
             self._instance_ref = weakref.ref(_instance)
@@ -62,6 +64,8 @@ class Function:
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
         self._max_traces = experimental_max_traces
+        self._retrace_on_stale = bool(experimental_retrace_on_stale_captures)
+        self._stale_warned = set()  # names already warned about (trace/stale.py), once each
         self._name = name or getattr(python_function, "__name__", "function")
         self._cache = _cache.TraceCache(self._name, experimental_max_traces)
         self._table = self._cache.table  # call key -> trace (cleared in place, never replaced)
@@ -137,6 +141,7 @@ class Function:
             del method
             bound = Function(python_function, self._input_signature, self._autograph, self._jit_compile,
                              self._reduce_retracing, self._name, experimental_max_traces=self._max_traces,
+                             experimental_retrace_on_stale_captures=self._retrace_on_stale,
                              _instance=weak_instance)
             try:
                 self._bound[instance] = bound
@@ -180,6 +185,9 @@ class Function:
                     return self._call(args, kwargs, key)
                 cache.fast_hit(key, cf)
             cache.hits += 1
+            guards = cf._guards  # Python values frozen at trace time, unchanged? (trace/stale.py)
+            if guards is not None and not guards.holds():
+                cf = self._check_frozen(cf)
             st = state
             if st.graph is not None or st.tapes:
                 return cf._call_flat(args)
@@ -209,6 +217,40 @@ class Function:
             return result
         return self._call(args, kwargs)
 
+    def _check_frozen(self, cf, stacklevel=3):
+        """The trace to run when a Python value `cf` froze is no longer the object it expects
+        (`cf._guards.holds()` failed; trace/stale.py): `cf` itself if the value is equal; after a
+        change, `cf` with one StaleCaptureWarning per name (TensorFlow's result), or with
+        experimental_retrace_on_stale_captures the trace for the values now (when the call's
+        arguments are tensors and plain values: see stale.retraceable).
+        `stacklevel`: frames from here to the user's call, for the warning."""
+        guards = cf._guards
+        retrace = self._retrace_on_stale and cf._stale_retrace is not None
+        if retrace:
+            for variant in cf._stale_variants:  # traces of the same call for other values, newest first
+                if variant._guards is None or variant._guards.holds() or not variant._guards.changes():
+                    return variant
+        changes = guards.changes()
+        if changes and retrace:
+            return self._retrace_stale(cf, changes)
+        if changes:
+            with self._count_lock:
+                _stale.report(self._name, changes, self._stale_warned, stacklevel)
+        cf._guards = guards.expecting_now()  # the slow check once per change, not on every call
+        return cf
+
+    def _retrace_stale(self, cf, changes):
+        """A trace of `cf`'s call for the values frozen captures have now; kept beside `cf` (and
+        evicted with it), at most MAX_STALE_VARIANTS, the oldest dropped."""
+        args, kwargs, key = cf._stale_retrace
+        found = [_retrace.Change(g.name, text, "stale capture")
+                 for (g, _), text in zip(changes, _stale.change_texts(changes))]
+        new = self._trace(args, kwargs, key, changes=found, counted=True)
+        with self._count_lock:
+            self._cache.misses += 1
+            cf._stale_variants = ((new,) + cf._stale_variants)[:_stale.MAX_STALE_VARIANTS]
+        return new
+
     def _call(self, args, kwargs, fast_key=None):
         """Every call the hot path does not serve: an input_signature, keywords, non-tensor
         arguments, or a first call with these tensor specs (`fast_key`: its hot-path key)."""
@@ -237,6 +279,8 @@ class Function:
         cache.hits += 1
         if cf is not cache.mru:
             cache.touch(cf)
+        if cf._guards is not None and not cf._guards.holds():
+            cf = self._check_frozen(cf, stacklevel=4)
         return cf._call_flat(tensors)
 
     def get_concrete_function(self, *args, **kwargs) -> ConcreteFunction:
@@ -280,6 +324,8 @@ class Function:
             cf = self._concrete_for_signature()
         else:
             self._cache.hits += 1
+            if cf._guards is not None and not cf._guards.holds():
+                cf = self._check_frozen(cf, stacklevel=5)
         return cf._call_flat(tensors)
 
     # --- a cache miss ---
@@ -356,6 +402,9 @@ class Function:
                         symbolic[pname] = _ph.placeholders(value, pname, graph, param_specs, symbols)
                 call_args, call_kwargs = _ph.rebind(self._signature, symbolic)
                 python_function = self.python_function
+                # The plain values the trace freezes, as they are before it runs (trace/stale.py).
+                guards = _stale.collect(self._python_function or self._unbound,
+                                        None if self._instance_ref is None else self._instance_ref())
                 if self._autograph:  # tensor if/while/for -> cond/while_loop (converted once per function)
                     from ..autograph.transform import convert_function
                     python_function = convert_function(python_function)
@@ -389,6 +438,9 @@ class Function:
                 captures[id(internal)] = external._value
         cf = ConcreteFunction(graph, graph.structured_outputs, param_specs, captures, self._name,
                               traced_call=(self._signature, args, kwargs))
+        cf._guards = guards
+        if guards is not None and self._retrace_on_stale and _stale.retraceable(args, kwargs):
+            cf._stale_retrace = (args, kwargs, key)  # what a retrace for new values needs
         if created:  # as TensorFlow: trace again now that the variables exist (see state/initial_value.py)
             second = self._trace(args, kwargs, key, call_key, [], counted)  # raises if it creates variables again
             if not any(v._pending_init for v in created):
@@ -412,15 +464,19 @@ class Function:
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
              experimental_implements=None, experimental_autograph_options=None, experimental_attributes=None,
              experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None,
-             name=None, experimental_max_traces=None):
+             name=None, experimental_max_traces=None, experimental_retrace_on_stale_captures=False):
     """`@tf.function` / `tf.function(f, input_signature=...)`.
 
     `experimental_max_traces` (eagerflow's): the most traces this function keeps, least recently
-    used evicted past it; None takes `tf.config.get_function_max_traces()` (256 unless set)."""
+    used evicted past it; None takes `tf.config.get_function_max_traces()` (256 unless set).
+    `experimental_retrace_on_stale_captures` (eagerflow's): a Python global, closure variable or
+    `self` attribute the trace froze that has changed since retraces the function for the new value
+    (older traces stay for older values), instead of the default StaleCaptureWarning (trace/stale.py)."""
     def decorate(fn):
         return Function(fn, input_signature=input_signature, autograph=autograph, jit_compile=jit_compile,
                         reduce_retracing=reduce_retracing, experimental_relax_shapes=experimental_relax_shapes,
-                        name=name, experimental_max_traces=experimental_max_traces)
+                        name=name, experimental_max_traces=experimental_max_traces,
+                        experimental_retrace_on_stale_captures=experimental_retrace_on_stale_captures)
     if func is None:
         return decorate
     return decorate(func)
