@@ -188,8 +188,9 @@ class Function:
             guards = cf._guards  # Python values frozen at trace time, unchanged? (trace/stale.py)
             if guards is not None and not guards.holds():
                 cf = self._check_frozen(cf)
-            st = state
-            if st.graph is not None or st.tapes:
+            # NOTE: the thread's state read as its dict: one thread-local lookup instead of two (~25 ns)
+            st = state.__dict__
+            if st["graph"] is not None or st["tapes"]:
                 return cf._call_flat(args)
             # ConcreteFunction._call_flat, inlined; `cf._run` is run_quiet (NumPy's floating-point
             # warnings off, ops/fp_errors.py) or, when no op of the graph can warn, a plain call.

@@ -75,3 +75,23 @@ def test_the_hot_path_raises_no_floating_point_warning(n):
         warnings.simplefilter("error")
         out = f(*args)  # cached: the hot path
     assert np.all(np.isneginf(out.numpy()))
+
+
+def test_a_new_thread_takes_the_hot_path_with_its_own_state():
+    import threading
+    f = tf.function(lambda x: x * 3.0)
+    x = tf.constant(2.0)
+    f(x)  # traced here; the other thread's first call is a hot-path hit
+    out = []
+
+    def work():
+        out.append(float(f(x)))
+        with tf.GradientTape() as tape:  # this thread's tape: the call must record, not take the shortcut
+            tape.watch(x)
+            y = f(x)
+        out.append(float(tape.gradient(y, x)))
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert out == [6.0, 3.0]
