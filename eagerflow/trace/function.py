@@ -235,8 +235,7 @@ class Function:
         if changes and retrace:
             return self._retrace_stale(cf, changes)
         if changes:
-            with self._count_lock:
-                _stale.report(self._name, changes, self._stale_warned, stacklevel)
+            _stale.report(self._name, changes, self._stale_warned, self._count_lock, stacklevel)
         cf._guards = guards.expecting_now()  # the slow check once per change, not on every call
         return cf
 

@@ -9,8 +9,10 @@ modules, functions, classes, Variables and tensors are looked up by reference, n
 
 What the trace read is judged from the code, not by watching the reads: the names its bytecode
 loads as globals (nested code objects included: comprehensions, lambdas, inner functions), its free
-variables, and the `self.<name>` attributes its source loads. A value that is listed but never
-actually used can only cause a warning if it changes, and then the graph did freeze it anyway.
+variables, and the `self.<name>` attributes its source loads; and the same for the plain helper
+functions of its own module that it calls (a few calls deep). A value read only in a branch this
+trace did not take is listed too: if it changes, the warning says so although this graph does not
+depend on it (rare; the result is right either way).
 
 The check is one generated expression per trace (as dynamo's guards are), all identity tests:
 `G0.get('threshold', MISSING) is V0 and C0.cell_contents is V1 and ...`, a few tens of ns. Only
@@ -37,6 +39,7 @@ class StaleCaptureWarning(UserWarning):
     the graph still uses the old value."""
 
 MAX_STALE_VARIANTS = 32  # retraces kept per trace for other frozen values (the opt-in mode)
+HELPER_DEPTH = 3  # how deep calls into plain helper functions of the same module are followed
 _PLAIN = (bool, int, float, str, bytes, type(None))
 _MISSING = object()
 # Per code object, computed on its first trace: (global names it loads and never stores, free
@@ -121,23 +124,43 @@ def _compile(guards):
 
 def collect(python_function, instance=None):
     """Guards for the plain values `python_function` (the user's, before AutoGraph) can read as
-    globals, closure variables and, for a method, attributes of `instance`; None when there are none."""
+    globals, closure variables and, for a method, attributes of `instance`, and the globals and
+    closure variables of the plain Python helpers of its own module it calls (found the same way,
+    HELPER_DEPTH calls deep); None when there are none."""
     fn = inspect.unwrap(python_function)
     code = getattr(fn, "__code__", None)
     if code is None:
         return None
     guards = []
-    fn_globals = getattr(fn, "__globals__", {})
+    _collect_function(fn, getattr(fn, "__module__", None), guards, set(), HELPER_DEPTH)
+    if instance is not None and hasattr(instance, "__dict__"):
+        state = vars(instance)
+        for attr in sorted(_self_attributes(fn, code)):
+            if attr in state and frozen_value(state[attr]):
+                guards.append(Guard("attribute", "self." + attr, weakref.ref(instance), state[attr]))
+    return Guards(guards) if guards else None
+
+
+def _collect_function(fn, module, guards, seen, depth):
+    code = fn.__code__
+    seen.add(code)
+    fn_globals = fn.__globals__
     names = _names_of.get(code)
     if names is None:
         names = _names_of[code] = (sorted(_global_loads(code)), frozenset(
             ins.argval for ins in dis.get_instructions(code) if ins.opname in ("STORE_DEREF", "DELETE_DEREF")))
     global_names, written = names
+    known = {g.name for g in guards if g.kind == "global" and g.where is fn_globals}
     for name in global_names:
-        if name in fn_globals:
-            value = fn_globals[name]
-            if frozen_value(value):
+        if name not in fn_globals:
+            continue
+        value = fn_globals[name]
+        if frozen_value(value):
+            if name not in known:
                 guards.append(Guard("global", name, fn_globals, value))
+        elif (depth > 0 and type(value) is types.FunctionType and value.__module__ == module
+              and value.__code__ not in seen):  # a helper of the same module: what it reads is frozen too
+            _collect_function(value, module, guards, seen, depth - 1)
     for name, cell in zip(code.co_freevars, fn.__closure__ or ()):
         if name in written:
             continue
@@ -147,12 +170,6 @@ def collect(python_function, instance=None):
             continue
         if frozen_value(value):
             guards.append(Guard("closure variable", name, cell, value))
-    if instance is not None and hasattr(instance, "__dict__"):
-        state = vars(instance)
-        for attr in sorted(_self_attributes(fn, code)):
-            if attr in state and frozen_value(state[attr]):
-                guards.append(Guard("attribute", "self." + attr, weakref.ref(instance), state[attr]))
-    return Guards(guards) if guards else None
 
 
 def retraceable(args, kwargs) -> bool:
@@ -203,12 +220,14 @@ def _self_attributes(fn, code):
     return found
 
 
-def report(function_name, changes, warned, stacklevel):
-    """Warns (StaleCaptureWarning and the eagerflow logger) once per changed name not in `warned`."""
-    for guard, now in changes:
-        if guard.name in warned:
-            continue
-        warned.add(guard.name)
+def report(function_name, changes, warned, lock, stacklevel):
+    """Warns (StaleCaptureWarning and the eagerflow logger) once per changed name not in `warned`;
+    the names are claimed under `lock`, the warnings emitted outside it (a log handler may call
+    anything, this function included)."""
+    with lock:
+        fresh = [(g, now) for g, now in changes if g.name not in warned]
+        warned.update(g.name for g, _ in fresh)
+    for guard, now in fresh:
         now_text = "deleted" if now is _MISSING else repr(now)
         message = (f"tf.function {function_name!r}: {guard.label()} was {guard.traced!r} when traced, is "
                    f"{now_text} now: the graph still uses {guard.traced!r}; pass it as an argument or use a "

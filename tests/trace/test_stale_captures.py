@@ -389,3 +389,29 @@ def test_retrace_opt_in_with_an_object_argument_warns_and_keeps_no_reference(cau
     gc.collect()
     assert ref() is None
     factor = 2
+
+
+verbose = False
+
+
+def _is_verbose():  # a helper of this module: the global it reads is frozen into the caller's trace
+    return verbose
+
+
+def test_a_global_read_by_a_helper_function_is_guarded(caught):
+    global verbose
+    verbose = False
+
+    @tf.function
+    def f(x):
+        if _is_verbose():
+            return x * 10
+        return x
+
+    assert int(f(tf.constant(2))) == 2
+    verbose = True
+    assert int(f(tf.constant(2))) == 2
+    assert _stale(caught) == [
+        "tf.function 'f': global 'verbose' was False when traced, is True now: the graph still uses False; "
+        "pass it as an argument or use a tf.Variable"]
+    verbose = False
