@@ -236,7 +236,7 @@ class Function:
             return self._retrace_stale(cf, changes)
         if changes:
             _stale.report(self._name, changes, self._stale_warned, self._count_lock, stacklevel)
-        cf._guards = guards.expecting_now()  # the slow check once per change, not on every call
+        guards.expect_now()  # the slow check once per change, not on every call
         return cf
 
     def _retrace_stale(self, cf, changes):

@@ -15,10 +15,10 @@ trace did not take is listed too: if it changes, the warning says so although th
 depend on it (rare; the result is right either way).
 
 The check is one generated expression per trace (as dynamo's guards are), all identity tests:
-`G0.get('threshold', MISSING) is V0 and C0.cell_contents is V1 and ...`, a few tens of ns. Only
-when it fails are the guards compared one by one with `==` to name the changed value. After a
-warning the guards are rebuilt to expect the new value, so a changed value costs the slow check
-once, not on every call.
+`W0.get('threshold', MISSING) is E[0] and W1.cell_contents is E[1] and ...`, a few tens of ns.
+Only when it fails are the guards compared one by one with `==` to name the changed value. After a
+warning the check expects the new value (E is updated in place), so a changed value costs the slow
+check once, not on every call.
 """
 from __future__ import annotations
 
@@ -58,11 +58,10 @@ def frozen_value(value) -> bool:
 class Guard:
     """One frozen value: where it lives, what the trace saw, how to read it now."""
 
-    __slots__ = ("kind", "name", "where", "traced", "expected")
+    __slots__ = ("kind", "name", "where", "traced")
 
-    def __init__(self, kind, name, where, traced, expected=None):
+    def __init__(self, kind, name, where, traced):
         self.kind, self.name, self.where, self.traced = kind, name, where, traced
-        self.expected = traced if expected is None else expected  # what the fast check tests against
 
     def read(self):
         """The value now (_MISSING when it is gone: a deleted global, a dead instance)."""
@@ -81,13 +80,15 @@ class Guard:
 
 
 class Guards:
-    """The guards of one trace and their compiled identity check (immutable: rebuilt, not edited)."""
+    """The guards of one trace, the values the fast check expects (the traced ones at first) and
+    the check, compiled once."""
 
-    __slots__ = ("guards", "holds")
+    __slots__ = ("guards", "expected", "holds")
 
     def __init__(self, guards):
         self.guards = tuple(guards)
-        self.holds = _compile(self.guards)
+        self.expected = [g.traced for g in self.guards]
+        self.holds = _compile(self.guards, self.expected)
 
     def changes(self):
         """[(guard, value now)] for the guards whose value differs from the traced one."""
@@ -98,24 +99,27 @@ class Guards:
                 out.append((g, now))
         return out
 
-    def expecting_now(self):
-        """The same guards, their fast check expecting the current values (the traced ones kept)."""
-        return Guards([Guard(g.kind, g.name, g.where, g.traced, g.read()) for g in self.guards])
+    def expect_now(self):
+        """The fast check expects the current values from now on (the traced ones are kept for the
+        messages); updated in place, no recompiling, so a value changing on every call costs the
+        slow check, not a compile. A thread reading a half-updated list only takes the slow check."""
+        for i, g in enumerate(self.guards):
+            self.expected[i] = g.read()
 
 
-def _compile(guards):
+def _compile(guards, expected):
     """`holds()` -> bool: every guarded value is still the very object expected (identity only).
     It never raises: a dead instance reads as no attributes, an emptied cell as a change."""
-    env = {"MISSING": _MISSING, "NO_ATTRIBUTES": {}}
+    env = {"MISSING": _MISSING, "NO_ATTRIBUTES": {}, "E": expected}
     terms = []
     for i, g in enumerate(guards):
-        env[f"W{i}"], env[f"V{i}"] = g.where, g.expected
+        env[f"W{i}"] = g.where
         if g.kind == "global":
-            terms.append(f"W{i}.get({g.name!r}, MISSING) is V{i}")
+            terms.append(f"W{i}.get({g.name!r}, MISSING) is E[{i}]")
         elif g.kind == "closure variable":
-            terms.append(f"W{i}.cell_contents is V{i}")
+            terms.append(f"W{i}.cell_contents is E[{i}]")
         else:  # the instance, held weakly
-            terms.append(f"getattr(W{i}(), '__dict__', NO_ATTRIBUTES).get({g.name[len('self.'):]!r}, MISSING) is V{i}")
+            terms.append(f"getattr(W{i}(), '__dict__', NO_ATTRIBUTES).get({g.name[len('self.'):]!r}, MISSING) is E[{i}]")
     source = (f"def holds():\n    try:\n        return {' and '.join(terms) or 'True'}\n"
               f"    except ValueError:\n        return False\n")
     exec(compile(source, "<eagerflow stale-capture guards>", "exec"), env)

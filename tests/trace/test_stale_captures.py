@@ -415,3 +415,21 @@ def test_a_global_read_by_a_helper_function_is_guarded(caught):
         "tf.function 'f': global 'verbose' was False when traced, is True now: the graph still uses False; "
         "pass it as an argument or use a tf.Variable"]
     verbose = False
+
+
+def test_a_value_changing_on_every_call_warns_once_and_a_none_value_is_expected_too(caught):
+    global threshold
+    threshold = 0.5
+    f = tf.function(lambda x: x > threshold)
+    x = tf.constant([0.6])
+    f(x)
+    for i in range(50):
+        threshold = 0.6 + i / 100
+        assert f(x).numpy().tolist() == [True]
+    (cf,) = f._list_all_concrete_functions()
+    assert cf._guards.holds()  # expects the latest value: the next call takes the fast check
+    threshold = None
+    f(x)
+    assert cf._guards.holds()
+    assert len(_stale(caught)) == 1
+    threshold = 0.5
