@@ -25,7 +25,8 @@ Dispatch rules (TensorFlow 2.21's tracing types, checked against it; keys built 
 A method binds through a weak reference to its instance (Function.__get__): each instance has its
 own traces, which die with it; an unhashable `self` raises TypeError.
 
-Lookup: one dict get on the exact call key (the hot path, done inline by Function.__call__). On a
+Lookup: one dict get on the exact call key (the hot path, done inline by Function.__call__; not
+even that when the tensors' specs are those of the last call, `last_fast`). On a
 miss: the call's canonical key (defaults applied, keywords bound), then traces with unknown
 dimensions that accept it, then a new trace, for `reduce_retracing` of the most specific key the
 call and the latest compatible trace both fit (signature.relax).

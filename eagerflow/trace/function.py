@@ -1,7 +1,8 @@
 """`tf.function`: Function, the calling logic around the trace cache (trace/cache.py).
 
-A cached call is: build the key -> one dict lookup -> the generated code on raw arrays -> wrap the
-outputs; for eager tensors only, all of it inline in `Function.__call__`. Anything else goes
+A cached call is: build the key -> one dict lookup -> the identity check of the Python values the
+trace froze, if any (trace/stale.py) -> the generated code on raw arrays -> wrap the outputs; for
+eager tensors only, all of it inline in `Function.__call__`. Anything else goes
 through the general key (signature.py) and, on a miss, the cache, which calls back `_trace`: the
 Python function runs once on stand-ins (placeholders.py) under a graph context (every op lands in
 `graph.add_operation`), then passes and code generation turn the graph into one Python function
@@ -20,7 +21,7 @@ from ..core import nest
 from ..core.context import graph_scope, state
 from ..core.convert import convert_to_tensor
 from ..core.tensor import _BY_NP, EagerTensor, Tensor, TensorSpec, _new_object, wrap_array
-from ..ops.fp_errors import busy, run_quiet
+from ..ops.fp_errors import busy
 from . import cache as _cache
 from . import placeholders as _ph
 from . import retrace as _retrace
