@@ -14,8 +14,9 @@ functions of its own module that it calls (a few calls deep). A value read only 
 trace did not take is listed too: if it changes, the warning says so although this graph does not
 depend on it (rare; the result is right either way).
 
-The check is one generated expression per trace (as dynamo's guards are), all identity tests:
-`W0.get('threshold', MISSING) is E[0] and W1.cell_contents is E[1] and ...`, a few tens of ns.
+The check is one C call when the values are globals of one module (`itemgetter(*names)(globals)
+== expected`, unchanged objects compared by identity), else one generated expression (as dynamo's
+guards are) of identity tests: `W0.get('threshold', MISSING) is E[0] and W1.cell_contents is E[1]`.
 Only when it fails are the guards compared one by one with `==` to name the changed value. After a
 warning the check expects the new value (E is updated in place), so a changed value costs the slow
 check once, not on every call.
@@ -26,6 +27,7 @@ import ast
 import dis
 import inspect
 import logging
+import operator
 import textwrap
 import types
 import warnings
@@ -81,14 +83,40 @@ class Guard:
 
 class Guards:
     """The guards of one trace, the values the fast check expects (the traced ones at first) and
-    the check, compiled once."""
+    the check, built once: `read(where) == want` holds while nothing changed.
 
-    __slots__ = ("guards", "expected", "holds")
+    The common case, globals of one module only, reads them all with one C call
+    (`operator.itemgetter(*names)(module_globals)`) compared with the expected tuple (equal
+    objects first by identity, so unchanged values cost no `__eq__`); any other mix runs a
+    compiled identity check (`_compile`) with `where` None and `want` True."""
+
+    __slots__ = ("guards", "expected", "read", "where", "want", "_single_dict")
 
     def __init__(self, guards):
         self.guards = tuple(guards)
         self.expected = [g.traced for g in self.guards]
-        self.holds = _compile(self.guards, self.expected)
+        first = self.guards[0].where if self.guards else None
+        self._single_dict = bool(self.guards) and all(g.kind == "global" and g.where is first for g in self.guards)
+        if self._single_dict:
+            self.read, self.where = operator.itemgetter(*[g.name for g in self.guards]), first
+        else:
+            self.read, self.where = _compile(self.guards, self.expected), None
+        self._expect()
+
+    def _expect(self):
+        if not self._single_dict:
+            self.want = True
+        elif len(self.expected) == 1:
+            self.want = self.expected[0]
+        else:
+            self.want = tuple(self.expected)
+
+    def holds(self) -> bool:
+        """Whether the fast check passes (what Function.__call__ does inline)."""
+        try:
+            return (self.read(self.where) == self.want) is True
+        except Exception:  # a deleted global, a value whose == refuses: the slow check says what changed
+            return False
 
     def changes(self):
         """[(guard, value now)] for the guards whose value differs from the traced one."""
@@ -101,14 +129,15 @@ class Guards:
 
     def expect_now(self):
         """The fast check expects the current values from now on (the traced ones are kept for the
-        messages); updated in place, no recompiling, so a value changing on every call costs the
-        slow check, not a compile. A thread reading a half-updated list only takes the slow check."""
+        messages); no recompiling, so a value changing on every call costs the slow check, not a
+        compile. A thread reading a half-updated state only takes the slow check."""
         for i, g in enumerate(self.guards):
             self.expected[i] = g.read()
+        self._expect()
 
 
 def _compile(guards, expected):
-    """`holds()` -> bool: every guarded value is still the very object expected (identity only).
+    """`holds(_)` -> bool: every guarded value is still the very object expected (identity only).
     It never raises: a dead instance reads as no attributes, an emptied cell as a change."""
     env = {"MISSING": _MISSING, "NO_ATTRIBUTES": {}, "E": expected}
     terms = []
@@ -120,7 +149,7 @@ def _compile(guards, expected):
             terms.append(f"W{i}.cell_contents is E[{i}]")
         else:  # the instance, held weakly
             terms.append(f"getattr(W{i}(), '__dict__', NO_ATTRIBUTES).get({g.name[len('self.'):]!r}, MISSING) is E[{i}]")
-    source = (f"def holds():\n    try:\n        return {' and '.join(terms) or 'True'}\n"
+    source = (f"def holds(_):\n    try:\n        return {' and '.join(terms) or 'True'}\n"
               f"    except ValueError:\n        return False\n")
     exec(compile(source, "<eagerflow stale-capture guards>", "exec"), env)
     return env["holds"]
