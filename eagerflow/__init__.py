@@ -1,75 +1,77 @@
 """eagerflow: TensorFlow 2's programming model on NumPy. `import eagerflow as tf`.
 
 This file is the whole `tf` surface as one explicit import list. Namespaces (`tf.math`, `tf.nn`,
-`tf.random`, ...) are modules under api/ with their own lists.
+`tf.random`, ...) are modules under _src/api/ with their own lists. Everything else lives in
+_src/ (the implementation, as `jax._src`), so `dir(tf)` holds TensorFlow's names only
+(tests/api/test_namespace.py).
 """
-from .core.dtypes import (DType, as_dtype, bool_ as bool, complex64, complex128, float16, float32, float64,
-                          int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant)
-from .core.shape import TensorShape
-from .core.tensor import Tensor, TensorSpec
-from .ops import tensor_methods as _tensor_methods  # noqa: F401 - fills Tensor's operator table (core/ never imports ops/)
-from .core.convert import convert_to_tensor
-from .core.context import executing_eagerly
-from .autodiff.tape import GradientTape, UnconnectedGradients
-from .autodiff.custom_gradient import custom_gradient, recompute_grad
-from .autodiff.gradients import gradients
-from .state.variables import Variable
-from .state.variable_options import VariableAggregation, VariableSynchronization
-from .state.indexed_slices import IndexedSlices
-from .state.module import Module
-from .trace.function import function
-from .control_flow.cond import case, cond, switch_case
-from .control_flow.while_loop import while_loop
-from .control_flow.tensor_array import TensorArray
-from .ops.io import print_ as print  # noqa: A001 - TensorFlow's name: `tf.print`
-from .ops.checks import Assert, assert_equal, assert_greater, assert_less
-from .ops.static_checks import assert_rank
+from ._src.core.dtypes import (DType, as_dtype, bool_ as bool, complex64, complex128, float16, float32, float64,
+                               int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant)
+from ._src.core.shape import TensorShape
+from ._src.core.tensor import Tensor, TensorSpec
+from ._src.ops import tensor_methods as _tensor_methods  # noqa: F401 - fills Tensor's operator table (core/ never imports ops/)
+from ._src.core.convert import convert_to_tensor
+from ._src.core.context import executing_eagerly
+from ._src.autodiff.tape import GradientTape, UnconnectedGradients
+from ._src.autodiff.custom_gradient import custom_gradient, recompute_grad
+from ._src.autodiff.gradients import gradients
+from ._src.state.variables import Variable
+from ._src.state.variable_options import VariableAggregation, VariableSynchronization
+from ._src.state.indexed_slices import IndexedSlices
+from ._src.state.module import Module
+from ._src.trace.function import function
+from ._src.control_flow.cond import case, cond, switch_case
+from ._src.control_flow.while_loop import while_loop
+from ._src.control_flow.tensor_array import TensorArray
+from ._src.ops.io import print_ as print  # noqa: A001 - TensorFlow's name: `tf.print`
+from ._src.ops.checks import Assert, assert_equal, assert_greater, assert_less
+from ._src.ops.static_checks import assert_rank
 
-from .ops.math import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor, floordiv,
-                       greater, greater_equal, less, less_equal, log, logical_and, logical_not,
-                       logical_or, maximum, minimum, multiply, negative, not_equal, pow, round,
-                       scalar_mul, sigmoid, sign, sin, sqrt, square, subtract, tanh, truediv)
-from .ops.matmul import matmul, tensordot
-from .ops.array import (broadcast_to, constant, fill, identity, ones, ones_like, rank, reshape, shape, size,
-                        stop_gradient, transpose, where, zeros, zeros_like)
-from .ops.joining import stack, unstack
-from .ops.reduce import (reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod,
-                         reduce_sum)
+from ._src.ops.math import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor,
+                            greater, greater_equal, less, less_equal, logical_and, logical_not,
+                            logical_or, maximum, minimum, multiply, negative, not_equal, pow, round,
+                            scalar_mul, sigmoid, sign, sin, sqrt, square, subtract, tanh, truediv)
+from ._src.ops.matmul import matmul, tensordot
+from ._src.ops.array import (broadcast_to, constant, fill, identity, ones, ones_like, rank, reshape, shape, size,
+                             stop_gradient, transpose, where, zeros, zeros_like)
+from ._src.ops.joining import stack, unstack
+from ._src.ops.reduce import (reduce_all, reduce_any, reduce_max, reduce_mean, reduce_min, reduce_prod,
+                              reduce_sum)
 
-from .api import autograph, config, data, debugging, dtypes, errors, linalg, math, nest
+from ._src.api import autograph, config, data, debugging, dtypes, errors, linalg, math, nest
 
 # TensorFlow's alias names (kept here, with the names they alias, as the only place for them).
 double = float64
 half = float16
 
 # --- array ops: owned by the array-ops work (ops/array.py, ops/slicing.py) ---
-from .ops.array import expand_dims, newaxis, squeeze  # noqa: E402
-from .ops.joining import concat, split, tile  # noqa: E402
-from .ops.ordering import argsort, reverse, sort  # noqa: E402
-from .ops.padding import pad  # noqa: E402
-from .ops.sequences import linspace, one_hot, range  # noqa: E402
-from .ops.slicing import (boolean_mask, gather, gather_nd, scatter_nd, slice, strided_slice)  # noqa: E402
+from ._src.ops.array import expand_dims, newaxis, squeeze  # noqa: E402
+from ._src.ops.joining import concat, split, tile  # noqa: E402
+from ._src.ops.ordering import argsort, reverse, sort  # noqa: E402
+from ._src.ops.padding import pad  # noqa: E402
+from ._src.ops.sequences import linspace, one_hot, range  # noqa: E402
+from ._src.ops.slicing import (boolean_mask, gather, gather_nd, scatter_nd, slice, strided_slice)  # noqa: E402
 # --- end array ops ---
 
 # --- reductions, argmax/argmin/cumsum, einsum: owned by the math work (ops/reduce.py, ops/einsum.py) ---
-from .ops.reduce import argmax, argmin, cumsum, reduce_logsumexp  # noqa: E402
-from .ops.einsum import einsum  # noqa: E402
+from ._src.ops.reduce import argmax, argmin, cumsum, reduce_logsumexp  # noqa: E402
+from ._src.ops.einsum import einsum  # noqa: E402
 # --- end reductions ---
 
 # --- nn, random, image: owned by the nn work (ops/nn.py, ops/random.py, ops/image.py, api/nn.py, ...) ---
-from .api import image, nn, random  # noqa: E402
+from ._src.api import image, nn, random  # noqa: E402
 # --- end nn ---
 
 # --- everyday helpers (issue 9 point 5): norms, clipping, eye, map_fn & co. ---
-from .ops.matrix_parts import eye  # noqa: E402
-from .ops.norms import clip_by_global_norm, clip_by_norm, norm  # noqa: E402
-from .control_flow.functional import foldl, foldr, map_fn, scan, vectorized_map  # noqa: E402
-from .core.predicates import is_tensor  # noqa: E402
-from .ops.math import tan  # noqa: E402
-from .ops.special import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh  # noqa: E402
-from .core.scopes import get_current_name_scope, init_scope, name_scope  # noqa: E402
-from .core.devices import device  # noqa: E402
-from .api import test, version  # noqa: E402
+from ._src.ops.matrix_parts import eye  # noqa: E402
+from ._src.ops.norms import clip_by_global_norm, clip_by_norm, norm  # noqa: E402
+from ._src.control_flow.functional import foldl, foldr, map_fn, scan, vectorized_map  # noqa: E402
+from ._src.core.predicates import is_tensor  # noqa: E402
+from ._src.ops.math import tan  # noqa: E402
+from ._src.ops.special import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh  # noqa: E402
+from ._src.core.scopes import get_current_name_scope, init_scope, name_scope  # noqa: E402
+from ._src.core.devices import device  # noqa: E402
+from ._src.api import test, version  # noqa: E402
 from . import summary  # noqa: E402  (tf.summary: event files for TensorBoard)
 
 # The TensorFlow API version this package implements, which is what programs written for TensorFlow

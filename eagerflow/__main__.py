@@ -10,18 +10,18 @@ import sys
 
 
 def _demo(args) -> int:
-    from .demo import run_demo
+    from ._src.demo import run_demo
     run_demo()
     return 0
 
 
 def _graph(args) -> int:
-    from .graph_command import run
+    from ._src.graph_command import run
     return run(args)
 
 
 def _graph_arguments(parser):
-    from .graph_command import add_arguments
+    from ._src.graph_command import add_arguments
     add_arguments(parser)
 
 

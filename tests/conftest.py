@@ -1,7 +1,7 @@
 """Every test runs with the pipeline's debug checks on: graph/verify.py after each pass."""
 import pytest
 
-from eagerflow.passes import pipeline
+from eagerflow._src.passes import pipeline
 
 
 @pytest.fixture(autouse=True)

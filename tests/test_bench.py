@@ -212,7 +212,7 @@ def test_function_workloads_have_their_targets():
 def test_first_call_and_retrace_variants_trace_on_every_call(monkeypatch):
     """What is timed must be tracing: count the traces the eagerflow variants cause."""
     import eagerflow as tf
-    from eagerflow.trace import function as fn_module
+    from eagerflow._src.trace import function as fn_module
     traces = []
     original = fn_module.Function._trace
     monkeypatch.setattr(fn_module.Function, "_trace", lambda self, *a, **k: traces.append(1) or original(self, *a, **k))

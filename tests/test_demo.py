@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from eagerflow.demo import SECTIONS, Section, run_demo
+from eagerflow._src.demo import SECTIONS, Section, run_demo
 from eagerflow.keras.datasets import digits
 
 REPO = Path(__file__).resolve().parent.parent

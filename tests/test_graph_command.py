@@ -1,4 +1,4 @@
-"""`eagerflow graph MODULE:FUNCTION --input-signature ... -o out` (eagerflow/graph_command.py)."""
+"""`eagerflow graph MODULE:FUNCTION --input-signature ... -o out` (eagerflow/_src/graph_command.py)."""
 import subprocess
 import sys
 import textwrap
@@ -8,7 +8,7 @@ import pytest
 
 import eagerflow as tf
 from eagerflow.__main__ import main
-from eagerflow.graph_command import SignatureError, parse_input_signature
+from eagerflow._src.graph_command import SignatureError, parse_input_signature
 
 REPO = Path(__file__).resolve().parents[1]
 

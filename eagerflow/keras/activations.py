@@ -1,8 +1,8 @@
 """`keras.activations`: the named activation functions layers accept as `activation='relu'`."""
 from __future__ import annotations
 
-from ..ops import math as _math
-from ..ops import nn as _nn
+from .._src.ops import math as _math
+from .._src.ops import nn as _nn
 
 
 def linear(x):

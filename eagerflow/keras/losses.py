@@ -7,12 +7,12 @@ categorical probabilities are renormalised to sum to 1, as Keras does.
 """
 from __future__ import annotations
 
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor
-from ..ops import array as _array
-from ..ops import losses as _xent
-from ..ops import math as _math
-from ..ops import reduce as _reduce
+from .._src.core import dtypes as _dt
+from .._src.core.convert import convert_to_tensor
+from .._src.ops import array as _array
+from .._src.ops import losses as _xent
+from .._src.ops import math as _math
+from .._src.ops import reduce as _reduce
 
 EPSILON = 1e-7
 _REDUCTIONS = ("sum_over_batch_size", "sum", "none", None, "mean", "mean_with_sample_weight")

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor
-from ..ops import array as _array
-from ..ops import math as _math
-from ..ops import reduce as _reduce
-from ..state.variables import Variable
+from .._src.core import dtypes as _dt
+from .._src.core.convert import convert_to_tensor
+from .._src.ops import array as _array
+from .._src.ops import math as _math
+from .._src.ops import reduce as _reduce
+from .._src.state.variables import Variable
 from .naming import to_snake_case
 
 

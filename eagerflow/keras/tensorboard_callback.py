@@ -16,7 +16,7 @@ import os
 import weakref
 
 from .. import summary
-from ..graph import listeners
+from .._src.graph import listeners
 from .callbacks import Callback
 
 

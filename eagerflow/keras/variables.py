@@ -6,7 +6,7 @@ it as the tf.Variable it is.
 """
 from __future__ import annotations
 
-from ..state.variables import Variable
+from .._src.state.variables import Variable
 
 
 class KerasVariable(Variable):

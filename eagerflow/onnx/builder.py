@@ -139,7 +139,7 @@ def _read_variable(b, op):
 
 def _capture_value(external):
     """A capture's current value: the variable's for a resource handle, else the tensor's."""
-    from ..state.variables import variable_of
+    from .._src.state.variables import variable_of
     variable = variable_of(external)
     value = variable.numpy() if variable is not None else external.numpy()
     return np.asarray(value)

@@ -5,7 +5,7 @@ the Operation, and returns the ONNX names of the op's outputs in order. Layout: 
 and pools are NHWC, ONNX's NCHW, so those ops are wrapped in Transposes (ONNX Runtime folds the
 ones on constant weights). TF's 'SAME' padding puts the odd pixel at the end: ONNX's SAME_UPPER.
 
-The long-term plan puts each op's ONNX mapping next to its `defop` in `eagerflow/ops/` (as the JAX
+The long-term plan puts each op's ONNX mapping next to its `defop` in `eagerflow/_src/ops/` (as the JAX
 lowering is); this table is where they live until then, so moving them is mechanical.
 """
 from __future__ import annotations

@@ -19,8 +19,8 @@ import math
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
+from .._src.core import dtypes as _dt
+from .._src.core.shape import TensorShape
 from .files import data_loss
 
 MAX_DEPTH = 32  # nesting of lists/dicts inside one attribute

@@ -56,7 +56,7 @@ def run_command(args) -> int:
 
 
 def _load(directory):
-    from ..core.errors import DataLossError
+    from .._src.core.errors import DataLossError
     from .load import load
     try:
         return load(directory)
@@ -173,7 +173,7 @@ def _print_functions(root):
 
 
 def _print_arguments(values, label):
-    from ..core.tensor import TensorSpec
+    from .._src.core.tensor import TensorSpec
     for index, value in enumerate(values, 1):
         print(f"        {label} #{index}")
         if isinstance(value, TensorSpec):
@@ -218,7 +218,7 @@ def _run(args):
         raise CommandError(f"missing input(s) {', '.join(repr(k) for k in missing)}: the signature "
                            f"takes {', '.join(repr(k) for k in specs)}")
     feeds = {key: _as_input(key, value, specs[key]) for key, value in given.items()}
-    from ..core.errors import OpError
+    from .._src.core.errors import OpError
     try:
         outputs = cf(**feeds)
     except (OpError, ValueError, TypeError) as err:

@@ -18,8 +18,8 @@ import os
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import DataLossError
+from .._src.core import dtypes as _dt
+from .._src.core.errors import DataLossError
 
 MAX_JSON_BYTES = 64 << 20  # a model description larger than this is not one we wrote
 MAX_TENSOR_BYTES = 16 << 30

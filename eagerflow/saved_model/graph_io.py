@@ -25,11 +25,11 @@ import keyword
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import DataLossError
-from ..core.shape import TensorShape
-from ..graph.graph import Graph
-from ..ops.registry import OPS
+from .._src.core import dtypes as _dt
+from .._src.core.errors import DataLossError
+from .._src.core.shape import TensorShape
+from .._src.graph.graph import Graph
+from .._src.ops.registry import OPS
 from . import attrs as _attrs
 from .files import data_loss
 
@@ -148,7 +148,7 @@ class GraphReader:
             raise data_loss(where, "a sub-graph attribute outside a control-flow op")
         if len(self._contexts) > MAX_GRAPH_DEPTH:
             raise data_loss(where, "sub-graphs nested too deeply")
-        from ..control_flow.subgraph import Branch
+        from .._src.control_flow.subgraph import Branch
         graph, params, outputs = self._build(doc, where, self._contexts[-1])
         explicit = graph.inputs[:len(params)]
         try:
@@ -191,7 +191,7 @@ class GraphReader:
         if capture is None:
             if captured:
                 raise data_loss(where, "a parameter input after a captured one")
-            from ..core.tensor import TensorSpec
+            from .._src.core.tensor import TensorSpec
             return graph.placeholder(dtype, shape, name, spec), (name, TensorSpec(shape, dtype))
         if not isinstance(capture, dict) or len(capture) != 1:
             raise data_loss(where, "a capture must be a one-key object")
@@ -345,7 +345,7 @@ def _check_subgraph_inputs(opdef, inputs, attrs, where):
         if opdef.name in _CONTROL_FLOW:
             raise data_loss(where, "an If or While without its sub-graphs")
         return
-    from ..control_flow.subgraph import share_externals
+    from .._src.control_flow.subgraph import share_externals
     externals, _ = share_externals(*branches)
     tail = inputs[len(inputs) - len(externals):] if externals else []
     if len(externals) > len(inputs) or any(a is not b for a, b in zip(externals, tail)):

@@ -13,12 +13,12 @@ from __future__ import annotations
 import inspect
 import os
 
-from ..core import dtypes as _dt
-from ..core import nest
-from ..core.errors import DataLossError, InvalidArgumentError
-from ..core.tensor import EagerTensor, Tensor, TensorSpec, wrap_array
-from ..state.variables import Variable
-from ..trace.function import ConcreteFunction
+from .._src.core import dtypes as _dt
+from .._src.core import nest
+from .._src.core.errors import DataLossError, InvalidArgumentError
+from .._src.core.tensor import EagerTensor, Tensor, TensorSpec, wrap_array
+from .._src.state.variables import Variable
+from .._src.trace.function import ConcreteFunction
 from . import attrs as _attrs
 from .files import data_loss, read_json, read_tensor
 from .format import DOCUMENT_NAME, FORMAT_NAME, FORMAT_VERSION

@@ -14,10 +14,10 @@ import shutil
 
 import numpy as np
 
-from ..core.tensor import Tensor, TensorSpec
-from ..state.module import Module
-from ..state.variables import Variable
-from ..trace.function import ConcreteFunction, Function
+from .._src.core.tensor import Tensor, TensorSpec
+from .._src.state.module import Module
+from .._src.state.variables import Variable
+from .._src.trace.function import ConcreteFunction, Function
 from . import attrs as _attrs
 from .files import write_json, write_tensor
 from .format import DOCUMENT_NAME, FORMAT_NAME, FORMAT_VERSION, TENSOR_DIR

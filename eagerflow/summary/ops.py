@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor
-from ..core.errors import InvalidArgumentError, UnimplementedError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor, wrap_array
-from ..ops.registry import NO_GRADIENT, Spec, bind, defop
+from .._src.core import dtypes as _dt
+from .._src.core.convert import convert_to_tensor
+from .._src.core.errors import InvalidArgumentError, UnimplementedError
+from .._src.core.shape import TensorShape
+from .._src.core.tensor import Tensor, wrap_array
+from .._src.ops.registry import NO_GRADIENT, Spec, bind, defop
 from . import protobuf
 from .png import encode_png, to_uint8
 from .writer import current_condition, evaluate_condition, state

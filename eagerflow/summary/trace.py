@@ -16,8 +16,8 @@ from __future__ import annotations
 import threading
 import warnings
 
-from ..graph import listeners
-from ..graph.view import sub_graphs
+from .._src.graph import listeners
+from .._src.graph.view import sub_graphs
 from . import protobuf
 from .writer import state
 

@@ -15,12 +15,12 @@ import os
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import NotFoundError
+from .._src.core import dtypes as _dt
+from .._src.core.errors import NotFoundError
 from ..saved_model.files import data_loss, read_json, read_tensor, write_json, write_tensor
 from ..saved_model.load import RestoredFunction, check_version
-from ..trace.function import ConcreteFunction, Function
-from ..state.variables import Variable
+from .._src.trace.function import ConcreteFunction, Function
+from .._src.state.variables import Variable
 
 FORMAT_NAME = "eagerflow.checkpoint"
 STATE_NAME = "eagerflow.checkpoint_state"

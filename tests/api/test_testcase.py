@@ -124,6 +124,6 @@ def test_set_up_seeds_random_ops_reproducibly():
 def test_importing_eagerflow_does_not_load_unittest():
     import subprocess
     import sys
-    code = "import sys, eagerflow; print('eagerflow.api.test_case' in sys.modules)"
+    code = "import sys, eagerflow; print('eagerflow._src.api.test_case' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

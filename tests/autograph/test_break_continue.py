@@ -5,7 +5,7 @@ import pytest
 
 import eagerflow as tf
 
-from eagerflow.graph.graph import OperatorNotAllowedInGraphError  # not yet tf.errors.*
+from eagerflow._src.graph.graph import OperatorNotAllowedInGraphError  # not yet tf.errors.*
 
 from .helpers import both
 
@@ -81,7 +81,7 @@ def test_loop_else_leaves_the_function_unconverted_as_tensorflow_does(caplog):
     # Cause: for/else statement not yet supported"; Python loops then behave as Python (2, 100),
     # a loop over a tensor fails as plain Python does (TypeError for range of a symbolic tensor,
     # OperatorNotAllowedInGraphError for a tensor `if`).
-    with caplog.at_level(logging.WARNING, logger="eagerflow.autograph"):
+    with caplog.at_level(logging.WARNING, logger="eagerflow._src.autograph"):
         assert int(tf.function(with_else)(5, 2)) == 2
         assert int(tf.function(with_else)(5, 9)) == 100
         with pytest.raises(TypeError):

@@ -6,7 +6,7 @@ import gc
 import linecache
 import weakref
 
-from eagerflow.autograph import transform
+from eagerflow._src.autograph import transform
 
 N = 1000
 

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.api import autograph
+from eagerflow._src.api import autograph
 
 from .helpers import both
 

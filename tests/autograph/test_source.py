@@ -5,7 +5,7 @@ import inspect
 
 import pytest
 
-from eagerflow.autograph import source
+from eagerflow._src.autograph import source
 
 
 def _decorator(fn):

@@ -5,7 +5,7 @@ import traceback
 import pytest
 
 import eagerflow as tf
-from eagerflow.api import autograph
+from eagerflow._src.api import autograph
 
 
 def loop(x, n):
@@ -63,7 +63,7 @@ def test_print_runs_while_tracing_only(capsys):
 def test_unconvertible_function_runs_as_is_with_one_line_reason(caplog):
     namespace = {"__name__": "made_up_user_module"}
     exec("def g(x):\n    return x * 2\n", namespace)  # no source file: cannot be converted
-    with caplog.at_level(logging.WARNING, logger="eagerflow.autograph"):
+    with caplog.at_level(logging.WARNING, logger="eagerflow._src.autograph"):
         assert float(tf.function(namespace["g"])(tf.constant(2.0))) == 4.0
     assert any("source code is not available" in r.getMessage() for r in caplog.records)
 

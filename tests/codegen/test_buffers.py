@@ -9,7 +9,7 @@ import re
 import numpy as np
 
 import eagerflow as tf
-from eagerflow.graph.evaluate import evaluate
+from eagerflow._src.graph.evaluate import evaluate
 
 RNG = np.random.default_rng(7)
 X = RNG.standard_normal((4, 3)).astype(np.float32)
@@ -202,7 +202,7 @@ BIG = RNG.standard_normal((256, 300)).astype(np.float32)  # 300 KiB: big enough 
 
 
 def _pools(cf):
-    from eagerflow.codegen.buffers import SparePool
+    from eagerflow._src.codegen.buffers import SparePool
     return [v for v in cf._generated.fn.__globals__.values() if isinstance(v, SparePool)]
 
 

@@ -25,16 +25,16 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-import eagerflow.ops
-from eagerflow.core import nest
-from eagerflow.graph.evaluate import evaluate
-from eagerflow.ops import io as _io
-from eagerflow.ops import math as _math
-from eagerflow.ops.registry import OPS, bind
+import eagerflow._src.ops
+from eagerflow._src.core import nest
+from eagerflow._src.graph.evaluate import evaluate
+from eagerflow._src.ops import io as _io
+from eagerflow._src.ops import math as _math
+from eagerflow._src.ops.registry import OPS, bind
 from tests.codegen import differential_rows_everyday
 
-for _module in pkgutil.iter_modules(eagerflow.ops.__path__):  # every op family registers its ops
-    importlib.import_module(f"eagerflow.ops.{_module.name}")
+for _module in pkgutil.iter_modules(eagerflow._src.ops.__path__):  # every op family registers its ops
+    importlib.import_module(f"eagerflow._src.ops.{_module.name}")
 
 # Ops that cannot be a row of their own, and why.
 NO_ROW = {
@@ -135,7 +135,7 @@ def _assigns(x):
 
 def _initializes_once(x):
     """A variable created in a trace from its arguments: the first run sets it, later runs keep it."""
-    from eagerflow.state.initial_value import initialize_in_graph
+    from eagerflow._src.state.initial_value import initialize_in_graph
     v = _var("init_once", np.zeros(3, np.float32))
     v._array = None  # uninitialized again before each way of running the row
     initialize_in_graph(v, x)
@@ -184,8 +184,8 @@ def _custom_square(x):
 
 
 def _adam_update(g):
-    from eagerflow.ops.registry import bind
-    from eagerflow.ops.training_ops import AdamUpdate
+    from eagerflow._src.ops.registry import bind
+    from eagerflow._src.ops.training_ops import AdamUpdate
     var, m, v = (_var(k, np.zeros(3, np.float32)) for k in ("adam_var", "adam_m", "adam_v"))
     for holder, start in ((var, [1.0, -2.0, 0.5]), (m, [0.1, 0.0, -0.2]), (v, [0.01, 0.0, 0.04])):
         holder.assign(tf.constant(start))  # the same state in every run
@@ -209,7 +209,7 @@ def _checked_double(x):
 
 
 def _call(make):
-    from eagerflow.ops.call import call_function
+    from eagerflow._src.ops.call import call_function
 
     def f(x):
         return call_function(make(), [x])
@@ -234,14 +234,14 @@ CY = (Y - 0.5j * X).astype(np.complex64)
 M = tf.math
 
 def _ta(size, **kwargs):
-    from eagerflow.control_flow.tensor_array import TensorArray
+    from eagerflow._src.control_flow.tensor_array import TensorArray
     return TensorArray(tf.float32, size=size, **kwargs)
 
 
 def _list_read_out_of_range():
     """The op itself (an eager TensorArray checks indices in Python, with its own message)."""
-    from eagerflow.ops import lists
-    from eagerflow.ops.registry import bind
+    from eagerflow._src.ops import lists
+    from eagerflow._src.ops.registry import bind
     lst = bind(lists.TensorListReserve, (tf.constant([2]), tf.constant(2)), {"element_dtype": tf.float32})
     return bind(lists.TensorListGetItem, (lst, tf.constant(5), tf.constant([2])), {"element_dtype": tf.float32})
 
@@ -323,7 +323,7 @@ ROWS = [
     Row("Rank", tf.rank, (X,), dims="unknown"),
     Row("Reshape", lambda x: tf.reshape(x, [3, -1]), (X,)),
     Row("Transpose", lambda x: tf.transpose(x, [1, 0]), (X,)),
-    Row("InvertPermutation", eagerflow.ops.array.invert_permutation, (_i32(2, 0, 3, 1),)),
+    Row("InvertPermutation", eagerflow._src.ops.array.invert_permutation, (_i32(2, 0, 3, 1),)),
     Row("ReversedRange", tf.transpose, (_f32(2, 3, 4),), dims="unknown"),
     Row("ZerosLike", tf.zeros_like, (X,)),
     Row("OnesLike", tf.ones_like, (I,)),
@@ -547,7 +547,7 @@ def _op_types(graph):
 def _no_static_shape_folding(monkeypatch):
     """Each row must run its op's kernel: shape queries of known shapes would otherwise fold away
     (passes/fold.py), which tests/passes/test_fold.py covers."""
-    from eagerflow.passes import fold
+    from eagerflow._src.passes import fold
     monkeypatch.setattr(fold, "_FROM_STATIC_SHAPE", {})
 
 

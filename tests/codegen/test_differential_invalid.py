@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import eagerflow as tf
-from eagerflow.graph.evaluate import evaluate
+from eagerflow._src.graph.evaluate import evaluate
 
 DTYPES = [tf.float32, tf.float64, tf.int32, tf.int64, tf.uint8, tf.bool]
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.codegen.pycode import generate
-from eagerflow.passes.pipeline import Program
+from eagerflow._src.codegen.pycode import generate
+from eagerflow._src.passes.pipeline import Program
 from tests.threads import fast_thread_switches, in_threads, yield_between_opcodes_of  # noqa: F401
 
 THREADS = 8

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.graph.evaluate import evaluate
+from eagerflow._src.graph.evaluate import evaluate
 
 SHAPE = (4, 3)
 

@@ -304,7 +304,7 @@ def test_dropout_cond_inside_a_while_loop_keeps_its_masks():
 
 
 def _live_kept_values():
-    from eagerflow.core.variant import VariantValue
+    from eagerflow._src.core.variant import VariantValue
     return sum(1 for o in gc.get_objects() if type(o) is VariantValue and isinstance(o.payload, tuple))
 
 

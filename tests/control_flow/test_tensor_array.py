@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.control_flow.tensor_array import TensorArray
-from eagerflow.core import nest
+from eagerflow._src.control_flow.tensor_array import TensorArray
+from eagerflow._src.core import nest
 
 A = np.arange(6, dtype=np.float32).reshape(3, 2)
 

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.api import data
+from eagerflow._src.api import data
 
 Dataset = data.Dataset
 

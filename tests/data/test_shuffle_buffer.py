@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.api import data
-from eagerflow.data.shuffle import buffered_order
+from eagerflow._src.api import data
+from eagerflow._src.data.shuffle import buffered_order
 
 Dataset = data.Dataset
 

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.ops.padding import MirrorPadGrad
-from eagerflow.ops.registry import bind
-from eagerflow.ops.slicing import strided_slice_grad
+from eagerflow._src.ops.padding import MirrorPadGrad
+from eagerflow._src.ops.registry import bind
+from eagerflow._src.ops.slicing import strided_slice_grad
 from tests.gradcheck.harness import GradRow, check_row
 
 

@@ -8,7 +8,7 @@ import pathlib
 
 import pytest
 
-from eagerflow.ops.registry import NO_GRADIENT, OPS, defop
+from eagerflow._src.ops.registry import NO_GRADIENT, OPS, defop
 from tests.gradcheck.harness import ops_recorded
 
 # Ops whose gradient is defined but that no row can reach, each with the reason.

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.ops.complex import Conj
-from eagerflow.ops.math import SumToShape
-from eagerflow.ops.registry import bind
+from eagerflow._src.ops.complex import Conj
+from eagerflow._src.ops.math import SumToShape
+from eagerflow._src.ops.registry import bind
 from tests.gradcheck.harness import GradRow, check_row
 
 BCAST = [(2, 3), (3,)]

@@ -7,11 +7,11 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.ops import conv as C
-from eagerflow.ops import image as I
-from eagerflow.ops import nn as N
-from eagerflow.ops import pooling as P
-from eagerflow.ops.registry import bind
+from eagerflow._src.ops import conv as C
+from eagerflow._src.ops import image as I
+from eagerflow._src.ops import nn as N
+from eagerflow._src.ops import pooling as P
+from eagerflow._src.ops.registry import bind
 from tests.gradcheck.harness import GradRow, check_row
 
 _RNG = np.random.default_rng(123)

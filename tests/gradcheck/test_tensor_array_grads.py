@@ -3,7 +3,7 @@ tf.function with a tf.while_loop, against finite differences."""
 import pytest
 
 import eagerflow as tf
-from eagerflow.control_flow.tensor_array import TensorArray
+from eagerflow._src.control_flow.tensor_array import TensorArray
 from tests.gradcheck.harness import GradRow, check_row
 
 

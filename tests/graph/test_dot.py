@@ -10,8 +10,8 @@ import weakref
 import pytest
 
 import eagerflow as tf
-from eagerflow.graph.dot import quote
-from eagerflow.graph.render import format_of
+from eagerflow._src.graph.dot import quote
+from eagerflow._src.graph.render import format_of
 
 from .drawing_fixtures import branchy, branchy_cf, dense, dense_cf, line_of
 

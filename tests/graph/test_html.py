@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from eagerflow.graph.html import _script_json
+from eagerflow._src.graph.html import _script_json
 
 from .drawing_fixtures import branchy_cf, dense_cf
 

@@ -2,8 +2,8 @@
 import numpy as np
 
 import eagerflow as tf
-from eagerflow.graph.printer import graph_as_text, op_line, program_as_text
-from eagerflow.passes.pipeline import optimize
+from eagerflow._src.graph.printer import graph_as_text, op_line, program_as_text
+from eagerflow._src.passes.pipeline import optimize
 
 
 def _graph():

@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.graph.verify import VerificationError, graph_problems, program_problems, verify_graph, verify_program
-from eagerflow.passes import pipeline
-from eagerflow.passes.pipeline import optimize, program_of
-from eagerflow.passes.simplify import forward_identities
+from eagerflow._src.graph.verify import VerificationError, graph_problems, program_problems, verify_graph, verify_program
+from eagerflow._src.passes import pipeline
+from eagerflow._src.passes.pipeline import optimize, program_of
+from eagerflow._src.passes.simplify import forward_identities
 
 
 def _traced():
@@ -186,7 +186,7 @@ def test_optimize_under_verify_names_the_pass_that_broke_the_program(monkeypatch
 
 
 def test_env_var_turns_verification_on():
-    code = "from eagerflow.passes import pipeline; print(pipeline.VERIFY)"
+    code = "from eagerflow._src.passes import pipeline; print(pipeline.VERIFY)"
     env = dict(os.environ, EAGERFLOW_VERIFY="1")
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "True"

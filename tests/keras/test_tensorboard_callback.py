@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.graph import listeners
+from eagerflow._src.graph import listeners
 from tests.summary.wire import events, fields
 
 # TF 2.21 + Keras 3.15, Sequential(Dense(3, relu), Dense(1, sigmoid)), SGD(0.1), binary_crossentropy,

@@ -6,7 +6,7 @@ import pytest
 
 import eagerflow as tf
 from eagerflow import keras
-from eagerflow.trace.function import Function
+from eagerflow._src.trace.function import Function
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
 import eagerflow as tf
-from eagerflow.ops.registry import OPS
+from eagerflow._src.ops.registry import OPS
 
 RNG = np.random.default_rng(0)
 IAE = tf.errors.InvalidArgumentError

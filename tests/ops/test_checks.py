@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.api import debugging as dbg
-from eagerflow.core.errors import InvalidArgumentError
-from eagerflow.ops.registry import OPS
+from eagerflow._src.api import debugging as dbg
+from eagerflow._src.core.errors import InvalidArgumentError
+from eagerflow._src.ops.registry import OPS
 
 I32 = np.int32
 
@@ -285,9 +285,9 @@ def test_ops_are_stateful_where_they_must_be():
 
 
 def test_asserts_record_into_a_graph_and_check_at_run_time():
-    Graph = pytest.importorskip("eagerflow.graph.graph").Graph
-    evaluate = pytest.importorskip("eagerflow.graph.evaluate").evaluate
-    from eagerflow.core.context import graph_scope
+    Graph = pytest.importorskip("eagerflow._src.graph.graph").Graph
+    evaluate = pytest.importorskip("eagerflow._src.graph.evaluate").evaluate
+    from eagerflow._src.core.context import graph_scope
     g = Graph()
     with graph_scope(g):
         x = g.placeholder(tf.float32, tf.TensorShape([None]), "x")

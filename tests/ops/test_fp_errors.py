@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.graph.evaluate import evaluate
-from eagerflow.ops.fp_errors import NO_FP_WARNINGS
-from eagerflow.ops.registry import OPS
+from eagerflow._src.graph.evaluate import evaluate
+from eagerflow._src.ops.fp_errors import NO_FP_WARNINGS
+from eagerflow._src.ops.registry import OPS
 
 
 def test_import_leaves_the_users_warning_filters_and_numpy_error_state_alone():
@@ -91,7 +91,7 @@ def test_ops_stay_quiet_while_another_thread_holds_the_quiet_context(monkeypatch
     falls back to switching the error state itself (quiet_call), and stays quiet and correct."""
     import threading
 
-    from eagerflow.ops import fp_errors, registry
+    from eagerflow._src.ops import fp_errors, registry
     if fp_errors._QUIET_CONTEXT is None:
         pytest.skip("NumPy 1.x: no shared context")
     fallbacks = []
@@ -123,7 +123,7 @@ def test_a_kernel_running_ops_inside_the_quiet_context_falls_back():
     """A traced function called eagerly as one op (its kernel runs generated code that runs
     kernels) nests quiet sections."""
     inner = tf.function(lambda x: tf.math.log(x) + 1.0).get_concrete_function(tf.TensorSpec([2]))
-    from eagerflow.ops.call import call_function
+    from eagerflow._src.ops.call import call_function
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         out = call_function(inner, [tf.constant([0.0, 1.0])])

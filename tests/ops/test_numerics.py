@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.core.errors import NotFoundError
+from eagerflow._src.core.errors import NotFoundError
 
 # --- output dtypes: float32 in, float32 out, on NumPy 1.26 (value-based casting) and 2.x (NEP 50) ---
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.ops import operands
+from eagerflow._src.ops import operands
 
 
 def test_cached_scalars_give_the_same_results_as_fresh_conversions():

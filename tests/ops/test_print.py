@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.ops.io import print_, string_format, summarize_array
+from eagerflow._src.ops.io import print_, string_format, summarize_array
 
 
 def printed(capsys, *inputs, **kwargs):
@@ -142,7 +142,7 @@ def test_unknown_keyword():
 
 
 def test_print_is_a_stateful_op_with_no_gradient():
-    from eagerflow.ops.registry import NO_GRADIENT, OPS
+    from eagerflow._src.ops.registry import NO_GRADIENT, OPS
     assert OPS["PrintV2"].stateful and OPS["PrintV2"].grad is NO_GRADIENT
     assert OPS["StringFormat"].grad is NO_GRADIENT
 

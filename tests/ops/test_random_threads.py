@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.ops import random as random_ops
+from eagerflow._src.ops import random as random_ops
 from tests.threads import fast_thread_switches, in_threads, yield_between_opcodes_of  # noqa: F401
 
 THREADS, CALLS = 6, 12

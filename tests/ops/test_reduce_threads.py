@@ -3,10 +3,10 @@ errors (the rule used to read the op name from a module-level slot that the othe
 import pytest
 
 import eagerflow as tf
-from eagerflow.core.errors import InvalidArgumentError
-from eagerflow.core.shape import TensorShape
-from eagerflow.ops.reduce import ArgMax, ArgMin
-from eagerflow.ops.registry import Spec
+from eagerflow._src.core.errors import InvalidArgumentError
+from eagerflow._src.core.shape import TensorShape
+from eagerflow._src.ops.reduce import ArgMax, ArgMin
+from eagerflow._src.ops.registry import Spec
 from tests.threads import fast_thread_switches, in_threads, yield_between_opcodes_of  # noqa: F401
 
 pytestmark = pytest.mark.usefixtures("fast_thread_switches")

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import eagerflow as tf
-from eagerflow.ops.registry import OPS
+from eagerflow._src.ops.registry import OPS
 
 SHAPE = (4, 5, 3)
 X = np.arange(60, dtype=np.float32).reshape(SHAPE) * 0.5 - 7
@@ -168,7 +168,7 @@ def test_strided_slice_shape_rule_with_unknown_dims():
 
 def test_strided_slice_grad_op_scatters_into_zeros():
     dy = tf.constant(np.ones((2, 3), np.float32))
-    from eagerflow.ops.slicing import strided_slice_grad
+    from eagerflow._src.ops.slicing import strided_slice_grad
     out = strided_slice_grad([4, 3], [1, 0], [3, 0], [1, 1], dy, end_mask=2).numpy()
     want = np.zeros((4, 3), np.float32)
     want[1:3] = 1

@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.core.errors import InternalError
-from eagerflow.ops import nn as _nn
-from eagerflow.ops import validation
-from eagerflow.ops.registry import OpDef, Spec, bind
+from eagerflow._src.core.errors import InternalError
+from eagerflow._src.ops import nn as _nn
+from eagerflow._src.ops import validation
+from eagerflow._src.ops.registry import OpDef, Spec, bind
 
 IAE = tf.errors.InvalidArgumentError
 
@@ -134,7 +134,7 @@ def test_rule_runs_once_per_dtype_and_rank(monkeypatch):
 
 
 def test_list_attributes_make_a_hashable_key(monkeypatch):
-    from eagerflow.ops import pooling
+    from eagerflow._src.ops import pooling
     calls = _counting_rule(pooling.MaxPool, monkeypatch)
     x = tf.constant(np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1))
     for _ in range(3):

@@ -1,6 +1,6 @@
 """Shared by the per-pass tests: trace a function to a graph, run chosen passes, look at the result."""
-from eagerflow.graph.verify import verify_program
-from eagerflow.passes.pipeline import program_of
+from eagerflow._src.graph.verify import verify_program
+from eagerflow._src.passes.pipeline import program_of
 
 import eagerflow as tf
 

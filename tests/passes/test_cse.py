@@ -3,9 +3,9 @@ attributes and different inputs are never merged."""
 import numpy as np
 
 import eagerflow as tf
-from eagerflow.passes.cse import eliminate_common_subexpressions as cse
-from eagerflow.passes.prune import prune
-from eagerflow.passes.simplify import forward_identities
+from eagerflow._src.passes.cse import eliminate_common_subexpressions as cse
+from eagerflow._src.passes.prune import prune
+from eagerflow._src.passes.simplify import forward_identities
 
 from .helpers import live_types, run, trace
 

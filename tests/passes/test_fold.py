@@ -4,11 +4,11 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.ops.registry import OPS
-from eagerflow.passes import fold
-from eagerflow.passes.fold import fold_constants
-from eagerflow.passes.prune import prune
-from eagerflow.passes.simplify import forward_identities
+from eagerflow._src.ops.registry import OPS
+from eagerflow._src.passes import fold
+from eagerflow._src.passes.fold import fold_constants
+from eagerflow._src.passes.prune import prune
+from eagerflow._src.passes.simplify import forward_identities
 
 from .helpers import live_types, resolved_op, run, trace
 

@@ -1,7 +1,7 @@
 """passes/prune.py: dead ops go, what outputs need stays, stateful ops and their inputs always stay."""
 import eagerflow as tf
-from eagerflow.passes.prune import prune
-from eagerflow.passes.simplify import forward_identities
+from eagerflow._src.passes.prune import prune
+from eagerflow._src.passes.simplify import forward_identities
 
 from .helpers import live_types, run, trace, types
 

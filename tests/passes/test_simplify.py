@@ -3,8 +3,8 @@ forwarded to their inputs, while the traced graph (which gradients read) keeps t
 import numpy as np
 
 import eagerflow as tf
-from eagerflow.passes.prune import prune
-from eagerflow.passes.simplify import forward_identities
+from eagerflow._src.passes.prune import prune
+from eagerflow._src.passes.simplify import forward_identities
 
 from .helpers import live_types, run, trace
 

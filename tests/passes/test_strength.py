@@ -5,11 +5,11 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.passes.cse import eliminate_common_subexpressions
-from eagerflow.passes.fold import fold_constants
-from eagerflow.passes.prune import prune
-from eagerflow.passes.simplify import forward_identities
-from eagerflow.passes.strength import reduce_strength
+from eagerflow._src.passes.cse import eliminate_common_subexpressions
+from eagerflow._src.passes.fold import fold_constants
+from eagerflow._src.passes.prune import prune
+from eagerflow._src.passes.simplify import forward_identities
+from eagerflow._src.passes.strength import reduce_strength
 
 from .helpers import live_types, run, trace
 

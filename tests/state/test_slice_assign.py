@@ -87,7 +87,7 @@ def test_reads_after_a_slice_assignment_keep_their_gradient():
 
 
 def test_slices_do_not_outlive_their_tensors():
-    from eagerflow.state import slice_assign
+    from eagerflow._src.state import slice_assign
     before = len(slice_assign._ORIGINS)
     refs = []
     for _ in range(2000):

@@ -550,7 +550,7 @@ def test_aliasing_inside_structures():
 
 def test_python_literals_share_a_trace_exactly_when_python_calls_them_equal():
     from hypothesis import given, settings, strategies as st
-    from eagerflow.trace import signature
+    from eagerflow._src.trace import signature
 
     scalar = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.floats(-3, 3), st.just(float("nan")), st.just(-0.0),
                        st.sampled_from(["", "a", "1"]))

@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.data import dataset as dataset_module
-from eagerflow.data import shuffle
-from eagerflow.trace import datasets
+from eagerflow._src.data import dataset as dataset_module
+from eagerflow._src.data import shuffle
+from eagerflow._src.trace import datasets
 
 
 @tf.function
@@ -60,7 +60,7 @@ def test_slices_of_any_length_share_a_trace_and_map_runs_in_it():
 def test_every_dataset_class_is_known_or_deliberately_keyed_by_identity():
     for module in ("generator", "padded_batch", "shuffle", "transforms", "transforms_streaming",
                    "transforms_structural"):
-        importlib.import_module(f"eagerflow.data.{module}")  # every Dataset class defined
+        importlib.import_module(f"eagerflow._src.data.{module}")  # every Dataset class defined
     classes = {c.__name__ for c in _subclasses(dataset_module.Dataset)}
     by_identity = {
         "ShuffleDataset",  # its random state is drawn when it is built: not rebuilt

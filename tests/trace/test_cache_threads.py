@@ -102,7 +102,7 @@ def test_many_threads_calling_a_traced_function():
 
 
 def test_a_wait_that_would_close_a_cycle_is_refused():
-    from eagerflow.trace import cache
+    from eagerflow._src.trace import cache
 
     mine = cache._InFlight()  # a key this thread is tracing
     theirs = {}
@@ -132,7 +132,7 @@ def test_a_waiter_released_by_the_tracing_thread_finds_its_trace(monkeypatch):
     variable from its argument, keep a second graph that reads the variable without initializing it
     (InvalidArgumentError "unsupported operand type(s) for +: 'NoneType' and 'float'" at `self.v + x`,
     the intermittent failure of tests/state/test_variable_threads.py under load)."""
-    from eagerflow.trace import cache
+    from eagerflow._src.trace import cache
 
     a_call_returned = threading.Event()
     stalled = []

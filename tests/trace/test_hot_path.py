@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.ops.fp_errors import run_quiet
+from eagerflow._src.ops.fp_errors import run_quiet
 
 
 def _calls(f, *shapes):

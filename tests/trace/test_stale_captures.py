@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.trace import stale
+from eagerflow._src.trace import stale
 
 
 @pytest.fixture

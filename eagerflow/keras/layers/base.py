@@ -20,15 +20,15 @@ import threading
 
 import numpy as np
 
-from ...autograph.transform import convert_function
-from ...core import dtypes as _dt
-from ...core.context import state
-from ...core import nest
-from ...core.convert import convert_to_tensor
-from ...core.tensor import Tensor
-from ...ops import math as _math
-from ...state.module import Module
-from ...state.variables import Variable
+from ..._src.autograph.transform import convert_function
+from ..._src.core import dtypes as _dt
+from ..._src.core.context import state
+from ..._src.core import nest
+from ..._src.core.convert import convert_to_tensor
+from ..._src.core.tensor import Tensor
+from ..._src.ops import math as _math
+from ..._src.state.module import Module
+from ..._src.state.variables import Variable
 from .. import initializers as _init
 from ..naming import current_path, scope_stack, to_snake_case, unique_name
 from ..variables import KerasVariable

@@ -2,9 +2,9 @@
 GlobalAveragePooling2D."""
 from __future__ import annotations
 
-from ...ops import conv as _conv
-from ...ops import pooling as _pool
-from ...ops import reduce as _reduce
+from ..._src.ops import conv as _conv
+from ..._src.ops import pooling as _pool
+from ..._src.ops import reduce as _reduce
 from .. import activations as _act
 from .. import initializers as _init
 from .base import Layer

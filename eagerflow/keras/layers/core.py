@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import math
 
-from ...ops import array as _array
-from ...ops import math as _math
-from ...ops import nn as _nn
-from ...ops.matmul import matmul
-from ...ops.joining import concat
-from ...ops.slicing import gather
+from ..._src.ops import array as _array
+from ..._src.ops import math as _math
+from ..._src.ops import nn as _nn
+from ..._src.ops.matmul import matmul
+from ..._src.ops.joining import concat
+from ..._src.ops.slicing import gather
 from .. import activations as _act
 from .. import initializers as _init
 from .base import Layer

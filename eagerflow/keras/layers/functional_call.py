@@ -6,9 +6,9 @@ builds the layer's weights, from NumPy initial values, on the way).
 """
 from __future__ import annotations
 
-from ...core import nest
-from ...core.tensor import TensorSpec
-from ...trace.function import function
+from ..._src.core import nest
+from ..._src.core.tensor import TensorSpec
+from ..._src.trace.function import function
 from .input_layer import KerasTensor, Node
 
 

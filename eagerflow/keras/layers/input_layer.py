@@ -6,7 +6,7 @@ the outputs to the inputs and replay the calls on real tensors.
 """
 from __future__ import annotations
 
-from ...core import dtypes as _dt
+from ..._src.core import dtypes as _dt
 from .base import Layer
 
 

@@ -1,8 +1,8 @@
 """Merging layers: Concatenate and Add, called on a list of tensors."""
 from __future__ import annotations
 
-from ...ops.joining import concat
-from ...ops.math import add_n
+from ..._src.ops.joining import concat
+from ..._src.ops.math import add_n
 from .base import Layer
 
 

@@ -1,8 +1,8 @@
 """BatchNormalization and LayerNormalization (Keras 3 defaults: epsilon 1e-3, momentum 0.99)."""
 from __future__ import annotations
 
-from ...ops import math as _math
-from ...ops import nn as _nn
+from ..._src.ops import math as _math
+from ..._src.ops import nn as _nn
 from .base import Layer
 
 
@@ -48,7 +48,7 @@ def _normalize(x, mean, variance, gamma, beta, epsilon, axis):
     if axis % rank != rank - 1:  # broadcast per-channel statistics along a non-last axis
         shape = [1] * rank
         shape[axis % rank] = -1
-        from ...ops.array import reshape
+        from ..._src.ops.array import reshape
         mean, variance = reshape(mean, shape), reshape(variance, shape)
         gamma = None if gamma is None else reshape(gamma, shape)
         beta = None if beta is None else reshape(beta, shape)
@@ -83,7 +83,7 @@ class LayerNormalization(Layer):
 
 
 def _bcast(v, x, axis):
-    from ...ops.array import reshape
+    from ..._src.ops.array import reshape
     shape = [1] * x.shape.rank
     shape[axis] = -1
     return reshape(v, shape)

@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...control_flow.tensor_array import TensorArray
-from ...control_flow.while_loop import while_loop
-from ...core.convert import convert_to_tensor
-from ...ops import array as _array
-from ...ops import math as _math
-from ...ops.joining import split
-from ...ops.slicing import gather
-from ...ops.matmul import matmul
+from ..._src.control_flow.tensor_array import TensorArray
+from ..._src.control_flow.while_loop import while_loop
+from ..._src.core.convert import convert_to_tensor
+from ..._src.ops import array as _array
+from ..._src.ops import math as _math
+from ..._src.ops.joining import split
+from ..._src.ops.slicing import gather
+from ..._src.ops.matmul import matmul
 from .. import activations as _act
 from .. import initializers as _init
 from ..naming import name_scope, to_snake_case

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core import nest
-from ...core.tensor import Tensor
-from ...state.variables import Variable
+from ..._src.core import nest
+from ..._src.core.tensor import Tensor
+from ..._src.state.variables import Variable
 
 
 def _as_array(value):
@@ -23,7 +23,7 @@ def _as_array(value):
 
 
 def is_dataset(x):
-    from ...data.dataset import Dataset
+    from ..._src.data.dataset import Dataset
     return isinstance(x, Dataset)
 
 

@@ -6,7 +6,7 @@ maps each KerasTensor to a real tensor as the nodes run.
 """
 from __future__ import annotations
 
-from ...core import nest
+from ..._src.core import nest
 from ..layers.input_layer import InputLayer, KerasTensor
 
 

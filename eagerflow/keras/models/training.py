@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...autodiff.tape import GradientTape
-from ...core import dtypes as _dt
-from ...core import nest
-from ...ops import array as _array
-from ...ops import math as _math
-from ...trace.function import function
+from ..._src.autodiff.tape import GradientTape
+from ..._src.core import dtypes as _dt
+from ..._src.core import nest
+from ..._src.ops import array as _array
+from ..._src.ops import math as _math
+from ..._src.trace.function import function
 from .. import callbacks as _callbacks
 from .. import losses as _losses
 from .. import metrics as _metrics

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core import dtypes as _dt
-from ...core.convert import convert_to_tensor
-from ...ops import math as _math
-from ...ops import reduce as _reduce
+from ..._src.core import dtypes as _dt
+from ..._src.core.convert import convert_to_tensor
+from ..._src.ops import math as _math
+from ..._src.ops import reduce as _reduce
 from ..naming import to_snake_case, unique_name
 from ..variables import KerasVariable
 from .schedules import LearningRateSchedule

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...core.convert import convert_to_tensor
-from ...ops import math as _math
-from ...ops.registry import bind
-from ...ops.training_ops import AdamUpdate
+from ..._src.core.convert import convert_to_tensor
+from ..._src.ops import math as _math
+from ..._src.ops.registry import bind
+from ..._src.ops.training_ops import AdamUpdate
 from .base import Optimizer
 
 

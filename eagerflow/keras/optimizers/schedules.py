@@ -1,9 +1,9 @@
 """`keras.optimizers.schedules`: learning rates as a function of the step count."""
 from __future__ import annotations
 
-from ...core import dtypes as _dt
-from ...core.convert import convert_to_tensor
-from ...ops import math as _math
+from ..._src.core import dtypes as _dt
+from ..._src.core.convert import convert_to_tensor
+from ..._src.ops import math as _math
 
 
 class LearningRateSchedule:

@@ -10,7 +10,7 @@ name, so a traceback through converted code shows the user's own lines. `to_code
 converted source, unparsed: plain calls, no wrapper around every name.
 
 When a function cannot be converted (no source, a generator, ...), it runs as it is, and one line
-says why (logger "eagerflow.autograph").
+says why (logger "eagerflow._src.autograph").
 """
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ from . import analysis, templates
 from .source import getsourcelines as _getsourcelines
 from .converters import asserts, break_continue, calls, conditionals, logical, loops, returns
 
-_log = logging.getLogger("eagerflow.autograph")
+_log = logging.getLogger("eagerflow._src.autograph")
 
 # The order matters: calls first (appends become assignments the analysis sees), returns in loops
 # before break/continue (they become breaks), and control flow last, on the annotated tree.

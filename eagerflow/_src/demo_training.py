@@ -26,7 +26,7 @@ def load_training_data():
     """(name, (x_train, y_train), (x_test, y_test)): MNIST from Keras' cache when the file is there,
     else the bundled digits; pixels scaled to [0, 1] as the seed does (`x / 255.0`, digits `x / 16.0`)
     and kept float32, the dtype the model computes in."""
-    from .keras.datasets import digits, mnist
+    from ..keras.datasets import digits, mnist
 
     try:
         (x_train, y_train), (x_test, y_test) = mnist.load_data()
@@ -82,7 +82,7 @@ def _time_steps(step, batches) -> float:
 
 
 def _train(train_step, x_train, y_train, epochs) -> None:
-    from .keras.progbar import Progbar
+    from ..keras.progbar import Progbar
 
     steps = -(-len(x_train) // BATCH_SIZE)
     verbose = 1 if getattr(sys.stdout, "isatty", lambda: False)() else 2  # one line per epoch off a terminal
@@ -115,7 +115,7 @@ def _save_and_reload(model, x_test, export_dir) -> tuple[list, float, float]:
 def run_training(epochs=None) -> None:
     name, (x_train, y_train), (x_test, y_test) = load_training_data()
     epochs = EPOCHS[name] if epochs is None else epochs
-    from .keras.datasets import mnist
+    from ..keras.datasets import mnist
 
     print(f"Data: {name}, {len(x_train)} training and {len(x_test)} test images of "
           f"{x_train.shape[1]}x{x_train.shape[2]} pixels"

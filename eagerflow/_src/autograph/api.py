@@ -37,7 +37,7 @@ def set_verbosity(level, alsologtostdout=False):
     """How much AutoGraph reports: 0 only warnings (functions left unconverted), >= 1 also each
     construct left as Python and why."""
     transform.verbosity = int(level)
-    log = logging.getLogger("eagerflow.autograph")
+    log = logging.getLogger("eagerflow._src.autograph")
     log.setLevel(logging.INFO if level > 0 else logging.WARNING)
     if alsologtostdout and not any(getattr(h, "_ag_stdout", False) for h in log.handlers):
         import sys

@@ -49,7 +49,7 @@ class OpTable:
 
 def _unregistered(slot):
     def fn(*args, **kwargs):
-        raise RuntimeError(f"Tensor operator '{slot}' has no op function: eagerflow.ops.tensor_methods "
+        raise RuntimeError(f"Tensor operator '{slot}' has no op function: eagerflow._src.ops.tensor_methods "
                            f"fills the operator table and has not been imported (import eagerflow first)")
     fn._unregistered = True
     return fn
