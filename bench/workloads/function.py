@@ -6,6 +6,10 @@ through `--tf-python`; eagerflow and TensorFlow run the very same program):
 * `function/cached-call`: `relu(matmul(a, b) + 1.0)` on 2x2 float32, already traced. The kernels
   are nearly free, so the ratio is the price of the call path (trace key, cache lookup, generated
   code, output wrapping). Target: at most 1.5x `np.maximum(a @ b + 1.0, 0)` (issue 7; it was 2x).
+* `function/cached-call-guarded`: the same call reading its `+ 1.0` from a Python global, which
+  the trace freezes: every call checks that the global still holds the traced value (stale-capture
+  detection, trace/stale.py, on by default). Target: at most 1.1x the same call with the check
+  removed (`eagerflow-unguarded`; issue 13).
 * `function/first-call`: a fresh `tf.function` of a 10-op function, called once: tracing, passes,
   code generation and the run. Target: under 5 ms (expressed as at most +5000 µs over NumPy, whose
   time for the same math is a few µs).
@@ -99,6 +103,27 @@ def _cached(framework):
 
         simple(a, b)  # trace outside the timed loop
         return lambda: simple(a, b)
+    return factory
+
+
+OFFSET = 1.0  # a Python global the guarded workload's trace freezes
+
+
+def _guarded(framework, check=True):
+    def factory(p):
+        tf = _framework(framework)
+        a, b = tf.constant(p["a"]), tf.constant(p["b"])
+
+        @tf.function
+        def guarded(a, b):
+            return tf.nn.relu(tf.matmul(a, b) + OFFSET)
+
+        guarded(a, b)  # trace outside the timed loop
+        if not check:  # the same trace without its guards: what the call costs with detection off
+            for cf in guarded._list_all_concrete_functions():
+                assert cf._guards is not None, "the trace should guard OFFSET"
+                cf._guards = None
+        return lambda: guarded(a, b)
     return factory
 
 
@@ -290,6 +315,10 @@ WORKLOADS = [
     Workload(name="function/cached-call", setup=_small, variants=_variants(_cached_numpy, _cached),
              target=ratio_at_most(1.5),
              description="cached tf.function call relu(matmul(a, b) + 1.0), 2x2 float32"),
+    Workload(name="function/cached-call-guarded", setup=_small,
+             variants={**_variants(_cached_numpy, _guarded), "eagerflow-unguarded": _guarded("eagerflow", False)},
+             target=ratio_at_most(1.1, baseline="eagerflow-unguarded"),
+             description="cached call reading a frozen Python global, checked vs unchecked (stale captures)"),
     Workload(name="function/first-call", setup=_trace_inputs, variants=_variants(_first_call_numpy, _first_call),
              target=overhead_at_most(5000.0),
              description="fresh tf.function of a 10-op function: trace + passes + codegen + run (< 5 ms)"),

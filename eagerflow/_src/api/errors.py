@@ -15,3 +15,6 @@ from ..graph.graph import OperatorNotAllowedInGraphError  # noqa: F401,E402
 # --- issue 13 point 2: the eager/graph parity check (trace/parity.py), eagerflow's ---
 from ..core.errors import ParityError, ParityWarning  # noqa: F401,E402
 # --- end ---
+# --- issue 13 point 1: a Python value a tf.function froze has changed since (trace/stale.py) ---
+from ..trace.stale import StaleCaptureWarning  # noqa: F401,E402
+# --- end ---

@@ -25,7 +25,8 @@ Dispatch rules (TensorFlow 2.21's tracing types, checked against it; keys built 
 A method binds through a weak reference to its instance (Function.__get__): each instance has its
 own traces, which die with it; an unhashable `self` raises TypeError.
 
-Lookup: one dict get on the exact call key (the hot path, done inline by Function.__call__). On a
+Lookup: one dict get on the exact call key (the hot path, done inline by Function.__call__; not
+even that when the tensors' specs are those of the last call, `last_fast`). On a
 miss: the call's canonical key (defaults applied, keywords bound), then traces with unknown
 dimensions that accept it, then a new trace, for `reduce_retracing` of the most specific key the
 call and the latest compatible trace both fit (signature.relax).
@@ -79,6 +80,9 @@ def table_key(pair):
     keywords (what the hot path builds), tagged otherwise."""
     args, kw = pair
     return args if not kw else ("K", args, kw)
+
+
+_NO_ENTRY = (object(), None)  # its key equals no hot-path key (a tuple; `()` for a call without arguments)
 
 
 class _Trace:
@@ -136,6 +140,10 @@ class TraceCache:
         self.misses = 0
         self.evictions = 0
         self.mru = None  # the trace used last: a hit on it skips the LRU bookkeeping
+        # (hot-path key, trace) of the last call the hot path served: a call with the same key takes it
+        # without the dict lookup or the LRU bookkeeping. One tuple, so threads never see a key with
+        # another key's trace. Reset whenever a trace leaves the cache.
+        self.last_fast = _NO_ENTRY
         self._maxsize = maxsize  # None: the global default, read when needed
         self._traces = collections.OrderedDict()  # ConcreteFunction -> _Trace, least recently used first
         self._relaxed = []  # traces with unknown dims: the only ones a new key may fit without equality
@@ -174,6 +182,7 @@ class TraceCache:
             self._traces.clear()
             self._relaxed.clear()
             self.mru = None
+            self.last_fast = _NO_ENTRY
             self.last_dropped = None
 
     def concrete_functions(self):
@@ -193,6 +202,12 @@ class TraceCache:
             self._traces.move_to_end(cf)
         except KeyError:  # evicted meanwhile by another thread
             pass
+
+    def fast_hit(self, key, cf):
+        """A hot-path hit through the `fast` table: remembered as the last one, and LRU-touched."""
+        self.last_fast = (key, cf)
+        if cf is not self.mru:
+            self.touch(cf)
 
     # --- lookup ---
     def find(self, pair):
@@ -292,6 +307,7 @@ class TraceCache:
     def _drop(self, trace):
         self.last_dropped = trace.general
         self.fast.clear()
+        self.last_fast = _NO_ENTRY
         for k in trace.call_keys:
             if self.table.get(k) is trace.cf:
                 del self.table[k]

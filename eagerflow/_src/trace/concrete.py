@@ -7,6 +7,7 @@ gradient is another ConcreteFunction (trace/gradient.py). Inside another trace i
 """
 from __future__ import annotations
 
+import operator
 import re
 import types
 
@@ -21,7 +22,7 @@ from ..core.tensor import Tensor, TensorSpec, wrap_array
 # Loaded with eagerflow, not on the first traced call (where they cost about 1 ms of the 5 ms budget).
 from ..codegen.pycode import generate
 from ..passes.pipeline import optimize
-from ..ops.fp_errors import busy, run_quiet, switched_call
+from ..ops.fp_errors import NO_FP_WARNINGS, busy, run_quiet, switched_call
 from ..ops.validation import out_of_memory_error, rule_refusal
 from ..graph import listeners as traced_graphs
 from ..state.variables import variable_of
@@ -59,6 +60,16 @@ class ConcreteFunction:
         if enclosing:  # a nested function closing over its caller's tensors only runs inlined there
             self._fn = _runs_inlined_only(name, enclosing[0])
         self._n_params = len(param_specs)
+        # How a call runs the generated code: inside NumPy's quiet floating-point context
+        # (ops/fp_errors.py), or, when every op only moves, compares or selects values, as a plain
+        # call (decided once here, not per call).
+        self._run = run_quiet if _may_warn(graph, program) else operator.call
+        # Python values the trace froze, checked on every call while not None (trace/stale.py; set
+        # by Function after tracing), and with experimental_retrace_on_stale_captures, the traces of
+        # the same call for other such values and what retracing needs.
+        self._guards = None
+        self._stale_variants = ()
+        self._stale_retrace = None
         self._pack = _packer(structured_outputs)
         self._single_output = isinstance(structured_outputs, Tensor)
         self.stateful = any(op.opdef.stateful for op in graph.get_operations())
@@ -209,7 +220,7 @@ class ConcreteFunction:
             return self._call_in_context(tensors)
         values = [t._value for t in tensors]
         try:  # NOTE: NumPy's floating-point warnings off for the whole call (ops/fp_errors.py)
-            arrays = run_quiet(self._fn, *values)
+            arrays = self._run(self._fn, *values)
         except Exception as exc:
             if not (isinstance(exc, RuntimeError) and busy(exc)):
                 raise self._runtime_error(exc) from None
@@ -302,6 +313,13 @@ class ConcreteFunction:
             if isinstance(exc, OpError) else InvalidArgumentError
         return cls(None, op, graph_error_message(message, op.name, self.name.removesuffix("_with_intermediates"),
                                                 op.source, inputs))
+
+
+def _may_warn(graph, program) -> bool:
+    """Whether running the generated code can raise NumPy floating-point warnings: an op that is
+    not one of ops/fp_errors.py's NO_FP_WARNINGS, in the traced graph or after the passes."""
+    ops = list(graph.get_operations()) + list(getattr(program, "ops", ()))
+    return any(getattr(op, "type", None) not in NO_FP_WARNINGS for op in ops)
 
 
 def _runs_inlined_only(name, tensor):

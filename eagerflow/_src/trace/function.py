@@ -1,7 +1,8 @@
 """`tf.function`: Function, the calling logic around the trace cache (trace/cache.py).
 
-A cached call is: build the key -> one dict lookup -> the generated code on raw arrays -> wrap the
-outputs; for eager tensors only, all of it inline in `Function.__call__`. Anything else goes
+A cached call is: build the key -> one dict lookup -> the identity check of the Python values the
+trace froze, if any (trace/stale.py) -> the generated code on raw arrays -> wrap the outputs; for
+eager tensors only, all of it inline in `Function.__call__`. Anything else goes
 through the general key (signature.py) and, on a miss, the cache, which calls back `_trace`: the
 Python function runs once on stand-ins (placeholders.py) under a graph context (every op lands in
 `graph.add_operation`), then passes and code generation turn the graph into one Python function
@@ -19,9 +20,9 @@ from ..core import context as _context
 from ..core import nest
 from ..core.context import graph_scope, state
 from ..core.convert import convert_to_tensor
-from ..core.tensor import EagerTensor, Tensor, TensorSpec, wrap_array
+from ..core.tensor import _BY_NP, EagerTensor, Tensor, TensorSpec, _new_object, wrap_array
 from ..core.tracebacks import filter_traceback
-from ..ops.fp_errors import busy, run_quiet
+from ..ops.fp_errors import busy
 from ..codegen import jit_setting as _jit_setting
 from . import cache as _cache
 from . import parity as _parity
@@ -29,6 +30,7 @@ from . import placeholders as _ph
 from . import retrace as _retrace
 from . import signature as sig
 from . import signature_binding as _signature_binding
+from . import stale as _stale
 from .concrete import ConcreteFunction
 
 
@@ -38,7 +40,8 @@ class Function:
 
     def __init__(self, python_function, input_signature=None, autograph=True, jit_compile=None,
                  reduce_retracing=False, name=None, experimental_relax_shapes=None,
-                 experimental_max_traces=None, _instance=None, **unused):
+                 experimental_max_traces=None, experimental_retrace_on_stale_captures=False, _instance=None,
+                 **unused):
         functools.update_wrapper(self, python_function)
         if _instance is not None:  # a method bound to one instance, held weakly (see __get__)
             self._instance_ref = weakref.ref(_instance)
@@ -66,6 +69,8 @@ class Function:
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
         self._max_traces = experimental_max_traces
         self._check_parity = unused.get("experimental_check_parity")  # None: the global switch (parity.py)
+        self._retrace_on_stale = bool(experimental_retrace_on_stale_captures)
+        self._stale_warned = set()  # names already warned about (trace/stale.py), once each
         self._name = name or getattr(python_function, "__name__", "function")
         self._cache = _cache.TraceCache(self._name, experimental_max_traces)
         self._table = self._cache.table  # call key -> trace (cleared in place, never replaced)
@@ -141,7 +146,8 @@ class Function:
             del method
             bound = Function(python_function, self._input_signature, self._autograph, self._jit_compile,
                              self._reduce_retracing, self._name, experimental_max_traces=self._max_traces,
-                             _instance=weak_instance, experimental_check_parity=self._check_parity)
+                             _instance=weak_instance, experimental_check_parity=self._check_parity,
+                             experimental_retrace_on_stale_captures=self._retrace_on_stale)
             try:
                 self._bound[instance] = bound
             except TypeError as err:
@@ -153,48 +159,107 @@ class Function:
         if _context._run_functions_eagerly:
             return self.python_function(*args, **kwargs)
         if not kwargs:  # the hot path: eager tensors only, keyed as signature.fast_key says (unrolled here)
+            # NOTE: one and two arguments pass their arrays by name, not `*arrays`: a star call into
+            # run_quiet costs ~75 ns, about 5% of the W1 cached call (bench function/cached-call).
             n = len(args)
             if n == 2:
                 x, y = args
-                if type(x) is EagerTensor and type(y) is EagerTensor:
-                    arrays = (x._value, y._value)
-                    key = (x._dtype, arrays[0].shape, y._dtype, arrays[1].shape)
-                else:
-                    key = None
+                if type(x) is not EagerTensor or type(y) is not EagerTensor:
+                    return self._call(args, kwargs)
+                xv, yv = x._value, y._value
+                key = (x._dtype, xv.shape, y._dtype, yv.shape)
             elif n == 1:
                 x = args[0]
-                if type(x) is EagerTensor:
-                    arrays = (x._value,)
-                    key = (x._dtype, arrays[0].shape)
-                else:
-                    key = None
+                if type(x) is not EagerTensor:
+                    return self._call(args, kwargs)
+                xv = x._value
+                key = (x._dtype, xv.shape)
             else:
                 key, arrays = (), []
                 for x in args:
                     if type(x) is not EagerTensor:
-                        key = None
-                        break
+                        return self._call(args, kwargs)
                     value = x._value
                     arrays.append(value)
                     key += (x._dtype, value.shape)
-            if key is not None:
+            cache = self._cache
+            last_key, cf = cache.last_fast  # the same specs as the last call: no lookup, no LRU work
+            if key != last_key:
                 cf = self._fast.get(key)
                 if cf is None:
                     return self._call(args, kwargs, key)
-                cache = self._cache
-                cache.hits += 1
-                if cf is not cache.mru:
-                    cache.touch(cf)
-                if state.graph is None and not state.tapes:  # ConcreteFunction._call_flat, inlined
-                    try:  # NumPy's floating-point warnings off for the call (ops/fp_errors.py)
-                        outputs = run_quiet(cf._fn, *arrays)
-                    except Exception as exc:
-                        if not (isinstance(exc, RuntimeError) and busy(exc)):
-                            raise cf._runtime_error(exc) from None
-                        outputs = cf._run_switched(list(arrays))
-                    return wrap_array(outputs[0]) if cf._single_output else cf._wrap(outputs)
+                cache.fast_hit(key, cf)
+            cache.hits += 1
+            guards = cf._guards  # Python values frozen at trace time, unchanged? (trace/stale.py)
+            if guards is not None:  # NOTE: Guards.holds inlined: C calls only while nothing changed
+                try:
+                    same = guards.read(guards.where) == guards.want
+                except Exception:
+                    same = False
+                if same is not True:
+                    cf = self._check_frozen(cf)
+            # NOTE: the thread's state read as its dict: one thread-local lookup instead of two (~25 ns)
+            st = state.__dict__
+            if st["graph"] is not None or st["tapes"]:
                 return cf._call_flat(args)
+            # ConcreteFunction._call_flat, inlined; `cf._run` is run_quiet (NumPy's floating-point
+            # warnings off, ops/fp_errors.py) or, when no op of the graph can warn, a plain call.
+            fn = cf._fn
+            try:
+                if n == 2:
+                    outputs = cf._run(fn, xv, yv)
+                elif n == 1:
+                    outputs = cf._run(fn, xv)
+                else:
+                    outputs = cf._run(fn, *arrays)
+            except Exception as exc:
+                if not (isinstance(exc, RuntimeError) and busy(exc)):
+                    raise cf._runtime_error(exc) from None
+                outputs = cf._run_switched([t._value for t in args])
+            if not cf._single_output:
+                return cf._wrap(outputs)
+            out = outputs[0]  # wrap_array, inlined
+            result = _new_object(EagerTensor)
+            result._value = out
+            try:
+                result._dtype = _BY_NP[out.dtype]
+            except (KeyError, AttributeError):
+                return wrap_array(out)
+            return result
         return self._call(args, kwargs)
+
+    def _check_frozen(self, cf, stacklevel=3):
+        """The trace to run when a Python value `cf` froze is no longer the object it expects
+        (`cf._guards.holds()` failed; trace/stale.py): `cf` itself if the value is equal; after a
+        change, `cf` with one StaleCaptureWarning per name (TensorFlow's result), or with
+        experimental_retrace_on_stale_captures the trace for the values now (when the call's
+        arguments are tensors and plain values: see stale.retraceable).
+        `stacklevel`: frames from here to the user's call, for the warning."""
+        guards = cf._guards
+        retrace = self._retrace_on_stale and cf._stale_retrace is not None
+        if retrace:
+            for variant in cf._stale_variants:  # traces of the same call for other values, newest first
+                if variant._guards is None or variant._guards.holds() or not variant._guards.changes():
+                    return variant
+        changes = guards.changes()
+        if changes and retrace:
+            return self._retrace_stale(cf, changes)
+        if changes:
+            _stale.report(self._name, changes, self._stale_warned, self._count_lock, stacklevel)
+        guards.expect_now()  # the slow check once per change, not on every call
+        return cf
+
+    def _retrace_stale(self, cf, changes):
+        """A trace of `cf`'s call for the values frozen captures have now; kept beside `cf` (and
+        evicted with it), at most MAX_STALE_VARIANTS, the oldest dropped."""
+        args, kwargs, key = cf._stale_retrace
+        found = [_retrace.Change(g.name, text, "stale capture")
+                 for (g, _), text in zip(changes, _stale.change_texts(changes))]
+        new = self._trace(args, kwargs, key, changes=found, counted=True)
+        with self._count_lock:
+            self._cache.misses += 1
+            cf._stale_variants = ((new,) + cf._stale_variants)[:_stale.MAX_STALE_VARIANTS]
+        return new
 
     def _call(self, args, kwargs, fast_key=None):
         """Every call the hot path does not serve: an input_signature, keywords, non-tensor
@@ -224,6 +289,8 @@ class Function:
         cache.hits += 1
         if cf is not cache.mru:
             cache.touch(cf)
+        if cf._guards is not None and not cf._guards.holds():
+            cf = self._check_frozen(cf, stacklevel=4)
         return cf._call_flat(tensors)
 
     @filter_traceback
@@ -268,6 +335,8 @@ class Function:
             cf = self._concrete_for_signature()
         else:
             self._cache.hits += 1
+            if cf._guards is not None and not cf._guards.holds():
+                cf = self._check_frozen(cf, stacklevel=5)
         return cf._call_flat(tensors)
 
     # --- a cache miss ---
@@ -345,6 +414,9 @@ class Function:
                         symbolic[pname] = _ph.placeholders(value, pname, graph, param_specs, symbols)
                 call_args, call_kwargs = _ph.rebind(self._signature, symbolic)
                 python_function = self.python_function
+                # The plain values the trace freezes, as they are before it runs (trace/stale.py).
+                guards = _stale.collect(self._python_function or self._unbound,
+                                        None if self._instance_ref is None else self._instance_ref())
                 if self._autograph:  # tensor if/while/for -> cond/while_loop (converted once per function)
                     from ..autograph.transform import convert_function
                     python_function = convert_function(python_function)
@@ -379,6 +451,9 @@ class Function:
         cf = ConcreteFunction(graph, graph.structured_outputs, param_specs, captures, self._name,
                               traced_call=(self._signature, args, kwargs),
                               jit_compile=_jit_setting.wanted(self._jit_compile))
+        cf._guards = guards
+        if guards is not None and self._retrace_on_stale and _stale.retraceable(args, kwargs):
+            cf._stale_retrace = (args, kwargs, key)  # what a retrace for new values needs
         if created:  # as TensorFlow: trace again now that the variables exist (see state/initial_value.py)
             second = self._trace(args, kwargs, key, call_key, [], counted)  # raises if it creates variables again
             if not any(v._pending_init for v in created):
@@ -403,18 +478,23 @@ class Function:
 def function(func=None, input_signature=None, autograph=True, jit_compile=None, reduce_retracing=False,
              experimental_implements=None, experimental_autograph_options=None, experimental_attributes=None,
              experimental_relax_shapes=None, experimental_compile=None, experimental_follow_type_hints=None,
-             name=None, experimental_max_traces=None, experimental_check_parity=None):
+             name=None, experimental_max_traces=None, experimental_check_parity=None,
+             experimental_retrace_on_stale_captures=False):
     """`@tf.function` / `tf.function(f, input_signature=...)`.
 
     `experimental_max_traces` (eagerflow's): the most traces this function keeps, least recently
     used evicted past it; None takes `tf.config.get_function_max_traces()` (256 unless set).
     `experimental_check_parity` (eagerflow's): True/False checks this function's graph against its
-    eager run or not, whatever `tf.config.experimental_check_parity` says (trace/parity.py)."""
+    eager run or not, whatever `tf.config.experimental_check_parity` says (trace/parity.py).
+    `experimental_retrace_on_stale_captures` (eagerflow's): a Python global, closure variable or
+    `self` attribute the trace froze that has changed since retraces the function for the new value
+    (older traces stay for older values), instead of the default StaleCaptureWarning (trace/stale.py)."""
     def decorate(fn):
         return Function(fn, input_signature=input_signature, autograph=autograph, jit_compile=jit_compile,
                         reduce_retracing=reduce_retracing, experimental_relax_shapes=experimental_relax_shapes,
                         name=name, experimental_max_traces=experimental_max_traces,
-                        experimental_check_parity=experimental_check_parity)
+                        experimental_check_parity=experimental_check_parity,
+                        experimental_retrace_on_stale_captures=experimental_retrace_on_stale_captures)
     if func is None:
         return decorate
     return decorate(func)
