@@ -12,7 +12,7 @@ from .._src.core.convert import convert_to_tensor
 from .._src.ops import array as _array
 from .._src.ops import math as _math
 from .._src.ops import reduce as _reduce
-from .serialization import deserialize_keras_object, serialize_keras_object
+from .serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
 
 _MODULE = "keras.constraints"
 _EPSILON = 1e-7
@@ -97,14 +97,4 @@ def deserialize(config, custom_objects=None):
 
 
 def get(identifier):
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        cls = _ALL.get(identifier)
-        if cls is not None:
-            return cls()
-    elif callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret constraint identifier: {identifier}")
+    return get_keras_object(identifier, _ALL, "constraint")

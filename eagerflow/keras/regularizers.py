@@ -17,7 +17,7 @@ from .._src.ops import math as _math
 from .._src.ops import reduce as _reduce
 from .._src.ops.matmul import matmul
 from .._src.ops.matrix_parts import eye
-from .serialization import deserialize_keras_object, serialize_keras_object
+from .serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
 
 _MODULE = "keras.regularizers"
 
@@ -146,14 +146,4 @@ def deserialize(config, custom_objects=None):
 
 
 def get(identifier):
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        cls = _ALL.get(identifier)
-        if cls is not None:
-            return cls()
-    elif callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret regularizer identifier: {identifier}")
+    return get_keras_object(identifier, _ALL, "regularizer")

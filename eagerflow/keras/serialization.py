@@ -126,3 +126,19 @@ def keras_classes():
     table = {name: obj for name, obj in vars(_layers).items() if isinstance(obj, type) and issubclass(obj, _layers.Layer)}
     table.update({"Functional": Functional, "Model": Model, "Sequential": Sequential})
     return table
+
+
+def get_keras_object(identifier, module_objects, kind):
+    """Keras' `get` for one family (regularizers, constraints): None stays None, a config dict is
+    deserialized, a known name makes a default instance, any other callable is used as given."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        return deserialize_keras_object(identifier, module_objects, None, kind)
+    if isinstance(identifier, str):
+        cls = module_objects.get(identifier)
+        if cls is not None:
+            return cls()
+    elif callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret {kind} identifier: {identifier}")
