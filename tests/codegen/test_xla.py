@@ -348,3 +348,20 @@ def test_a_large_argument_is_copied_into_xla_once_and_freed_with_its_tensor():
     del x, y
     gc.collect()
     assert 0 not in compiled._placed  # the copy went with the tensor
+
+
+def test_large_arguments_dropped_by_the_user_do_not_survive_in_the_placement_cache():
+    # jax.device_put on the CPU may alias a NumPy array or hold it until its transfer ends; the
+    # placement cache keeps the XLA copy beside a weak reference to the array, so that copy must
+    # not hold the array itself (CI saw the array kept alive through it).
+    @tf.function(jit_compile=True)
+    def f(x):
+        return x + 1.0
+    refs = []
+    for i in range(50):
+        array = np.full(1 << 15, float(i), np.float32)
+        refs.append(weakref.ref(array))
+        assert float(f(tf.constant(array)).numpy()[0]) == i + 1.0
+        del array
+    gc.collect()
+    assert sum(r() is not None for r in refs) == 0

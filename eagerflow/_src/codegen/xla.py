@@ -199,7 +199,9 @@ class CompiledProgram:
             if held is not None and held[0]() is a:
                 out.append(held[1])
             elif isinstance(a, np.ndarray) and a.nbytes >= _PLACE_BYTES:
-                device = self._put(a)
+                # NOTE: a copy, not `a` itself: on the CPU jax.device_put may alias `a` or hold it until an
+                # asynchronous transfer ends, and a cache value must never keep its weak key alive.
+                device = self._put(a.copy())
                 placed[i] = (weakref.ref(a, functools.partial(_forget, weakref.ref(placed), i)), device)
                 out.append(device)
             else:
