@@ -2,11 +2,15 @@
 
 A cached call is: build the key -> one dict lookup -> the identity check of the Python values the
 trace froze, if any (trace/stale.py) -> the generated code on raw arrays -> wrap the outputs; for
-eager tensors only, all of it inline in `Function.__call__`. Anything else goes
-through the general key (signature.py) and, on a miss, the cache, which calls back `_trace`: the
-Python function runs once on stand-ins (placeholders.py) under a graph context (every op lands in
-`graph.add_operation`), then passes and code generation turn the graph into one Python function
-(codegen/pycode.py).
+eager tensors only, all of it inline in `Function.__call__`. Anything else goes through the
+general key (signature.py), or the input_signature's binder (signature_binding.py), and, on a miss,
+the cache, which calls back `_trace`: the Python function runs once on stand-ins under a graph
+context, then passes and code generation turn the graph into one Python function.
+
+Function's other jobs live beside it, each in its own module, and are assigned in the class body
+(plain functions over the Function, so no extra call frame): tracing on a miss (tracing.py), a
+changed frozen value on a call (stale_calls.py), and one Function per instance for methods
+(method_binding.py). What stays here is what a call runs, the public API and the decorator.
 """
 from __future__ import annotations
 
@@ -18,19 +22,18 @@ import weakref
 
 from ..core import context as _context
 from ..core import nest
-from ..core.context import graph_scope, state
-from ..core.convert import convert_to_tensor
-from ..core.tensor import _BY_NP, EagerTensor, Tensor, TensorSpec, _new_object, wrap_array
+from ..core.context import state
+from ..core.tensor import _BY_NP, EagerTensor, TensorSpec, _new_object, wrap_array
 from ..core.tracebacks import filter_traceback
 from ..ops.fp_errors import busy
-from ..codegen import jit_setting as _jit_setting
 from . import cache as _cache
-from . import parity as _parity
+from . import method_binding as _method_binding
 from . import placeholders as _ph
 from . import retrace as _retrace
 from . import signature as sig
 from . import signature_binding as _signature_binding
-from . import stale as _stale
+from . import stale_calls as _stale_calls
+from . import tracing as _tracing
 from .concrete import ConcreteFunction
 
 
@@ -127,33 +130,7 @@ class Function:
         what each trace was made for and which argument change caused it."""
         return list(self._monitor.history)
 
-    def __get__(self, instance, owner):
-        if instance is None:
-            return self
-        try:
-            bound = self._bound.get(instance)
-        except TypeError:
-            raise TypeError(
-                f"unhashable type: {type(instance).__name__!r}. A tf.function method keeps traces per instance, "
-                f"so the instance must be hashable: make the class @dataclass(frozen=True) or @dataclass(eq=False), "
-                f"or give it a __hash__.") from None
-        if bound is None:
-            method = self._python_function.__get__(instance, owner)
-            if isinstance(method, types.MethodType) and method.__self__ is instance:  # held weakly
-                python_function, weak_instance = method.__func__, instance
-            else:  # a staticmethod or classmethod underneath: nothing of the instance to hold
-                python_function, weak_instance = method, None
-            del method
-            bound = Function(python_function, self._input_signature, self._autograph, self._jit_compile,
-                             self._reduce_retracing, self._name, experimental_max_traces=self._max_traces,
-                             _instance=weak_instance, experimental_check_parity=self._check_parity,
-                             experimental_retrace_on_stale_captures=self._retrace_on_stale)
-            try:
-                self._bound[instance] = bound
-            except TypeError as err:
-                raise TypeError(f"{err}: a tf.function method holds its instance weakly; add "
-                                f"'__weakref__' to the __slots__ of {type(instance).__name__}.") from None
-        return bound
+    __get__ = _method_binding.bind_to_instance  # a method: one Function per instance (trace/method_binding.py)
 
     def __call__(self, *args, **kwargs):
         if _context._run_functions_eagerly:
@@ -228,38 +205,9 @@ class Function:
             return result
         return self._call(args, kwargs)
 
-    def _check_frozen(self, cf, stacklevel=3):
-        """The trace to run when a Python value `cf` froze is no longer the object it expects
-        (`cf._guards.holds()` failed; trace/stale.py): `cf` itself if the value is equal; after a
-        change, `cf` with one StaleCaptureWarning per name (TensorFlow's result), or with
-        experimental_retrace_on_stale_captures the trace for the values now (when the call's
-        arguments are tensors and plain values: see stale.retraceable).
-        `stacklevel`: frames from here to the user's call, for the warning."""
-        guards = cf._guards
-        retrace = self._retrace_on_stale and cf._stale_retrace is not None
-        if retrace:
-            for variant in cf._stale_variants:  # traces of the same call for other values, newest first
-                if variant._guards is None or variant._guards.holds() or not variant._guards.changes():
-                    return variant
-        changes = guards.changes()
-        if changes and retrace:
-            return self._retrace_stale(cf, changes)
-        if changes:
-            _stale.report(self._name, changes, self._stale_warned, self._count_lock, stacklevel)
-        guards.expect_now()  # the slow check once per change, not on every call
-        return cf
-
-    def _retrace_stale(self, cf, changes):
-        """A trace of `cf`'s call for the values frozen captures have now; kept beside `cf` (and
-        evicted with it), at most MAX_STALE_VARIANTS, the oldest dropped."""
-        args, kwargs, key = cf._stale_retrace
-        found = [_retrace.Change(g.name, text, "stale capture")
-                 for (g, _), text in zip(changes, _stale.change_texts(changes))]
-        new = self._trace(args, kwargs, key, changes=found, counted=True)
-        with self._count_lock:
-            self._cache.misses += 1
-            cf._stale_variants = ((new,) + cf._stale_variants)[:_stale.MAX_STALE_VARIANTS]
-        return new
+    # --- a value the trace froze has changed (trace/stale_calls.py; off the hot path) ---
+    _check_frozen = _stale_calls.check_frozen
+    _retrace_stale = _stale_calls.retrace_stale
 
     def _call(self, args, kwargs, fast_key=None):
         """Every call the hot path does not serve: an input_signature, keywords, non-tensor
@@ -339,137 +287,11 @@ class Function:
                 cf = self._check_frozen(cf, stacklevel=5)
         return cf._call_flat(tensors)
 
-    # --- a cache miss ---
-    @filter_traceback  # a trace's errors show the user's frames (core/tracebacks.py); not on cached calls: ~0.2 us
-    def _miss(self, args, kwargs, key):
-        """Finds or makes the trace for a call the exact-key lookup missed; the call key is
-        remembered so the next such call is one lookup."""
-        canonical, call_args, call_kwargs = _cache.canonical_key(self._signature, args, kwargs, key)
-        found = {}
-
-        def plan(cache):
-            general = canonical
-            if self._reduce_retracing:
-                for previous in reversed(cache.general_keys()):
-                    relaxed = sig.relax(previous, canonical)
-                    if relaxed is not None:
-                        general = relaxed
-                        break
-            found["changes"] = _retrace.closest_changes(
-                cache.recent_general_keys(_retrace.COMPARED_TRACES), cache.last_dropped, canonical, self._names,
-                self._monitor.traces)
-            return general
-
-        def trace(general):
-            return self._trace_from_key(call_args, call_kwargs, general, canonical, found.get("changes"))
-
-        cf = self._cache.get_or_trace(canonical, plan, trace)
-        if canonical != key:
-            with self._cache._lock:
-                self._cache.table[_cache.table_key(key)] = cf
-        return cf
-
-    def _trace_from_key(self, args, kwargs, key, call_key, changes):
-        arg_keys, kw_keys = key
-        spec_args = tuple(_ph.specs_for(a, k) for a, k in zip(args, arg_keys))
-        kw = dict(kw_keys)
-        spec_kwargs = {k: _ph.specs_for(kwargs[k], kw[k]) for k in sorted(kwargs)}
-        return self._trace(spec_args, spec_kwargs, key, call_key, changes, counted=True)
-
-    def _trace(self, args, kwargs, key, call_key=None, changes=None, counted=False):
-        """Runs the Python function on placeholders; args hold TensorSpecs where tensors go.
-        `changes` (retrace.changes) say why; `counted`: a call traced (not get_concrete_function),
-        which TensorFlow's frequent-retracing warning counts."""
-        from ..graph.graph import Graph
-        from ..ops.array import identity
-        cache, monitor = self._cache, self._monitor
-        with self._count_lock:
-            if changes is None and monitor.traces:
-                changes = []
-            self.last_retrace_reason = monitor.record(
-                call_key or key, self._names, changes, cache.hits, cache.hits + cache.misses + 1,
-                self._python_function or self._unbound, counted)
-            first_trace = self._monitor.traces <= 1 and not self._created_variables
-        graph = Graph(self._name, outer=state.graph)  # nested: may close over the caller's tensors
-        param_specs = []
-        symbols = []
-        created = []
-        saved = state.created_variables
-        saved_tapes = state.tapes
-        state.created_variables = created
-        state.tapes = []  # tapes outside never see the ops of a graph being traced
-        try:
-            with graph_scope(graph):
-                bound = self._signature.bind(*args, **kwargs)
-                symbolic = {}
-                for pname, value in bound.arguments.items():
-                    kind = self._signature.parameters[pname].kind
-                    if kind is inspect.Parameter.VAR_POSITIONAL:
-                        symbolic[pname] = tuple(_ph.placeholders(v, f"{pname}_{i}", graph, param_specs, symbols)
-                                                for i, v in enumerate(value))
-                    elif kind is inspect.Parameter.VAR_KEYWORD:
-                        symbolic[pname] = {k: _ph.placeholders(v, k, graph, param_specs, symbols)
-                                           for k, v in value.items()}
-                    else:
-                        symbolic[pname] = _ph.placeholders(value, pname, graph, param_specs, symbols)
-                call_args, call_kwargs = _ph.rebind(self._signature, symbolic)
-                python_function = self.python_function
-                # The plain values the trace freezes, as they are before it runs (trace/stale.py).
-                guards = _stale.collect(self._python_function or self._unbound,
-                                        None if self._instance_ref is None else self._instance_ref())
-                if self._autograph:  # tensor if/while/for -> cond/while_loop (converted once per function)
-                    from ..autograph.transform import convert_function
-                    python_function = convert_function(python_function)
-                result = python_function(*call_args, **call_kwargs)
-                del python_function
-                flat = nest.flatten(result) if result is not None else []
-                outputs = []
-                for value in flat:
-                    if value is None:
-                        continue
-                    outputs.append(identity(value if isinstance(value, Tensor) else self._output_tensor(value)))
-                graph.outputs = outputs
-                graph.structured_outputs = (nest.pack_sequence_as(result, [
-                    o for o in outputs]) if result is not None and nest.flatten(result) and None not in flat
-                    else (result if result is None else _ph.pack_with_nones(result, outputs)))
-        finally:
-            state.created_variables = saved
-            state.tapes = saved_tapes
-        if created:
-            with self._count_lock:
-                if not first_trace or self._created_variables:
-                    raise ValueError(
-                        "tf.function only supports singleton tf.Variables created on the first call. Make sure "
-                        "the tf.Variable is only created once or created outside tf.function. See "
-                        "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
-                self._created_variables = True
-        graph.finalize_names()
-        captures = {}
-        for external, internal in graph.captures:
-            if hasattr(external, "_value"):  # not a tensor of an enclosing trace (see ConcreteFunction)
-                captures[id(internal)] = external._value
-        cf = ConcreteFunction(graph, graph.structured_outputs, param_specs, captures, self._name,
-                              traced_call=(self._signature, args, kwargs),
-                              jit_compile=_jit_setting.wanted(self._jit_compile))
-        cf._guards = guards
-        if guards is not None and self._retrace_on_stale and _stale.retraceable(args, kwargs):
-            cf._stale_retrace = (args, kwargs, key)  # what a retrace for new values needs
-        if created:  # as TensorFlow: trace again now that the variables exist (see state/initial_value.py)
-            second = self._trace(args, kwargs, key, call_key, [], counted)  # raises if it creates variables again
-            if not any(v._pending_init for v in created):
-                cf = second  # else the first trace's graph, which initializes them on its first run, is kept
-        _parity.arm(self, cf, args, kwargs)  # the parity check's debug switch (one flag check when off)
-        return cf
-
-    def _output_tensor(self, value):
-        """A returned non-tensor leaf as a tensor, or TensorFlow's TypeError for one that has none."""
-        try:
-            return convert_to_tensor(value)
-        except (TypeError, ValueError):
-            raise TypeError(
-                f"To be compatible with tf.function, Python functions must return zero or more Tensors or "
-                f"ExtensionTypes or None values; in compilation of {self._python_function or self._unbound!r}, found "
-                f"return value of type {type(value).__name__}, which is not a Tensor or ExtensionType.") from None
+    # --- a cache miss: find or make the trace (trace/tracing.py) ---
+    _miss = _tracing.miss
+    _trace_from_key = _tracing.trace_from_key
+    _trace = _tracing.trace
+    _output_tensor = _tracing.output_tensor
 
     def __repr__(self):
         return f"<eagerflow.function {self._name}>"
