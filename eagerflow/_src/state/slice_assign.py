@@ -89,3 +89,30 @@ def slice_of(variable, key):
     k = id(t)
     _ORIGINS[k] = (weakref.ref(t, lambda r, k=k: _forget(k, r)), variable, begin, end, strides, attrs)
     return t
+
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py): the variable's new value, the slice replaced.
+# begin/end/strides are known at trace time (XLA needs static slices, as TensorFlow's does). ---
+from ..ops.lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_strided_slice_assign(params, begin, end, strides, value, **attrs):
+    index = _numpy_index(params.shape, *_spec_lists(begin, end, strides), attrs)
+    target = np.broadcast_to(np.zeros((), bool), params.shape)[index].shape  # no memory: a view
+    if not _broadcastable(np.shape(value), target):
+        raise InvalidArgumentError(None, None, f"Cannot broadcast input shape [{','.join(map(str, np.shape(value)))}] "
+                                               f"into final shape [{','.join(map(str, target))}]")
+    new = jnp.asarray(params).at[index].set(jnp.broadcast_to(value, target).astype(params.dtype))
+    return [], {0: new}
+
+
+def _broadcastable(shape, target):
+    try:
+        np.broadcast_shapes(shape, target)
+    except ValueError:
+        return False
+    return np.broadcast_shapes(shape, target) == tuple(target)
+
+
+_jax_strided_slice_assign.updates_variables = True
+ResourceStridedSliceAssign.jax = _jax_strided_slice_assign
