@@ -146,3 +146,35 @@ def test_where_with_one_argument_is_refused():
     # refused here with TensorFlow's message for an op without an XLA kernel.
     message = _refused(lambda x: tf.where(x > 0), tf.constant([1.0, -1.0, 0.0]))
     assert _names("Where") in message
+
+
+def test_slice_assign_at_a_loop_counter_is_one_dynamic_update():
+    v = tf.Variable(np.zeros((4, 2), np.float32))
+    w = tf.Variable(np.zeros((3, 4, 2), np.float32))
+
+    @tf.function(jit_compile=True)
+    def f(x):
+        for t in tf.range(4):  # a lax.scan: t is known only at run time
+            v[t].assign(x * tf.cast(t, tf.float32))
+            w[1, t].assign(x + tf.cast(t, tf.float32))
+            w[2, t, :].assign(x - 1.0)
+            v[-1].assign(x * 10.0)  # negative indices count from the end
+        return v.read_value(), w.read_value()
+    got_v, got_w = (r.numpy() for r in f(tf.constant([1.0, 2.0])))
+    want_w = np.zeros((3, 4, 2), np.float32)
+    want_w[1] = [[1, 2], [2, 3], [3, 4], [4, 5]]
+    want_w[2] = [0, 1]
+    np.testing.assert_array_equal(got_v, [[0, 0], [1, 2], [2, 4], [10, 20]])
+    np.testing.assert_array_equal(got_w, want_w)
+
+
+def test_slice_assign_of_a_run_time_range_is_refused_clearly():
+    v = tf.Variable(np.zeros((4, 2), np.float32))
+
+    @tf.function(jit_compile=True)
+    def f(x):
+        for t in tf.range(2):
+            v[t:t + 2].assign(x)
+        return v.read_value()
+    with pytest.raises(tf.errors.InvalidArgumentError, match="supports single indices and whole dims"):
+        f(tf.ones([2, 2]))
