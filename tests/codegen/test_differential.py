@@ -217,6 +217,17 @@ def _call(make):
     return f
 
 
+def _resize_v1(op_name, align_corners):
+    """TF1's resize ops with align_corners=True, or with half_pixel_centers=False (pixel corners at
+    integer coordinates): the semantics tf.image.resize (TF2) never picks, upsampling to 7x5."""
+    from eagerflow._src.ops import image
+
+    def f(x):
+        return bind(getattr(image, op_name), (x, tf.constant([7, 5])),
+                    {"align_corners": align_corners, "half_pixel_centers": False})
+    return f
+
+
 def _img(n=1, h=4, w=4, c=2):
     return _f32(n, h, w, c, seed=5)
 
@@ -409,6 +420,13 @@ ROWS = [
     Row("ResizeBilinearGrad", _grad(lambda x: tf.image.resize(x, [6, 3])), (_img(),)),
     Row("ResizeNearestNeighbor", lambda x: tf.image.resize(x, [6, 3], method="nearest"), (_img(),)),
     Row("ResizeNearestNeighborGrad", _grad(lambda x: tf.image.resize(x, [6, 3], method="nearest")), (_img(),)),
+    Row("ResizeBilinear", _resize_v1("ResizeBilinear", True), (_img(),), label="align_corners"),
+    Row("ResizeBilinearGrad", _grad(_resize_v1("ResizeBilinear", True)), (_img(),), label="align_corners"),
+    Row("ResizeBilinear", _resize_v1("ResizeBilinear", False), (_img(),), label="corner_centers"),
+    Row("ResizeNearestNeighbor", _resize_v1("ResizeNearestNeighbor", True), (_img(),), label="align_corners"),
+    Row("ResizeNearestNeighbor", _resize_v1("ResizeNearestNeighbor", False), (_img(),), label="corner_centers"),
+    Row("ResizeNearestNeighborGrad", _grad(_resize_v1("ResizeNearestNeighbor", True)), (_img(),),
+        label="align_corners"),
     Row("ScaleAndTranslate", lambda x: tf.image.resize(x, [3, 2], antialias=True), (_img(),)),
     Row("ScaleAndTranslateGrad", _grad(lambda x: tf.image.resize(x, [3, 2], antialias=True)), (_img(),)),
     Row("Conv2D", lambda x, w: tf.nn.conv2d(x, w, strides=1, padding="SAME"), (_img(), _f32(2, 2, 2, 3, seed=2))),

@@ -21,7 +21,8 @@ import eagerflow as tf  # noqa: E402
 from eagerflow._src.core import nest  # noqa: E402
 from eagerflow._src.ops.lazy_jax import ON_HOST  # noqa: E402
 from eagerflow._src.ops.registry import OPS  # noqa: E402
-from tests.codegen.test_differential import ROWS  # noqa: E402 - also imports every op family
+from tests.codegen.test_differential import ROWS, Row  # noqa: E402 - also imports every op family
+from tests.codegen.differential_rows_everyday import SPD, TALL  # noqa: E402
 
 # Ops the compiler handles itself (codegen/xla.py), not through an OpDef.jax rule.
 COMPILER_HANDLED = {"ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
@@ -82,7 +83,52 @@ def _unsupported(fn, tensors):
     return [t for t, _ in unsupported_ops(optimize(view))]
 
 
-_XLA_ROWS = [row for row in ROWS if _lowered(row.op) and row.raises is None]
+# Decompositions: XLA and NumPy may pick opposite signs for a singular/eigen vector (a column of Q,
+# U, V), both right. Their rows compare the factors up to those signs (_canonical_signs) and the
+# matrix they rebuild; these rows add functions of the factors that no sign choice changes, so their
+# gradients compare exactly too.
+_DECOMPOSITIONS = {"Qr", "Svd", "SelfAdjointEigV2"}
+
+
+def _rebuilt_svd(x):
+    s, u, v = tf.linalg.svd(x)
+    return s, tf.matmul(u * s[None, :], v, transpose_b=True), tf.matmul(u, u, transpose_b=True)
+
+
+def _rebuilt_eigh(x):
+    e, v = tf.linalg.eigh(x)
+    return e, tf.matmul(v * e[None, :], v, transpose_b=True), tf.square(v)
+
+
+_SIGN_FREE_ROWS = [
+    Row("Qr", lambda x: tf.matmul(*tf.linalg.qr(x)), (TALL,), label="rebuilt"),
+    Row("Qr", lambda x: tf.linalg.qr(x, full_matrices=True).q @ tf.linalg.qr(x, full_matrices=True).r, (TALL,),
+        label="full-rebuilt"),
+    Row("Svd", _rebuilt_svd, (TALL,), label="rebuilt"),
+    Row("Svd", _rebuilt_svd, (TALL.T.copy(),), label="wide-rebuilt"),
+    Row("SelfAdjointEigV2", _rebuilt_eigh, (SPD,), label="rebuilt"),
+    Row("SelfAdjointEigV2", tf.linalg.eigvalsh, (SPD,), label="values"),
+]
+
+_XLA_ROWS = [row for row in ROWS + _SIGN_FREE_ROWS if _lowered(row.op) and row.raises is None]
+
+
+def _canonical_signs(op, arrays):
+    """Each decomposition's factors with every vector's sign fixed (its largest entry positive),
+    and the matching rows of R flipped: equal for any two correct sign choices."""
+    out = [np.array(a) for a in arrays]
+    columns = {"Qr": [0], "Svd": [1, 2], "SelfAdjointEigV2": [1]}[op]
+    if any(out[i].size == 0 for i in columns):
+        return out
+    picks = np.take_along_axis(out[columns[0]], np.abs(out[columns[0]]).argmax(axis=-2)[..., None, :], axis=-2)
+    flip = np.where(picks < 0, -1, 1).astype(out[columns[0]].dtype)  # [..., 1, k]
+    for i in columns:
+        k = flip.shape[-1]
+        out[i][..., :k] *= flip
+    if op == "Qr":
+        k = flip.shape[-1]
+        out[1][..., :k, :] *= np.swapaxes(flip, -1, -2)
+    return out
 
 
 def _seed(row):
@@ -133,6 +179,8 @@ def test_lowering_matches_kernel(row, monkeypatch, _no_static_shape_folding):
         counters = _count_lowerings(monkeypatch)
         _seed(row)
         got = _flat(tf.function(row.fn, jit_compile=True)(*tensors))
+    if row.op in _DECOMPOSITIONS and not row.label:  # the factors themselves: up to signs
+        expected, got = _canonical_signs(row.op, expected), _canonical_signs(row.op, got)
     _close(expected, got, "jit_compile=True")
     _RUNS[str(row)] = row.op
     _record(counters)

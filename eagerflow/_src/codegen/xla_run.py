@@ -114,7 +114,8 @@ def _updating(op, lowering, args, state):
     outs, updates = lowering(*values, **op.attrs)
     for position, value in updates.items():
         slot = args[position].index
-        state.values[slot] = like(value, state.values[slot])
+        old = state.values[slot]  # None: an uninitialized variable (state/initial_value.py)
+        state.values[slot] = value if old is None else like(value, old)
         state.assigned.add(slot)
     return list(outs)
 

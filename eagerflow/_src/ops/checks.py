@@ -268,3 +268,6 @@ def assert_all_finite(t, msg, name=None):
 
 # --- Under jit_compile=True (codegen/xla.py) Assert is a no-op, as in TensorFlow's XLA bridge ---
 AssertOp.jax = lambda condition, *data, **attrs: []
+# CheckNumerics too: TF 2.21's XLA compiles it to its input, unchecked (check_numerics of log(0) under
+# jit_compile=True returns -inf without raising), so a compiled step keeps XLA's speed.
+CheckNumerics.jax = lambda tensor, message: tensor

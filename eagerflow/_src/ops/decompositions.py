@@ -212,3 +212,33 @@ def eigvalsh(tensor, name=None):
 from . import array as _array  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import matrix_parts as _parts  # noqa: E402
+
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): XLA's decompositions. Signs of the singular
+# and eigen vectors are LAPACK's choice on both sides; tests/codegen/test_xla_differential.py compares
+# the factors up to sign, and the matrices they rebuild. ---
+from .lazy_jax import jax_module  # noqa: E402 - imports JAX on first use only
+
+
+def _jax_qr(x, full_matrices=False):
+    q, r = jax_module().numpy.linalg.qr(x, mode="complete" if full_matrices else "reduced")
+    return q.astype(x.dtype), r.astype(x.dtype)
+
+
+def _jax_svd(x, full_matrices=False, compute_uv=True):
+    jnp = jax_module().numpy
+    if not compute_uv:
+        return jnp.linalg.svd(x, compute_uv=False).astype(x.dtype), jnp.zeros(0, x.dtype), jnp.zeros(0, x.dtype)
+    u, s, vh = jnp.linalg.svd(x, full_matrices=full_matrices)
+    return s.astype(x.dtype), u.astype(x.dtype), jnp.swapaxes(vh, -1, -2).conj().astype(x.dtype)
+
+
+def _jax_eigh(x, compute_v=True):
+    jnp = jax_module().numpy
+    e, v = jnp.linalg.eigh(x, UPLO="L", symmetrize_input=False)  # the lower triangle only, as the kernel
+    return (e.astype(x.dtype), v.astype(x.dtype)) if compute_v else (e.astype(x.dtype), jnp.zeros(0, x.dtype))
+
+
+Qr_op.jax = _jax_qr
+Svd.jax = _jax_svd
+SelfAdjointEigV2.jax = _jax_eigh

@@ -226,3 +226,43 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
 
 
 from . import array as _array  # noqa: E402
+
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): the kernels' loops over the band, with
+# gathers and scatters at the same (static) positions. ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_diag_part(x, lower=0, upper=0, align="RIGHT_LEFT", padding_value=0):
+    m, n = x.shape[-2], x.shape[-1]
+    max_len = _max_len(m, n, lower, upper)
+    out = jnp.full(x.shape[:-2] + (upper - lower + 1, max_len), padding_value, dtype=x.dtype)
+    for j, d in enumerate(range(upper, lower - 1, -1)):
+        r, c = _positions(m, n, d)
+        front = _pad_front(d, len(r), max_len, align)
+        out = out.at[..., j, front:front + len(r)].set(x[..., r, c])
+    return out if lower != upper else out[..., 0, :]
+
+
+def _jax_fill_band(out, d, lower, upper, align):
+    """`out` with the band `d` (one diagonal per row, padded by `align`) written on its diagonals."""
+    band = d if lower != upper else d[..., None, :]
+    rows, cols = out.shape[-2], out.shape[-1]
+    max_len = band.shape[-1]
+    for j, k in enumerate(range(upper, lower - 1, -1)):
+        r, c = _positions(rows, cols, k)
+        front = _pad_front(k, len(r), max_len, align)
+        out = out.at[..., r, c].set(band[..., j, front:front + len(r)])
+    return out
+
+
+def _jax_diag(d, lower=0, upper=0, align="RIGHT_LEFT", num_rows=-1, num_cols=-1, padding_value=0):
+    batch = d.shape[:-1] if lower == upper else d.shape[:-2]
+    rows, cols = _diag_sizes(d.shape[-1], lower, upper, num_rows, num_cols)
+    return _jax_fill_band(jnp.full(batch + (rows, cols), padding_value, dtype=d.dtype), d, lower, upper, align)
+
+
+MatrixDiagPartV3.jax = _jax_diag_part
+MatrixDiagV3.jax = _jax_diag
+MatrixSetDiagV3.jax = lambda x, d, lower=0, upper=0, align="RIGHT_LEFT": _jax_fill_band(
+    jnp.asarray(x), d, lower, upper, align)

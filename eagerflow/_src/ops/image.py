@@ -295,3 +295,62 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         dims = out.shape.as_list()[1:]
         out = _array.reshape(out, [-1 if d is None else d for d in dims])
     return out
+
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): the kernels' own weight matrices (built with
+# NumPy from the static sizes: XLA needs them known, as TensorFlow's XLA does) applied by XLA, so
+# the numbers are the kernels' (align_corners/half_pixel_centers included), not jax.image.resize's. ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_apply(images, wy, wx, dtype):
+    planes = jnp.moveaxis(images, 3, 1).astype(dtype)  # N, C, H, W
+    return jnp.moveaxis(jnp.asarray(wy, dtype) @ planes @ jnp.asarray(wx.T, dtype), 1, 3)
+
+
+def _jax_bilinear(images, size, align_corners=False, half_pixel_centers=True):
+    (h, w), (oh, ow) = images.shape[1:3], _out_hw(size)
+    wy = _bilinear_matrix(h, oh, align_corners, half_pixel_centers)
+    wx = _bilinear_matrix(w, ow, align_corners, half_pixel_centers)
+    return _jax_apply(images, wy, wx, _work_dtype(images.dtype)).astype(np.float32)
+
+
+def _jax_bilinear_grad(grads, original, align_corners=False, half_pixel_centers=True):
+    (h, w), (oh, ow) = original.shape[1:3], grads.shape[1:3]
+    wy = _bilinear_matrix(h, oh, align_corners, half_pixel_centers)
+    wx = _bilinear_matrix(w, ow, align_corners, half_pixel_centers)
+    return _jax_apply(grads, wy.T, wx.T, _work_dtype(original.dtype)).astype(original.dtype)
+
+
+def _jax_nearest(images, size, align_corners=False, half_pixel_centers=True):
+    (h, w), (oh, ow) = images.shape[1:3], _out_hw(size)
+    rows = _nearest_matrix(h, oh, align_corners, half_pixel_centers).argmax(axis=1)
+    cols = _nearest_matrix(w, ow, align_corners, half_pixel_centers).argmax(axis=1)
+    return jnp.asarray(images)[:, rows][:, :, cols]
+
+
+def _jax_nearest_grad(grads, size, align_corners=False, half_pixel_centers=True):
+    (h, w), (oh, ow) = _out_hw(size), grads.shape[1:3]
+    wy = _nearest_matrix(h, oh, align_corners, half_pixel_centers)
+    wx = _nearest_matrix(w, ow, align_corners, half_pixel_centers)
+    return _jax_apply(grads, wy.T, wx.T, _work_dtype(grads.dtype)).astype(grads.dtype)
+
+
+def _jax_scale_translate(images, size, scale, translation, kernel_type="triangle", antialias=True):
+    _check_kernel_type(kernel_type)
+    wy, wx = _triangle_matrices(images.shape[1:3], _out_hw(size), scale, translation, antialias)
+    return _jax_apply(images, wy, wx, _work_dtype(images.dtype)).astype(np.float32)
+
+
+def _jax_scale_translate_grad(grads, original, scale, translation, kernel_type="triangle", antialias=True):
+    _check_kernel_type(kernel_type)
+    wy, wx = _triangle_matrices(original.shape[1:3], grads.shape[1:3], scale, translation, antialias)
+    return _jax_apply(grads, wy.T, wx.T, _work_dtype(original.dtype)).astype(original.dtype)
+
+
+ResizeBilinear.jax = _jax_bilinear
+ResizeBilinearGrad.jax = _jax_bilinear_grad
+ResizeNearestNeighbor.jax = _jax_nearest
+ResizeNearestNeighborGrad.jax = _jax_nearest_grad
+ScaleAndTranslate.jax = _jax_scale_translate
+ScaleAndTranslateGrad.jax = _jax_scale_translate_grad

@@ -106,3 +106,14 @@ AssignVariableIfUninitialized = defop(
 
 def initialize_in_graph(variable, value):
     bind(AssignVariableIfUninitialized, (variable.handle, value))
+
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py): an uninitialized variable enters the
+# executable as None (a different argument structure from an array, so jax.jit traces again once
+# it holds a value): the first call sets it, the next trace leaves it alone. ---
+def _jax_assign_if_uninitialized(current, value):
+    return [], ({0: value} if current is None else {})
+
+
+_jax_assign_if_uninitialized.updates_variables = True
+AssignVariableIfUninitialized.jax = _jax_assign_if_uninitialized

@@ -20,7 +20,7 @@ import numpy as np
 from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError
 from ..ops.registry import NO_GRADIENT, bind, defop
-from ..ops.slicing import (StridedSlice, _is_bool_mask, _numpy_index, _spec_lists, boolean_mask,
+from ..ops.slicing import (StridedSlice, _dense_entries, _is_bool_mask, _numpy_index, _spec_lists, boolean_mask,
                            slice_spec_from_key)
 
 _ORIGINS = {}  # id(slice tensor) -> (weakref to it, variable, begin, end, strides, attrs)
@@ -89,3 +89,61 @@ def slice_of(variable, key):
     k = id(t)
     _ORIGINS[k] = (weakref.ref(t, lambda r, k=k: _forget(k, r)), variable, begin, end, strides, attrs)
     return t
+
+
+# --- JAX lowering (jit_compile=True, codegen/xla.py): the variable's new value, the slice replaced.
+# begin/end/strides are known at trace time (XLA needs static slices, as TensorFlow's does). ---
+from ..ops.lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_strided_slice_assign(params, begin, end, strides, value, **attrs):
+    if not isinstance(begin, (np.ndarray, np.generic)):  # v[t].assign(x) with t a loop counter
+        return [], {0: _jax_dynamic_rows_assign(jnp.asarray(params), begin, strides, value, attrs)}
+    index = _numpy_index(params.shape, *_spec_lists(begin, end, strides), attrs)
+    target = np.broadcast_to(np.zeros((), bool), params.shape)[index].shape  # no memory: a view
+    if not _broadcastable(np.shape(value), target):
+        raise InvalidArgumentError(None, None, f"Cannot broadcast input shape [{','.join(map(str, np.shape(value)))}] "
+                                               f"into final shape [{','.join(map(str, target))}]")
+    new = jnp.asarray(params).at[index].set(jnp.broadcast_to(value, target).astype(params.dtype))
+    return [], {0: new}
+
+
+def _jax_dynamic_rows_assign(params, begin, strides, value, attrs):
+    """`v[i].assign(x)`, `v[i, :, j]...` with indices known only at run time: every sliced dim is
+    a single index (the others whole), so the write is one XLA dynamic-update-slice. Indices out
+    of range are clamped into it, as XLA's dynamic slices do."""
+    from jax import lax
+    strides = np.asarray(strides) if isinstance(strides, (np.ndarray, np.generic)) else None
+    bit = lambda name, i: (attrs.get(name, 0) >> i) & 1  # noqa: E731
+    starts, target = [], []
+    for entry in _dense_entries(params.ndim, len(begin), attrs):
+        whole = entry[0] == "range" and (entry[1] is None or (
+            bit("begin_mask", entry[1]) and bit("end_mask", entry[1]) and strides is not None
+            and strides[entry[1]] == 1))
+        if strides is None or not (whole or (entry[0] == "shrink" and strides[entry[1]] == 1)):
+            raise InvalidArgumentError(None, None, "XLA compilation of a variable slice assignment with indices known "
+                                                   "only at run time supports single indices and whole dims "
+                                                   "(v[i], v[i, :]); make the slice bounds constants.")
+        size = params.shape[entry[2]]
+        if whole:
+            starts.append(jnp.zeros((), begin.dtype))
+            target.append(size)
+        else:
+            b = begin[entry[1]]
+            starts.append(jnp.where(b < 0, b + size, b))
+    update = jnp.broadcast_to(value, tuple(target)).astype(params.dtype)
+    full_shape = [1 if e[0] == "shrink" else params.shape[e[2]]
+                  for e in _dense_entries(params.ndim, len(begin), attrs)]
+    return lax.dynamic_update_slice(params, jnp.reshape(update, full_shape), starts)
+
+
+def _broadcastable(shape, target):
+    try:
+        np.broadcast_shapes(shape, target)
+    except ValueError:
+        return False
+    return np.broadcast_shapes(shape, target) == tuple(target)
+
+
+_jax_strided_slice_assign.updates_variables = True
+ResourceStridedSliceAssign.jax = _jax_strided_slice_assign

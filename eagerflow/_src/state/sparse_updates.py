@@ -232,3 +232,85 @@ class SparseUpdates:
     def count_up_to(self, limit):
         """Deprecated in TensorFlow (use Dataset.range), kept because old input pipelines call it."""
         return bind(ResourceCountUpTo, (self._handle,), {"limit": int(limit)})
+
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): the new value of the variable, as XLA's
+# scatter. As in TensorFlow's XLA kernels (checked against TF 2.21): no range checks, an index out of
+# [0, rows) (negative ones too) drops its update, a repeated index of an update keeps the last update,
+# and division by zero gives inf instead of an error. ResourceCountUpTo has no XLA kernel in
+# TensorFlow either: under jit_compile=True it is refused with TensorFlow's message. ---
+from ..ops.lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+
+
+def _jax_dropping_negatives(indices, rows):
+    """Indices with the negative ones moved out of range (JAX would count them from the end)."""
+    return jnp.where(indices < 0, rows, indices)
+
+
+def _jax_last_wins(flat, rows):
+    """`flat` with every update but the last to the same row moved out of range (XLA's scatter does
+    not say which of repeated updates lands)."""
+    positions = jnp.arange(flat.shape[0])
+    last = jnp.full((rows + 1,), -1).at[flat].max(positions, mode="drop")
+    return jnp.where(last[jnp.clip(flat, 0, rows)] == positions, flat, rows)
+
+
+def _jax_apply(name, params, where, updates):
+    """The scatter named by `name` (Update/Add/Sub/Mul/Div/Max/Min) of `updates` at `where`."""
+    at = params.at[where]
+    kind = name.replace("ResourceScatter", "").replace("Nd", "")
+    if kind == "Update":
+        return at.set(updates, mode="drop")
+    if kind == "Add":
+        return at.add(updates, mode="drop")
+    if kind == "Sub":
+        return at.add(-updates, mode="drop")
+    if kind == "Max":
+        return at.max(updates, mode="drop")
+    if kind == "Min":
+        return at.min(updates, mode="drop")
+    factor = jnp.ones_like(params).at[where].multiply(updates, mode="drop")
+    if kind == "Mul":
+        return params * factor
+    if params.dtype.kind in "iu":  # repeated divisors: one division by their product
+        return jnp.floor_divide(params, factor)
+    return params / factor
+
+
+def _jax_scatter(name):
+    def lowering(params, indices, updates):
+        params = jnp.asarray(params)  # a value known at trace time is a NumPy array
+        rows = params.shape[0]
+        want = tuple(indices.shape) + tuple(params.shape[1:])
+        flat = _jax_dropping_negatives(jnp.ravel(indices), rows)
+        updates = jnp.reshape(jnp.broadcast_to(updates, want).astype(params.dtype), (flat.shape[0],) + want[indices.ndim:])
+        if name == "ResourceScatterUpdate":
+            flat = _jax_last_wins(flat, rows)
+        return [], {0: _jax_apply(name, params, flat, updates)}
+    lowering.updates_variables = True
+    return lowering
+
+
+def _jax_scatter_nd(name):
+    def lowering(params, indices, updates):
+        params = jnp.asarray(params)
+        k = indices.shape[-1]
+        rows = jnp.reshape(indices, (-1, k))
+        out_of_range = jnp.any((rows < 0) | (rows >= jnp.asarray(params.shape[:k], dtype=rows.dtype)), axis=1)
+        count = 1
+        for d in params.shape[:k]:
+            count *= d
+        flat = jnp.where(out_of_range, count, jnp.ravel_multi_index(tuple(rows.T), params.shape[:k], mode="clip"))
+        if name == "ResourceScatterNdUpdate":
+            flat = _jax_last_wins(flat, count)
+        updates = jnp.reshape(updates, (rows.shape[0],) + tuple(params.shape[k:])).astype(params.dtype)
+        new = _jax_apply(name, jnp.reshape(params, (count,) + tuple(params.shape[k:])), flat, updates)
+        return [], {0: jnp.reshape(new, params.shape)}
+    lowering.updates_variables = True
+    return lowering
+
+
+for _name, _op in SCATTER_OPS.items():
+    _op.jax = _jax_scatter(_name)
+for _name, _op in SCATTER_ND_OPS.items():
+    _op.jax = _jax_scatter_nd(_name)
