@@ -117,6 +117,17 @@ class CompiledProgram:
         self._put = jax.device_put
         self._device = {}  # slot -> (the variable's NumPy array, the same value as an XLA array)
         self._placed = _Placements()
+        self._seen = None
+
+    def jaxpr_text(self):
+        """What runs: the program as JAX traced it for the first call's argument types (the jaxpr
+        XLA compiles), or None before the first call or when arguments are compiled in as
+        constants (one executable per value)."""
+        if self._seen is None or self._static:
+            return None
+        import jax
+        arrays, current = ([jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in seen] for seen in self._seen)
+        return str(jax.make_jaxpr(self._lowered, static_argnums=(1,))(arrays, (), current))
 
     def _lowered(self, arrays, constants, variable_values):
         """The program over jax arrays: (outputs, {slot: value assigned})."""
@@ -147,6 +158,9 @@ class CompiledProgram:
             else:
                 arrays.append(value)
         current = self._device_values(variables)
+        if self._seen is None:  # the first call's argument types: what `jaxpr_text` shows
+            self._seen = ([(np.shape(a), np.result_type(a)) for a in arrays],
+                          [(np.shape(v), np.result_type(v)) for v in current])
         try:
             outputs, assigned = self._call(arrays, current)
         except self._jax_errors:
@@ -199,7 +213,9 @@ class CompiledProgram:
             if held is not None and held[0]() is a:
                 out.append(held[1])
             elif isinstance(a, np.ndarray) and a.nbytes >= _PLACE_BYTES:
-                device = self._put(a)
+                # Waiting for the copy: until it is done, the transfer holds the NumPy array (seen
+                # as a tensor's array outliving it, now and then, in the freed-copy test).
+                device = self._put(a).block_until_ready()
                 placed[i] = (weakref.ref(a, functools.partial(_forget, weakref.ref(placed), i)), device)
                 out.append(device)
             else:
