@@ -117,6 +117,19 @@ class CompiledProgram:
         self._put = jax.device_put
         self._device = {}  # slot -> (the variable's NumPy array, the same value as an XLA array)
         self._placed = _Placements()
+        self._seen = None
+        self._variables = tuple(var for _, var in self._captured_variables)
+        self._resource_params = any(is_resource for _, is_resource in self._params)
+
+    def jaxpr_text(self):
+        """What runs: the program as JAX traced it for the first call's argument types (the jaxpr
+        XLA compiles), or None before the first call or when arguments are compiled in as
+        constants (one executable per value)."""
+        if self._seen is None or self._static:
+            return None
+        import jax
+        arrays, current = ([jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in seen] for seen in self._seen)
+        return str(jax.make_jaxpr(self._lowered, static_argnums=(1,))(arrays, (), current))
 
     def _lowered(self, arrays, constants, variable_values):
         """The program over jax arrays: (outputs, {slot: value assigned})."""
@@ -139,14 +152,20 @@ class CompiledProgram:
         return tuple(outputs), {i: state.values[i] for i in sorted(state.assigned)}
 
     def fn(self, *values):
-        variables = [var for _, var in self._captured_variables]
-        arrays = []
-        for (ph, is_resource), value in zip(self._params, values):
-            if is_resource:
-                variables.append(value)
-            else:
-                arrays.append(value)
+        if self._resource_params:
+            variables = list(self._variables)
+            arrays = []
+            for (ph, is_resource), value in zip(self._params, values):
+                if is_resource:
+                    variables.append(value)
+                else:
+                    arrays.append(value)
+        else:  # the common case: no tf.Variable argument, the arguments are the arrays
+            variables, arrays = self._variables, values
         current = self._device_values(variables)
+        if self._seen is None:  # the first call's argument types: what `jaxpr_text` shows
+            self._seen = ([(np.shape(a), np.result_type(a)) for a in arrays],
+                          [(np.shape(v), np.result_type(v)) for v in current])
         try:
             outputs, assigned = self._call(arrays, current)
         except self._jax_errors:
@@ -161,7 +180,7 @@ class CompiledProgram:
             array = np.asarray(value)  # NOTE: no copy on CPU: the NumPy array views the XLA buffer
             variables[i]._array = array
             device[i] = (array, value)
-        return tuple(np.asarray(o) for o in outputs)
+        return tuple(map(np.asarray, outputs))  # NumPy views of the XLA buffers (EagerTensor holds NumPy)
 
     def _device_values(self, variables):
         """The variables' current values for the executable: the XLA array already holding one
@@ -199,9 +218,10 @@ class CompiledProgram:
             if held is not None and held[0]() is a:
                 out.append(held[1])
             elif isinstance(a, np.ndarray) and a.nbytes >= _PLACE_BYTES:
-                # NOTE: a copy, not `a` itself: on the CPU jax.device_put may alias `a` or hold it until an
-                # asynchronous transfer ends, and a cache value must never keep its weak key alive.
-                device = self._put(a.copy())
+                # Through a NumPy copy: on CPU JAX may wrap a NumPy buffer without copying (even with
+                # may_alias=False), and that XLA array, held here, would keep the tensor's array alive
+                # (the freed-copy test failed about 1 run in 2 from it). The copy is the XLA array's own.
+                device = self._put(a.copy()).block_until_ready()
                 placed[i] = (weakref.ref(a, functools.partial(_forget, weakref.ref(placed), i)), device)
                 out.append(device)
             else:

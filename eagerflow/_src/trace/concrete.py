@@ -27,6 +27,7 @@ from ..ops.validation import out_of_memory_error, rule_refusal
 from ..graph import listeners as traced_graphs
 from ..state.variables import variable_of
 from .call_binding import CallBinder
+from .jit_paths import jit_can_return, jit_code
 
 
 class ConcreteFunction:
@@ -51,7 +52,8 @@ class ConcreteFunction:
         self.jit_compile = bool(jit_compile)
         if jit_compile:  # imported only when asked for: it needs JAX (the `xla` extra)
             from ..codegen.xla import CompiledProgram
-            self._fn = CompiledProgram(program, name, captures).fn
+            self._compiled = CompiledProgram(program, name, captures)
+            self._fn = self._compiled.fn
         if outputs is None:  # the function as the user called it: what graph.to_html() shows
             graph.set_generated(self._generated)
             traced_graphs.traced(graph, name)  # tf.summary.trace_on's collector, when on
@@ -98,9 +100,10 @@ class ConcreteFunction:
         if self._with_intermediates is None:
             from .gradient import intermediates_of
             extra = intermediates_of(self.graph)
+            outputs = self._outputs + extra
             cf = ConcreteFunction(self.graph, None, self._param_specs, self._captures,
-                                  self.name + "_with_intermediates", outputs=self._outputs + extra,
-                                  recording=True)
+                                  self.name + "_with_intermediates", outputs=outputs, recording=True,
+                                  jit_compile=self.jit_compile and jit_can_return(self.name, outputs))
             cf.n_user_outputs = len(self._outputs)
             cf.intermediates = extra
             self._with_intermediates = cf
@@ -117,8 +120,12 @@ class ConcreteFunction:
 
     @property
     def code(self) -> str:
-        """The generated Python source that runs when this function is called."""
-        return self._generated.source
+        """The generated Python source that runs when this function is called. With jit_compile,
+        what runs is the XLA executable: its jaxpr (after the first call), then the NumPy code, under
+        a header saying it is the jit_compile=False equivalent, not what runs."""
+        if not self.jit_compile:
+            return self._generated.source
+        return jit_code(self._compiled, self._generated.source)
 
     @property
     def inputs(self):
