@@ -159,3 +159,14 @@ def test_vectorized_map_runs_fn_once_per_element(capsys):
     _eq(tf.function(lambda x: tf.vectorized_map(fn, x))(tf.constant([1, 2])), [2, 4])
     printed = capsys.readouterr()
     assert (printed.out + printed.err).count("row") == 4
+
+
+def test_map_fn_output_shape_may_differ_from_the_element_shape():
+    # TensorFlow 2.21: the default fn_output_signature takes elems' dtypes, not their shapes, so a
+    # reducing fn works: tf.map_fn(lambda r: tf.reduce_sum(r), x) -> [3. 7. 11.] eagerly and traced.
+    x = tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]])
+    np.testing.assert_array_equal(tf.map_fn(lambda r: tf.reduce_sum(r), x).numpy(), [3.0, 7.0, 11.0])
+    traced = tf.function(lambda x: tf.map_fn(lambda r: tf.reduce_sum(r), x))
+    np.testing.assert_array_equal(traced(x).numpy(), [3.0, 7.0, 11.0])
+    widened = tf.map_fn(lambda r: tf.concat([r, r], 0), x)
+    np.testing.assert_array_equal(widened.numpy(), np.concatenate([x.numpy(), x.numpy()], 1))

@@ -71,8 +71,8 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     flat = _flat_elems(elems)
     n = _length(flat)
     if fn_output_signature is None:
-        out_structure = elems
-        out_specs = [(e.dtype, e.shape[1:] if e.shape.rank is not None else None) for e in flat]
+        out_structure = elems  # as TensorFlow: the dtypes of `elems`, not their shapes (fn may reduce them)
+        out_specs = [(e.dtype, None) for e in flat]
     else:
         out_structure = fn_output_signature
         out_specs = [_leaf_spec(s) for s in nest.flatten(fn_output_signature)]
