@@ -119,7 +119,7 @@ FLOORS = {"core": 0, "ops": 1, "autodiff": 2, "state": 2, "graph": 2, "passes": 
 # AutoGraph's source-to-source half is pure AST work that imports nothing of ours, so trace/ may
 # call it (the one sanctioned reference upward, to a leaf).
 PURE_AUTOGRAPH = tuple(f"eagerflow._src.autograph.{name}"
-                       for name in ("transform", "converters", "analysis", "templates", "source"))
+                       for name in ("transform", "converters", "analysis", "templates", "source", "ast_guard"))
 
 
 def _floor(module):

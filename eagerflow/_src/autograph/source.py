@@ -15,6 +15,8 @@ import inspect
 import linecache
 import textwrap
 
+from . import ast_guard
+
 
 def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t"))
@@ -40,7 +42,7 @@ def _block_by_indentation(lines, start):
         end -= 1  # trailing blank lines, and comments as shallow as the `def`, belong to what follows
     block = lines[start:end]
     try:
-        tree = ast.parse(textwrap.dedent("".join(block)))
+        tree = ast_guard.parse(textwrap.dedent("".join(block)))
     except SyntaxError:
         return None
     if len(tree.body) != 1 or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):

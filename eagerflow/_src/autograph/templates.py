@@ -19,6 +19,8 @@ import ast
 import copy
 import textwrap
 
+from . import ast_guard
+
 
 def _names_tuple(names, ctx):
     return ast.Tuple(elts=[ast.Name(id=n, ctx=ctx()) for n in names], ctx=ctx())
@@ -61,7 +63,7 @@ class _Filler(ast.NodeTransformer):
 
 def replace(template, at=None, **repl):
     """The statements of `template` with the placeholders filled (see the module docstring)."""
-    tree = ast.parse(textwrap.dedent(template))
+    tree = ast_guard.parse(textwrap.dedent(template))
     tree = _Filler(repl).visit(tree)
     out = tree.body
     if at is not None:

@@ -27,6 +27,7 @@ import types
 import weakref
 
 from . import analysis, templates
+from . import ast_guard
 from .source import getsourcelines as _getsourcelines
 from .converters import asserts, break_continue, calls, conditionals, logical, loops, returns
 
@@ -213,7 +214,7 @@ def _parse(fn):
         raise ConversionError(f"its source code is not available ({err})") from None
     source = textwrap.dedent("".join(lines))
     try:
-        tree = ast.parse(source)
+        tree = ast_guard.parse(source)
     except SyntaxError as err:
         raise ConversionError(f"its source could not be parsed alone ({err.msg})") from None
     func = tree.body[0] if tree.body else None
@@ -249,7 +250,7 @@ def _parse_lambda(fn):
     code = fn.__code__
     try:
         lines, _ = inspect.findsource(fn)
-        tree = ast.parse("".join(lines))
+        tree = ast_guard.parse("".join(lines))
     except (OSError, TypeError, SyntaxError) as err:
         raise ConversionError(f"its source code is not available ({err})") from None
     params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
@@ -329,7 +330,7 @@ def _compile(fn):
     ast.copy_location(factory, func)
     module = ast.Module(body=[factory], type_ignores=[])
     ast.fix_missing_locations(module)
-    compiled = compile(module, code.co_filename, "exec")
+    compiled = ast_guard.compile_tree(module, code.co_filename, "exec")
     factory_code = next(c for c in compiled.co_consts if isinstance(c, types.CodeType))
     inner = next(c for c in factory_code.co_consts if isinstance(c, types.CodeType) and c.co_name == _FACTORY_INNER)
     inner = inner.replace(co_name=user_name, co_qualname=code.co_qualname)  # tracebacks name the user's function

@@ -33,6 +33,8 @@ import types
 import warnings
 import weakref
 
+from ..autograph import ast_guard  # pure standard library (see its docstring)
+
 _log = logging.getLogger("eagerflow")
 
 
@@ -240,7 +242,7 @@ def _self_attributes(fn, code):
         params = code.co_varnames[:code.co_argcount]
         if params:
             try:
-                tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+                tree = ast_guard.parse(textwrap.dedent(inspect.getsource(fn)))
             except (OSError, TypeError, SyntaxError):
                 tree = None
             if tree is not None:
