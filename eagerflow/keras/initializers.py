@@ -22,6 +22,11 @@ def set_random_seed(seed):
     set_seed(seed)
 
 
+def _numpy_dtype(dtype):
+    """The NumPy dtype for what an initializer is called with: a tf.DType or a name ('float32')."""
+    return np.dtype(str(getattr(dtype, "name", dtype)))
+
+
 def _rng_for(seed):
     global _rng
     if seed is not None:
@@ -60,7 +65,7 @@ class Constant(Initializer):
         self.value = value
 
     def __call__(self, shape, dtype="float32"):
-        return np.full(tuple(shape), self.value, dtype=np.dtype(str(getattr(dtype, "name", dtype))))
+        return np.full(tuple(shape), self.value, dtype=_numpy_dtype(dtype))
 
     def get_config(self):
         return {"value": self.value}
@@ -91,7 +96,7 @@ class RandomUniform(Initializer):
 
     def __call__(self, shape, dtype="float32"):
         draw = _rng_for(self.seed).uniform(self.minval, self.maxval, size=tuple(shape))
-        return draw.astype(np.dtype(str(getattr(dtype, "name", dtype))))
+        return draw.astype(_numpy_dtype(dtype))
 
 
 class RandomNormal(Initializer):
@@ -103,7 +108,7 @@ class RandomNormal(Initializer):
 
     def __call__(self, shape, dtype="float32"):
         draw = _rng_for(self.seed).normal(self.mean, self.stddev, size=tuple(shape))
-        return draw.astype(np.dtype(str(getattr(dtype, "name", dtype))))
+        return draw.astype(_numpy_dtype(dtype))
 
 
 class VarianceScaling(Initializer):
@@ -132,7 +137,7 @@ class VarianceScaling(Initializer):
             while bad.any():
                 draw[bad] = rng.normal(0.0, stddev, size=int(bad.sum()))
                 bad = np.abs(draw) > 2 * stddev
-        return draw.astype(np.dtype(str(getattr(dtype, "name", dtype))))
+        return draw.astype(_numpy_dtype(dtype))
 
 
 class Orthogonal(Initializer):
@@ -152,7 +157,7 @@ class Orthogonal(Initializer):
         q *= np.sign(np.diag(r))
         if rows < cols:
             q = q.T
-        return (self.gain * q[:rows, :cols]).reshape(shape).astype(np.dtype(str(getattr(dtype, "name", dtype))))
+        return (self.gain * q[:rows, :cols]).reshape(shape).astype(_numpy_dtype(dtype))
 
 
 def _default_axes(input_axes, output_axes):
