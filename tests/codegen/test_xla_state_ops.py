@@ -140,14 +140,6 @@ def test_segment_ops_with_data_dependent_sizes_are_refused_as_in_tensorflow():
     assert _names("SegmentSum") in message
 
 
-def test_where_with_one_argument_is_refused():
-    # NOTE: TF 2.21's XLA compiles tf.where(x > 0) (it returns [[0]] for x = [1, -1, 0]: XLA's bounded
-    # dynamic shapes), and tf.math.bincount too; JAX has no data-dependent output shapes, so these stay
-    # refused here with TensorFlow's message for an op without an XLA kernel.
-    message = _refused(lambda x: tf.where(x > 0), tf.constant([1.0, -1.0, 0.0]))
-    assert _names("Where") in message
-
-
 def test_slice_assign_at_a_loop_counter_is_one_dynamic_update():
     v = tf.Variable(np.zeros((4, 2), np.float32))
     w = tf.Variable(np.zeros((3, 4, 2), np.float32))

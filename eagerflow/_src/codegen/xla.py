@@ -27,9 +27,9 @@ import weakref
 import numpy as np
 
 from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
+from ..core.errors import InvalidArgumentError, graph_error_message
 from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
-from .xla_run import SPECIAL, Slot, State, run_program
+from .xla_run import SPECIAL, NeedsConstant, Slot, State, run_program
 
 INSTALL_HINT = "pip install 'eagerflow[xla]'"
 
@@ -107,12 +107,10 @@ class CompiledProgram:
                 self._params.append((ph, ph.dtype is _dt.resource))
         self._constants = constants
         # Positions (among the array parameters) passed as compile-time constants: none at first;
-        # the integer ones when the trace needs a parameter's value (a shape given as an argument),
-        # as TensorFlow's XLA does: one executable per distinct value of those arguments.
-        self._static = ()
-        self._jax_errors = tuple(getattr(jax.errors, name) for name in (
-            "ConcretizationTypeError", "TracerArrayConversionError", "TracerIntegerConversionError",
-            "TracerBoolConversionError") if hasattr(jax.errors, name))
+        # when the trace needs a parameter's value (a shape given or computed from an argument),
+        # the ones it may depend on (see _call_with_constants), as TensorFlow's XLA does for its
+        # compile-time constant inputs: one executable per distinct value of those arguments.
+        self._static = frozenset()
         self._jitted = jax.jit(self._lowered, static_argnums=(1,))
         self._put = jax.device_put
         self._device = {}  # slot -> (the variable's NumPy array, the same value as an XLA array)
@@ -168,19 +166,62 @@ class CompiledProgram:
                           [(np.shape(v), np.result_type(v)) for v in current])
         try:
             outputs, assigned = self._call(arrays, current)
-        except self._jax_errors:
-            if self._static:
-                raise
-            self._static = frozenset(i for i, a in enumerate(arrays) if np.asarray(a).dtype.kind in "iub")
-            if not self._static:
-                raise
-            outputs, assigned = self._call(arrays, current)
+        except NeedsConstant as need:
+            outputs, assigned = self._call_with_constants(arrays, current, need)
         device = self._device
         for i, value in assigned.items():
             array = np.asarray(value)  # NOTE: no copy on CPU: the NumPy array views the XLA buffer
             variables[i]._array = array
             device[i] = (array, value)
         return tuple(map(np.asarray, outputs))  # NumPy views of the XLA buffers (EagerTensor holds NumPy)
+
+    def _call_with_constants(self, arrays, variable_values, need):
+        """Retries with more arguments compiled in as constants, in widening steps: the integer
+        arguments (shapes and sizes passed in), then every argument the op that needed a value
+        depends on (a shape computed from a float argument), then all of them. Raises TensorFlow's
+        "must be a compile-time constant" error when the value depends on something no argument
+        fixes (a variable, a random draw, a loop variable)."""
+        steps = (
+            [i for i, a in enumerate(arrays) if np.asarray(a).dtype.kind in "iub"],
+            self._parameters_feeding(need.op),
+            range(len(arrays)),
+        )
+        for positions in steps:
+            static = self._static | frozenset(positions)
+            if static == self._static:
+                continue
+            self._static = static
+            try:
+                return self._call(arrays, variable_values)
+            except NeedsConstant as again:
+                need = again
+        op = need.op
+        message = (
+            f"Input {need.input_index} to node `{op.name}` with op {op.type} must be a compile-time constant.\n\n"
+            f"XLA compiles a program for concrete shapes: an argument that gives a shape, a size or a count must "
+            f"be known when the function is compiled. This one is computed from a value that is not (a "
+            f"variable, a random draw or a loop variable), so jit_compile=True cannot compile it; compute the "
+            f"shape from the function's arguments or from constants, or set jit_compile=False.")
+        raise InvalidArgumentError(None, None, graph_error_message(message, op.name, self.name,
+                                                                   getattr(op, "source", None)))
+
+    def _parameters_feeding(self, op):
+        """Positions of the array parameters `op`'s inputs are computed from (within the top-level
+        program; an op inside a branch or loop body finds none)."""
+        positions = {id(ph): i for i, ph in enumerate(ph for ph, is_resource in self._params if not is_resource)}
+        program = self._program
+        found, seen = set(), set()
+        stack = list(op.inputs)
+        while stack:
+            t = program.resolve(stack.pop())
+            if id(t) in seen:
+                continue
+            seen.add(id(t))
+            if id(t) in positions:
+                found.add(positions[id(t)])
+            elif t._op is not None:
+                stack.extend(t._op.inputs)
+        return found
 
     def _device_values(self, variables):
         """The variables' current values for the executable: the XLA array already holding one

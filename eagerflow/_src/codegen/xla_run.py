@@ -16,6 +16,42 @@ from ..ops.lazy_jax import ON_HOST
 _FOLD_LIMIT = 4096  # elements: values computed at trace time larger than this are left to XLA
 
 
+class NeedsConstant(Exception):
+    """A lowering needed, at trace time, a value known only when the executable runs (a shape
+    computed from an argument). codegen/xla.py then compiles the arguments it depends on in as
+    constants, as TensorFlow's XLA does for its "compile-time constant" inputs."""
+
+    def __init__(self, op, args):
+        super().__init__(op.name)
+        self.op = op
+        self.input_index = _needed_input(op, args)
+
+
+def _needed_input(op, args):
+    """Which input most likely had to be a constant: the first run-time integer input after the
+    first (a shape, a size, a count: Reshape's shape, DenseBincount's size), else the first
+    run-time input."""
+    unknown = [i for i, a in enumerate(args) if not known([a]) and not isinstance(a, Slot)]
+    for i in unknown:
+        if i > 0 and op.inputs[i].dtype.is_integer:
+            return i
+    return unknown[0] if unknown else 0
+
+
+_CONCRETIZATION_ERRORS = None
+
+
+def _concretization_errors():
+    """JAX's errors for a traced value used where a concrete one is needed."""
+    global _CONCRETIZATION_ERRORS
+    if _CONCRETIZATION_ERRORS is None:
+        import jax
+        _CONCRETIZATION_ERRORS = tuple(getattr(jax.errors, name) for name in (
+            "ConcretizationTypeError", "TracerArrayConversionError", "TracerIntegerConversionError",
+            "TracerBoolConversionError") if hasattr(jax.errors, name))
+    return _CONCRETIZATION_ERRORS
+
+
 class Slot:
     """A variable's place in the state a compiled function threads through (a resource value)."""
     __slots__ = ("index",)
@@ -82,7 +118,10 @@ def run_program(program, env, state):
         else:
             outs = _fold(op, args)
             if outs is None:
-                out = op.opdef.jax(*args, **op.attrs)
+                try:
+                    out = op.opdef.jax(*args, **op.attrs)
+                except _concretization_errors() as exc:
+                    raise NeedsConstant(op, args) from exc
                 outs = list(out) if op.opdef.multi_output else [out]
         for t, v in zip(op.outputs, outs):
             env[id(t)] = v

@@ -442,3 +442,7 @@ BroadcastTo.jax = lambda x, s: jnp.broadcast_to(x, _ints(s))
 Squeeze.jax = lambda x, squeeze_dims=(): jnp.reshape(x, _squeeze_dims(TensorShape(x.shape), squeeze_dims))
 ExpandDims.jax = lambda x, axis: jnp.expand_dims(x, _expand_axis(int(np.ravel(axis)[0]), x.ndim))
 _Range_rev.jax = lambda n: np.arange(int(n) - 1, -1, -1, dtype=np.int32)  # n is a rank: known under XLA
+# tf.where(c) with one argument: its row count is the data's, so `c` must be known when compiling;
+# on a run-time `c`, np.asarray raises and codegen/xla.py compiles the arguments c comes from in as
+# constants (TensorFlow's XLA compiles it with bounded dynamic shapes, which JAX does not have).
+Where.jax = lambda c: np.argwhere(np.asarray(c)).astype(np.int64)

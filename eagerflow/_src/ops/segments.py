@@ -238,8 +238,11 @@ from . import reduce as _reduce  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
 
 # --- JAX lowering (jit_compile=True, codegen/xla.py). The sorted segment ops have a number of
-# segments that depends on the ids (max id + 1): XLA can compile them only when the ids are known
-# at trace time, and then the NumPy kernel folds them. ---
+# segments that depends on the ids (max id + 1) and stay without a lowering: TensorFlow 2.21's XLA
+# refuses them too ("No registered 'SegmentSum' OpKernel for XLA_CPU_JIT"). DenseBincount's size
+# must be known when compiling: `int(size)` on a run-time value makes codegen/xla.py compile the
+# arguments it comes from in as constants, as TensorFlow's XLA does (tf.math.bincount(x) compiles
+# once per value of x there too). ---
 from .lazy_jax import jax_module, jnp  # noqa: E402 - callables that import JAX on first use only
 
 
@@ -261,3 +264,23 @@ def jax_unsorted_segments(reducer, empty=None):
 
 
 UnsortedSegmentSum.jax = jax_unsorted_segments("segment_sum")
+
+
+def _bincount_jax(arr, size, weights, binary_output=False, per_row=False, out_dtype=None):
+    """Counts by a scatter-add into [rows, size]; values outside [0, size) are dropped (XLA has no
+    run-time error for a negative value: TensorFlow's XLA drops them as well)."""
+    n = max(int(size), 0)
+    dtype = weights.dtype if weights.size else out_dtype.np_dtype
+    rows = jnp.reshape(arr, (-1, arr.shape[-1])) if per_row else jnp.reshape(arr, (1, -1))
+    row_index = jnp.broadcast_to(jnp.arange(rows.shape[0])[:, None], rows.shape)
+    column = jnp.where((rows >= 0) & (rows < n), rows, n)  # n: out of range, dropped
+    out = jnp.zeros((rows.shape[0], n), dtype)
+    if binary_output:
+        out = out.at[row_index, column].set(1, mode="drop")
+    else:
+        w = jnp.reshape(weights, rows.shape).astype(dtype) if weights.size else jnp.ones(rows.shape, dtype)
+        out = out.at[row_index, column].add(w, mode="drop")
+    return jnp.reshape(out, tuple(arr.shape[:-1]) + (n,)) if per_row else out[0]
+
+
+DenseBincount.jax = _bincount_jax
