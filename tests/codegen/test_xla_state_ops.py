@@ -140,6 +140,22 @@ def test_segment_ops_with_data_dependent_sizes_are_refused_as_in_tensorflow():
     assert _names("SegmentSum") in message
 
 
+def test_iterator_and_summary_ops_are_refused_as_tensorflows_xla_refuses_them(tmp_path):
+    # TF 2.21 under jit_compile=True: "Detected unsupported operations when trying to compile graph
+    # __inference_it2_32[...] on XLA_CPU_JIT: IteratorGetNext (No registered 'IteratorGetNext' OpKernel
+    # for XLA_CPU_JIT devices compatible with node {{node IteratorGetNext}}){{node IteratorGetNext}}",
+    # and the same for WriteSummary (tf.summary.scalar under a default writer).
+    iterator = iter(tf.data.Dataset.range(5))
+    assert _names("IteratorGetNext") in _refused(lambda it: next(it), iterator)
+    writer = tf.summary.create_file_writer(str(tmp_path))
+
+    def log(x):
+        with writer.as_default():
+            tf.summary.scalar("x", x, step=1)
+        return x
+    assert _names("WriteSummary") in _refused(log, tf.constant(1.0))
+
+
 def test_slice_assign_at_a_loop_counter_is_one_dynamic_update():
     v = tf.Variable(np.zeros((4, 2), np.float32))
     w = tf.Variable(np.zeros((3, 4, 2), np.float32))
