@@ -29,6 +29,23 @@ def test_dense_weight_names_paths_and_default_initialisers():
     np.testing.assert_allclose(y.numpy(), np.ones((2, 4)) @ d.kernel.numpy(), rtol=1e-6, atol=1e-6)  # float32 sums near 0
 
 
+def test_keras_input_tensors_are_named_as_keras_3_names_them():
+    # TF 2.21 / Keras 3.15, in a fresh session: keras_tensor pixels keras_tensor_1 keras_tensor_2,
+    # the model's layers input_layer, dense, pixels, input_layer_1, concatenate; clear_session()
+    # starts the count over.
+    a = keras.Input(shape=(3,))
+    b = keras.Input(shape=(3,), name="pixels")
+    d = keras.layers.Dense(2)(a)
+    c = keras.Input(shape=(2,))
+    assert [a.name, b.name, d.name, c.name] == ["keras_tensor", "pixels", "keras_tensor_1", "keras_tensor_2"]
+    m = keras.Model([a, b, c], keras.layers.Concatenate()([d, b, c]))
+    assert [t.name for t in m.inputs] == ["keras_tensor", "pixels", "keras_tensor_2"]
+    assert [layer.name for layer in m.layers] == ["input_layer", "dense", "pixels", "input_layer_1", "concatenate"]
+    assert m.get_config()["input_layers"] == [["input_layer", 0, 0], ["pixels", 0, 0], ["input_layer_1", 0, 0]]
+    keras.backend.clear_session()
+    assert keras.Input(shape=(3,)).name == "keras_tensor"
+
+
 def test_glorot_limit_for_conv_kernels_counts_the_receptive_field():
     big = keras.initializers.GlorotUniform(seed=1)((3, 3, 16, 32))
     limit = np.sqrt(6 / (9 * 16 + 9 * 32))

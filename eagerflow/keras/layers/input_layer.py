@@ -7,6 +7,7 @@ the outputs to the inputs and replay the calls on real tensors.
 from __future__ import annotations
 
 from ..._src.core import dtypes as _dt
+from ..naming import unique_name
 from .base import Layer
 
 
@@ -20,15 +21,12 @@ class Node:
 
 
 class KerasTensor:
-    _counter = [0]
-
     def __init__(self, shape, dtype="float32", name=None):
         self.shape = tuple(shape)
         self.dtype = _dt.as_dtype(getattr(dtype, "name", dtype))
-        if name is None:
-            name = "keras_tensor" if not KerasTensor._counter[0] else f"keras_tensor_{KerasTensor._counter[0]}"
-            KerasTensor._counter[0] += 1
-        self.name = name
+        # Unnamed: keras_tensor, keras_tensor_1, ... counted with the layers' names, so that
+        # keras.backend.clear_session() starts them over (Keras 3).
+        self.name = unique_name("keras_tensor") if name is None else name
         self._keras_history = None  # the Node that produced this tensor
 
     @property
@@ -51,7 +49,7 @@ class InputLayer(Layer):
                 raise ValueError("You must pass a `shape` argument.")
             batch_shape = (batch_size,) + tuple(shape)
         self.batch_shape = tuple(batch_shape)
-        self.output = KerasTensor(self.batch_shape, dtype=self._dtype, name=self.name)
+        self.output = KerasTensor(self.batch_shape, dtype=self._dtype, name=name)  # unnamed: keras_tensor_N, as Keras 3
         self.output._keras_history = Node(self, (), {}, [self.output])
         self.built = True
         self._last_output_shape = self.batch_shape
