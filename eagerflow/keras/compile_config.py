@@ -55,7 +55,8 @@ def loss_config(loss):
 def metric_config(metric):
     if isinstance(metric, str):
         return metric
-    if isinstance(metric, _metrics.Metric) and type(metric).__dict__.get("get_config") is not None:
+    if isinstance(metric, _metrics.Metric) and any("get_config" in vars(c) for c in type(metric).__mro__
+                                                   if c not in (_metrics.Metric, _metrics.Mean, object)):
         return {"module": "keras.metrics", "class_name": type(metric).__name__, "config": metric.get_config(),
                 "registered_name": None}
     return getattr(metric, "name", getattr(metric, "__name__", None))
@@ -66,7 +67,8 @@ def compile_config(model):
         return {}
     return {"optimizer": optimizer_config(model.optimizer), "loss": loss_config(model.loss), "loss_weights": None,
             "metrics": [metric_config(m) for m in getattr(model, "_compile_metrics_arg", [])],
-            "weighted_metrics": None, "run_eagerly": bool(getattr(model, "run_eagerly", False)),
+            "weighted_metrics": [metric_config(m) for m in getattr(model, "_compile_weighted_metrics_arg", [])] or None,
+            "run_eagerly": bool(getattr(model, "run_eagerly", False)),
             "steps_per_execution": 1, "jit_compile": False}
 
 
@@ -93,7 +95,9 @@ def _loss_from(config, custom_objects):
 
 def _metric_from(config, custom_objects):
     if isinstance(config, dict):
-        classes = {"AUC": _metrics.AUC, "Precision": _metrics.Precision, "Recall": _metrics.Recall}
+        classes = {c.__name__: c for c in (_metrics.AUC, _metrics.Precision, _metrics.Recall, _metrics.Accuracy,
+                                           _metrics.BinaryAccuracy, _metrics.CategoricalAccuracy,
+                                           _metrics.SparseCategoricalAccuracy)}
         return deserialize_keras_object(config, classes, custom_objects, "metric")
     return config
 
@@ -102,4 +106,5 @@ def compile_from_config(model, config, custom_objects=None):
     model.compile(optimizer=_optimizer_from(config["optimizer"], custom_objects),
                   loss=_loss_from(config.get("loss"), custom_objects),
                   metrics=[_metric_from(m, custom_objects) for m in config.get("metrics") or []],
+                  weighted_metrics=[_metric_from(m, custom_objects) for m in config.get("weighted_metrics") or []],
                   run_eagerly=bool(config.get("run_eagerly", False)))

@@ -123,12 +123,20 @@ def accuracy(y_true, y_pred):
     return _math.cast(_math.equal(y_true, y_pred), _dt.float32)
 
 
-class SparseCategoricalAccuracy(MeanMetricWrapper):
+class _NamedMetric:
+    """get_config of a metric whose only settings are its name and dtype (Keras 3's layout), so a
+    compiled model's metric objects survive `.keras` saving."""
+
+    def get_config(self):
+        return {"name": self.name, "dtype": "float32"}
+
+
+class SparseCategoricalAccuracy(_NamedMetric, MeanMetricWrapper):
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name=name, dtype=dtype)
 
 
-class CategoricalAccuracy(MeanMetricWrapper):
+class CategoricalAccuracy(_NamedMetric, MeanMetricWrapper):
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name=name, dtype=dtype)
 
@@ -137,8 +145,11 @@ class BinaryAccuracy(MeanMetricWrapper):
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(binary_accuracy, name=name, dtype=dtype, threshold=threshold)
 
+    def get_config(self):
+        return {"name": self.name, "dtype": "float32", "threshold": self._fn_kwargs["threshold"]}
 
-class Accuracy(MeanMetricWrapper):
+
+class Accuracy(_NamedMetric, MeanMetricWrapper):
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name=name, dtype=dtype)
 

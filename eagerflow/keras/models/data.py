@@ -46,6 +46,8 @@ def _sizes_message(arrays):
 
 
 class ArrayBatches:
+    class_weighted = False  # True when sample_weight was computed from fit's `class_weight`
+
     def __init__(self, x, y=None, sample_weight=None, batch_size=32, shuffle=False):
         self.x = nest.map_structure(_as_array, x)
         self.y = None if y is None else nest.map_structure(_as_array, y)
@@ -72,10 +74,13 @@ class ArrayBatches:
         def part(v, s):
             return None if v is None else nest.map_structure(lambda a: a[s], v)
 
+        # Weights that came from `class_weight` are the training loss's: the validation part has none (Keras).
         val = ArrayBatches(part(self.x, slice(cut, None)), part(self.y, slice(cut, None)),
-                           part(self.sample_weight, slice(cut, None)), self.batch_size, False)
+                           None if self.class_weighted else part(self.sample_weight, slice(cut, None)),
+                           self.batch_size, False)
         train = ArrayBatches(part(self.x, slice(None, cut)), part(self.y, slice(None, cut)),
                              part(self.sample_weight, slice(None, cut)), self.batch_size, self.shuffle)
+        train.class_weighted = self.class_weighted
         return train, val
 
     def __iter__(self):
@@ -116,7 +121,59 @@ class DatasetBatches:
             yield tuple(element) if isinstance(element, tuple) else (element,)
 
 
-def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False):
+def class_weight_to_sample_weights(y, class_weight):
+    """Keras' `class_weight`: each sample weighs its class's weight (1.0 for a class the dict does
+    not name). The class is the label itself, or the argmax of a one-hot (or probability) row."""
+    y = _as_array(y)
+    if y.ndim > 2:
+        raise ValueError("`class_weight` not supported for 3+ dimensional targets.")
+    if y.ndim == 2:
+        y = np.argmax(y, axis=-1) if y.shape[-1] != 1 else y[:, 0]
+    classes = np.round(y).astype(np.int64)
+    return np.array([float(class_weight.get(int(c), 1.0)) for c in classes], np.float32)
+
+
+def check_class_weight(class_weight, y, sample_weight):
+    """The target `class_weight` applies to: the single output's, as Keras requires."""
+    if not isinstance(class_weight, dict):
+        raise ValueError(f"Expected `class_weight` to be a dict, received: {class_weight!r}")
+    if sample_weight is not None:
+        raise ValueError("You cannot `class_weight` and `sample_weight` at the same time.")
+    if isinstance(y, (list, tuple)) and len(y) == 1:
+        y = y[0]
+    if isinstance(y, (dict, list, tuple)):
+        raise ValueError("`class_weight` is only supported for Models with a single output.")
+    return y
+
+
+class ClassWeightedBatches:
+    """A dataset's batches with sample weights from `class_weight` added (Keras maps the dataset
+    the same way); a batch that has weights already is refused, as fit refuses both arguments."""
+
+    def __init__(self, batches, class_weight):
+        self.batches, self.class_weight, self.steps = batches, class_weight, batches.steps
+
+    def __iter__(self):
+        for data in self.batches:
+            if len(data) != 2:
+                raise ValueError("You cannot `class_weight` and `sample_weight` at the same time." if len(data) == 3
+                                 else "`class_weight` needs targets: the dataset's elements must be (x, y).")
+            x, y = data
+            y = check_class_weight(self.class_weight, y, None)
+            weights = class_weight_to_sample_weights(y, self.class_weight)
+            yield x, y, make_eager(weights, from_numpy(weights.dtype))
+
+
+def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, class_weight=None):
+    if class_weight is not None:
+        if is_dataset(x):
+            return ClassWeightedBatches(make_batches(x, y, sample_weight, batch_size, shuffle), class_weight)
+        y = check_class_weight(class_weight, y, sample_weight)
+        if y is None:
+            raise ValueError("`class_weight` needs targets: pass `y`.")
+        batches = ArrayBatches(x, y, class_weight_to_sample_weights(y, class_weight), batch_size, shuffle)
+        batches.class_weighted = True
+        return batches
     if is_dataset(x):
         if y is not None:
             raise ValueError("When providing `x` as a tf.data.Dataset, `y` should not be passed. Instead, the "

@@ -25,7 +25,7 @@ from .. import optimizers as _optimizers
 from .. import saving as _saving
 from ..layers.base import BUILD_LOCK
 from ..progbar import Progbar
-from .data import ArrayBatches, is_dataset, make_batches
+from .data import ArrayBatches, check_class_weight, class_weight_to_sample_weights, is_dataset, make_batches
 
 
 def unpack_data(data):
@@ -55,6 +55,7 @@ class Trainer:
         self.history = None
         self._loss_tracker = None
         self._compiled_metrics = []
+        self._weighted_metrics = []
         self._step_functions = {}
 
     # --- compile ---
@@ -64,7 +65,17 @@ class Trainer:
         self.optimizer = _optimizers.get(optimizer)
         self.loss = _losses.get(loss)
         self._loss_tracker = _metrics.Mean(name="loss")
+        # Keras 3: `metrics` ignore sample weights (and class_weight); `weighted_metrics` use them, named
+        # "weighted_<name>" when an unweighted metric has the same name.
+        self._compile_weighted_metrics_arg = list(weighted_metrics or [])
         self._compiled_metrics = [_metrics.get(m, self.loss) for m in (metrics or [])]
+        unweighted_names = {m.name for m in self._compiled_metrics}
+        self._weighted_metrics = []
+        for m in weighted_metrics or []:
+            metric = _metrics.get(m, self.loss)
+            if metric.name in unweighted_names:
+                metric.name = f"weighted_{metric.name}"
+            self._weighted_metrics.append(metric)
         self.run_eagerly = run_eagerly
         self._step_functions = {}
         self.compiled = True
@@ -75,11 +86,15 @@ class Trainer:
 
     @property
     def metrics(self):
-        return ([self._loss_tracker] if self._loss_tracker is not None else []) + list(self._compiled_metrics)
+        return ([self._loss_tracker] if self._loss_tracker is not None else []) + self._all_compiled_metrics
+
+    @property
+    def _all_compiled_metrics(self):
+        return list(self._compiled_metrics) + list(self._weighted_metrics)
 
     @property
     def metrics_names(self):
-        return ["loss", "compile_metrics"] if self._compiled_metrics else ["loss"]
+        return ["loss", "compile_metrics"] if self._all_compiled_metrics else ["loss"]
 
     def reset_metrics(self):
         for m in self.metrics:
@@ -102,6 +117,8 @@ class Trainer:
             batch = _math.cast(_array.shape(nest.flatten(x)[0])[0], _dt.float32)
             self._loss_tracker.update_state(loss, sample_weight=batch)
         for m in self._compiled_metrics:
+            m.update_state(y, y_pred)
+        for m in self._weighted_metrics:
             m.update_state(y, y_pred, sample_weight)
         return {m.name: m.result() for m in self.metrics}
 
@@ -153,10 +170,8 @@ class Trainer:
             validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
             steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
         self._assert_compiled()
-        if class_weight is not None:
-            raise NotImplementedError("fit(class_weight=...) is not supported yet; pass sample_weight instead.")
         verbose = 1 if verbose == "auto" else int(verbose)
-        train = make_batches(x, y, sample_weight, batch_size, shuffle)
+        train = make_batches(x, y, sample_weight, batch_size, shuffle, class_weight)
         val = None
         if validation_data is not None:
             vx, vy, vsw = unpack_data(tuple(validation_data)) if isinstance(validation_data, (tuple, list)) \
@@ -249,7 +264,7 @@ class Trainer:
         logs = self._run_evaluation(make_batches(x, y, sample_weight, batch_size), verbose, steps)
         if return_dict:
             return logs
-        values = [logs["loss"]] + [logs[m.name] for m in self._compiled_metrics]
+        values = [logs["loss"]] + [logs[m.name] for m in self._all_compiled_metrics]
         return values[0] if len(values) == 1 else values
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
@@ -277,7 +292,8 @@ class Trainer:
         as fit computes them: the loss before the update (regularizers included) and the metrics."""
         self._assert_compiled()
         if class_weight is not None:
-            raise NotImplementedError("train_on_batch(class_weight=...) is not supported yet; pass sample_weight.")
+            y = check_class_weight(class_weight, y, sample_weight)
+            sample_weight = class_weight_to_sample_weights(y, class_weight)
         return self._one_batch("train", (x, y, sample_weight), return_dict)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
@@ -295,7 +311,7 @@ class Trainer:
         logs = _float_logs(fn(data))
         if return_dict:
             return logs
-        values = [logs["loss"]] + [logs[m.name] for m in self._compiled_metrics]
+        values = [logs["loss"]] + [logs[m.name] for m in self._all_compiled_metrics]
         return values[0] if len(values) == 1 else values
 
     def predict_on_batch(self, x):
