@@ -30,11 +30,31 @@ def _float_pred(y_pred):
     return t if t.dtype.is_floating else _math.cast(t, _dt.float32)
 
 
+def squeeze_or_expand_to_same_rank(x1, x2, expand_rank_1=True):
+    """Keras' pairing of targets and predictions whose ranks differ by a trailing 1: labels of shape
+    (batch,) against a Dense(1) output (batch, 1). The rank-1 side gains the axis (expand_rank_1),
+    else the longer side loses it. Without this the two broadcast to (batch, batch): a loss of the
+    wrong value and no error."""
+    r1, r2 = x1.shape.rank, x2.shape.rank
+    if r1 is None or r2 is None or r1 == r2:
+        return x1, x2
+    if r1 == r2 + 1 and x1.shape[-1] == 1:
+        if r2 == 1 and expand_rank_1:
+            return x1, _array.expand_dims(x2, -1)
+        return _array.squeeze(x1, axis=[-1]), x2
+    if r2 == r1 + 1 and x2.shape[-1] == 1:
+        if r1 == 1 and expand_rank_1:
+            return _array.expand_dims(x1, -1), x2
+        return x1, _array.squeeze(x2, axis=[-1])
+    return x1, x2
+
+
 def reduce_values(values, sample_weight, reduction):
     if sample_weight is not None:
         sw = _tensor(sample_weight, values.dtype)
         if sw.shape.rank is not None and values.shape.rank is not None and sw.shape.rank > values.shape.rank:
             sw = _array.reshape(sw, _array.shape(values))
+        values, sw = squeeze_or_expand_to_same_rank(values, sw)
         values = values * sw
     if reduction in ("none", None):
         return values
@@ -74,6 +94,7 @@ class LossFunctionWrapper(Loss):
         self.fn, self.kwargs = fn, kwargs
 
     def call(self, y_true, y_pred):
+        y_true, y_pred = squeeze_or_expand_to_same_rank(convert_to_tensor(y_true), convert_to_tensor(y_pred))
         return self.fn(y_true, y_pred, **self.kwargs)
 
 
@@ -105,9 +126,22 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
     return _math.negative(_reduce.reduce_sum(y_true * _math.log(probs), axis=axis))
 
 
+def _check_same_rank(y_true, y_pred):
+    """Keras' elementwise losses refuse targets and outputs of different ranks (the Loss classes pair
+    them first); broadcasting them would give a wrong value silently."""
+    if y_true.shape.rank is not None and y_pred.shape.rank is not None and y_true.shape.rank != y_pred.shape.rank:
+        raise ValueError(f"Arguments `target` and `output` must have the same rank (ndim). Received: "
+                         f"target.shape={_shape_text(y_true.shape)}, output.shape={_shape_text(y_pred.shape)}")
+
+
+def _shape_text(shape):
+    return str(tuple(shape.as_list()))
+
+
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0, axis=-1):
     y_pred = _float_pred(y_pred)
     y_true = _tensor(y_true, y_pred.dtype)
+    _check_same_rank(y_true, y_pred)
     if label_smoothing:
         y_true = y_true * (1.0 - label_smoothing) + 0.5 * label_smoothing
     if from_logits:

@@ -11,6 +11,7 @@ from .._src.ops import array as _array
 from .._src.ops import math as _math
 from .._src.ops import reduce as _reduce
 from .._src.state.variables import Variable
+from .losses import mean_absolute_error, mean_squared_error, squeeze_or_expand_to_same_rank
 from .naming import to_snake_case
 
 
@@ -111,6 +112,7 @@ def categorical_accuracy(y_true, y_pred):
 def binary_accuracy(y_true, y_pred, threshold=0.5):
     y_pred = convert_to_tensor(y_pred)
     y_true = _math.cast(convert_to_tensor(y_true), y_pred.dtype)
+    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)  # labels (batch,) vs a Dense(1) output
     predicted = _math.cast(_math.greater(y_pred, _math.cast(threshold, y_pred.dtype)), y_pred.dtype)
     return _reduce.reduce_mean(_math.cast(_math.equal(y_true, predicted), _dt.float32), axis=-1)
 
@@ -118,6 +120,7 @@ def binary_accuracy(y_true, y_pred, threshold=0.5):
 def accuracy(y_true, y_pred):
     y_pred = convert_to_tensor(y_pred)
     y_true = convert_to_tensor(y_true)
+    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
     if y_true.dtype is not y_pred.dtype:
         y_true = _math.cast(y_true, y_pred.dtype)
     return _math.cast(_math.equal(y_true, y_pred), _dt.float32)
@@ -161,6 +164,19 @@ _BY_NAME = {"sparse_categorical_accuracy": SparseCategoricalAccuracy, "categoric
             "recall": Recall, "Precision": Precision, "Recall": Recall}
 
 
+def _paired(fn):
+    """`fn` on targets and predictions paired by rank, as Keras' metric wrappers of losses call it."""
+    def paired(y_true, y_pred):
+        return fn(*squeeze_or_expand_to_same_rank(convert_to_tensor(y_true), convert_to_tensor(y_pred)))
+    paired.__name__ = fn.__name__
+    return paired
+
+
+_LOSS_METRICS = {"mse": mean_squared_error, "mean_squared_error": mean_squared_error,
+                 "MeanSquaredError": mean_squared_error, "mae": mean_absolute_error,
+                 "mean_absolute_error": mean_absolute_error, "MeanAbsoluteError": mean_absolute_error}
+
+
 def get(identifier, loss=None):
     """A metric from a name. 'accuracy'/'acc' follows the loss, as compile() does in Keras: sparse
     categorical accuracy for a sparse categorical loss, and so on; the metric is still named as given."""
@@ -175,6 +191,9 @@ def get(identifier, loss=None):
             return MeanMetricWrapper(fn, name=identifier)
         if identifier in _BY_NAME:
             return _BY_NAME[identifier]()
+        fn = _LOSS_METRICS.get(identifier)
+        if fn is not None:  # a loss as a metric: its mean over the samples, named as given (Keras 3)
+            return MeanMetricWrapper(_paired(fn), name=identifier)
     if callable(identifier):
         return MeanMetricWrapper(identifier)
     raise ValueError(f"Could not interpret metric identifier: {identifier}")

@@ -51,6 +51,7 @@ class Trainer:
         self.compiled = False
         self.optimizer = None
         self.loss = None
+        self._compiled_loss = None
         self.stop_training = False
         self.history = None
         self._loss_tracker = None
@@ -64,6 +65,10 @@ class Trainer:
         self._compile_metrics_arg = list(metrics or [])  # as given, for the saved compile_config
         self.optimizer = _optimizers.get(optimizer)
         self.loss = _losses.get(loss)
+        # A loss given as a function is called through Keras' wrapper, as compile() does in Keras 3:
+        # targets paired with predictions by rank, sample weights applied by the reduction.
+        self._compiled_loss = (self.loss if self.loss is None or isinstance(self.loss, _losses.Loss)
+                               else _losses.LossFunctionWrapper(self.loss))
         self._loss_tracker = _metrics.Mean(name="loss")
         # Keras 3: `metrics` ignore sample weights (and class_weight); `weighted_metrics` use them, named
         # "weighted_<name>" when an unweighted metric has the same name.
@@ -103,8 +108,9 @@ class Trainer:
     # --- the steps (override train_step/test_step/predict_step as in Keras) ---
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
         losses = []
-        if self.loss is not None:
-            losses.append(self.loss(y, y_pred, sample_weight) if sample_weight is not None else self.loss(y, y_pred))
+        loss_fn = self._compiled_loss
+        if loss_fn is not None:
+            losses.append(loss_fn(y, y_pred, sample_weight) if sample_weight is not None else loss_fn(y, y_pred))
         for extra in self.losses:  # add_loss and regularizer terms, summed into the total as Keras 3 does
             extra = convert_to_tensor(extra)
             losses.append(_reduce.reduce_sum(extra if extra.dtype.is_floating else _math.cast(extra, _dt.float32)))
