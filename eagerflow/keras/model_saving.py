@@ -60,7 +60,7 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     tmp = f"{path}.tmp{os.getpid()}"
     with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(METADATA, json.dumps(metadata))
-        zf.writestr(CONFIG, json.dumps(config, default=_json_default))
+        zf.writestr(CONFIG, json.dumps(config, default=json_default))
         zf.writestr(WEIGHTS, buffer.getvalue(), compress_type=zipfile.ZIP_STORED)
     os.replace(tmp, path)  # a crash mid-write never leaves a half-written model under the real name
 
@@ -69,7 +69,7 @@ def _path(variable):
     return getattr(variable, "path", None) or variable.name
 
 
-def _json_default(value):
+def json_default(value):
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, tuple):

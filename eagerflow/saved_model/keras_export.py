@@ -89,8 +89,8 @@ def _input_specs(model, relax_batch, named):
 
 def _keras_inputs(model):
     """The KerasTensors a functional model, or a Sequential given its input shape, is defined on."""
-    if getattr(model, "_graph", None) is not None and hasattr(model, "inputs"):
-        return model.inputs
+    if getattr(model, "_graph", None) is not None:
+        return model._graph.inputs  # the structure given to keras.Model (model.input)
     input_layer = getattr(model, "_input_layer", None)
     return None if input_layer is None else input_layer.output
 

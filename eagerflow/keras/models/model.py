@@ -2,6 +2,7 @@
 (`keras.Model(inputs, outputs)`), with compile/fit/evaluate/predict from `Trainer`."""
 from __future__ import annotations
 
+from ..._src.core import nest
 from ..layers.base import Layer
 from ..naming import to_snake_case, unique_name
 from .functional import FunctionalGraph
@@ -74,6 +75,11 @@ class Model(Trainer, Layer):
             return Functional.from_config(config, module_objects, custom_objects)
         return cls(**config)
 
+    def to_json(self, **kwargs):
+        """The model's architecture (and compile config) as JSON; `keras.models.model_from_json` reads it."""
+        from .cloning import model_to_json
+        return model_to_json(self, **kwargs)
+
     def get_layer(self, name=None, index=None):
         if index is not None:
             return self.layers[index]
@@ -94,10 +100,19 @@ class Functional(Model):
 
     @property
     def inputs(self):
-        return self._graph.inputs
+        """The input KerasTensors as a flat list (Keras 3); `input` keeps the structure given."""
+        return list(nest.flatten(self._graph.inputs))
 
     @property
     def outputs(self):
+        return list(nest.flatten(self._graph.outputs))
+
+    @property
+    def input(self):
+        return self._graph.inputs
+
+    @property
+    def output(self):
         return self._graph.outputs
 
     def call(self, inputs, training=None):

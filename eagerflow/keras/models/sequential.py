@@ -43,6 +43,7 @@ class Sequential(Model):
         with name_scope(self.name):
             for layer in self._stack:
                 x = layer(x)
+        self._symbolic_output = x
         self.built = True
 
     def build(self, input_shape=None):
@@ -60,12 +61,28 @@ class Sequential(Model):
         return list(self._stack)
 
     @property
+    def inputs(self):
+        """[the input KerasTensor] once the input shape is known (keras.Input first, or build())."""
+        if self._input_layer is None or getattr(self, "_symbolic_output", None) is None:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined input.")
+        return [self._input_layer.output]
+
+    @property
+    def outputs(self):
+        if getattr(self, "_symbolic_output", None) is None:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined output.")
+        return [self._symbolic_output]
+
+    @property
     def input_shape(self):
         return None if self._input_layer is None else self._input_layer.batch_shape
 
     def pop(self):
         layer = self._stack.pop()
         self._tracked_layers.remove(layer)
+        self._symbolic_output = None
+        if self._input_layer is not None and self._stack:
+            self._build_symbolically()  # outputs: the new last layer's
         return layer
 
     _config_with_objects = True
