@@ -51,6 +51,10 @@ from ._src.ops.ordering import argsort, reverse, sort  # noqa: E402
 from ._src.ops.padding import pad  # noqa: E402
 from ._src.ops.sequences import linspace, one_hot, range  # noqa: E402
 from ._src.ops.slicing import (boolean_mask, gather, gather_nd, scatter_nd, slice, strided_slice)  # noqa: E402
+from ._src.ops.tensor_scatter import (tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min,  # noqa: E402
+                                      tensor_scatter_nd_sub, tensor_scatter_nd_update)
+from ._src.ops.unique import unique, unique_with_counts  # noqa: E402
+from ._src.ops.repeat import meshgrid, repeat  # noqa: E402
 # --- end array ops ---
 
 # --- reductions, argmax/argmin/cumsum, einsum: owned by the math work (ops/reduce.py, ops/einsum.py) ---

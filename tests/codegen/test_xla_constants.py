@@ -92,3 +92,17 @@ def test_a_shape_from_a_variable_is_refused_clearly():
     v = tf.Variable([2, 3])
     with pytest.raises(tf.errors.InvalidArgumentError, match="must be a compile-time constant"):
         tf.function(lambda x: tf.reshape(x, v), jit_compile=True)(tf.ones([6]))
+
+
+def test_unique_repeat_meshgrid_and_tensor_scatter_compile_as_in_tensorflow():
+    x = tf.constant([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+
+    def f(x, i, u):
+        return tf.tensor_scatter_nd_update(x, i, u), tf.repeat(x, 2, axis=1), tf.meshgrid(x[0], x[1])
+    got = _both(f, x, tf.constant([[0, 0]]), tf.constant([5.0]))
+    # TF 2.21 under jit_compile=True
+    assert got[0] == [[5.0, 2.0, 3.0], [4.0, 5.0, 6.0]]
+    assert got[1] == [[1.0, 1.0, 2.0, 2.0, 3.0, 3.0], [4.0, 4.0, 5.0, 5.0, 6.0, 6.0]]
+    assert got[2] == [[[1.0, 2.0, 3.0]] * 3, [[4.0] * 3, [5.0] * 3, [6.0] * 3]]
+    # TF 2.21: Unique(y=[1, 2], idx=[0, 0, 1]) (compiled once per value of the argument)
+    assert _both(lambda v: tuple(tf.unique(v)), tf.constant([1, 1, 2])) == ([1, 2], [0, 0, 1])

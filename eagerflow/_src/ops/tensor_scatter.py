@@ -1,0 +1,152 @@
+"""`tf.tensor_scatter_nd_update` / `_add` / `_sub` / `_max` / `_min`: a copy of a tensor with
+updates written at index tuples (the last axis of `indices` addresses a prefix of its dimensions).
+
+Why beside ops/slicing.py's ScatterNd (zeros plus updates): these start from a given tensor and
+combine with it, which is what users write for "this tensor, but with these entries replaced".
+Repeated indices: `update` keeps the last update (TensorFlow's CPU kernel writes in order), the
+others combine all of them. Gradients: the tensor's gradient passes where it was not overwritten
+(update) or where it was the extreme (max/min, split between ties as TensorFlow splits them);
+the updates' gradients are the output gradient gathered at their indices.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core.errors import InvalidArgumentError
+from ..core.shape import TensorShape
+from . import shape_rules as R
+from .operands import as_tensor
+from .registry import Spec, bind, defop
+
+_INDEX_TYPES = (_dt.int32, _dt.int64)
+
+
+def _err(message):
+    return InvalidArgumentError(None, None, message)
+
+
+def _flat_indices(tensor, indices, updates):
+    """indices as [n, depth] after TensorFlow's checks (shapes, range); updates as [n, ...slice]."""
+    depth = indices.shape[-1] if indices.ndim else 0
+    lead = indices.shape[:-1]
+    slice_shape = tensor.shape[depth:]
+    if indices.ndim == 0 or depth > tensor.ndim or updates.shape != lead + slice_shape:
+        raise _err(f"Outer dimensions of indices and update must match. Indices shape: "
+                   f"{R.fmt_dims(TensorShape(indices.shape))}, updates shape:{R.fmt_dims(TensorShape(updates.shape))}")
+    flat = indices.reshape(-1, depth).astype(np.int64)
+    bad = np.any((flat < 0) | (flat >= np.array(tensor.shape[:depth], dtype=np.int64)), axis=1)
+    if np.any(bad):
+        i = int(np.argmax(bad))
+        coords = ", ".join(str(int(v)) for v in flat[i])
+        raise _err(f"indices[{i}] = [{coords}] does not index into shape {R.fmt_dims(TensorShape(tensor.shape))}")
+    return flat, updates.reshape((flat.shape[0],) + slice_shape)
+
+
+def _kernel(combine):
+    def kernel(tensor, indices, updates):
+        flat, rows = _flat_indices(tensor, np.asarray(indices), np.asarray(updates))
+        out = np.array(tensor, copy=True)
+        where = tuple(flat.T)
+        if combine is None:  # update: the last write to a place wins
+            for i in range(flat.shape[0]):
+                out[tuple(flat[i])] = rows[i]
+        else:
+            combine.at(out, where, rows)
+        return out
+    return kernel
+
+
+def _infer(op_name):
+    def infer(inputs, attrs):
+        tensor, indices, updates = inputs
+        R.check_dtype_in(op_name, indices.dtype, _INDEX_TYPES, "indices", attr="Tindices")
+        if updates.dtype is not tensor.dtype:  # (tensor, tensor, updates): the message names input #2, as TF's
+            R.check_same_dtype(op_name, (tensor, tensor, updates))
+        return [Spec(tensor.shape, tensor.dtype)]
+    return infer
+
+
+def _gathered(g, indices):
+    from .slicing import gather_nd
+    return gather_nd(g, indices)
+
+
+def _update_grad(op, g):
+    from .array import zeros_like
+    tensor, indices, updates = op.inputs
+    return bind(TensorScatterUpdate, (g, indices, zeros_like(updates))), None, _gathered(g, indices)
+
+
+def _add_grad(op, g):
+    return g, None, _gathered(g, op.inputs[1])
+
+
+def _sub_grad(op, g):
+    from .math import negative
+    return g, None, negative(_gathered(g, op.inputs[1]))
+
+
+def _extreme_grad(op, g):
+    """Where the output equals the tensor and/or an update, those share the gradient evenly."""
+    from .math import cast, equal
+    from .slicing import scatter_nd
+    from .array import shape
+    tensor, indices, updates = op.inputs
+    out = op.outputs[0]
+    from_tensor = cast(equal(tensor, out), g.dtype)
+    from_updates = cast(equal(updates, _gathered(out, indices)), g.dtype)
+    sharing = from_tensor + scatter_nd(indices, from_updates, shape(tensor, out_type=indices.dtype))
+    return g * from_tensor / sharing, None, _gathered(g / sharing, indices) * from_updates
+
+
+TensorScatterUpdate = defop("TensorScatterUpdate", inputs=("tensor", "indices", "updates"), kernel=_kernel(None),
+                            infer=_infer("TensorScatterUpdate"), grad=_update_grad,
+                            doc="A copy of `tensor` with `updates` written at `indices` (the last write wins).")
+TensorScatterAdd = defop("TensorScatterAdd", inputs=("tensor", "indices", "updates"), kernel=_kernel(np.add),
+                         infer=_infer("TensorScatterAdd"), grad=_add_grad,
+                         doc="A copy of `tensor` with `updates` added at `indices`.")
+TensorScatterSub = defop("TensorScatterSub", inputs=("tensor", "indices", "updates"), kernel=_kernel(np.subtract),
+                         infer=_infer("TensorScatterSub"), grad=_sub_grad,
+                         doc="A copy of `tensor` with `updates` subtracted at `indices`.")
+TensorScatterMax = defop("TensorScatterMax", inputs=("tensor", "indices", "updates"), kernel=_kernel(np.maximum),
+                         infer=_infer("TensorScatterMax"), grad=_extreme_grad,
+                         doc="A copy of `tensor`, each place at `indices` the maximum of it and its updates.")
+TensorScatterMin = defop("TensorScatterMin", inputs=("tensor", "indices", "updates"), kernel=_kernel(np.minimum),
+                         infer=_infer("TensorScatterMin"), grad=_extreme_grad,
+                         doc="A copy of `tensor`, each place at `indices` the minimum of it and its updates.")
+
+
+def _public(opdef, name, what):
+    def scatter(tensor, indices, updates, name=None):
+        t = as_tensor(tensor)
+        return bind(opdef, (t, as_tensor(indices, _dt.int32), as_tensor(updates, t.dtype)))
+    scatter.__name__ = scatter.__qualname__ = name
+    scatter.__doc__ = f"`tf.{name}`: `tensor` with the places at `indices` {what} `updates`."
+    return scatter
+
+
+tensor_scatter_nd_update = _public(TensorScatterUpdate, "tensor_scatter_nd_update", "replaced by")
+tensor_scatter_nd_add = _public(TensorScatterAdd, "tensor_scatter_nd_add", "plus")
+tensor_scatter_nd_sub = _public(TensorScatterSub, "tensor_scatter_nd_sub", "minus")
+tensor_scatter_nd_max = _public(TensorScatterMax, "tensor_scatter_nd_max", "the maximum of themselves and")
+tensor_scatter_nd_min = _public(TensorScatterMin, "tensor_scatter_nd_min", "the minimum of themselves and")
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
+
+
+def _jax(method):
+    def lower(tensor, indices, updates):
+        depth = indices.shape[-1]
+        flat = indices.reshape(-1, depth)
+        rows = updates.reshape((flat.shape[0],) + tuple(tensor.shape[depth:]))
+        at = tensor.at[tuple(flat[:, i] for i in range(depth))]
+        return at.add(-rows) if method == "subtract" else getattr(at, method)(rows)
+    return lower
+
+
+TensorScatterUpdate.jax = _jax("set")
+TensorScatterAdd.jax = _jax("add")
+TensorScatterSub.jax = _jax("subtract")
+TensorScatterMax.jax = _jax("max")
+TensorScatterMin.jax = _jax("min")
