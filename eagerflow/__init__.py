@@ -55,6 +55,7 @@ from ._src.ops.tensor_scatter import (tensor_scatter_nd_add, tensor_scatter_nd_m
                                       tensor_scatter_nd_sub, tensor_scatter_nd_update)
 from ._src.ops.unique import unique, unique_with_counts  # noqa: E402
 from ._src.ops.repeat import meshgrid, repeat  # noqa: E402
+from ._src.autodiff.py_function import numpy_function, py_function  # noqa: E402
 # --- end array ops ---
 
 # --- reductions, argmax/argmin/cumsum, einsum: owned by the math work (ops/reduce.py, ops/einsum.py) ---

@@ -32,7 +32,7 @@ EXPECTED = set("""
     train transpose truediv uint16 uint32 uint64 uint8 unstack variant vectorized_map version where
     while_loop zeros zeros_like
     meshgrid repeat tensor_scatter_nd_add tensor_scatter_nd_max tensor_scatter_nd_min tensor_scatter_nd_sub
-    tensor_scatter_nd_update unique unique_with_counts
+    tensor_scatter_nd_update unique unique_with_counts numpy_function py_function
 """.split())
 
 TF_NAMES = {line for line in (Path(__file__).parent / "tensorflow_2_21_top_level_names.txt").read_text().split()

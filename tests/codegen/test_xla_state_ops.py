@@ -154,6 +154,9 @@ def test_iterator_and_summary_ops_are_refused_as_tensorflows_xla_refuses_them(tm
             tf.summary.scalar("x", x, step=1)
         return x
     assert _names("WriteSummary") in _refused(log, tf.constant(1.0))
+    # TF 2.21: "... on XLA_CPU_JIT: EagerPyFunc (No registered 'EagerPyFunc' OpKernel for XLA_CPU_JIT ..."
+    assert _names("EagerPyFunc") in _refused(lambda x: tf.py_function(lambda a: a * 2, [x], tf.float32),
+                                             tf.constant([1.0]))
 
 
 def test_slice_assign_at_a_loop_counter_is_one_dynamic_update():

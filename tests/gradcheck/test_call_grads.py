@@ -1,4 +1,5 @@
-"""Gradcheck rows for calls of traced functions (the call op's gradient is a traced backward function)."""
+"""Gradcheck rows for calls of traced functions (the call op's gradient is a traced backward function) and of
+Python functions (tf.py_function)."""
 import pytest
 
 import eagerflow as tf
@@ -19,6 +20,9 @@ def _checked(x):
 ROWS = [
     GradRow("PartitionedCall", lambda x, y: _smooth(x, y), [(3,), (3,)], order=2),
     GradRow("StatefulPartitionedCall", lambda x: _checked(x), [(2, 2)], order=2),
+    # tf.py_function: its gradient runs the Python function again under a tape (float64 in, float64 out)
+    GradRow("EagerPyFunc", lambda x, y: tf.py_function(lambda a, b: tf.sin(a) * b + a * a, [x, y], tf.float64),
+            [(3,), (3,)]),
 ]
 
 
