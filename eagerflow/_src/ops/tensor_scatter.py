@@ -31,10 +31,12 @@ def _flat_indices(tensor, indices, updates):
     depth = indices.shape[-1] if indices.ndim else 0
     lead = indices.shape[:-1]
     slice_shape = tensor.shape[depth:]
+    if tensor.ndim == 0 and indices.size:
+        raise _err("Indices and updates specified for empty output shape")
     if indices.ndim == 0 or depth > tensor.ndim or updates.shape != lead + slice_shape:
         raise _err(f"Outer dimensions of indices and update must match. Indices shape: "
                    f"{R.fmt_dims(TensorShape(indices.shape))}, updates shape:{R.fmt_dims(TensorShape(updates.shape))}")
-    flat = indices.reshape(-1, depth).astype(np.int64)
+    flat = indices.reshape(int(np.prod(lead, dtype=np.int64)), depth).astype(np.int64)
     bad = np.any((flat < 0) | (flat >= np.array(tensor.shape[:depth], dtype=np.int64)), axis=1)
     if np.any(bad):
         i = int(np.argmax(bad))
@@ -48,9 +50,12 @@ def _kernel(combine):
         flat, rows = _flat_indices(tensor, np.asarray(indices), np.asarray(updates))
         out = np.array(tensor, copy=True)
         where = tuple(flat.T)
-        if combine is None:  # update: the last write to a place wins
-            for i in range(flat.shape[0]):
-                out[tuple(flat[i])] = rows[i]
+        if combine is None:  # update: the last write to a place wins (keep each place's last row)
+            places = np.ravel_multi_index(tuple(flat.T), tensor.shape[:flat.shape[1]]) if flat.shape[1] else \
+                np.zeros(flat.shape[0], np.int64)
+            _, last_from_end = np.unique(places[::-1], return_index=True)
+            keep = flat.shape[0] - 1 - last_from_end
+            out[tuple(flat[keep].T)] = rows[keep]
         else:
             combine.at(out, where, rows)
         return out
@@ -138,7 +143,7 @@ tensor_scatter_nd_min = _public(TensorScatterMin, "tensor_scatter_nd_min", "the 
 def _jax(method):
     def lower(tensor, indices, updates):
         depth = indices.shape[-1]
-        flat = indices.reshape(-1, depth)
+        flat = indices.reshape(int(np.prod(indices.shape[:-1], dtype=np.int64)), depth)
         rows = updates.reshape((flat.shape[0],) + tuple(tensor.shape[depth:]))
         at = tensor.at[tuple(flat[:, i] for i in range(depth))]
         return at.add(-rows) if method == "subtract" else getattr(at, method)(rows)
