@@ -34,6 +34,8 @@ def test_tensor_scatter_errors_as_tensorflow(mode):
     with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(
             "Outer dimensions of indices and update must match. Indices shape: [1,2], updates shape:[2]")):
         call(lambda x: tf.tensor_scatter_nd_update(x, [[0, 0]], [1., 2.]), X)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Indices and updates specified for empty output shape"):
+        call(lambda x: tf.tensor_scatter_nd_update(x, tf.zeros([2, 0], tf.int32), [1., 2.]), tf.constant(0.))
 
 
 def test_tensor_scatter_gradients_as_tensorflow_and_finite_differences():

@@ -31,7 +31,7 @@ def _flat_indices(tensor, indices, updates):
     depth = indices.shape[-1] if indices.ndim else 0
     lead = indices.shape[:-1]
     slice_shape = tensor.shape[depth:]
-    if tensor.ndim == 0 and indices.size:
+    if tensor.ndim == 0 and indices.ndim and int(np.prod(lead, dtype=np.int64)):
         raise _err("Indices and updates specified for empty output shape")
     if indices.ndim == 0 or depth > tensor.ndim or updates.shape != lead + slice_shape:
         raise _err(f"Outer dimensions of indices and update must match. Indices shape: "
