@@ -105,21 +105,21 @@ def _extreme_grad(op, g):
     return g * from_tensor / sharing, None, _gathered(g / sharing, indices) * from_updates
 
 
-TensorScatterUpdate = defop("TensorScatterUpdate", inputs=("tensor", "indices", "updates"), kernel=_kernel(None),
-                            infer=_infer("TensorScatterUpdate"), grad=_update_grad,
-                            doc="A copy of `tensor` with `updates` written at `indices` (the last write wins).")
-TensorScatterAdd = defop("TensorScatterAdd", inputs=("tensor", "indices", "updates"), kernel=_kernel(np.add),
-                         infer=_infer("TensorScatterAdd"), grad=_add_grad,
-                         doc="A copy of `tensor` with `updates` added at `indices`.")
-TensorScatterSub = defop("TensorScatterSub", inputs=("tensor", "indices", "updates"), kernel=_kernel(np.subtract),
-                         infer=_infer("TensorScatterSub"), grad=_sub_grad,
-                         doc="A copy of `tensor` with `updates` subtracted at `indices`.")
-TensorScatterMax = defop("TensorScatterMax", inputs=("tensor", "indices", "updates"), kernel=_kernel(np.maximum),
-                         infer=_infer("TensorScatterMax"), grad=_extreme_grad,
-                         doc="A copy of `tensor`, each place at `indices` the maximum of it and its updates.")
-TensorScatterMin = defop("TensorScatterMin", inputs=("tensor", "indices", "updates"), kernel=_kernel(np.minimum),
-                         infer=_infer("TensorScatterMin"), grad=_extreme_grad,
-                         doc="A copy of `tensor`, each place at `indices` the minimum of it and its updates.")
+def _scatter_op(name, combine, grad, doc):
+    return defop(name, inputs=("tensor", "indices", "updates"), kernel=_kernel(combine), infer=_infer(name),
+                 grad=grad, doc=doc)
+
+
+TensorScatterUpdate = _scatter_op("TensorScatterUpdate", None, _update_grad,
+                                  "A copy of `tensor` with `updates` written at `indices` (the last write wins).")
+TensorScatterAdd = _scatter_op("TensorScatterAdd", np.add, _add_grad,
+                               "A copy of `tensor` with `updates` added at `indices`.")
+TensorScatterSub = _scatter_op("TensorScatterSub", np.subtract, _sub_grad,
+                               "A copy of `tensor` with `updates` subtracted at `indices`.")
+TensorScatterMax = _scatter_op("TensorScatterMax", np.maximum, _extreme_grad,
+                               "A copy of `tensor`, each place at `indices` the maximum of it and its updates.")
+TensorScatterMin = _scatter_op("TensorScatterMin", np.minimum, _extreme_grad,
+                               "A copy of `tensor`, each place at `indices` the minimum of it and its updates.")
 
 
 def _public(opdef, name, what):
