@@ -197,6 +197,12 @@ class _Saver:
         children = []
         for name, child in _attributes(value):
             node = self.node(child, f"{path}.{name}")
+            if node is None and isinstance(child, (list, dict)) and not child and not name.startswith("_"):
+                # an empty public list or dict is kept, as TensorFlow tracks it (a Keras export's
+                # non_trainable_variables of a model without any is [] after loading); TF also keeps
+                # private ones, which here would fill Keras models with internal bookkeeping
+                self.nodes.append({"kind": "dict" if isinstance(child, dict) else "list", "items": []})
+                node = len(self.nodes) - 1
             if node is not None:
                 children.append([name, node])
         if not children and not isinstance(value, Module) and path != "root":

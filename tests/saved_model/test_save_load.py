@@ -461,3 +461,15 @@ def test_a_module_whose_call_is_a_tf_function_is_callable_after_load(tmp_path):
     np.testing.assert_array_equal(loaded(tf.constant([1.0, 1.0])).numpy(), [2.0, 3.0])
     loaded.w.assign([4.0, 5.0])  # the restored variable is live
     np.testing.assert_array_equal(loaded(tf.constant([1.0, 1.0])).numpy(), [4.0, 5.0])
+
+
+def test_empty_public_lists_and_dicts_survive_as_in_tensorflow(tmp_path):
+    class Holder(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.empty, self.table, self.pair = [], {}, ()
+    tf.saved_model.save(Holder(), str(tmp_path / "m"))
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    # TF 2.21: ListWrapper([]) {} and no attribute for the empty tuple
+    assert (list(loaded.empty), dict(loaded.table), hasattr(loaded, "pair")) == ([], {}, False)
+
