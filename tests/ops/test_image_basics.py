@@ -89,3 +89,31 @@ def test_a_pipeline_inside_tf_function():
     def g(x):
         return I.flip_left_right(I.per_image_standardization(I.central_crop(x, 0.5)))
     assert _r(g(IMG)[0, 0, :, 0]) == [-0.1985, -0.3067]  # TF 2.21
+
+
+def test_bicubic_and_area_resize_as_tensorflow():
+    img = tf.reshape(tf.range(2 * 4 * 5, dtype=tf.float32) ** 1.5 / 10.0, [1, 4, 5, 2])
+    assert _r(I.resize(img, [3, 7], method="bicubic")[0, :, :, 0]) == [
+        [0.2763, 0.4601, 0.8022, 1.2347, 1.7373, 2.3749, 2.8457],
+        [5.7125, 6.3753, 7.3523, 8.2711, 9.2241, 10.3256, 11.1063],
+        [15.5457, 16.4463, 17.7613, 18.9766, 20.2186, 21.6321, 22.6263]]
+    assert _r(I.resize(img, [3, 2], method="area")[0, :, :, 1]) == [[1.4776, 3.3529], [7.6288, 10.8185],
+                                                                    [16.6615, 20.7541]]
+    assert _r(I.resize(img, [6, 8], method="area")[0, 1, :, 0]) == [1.5811, 1.8366, 2.2199, 2.8593, 3.2023,
+                                                                     3.9348, 4.5438, 4.9497]
+    u8 = tf.cast(tf.reshape(tf.range(16) * 15, [4, 4, 1]), tf.uint8)
+    out = I.resize(u8, [3, 3], method="bicubic")
+    assert out.dtype == tf.float32 and _r(out[:, :, 0]) == [[7.7311, 28.6849, 49.6387], [91.5462, 112.5, 133.4538],
+                                                            [175.3613, 196.3151, 217.2689]]
+
+
+def test_bicubic_gradient_as_tensorflow():
+    x = tf.constant(np.random.default_rng(0).random((1, 4, 5, 2)).astype(np.float32))
+    with tf.GradientTape() as g:
+        g.watch(x)
+        y = tf.reduce_sum(I.resize(x, (7, 3), method="bicubic") * tf.reshape(tf.range(42, dtype=tf.float32),
+                                                                             [1, 7, 3, 2]))
+    # TF 2.21 (the gradient does not depend on x: the resize is linear)
+    rows = _r(g.gradient(y, x)[0, :, :, 0])
+    assert rows[0] == [2.6101, 1.1166, 6.6313, 3.298, 7.7091]
+    assert rows[3] == [43.2809, 18.5158, 58.9024, 20.6971, 48.3799]

@@ -1,6 +1,7 @@
-"""Image resizing (`tf.image.resize`): ResizeBilinear, ResizeNearestNeighbor and their gradients.
+"""Image resizing (`tf.image.resize`): ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic, ResizeArea
+and their gradients.
 
-Both resizes are separable, so each is written as two small per-axis matrices: output =
+Every resize is separable, so each is written as two small per-axis matrices: output =
 Wy @ image @ Wx^T over every (batch, channel) plane. Bilinear rows hold two interpolation weights,
 nearest rows a single 1. The gradient is then exactly the transposed product, with no scatter.
 Sample positions follow TensorFlow 2 (half-pixel centers: in = (out + 0.5) * in/out - 0.5),
@@ -58,6 +59,56 @@ def _nearest_matrix(in_size, out_size, align_corners=False, half_pixel_centers=T
     index = np.clip(src.astype(np.int64), 0, in_size - 1)
     m = np.zeros((out_size, in_size))
     m[np.arange(out_size), index] = 1
+    return m
+
+
+_CUBIC_TABLE_SIZE = 1024
+
+
+def _keys_cubic_table(a=-0.5):
+    """TensorFlow's 1025-entry table of the Keys cubic kernel: [i, 0] the weight at distance
+    i/1024 (inner taps), [i, 1] at distance 1 + i/1024 (outer taps), in float32."""
+    x = np.arange(_CUBIC_TABLE_SIZE + 1, dtype=np.float64) / _CUBIC_TABLE_SIZE
+    inner = ((a + 2) * x - (a + 3)) * x * x + 1
+    outer_x = x + 1
+    outer = ((a * outer_x - 5 * a) * outer_x + 8 * a) * outer_x - 4 * a
+    return np.stack([inner, outer], axis=1).astype(_F32)
+
+
+_KEYS = None
+
+
+def _bicubic_matrix(in_size, out_size, align_corners=False, half_pixel_centers=True):
+    """[out, in] weights of TensorFlow's half-pixel bicubic resize: four taps per output cell,
+    weights from the quantised Keys table (a = -0.5); taps outside the image get weight 0 and the
+    rest are renormalised to sum to 1 (TensorFlow's border rule for half_pixel_centers)."""
+    global _KEYS
+    if _KEYS is None:
+        _KEYS = _keys_cubic_table()
+    scale = _scale(in_size, out_size, align_corners)
+    m = np.zeros((out_size, in_size))
+    for y in range(out_size):
+        src = (_F32(y) + _F32(0.5)) * scale - _F32(0.5) if half_pixel_centers else _F32(y) * scale
+        base = int(np.floor(src))
+        offset = int(np.rint((src - np.floor(src)) * _CUBIC_TABLE_SIZE))
+        weights = [_KEYS[offset, 1], _KEYS[offset, 0], _KEYS[_CUBIC_TABLE_SIZE - offset, 0],
+                   _KEYS[_CUBIC_TABLE_SIZE - offset, 1]]
+        taps = [(base + k, float(w)) for k, w in zip((-1, 0, 1, 2), weights) if 0 <= base + k < in_size]
+        total = sum(w for _, w in taps)
+        for index, w in taps:
+            m[y, index] += w / total if abs(total) >= 1000 * np.finfo(np.float32).tiny else w
+    return m
+
+
+def _area_matrix(in_size, out_size, align_corners=False, half_pixel_centers=True):
+    """[out, in] weights of TensorFlow's area resize: each output cell averages the input span
+    [y * scale, (y + 1) * scale), partly covered cells weighted by the part covered."""
+    scale = float(_scale(in_size, out_size, align_corners))
+    m = np.zeros((out_size, in_size))
+    for y in range(out_size):
+        start, end = y * scale, (y + 1) * scale
+        for i in range(int(np.floor(start)), int(np.ceil(end))):
+            m[y, min(max(i, 0), in_size - 1)] += (min(i + 1, end) - max(i, start)) / scale
     return m
 
 
@@ -155,6 +206,39 @@ ResizeNearestNeighbor = defop(
     "ResizeNearestNeighbor", inputs=("images", "size"), kernel=_nearest_kernel,
     infer=_resize_infer("ResizeNearestNeighbor"),
     grad=lambda op, g: (bind(ResizeNearestNeighborGrad, (g, _hw(op.inputs[0])), op.attrs), None))
+
+def _matrix_kernel(matrix):
+    def kernel(images, size, align_corners=False, half_pixel_centers=True):
+        (h, w), (oh, ow) = images.shape[1:3], _out_hw(size)
+        wy, wx = matrix(h, oh, align_corners, half_pixel_centers), matrix(w, ow, align_corners, half_pixel_centers)
+        return _apply(images, wy, wx, _work_dtype(images.dtype)).astype(np.float32, copy=False)
+    return kernel
+
+
+def _matrix_grad_kernel(matrix):
+    def kernel(grads, original, align_corners=False, half_pixel_centers=True):
+        (h, w), (oh, ow) = original.shape[1:3], grads.shape[1:3]
+        wy, wx = matrix(h, oh, align_corners, half_pixel_centers), matrix(w, ow, align_corners, half_pixel_centers)
+        return _apply(grads, wy.T, wx.T, _work_dtype(original.dtype)).astype(original.dtype, copy=False)
+    return kernel
+
+
+def _matrix_resize_ops(name, matrix, doc):
+    """A resize written as per-axis matrices and its gradient (the transposed matrices)."""
+    grad_op = defop(
+        f"{name}Grad", inputs=("grads", "original_image"), kernel=_matrix_grad_kernel(matrix),
+        infer=lambda inputs, attrs: [Spec(inputs[1].shape, inputs[1].dtype)],
+        grad=lambda op, gg: (bind(forward, (gg, _hw(op.inputs[0])), op.attrs), None))
+    forward = defop(
+        name, inputs=("images", "size"), kernel=_matrix_kernel(matrix), infer=_resize_infer(name, _dt.float32),
+        grad=lambda op, g: (bind(grad_op, (g, op.inputs[0]), op.attrs), None), doc=doc)
+    return forward, grad_op
+
+
+ResizeBicubic, ResizeBicubicGrad = _matrix_resize_ops(
+    "ResizeBicubic", _bicubic_matrix, "Bicubic resize (Keys, a = -0.5, half-pixel centers), float32 out.")
+# TensorFlow registers no gradient for ResizeArea (LookupError); the transposed matrix is its gradient here.
+ResizeArea, ResizeAreaGrad = _matrix_resize_ops("ResizeArea", _area_matrix, "Area-averaging resize, float32 out.")
 
 # ScaleAndTranslate: what `resize(..., antialias=True)` runs. Each output cell averages the input
 # under a triangle kernel widened by the downscaling factor (so no input cell is skipped), with the
@@ -287,6 +371,10 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
         out = _antialiased(images, size) if antialias else bind(ResizeBilinear, (images, size), _HALF_PIXEL)
     elif method == ResizeMethod.NEAREST_NEIGHBOR:
         out = bind(ResizeNearestNeighbor, (images, size), _HALF_PIXEL)
+    elif method == ResizeMethod.BICUBIC and not antialias:
+        out = bind(ResizeBicubic, (images, size), _HALF_PIXEL)
+    elif method == ResizeMethod.AREA:
+        out = bind(ResizeArea, (images, size), {})
     elif method in vars(ResizeMethod).values():
         raise NotImplementedError(f"tf.image.resize(method={method!r}) is not implemented in eagerflow")
     else:
@@ -354,3 +442,25 @@ ResizeNearestNeighbor.jax = _jax_nearest
 ResizeNearestNeighborGrad.jax = _jax_nearest_grad
 ScaleAndTranslate.jax = _jax_scale_translate
 ScaleAndTranslateGrad.jax = _jax_scale_translate_grad
+
+
+def _jax_matrix(matrix):
+    def lower(images, size, align_corners=False, half_pixel_centers=True):
+        (h, w), (oh, ow) = images.shape[1:3], _out_hw(size)
+        wy, wx = matrix(h, oh, align_corners, half_pixel_centers), matrix(w, ow, align_corners, half_pixel_centers)
+        return _jax_apply(images, wy, wx, _work_dtype(images.dtype)).astype(np.float32)
+    return lower
+
+
+def _jax_matrix_grad(matrix):
+    def lower(grads, original, align_corners=False, half_pixel_centers=True):
+        (h, w), (oh, ow) = original.shape[1:3], grads.shape[1:3]
+        wy, wx = matrix(h, oh, align_corners, half_pixel_centers), matrix(w, ow, align_corners, half_pixel_centers)
+        return _jax_apply(grads, wy.T, wx.T, _work_dtype(original.dtype)).astype(original.dtype)
+    return lower
+
+
+ResizeBicubic.jax = _jax_matrix(_bicubic_matrix)
+ResizeBicubicGrad.jax = _jax_matrix_grad(_bicubic_matrix)
+ResizeArea.jax = _jax_matrix(_area_matrix)
+ResizeAreaGrad.jax = _jax_matrix_grad(_area_matrix)
