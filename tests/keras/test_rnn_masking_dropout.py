@@ -172,3 +172,20 @@ def test_merge_layers_combine_masks_as_keras():
     f = keras.Model(inp, L.SimpleRNN(1, return_sequences=True, **ONES)(c))
     out = f(np.array([[[1, 1], [0, 0], [2, 2]]], "f4")).numpy()[0, :, 0]
     assert out[1] == out[0]  # the masked step repeats the previous output
+
+
+def test_a_layer_without_mask_support_warns_that_it_drops_the_mask():
+    import warnings
+    emb = keras.layers.Embedding(10, 4, mask_zero=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        keras.layers.Flatten(name="flat")(emb(np.array([[1, 2, 0]])))
+    # Keras 3.15 (TF 2.21), a UserWarning:
+    assert [str(w.message) for w in caught if issubclass(w.category, UserWarning)] == [
+        "Layer 'flat' (of type Flatten) was passed an input with a mask attached to it. However, this layer does "
+        "not support masking and will therefore destroy the mask information. Downstream layers will not see the "
+        "mask."]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        keras.layers.Dense(3)(emb(np.array([[1, 2, 0]])))  # Dense passes masks on: no warning (Keras 3)
+    assert not [w for w in caught if "mask" in str(w.message)]

@@ -15,6 +15,8 @@ tf.Variable assigned to a layer is not one of its weights (Keras 3 tracks only `
 """
 from __future__ import annotations
 
+import warnings
+
 import inspect
 import threading
 
@@ -210,6 +212,10 @@ class Layer(Module):
             previous_mask = _masking().previous_mask(args[0])
             if previous_mask is not None and self._call_has_mask and kwargs.get("mask") is None:
                 kwargs["mask"] = previous_mask
+            elif previous_mask is not None and not self.supports_masking and not self._call_has_mask:
+                warnings.warn(f"Layer '{self.name}' (of type {type(self).__name__}) was passed an input with a mask "
+                              f"attached to it. However, this layer does not support masking and will therefore "
+                              f"destroy the mask information. Downstream layers will not see the mask.", stacklevel=2)
         call = self.call
         if state.graph is not None:  # tracing: a user's `call` gets AutoGraph, as Keras converts it in a tf.function
             call = convert_function(call)
