@@ -16,6 +16,17 @@ POS = _RNG.uniform(1.2, 3.0, (2, 3)).astype(np.float32)
 DATA = _RNG.uniform(-2, 2, (4, 2)).astype(np.float32)
 
 
+_GEN = tf.random.Generator.from_seed(7)
+
+
+def _generator_draw(method, *args, **kwargs):
+    """A draw after resetting the generator: each of the table's three runs sees the same state."""
+    def draw(x):
+        _GEN.reset_from_seed(7)
+        return getattr(_GEN, method)(*args, **kwargs) + tf.cast(tf.reduce_sum(x) * 0, kwargs.get("dtype", tf.float32))
+    return draw
+
+
 def rows(Row):
     M, L = tf.math, tf.linalg
     return [
@@ -81,6 +92,13 @@ def rows(Row):
         Row("PyFunc", lambda x: tf.numpy_function(lambda a: (a * 2).astype(np.float32), [x], tf.float32), (UNIT,)),
         Row("PyFuncStateless", lambda x: tf.numpy_function(lambda a: np.sin(a), [x], tf.float32, stateful=False),
             (UNIT,)),
+        Row("StatefulStandardNormalV2", _generator_draw("normal", [2, 3]), (UNIT,)),
+        Row("StatefulUniform", _generator_draw("uniform", [4]), (UNIT,)),
+        Row("StatefulTruncatedNormal", _generator_draw("truncated_normal", [3]), (UNIT,)),
+        Row("StatefulUniformInt", _generator_draw("uniform", [5], 2, 9, dtype=tf.int32),
+            (np.array([1, 2], np.int32),)),
+        Row("StatefulUniformFullInt", _generator_draw("uniform_full_int", [2], dtype=tf.int64),
+            (np.array([1, 2], np.int64),)),
         Row("Unique", lambda x: tuple(tf.unique(x)), (np.array([4, 2, 4, 1, 2], np.int32),)),
         Row("UniqueWithCounts", lambda x: tuple(tf.unique_with_counts(x, out_idx=tf.int64)),
             (np.array([1.5, 0.5, 1.5], np.float32),)),
