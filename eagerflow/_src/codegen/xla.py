@@ -29,6 +29,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError
 from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
+from . import xla_lists
 from .xla_run import SPECIAL, Slot, State, run_program
 
 INSTALL_HINT = "pip install 'eagerflow[xla]'"
@@ -44,6 +45,7 @@ def import_jax():
             f"{INSTALL_HINT} (or set jit_compile=False to run the function as generated NumPy code).") from exc
     if not jax.config.jax_enable_x64:
         jax.config.update("jax_enable_x64", True)
+    xla_lists.register_pytree()
     return jax
 
 

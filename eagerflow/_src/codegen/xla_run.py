@@ -12,6 +12,7 @@ import numpy as np
 
 from ..core.errors import InvalidArgumentError
 from ..ops.lazy_jax import ON_HOST
+from ..ops.lists_jax import JaxList
 
 _FOLD_LIMIT = 4096  # elements: values computed at trace time larger than this are left to XLA
 
@@ -132,7 +133,9 @@ def run_branch(branch, explicit, externals, state, program=None):
 
 
 def like(new, old):
-    """`new` with `old`'s dtype: a loop carry must keep its type."""
+    """`new` with `old`'s dtype: a loop carry must keep its type (a TensorList its buffer)."""
+    if isinstance(new, JaxList):
+        return new.like(old)
     from jax import numpy as jnp
     dtype = np.result_type(old)
     return new if np.result_type(new) == dtype else jnp.asarray(new, dtype=dtype)

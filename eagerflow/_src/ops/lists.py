@@ -413,3 +413,6 @@ TensorListSplit = defop(
     "TensorListSplit", inputs=("tensor", "element_shape", "lengths"), kernel=_split_kernel,
     infer=lambda inputs, attrs: _variant_spec(), grad=_split_grad,
     doc="A list of consecutive pieces of a tensor along its first axis, of the given lengths.")
+
+
+from . import lists_jax as _lists_jax  # noqa: E402,F401 - the lowerings for jit_compile=True (dense buffers)

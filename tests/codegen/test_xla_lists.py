@@ -1,0 +1,314 @@
+"""tf.TensorArray, tf.map_fn and tf.scan under jit_compile=True: TensorLists as dense buffers
+(ops/lists_jax.py) carried through XLA's loops and branches (codegen/xla_lists.py). Needs JAX.
+
+References: TensorFlow 2.21's values and messages for the same functions under jit_compile=True
+(quoted where asserted), the same function as a plain tf.function (the NumPy kernels), and NumPy."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+jax = pytest.importorskip("jax")
+
+import eagerflow as tf  # noqa: E402
+
+X = np.arange(12, dtype=np.float32).reshape(4, 3)
+jit = tf.function(jit_compile=True)
+
+
+def _plain_and_jit(fn, *args):
+    """(plain tf.function result, jit_compile=True result), as lists of arrays."""
+    def flat(r):
+        return [np.asarray(t) for t in tf.nest.flatten(r)]
+    return flat(tf.function(fn)(*args)), flat(tf.function(fn, jit_compile=True)(*args))
+
+
+def test_element_shape_unknown_at_reserve_comes_from_the_loops_first_write():
+    @jit
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=4)  # element shape unknown: XLA learns it from the body
+        for t in tf.range(4):
+            ta = ta.write(t, x[t] * 2.0)
+        return ta.stack()
+    # TF 2.21: [[0, 2, 4], [6, 8, 10], [12, 14, 16], [18, 20, 22]]
+    np.testing.assert_array_equal(f(tf.constant(X)).numpy(), X * 2.0)
+
+
+def test_size_from_an_argument_is_compiled_in_as_a_constant():
+    @jit
+    def f(x, n):
+        ta = tf.TensorArray(tf.float32, size=n)
+        for t in tf.range(n):
+            ta = ta.write(t, x[t])
+        return ta.stack()
+    np.testing.assert_array_equal(f(tf.constant(X), tf.constant(4)).numpy(), X)  # TF 2.21: x itself
+    np.testing.assert_array_equal(f(tf.constant(X), tf.constant(2)).numpy(), X[:2])  # another value, another size
+
+
+def test_unstack_read_in_loop_gather_size_concat():
+    @jit
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=4).unstack(x)
+        s = tf.zeros([3])
+        for t in tf.range(4):
+            s += ta.read(t)
+        return s, ta.gather([1, 3]), ta.size(), ta.concat()
+    s, gathered, size, concat = f(tf.constant(X))
+    # TF 2.21: [18, 22, 26], [[3, 4, 5], [9, 10, 11]], 4, [0, 1, ..., 11]
+    np.testing.assert_array_equal(s.numpy(), [18.0, 22.0, 26.0])
+    np.testing.assert_array_equal(gathered.numpy(), X[[1, 3]])
+    assert size.numpy() == 4 and size.dtype == tf.int32
+    np.testing.assert_array_equal(concat.numpy(), X.reshape(-1))
+
+
+def _sin_squared_gradient(x):
+    with tf.GradientTape() as g:
+        g.watch(x)
+        ta = tf.TensorArray(tf.float32, size=4)
+        for t in tf.range(4):
+            ta = ta.write(t, tf.sin(x[t]))
+        y = tf.reduce_sum(ta.stack() ** 2)
+    return g.gradient(y, x)
+
+
+def test_gradient_through_a_tensor_array_written_in_a_loop():
+    plain, got = _plain_and_jit(_sin_squared_gradient, tf.constant(X))
+    # TF 2.21 row 0: [0.0, 0.9092973, -0.7568025]; d/dx sin(x)^2 = sin(2x)
+    np.testing.assert_allclose(got[0][0], [0.0, 0.9092973, -0.7568025], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(got[0], np.sin(2.0 * X), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got[0], plain[0], rtol=1e-5, atol=1e-6)
+
+
+def test_gradient_of_an_indexed_read_in_a_loop_without_lists():
+    """x[t] with the loop counter t: its gradient (StridedSliceGrad at a run-time index) lowers too;
+    it raised a JAX concretization error before."""
+    def fn(x):
+        with tf.GradientTape() as g:
+            g.watch(x)
+            s = tf.zeros([3])
+            for t in tf.range(4):
+                s += tf.sin(x[t])
+            y = tf.reduce_sum(s ** 2)
+        return g.gradient(y, x)
+    plain, got = _plain_and_jit(fn, tf.constant(X))
+    expected = 2.0 * np.sin(X).sum(axis=0) * np.cos(X)
+    np.testing.assert_allclose(got[0], expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got[0], plain[0], rtol=1e-5, atol=1e-6)
+
+
+def test_unwritten_rows_are_zeros_and_writes_outside_loops():
+    @jit
+    def partial(x):
+        return tf.TensorArray(tf.float32, size=4).write(0, x[0]).stack()
+
+    @jit
+    def two(x):
+        ta = tf.TensorArray(tf.float32, size=2).write(0, x[0]).write(1, x[1])
+        return ta.read(0) + ta.read(1), ta.stack()
+
+    @jit
+    def unwritten_read(x):
+        return tf.TensorArray(tf.float32, size=4).write(0, x[0]).read(2)
+    expected = np.zeros((4, 3), np.float32)
+    expected[0] = X[0]
+    np.testing.assert_array_equal(partial(tf.constant(X)).numpy(), expected)  # TF 2.21: zeros below row 0
+    total, stacked = two(tf.constant(X))
+    np.testing.assert_array_equal(total.numpy(), [3.0, 5.0, 7.0])  # TF 2.21
+    np.testing.assert_array_equal(stacked.numpy(), X[:2])
+    np.testing.assert_array_equal(unwritten_read(tf.constant(X)).numpy(), [0.0, 0.0, 0.0])  # TF 2.21
+
+
+def test_nothing_written_known_shape_stacks_zeros_unknown_shape_is_not_initialized():
+    @jit
+    def known(x):
+        return tf.TensorArray(tf.float32, size=3, element_shape=[3]).stack()
+
+    @jit
+    def unknown(x):
+        return tf.TensorArray(tf.float32, size=3).stack()
+    out = known(tf.constant(X)).numpy()
+    assert out.shape == (3, 3) and not out.any()  # TF 2.21: zeros [3, 3]
+    # TF 2.21: InvalidArgumentError "TensorList is not initialized" (at the TensorListStack node)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="TensorList is not initialized"):
+        unknown(tf.constant(X))
+
+
+def test_scatter_lowers_where_tensorflows_xla_refuses_it():
+    # TF 2.21 under jit_compile=True: InvalidArgumentError "Detected unsupported operations ...:
+    # TensorListScatterIntoExistingList"; without jit (and here, compiled) the rows land at 3 and 0.
+    def fn(x):
+        return tf.TensorArray(tf.float32, size=4).scatter([3, 0], x[:2]).stack()
+    plain, got = _plain_and_jit(fn, tf.constant(X))
+    expected = np.zeros((4, 3), np.float32)
+    expected[3], expected[0] = X[0], X[1]
+    np.testing.assert_array_equal(got[0], expected)
+    np.testing.assert_array_equal(plain[0], expected)
+
+
+def test_split_with_unequal_lengths_is_refused_as_tensorflow_does():
+    @jit
+    def unequal(x):
+        ta = tf.TensorArray(tf.float32, size=2, infer_shape=False).split(tf.reshape(x, [-1]), [5, 7])
+        return ta.read(1), ta.concat()
+
+    @jit
+    def equal(x):
+        ta = tf.TensorArray(tf.float32, size=2).split(tf.reshape(x, [-1]), [6, 6])
+        return ta.read(1), ta.concat()
+    # TF 2.21: UnimplementedError "All lengths have to be the same" (TensorListSplit)
+    with pytest.raises(tf.errors.UnimplementedError, match="All lengths have to be the same"):
+        unequal(tf.constant(X))
+    second, concat = equal(tf.constant(X))
+    np.testing.assert_array_equal(second.numpy(), [6.0, 7.0, 8.0, 9.0, 10.0, 11.0])  # TF 2.21
+    np.testing.assert_array_equal(concat.numpy(), X.reshape(-1))
+
+
+def test_while_loop_carrying_a_tensor_array():
+    @jit
+    def f(x):
+        ta = tf.TensorArray(tf.float32, size=4)
+        _, ta = tf.while_loop(lambda t, ta: t < 4, lambda t, ta: (t + 1, ta.write(t, x[t])), [0, ta])
+        return ta.stack()
+    np.testing.assert_array_equal(f(tf.constant(X)).numpy(), X)  # TF 2.21: x
+
+
+def test_data_dependent_loop_writing_a_tensor_array():
+    """A trip count known only at run time (lax.while_loop): the list still enters with its buffer."""
+    def fn(x, n):
+        ta = tf.TensorArray(tf.float32, size=4)
+        _, ta = tf.while_loop(lambda t, ta: t < n, lambda t, ta: (t + 1, ta.write(t, x[t] + 1.0)), [0, ta])
+        return ta.stack()
+    for n in (1, 3):
+        plain, got = _plain_and_jit(fn, tf.constant(X), tf.constant(n))
+        expected = np.zeros((4, 3), np.float32)
+        expected[:n] = X[:n] + 1.0
+        np.testing.assert_array_equal(got[0], expected)
+        np.testing.assert_array_equal(plain[0], expected)
+
+
+def test_gradient_of_a_masked_loop_writing_a_tensor_array():
+    """maximum_iterations with a data-dependent condition under a tape: a scan of the maximum, the
+    iterations past the condition masked (lists selected as a whole)."""
+    def fn(x, n):
+        with tf.GradientTape() as g:
+            g.watch(x)
+            ta = tf.TensorArray(tf.float32, size=4)
+            _, ta = tf.while_loop(lambda t, ta: t < n, lambda t, ta: (t + 1, ta.write(t, tf.sin(x[t]))), [0, ta],
+                                  maximum_iterations=4)
+            y = tf.reduce_sum(ta.stack() ** 2)
+        return g.gradient(y, x)
+    plain, got = _plain_and_jit(fn, tf.constant(X), tf.constant(2))
+    expected = np.sin(2.0 * X)
+    expected[2:] = 0.0
+    np.testing.assert_allclose(got[0], expected, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got[0], plain[0], rtol=1e-5, atol=1e-6)
+
+
+def _written_in_one_branch(x, p, both):
+    ta = tf.TensorArray(tf.float32, size=2)
+    if p > 0:
+        ta = ta.write(0, x[0])
+    elif both:
+        ta = ta.write(1, x[1])
+    return ta.stack()
+
+
+@pytest.mark.parametrize("both", [True, False], ids=["both-branches", "one-branch"])
+def test_tensor_array_written_under_a_tensor_if(both):
+    f = tf.function(lambda x, p: _written_in_one_branch(x, p, both), jit_compile=True)
+    # TF 2.21 (both branches): p=1 -> [[0, 1, 2], [0, 0, 0]]; p=-1 -> [[0, 0, 0], [3, 4, 5]]
+    expected = np.zeros((2, 3), np.float32)
+    expected[0] = X[0]
+    np.testing.assert_array_equal(f(tf.constant(X), tf.constant(1)).numpy(), expected)
+    expected = np.zeros((2, 3), np.float32)
+    if both:
+        expected[1] = X[1]
+        np.testing.assert_array_equal(f(tf.constant(X), tf.constant(-1)).numpy(), expected)
+    else:  # the branch that writes nothing: zeros of the other's shape, as the kernels give
+        plain, got = _plain_and_jit(lambda x, p: _written_in_one_branch(x, p, both), tf.constant(X), tf.constant(-1))
+        np.testing.assert_array_equal(got[0], expected)
+        np.testing.assert_array_equal(plain[0], expected)
+
+
+def test_map_fn_and_scan():
+    @jit
+    def mapped(x):
+        return tf.map_fn(lambda r: tf.reduce_sum(r), x)
+
+    @jit
+    def scanned(x):
+        return tf.scan(lambda a, r: a + r, x)
+    np.testing.assert_array_equal(mapped(tf.constant(X)).numpy(), [3.0, 12.0, 21.0, 30.0])  # TF 2.21
+    np.testing.assert_array_equal(scanned(tf.constant(X)).numpy(), np.cumsum(X, axis=0))  # TF 2.21
+
+
+def test_map_fn_and_scan_gradients():
+    def mapped(x):
+        with tf.GradientTape() as g:
+            g.watch(x)
+            y = tf.reduce_sum(tf.map_fn(lambda r: tf.reduce_sum(tf.sin(r)), x) ** 2)
+        return g.gradient(y, x)
+
+    def scanned(x):
+        with tf.GradientTape() as g:
+            g.watch(x)
+            y = tf.reduce_sum(tf.scan(lambda a, r: a * 0.5 + tf.sin(r), x) ** 2)
+        return g.gradient(y, x)
+    plain, got = _plain_and_jit(mapped, tf.constant(X))
+    # TF 2.21 row 0: [3.5015368, 1.8918884, -1.4571536]
+    np.testing.assert_allclose(got[0][0], [3.5015368, 1.8918884, -1.4571536], rtol=1e-5)
+    np.testing.assert_allclose(got[0], 2.0 * np.sin(X).sum(axis=1, keepdims=True) * np.cos(X), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(got[0], plain[0], rtol=1e-5, atol=1e-6)
+    plain, got = _plain_and_jit(scanned, tf.constant(X))
+    # TF 2.21 row 0: [0.11361495, 1.937558, 4.422263]
+    np.testing.assert_allclose(got[0][0], [0.11361495, 1.937558, 4.422263], rtol=1e-5)
+    np.testing.assert_allclose(got[0], plain[0], rtol=1e-5, atol=1e-6)
+
+
+def test_dynamic_size_written_at_run_time_indices_is_a_clear_error():
+    @jit
+    def grows(x):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for t in tf.range(4):
+            ta = ta.write(t, x[t])
+        return ta.stack()
+    # TF 2.21 compiles this and silently returns an empty [0] result; the same key words as its
+    # refusals of unsized lists ("XLA compilation requires a fixed tensor list size"), and the fix.
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="XLA compilation requires a fixed tensor list size.*size="):
+        grows(tf.constant(X))
+
+
+def test_dynamic_size_with_a_size_or_known_indices_works():
+    @jit
+    def sized(x):
+        ta = tf.TensorArray(tf.float32, size=4, dynamic_size=True)
+        for t in tf.range(4):
+            ta = ta.write(t, x[t])
+        return ta.stack()
+
+    def grown(x):  # indices known at trace time: the buffer grows at compile time
+        return tf.TensorArray(tf.float32, size=0, dynamic_size=True).write(0, x[0]).write(1, x[1]).stack()
+    np.testing.assert_array_equal(sized(tf.constant(X)).numpy(), X)  # TF 2.21: x
+    plain, got = _plain_and_jit(grown, tf.constant(X))
+    np.testing.assert_array_equal(got[0], X[:2])  # TF 2.21's XLA silently gives [] here; the kernels give x[:2]
+    np.testing.assert_array_equal(plain[0], X[:2])
+
+
+def test_lists_nested_in_loops():
+    """A list made, written and stacked inside another loop's body (map_fn inside map_fn)."""
+    def fn(x):
+        return tf.map_fn(lambda r: tf.map_fn(lambda v: v * v + 1.0, r), x)
+    plain, got = _plain_and_jit(fn, tf.constant(X))
+    np.testing.assert_array_equal(got[0], X * X + 1.0)
+    np.testing.assert_array_equal(plain[0], X * X + 1.0)
+
+
+def test_write_of_a_wrong_shape_or_index_known_at_trace_time_raises_the_kernels_error():
+    @jit
+    def out_of_range(x):
+        return tf.TensorArray(tf.float32, size=2, infer_shape=False).write(5, x[0]).stack()
+    plain = tf.function(out_of_range.python_function)
+    for f in (plain, out_of_range):
+        with pytest.raises(tf.errors.InvalidArgumentError, match="Trying to modify element 5 in a list with 2 elements"):
+            f(tf.constant(X))
