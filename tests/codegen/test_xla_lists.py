@@ -312,3 +312,21 @@ def test_write_of_a_wrong_shape_or_index_known_at_trace_time_raises_the_kernels_
     for f in (plain, out_of_range):
         with pytest.raises(tf.errors.InvalidArgumentError, match="Trying to modify element 5 in a list with 2 elements"):
             f(tf.constant(X))
+
+
+def test_gradient_of_items_stacked_in_the_loop_body():
+    """tf.stack's gradient needs its incoming gradient's shape: the read of the list's gradient at
+    the written index (SetItem's gradient) takes the item's static shape from tf.shape(item). The
+    plain function raised ValueError "Cannot infer argument `num` from shape <unknown>" before."""
+    def fn(x):
+        with tf.GradientTape() as g:
+            g.watch(x)
+            ta = tf.TensorArray(tf.float32, size=4, element_shape=[2, 3])
+            for t in tf.range(4):
+                ta = ta.write(t, tf.stack([x[t], x[t] * x[t]]))
+            y = tf.reduce_sum(ta.concat())
+        return g.gradient(y, x)
+    plain, got = _plain_and_jit(fn, tf.constant(X))
+    # TF 2.21 under jit_compile=True: [[1, 3, 5], [7, 9, 11], [13, 15, 17], [19, 21, 23]] (1 + 2x)
+    np.testing.assert_allclose(got[0], 1.0 + 2.0 * X, rtol=1e-6)
+    np.testing.assert_allclose(plain[0], 1.0 + 2.0 * X, rtol=1e-6)
