@@ -330,3 +330,18 @@ def test_gradient_of_items_stacked_in_the_loop_body():
     # TF 2.21 under jit_compile=True: [[1, 3, 5], [7, 9, 11], [13, 15, 17], [19, 21, 23]] (1 + 2x)
     np.testing.assert_allclose(got[0], 1.0 + 2.0 * X, rtol=1e-6)
     np.testing.assert_allclose(plain[0], 1.0 + 2.0 * X, rtol=1e-6)
+
+
+def test_first_calls_from_many_threads_compile_once_and_agree():
+    from concurrent.futures import ThreadPoolExecutor
+    traces = []
+
+    @tf.function(jit_compile=True)
+    def f(x):
+        traces.append(1)
+        return tf.map_fn(lambda r: tf.reduce_sum(r * r), x)
+    with ThreadPoolExecutor(8) as pool:
+        results = list(pool.map(lambda _: f(tf.constant(X)).numpy(), range(16)))
+    for r in results:
+        np.testing.assert_array_equal(r, (X * X).sum(axis=1))
+    assert len(traces) == 1

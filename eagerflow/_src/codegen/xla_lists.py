@@ -14,24 +14,30 @@ generic carry handling in codegen/xla_control_flow.py.
 """
 from __future__ import annotations
 
+import threading
+
 import numpy as np
 
 from ..ops.lists_jax import JaxList
 
 
 _registered = []
+_register_lock = threading.Lock()
 
 
 def register_pytree():
-    """Makes JaxList a pytree (once; called by codegen/xla.py's import_jax, so that importing the
-    compiler does not import JAX)."""
+    """Makes JaxList a pytree (once, whichever thread compiles first; called by codegen/xla.py's
+    import_jax, so that importing the compiler does not import JAX)."""
     if _registered:
         return
-    from jax import tree_util
-    tree_util.register_pytree_node(
-        JaxList, lambda lst: ((lst.buffer,), (lst.length, lst.dtype.str, lst.declared)),
-        lambda aux, children: JaxList(children[0], aux[0], np.dtype(aux[1]), aux[2]))
-    _registered.append(True)
+    with _register_lock:
+        if _registered:
+            return
+        from jax import tree_util
+        tree_util.register_pytree_node(
+            JaxList, lambda lst: ((lst.buffer,), (lst.length, lst.dtype.str, lst.declared)),
+            lambda aux, children: JaxList(children[0], aux[0], np.dtype(aux[1]), aux[2]))
+        _registered.append(True)
 
 
 def is_list(value):
