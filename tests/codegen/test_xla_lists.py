@@ -310,7 +310,8 @@ def test_write_of_a_wrong_shape_or_index_known_at_trace_time_raises_the_kernels_
         return tf.TensorArray(tf.float32, size=2, infer_shape=False).write(5, x[0]).stack()
     plain = tf.function(out_of_range.python_function)
     for f in (plain, out_of_range):
-        with pytest.raises(tf.errors.InvalidArgumentError, match="Trying to modify element 5 in a list with 2 elements"):
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match="Trying to modify element 5 in a list with 2 elements"):
             f(tf.constant(X))
 
 
@@ -345,3 +346,28 @@ def test_first_calls_from_many_threads_compile_once_and_agree():
     for r in results:
         np.testing.assert_array_equal(r, (X * X).sum(axis=1))
     assert len(traces) == 1
+
+
+@pytest.mark.parametrize("p", [1, -1], ids=["then", "else"])
+def test_gradient_of_an_if_that_keeps_a_list_for_its_gradient(p):
+    """Under a tape an If keeps what its gradient reads, zeros for the branch not taken: here a list
+    made in one branch (read there, so its gradient needs it), zero-padded as a list in the other."""
+    def fn(x, p):
+        with tf.GradientTape() as g:
+            g.watch(x)
+            ta = tf.TensorArray(tf.float32, size=2, clear_after_read=False)
+            if p > 0:
+                ta2 = ta.write(0, tf.sin(x[0])).write(1, x[1] * 3.0)
+                y = tf.reduce_sum(ta2.read(1) * ta2.read(0))
+            else:
+                y = tf.reduce_sum(x[2] ** 2)
+        return g.gradient(y, x)
+    plain, got = _plain_and_jit(fn, tf.constant(X / 10), tf.constant(p))
+    x = X / 10
+    expected = np.zeros_like(x)
+    if p > 0:
+        expected[0], expected[1] = 3.0 * x[1] * np.cos(x[0]), 3.0 * np.sin(x[0])
+    else:
+        expected[2] = 2.0 * x[2]
+    np.testing.assert_allclose(got[0], expected, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(plain[0], expected, rtol=1e-5, atol=1e-6)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError, UnimplementedError
 from . import array as _array, math as _math
 from .lazy_jax import jnp, lax
@@ -128,7 +129,6 @@ def _item_for(lst, item):
     """`item` checked against the list (the NumPy kernel's messages), as a jax array."""
     item = jnp.asarray(item)
     if item.dtype != lst.dtype:
-        from ..core import dtypes as _dt
         raise InvalidArgumentError(None, None, f"Invalid data types; list elements {_dt.from_numpy(lst.dtype).name} "
                                                f"but tried to append {_dt.from_numpy(item.dtype).name}")
     if not _compatible(lst.element_shape, tuple(item.shape)):
@@ -151,7 +151,8 @@ def _grown(lst, length):
 def _reserve(element_shape, num_elements, element_dtype):
     n = int(num_elements)  # a traced size: JAX's concretization error, retried with it as a constant
     if n < 0:
-        raise InvalidArgumentError(None, None, f"The num_elements to reserve must be a non negative number, but got {n}")
+        raise InvalidArgumentError(None, None, f"The num_elements to reserve must be a non negative number, but "
+                                               f"got {n}")
     lst = JaxList(None, n, element_dtype.np_dtype, _decode_shape(np.asarray(element_shape)))
     shape = lst.known_shape()
     return lst if shape is None else lst.zeros(shape)
