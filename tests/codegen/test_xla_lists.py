@@ -371,3 +371,42 @@ def test_gradient_of_an_if_that_keeps_a_list_for_its_gradient(p):
         expected[2] = 2.0 * x[2]
     np.testing.assert_allclose(got[0], expected, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(plain[0], expected, rtol=1e-5, atol=1e-6)
+
+
+def test_two_lists_in_one_loop_one_written_from_the_other():
+    """Both lists enter the loop without a buffer; the second's item shape comes from a read of the
+    first (written earlier in the same iteration); then a second loop reads the first backwards."""
+    def fn(x):
+        a = tf.TensorArray(tf.float32, size=4, clear_after_read=False)
+        b = tf.TensorArray(tf.float32, size=4)
+        for t in tf.range(4):
+            a = a.write(t, x[t])
+            b = b.write(t, a.read(t) * 3.0)
+        c = tf.TensorArray(tf.float32, size=4)
+        for t in tf.range(4):
+            c = c.write(t, a.read(3 - t) + 1.0)
+        return b.stack(), c.stack()
+    plain, got = _plain_and_jit(fn, tf.constant(X))
+    np.testing.assert_array_equal(got[0], X * 3.0)
+    np.testing.assert_array_equal(got[1], X[::-1] + 1.0)
+    for p, g in zip(plain, got):
+        np.testing.assert_array_equal(g, p)
+
+
+@pytest.mark.parametrize("layer_name", ["SimpleRNN", "LSTM", "GRU"])
+def test_keras_recurrent_layers_compile_with_their_gradients(layer_name):
+    """Keras' recurrent layers collect their outputs in a tf.TensorArray: under jit_compile=True they
+    raised "Detected unsupported operations ... TensorListReserve" before."""
+    x = tf.constant(np.random.default_rng(0).standard_normal((2, 5, 3)).astype(np.float32))
+    layer = getattr(tf.keras.layers, layer_name)(4, return_sequences=True)
+    layer(x)
+
+    def fn(x):
+        with tf.GradientTape() as g:
+            out = layer(x)
+            y = tf.reduce_sum(out ** 2)
+        return [out] + g.gradient(y, layer.trainable_variables)
+    plain, got = _plain_and_jit(fn, x)
+    assert len(got) == 1 + len(layer.trainable_variables)
+    for p, g in zip(plain, got):
+        np.testing.assert_allclose(g, p, rtol=1e-4, atol=1e-5)
