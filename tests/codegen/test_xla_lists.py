@@ -410,3 +410,32 @@ def test_keras_recurrent_layers_compile_with_their_gradients(layer_name):
     assert len(got) == 1 + len(layer.trainable_variables)
     for p, g in zip(plain, got):
         np.testing.assert_allclose(g, p, rtol=1e-4, atol=1e-5)
+
+
+def test_autograph_loops_over_and_into_tensor_arrays():
+    """AutoGraph's forms: a Python `while` on a tensor condition and `for r in x` writing a
+    TensorArray, `for item in ta` reading one, tf.foldl / tf.foldr."""
+    def fn(x):
+        squares = tf.TensorArray(tf.float32, size=4)
+        i = 0
+        while i < 4:
+            squares = squares.write(i, x[i] * x[i])
+            i += 1
+        shifted = tf.TensorArray(tf.float32, size=4)
+        j = 0
+        for r in x:
+            shifted = shifted.write(j, r + 1.0)
+            j += 1
+        total = tf.zeros([3])
+        for item in tf.TensorArray(tf.float32, size=4).unstack(x):
+            total = total + item * 2.0
+        return (squares.stack(), shifted.stack(), total, tf.foldl(lambda a, r: a * 0.5 + r, x),
+                tf.foldr(lambda a, r: a * 0.5 + r, x))
+    plain, got = _plain_and_jit(fn, tf.constant(X))
+    fold_l, fold_r = X[0], X[3]
+    for k in (1, 2, 3):
+        fold_l, fold_r = fold_l * 0.5 + X[k], fold_r * 0.5 + X[3 - k]
+    for g, expected in zip(got, (X * X, X + 1.0, 2.0 * X.sum(axis=0), fold_l, fold_r)):
+        np.testing.assert_allclose(g, expected, rtol=1e-6)
+    for p, g in zip(plain, got):
+        np.testing.assert_allclose(g, p, rtol=1e-6)
