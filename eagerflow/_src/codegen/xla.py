@@ -17,7 +17,8 @@ XLA compiles the whole trace: loops and all.
 
 JAX runs with 64-bit types enabled (TensorFlow's int64/float64 must not shrink to 32 bits).
 This file: the check for ops without a lowering, and the compiled callable; xla_run.py runs a
-program over jax arrays, xla_control_flow.py lowers If/While, xla_trip_count.py finds static trip counts.
+program over jax arrays, xla_control_flow.py lowers If/While, xla_trip_count.py finds static trip counts,
+xla_lists.py carries TensorLists (ops/lists_jax.py: dense buffers) through loops and branches.
 """
 from __future__ import annotations
 
@@ -29,7 +30,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError
 from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
-from . import xla_lists
+from . import xla_lists  # TensorLists as pytrees: registered once JAX is imported
 from .xla_run import SPECIAL, Slot, State, run_program
 
 INSTALL_HINT = "pip install 'eagerflow[xla]'"
