@@ -267,16 +267,40 @@ def test_map_fn_and_scan_gradients():
 
 def test_dynamic_size_written_at_run_time_indices_is_a_clear_error():
     @jit
-    def grows(x):
+    def grows(x, n):
         ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
-        for t in tf.range(4):
-            ta = ta.write(t, x[t])
+        _, ta = tf.while_loop(lambda t, ta: t < n, lambda t, ta: (t + 1, ta.write(t, x[t])), [0, ta])
         return ta.stack()
-    # TF 2.21 compiles this and silently returns an empty [0] result; the same key words as its
-    # refusals of unsized lists ("XLA compilation requires a fixed tensor list size"), and the fix.
+    # A trip count known only at run time: no size to give the buffer. TF 2.21's refusals of
+    # unsized lists say "XLA compilation requires a fixed tensor list size"; the fix is named too.
     with pytest.raises(tf.errors.InvalidArgumentError,
                        match="XLA compilation requires a fixed tensor list size.*size="):
-        grows(tf.constant(X))
+        grows(tf.constant(X), tf.constant(3))
+
+
+def test_dynamic_size_grown_to_the_indices_a_static_loop_writes():
+    """`for t in tf.range(4)` writing an empty dynamic_size=True array: TF 2.21's XLA compiles it and
+    silently returns an empty [0] result. The indices follow from the counter at trace time, so the
+    buffer gets its final size before the loop (values and gradient as the kernels give)."""
+    def fn(x):
+        with tf.GradientTape() as g:
+            g.watch(x)
+            dense = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+            sparse = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+            for t in tf.range(4):
+                dense = dense.write(t, tf.sin(x[t]))
+                sparse = sparse.write(2 * t + 1, x[t])
+            y = tf.reduce_sum(dense.stack() ** 2)
+        return dense.stack(), sparse.stack(), sparse.size(), g.gradient(y, x)
+    plain, got = _plain_and_jit(fn, tf.constant(X))
+    np.testing.assert_allclose(got[0], np.sin(X), rtol=1e-6)
+    expected = np.zeros((8, 3), np.float32)
+    expected[1::2] = X
+    np.testing.assert_array_equal(got[1], expected)
+    assert got[2] == 8
+    np.testing.assert_allclose(got[3], np.sin(2.0 * X), rtol=1e-5, atol=1e-5)
+    for p, g in zip(plain, got):
+        np.testing.assert_allclose(g, p, rtol=1e-5, atol=1e-6)
 
 
 def test_dynamic_size_with_a_size_or_known_indices_works():
@@ -439,3 +463,18 @@ def test_autograph_loops_over_and_into_tensor_arrays():
         np.testing.assert_allclose(g, expected, rtol=1e-6)
     for p, g in zip(plain, got):
         np.testing.assert_allclose(g, p, rtol=1e-6)
+
+
+def test_a_list_growing_across_an_outer_loops_iterations_is_a_clear_error():
+    """The inner loop's writes size the list, but each outer iteration would enter with another
+    size: the carry cannot keep one shape (JAX's error spoke of carry types)."""
+    @jit
+    def f(x):
+        out = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for t in tf.range(2):
+            for u in tf.range(2):
+                out = out.write(u, x[u] * tf.cast(t + 1, tf.float32))
+        return out.stack()
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="XLA compilation requires a fixed tensor list size.*0 elements entering.*size="):
+        f(tf.constant(X))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import InvalidArgumentError
-from .xla_lists import as_value, conformed, select, with_buffers, zeros_like, zeros_of
+from .xla_lists import as_value, conformed, grown_for_loop, select, with_buffers, zeros_like, zeros_of
 from .xla_run import SPECIAL, Slot, known, like, run_branch, run_program
 from .xla_trip_count import static_trip_count
 
@@ -121,7 +121,9 @@ def _while(op, args, state):
     n = attrs["n_vars"]
     init, externals = [as_value(a) for a in args[:n]], args[n:]
     cond, body = attrs["cond"], attrs["body"]
-    # a TensorList first written in the body enters the loop with its buffer (codegen/xla_lists.py)
+    # a TensorList first written in the body enters the loop with its buffer, a growing one with its
+    # final size when the indices are known at trace time (codegen/xla_lists.py)
+    init = grown_for_loop(init, args[:n], cond, body, externals, attrs.get("maximum_iterations", -1))
     init = with_buffers(init, lambda loop: run_branch(body, loop, externals, state.fork(tuple(state.values)))[:n])
     limit = attrs.get("maximum_iterations", -1)
     keep = attrs.get("keep_history", False)

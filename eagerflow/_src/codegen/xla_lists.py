@@ -18,7 +18,7 @@ import threading
 
 import numpy as np
 
-from ..ops.lists_jax import JaxList
+from ..ops.lists_jax import JaxList, grown as grown_list
 
 
 _registered = []
@@ -122,3 +122,51 @@ def conformed(branches, operand):
             return (first, *rest)
         return run
     return {key: filled(fn, fill[key]) if fill[key] else fn for key, fn in branches.items()}
+
+
+def grown_for_loop(init, raw_init, cond, body, externals, limit):
+    """`init` with each `dynamic_size=True` list the loop writes past its end (TensorListSetItem
+    with resize_if_index_out_of_bounds) grown to hold every write, when the loop's trip count and
+    the indices written are known at trace time (`for t in tf.range(n)`, n constant: the indices
+    come from the counter). Else unchanged: a write at a run-time index into an empty list then
+    raises "XLA compilation requires a fixed tensor list size" (ops/lists_jax.py)."""
+    writes = _resized_writes(body, init)
+    if not writes:
+        return init
+    from .xla_trip_count import static_trip_count
+    highest = {i: -1 for i in writes}
+    unknown = []
+
+    def watch(env):
+        for i, indices in writes.items():
+            for index in indices:
+                value = env.get(id(body.program.resolve(index)))
+                if value is None:
+                    unknown.append(i)
+                else:
+                    highest[i] = max(highest[i], int(value))
+    trips = static_trip_count(cond, body, raw_init, externals, limit, watch=watch)
+    if trips is None:
+        return init
+    grown = list(init)
+    for i, top in highest.items():
+        if i not in unknown and top >= grown[i].length:
+            grown[i] = grown_list(grown[i], top + 1)
+    return grown
+
+
+def _resized_writes(body, init):
+    """{loop position: [index tensors]} of the body's growing writes into a carried list."""
+    program = body.program
+    position = {id(ph): i for i, ph in enumerate(body.explicit)}
+    writes = {}
+    for op in program.ops:
+        if op.type != "TensorListSetItem" or not op.attrs.get("resize_if_index_out_of_bounds"):
+            continue
+        source = program.resolve(op.inputs[0])
+        while source._op.type == "TensorListSetItem":
+            source = program.resolve(source._op.inputs[0])
+        i = position.get(id(source))
+        if i is not None and isinstance(init[i], JaxList):
+            writes.setdefault(i, []).append(op.inputs[1])
+    return writes

@@ -87,6 +87,12 @@ class JaxList:
 
     def like(self, old):
         """This list as a loop carry shaped as `old`: a buffer where `old` has one."""
+        if isinstance(old, JaxList) and old.length != self.length:
+            raise InvalidArgumentError(
+                None, None, f"XLA compilation requires a fixed tensor list size: a TensorArray carried by a loop "
+                            f"has {old.length} elements entering an iteration and {self.length} leaving it (a "
+                            f"dynamic_size=True array written past its end, at indices XLA cannot know before the "
+                            f"loop runs). Give the TensorArray size= (the number of elements it will hold).")
         if self.buffer is None and isinstance(old, JaxList) and old.buffer is not None:
             return self.zeros(old.element_shape)
         if self.buffer is not None and self.buffer.dtype != self.dtype:
@@ -138,7 +144,7 @@ def _item_for(lst, item):
     return item
 
 
-def _grown(lst, length):
+def grown(lst, length):
     """The list with `length` items (a write past the end of a dynamic_size list, index known)."""
     if length <= lst.length:
         return lst
@@ -161,7 +167,7 @@ def _reserve(element_shape, num_elements, element_dtype):
 def _set_item(lst, index, item, resize_if_index_out_of_bounds=False):
     if resize_if_index_out_of_bounds:
         if _known(index):
-            lst = _grown(lst, int(index) + 1)
+            lst = grown(lst, int(index) + 1)
         elif lst.length == 0:
             raise InvalidArgumentError(
                 None, None, "XLA compilation requires a fixed tensor list size. Set the number of elements: this "
@@ -231,7 +237,7 @@ def _scatter(lst, tensor, indices):
     if _known(flat) and flat.size:
         if flat.min() < 0:
             raise InvalidArgumentError(None, None, f"Trying to scatter at negative index {int(flat.min())}")
-        lst = _grown(lst, int(flat.max()) + 1)
+        lst = grown(lst, int(flat.max()) + 1)
     rows = tensor[0] if tensor.shape[0] else jnp.zeros(tensor.shape[1:], tensor.dtype)
     _item_for(lst, rows)
     if lst.buffer is None:
