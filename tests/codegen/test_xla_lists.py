@@ -267,15 +267,31 @@ def test_map_fn_and_scan_gradients():
 
 def test_dynamic_size_written_at_run_time_indices_is_a_clear_error():
     @jit
-    def grows(x, n):
+    def grows(x):
         ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
-        _, ta = tf.while_loop(lambda t, ta: t < n, lambda t, ta: (t + 1, ta.write(t, x[t])), [0, ta])
+        _, _, ta = tf.while_loop(lambda t, s, ta: s < 10.0,
+                                 lambda t, s, ta: (t + 1, s + x[t][0] + 1.0, ta.write(t, x[t])), [0, 0.0, ta])
         return ta.stack()
-    # A trip count known only at run time: no size to give the buffer. TF 2.21's refusals of
+    # A trip count that depends on the data: no size to give the buffer. TF 2.21's refusals of
     # unsized lists say "XLA compilation requires a fixed tensor list size"; the fix is named too.
     with pytest.raises(tf.errors.InvalidArgumentError,
-                       match="XLA compilation requires a fixed tensor list size.*size="):
-        grows(tf.constant(X), tf.constant(3))
+                       match="XLA compilation requires a fixed tensor list size.*size=") as info:
+        grows(tf.constant(X))
+    assert type(info.value) is tf.errors.InvalidArgumentError
+    np.testing.assert_array_equal(tf.function(grows.python_function)(tf.constant(X)).numpy(), X[:3])  # the kernels
+
+
+def test_dynamic_size_written_in_a_loop_over_an_integer_argument():
+    """`for t in tf.range(n)`, n an argument: the retry with integer arguments as constants (one
+    executable per value, as for size=n) makes the trip count and the indices known."""
+    @jit
+    def f(x, n):
+        ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+        for t in tf.range(n):
+            ta = ta.write(t, x[t] * 2.0)
+        return ta.stack()
+    np.testing.assert_array_equal(f(tf.constant(X), tf.constant(3)).numpy(), X[:3] * 2.0)
+    np.testing.assert_array_equal(f(tf.constant(X), tf.constant(4)).numpy(), X * 2.0)
 
 
 def test_dynamic_size_grown_to_the_indices_a_static_loop_writes():

@@ -31,6 +31,7 @@ from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError
 from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
 from . import xla_lists  # TensorLists as pytrees: registered once JAX is imported
+from ..ops.lists_jax import SizeNeedsConstants
 from .xla_run import SPECIAL, Slot, State, run_program
 
 INSTALL_HINT = "pip install 'eagerflow[xla]'"
@@ -115,7 +116,7 @@ class CompiledProgram:
         self._static = ()
         self._jax_errors = tuple(getattr(jax.errors, name) for name in (
             "ConcretizationTypeError", "TracerArrayConversionError", "TracerIntegerConversionError",
-            "TracerBoolConversionError") if hasattr(jax.errors, name))
+            "TracerBoolConversionError") if hasattr(jax.errors, name)) + (SizeNeedsConstants,)
         self._jitted = jax.jit(self._lowered, static_argnums=(1,))
         self._put = jax.device_put
         self._device = {}  # slot -> (the variable's NumPy array, the same value as an XLA array)
@@ -171,13 +172,16 @@ class CompiledProgram:
                           [(np.shape(v), np.result_type(v)) for v in current])
         try:
             outputs, assigned = self._call(arrays, current)
-        except self._jax_errors:
+        except self._jax_errors as exc:
             if self._static:
-                raise
+                raise _public(exc) from None
             self._static = frozenset(i for i, a in enumerate(arrays) if np.asarray(a).dtype.kind in "iub")
             if not self._static:
-                raise
-            outputs, assigned = self._call(arrays, current)
+                raise _public(exc) from None
+            try:
+                outputs, assigned = self._call(arrays, current)
+            except SizeNeedsConstants as exc:
+                raise _public(exc) from None
         device = self._device
         for i, value in assigned.items():
             array = np.asarray(value)  # NOTE: no copy on CPU: the NumPy array views the XLA buffer
@@ -230,6 +234,11 @@ class CompiledProgram:
             else:
                 out.append(a)
         return out
+
+
+def _public(exc):
+    """The error a retry with constants did not cure, as the user sees it: TensorFlow's class."""
+    return InvalidArgumentError(None, None, exc.message) if isinstance(exc, SizeNeedsConstants) else exc
 
 
 _PLACE_BYTES = 1 << 16  # smaller arguments cost less to copy in than to look up

@@ -112,6 +112,12 @@ class JaxList:
         return f"<JaxList length={self.length} element_shape={shape} {'dense' if self.buffer is not None else 'empty'}>"
 
 
+class SizeNeedsConstants(InvalidArgumentError):
+    """A list's size depends on values known only at run time. codegen/xla.py retries the compile
+    once with the integer arguments as constants (`for t in tf.range(n)` writing a dynamic_size
+    array, n an argument: then the trip count and the indices are known); raised again, it stands."""
+
+
 def _not_initialized(what, shape):
     """TensorFlow's XLA: InvalidArgumentError "TensorList is not initialized" (a list whose element
     shape neither a write nor the op gives)."""
@@ -169,7 +175,7 @@ def _set_item(lst, index, item, resize_if_index_out_of_bounds=False):
         if _known(index):
             lst = grown(lst, int(index) + 1)
         elif lst.length == 0:
-            raise InvalidArgumentError(
+            raise SizeNeedsConstants(
                 None, None, "XLA compilation requires a fixed tensor list size. Set the number of elements: this "
                             "TensorArray(dynamic_size=True) starts empty and is written at an index known only when "
                             "the function runs, which a buffer sized at compile time cannot grow to hold. Give it "
