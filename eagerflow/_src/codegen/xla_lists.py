@@ -7,7 +7,8 @@ the loop without a buffer and would leave it with one. `with_buffers` looks ahea
 body abstractly (jax.eval_shape, no computation) to see which lists it writes and with what item
 shape, and gives those lists a buffer of zeros before the loop starts (TensorFlow's XLA compiles
 the body twice for the same reason). `conformed` does the same for an If's branches, where one
-branch may write a list the other leaves empty.
+branch may write a list the other leaves empty. `grown_for_loop` sizes a dynamic_size list that a
+loop writes past its end, from the indices the loop counter gives at trace time.
 
 The other helpers are jnp.asarray / jnp.where / jnp.zeros_like that also take lists, for the
 generic carry handling in codegen/xla_control_flow.py.
@@ -19,7 +20,6 @@ import threading
 import numpy as np
 
 from ..ops.lists_jax import JaxList, grown as grown_list
-
 
 _registered = []
 _register_lock = threading.Lock()
@@ -38,10 +38,6 @@ def register_pytree():
             JaxList, lambda lst: ((lst.buffer,), (lst.length, lst.dtype.str, lst.declared)),
             lambda aux, children: JaxList(children[0], aux[0], np.dtype(aux[1]), aux[2]))
         _registered.append(True)
-
-
-def is_list(value):
-    return isinstance(value, JaxList)
 
 
 def as_value(value):
