@@ -1,5 +1,6 @@
 """jit_compile=True (XLA through JAX) side by side with JAX's own jit, on the workloads where a
-whole compiled loop or step wins: RNN forward, RNN forward+backward, MLP step, GELU (issue 12).
+whole compiled loop or step wins: RNN forward, RNN forward+backward, RNN states collected in a
+tf.TensorArray, MLP step, GELU (issue 12).
 
 Each workload reuses the default-path module's NumPy floor and inputs, and adds:
 * `jax`: the same math written by hand for `jax.jit` (`lax.scan` for the loop, `value_and_grad`
@@ -110,6 +111,57 @@ def _rnn_forward_backward(framework):
     return factory
 
 
+# --- RNN states: every h_t of the same cell, collected in a tf.TensorArray (a TensorList) ---------
+
+def _rnn_states_numpy(p):
+    x, wx, wh, b = p["x"], p["wx"], p["wh"], p["b"]
+
+    def run():
+        h, hs = np.zeros((rnn.BATCH, rnn.HIDDEN), np.float32), []
+        for t in range(rnn.T):
+            h = np.tanh(x[t] @ wx + h @ wh + b)
+            hs.append(h)
+        return np.stack(hs)
+    return run
+
+
+def _rnn_states_jax(p):
+    jax = _jax()
+    jnp = jax.numpy
+    x, wx, wh, b = (jnp.asarray(p[k]) for k in ("x", "wx", "wh", "b"))
+
+    @jax.jit
+    def states(x, wx, wh, b):
+        def cell(h, xt):
+            h = jnp.tanh(xt @ wx + h @ wh + b)
+            return h, h
+        return jax.lax.scan(cell, jnp.zeros((rnn.BATCH, rnn.HIDDEN), jnp.float32), x)[1]
+    states(x, wx, wh, b).block_until_ready()
+    return lambda: states(x, wx, wh, b).block_until_ready()
+
+
+def _states_loop(tf, x, wx, wh, b):
+    h = tf.zeros([rnn.BATCH, rnn.HIDDEN])
+    states = tf.TensorArray(tf.float32, size=rnn.T)  # element shape from the first write
+    for t in tf.range(rnn.T):
+        h = tf.tanh(tf.matmul(x[t], wx) + tf.matmul(h, wh) + b)
+        states = states.write(t, h)
+    return states.stack()
+
+
+def _rnn_states(framework):
+    def factory(p):
+        tf = _framework(framework)
+        x, wx, wh, b = (tf.constant(p[k]) for k in ("x", "wx", "wh", "b"))
+
+        @tf.function(jit_compile=True)
+        def states():
+            return _states_loop(tf, x, wx, wh, b)
+        states()
+        return states
+    return factory
+
+
 # --- MLP step: 784-128-10, batch 32, loss and gradients -----------------------------------------
 
 def _mlp_jax(p):
@@ -186,6 +238,10 @@ WORKLOADS = [
              variants=_variants(rnn._numpy_forward_backward, _rnn_jax_forward_backward, _rnn_forward_backward),
              target=_TARGET, rtol=1e-3, atol=1e-4,
              description="jit_compile=True: RNN loss and grads vs jax.jit(value_and_grad(scan))"),
+    Workload(name="xla/rnn-states-tensorarray", setup=rnn._setup,
+             variants=_variants(_rnn_states_numpy, _rnn_states_jax, _rnn_states), target=_TARGET,
+             rtol=1e-4, atol=1e-5, description="jit_compile=True: RNN T=100, every state in a tf.TensorArray, "
+                                               "vs jax.jit(lax.scan) stacking them"),
     Workload(name="xla/mlp-step", setup=mlp._setup, variants=_variants(mlp._numpy, _mlp_jax, _mlp),
              target=_TARGET, rtol=1e-4, atol=1e-6,
              description="jit_compile=True: MLP 784-128-10 batch 32 loss+grads vs jax.jit(value_and_grad)"),

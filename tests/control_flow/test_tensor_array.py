@@ -228,3 +228,20 @@ def _grad_in(x, n):
         tape.watch(x)
         y = _rnn(x, n)
     return tape.gradient(y, x)
+
+
+def test_gradient_of_items_stacked_in_a_graph_loop_body():
+    """SetItem's gradient reads the list's gradient with tf.shape(item) as the element shape; the
+    read's static shape comes from item's, so tf.stack's gradient (an unstack) knows its rank. It
+    raised ValueError "Cannot infer argument `num` from shape <unknown>" in a graph before.
+    TF 2.21: 1 + 2x."""
+    @tf.function
+    def f(x):
+        with tf.GradientTape() as g:
+            g.watch(x)
+            ta = TensorArray(tf.float32, size=3, element_shape=[2, 2])
+            for t in tf.range(3):
+                ta = ta.write(t, tf.stack([x[t], x[t] * x[t]]))
+            y = tf.reduce_sum(ta.concat())
+        return g.gradient(y, x)
+    np.testing.assert_allclose(f(tf.constant(A)).numpy(), 1.0 + 2.0 * A, rtol=1e-6)

@@ -17,7 +17,8 @@ XLA compiles the whole trace: loops and all.
 
 JAX runs with 64-bit types enabled (TensorFlow's int64/float64 must not shrink to 32 bits).
 This file: the check for ops without a lowering, and the compiled callable; xla_run.py runs a
-program over jax arrays, xla_control_flow.py lowers If/While, xla_trip_count.py finds static trip counts.
+program over jax arrays, xla_control_flow.py lowers If/While, xla_trip_count.py finds static trip counts,
+xla_lists.py carries TensorLists (ops/lists_jax.py: dense buffers) through loops and branches.
 """
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError, graph_error_message
 from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
+from . import xla_lists  # TensorLists as pytrees: registered once JAX is imported
+from ..ops.lists_jax import SizeNeedsConstants
 from .xla_run import SPECIAL, NeedsConstant, Slot, State, run_program
 
 INSTALL_HINT = "pip install 'eagerflow[xla]'"
@@ -44,6 +47,7 @@ def import_jax():
             f"{INSTALL_HINT} (or set jit_compile=False to run the function as generated NumPy code).") from exc
     if not jax.config.jax_enable_x64:
         jax.config.update("jax_enable_x64", True)
+    xla_lists.register_pytree()
     return jax
 
 
@@ -182,12 +186,14 @@ class CompiledProgram:
         "must be a compile-time constant" error when the value depends on something no argument
         fixes (a variable, a random draw, a loop variable)."""
         steps = (
-            [i for i, a in enumerate(arrays) if np.asarray(a).dtype.kind in "iub"],
-            self._parameters_feeding(need.op),
-            range(len(arrays)),
+            lambda: [i for i, a in enumerate(arrays) if np.asarray(a).dtype.kind in "iub"],
+            lambda: self._parameters_feeding(need.op),
+            lambda: range(len(arrays)),
         )
-        for positions in steps:
-            static = self._static | frozenset(positions)
+        for number, positions in enumerate(steps):
+            if number and isinstance(need.__cause__, SizeNeedsConstants):
+                break  # a TensorList's size: integer arguments only (TF's XLA refuses the rest)
+            static = self._static | frozenset(positions())
             if static == self._static:
                 continue
             self._static = static
@@ -196,6 +202,8 @@ class CompiledProgram:
             except NeedsConstant as again:
                 need = again
         op = need.op
+        if isinstance(need.__cause__, SizeNeedsConstants):  # a TensorList's own, more precise, message
+            raise InvalidArgumentError(None, None, need.__cause__.message) from None
         message = (
             f"Input {need.input_index} to node `{op.name}` with op {op.type} must be a compile-time constant.\n\n"
             f"XLA compiles a program for concrete shapes: an argument that gives a shape, a size or a count must "

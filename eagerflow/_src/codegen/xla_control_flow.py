@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import InvalidArgumentError
+from .xla_lists import as_value, conformed, grown_for_loop, select, with_buffers, zeros_like, zeros_of
 from .xla_run import SPECIAL, Slot, known, like, run_branch, run_program
 from .xla_trip_count import static_trip_count
 
@@ -72,26 +73,29 @@ def _if(op, args, state):
         def fn(values):
             inner = state.fork(values)
             outs = run_branch(branches[key], (), side_externals(key), inner, programs[key])
-            return (tuple(jnp.asarray(o) for o in outs[:n]), tuple(jnp.asarray(o) for o in outs[n:]),
+            return (tuple(as_value(o) for o in outs[:n]), tuple(as_value(o) for o in outs[n:]),
                     tuple(inner.values))
         return fn
+    runs = {key: run(key) for key in branches}
+    if not known([pred]) and any(t.dtype.name == "variant" for t in op.outputs[:n]):
+        runs = conformed(runs, tuple(state.values))  # a list written in one branch only
     if known([pred]):
         key = "then_branch" if bool(pred) else "else_branch"
-        outs, kept, values = run(key)(tuple(state.values))
+        outs, kept, values = runs[key](tuple(state.values))
         sides = {key: (branches[key].kept_for_gradient, list(kept))}
     elif not keep:
-        outs, _, values = lax.cond(jnp.reshape(pred, ()).astype(bool), run("then_branch"), run("else_branch"),
+        outs, _, values = lax.cond(jnp.reshape(pred, ()).astype(bool), runs["then_branch"], runs["else_branch"],
                                    tuple(state.values))
         sides = {}
     else:  # each branch returns its kept values and zeros shaped as the other's
-        shapes = {key: jax.eval_shape(run(key), tuple(state.values))[1] for key in branches}
+        shapes = {key: jax.eval_shape(runs[key], tuple(state.values))[1] for key in branches}
 
         def padded(key):
             other = "else_branch" if key == "then_branch" else "then_branch"
 
             def fn(values):
-                outs, kept, new = run(key)(values)
-                zeros = tuple(jnp.zeros(s.shape, s.dtype) for s in shapes[other])
+                outs, kept, new = runs[key](values)
+                zeros = tuple(zeros_of(s) for s in shapes[other])
                 return outs, ((kept, zeros) if key == "then_branch" else (zeros, kept)), new
             return fn
         outs, (then_kept, else_kept), values = lax.cond(jnp.reshape(pred, ()).astype(bool), padded("then_branch"),
@@ -115,8 +119,12 @@ def _while(op, args, state):
     from jax import numpy as jnp
     attrs = op.attrs
     n = attrs["n_vars"]
-    init, externals = [jnp.asarray(a) for a in args[:n]], args[n:]
+    init, externals = [as_value(a) for a in args[:n]], args[n:]
     cond, body = attrs["cond"], attrs["body"]
+    # a TensorList first written in the body enters the loop with its buffer, a growing one with its
+    # final size when the indices are known at trace time (codegen/xla_lists.py)
+    init = grown_for_loop(init, args[:n], cond, body, externals, attrs.get("maximum_iterations", -1))
+    init = with_buffers(init, lambda loop: run_branch(body, loop, externals, state.fork(tuple(state.values)))[:n])
     limit = attrs.get("maximum_iterations", -1)
     keep = attrs.get("keep_history", False)
     trips = static_trip_count(cond, body, args[:n], externals, limit)
@@ -149,7 +157,7 @@ def _while(op, args, state):
         new = tuple(like(o, v) for o, v in zip(outs[:n], loop))
         new_values = tuple(inner.values)
         if masked:
-            new = tuple(jnp.where(active, a, b) for a, b in zip(new, loop))
+            new = tuple(select(active, a, b) for a, b in zip(new, loop))
             new_values = tuple(jnp.where(active, a, b) for a, b in zip(new_values, values))
         if not keep:
             return (new, new_values, active), None
@@ -159,7 +167,7 @@ def _while(op, args, state):
             if outside is not None:
                 invariant[i] = outside[0]
             else:
-                stacked.append(jnp.asarray(o))
+                stacked.append(as_value(o))
         return (new, new_values, active), (tuple(loop), tuple(stacked), active)
     (final, values, _), kept = lax.scan(step, (tuple(init), tuple(state.values), jnp.asarray(True)), None,
                                         length=limit if masked else trips)
@@ -218,7 +226,7 @@ def _while_grad(op, args, state):
 
     def ext_value(v):
         return state.values[v.index] if isinstance(v, Slot) else v
-    acc0 = tuple(jnp.zeros_like(jnp.asarray(ext_value(externals[i]))) for i in wanted)
+    acc0 = tuple(zeros_like(ext_value(externals[i])) for i in wanted)
 
     def step(carry, xs):
         grads, acc = carry
@@ -234,10 +242,10 @@ def _while_grad(op, args, state):
         new_grads = tuple(like(o, g) for o, g in zip(outs[:n], grads))
         added = outs[n:]
         if active is not None:  # an iteration that did not run passes the gradients through
-            new_grads = tuple(jnp.where(active, o, g) for o, g in zip(new_grads, grads))
-            added = [jnp.where(active, o, jnp.zeros_like(o)) for o in added]
+            new_grads = tuple(select(active, o, g) for o, g in zip(new_grads, grads))
+            added = [select(active, o, zeros_like(o)) for o in added]
         return (new_grads, tuple(like(a + o, a) for a, o in zip(acc, added))), None
-    (grads, acc), _ = lax.scan(step, (tuple(jnp.asarray(s) for s in seeds), acc0),
+    (grads, acc), _ = lax.scan(step, (tuple(as_value(s) for s in seeds), acc0),
                                (tuple(history.var_stacks), tuple(history.kept_stacks), history.active),
                                reverse=True)
     return list(grads) + list(acc)

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..core.errors import InvalidArgumentError
 from ..ops.lazy_jax import ON_HOST
+from ..ops.lists_jax import JaxList
 
 _FOLD_LIMIT = 4096  # elements: values computed at trace time larger than this are left to XLA
 
@@ -42,13 +43,15 @@ _CONCRETIZATION_ERRORS = None
 
 
 def _concretization_errors():
-    """JAX's errors for a traced value used where a concrete one is needed."""
+    """JAX's errors for a traced value used where a concrete one is needed (and a TensorList's size
+    that depends on one)."""
     global _CONCRETIZATION_ERRORS
     if _CONCRETIZATION_ERRORS is None:
         import jax
+        from ..ops.lists_jax import SizeNeedsConstants  # a TensorList sized by run-time values
         _CONCRETIZATION_ERRORS = tuple(getattr(jax.errors, name) for name in (
             "ConcretizationTypeError", "TracerArrayConversionError", "TracerIntegerConversionError",
-            "TracerBoolConversionError") if hasattr(jax.errors, name))
+            "TracerBoolConversionError") if hasattr(jax.errors, name)) + (SizeNeedsConstants,)
     return _CONCRETIZATION_ERRORS
 
 
@@ -110,7 +113,10 @@ def run_program(program, env, state):
         special = SPECIAL.get(kind)
         lowering = op.opdef.jax
         if special is not None:
-            outs = special(op, args, state)
+            try:
+                outs = special(op, args, state)
+            except _concretization_errors() as exc:  # a value control flow needed when compiling
+                raise NeedsConstant(op, args) from exc
         elif lowering is ON_HOST:
             outs = _on_host(op, args)
         elif getattr(lowering, "updates_variables", False):
@@ -171,7 +177,9 @@ def run_branch(branch, explicit, externals, state, program=None):
 
 
 def like(new, old):
-    """`new` with `old`'s dtype: a loop carry must keep its type."""
+    """`new` with `old`'s dtype: a loop carry must keep its type (a TensorList its buffer)."""
+    if isinstance(new, JaxList):
+        return new.like(old)
     from jax import numpy as jnp
     dtype = np.result_type(old)
     return new if np.result_type(new) == dtype else jnp.asarray(new, dtype=dtype)

@@ -39,10 +39,12 @@ def _sources(branch):
     return where
 
 
-def static_trip_count(cond, body, init, externals, limit, cap=1_000_000):
+def static_trip_count(cond, body, init, externals, limit, cap=1_000_000, watch=None):
     """How many times the loop runs, when that follows from values known at trace time: the
     loop variables the condition reads start known and the body computes their next values from
-    known values only (a counter and its constant limit). None otherwise."""
+    known values only (a counter and its constant limit). None otherwise.
+    `watch(env)`: called once per iteration with the body's values known at trace time then
+    (id(tensor) -> value; codegen/xla_lists.py reads the indices a growing list is written at)."""
     known_ext = {j for j, v in enumerate(externals) if known([v])}
     static = {i for i, v in enumerate(init) if known([v])}
     body_where, body_memo = _sources(body), {}
@@ -74,7 +76,10 @@ def static_trip_count(cond, body, init, externals, limit, cap=1_000_000):
             go = _numpy_branch(cond, values, externals, static)[0]
             if not bool(go):
                 return count
-            outs = _numpy_branch(body, values, externals, static)
+            env = _numpy_env(body, values, externals, static)
+            if watch is not None:
+                watch(env)
+            outs = _outputs(body.program, env)
             values = [outs[i] if i in static else values[i] for i in range(len(values))]
             count += 1
     return count if limit >= 0 else None
@@ -82,6 +87,11 @@ def static_trip_count(cond, body, init, externals, limit, cap=1_000_000):
 
 def _numpy_branch(branch, values, externals, static):
     """A branch's outputs that depend on known values only, by the NumPy kernels (None elsewhere)."""
+    return _outputs(branch.program, _numpy_env(branch, values, externals, static))
+
+
+def _numpy_env(branch, values, externals, static):
+    """id(tensor) -> value for a branch's tensors that depend on known values only (NumPy kernels)."""
     env = {}
     for i, ph in enumerate(branch.explicit):
         if i in static:
@@ -101,6 +111,10 @@ def _numpy_branch(branch, values, externals, static):
         out = op.opdef.kernel(*args, **op.attrs)
         for t, v in zip(op.outputs, list(out) if op.opdef.multi_output else [out]):
             env[id(t)] = v
+    return env
+
+
+def _outputs(program, env):
     result = []
     for t in program.outputs:
         try:

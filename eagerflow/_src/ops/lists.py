@@ -77,6 +77,9 @@ def _decode_shape(value):
 def _static_element_shape(t) -> TensorShape:
     v = static_value(t)
     if v is None:
+        op = getattr(t, "_op", None)
+        if op is not None and op.type == "Shape":  # tf.shape(item) (SetItem's gradient): item's static shape,
+            return op.inputs[0].shape  # as TensorFlow's shape inference reads a Shape op's input
         return TensorShape(None)
     dims = _decode_shape(v)
     return TensorShape(None if dims is None else list(dims))
@@ -413,3 +416,6 @@ TensorListSplit = defop(
     "TensorListSplit", inputs=("tensor", "element_shape", "lengths"), kernel=_split_kernel,
     infer=lambda inputs, attrs: _variant_spec(), grad=_split_grad,
     doc="A list of consecutive pieces of a tensor along its first axis, of the given lengths.")
+
+
+from . import lists_jax as _lists_jax  # noqa: E402,F401 - the lowerings for jit_compile=True (dense buffers)
