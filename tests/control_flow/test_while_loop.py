@@ -173,3 +173,29 @@ def test_unused_index_in_a_loop_body_is_pruned_cleanly():
         return y
 
     assert f(tf.constant(3)).numpy() == 8.0
+
+
+def test_hessian_vector_product_through_a_matmul_rnn_loop_in_a_graph():
+    """The backward walk's placeholders for kept values its gradient never reads were scalars: the
+    dead MatMuls reading them failed shape inference ('In[0] and In[1] must be matrices, got shapes
+    [] and [4,3]'). TensorFlow 2.21's numbers (tf.function)."""
+    rng = np.random.default_rng(0)
+    w, u = rng.normal(size=(3, 3)) * 0.5, rng.normal(size=(2, 3)) * 0.5
+    x, v = np.transpose(rng.normal(size=(4, 5, 2)), (1, 0, 2)), rng.normal(size=(3, 3))
+
+    @tf.function
+    def hvp(w, u, x, v):
+        with tf.GradientTape() as outer:
+            outer.watch(w)
+            with tf.GradientTape() as inner:
+                inner.watch(w)
+                h = tf.zeros([4, 3], tf.float64)
+                for t in tf.range(5):
+                    h = tf.tanh(tf.matmul(h, w) + tf.matmul(x[t], u))
+                loss = tf.reduce_sum(h ** 2)
+            gv = tf.reduce_sum(inner.gradient(loss, w) * v)
+        return outer.gradient(gv, w)
+    np.testing.assert_allclose(hvp(*(tf.constant(a) for a in (w, u, x, v))).numpy(),
+                               [[1.0695260633216273, 2.062521257247925, 0.7432401992128285],
+                                [-2.142976444577951, -2.8752248706418597, -0.2817105034868163],
+                                [-0.05561736713124619, 3.554017419524124, -0.6875838344839781]], rtol=1e-10)

@@ -17,7 +17,8 @@ XLA compiles the whole trace: loops and all.
 
 JAX runs with 64-bit types enabled (TensorFlow's int64/float64 must not shrink to 32 bits).
 This file: the check for ops without a lowering, and the compiled callable; xla_run.py runs a
-program over jax arrays, xla_control_flow.py lowers If/While, xla_trip_count.py finds static trip counts.
+program over jax arrays, xla_control_flow.py lowers If/While, xla_trip_count.py finds static trip counts,
+xla_higher_order.py the ops a gradient of a gradient adds around them.
 """
 from __future__ import annotations
 
@@ -29,6 +30,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError
 from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
+from . import xla_higher_order  # noqa: F401 - adds the higher-order gradient ops to SPECIAL
 from .xla_run import SPECIAL, Slot, State, run_program
 
 INSTALL_HINT = "pip install 'eagerflow[xla]'"

@@ -11,11 +11,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import InvalidArgumentError
-from .xla_run import SPECIAL, Slot, known, like, run_branch, run_program
+from .xla_higher_order import KeptGradients, aligned_cond, branch_output
+from .xla_run import SPECIAL, CompilerVariant, Slot, known, like, run_branch, run_program
 from .xla_trip_count import static_trip_count
 
 
-class _History:
+class _History(CompilerVariant):
     """What a loop kept for its gradient: the loop variables and kept values, stacked per iteration.
     `invariant`: kept position -> the value itself, for kept values the body passes through from
     outside the loop (a weight read before it): stacking those would copy them once per iteration
@@ -35,7 +36,7 @@ class _History:
                 for i in range(len(self.kept_stacks) + len(self.invariant))]
 
 
-class _Kept:
+class _Kept(CompilerVariant):
     """What an If under a recording tape kept for its gradient: each branch's kept values (zeros
     for the branch not taken, as TensorFlow's cond_v2 has them), by branch."""
 
@@ -43,7 +44,7 @@ class _Kept:
         self.sides = {"then_branch": then_side, "else_branch": else_side}  # (positions, values) or None
 
 
-class _KeptSide:
+class _KeptSide(CompilerVariant):
     """A _Kept as the gradient If's branch for one forward branch sees it (IfKeptValue reads it)."""
 
     def __init__(self, positions, values):
@@ -65,14 +66,15 @@ def _if(op, args, state):
     programs = {key: (b.with_intermediates(b.kept_for_gradient).program if keep else b.program)
                 for key, b in branches.items()}
 
-    def side_externals(key):  # a gradient If's branch reads the kept values of its own forward branch
-        return [e.sides[key] and _KeptSide(*e.sides[key]) if isinstance(e, _Kept) else e for e in externals]
+    def side_externals(key):  # a gradient If's branch reads the kept values (and their gradients) of its own
+        return [e.sides[key] and _KeptSide(*e.sides[key]) if isinstance(e, _Kept)  # forward branch
+                else e.for_branch(key) if isinstance(e, KeptGradients) else e for e in externals]
 
     def run(key):
         def fn(values):
             inner = state.fork(values)
             outs = run_branch(branches[key], (), side_externals(key), inner, programs[key])
-            return (tuple(jnp.asarray(o) for o in outs[:n]), tuple(jnp.asarray(o) for o in outs[n:]),
+            return (tuple(branch_output(o, key) for o in outs[:n]), tuple(jnp.asarray(o) for o in outs[n:]),
                     tuple(inner.values))
         return fn
     if known([pred]):
@@ -80,8 +82,8 @@ def _if(op, args, state):
         outs, kept, values = run(key)(tuple(state.values))
         sides = {key: (branches[key].kept_for_gradient, list(kept))}
     elif not keep:
-        outs, _, values = lax.cond(jnp.reshape(pred, ()).astype(bool), run("then_branch"), run("else_branch"),
-                                   tuple(state.values))
+        outs, _, values = aligned_cond(jnp.reshape(pred, ()).astype(bool), run("then_branch"), run("else_branch"),
+                                       tuple(state.values))
         sides = {}
     else:  # each branch returns its kept values and zeros shaped as the other's
         shapes = {key: jax.eval_shape(run(key), tuple(state.values))[1] for key in branches}
@@ -94,8 +96,8 @@ def _if(op, args, state):
                 zeros = tuple(jnp.zeros(s.shape, s.dtype) for s in shapes[other])
                 return outs, ((kept, zeros) if key == "then_branch" else (zeros, kept)), new
             return fn
-        outs, (then_kept, else_kept), values = lax.cond(jnp.reshape(pred, ()).astype(bool), padded("then_branch"),
-                                                        padded("else_branch"), tuple(state.values))
+        outs, (then_kept, else_kept), values = aligned_cond(jnp.reshape(pred, ()).astype(bool), padded("then_branch"),
+                                                            padded("else_branch"), tuple(state.values))
         sides = {"then_branch": (branches["then_branch"].kept_for_gradient, list(then_kept)),
                  "else_branch": (branches["else_branch"].kept_for_gradient, list(else_kept))}
     state.values = list(values)
@@ -158,6 +160,12 @@ def _while(op, args, state):
             outside = _from_outside(o, externals, values, inner.values, outer_values)
             if outside is not None:
                 invariant[i] = outside[0]
+            elif o is None or isinstance(o, CompilerVariant):
+                raise InvalidArgumentError(
+                    None, None, f"XLA compilation of the gradient of {op.type} {op.name!r}: its body keeps a "
+                                f"variant for the gradient (a tf.cond or loop inside the body), which a compiled "
+                                f"loop cannot stack per iteration yet; take the gradient outside the "
+                                f"jit_compile=True function, or use tf.where instead of the tf.cond.")
             else:
                 stacked.append(jnp.asarray(o))
         return (new, new_values, active), (tuple(loop), tuple(stacked), active)
@@ -207,11 +215,17 @@ def _while_grad(op, args, state):
     from jax import lax
     from jax import numpy as jnp
     attrs = op.attrs
-    if attrs.get("seed_positions") is not None:
-        raise InvalidArgumentError(None, None, f"XLA compilation of {op.name}: gradients of a loop's gradient "
-                                               f"(third order through tf.while_loop) are not supported yet")
     n, body_grad, wanted = attrs["n_vars"], attrs["body_grad"], attrs["ext_index"]
     history, rest = args[0], args[1:]
+    var_seeds = kept_seeds = None  # at higher orders: gradients reaching the history (HistorySeeds)
+    zero_seeds = ()  # ... or zeros for the body gradient's seed inputs, when nothing reached it
+    if attrs.get("seed_positions") is not None:
+        rest, history_seeds = rest[:-1], rest[-1]
+        if history_seeds.var_stacks is None:
+            extra = body_grad.graph.inputs[len(body_grad.graph.inputs) - len(attrs["seed_positions"]):]
+            zero_seeds = [jnp.zeros(ph.shape.as_list(), ph.dtype.np_dtype) for ph in extra]
+        else:
+            var_seeds, kept_seeds = tuple(history_seeds.var_stacks), tuple(history_seeds.kept_stacks)
     externals, seeds = rest[:len(rest) - n], rest[len(rest) - n:]
     k = body_grad.n_intermediates
     positions = history.positions
@@ -222,23 +236,26 @@ def _while_grad(op, args, state):
 
     def step(carry, xs):
         grads, acc = carry
-        loop, kept, active = xs
+        loop, kept, active, seeds_in = xs
         kept = history.kept(kept)
         full = list(kept) if positions is None else [None] * k
         if positions is not None:
             for p, v in zip(positions, kept):
                 full[p] = v
-        values = list(loop) + list(externals) + full + list(grads)
+        values = list(loop) + list(externals) + full + list(grads) + list(seeds_in[1] if seeds_in else zero_seeds)
         env = {id(ph): v for ph, v in zip(body_grad.graph.inputs, values)}
         outs = run_program(body_grad.program, env, state.fork(state.values))
         new_grads = tuple(like(o, g) for o, g in zip(outs[:n], grads))
+        if seeds_in:  # gradients reaching the loop variables entering this iteration directly
+            new_grads = tuple(like(o + s, g) for o, s, g in zip(new_grads, seeds_in[0], grads))
         added = outs[n:]
         if active is not None:  # an iteration that did not run passes the gradients through
             new_grads = tuple(jnp.where(active, o, g) for o, g in zip(new_grads, grads))
             added = [jnp.where(active, o, jnp.zeros_like(o)) for o in added]
         return (new_grads, tuple(like(a + o, a) for a, o in zip(acc, added))), None
     (grads, acc), _ = lax.scan(step, (tuple(jnp.asarray(s) for s in seeds), acc0),
-                               (tuple(history.var_stacks), tuple(history.kept_stacks), history.active),
+                               (tuple(history.var_stacks), tuple(history.kept_stacks), history.active,
+                                (var_seeds, kept_seeds) if var_seeds is not None else None),
                                reverse=True)
     return list(grads) + list(acc)
 

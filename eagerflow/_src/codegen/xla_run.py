@@ -24,6 +24,16 @@ class Slot:
         self.index = index
 
 
+class CompilerVariant:
+    """Base of the compiler's own values for what the NumPy kernels hold in variants (an If's
+    kept values, a loop's history, their gradients): not arrays, so ops that also take variants
+    (ZerosLike, AddN: a gradient's zero and sum) run them through ON_VARIANTS, by op type."""
+    __slots__ = ()
+
+
+ON_VARIANTS = {}
+
+
 class State:
     """The current value of every variable the function touches, and which ones it assigned."""
 
@@ -80,13 +90,22 @@ def run_program(program, env, state):
         elif getattr(lowering, "updates_variables", False):
             outs = _updating(op, lowering, args, state)
         else:
-            outs = _fold(op, args)
-            if outs is None:
-                out = op.opdef.jax(*args, **op.attrs)
-                outs = list(out) if op.opdef.multi_output else [out]
+            outs = lower(op, args)
         for t, v in zip(op.outputs, outs):
             env[id(t)] = v
     return [value_of(program, env, t) for t in program.outputs]
+
+
+def lower(op, args):
+    """The op's outputs from its lowering (or its NumPy kernel, when its inputs are known)."""
+    on_variants = ON_VARIANTS.get(op.type)
+    if on_variants is not None and any(isinstance(a, CompilerVariant) for a in args):
+        return on_variants(op, args)
+    outs = _fold(op, args)
+    if outs is None:
+        out = op.opdef.jax(*args, **op.attrs)
+        outs = list(out) if op.opdef.multi_output else [out]
+    return outs
 
 
 def _on_host(op, args):

@@ -126,10 +126,11 @@ def _differentiable_backward(history, body, body_grad, externals, seeds, wanted)
         kept = [None] * k
         for p, stack in zip(positions, kept_stacks):
             kept[p] = bind(HistoryItem, (stack, j)) if stack.dtype is _dt.variant else stack[j]
-        for i in range(k):  # never read by the gradient: any value of the placeholder's dtype
-            if kept[i] is None:
-                dtype = placeholders[n + m + i].dtype
-                kept[i] = _zeros(history) if dtype is _dt.variant else cast(zeros([]), dtype)
+        for i in range(k):  # never read by the gradient: zeros of the placeholder's dtype (and shape, when
+            if kept[i] is None:  # known: the graph's dead ops still check their input shapes)
+                ph = placeholders[n + m + i]
+                shape = ph.shape.as_list() if ph.shape.is_fully_defined() else []
+                kept[i] = _zeros(history) if ph.dtype is _dt.variant else cast(zeros(shape), ph.dtype)
         outs = evaluate(body_grad.graph, [s[j] for s in var_stacks] + list(externals) + kept + g,
                         body_grad.outputs)
         return [j - 1] + list(outs[:n]) + [a + b for a, b in zip(acc, outs[n:])]
