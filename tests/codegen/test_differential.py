@@ -481,6 +481,8 @@ ROWS = [
                                                    (0, x))[1]), (X,)),
     Row("LoopHistoryStack", _grad2(lambda x: tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, y * x),
                                                            (0, x))[1]), (_pos(3),)),
+    Row("LoopHistoryLength", _grad2(lambda x: tf.while_loop(lambda i, y: tf.reduce_sum(y) < 30.0, lambda i, y: (
+        i + 1, y * (x + 1.0)), (0, x), maximum_iterations=4)[1]), (_pos(3),)),
     Row("LoopHistorySeeds", _grad2(lambda x: tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, tf.sin(y * x)),
                                                            (0, x))[1]), (_pos(3),)),
     # --- a cond's gradient reads the values its forward kept (control_flow/cond_gradient.py) ---

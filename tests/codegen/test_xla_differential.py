@@ -35,6 +35,7 @@ COMPILER_HANDLED |= {
     "IfKeptSeed": "seeds an If's kept values from that gradient (tensor `if` / tf.cond tests)",
     "LoopHistoryStack": "a compiled loop's stacked history for its differentiable backward loop (tf.range tests)",
     "LoopHistorySeeds": "the gradient of that stacked history, added by WhileGrad's reverse scan (tf.range tests)",
+    "LoopHistoryLength": "where the backward loop starts: a scan's length, or its active steps (maximum_iterations)",
 }.keys()
 # Not compiled yet: LoopHistoryItem, LoopHistoryItemGrad (a cond inside a loop's body under a tape is
 # refused clearly first: test_xla_higher_order.py), so their rows are not run under XLA.

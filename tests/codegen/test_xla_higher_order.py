@@ -174,22 +174,46 @@ def test_gradient_of_a_tensor_index_inside_a_compiled_loop():
     np.testing.assert_allclose(compiled[0], plain[0])
 
 
-def test_second_order_through_a_data_dependent_loop_is_refused_clearly():
-    """TensorFlow 2.21 compiles this (maximum_iterations set); the masked scan's history is not
-    handed to a differentiable backward loop yet: refused, naming the op and what to do."""
+def _grow_until_ten(x):
+    """y <- y x + 1 from y = 1 while y < 10, at most 20 times: the trip count depends on the data."""
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
+            i, y = tf.while_loop(lambda i, y: y < 10.0, lambda i, y: (i + 1, y * x + 1.0),
+                                 [tf.constant(0), tf.constant(1.0, tf.float64)], maximum_iterations=20)
+        d1 = t1.gradient(y, x)
+    return i, y, d1, t2.gradient(d1, x)
+
+
+@pytest.mark.parametrize("x, expected", [  # TensorFlow 2.21, jit_compile=True: [i, y, dy/dx, d2y/dx2]
+    (1.5, [4, 13.1875, 24.25, 38.0]), (2.5, [3, 25.375, 24.75, 17.0])])
+def test_second_order_through_a_maximum_iterations_loop_with_a_data_dependent_condition(x, expected):
+    _check(_grow_until_ten, [tf.constant(x, tf.float64)], expected)
+
+
+def test_second_order_through_a_maximum_iterations_loop_that_hits_its_bound():
+    """x = 0.5 never reaches 10: all 20 steps run, y = sum x^k for k <= 20 (derivatives by hand)."""
+    k = np.arange(21.0)
+    x = 0.5
+    expected = [20, np.sum(x ** k), np.sum(k[1:] * x ** (k[1:] - 1)), np.sum(k[2:] * (k[2:] - 1) * x ** (k[2:] - 2))]
+    _check(_grow_until_ten, [tf.constant(x, tf.float64)], expected)
+
+
+def test_second_order_without_maximum_iterations_is_refused_as_tensorflow_does():
+    """TensorFlow 2.21 refuses it too ('XLA compilation requires a fixed tensor list size ... set
+    maximum_iteration to a suitable value')."""
     def f(x):
         with tf.GradientTape() as t2:
             t2.watch(x)
             with tf.GradientTape() as t1:
                 t1.watch(x)
-                _, y = tf.while_loop(lambda i, y: y < 10.0, lambda i, y: (i + 1, y * x + 1.0),
-                                     [tf.constant(0), tf.constant(1.0, tf.float64)], maximum_iterations=20)
+                y = tf.while_loop(lambda y: y < 10.0, lambda y: y * x + 1.0, [tf.constant(1.0, tf.float64)])[0]
             d1 = t1.gradient(y, x)
-        return y, d1, t2.gradient(d1, x)
-    x = tf.constant(1.5, tf.float64)
-    np.testing.assert_allclose([np.asarray(t) for t in tf.function(f)(x)], [13.1875, 24.25, 38.0])  # as TF
-    with pytest.raises(tf.errors.InvalidArgumentError, match="LoopHistoryStack.*maximum_iterations"):
-        tf.function(f, jit_compile=True)(x)
+        return t2.gradient(d1, x)
+    assert float(tf.function(f)(tf.constant(1.5, tf.float64))) == 38.0  # as TensorFlow's tf.function
+    with pytest.raises(tf.errors.InvalidArgumentError, match="fixed tensor list size.*maximum_iterations"):
+        tf.function(f, jit_compile=True)(tf.constant(1.5, tf.float64))
 
 
 def test_gradient_through_a_cond_inside_a_compiled_loop_is_refused_clearly():

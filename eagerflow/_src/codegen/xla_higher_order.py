@@ -170,12 +170,6 @@ def _history_stack(op, args, state):
     if not isinstance(history, _History):
         raise InvalidArgumentError(None, None, f"XLA compilation of {op.name} ({op.type}): the loop's history is "
                                                f"not one a compiled loop kept")
-    if history.active is not None:
-        raise InvalidArgumentError(
-            None, None, f"XLA compilation of {op.name} ({op.type}): a second-order gradient through a loop whose "
-                        f"trip count depends on the data (a maximum_iterations loop) is not supported under "
-                        f"jit_compile=True yet; loop over tf.range of a constant, or take the higher-order "
-                        f"gradient outside the jit_compile=True function.")
     attrs = op.attrs
     trips = history.var_stacks[0].shape[0] if history.var_stacks else None
     stored = history.positions
@@ -194,6 +188,16 @@ def _history_stack(op, args, state):
         else:
             columns.append(history.kept_stacks[i - sum(1 for j in history.invariant if j < i)])
     return list(history.var_stacks) + columns
+
+
+def _history_length(op, args, state):
+    """The iterations that ran: the scan's length, or (a maximum_iterations scan) its active steps."""
+    import numpy as np
+    from jax import numpy as jnp
+    history = args[0]
+    if history.active is None:
+        return [np.asarray(history.var_stacks[0].shape[0], np.int32)]
+    return [jnp.sum(history.active).astype(np.int32)]
 
 
 def _history_seeds(op, args, state):
@@ -226,6 +230,7 @@ def _add_n(op, args):
 
 
 SPECIAL.update({"IfKeptGradient": _kept_gradient, "IfKeptSeed": _kept_seed, "LoopHistoryStack": _history_stack,
+                "LoopHistoryLength": _history_length,
                 "LoopHistorySeeds": _history_seeds, "LoopHistoryItem": _unsupported_item,
                 "LoopHistoryItemGrad": _unsupported_item})
 ON_VARIANTS.update({"ZerosLike": _zeros_like, "AddN": _add_n})

@@ -20,7 +20,7 @@ from ..core.shape import TensorShape, as_shape
 from ..core.tensor import EagerTensor, Tensor
 from ..core.variant import VariantValue
 from ..ops.operands import as_tensor
-from ..ops.registry import Spec, bind, defop
+from ..ops.registry import NO_GRADIENT, Spec, bind, defop
 from . import subgraph
 
 
@@ -70,6 +70,8 @@ def _while_grad(op, *grads):
     body_grad = _body_gradient(body, externals, wanted, seed_positions)
     inputs = (history, *externals, *seeds) + ((history_seeds,) if history_seeds is not None else ())
     attrs = {"body_grad": body_grad, "n_vars": n, "ext_index": wanted, "body": body}
+    if op.attrs.get("maximum_iterations", -1) >= 0:  # the backward loop of a second order has the same bound
+        attrs["maximum_iterations"] = op.attrs["maximum_iterations"]
     if history_seeds is not None:
         attrs["seed_positions"] = seed_positions
     outs = bind(WhileGrad, inputs, attrs)
@@ -94,16 +96,16 @@ def _while_grad_grad(op, *grads):
             if t.dtype.is_differentiable or t.dtype is _dt.resource:
                 tape.watch(t)
         outs = _differentiable_backward(history, op.attrs["body"], op.attrs["body_grad"], externals, seeds,
-                                        op.attrs["ext_index"])
+                                        op.attrs["ext_index"], op.attrs.get("maximum_iterations", -1))
     seeds_out = [g if g is not None else _zeros(o) for g, o in zip(grads, outs)]
     return tape.gradient(outs, sources, output_gradients=seeds_out)
 
 
-def _differentiable_backward(history, body, body_grad, externals, seeds, wanted):
+def _differentiable_backward(history, body, body_grad, externals, seeds, wanted, maximum_iterations=-1):
     """The backward walk of WhileGrad written with ordinary ops: a tf.while_loop over the history's
-    stacked values running the body gradient's ops."""
+    stacked values running the body gradient's ops, as many iterations as the forward ran (its
+    `maximum_iterations` bounds this loop too: what XLA needs to compile it)."""
     from ..graph.evaluate import evaluate
-    from ..ops.array import shape as shape_of
     from ..ops.array import zeros
     from ..ops.math import cast, greater_equal
     from ..ops.state import ReadVariableOp
@@ -137,7 +139,8 @@ def _differentiable_backward(history, body, body_grad, externals, seeds, wanted)
 
     start_acc = [_zeros(bind(ReadVariableOp, (externals[i],)) if externals[i].dtype is _dt.resource
                         else externals[i]) for i in wanted]
-    result = while_loop(cond, step, [shape_of(var_stacks[0])[0] - 1] + list(seeds) + start_acc)
+    result = while_loop(cond, step, [bind(HistoryLength, (history,)) - 1] + list(seeds) + start_acc,
+                        maximum_iterations=maximum_iterations if maximum_iterations >= 0 else None)
     return list(result[1:])
 
 
@@ -200,7 +203,8 @@ def _body_gradient(body, externals, wanted, seed_positions=()):
     return branch
 
 
-def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index, body=None, seed_positions=None):
+def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index, body=None, seed_positions=None,
+                       maximum_iterations=-1):
     if seed_positions is not None:  # the last input: gradients reaching the history itself
         rest, seeds_value = rest[:-1], rest[-1]
         if seeds_value.payload is None:  # a zero gradient: nothing reached the history after all
@@ -311,6 +315,11 @@ HistoryStack = defop("LoopHistoryStack", inputs=("history",), kernel=_history_st
                       infer=_history_stack_infer, grad=_history_stack_grad, multi_output=True, sparse_output_grads=True,
                       doc="A loop's kept values as stacked tensors [iterations, ...] (TensorFlow keeps them in "
                           "TensorList accumulators): what a differentiable backward loop reads.")
+HistoryLength = defop("LoopHistoryLength", inputs=("history",), grad=NO_GRADIENT,
+                      kernel=lambda history: np.array(len(history.payload[1]), dtype=np.int32),
+                      infer=lambda inputs, attrs: [Spec(TensorShape([]), _dt.int32)],
+                      doc="How many iterations a loop's history holds (under XLA: how many of a "
+                          "maximum_iterations scan's steps ran): where the differentiable backward walk starts.")
 HistoryItem = defop("LoopHistoryItem", inputs=("stack", "index"), kernel=_history_item_kernel,
                     infer=lambda inputs, attrs: [Spec(TensorShape([]), _dt.variant)],
                     grad=lambda op, g: [bind(HistoryItemGrad, (g, *op.inputs)), None],
