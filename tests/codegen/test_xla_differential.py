@@ -36,9 +36,9 @@ COMPILER_HANDLED |= {
     "LoopHistoryStack": "a compiled loop's stacked history for its differentiable backward loop (tf.range tests)",
     "LoopHistorySeeds": "the gradient of that stacked history, added by WhileGrad's reverse scan (tf.range tests)",
     "LoopHistoryLength": "where the backward loop starts: a scan's length, or its active steps (maximum_iterations)",
+    "LoopHistoryItem": "one iteration's kept values of a cond in a loop body, out of the stacked column",
+    "LoopHistoryItemGrad": "the gradient of LoopHistoryItem: a stacked column of zeros but at one iteration",
 }.keys()
-# Not compiled yet: LoopHistoryItem, LoopHistoryItemGrad (a cond inside a loop's body under a tape is
-# refused clearly first: test_xla_higher_order.py), so their rows are not run under XLA.
 
 
 def _lowered(name):

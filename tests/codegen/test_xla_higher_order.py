@@ -216,17 +216,45 @@ def test_second_order_without_maximum_iterations_is_refused_as_tensorflow_does()
         tf.function(f, jit_compile=True)(tf.constant(1.5, tf.float64))
 
 
-def test_gradient_through_a_cond_inside_a_compiled_loop_is_refused_clearly():
-    """The loop would stack the cond's kept values (a variant) per iteration: not compiled yet
-    (first order, so second order never reaches LoopHistoryItem): a clear error, not JAX's."""
-    def f(x):
-        with tf.GradientTape() as tape:
-            tape.watch(x)
+def _cond_in_a_loop(x):
+    with tf.GradientTape() as t2:
+        t2.watch(x)
+        with tf.GradientTape() as t1:
+            t1.watch(x)
             h = x
             for _ in tf.range(3):
                 h = tf.cond(h > 1.0, lambda: h * x, lambda: h + x * x)
-        return h, tape.gradient(h, x)
-    x = tf.constant(0.7, tf.float64)
-    np.testing.assert_allclose([np.asarray(t) for t in tf.function(f)(x)], [1.323, 4.27])  # by hand: h=x+x²=1.19, h*x
-    with pytest.raises(tf.errors.InvalidArgumentError, match="keeps a variant for the gradient"):
-        tf.function(f, jit_compile=True)(x)
+        d1 = t1.gradient(h, x)
+    return h, d1, t2.gradient(d1, x)
+
+
+@pytest.mark.parametrize("x, expected", [  # TensorFlow 2.21, jit_compile=True: h, dh/dx, d2h/dx2
+    (0.7, [1.323, 4.27, 8.2]), (1.2, [2.0736, 6.912, 17.28]), (0.3, [0.57, 2.8, 6.0])])
+def test_first_and_second_order_through_a_cond_inside_a_compiled_loop(x, expected):
+    """The loop stacks the cond's kept values (both branches', per iteration) as a pytree and the
+    second order reads one iteration's back (LoopHistoryItem) and seeds them (LoopHistoryItemGrad).
+    Before, the compiled first order raised 'None is not a valid value for jnp.array'."""
+    _check(_cond_in_a_loop, [tf.constant(x, tf.float64)], expected)
+
+
+def _cond_in_a_bounded_loop(x, w):
+    with tf.GradientTape(persistent=True) as t2:
+        t2.watch([x, w])
+        with tf.GradientTape() as t1:
+            t1.watch([x, w])
+            i, h = tf.while_loop(
+                lambda i, h: tf.reduce_sum(h) < 5.0,
+                lambda i, h: (i + 1, tf.cond(tf.reduce_sum(h) > 1.0, lambda: tf.tanh(h * w) + h, lambda: h + x * w)),
+                [tf.constant(0), x], maximum_iterations=10)
+            y = tf.reduce_sum(h * h)
+        gx, gw = t1.gradient(y, [x, w])
+        s = tf.reduce_sum(gx) + tf.reduce_sum(gw * gw)
+    return i, y, gx, gw, t2.gradient(s, x), t2.gradient(s, w)
+
+
+def test_second_order_through_a_cond_inside_a_maximum_iterations_loop():
+    expected = [4, 13.884647446072904, [30.03095468958636, 28.956573359079687],  # TensorFlow 2.21, jit_compile
+                [10.535646511391038, 9.753870620839372], [714.5871581975815, -32.156266790510045],
+                [24.29340251399283, -266.51698211690314]]
+    _check(_cond_in_a_bounded_loop, [tf.constant([0.2, 0.3], tf.float64), tf.constant([0.9, 1.1], tf.float64)],
+           expected, rtol=1e-9)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import InvalidArgumentError
-from .xla_higher_order import KeptGradients, aligned_cond, branch_output
+from .xla_higher_order import KeptGradients, aligned_cond, branch_output, register_pytrees, select, zero_gradient
 from .xla_run import SPECIAL, CompilerVariant, Slot, known, like, run_branch, run_program
 from .xla_trip_count import static_trip_count
 
@@ -58,7 +58,7 @@ def _if(op, args, state):
     import jax
     from jax import lax
     from jax import numpy as jnp
-    attrs = op.attrs
+    attrs = state.attrs(op)
     keep = attrs.get("keep_intermediates", False)
     pred, externals = args[0], args[1:]
     n = len(op.outputs) - 1
@@ -72,7 +72,7 @@ def _if(op, args, state):
 
     def run(key):
         def fn(values):
-            inner = state.fork(values)
+            inner = state.fork(values, keep or None)
             outs = run_branch(branches[key], (), side_externals(key), inner, programs[key])
             return (tuple(branch_output(o, key) for o in outs[:n]), tuple(jnp.asarray(o) for o in outs[n:]),
                     tuple(inner.values))
@@ -115,7 +115,7 @@ def _kept_value(op, args, state):
 def _while(op, args, state):
     from jax import lax
     from jax import numpy as jnp
-    attrs = op.attrs
+    attrs = state.attrs(op)
     n = attrs["n_vars"]
     init, externals = [jnp.asarray(a) for a in args[:n]], args[n:]
     cond, body = attrs["cond"], attrs["body"]
@@ -146,7 +146,7 @@ def _while(op, args, state):
         if masked:  # past the condition's end, an iteration changes nothing and is marked inactive
             (go,) = run_branch(cond, loop, externals, state.fork(values))
             active = jnp.logical_and(active, jnp.reshape(go, ()).astype(bool))
-        inner = state.fork(values)
+        inner = state.fork(values, keep or None)
         outs = run_branch(body, loop, externals, inner, program)
         new = tuple(like(o, v) for o, v in zip(outs[:n], loop))
         new_values = tuple(inner.values)
@@ -160,6 +160,9 @@ def _while(op, args, state):
             outside = _from_outside(o, externals, values, inner.values, outer_values)
             if outside is not None:
                 invariant[i] = outside[0]
+            elif isinstance(o, _Kept):  # a cond in the body: its kept values, stacked as a pytree
+                register_pytrees()
+                stacked.append(o)
             elif o is None or isinstance(o, CompilerVariant):
                 raise InvalidArgumentError(
                     None, None, f"XLA compilation of the gradient of {op.type} {op.name!r}: its body keeps a "
@@ -223,7 +226,8 @@ def _while_grad(op, args, state):
         rest, history_seeds = rest[:-1], rest[-1]
         if history_seeds.var_stacks is None:
             extra = body_grad.graph.inputs[len(body_grad.graph.inputs) - len(attrs["seed_positions"]):]
-            zero_seeds = [jnp.zeros(ph.shape.as_list(), ph.dtype.np_dtype) for ph in extra]
+            zero_seeds = [KeptGradients({}) if ph.dtype.name == "variant" else
+                          jnp.zeros(ph.shape.as_list(), ph.dtype.np_dtype) for ph in extra]
         else:
             var_seeds, kept_seeds = tuple(history_seeds.var_stacks), tuple(history_seeds.kept_stacks)
     externals, seeds = rest[:len(rest) - n], rest[len(rest) - n:]
@@ -232,7 +236,7 @@ def _while_grad(op, args, state):
 
     def ext_value(v):
         return state.values[v.index] if isinstance(v, Slot) else v
-    acc0 = tuple(jnp.zeros_like(jnp.asarray(ext_value(externals[i]))) for i in wanted)
+    acc0 = tuple(zero_gradient(ext_value(externals[i])) for i in wanted)
 
     def step(carry, xs):
         grads, acc = carry
@@ -251,8 +255,12 @@ def _while_grad(op, args, state):
         added = outs[n:]
         if active is not None:  # an iteration that did not run passes the gradients through
             new_grads = tuple(jnp.where(active, o, g) for o, g in zip(new_grads, grads))
-            added = [jnp.where(active, o, jnp.zeros_like(o)) for o in added]
-        return (new_grads, tuple(like(a + o, a) for a, o in zip(acc, added))), None
+
+        def accumulate(a, o):
+            if isinstance(o, KeptGradients):  # a cond's kept values in the body (stacked): a pytree
+                return a + o if active is None else select(active, a + o, a)
+            return like(a + (o if active is None else jnp.where(active, o, jnp.zeros_like(o))), a)
+        return (new_grads, tuple(accumulate(a, o) for a, o in zip(acc, added))), None
     (grads, acc), _ = lax.scan(step, (tuple(jnp.asarray(s) for s in seeds), acc0),
                                (tuple(history.var_stacks), tuple(history.kept_stacks), history.active,
                                 (var_seeds, kept_seeds) if var_seeds is not None else None),

@@ -70,13 +70,36 @@ def _unflatten(keys, children):
     return KeptGradients(by_side)
 
 
+def _flatten_kept(kept):
+    keys = tuple(sorted(kept.sides))
+    aux, children = [], []
+    for key in keys:
+        side = kept.sides[key]
+        aux.append(None if side is None else (key, side[0], len(side[1])))
+        children.extend(() if side is None else side[1])
+    return children, (keys, tuple(aux))
+
+
+def _unflatten_kept(aux, children):
+    from .xla_control_flow import _Kept
+    keys, sides = aux
+    it = iter(children)
+    by_key = {key: None if side is None else (side[1], [next(it) for _ in range(side[2])])
+              for key, side in zip(keys, sides)}
+    return _Kept(by_key.get("then_branch"), by_key.get("else_branch"))
+
+
 _registered = []
 
 
-def _register_pytree():
+def register_pytrees():
+    """KeptGradients and an If's _Kept as JAX pytrees: lax.cond returns them, lax.scan stacks them
+    per iteration (a cond inside a loop body) and slices them back in the reverse scan."""
     if not _registered:
         import jax
+        from .xla_control_flow import _Kept
         jax.tree_util.register_pytree_node(KeptGradients, _flatten, _unflatten)
+        jax.tree_util.register_pytree_node(_Kept, _flatten_kept, _unflatten_kept)
         _registered.append(True)
 
 
@@ -85,7 +108,7 @@ def branch_output(value, key):
     with the branch."""
     from jax import numpy as jnp
     if isinstance(value, KeptGradients):
-        _register_pytree()
+        register_pytrees()
         return value.tagged(key)
     return jnp.asarray(value)
 
@@ -174,13 +197,7 @@ def _history_stack(op, args, state):
     trips = history.var_stacks[0].shape[0] if history.var_stacks else None
     stored = history.positions
     columns = []
-    for p, (shape, dtype) in zip(attrs["positions"], attrs["kept_specs"]):
-        if dtype.name == "variant":
-            raise InvalidArgumentError(
-                None, None, f"XLA compilation of {op.name} ({op.type}): a second-order gradient through a loop "
-                            f"whose body keeps a variant (a tf.cond or loop inside the body) is not supported under "
-                            f"jit_compile=True yet; take the higher-order gradient outside the jit_compile=True "
-                            f"function.")
+    for p in attrs["positions"]:
         i = p if stored is None else stored.index(p)
         if i in history.invariant:
             value = jnp.asarray(history.invariant[i])
@@ -200,16 +217,52 @@ def _history_length(op, args, state):
     return [jnp.sum(history.active).astype(np.int32)]
 
 
+def _history_item(op, args, state):
+    """One iteration's kept variant (a cond's _Kept in the body) out of its stacked column."""
+    import jax
+    stack, index = args
+    return [jax.tree_util.tree_map(lambda a: a[index], stack)]
+
+
+def _history_item_grad(op, args, state):
+    """A column of zero gradients but at `index`: the gradient of one iteration's kept variant."""
+    from jax import numpy as jnp
+    g, stack, index = args
+    if not isinstance(g, KeptGradients):
+        return [KeptGradients({})]
+    trips = _length(stack)
+    return [KeptGradients({side: {p: jnp.zeros((trips,) + jnp.shape(v), jnp.result_type(v)).at[index].set(v)
+                                  for p, v in values.items()} for side, values in g.by_side.items()})]
+
+
+def _length(stacked):
+    import jax
+    leaves = jax.tree_util.tree_leaves(stacked)
+    return leaves[0].shape[0] if leaves else 0
+
+
+def zero_gradient(value):
+    """The zero a gradient accumulates from for `value`: zeros shaped like it, or for an If's
+    kept values (a cond in a loop body, stacked), a KeptGradients of zeros for every kept value."""
+    from jax import numpy as jnp
+    from .xla_control_flow import _Kept
+    if isinstance(value, _Kept):
+        return KeptGradients({key: {p: jnp.zeros_like(v) for p, v in zip(
+            side[0] if side[0] is not None else range(len(side[1])), side[1])}
+            for key, side in value.sides.items() if side is not None})
+    return jnp.zeros_like(jnp.asarray(value))
+
+
+def select(active, a, b):
+    """`a` where `active` else `b`, over arrays or KeptGradients with the same entries."""
+    import jax
+    from jax import numpy as jnp
+    return jax.tree_util.tree_map(lambda x, y: jnp.where(active, x, y), a, b)
+
+
 def _history_seeds(op, args, state):
     n = op.attrs["n_vars"]
     return [HistorySeeds(list(args[:n]), list(args[n:]))]
-
-
-def _unsupported_item(op, args, state):
-    raise InvalidArgumentError(
-        None, None, f"XLA compilation of {op.name} ({op.type}): a second-order gradient through a loop whose body "
-                    f"keeps a variant (a tf.cond or loop inside the body) is not supported under jit_compile=True "
-                    f"yet; take the higher-order gradient outside the jit_compile=True function.")
 
 
 # --- variants that flow as gradients: zeros and sums ---
@@ -231,6 +284,6 @@ def _add_n(op, args):
 
 SPECIAL.update({"IfKeptGradient": _kept_gradient, "IfKeptSeed": _kept_seed, "LoopHistoryStack": _history_stack,
                 "LoopHistoryLength": _history_length,
-                "LoopHistorySeeds": _history_seeds, "LoopHistoryItem": _unsupported_item,
-                "LoopHistoryItemGrad": _unsupported_item})
+                "LoopHistorySeeds": _history_seeds, "LoopHistoryItem": _history_item,
+                "LoopHistoryItemGrad": _history_item_grad})
 ON_VARIANTS.update({"ZerosLike": _zeros_like, "AddN": _add_n})

@@ -37,12 +37,23 @@ ON_VARIANTS = {}
 class State:
     """The current value of every variable the function touches, and which ones it assigned."""
 
+    recording = False  # running a branch or body that keeps values for a gradient (control flow in it too)
+
     def __init__(self, values, assigned):
         self.values = list(values)
         self.assigned = assigned  # shared by forks: a branch's or body's writes count too
 
-    def fork(self, values):
-        return State(values, self.assigned)
+    def fork(self, values, recording=None):
+        forked = State(values, self.assigned)
+        forked.recording = self.recording if recording is None else recording
+        return forked
+
+    def attrs(self, op):
+        """`op`'s attributes as it runs here: inside a branch or body that keeps values for a
+        gradient, nested control flow keeps its own (OpDef.record_attrs, as the NumPy code does)."""
+        if self.recording and op.opdef.record_attrs is not None:
+            return op.opdef.record_attrs(op.attrs)
+        return op.attrs
 
 
 def value_of(program, env, tensor):
