@@ -35,6 +35,7 @@ COMPILER_HANDLED |= {
     "IfKeptSeed": "seeds an If's kept values from that gradient (tensor `if` / tf.cond tests)",
     "LoopHistoryStack": "a compiled loop's stacked history for its differentiable backward loop (tf.range tests)",
     "LoopHistorySeeds": "the gradient of that stacked history, added by WhileGrad's reverse scan (tf.range tests)",
+    "LoopHistorySeedStacks": "the stacks a history's gradient holds, for a third order's backward walk",
     "LoopHistoryLength": "where the backward loop starts: a scan's length, or its active steps (maximum_iterations)",
     "LoopHistoryItem": "one iteration's kept values of a cond in a loop body, out of the stacked column",
     "LoopHistoryItemGrad": "the gradient of LoopHistoryItem: a stacked column of zeros but at one iteration",

@@ -110,17 +110,39 @@ def test_second_order_through_a_tf_range_loop(persistent):
            expected, rtol=1e-9)
 
 
-def test_third_order_through_a_loop_is_refused_in_both_modes():
-    """TensorFlow 2.21 compiles it (d3h/dw3 = -3.2032719703917967); eagerflow's loop gradient of a
-    gradient of a gradient is not built yet, with or without jit_compile: the same clear error."""
-    def third(w, x):
-        with tf.GradientTape() as t3:
-            t3.watch(w)
-            dww = _scalar_rnn(w, x, False)[2]
-        return t3.gradient(dww, w)
-    for jit in (False, True):
-        with pytest.raises(NotImplementedError, match="Third-order gradients through tf.while_loop"):
-            tf.function(third, jit_compile=jit)(tf.constant(0.7, tf.float64), tf.constant(0.3, tf.float64))
+def _third_order_rnn(w, x):
+    with tf.GradientTape() as t3:
+        t3.watch(w)
+        dww = _scalar_rnn(w, x, False)[2]
+    return dww, t3.gradient(dww, w)
+
+
+def test_third_order_through_a_tf_range_loop():
+    """The backward walk of a second order's WhileGrad also adds the gradients that reached the
+    history (LoopHistorySeedStacks); before, both modes raised NotImplementedError."""
+    _check(_third_order_rnn, [tf.constant(0.7, tf.float64), tf.constant(0.3, tf.float64)],
+           [-0.06047101926924536, -3.2032719703917967], rtol=1e-9)  # TensorFlow 2.21, jit_compile=True
+
+
+def _third_order_bounded(x):
+    with tf.GradientTape() as t3:
+        t3.watch(x)
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                i, y = tf.while_loop(lambda i, y: y < 10.0, lambda i, y: (i + 1, tf.sin(y) * x + y * x + 1.0),
+                                     [tf.constant(0), tf.constant(1.0, tf.float64)], maximum_iterations=20)
+            d1 = t1.gradient(y, x)
+        d2 = t2.gradient(d1, x)
+    return i, y, d1, d2, t3.gradient(d2, x)
+
+
+@pytest.mark.parametrize("x, expected", [  # TensorFlow 2.21, jit_compile=True
+    (1.5, [4, 15.10568027516213, 12.316982372773364, -167.14701578233888, 3549.547506269455]),
+    (0.3, [20, 1.8415319006995639, 3.595220426437997, 1.9622252362882509, -45.42430310736556])])
+def test_third_order_through_a_maximum_iterations_loop(x, expected):
+    _check(_third_order_bounded, [tf.constant(x, tf.float64)], expected, rtol=1e-9)
 
 
 def _rnn_data():
@@ -258,3 +280,16 @@ def test_second_order_through_a_cond_inside_a_maximum_iterations_loop():
                 [24.29340251399283, -266.51698211690314]]
     _check(_cond_in_a_bounded_loop, [tf.constant([0.2, 0.3], tf.float64), tf.constant([0.9, 1.1], tf.float64)],
            expected, rtol=1e-9)
+
+
+def test_third_order_through_a_cond_inside_a_loop_is_refused_in_both_modes():
+    """TensorFlow 2.21 compiles it (d3h/dx3 = 6.0 at x = 0.7); not built yet, with or without
+    jit_compile: the same clear error, not a failure deep in an op."""
+    def third(x):
+        with tf.GradientTape() as t3:
+            t3.watch(x)
+            d2 = _cond_in_a_loop(x)[2]
+        return t3.gradient(d2, x)
+    for jit in (False, True):
+        with pytest.raises(NotImplementedError, match="whose body holds a tf.cond"):
+            tf.function(third, jit_compile=jit)(tf.constant(0.7, tf.float64))

@@ -260,6 +260,14 @@ def select(active, a, b):
     return jax.tree_util.tree_map(lambda x, y: jnp.where(active, x, y), a, b)
 
 
+def _history_seed_stacks(op, args, state):
+    """The stacks a HistorySeeds holds; zeros like `like` for a zero gradient."""
+    seeds, like = args[0], args[1:]
+    if isinstance(seeds, HistorySeeds) and seeds.var_stacks is not None:
+        return list(seeds.var_stacks) + list(seeds.kept_stacks)
+    return [zero_gradient(a) for a in like]
+
+
 def _history_seeds(op, args, state):
     n = op.attrs["n_vars"]
     return [HistorySeeds(list(args[:n]), list(args[n:]))]
@@ -283,7 +291,7 @@ def _add_n(op, args):
 
 
 SPECIAL.update({"IfKeptGradient": _kept_gradient, "IfKeptSeed": _kept_seed, "LoopHistoryStack": _history_stack,
-                "LoopHistoryLength": _history_length,
+                "LoopHistoryLength": _history_length, "LoopHistorySeedStacks": _history_seed_stacks,
                 "LoopHistorySeeds": _history_seeds, "LoopHistoryItem": _history_item,
                 "LoopHistoryItemGrad": _history_item_grad})
 ON_VARIANTS.update({"ZerosLike": _zeros_like, "AddN": _add_n})

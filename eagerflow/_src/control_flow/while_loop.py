@@ -85,26 +85,51 @@ def _while_grad_grad(op, *grads):
     tf.while_loop over the stacked history (differentiable ops only) and differentiated under a
     tape; the history's gradient reaches the forward loop as seeds for its kept values."""
     from ..autodiff.tape import GradientTape
-    if op.attrs.get("seed_positions") is not None:
-        raise NotImplementedError("Third-order gradients through tf.while_loop are not supported yet.")
     n = op.attrs["n_vars"]
     history, rest = op.inputs[0], list(op.inputs[1:])
+    seed_positions = op.attrs.get("seed_positions")
+    history_seeds = None  # third order and up: the gradients that reached the history, walked back too
+    if seed_positions is not None:
+        rest, history_seeds = rest[:-1], rest[-1]
     externals, seeds = rest[:len(rest) - n], rest[len(rest) - n:]
-    sources = [history] + externals + seeds
+    if any(externals[i].dtype is _dt.variant and externals[i]._op.type == "LoopHistoryStack"
+           for i in op.attrs["ext_index"]):  # the backward loop of a loop whose body holds a cond
+        raise NotImplementedError("Third-order gradients through a tf.while_loop whose body holds a tf.cond "
+                                  "(or another loop) are not supported yet.")
     with GradientTape(watch_accessed_variables=False) as tape:
+        # One tensor at two inputs (a loop variable's gradient seed that is also an external) gets
+        # a gradient per input, not its total at each: a distinct Identity per repeated input.
+        history, *rest = _distinct([history] + externals + seeds
+                                   + ([history_seeds] if history_seeds is not None else []))
+        externals, seeds = rest[:len(externals)], rest[len(externals):len(externals) + n]
+        history_seeds = rest[len(externals) + n] if history_seeds is not None else None
+        sources = [history] + externals + seeds + ([history_seeds] if history_seeds is not None else [])
         for t in sources:
             if t.dtype.is_differentiable or t.dtype is _dt.resource:
                 tape.watch(t)
         outs = _differentiable_backward(history, op.attrs["body"], op.attrs["body_grad"], externals, seeds,
-                                        op.attrs["ext_index"], op.attrs.get("maximum_iterations", -1))
+                                        op.attrs["ext_index"], op.attrs.get("maximum_iterations", -1),
+                                        history_seeds, seed_positions)
     seeds_out = [g if g is not None else _zeros(o) for g, o in zip(grads, outs)]
     return tape.gradient(outs, sources, output_gradients=seeds_out)
 
 
-def _differentiable_backward(history, body, body_grad, externals, seeds, wanted, maximum_iterations=-1):
+def _distinct(tensors):
+    from ..ops.array import identity
+    seen, out = set(), []
+    for t in tensors:
+        out.append(identity(t) if id(t) in seen and t.dtype is not _dt.resource else t)
+        seen.add(id(t))
+    return out
+
+
+def _differentiable_backward(history, body, body_grad, externals, seeds, wanted, maximum_iterations=-1,
+                             history_seeds=None, seed_positions=None):
     """The backward walk of WhileGrad written with ordinary ops: a tf.while_loop over the history's
     stacked values running the body gradient's ops, as many iterations as the forward ran (its
-    `maximum_iterations` bounds this loop too: what XLA needs to compile it)."""
+    `maximum_iterations` bounds this loop too: what XLA needs to compile it). With `history_seeds`
+    (a WhileGrad of a second order), each iteration also adds the gradients that reached its loop
+    variables and kept values, as WhileGrad's kernel does."""
     from ..graph.evaluate import evaluate
     from ..ops.array import zeros
     from ..ops.math import cast, greater_equal
@@ -117,6 +142,13 @@ def _differentiable_backward(history, body, body_grad, externals, seeds, wanted,
     stacks = bind(HistoryStack, (history,), {"n_vars": n, "positions": positions,
                                             "var_specs": var_specs, "kept_specs": kept_specs})
     var_stacks, kept_stacks = stacks[:n], stacks[n:]
+    var_seeds, kept_seeds = [], []
+    if history_seeds is not None:
+        seed_specs = [(full.intermediates[p].shape, full.intermediates[p].dtype) for p in seed_positions]
+        like = bind(HistoryStack, (history,), {"n_vars": n, "positions": tuple(seed_positions),
+                                              "var_specs": var_specs, "kept_specs": seed_specs})
+        unpacked = bind(HistorySeedStacks, (history_seeds, *like), {"n_vars": n})
+        var_seeds, kept_seeds = unpacked[:n], unpacked[n:]
     placeholders = body_grad.graph.inputs[:len(body_grad.explicit)]
     k, m = body_grad.n_intermediates, len(externals)
 
@@ -133,9 +165,15 @@ def _differentiable_backward(history, body, body_grad, externals, seeds, wanted,
                 ph = placeholders[n + m + i]
                 shape = ph.shape.as_list() if ph.shape.is_fully_defined() else []
                 kept[i] = _zeros(history) if ph.dtype is _dt.variant else cast(zeros(shape), ph.dtype)
-        outs = evaluate(body_grad.graph, [s[j] for s in var_stacks] + list(externals) + kept + g,
+        extra = [bind(HistoryItem, (s, j)) if s.dtype is _dt.variant else s[j] for s in kept_seeds]
+        outs = evaluate(body_grad.graph, [s[j] for s in var_stacks] + list(externals) + kept + g + extra,
                         body_grad.outputs)
-        return [j - 1] + list(outs[:n]) + [a + b for a, b in zip(acc, outs[n:])]
+        grads = [o + s[j] for o, s in zip(outs[:n], var_seeds)] if var_seeds else list(outs[:n])
+        new = grads + [a + b for a, b in zip(acc, outs[n:])]
+        for t, entering in zip(new, rest):  # a gradient keeps its value's shape: what the loop checks
+            if entering.shape.is_compatible_with(t.shape):
+                t.set_shape(entering.shape)
+        return [j - 1] + new
 
     start_acc = [_zeros(bind(ReadVariableOp, (externals[i],)) if externals[i].dtype is _dt.resource
                         else externals[i]) for i in wanted]
@@ -147,6 +185,7 @@ def _differentiable_backward(history, body, body_grad, externals, seeds, wanted,
 def _zeros(t):
     from ..ops.array import zeros_like
     return zeros_like(t)
+
 
 
 def _spec(t):
@@ -285,8 +324,46 @@ def _history_item_grad_kernel(g, stack, index):
     return out
 
 
+class _HistoryGradient(VariantValue):
+    """A loop history's gradient: (loop variable stacks, kept value stacks). Gradients reaching the
+    history along several paths (a third order) add up stack by stack."""
+    __slots__ = ()
+
+    def __add__(self, other):
+        theirs = getattr(other, "payload", None)
+        if theirs is None:
+            return self
+        return _HistoryGradient(tuple([a + b for a, b in zip(mine, its)] for mine, its in zip(self.payload, theirs)))
+
+    __radd__ = __add__
+
+
 def _history_seeds_kernel(*stacks, n_vars):
-    return VariantValue((list(stacks[:n_vars]), list(stacks[n_vars:])))
+    return _HistoryGradient((list(stacks[:n_vars]), list(stacks[n_vars:])))
+
+
+def _history_seed_stacks_kernel(seeds, *like, n_vars):
+    if seeds.payload is None:  # a zero gradient: zeros shaped as the stacks
+        return [np.zeros_like(a) if a.dtype != object else _zero_column(len(a)) for a in like]
+    var_seeds, kept_seeds = seeds.payload
+    return [np.asarray(a) if getattr(a, "dtype", None) != object else a for a in list(var_seeds) + list(kept_seeds)]
+
+
+def _zero_column(length):
+    out = np.empty(length, dtype=object)
+    for i in range(length):
+        out[i] = VariantValue(None)
+    return out
+
+
+def _history_seeds_grad(op, g):
+    """The gradient of the history's gradient, stack by stack (a third order and up)."""
+    return list(bind(HistorySeedStacks, (g, *op.inputs), {"n_vars": op.attrs["n_vars"]}))
+
+
+def _history_seed_stacks_grad(op, *grads):
+    filled = [g if g is not None else _zeros(o) for g, o in zip(grads, op.outputs)]
+    return [bind(HistorySeeds, tuple(filled), {"n_vars": op.attrs["n_vars"]})] + [None] * (len(op.inputs) - 1)
 
 
 def _ext_value(value):
@@ -331,8 +408,13 @@ HistoryItemGrad = defop("LoopHistoryItemGrad", inputs=("gradient", "stack", "ind
                         grad=lambda op, g: [bind(HistoryItem, (g, op.inputs[2])), None, None],
                         doc="The gradient of LoopHistoryItem: a column of zero variants but at `index`.")
 HistorySeeds = defop("LoopHistorySeeds", inputs=("gradients",), kernel=_history_seeds_kernel,
-                     infer=lambda inputs, attrs: [Spec(TensorShape([]), _dt.variant)], grad=lambda op, *g: None,
+                     infer=lambda inputs, attrs: [Spec(TensorShape([]), _dt.variant)], grad=_history_seeds_grad,
                      doc="Gradients of a loop's stacked history, as the history's gradient (a variant).")
+HistorySeedStacks = defop("LoopHistorySeedStacks", inputs=("gradients", "like"), kernel=_history_seed_stacks_kernel,
+                          infer=lambda inputs, attrs: [Spec(t.shape, t.dtype) for t in inputs[1:]],
+                          grad=_history_seed_stacks_grad, multi_output=True, sparse_output_grads=True,
+                          doc="The stacks a loop history's gradient holds (zeros like `like` for a zero "
+                              "gradient): what the backward walk of a third order adds per iteration.")
 
 
 def _keep_history(attrs):
