@@ -293,3 +293,58 @@ def test_third_order_through_a_cond_inside_a_loop_is_refused_in_both_modes():
     for jit in (False, True):
         with pytest.raises(NotImplementedError, match="whose body holds a tf.cond"):
             tf.function(third, jit_compile=jit)(tf.constant(0.7, tf.float64))
+
+
+def test_a_data_dependent_loop_nested_in_a_differentiated_loop_still_compiles():
+    """A kept loop body runs its nested control flow as recording (so a cond keeps its values);
+    a nested data-dependent loop whose history no gradient reads still runs as a while loop."""
+    def f(x, n0):
+        with tf.GradientTape() as tape:
+            tape.watch(x)
+            h = x
+            for t in tf.range(3):
+                n = n0 + t
+                steps = tf.constant(0)
+                while n != 1:  # Collatz steps: 8, 16, 3 from 6, 7, 8
+                    n = tf.where(n % 2 == 0, n // 2, 3 * n + 1)
+                    steps += 1
+                h = h * tf.cast(steps, tf.float64) * x
+        return h, tape.gradient(h, x)
+    _check(f, [tf.constant(0.5, tf.float64), tf.constant(6)], [384 * 0.5 ** 4, 4 * 384 * 0.5 ** 3])
+
+
+def _nested_rnn(x, w):
+    with tf.GradientTape() as tape:
+        tape.watch([x, w])
+        h = x
+        for _ in tf.range(3):
+            for _ in tf.range(2):
+                h = tf.tanh(tf.matmul(h, w) + x)
+        y = tf.reduce_sum(h ** 2)
+    return [y] + tape.gradient(y, [x, w])
+
+
+def test_gradient_through_nested_loops():
+    """The outer scan stacks the inner loop's history (a pytree) per iteration; it was refused."""
+    expected = [0.568510235106428, [[1.2324830723729854, -0.7957536178898581]],  # TensorFlow 2.21, jit_compile
+                [[0.2980805839304799, -0.146192085005521], [-0.8814293328210434, 0.6552418592406004]]]
+    _check(_nested_rnn, [tf.constant([[0.3, -0.2]], tf.float64), tf.constant([[0.5, -0.4], [0.3, 0.9]], tf.float64)],
+           expected, rtol=1e-9)
+
+
+def test_second_order_through_nested_loops_is_refused_as_tensorflow_does():
+    def f(x):
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                h = x
+                for _ in tf.range(3):
+                    for _ in tf.range(2):
+                        h = tf.sin(h * x)
+            d1 = t1.gradient(h, x)
+        return t2.gradient(d1, x)
+    x = tf.constant(0.5, tf.float64)
+    np.testing.assert_allclose(float(tf.function(f)(x)), 1.259085393936286, rtol=1e-12)  # TensorFlow's tf.function
+    with pytest.raises(tf.errors.InvalidArgumentError, match="loop nested in a loop"):
+        tf.function(f, jit_compile=True)(x)

@@ -4,7 +4,9 @@ trace time, codegen/xla_trip_count.py) or `lax.while_loop`, `WhileGrad` -> a rev
 Under a recording tape a loop keeps its history (the loop variables and the values its gradient
 reads, per iteration) as the scan's stacked outputs, and an If keeps both branches' values (zeros
 for the branch not taken, as TensorFlow's cond_v2): the gradient ops read them back, nothing is
-recomputed. Variables flow through as part of every carry.
+recomputed. Control flow inside a kept branch or body keeps its own (State.attrs), and a body's
+If or loop is stacked per iteration as a pytree (codegen/xla_higher_order.py, with the ops of
+higher-order gradients). Variables flow through as part of every carry.
 """
 from __future__ import annotations
 
@@ -62,6 +64,7 @@ def _if(op, args, state):
     keep = attrs.get("keep_intermediates", False)
     pred, externals = args[0], args[1:]
     n = len(op.outputs) - 1
+    variants = any(t.dtype.name == "variant" for t in op.outputs[:n])  # a kept values' gradient: aligned_cond
     branches = {key: attrs[key] for key in ("then_branch", "else_branch")}
     programs = {key: (b.with_intermediates(b.kept_for_gradient).program if keep else b.program)
                 for key, b in branches.items()}
@@ -83,7 +86,7 @@ def _if(op, args, state):
         sides = {key: (branches[key].kept_for_gradient, list(kept))}
     elif not keep:
         outs, _, values = aligned_cond(jnp.reshape(pred, ()).astype(bool), run("then_branch"), run("else_branch"),
-                                       tuple(state.values))
+                                       tuple(state.values), variants)
         sides = {}
     else:  # each branch returns its kept values and zeros shaped as the other's
         shapes = {key: jax.eval_shape(run(key), tuple(state.values))[1] for key in branches}
@@ -97,7 +100,7 @@ def _if(op, args, state):
                 return outs, ((kept, zeros) if key == "then_branch" else (zeros, kept)), new
             return fn
         outs, (then_kept, else_kept), values = aligned_cond(jnp.reshape(pred, ()).astype(bool), padded("then_branch"),
-                                                            padded("else_branch"), tuple(state.values))
+                                                            padded("else_branch"), tuple(state.values), variants)
         sides = {"then_branch": (branches["then_branch"].kept_for_gradient, list(then_kept)),
                  "else_branch": (branches["else_branch"].kept_for_gradient, list(else_kept))}
     state.values = list(values)
@@ -124,6 +127,8 @@ def _while(op, args, state):
     trips = static_trip_count(cond, body, args[:n], externals, limit)
     masked = trips is None and keep and limit >= 0  # a scan of maximum_iterations steps, the rest masked
     if trips is None and not masked:
+        if keep and not op.attrs.get("keep_history", False):
+            keep = False  # kept only as nested in a kept body (State.attrs): nothing may read its history
         if keep:
             # TensorFlow 2.21 refuses the same loop under jit_compile=True with InvalidArgumentError
             # "XLA compilation requires a fixed tensor list size. Set the max number of elements. ...
@@ -160,15 +165,14 @@ def _while(op, args, state):
             outside = _from_outside(o, externals, values, inner.values, outer_values)
             if outside is not None:
                 invariant[i] = outside[0]
-            elif isinstance(o, _Kept):  # a cond in the body: its kept values, stacked as a pytree
+            elif isinstance(o, (_Kept, _History)):  # a cond or loop in the body: what it kept, stacked as a pytree
                 register_pytrees()
                 stacked.append(o)
             elif o is None or isinstance(o, CompilerVariant):
                 raise InvalidArgumentError(
                     None, None, f"XLA compilation of the gradient of {op.type} {op.name!r}: its body keeps a "
-                                f"variant for the gradient (a tf.cond or loop inside the body), which a compiled "
-                                f"loop cannot stack per iteration yet; take the gradient outside the "
-                                f"jit_compile=True function, or use tf.where instead of the tf.cond.")
+                                f"variant for the gradient ({type(o).__name__}) that a compiled loop cannot stack "
+                                f"per iteration yet; take the gradient outside the jit_compile=True function.")
             else:
                 stacked.append(jnp.asarray(o))
         return (new, new_values, active), (tuple(loop), tuple(stacked), active)

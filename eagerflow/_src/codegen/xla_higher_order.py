@@ -17,6 +17,8 @@ an empty KeptGradients or HistorySeeds; AddN of them merges.
 """
 from __future__ import annotations
 
+import threading
+
 from ..core.errors import InvalidArgumentError
 from .xla_run import ON_VARIANTS, SPECIAL, CompilerVariant, lower
 
@@ -41,10 +43,11 @@ class KeptGradients(CompilerVariant):
     __radd__ = __add__
 
     def tagged(self, key):
+        """The untagged entries as the gradients of branch `key`'s kept values."""
         if None not in self.by_side:
             return self
-        return KeptGradients({key: {}}) + KeptGradients({key: self.by_side[None]}) + KeptGradients(
-            {s: v for s, v in self.by_side.items() if s is not None})
+        tagged = KeptGradients({s: v for s, v in self.by_side.items() if s is not None})
+        return tagged + KeptGradients({key: self.by_side[None]})
 
     def for_branch(self, key):
         """What the gradient If's branch for forward branch `key` reads (IfKeptSeed)."""
@@ -89,18 +92,40 @@ def _unflatten_kept(aux, children):
     return _Kept(by_key.get("then_branch"), by_key.get("else_branch"))
 
 
+def _flatten_history(history):
+    keys = tuple(sorted(history.invariant))
+    active = () if history.active is None else (history.active,)
+    children = list(history.var_stacks) + list(history.kept_stacks) + [history.invariant[k] for k in keys] + list(active)
+    return children, (history.positions, len(history.var_stacks), len(history.kept_stacks), keys, bool(active))
+
+
+def _unflatten_history(aux, children):
+    from .xla_control_flow import _History
+    positions, n_vars, n_kept, keys, has_active = aux
+    children = list(children)
+    var_stacks, kept_stacks = children[:n_vars], children[n_vars:n_vars + n_kept]
+    invariant = dict(zip(keys, children[n_vars + n_kept:n_vars + n_kept + len(keys)]))
+    return _History(positions, var_stacks, kept_stacks, invariant, children[-1] if has_active else None)
+
+
 _registered = []
+_register_lock = threading.Lock()  # functions compile from many threads; JAX refuses a second registration
 
 
 def register_pytrees():
-    """KeptGradients and an If's _Kept as JAX pytrees: lax.cond returns them, lax.scan stacks them
-    per iteration (a cond inside a loop body) and slices them back in the reverse scan."""
-    if not _registered:
-        import jax
-        from .xla_control_flow import _Kept
-        jax.tree_util.register_pytree_node(KeptGradients, _flatten, _unflatten)
-        jax.tree_util.register_pytree_node(_Kept, _flatten_kept, _unflatten_kept)
-        _registered.append(True)
+    """KeptGradients, an If's _Kept and a loop's _History as JAX pytrees: lax.cond returns them,
+    lax.scan stacks them per iteration (a cond or loop inside a loop body) and slices them back in
+    the reverse scan."""
+    if _registered:
+        return
+    with _register_lock:
+        if not _registered:
+            import jax
+            from .xla_control_flow import _History, _Kept
+            jax.tree_util.register_pytree_node(KeptGradients, _flatten, _unflatten)
+            jax.tree_util.register_pytree_node(_Kept, _flatten_kept, _unflatten_kept)
+            jax.tree_util.register_pytree_node(_History, _flatten_history, _unflatten_history)
+            _registered.append(True)
 
 
 def branch_output(value, key):
@@ -113,12 +138,15 @@ def branch_output(value, key):
     return jnp.asarray(value)
 
 
-def aligned_cond(pred, then_fn, else_fn, operand):
-    """lax.cond over branches whose outputs may hold KeptGradients with different entries: each
-    branch's are padded with zeros for the entries only the other one has."""
+def aligned_cond(pred, then_fn, else_fn, operand, variants=True):
+    """lax.cond over branches whose outputs may hold KeptGradients with different entries
+    (`variants`: the If has a variant output): each branch's are padded with zeros for the entries
+    only the other one has."""
     import jax
     from jax import lax
     from jax import numpy as jnp
+    if not variants:
+        return lax.cond(pred, then_fn, else_fn, operand)
     shapes = [jax.eval_shape(fn, operand) for fn in (then_fn, else_fn)]
     if jax.tree_util.tree_structure(shapes[0]) == jax.tree_util.tree_structure(shapes[1]):
         return lax.cond(pred, then_fn, else_fn, operand)
@@ -130,9 +158,9 @@ def aligned_cond(pred, then_fn, else_fn, operand):
             out = []
             for leaf, full in zip(leaves, union):
                 if full is not None:
-                    leaf = leaf + KeptGradients({s: {p: jnp.zeros(v.shape, v.dtype) for p, v in values.items()
-                                                     if p not in leaf.by_side.get(s, {})}
-                                                 for s, values in full.by_side.items()})
+                    leaf = leaf + KeptGradients({side: {p: jnp.zeros(v.shape, v.dtype) for p, v in entries.items()
+                                                        if p not in leaf.by_side.get(side, {})}
+                                                 for side, entries in full.by_side.items()})
                 out.append(leaf)
             return jax.tree_util.tree_unflatten(tree, out)
         return run
@@ -228,6 +256,8 @@ def _history_item_grad(op, args, state):
     """A column of zero gradients but at `index`: the gradient of one iteration's kept variant."""
     from jax import numpy as jnp
     g, stack, index = args
+    if isinstance(g, HistorySeeds) and g.var_stacks is not None:
+        raise _nested_loops_error()
     if not isinstance(g, KeptGradients):
         return [KeptGradients({})]
     trips = _length(stack)
@@ -241,11 +271,22 @@ def _length(stacked):
     return leaves[0].shape[0] if leaves else 0
 
 
+def _nested_loops_error():
+    # TensorFlow 2.21 refuses it under jit_compile=True too ("Input 1 to node ... with op
+    # EmptyTensorList must be a compile-time constant").
+    return InvalidArgumentError(
+        None, None, "XLA compilation of a second-order gradient through a loop nested in a loop is not supported "
+                    "(TensorFlow's XLA refuses it too: the inner loop's gradient buffers need a size known at "
+                    "compile time); take the higher-order gradient outside the jit_compile=True function.")
+
+
 def zero_gradient(value):
     """The zero a gradient accumulates from for `value`: zeros shaped like it, or for an If's
     kept values (a cond in a loop body, stacked), a KeptGradients of zeros for every kept value."""
     from jax import numpy as jnp
-    from .xla_control_flow import _Kept
+    from .xla_control_flow import _History, _Kept
+    if isinstance(value, _History):
+        raise _nested_loops_error()
     if isinstance(value, _Kept):
         return KeptGradients({key: {p: jnp.zeros_like(v) for p, v in zip(
             side[0] if side[0] is not None else range(len(side[1])), side[1])}
