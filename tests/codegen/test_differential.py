@@ -103,6 +103,16 @@ def _grad(f, argnums=(0,)):
     return g
 
 
+def _grad3(f):
+    """Third derivative (of the sum of the second): three nested tapes."""
+    def g(x):
+        with tf.GradientTape() as outer:
+            outer.watch(x)
+            z = tf.reduce_sum(_grad2(f)(x))
+        return outer.gradient(z, x)
+    return g
+
+
 def _grad2(f):
     """Second derivative (of the sum of the first) through nested tapes: grad-of-grad ops."""
     def g(x):
@@ -485,6 +495,10 @@ ROWS = [
                                                    (0, x))[1]), (X,)),
     Row("LoopHistoryStack", _grad2(lambda x: tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, y * x),
                                                            (0, x))[1]), (_pos(3),)),
+    Row("LoopHistoryLength", _grad2(lambda x: tf.while_loop(lambda i, y: tf.reduce_sum(y) < 30.0, lambda i, y: (
+        i + 1, y * (x + 1.0)), (0, x), maximum_iterations=4)[1]), (_pos(3),)),
+    Row("LoopHistorySeedStacks", _grad3(lambda x: tf.while_loop(lambda i, y: i < 2, lambda i, y: (
+        i + 1, y * x), (0, x))[1]), (np.array([1.0, 2.0, 0.5], np.float32),)),  # exact: 108 x^2
     Row("LoopHistorySeeds", _grad2(lambda x: tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, tf.sin(y * x)),
                                                            (0, x))[1]), (_pos(3),)),
     # --- a cond's gradient reads the values its forward kept (control_flow/cond_gradient.py) ---

@@ -27,6 +27,19 @@ from tests.codegen.differential_rows_everyday import SPD, TALL  # noqa: E402
 # Ops the compiler handles itself (codegen/xla.py), not through an OpDef.jax rule.
 COMPILER_HANDLED = {"ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
                     "If", "StatelessIf", "While", "StatelessWhile", "WhileGrad"}
+# ... and the higher-order gradient ops around If/While (codegen/xla_higher_order.py): they take and
+# give the compiler's own values for variants (kept values, a loop's history), so no single-op row
+# can run them; tests/codegen/test_xla_higher_order.py exercises each against TensorFlow's numbers.
+COMPILER_HANDLED |= {
+    "IfKeptGradient": "the gradient of an If's kept value, under a second tape (tensor `if` tests)",
+    "IfKeptSeed": "seeds an If's kept values from that gradient (tensor `if` / tf.cond tests)",
+    "LoopHistoryStack": "a compiled loop's stacked history for its differentiable backward loop (tf.range tests)",
+    "LoopHistorySeeds": "the gradient of that stacked history, added by WhileGrad's reverse scan (tf.range tests)",
+    "LoopHistorySeedStacks": "the stacks a history's gradient holds, for a third order's backward walk",
+    "LoopHistoryLength": "where the backward loop starts: a scan's length, or its active steps (maximum_iterations)",
+    "LoopHistoryItem": "one iteration's kept values of a cond in a loop body, out of the stacked column",
+    "LoopHistoryItemGrad": "the gradient of LoopHistoryItem: a stacked column of zeros but at one iteration",
+}.keys()
 
 
 def _lowered(name):

@@ -173,3 +173,86 @@ def test_unused_index_in_a_loop_body_is_pruned_cleanly():
         return y
 
     assert f(tf.constant(3)).numpy() == 8.0
+
+
+def test_hessian_vector_product_through_a_matmul_rnn_loop_in_a_graph():
+    """The backward walk's placeholders for kept values its gradient never reads were scalars: the
+    dead MatMuls reading them failed shape inference ('In[0] and In[1] must be matrices, got shapes
+    [] and [4,3]'). TensorFlow 2.21's numbers (tf.function)."""
+    rng = np.random.default_rng(0)
+    w, u = rng.normal(size=(3, 3)) * 0.5, rng.normal(size=(2, 3)) * 0.5
+    x, v = np.transpose(rng.normal(size=(4, 5, 2)), (1, 0, 2)), rng.normal(size=(3, 3))
+
+    @tf.function
+    def hvp(w, u, x, v):
+        with tf.GradientTape() as outer:
+            outer.watch(w)
+            with tf.GradientTape() as inner:
+                inner.watch(w)
+                h = tf.zeros([4, 3], tf.float64)
+                for t in tf.range(5):
+                    h = tf.tanh(tf.matmul(h, w) + tf.matmul(x[t], u))
+                loss = tf.reduce_sum(h ** 2)
+            gv = tf.reduce_sum(inner.gradient(loss, w) * v)
+        return outer.gradient(gv, w)
+    np.testing.assert_allclose(hvp(*(tf.constant(a) for a in (w, u, x, v))).numpy(),
+                               [[1.0695260633216273, 2.062521257247925, 0.7432401992128285],
+                                [-2.142976444577951, -2.8752248706418597, -0.2817105034868163],
+                                [-0.05561736713124619, 3.554017419524124, -0.6875838344839781]], rtol=1e-10)
+
+
+def test_third_order_through_a_loop_in_a_graph_matches_tensorflow():
+    """d3h/dw3 through `for t in tf.range(5): h = tanh(w h + x)` (it raised NotImplementedError);
+    TensorFlow 2.21's tf.function gives -3.203271970391796."""
+    @tf.function
+    def third(w, x):
+        with tf.GradientTape() as t3:
+            t3.watch(w)
+            with tf.GradientTape() as t2:
+                t2.watch(w)
+                with tf.GradientTape() as t1:
+                    t1.watch(w)
+                    h = tf.zeros_like(x)
+                    for _ in tf.range(5):
+                        h = tf.tanh(w * h + x)
+                dw = t1.gradient(h, w)
+            dww = t2.gradient(dw, w)
+        return t3.gradient(dww, w)
+    np.testing.assert_allclose(float(third(tf.constant(0.7, tf.float64), tf.constant(0.3, tf.float64))),
+                               -3.203271970391796, rtol=1e-10)
+
+    def second(w):  # and against central differences of the second derivative
+        with tf.GradientTape() as t2:
+            t2.watch(w)
+            with tf.GradientTape() as t1:
+                t1.watch(w)
+                h = tf.zeros_like(w)
+                for _ in tf.range(5):
+                    h = tf.tanh(w * h + 0.3)
+            dw = t1.gradient(h, w)
+        return t2.gradient(dw, w)
+    second = tf.function(second)
+    eps = 1e-4
+    numeric = (float(second(tf.constant(0.7 + eps, tf.float64))) - float(second(tf.constant(0.7 - eps, tf.float64))))
+    np.testing.assert_allclose(numeric / (2 * eps), -3.203271970391796, rtol=1e-6)
+
+
+def test_third_order_when_the_loop_starts_from_its_own_external():
+    """`y0 = x` with `x` also captured: WhileGrad's inputs repeat a tensor, and each input must get
+    its own gradient (the total at each counted it twice: 145.8 for 87.48). f = x^3 per element
+    through two `y * x` steps, so d/dx sum(d/dx sum((3x^2)^2)) = d/dx sum(36 x^3) = 108 x^2."""
+    @tf.function
+    def third(x):
+        with tf.GradientTape() as t3:
+            t3.watch(x)
+            with tf.GradientTape() as t2:
+                t2.watch(x)
+                with tf.GradientTape() as t1:
+                    t1.watch(x)
+                    y = tf.reduce_sum(tf.while_loop(lambda i, y: i < 2, lambda i, y: (i + 1, y * x), (0, x))[1])
+                dy = t1.gradient(y, x)
+                z = tf.reduce_sum(dy * dy)
+            s = tf.reduce_sum(t2.gradient(z, x))
+        return t3.gradient(s, x)
+    x = np.array([0.9, 0.4])
+    np.testing.assert_allclose(third(tf.constant(x)).numpy(), 108 * x ** 2, rtol=1e-12)

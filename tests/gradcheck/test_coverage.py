@@ -14,8 +14,11 @@ from tests.gradcheck.harness import ops_recorded
 # Ops whose gradient is defined but that no row can reach, each with the reason.
 EXEMPT = {
     "ProdOfOthers": "the helper inside Prod's gradient; its own gradient is not defined (first order only)",
-    "LoopHistorySeeds": "the gradient of a loop's stacked history (third order through a loop is not "
-                        "supported: its own gradient is None)",
+    "LoopHistorySeeds": "the gradient of a loop's stacked history: built at second order, differentiated at "
+                        "third (the harness stops at order 2); tests/control_flow/test_while_loop.py checks a "
+                        "third derivative against TensorFlow and differences",
+    "LoopHistorySeedStacks": "unpacks a loop history's gradient for the backward walk of a third order (the "
+                             "harness stops at order 2); checked as LoopHistorySeeds",
     "LoopHistoryStack": "built only when a loop's gradient is itself differentiated; the order=2 loop rows and "
                         "tests/control_flow/test_while_loop.py check those second derivatives",
     "IfKeptGradient": "built only when a cond's gradient is itself differentiated (the gradient of a kept value); "

@@ -18,7 +18,8 @@ XLA compiles the whole trace: loops and all.
 JAX runs with 64-bit types enabled (TensorFlow's int64/float64 must not shrink to 32 bits).
 This file: the check for ops without a lowering, and the compiled callable; xla_run.py runs a
 program over jax arrays, xla_control_flow.py lowers If/While, xla_trip_count.py finds static trip counts,
-xla_lists.py carries TensorLists (ops/lists_jax.py: dense buffers) through loops and branches.
+xla_lists.py carries TensorLists (ops/lists_jax.py: dense buffers) through loops and branches,
+xla_higher_order.py the ops a gradient of a gradient adds around them.
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError, graph_error_message
 from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
+from . import xla_higher_order  # noqa: F401 - adds the higher-order gradient ops to SPECIAL
 from . import xla_lists  # TensorLists as pytrees: registered once JAX is imported
 from ..ops.lists_jax import SizeNeedsConstants
 from .xla_run import SPECIAL, NeedsConstant, Slot, State, run_program

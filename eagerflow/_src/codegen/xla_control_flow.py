@@ -4,19 +4,23 @@ trace time, codegen/xla_trip_count.py) or `lax.while_loop`, `WhileGrad` -> a rev
 Under a recording tape a loop keeps its history (the loop variables and the values its gradient
 reads, per iteration) as the scan's stacked outputs, and an If keeps both branches' values (zeros
 for the branch not taken, as TensorFlow's cond_v2): the gradient ops read them back, nothing is
-recomputed. Variables flow through as part of every carry.
+recomputed. Control flow inside a kept branch or body keeps its own (State.attrs), and a body's
+If or loop is stacked per iteration as a pytree (codegen/xla_higher_order.py, with the ops of
+higher-order gradients). Variables flow through as part of every carry.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..core.errors import InvalidArgumentError
-from .xla_lists import as_value, conformed, grown_for_loop, select, with_buffers, zeros_like, zeros_of
-from .xla_run import SPECIAL, Slot, known, like, run_branch, run_program
+from .xla_higher_order import KeptGradients, aligned_cond, branch_output, register_pytrees, select, zero_gradient
+from .xla_lists import as_value, conformed, grown_for_loop, with_buffers, zeros_like, zeros_of
+from .xla_lists import select as select_value
+from .xla_run import SPECIAL, CompilerVariant, Slot, known, like, run_branch, run_program
 from .xla_trip_count import static_trip_count
 
 
-class _History:
+class _History(CompilerVariant):
     """What a loop kept for its gradient: the loop variables and kept values, stacked per iteration.
     `invariant`: kept position -> the value itself, for kept values the body passes through from
     outside the loop (a weight read before it): stacking those would copy them once per iteration
@@ -36,7 +40,7 @@ class _History:
                 for i in range(len(self.kept_stacks) + len(self.invariant))]
 
 
-class _Kept:
+class _Kept(CompilerVariant):
     """What an If under a recording tape kept for its gradient: each branch's kept values (zeros
     for the branch not taken, as TensorFlow's cond_v2 has them), by branch."""
 
@@ -44,7 +48,7 @@ class _Kept:
         self.sides = {"then_branch": then_side, "else_branch": else_side}  # (positions, values) or None
 
 
-class _KeptSide:
+class _KeptSide(CompilerVariant):
     """A _Kept as the gradient If's branch for one forward branch sees it (IfKeptValue reads it)."""
 
     def __init__(self, positions, values):
@@ -58,22 +62,25 @@ def _if(op, args, state):
     import jax
     from jax import lax
     from jax import numpy as jnp
-    attrs = op.attrs
+    attrs = state.attrs(op)
     keep = attrs.get("keep_intermediates", False)
     pred, externals = args[0], args[1:]
     n = len(op.outputs) - 1
+    variants = any(t.dtype.name == "variant" for t in op.outputs[:n])  # a kept values' gradient: aligned_cond
     branches = {key: attrs[key] for key in ("then_branch", "else_branch")}
     programs = {key: (b.with_intermediates(b.kept_for_gradient).program if keep else b.program)
                 for key, b in branches.items()}
 
-    def side_externals(key):  # a gradient If's branch reads the kept values of its own forward branch
-        return [e.sides[key] and _KeptSide(*e.sides[key]) if isinstance(e, _Kept) else e for e in externals]
+    def side_externals(key):  # a gradient If's branch reads the kept values (and their gradients) of its own
+        return [e.sides[key] and _KeptSide(*e.sides[key]) if isinstance(e, _Kept)  # forward branch
+                else e.for_branch(key) if isinstance(e, KeptGradients) else e for e in externals]
 
     def run(key):
         def fn(values):
-            inner = state.fork(values)
+            inner = state.fork(values, keep or None)
             outs = run_branch(branches[key], (), side_externals(key), inner, programs[key])
-            return (tuple(as_value(o) for o in outs[:n]), tuple(as_value(o) for o in outs[n:]),
+            return (tuple(branch_output(o, key) if isinstance(o, KeptGradients) else as_value(o) for o in outs[:n]),
+                    tuple(as_value(o) for o in outs[n:]),
                     tuple(inner.values))
         return fn
     runs = {key: run(key) for key in branches}
@@ -84,8 +91,8 @@ def _if(op, args, state):
         outs, kept, values = runs[key](tuple(state.values))
         sides = {key: (branches[key].kept_for_gradient, list(kept))}
     elif not keep:
-        outs, _, values = lax.cond(jnp.reshape(pred, ()).astype(bool), runs["then_branch"], runs["else_branch"],
-                                   tuple(state.values))
+        outs, _, values = aligned_cond(jnp.reshape(pred, ()).astype(bool), runs["then_branch"], runs["else_branch"],
+                                       tuple(state.values), variants)
         sides = {}
     else:  # each branch returns its kept values and zeros shaped as the other's
         shapes = {key: jax.eval_shape(runs[key], tuple(state.values))[1] for key in branches}
@@ -98,8 +105,8 @@ def _if(op, args, state):
                 zeros = tuple(zeros_of(s) for s in shapes[other])
                 return outs, ((kept, zeros) if key == "then_branch" else (zeros, kept)), new
             return fn
-        outs, (then_kept, else_kept), values = lax.cond(jnp.reshape(pred, ()).astype(bool), padded("then_branch"),
-                                                        padded("else_branch"), tuple(state.values))
+        outs, (then_kept, else_kept), values = aligned_cond(jnp.reshape(pred, ()).astype(bool), padded("then_branch"),
+                                                            padded("else_branch"), tuple(state.values), variants)
         sides = {"then_branch": (branches["then_branch"].kept_for_gradient, list(then_kept)),
                  "else_branch": (branches["else_branch"].kept_for_gradient, list(else_kept))}
     state.values = list(values)
@@ -117,7 +124,7 @@ def _kept_value(op, args, state):
 def _while(op, args, state):
     from jax import lax
     from jax import numpy as jnp
-    attrs = op.attrs
+    attrs = state.attrs(op)
     n = attrs["n_vars"]
     init, externals = [as_value(a) for a in args[:n]], args[n:]
     cond, body = attrs["cond"], attrs["body"]
@@ -130,6 +137,8 @@ def _while(op, args, state):
     trips = static_trip_count(cond, body, args[:n], externals, limit)
     masked = trips is None and keep and limit >= 0  # a scan of maximum_iterations steps, the rest masked
     if trips is None and not masked:
+        if keep and not op.attrs.get("keep_history", False):
+            keep = False  # kept only as nested in a kept body (State.attrs): nothing may read its history
         if keep:
             # TensorFlow 2.21 refuses the same loop under jit_compile=True with InvalidArgumentError
             # "XLA compilation requires a fixed tensor list size. Set the max number of elements. ...
@@ -152,12 +161,12 @@ def _while(op, args, state):
         if masked:  # past the condition's end, an iteration changes nothing and is marked inactive
             (go,) = run_branch(cond, loop, externals, state.fork(values))
             active = jnp.logical_and(active, jnp.reshape(go, ()).astype(bool))
-        inner = state.fork(values)
+        inner = state.fork(values, keep or None)
         outs = run_branch(body, loop, externals, inner, program)
         new = tuple(like(o, v) for o, v in zip(outs[:n], loop))
         new_values = tuple(inner.values)
         if masked:
-            new = tuple(select(active, a, b) for a, b in zip(new, loop))
+            new = tuple(select_value(active, a, b) for a, b in zip(new, loop))
             new_values = tuple(jnp.where(active, a, b) for a, b in zip(new_values, values))
         if not keep:
             return (new, new_values, active), None
@@ -166,6 +175,14 @@ def _while(op, args, state):
             outside = _from_outside(o, externals, values, inner.values, outer_values)
             if outside is not None:
                 invariant[i] = outside[0]
+            elif isinstance(o, (_Kept, _History)):  # a cond or loop in the body: what it kept, stacked as a pytree
+                register_pytrees()
+                stacked.append(o)
+            elif o is None or isinstance(o, CompilerVariant):
+                raise InvalidArgumentError(
+                    None, None, f"XLA compilation of the gradient of {op.type} {op.name!r}: its body keeps a "
+                                f"variant for the gradient ({type(o).__name__}) that a compiled loop cannot stack "
+                                f"per iteration yet; take the gradient outside the jit_compile=True function.")
             else:
                 stacked.append(as_value(o))
         return (new, new_values, active), (tuple(loop), tuple(stacked), active)
@@ -215,38 +232,53 @@ def _while_grad(op, args, state):
     from jax import lax
     from jax import numpy as jnp
     attrs = op.attrs
-    if attrs.get("seed_positions") is not None:
-        raise InvalidArgumentError(None, None, f"XLA compilation of {op.name}: gradients of a loop's gradient "
-                                               f"(third order through tf.while_loop) are not supported yet")
     n, body_grad, wanted = attrs["n_vars"], attrs["body_grad"], attrs["ext_index"]
     history, rest = args[0], args[1:]
+    var_seeds = kept_seeds = None  # at higher orders: gradients reaching the history (HistorySeeds)
+    zero_seeds = ()  # ... or zeros for the body gradient's seed inputs, when nothing reached it
+    if attrs.get("seed_positions") is not None:
+        rest, history_seeds = rest[:-1], rest[-1]
+        if history_seeds.var_stacks is None:
+            extra = body_grad.graph.inputs[len(body_grad.graph.inputs) - len(attrs["seed_positions"]):]
+            zero_seeds = [KeptGradients({}) if ph.dtype.name == "variant" else
+                          jnp.zeros(ph.shape.as_list(), ph.dtype.np_dtype) for ph in extra]
+        else:
+            var_seeds, kept_seeds = tuple(history_seeds.var_stacks), tuple(history_seeds.kept_stacks)
     externals, seeds = rest[:len(rest) - n], rest[len(rest) - n:]
     k = body_grad.n_intermediates
     positions = history.positions
 
     def ext_value(v):
         return state.values[v.index] if isinstance(v, Slot) else v
-    acc0 = tuple(zeros_like(ext_value(externals[i])) for i in wanted)
+    acc0 = tuple(zero_gradient(v) if isinstance(v, (_Kept, _History)) else zeros_like(v)  # lists too
+                 for v in (ext_value(externals[i]) for i in wanted))
 
     def step(carry, xs):
         grads, acc = carry
-        loop, kept, active = xs
+        loop, kept, active, seeds_in = xs
         kept = history.kept(kept)
         full = list(kept) if positions is None else [None] * k
         if positions is not None:
             for p, v in zip(positions, kept):
                 full[p] = v
-        values = list(loop) + list(externals) + full + list(grads)
+        values = list(loop) + list(externals) + full + list(grads) + list(seeds_in[1] if seeds_in else zero_seeds)
         env = {id(ph): v for ph, v in zip(body_grad.graph.inputs, values)}
         outs = run_program(body_grad.program, env, state.fork(state.values))
         new_grads = tuple(like(o, g) for o, g in zip(outs[:n], grads))
+        if seeds_in:  # gradients reaching the loop variables entering this iteration directly
+            new_grads = tuple(like(o + s, g) for o, s, g in zip(new_grads, seeds_in[0], grads))
         added = outs[n:]
         if active is not None:  # an iteration that did not run passes the gradients through
-            new_grads = tuple(select(active, o, g) for o, g in zip(new_grads, grads))
-            added = [select(active, o, zeros_like(o)) for o in added]
-        return (new_grads, tuple(like(a + o, a) for a, o in zip(acc, added))), None
+            new_grads = tuple(select_value(active, o, g) for o, g in zip(new_grads, grads))  # lists too
+
+        def accumulate(a, o):
+            if isinstance(o, KeptGradients):  # a cond's kept values in the body (stacked): a pytree
+                return a + o if active is None else select(active, a + o, a)
+            return like(a + (o if active is None else select_value(active, o, zeros_like(o))), a)
+        return (new_grads, tuple(accumulate(a, o) for a, o in zip(acc, added))), None
     (grads, acc), _ = lax.scan(step, (tuple(as_value(s) for s in seeds), acc0),
-                               (tuple(history.var_stacks), tuple(history.kept_stacks), history.active),
+                               (tuple(history.var_stacks), tuple(history.kept_stacks), history.active,
+                                (var_seeds, kept_seeds) if var_seeds is not None else None),
                                reverse=True)
     return list(grads) + list(acc)
 

@@ -63,15 +63,36 @@ class Slot:
         self.index = index
 
 
+class CompilerVariant:
+    """Base of the compiler's own values for what the NumPy kernels hold in variants (an If's
+    kept values, a loop's history, their gradients): not arrays, so ops that also take variants
+    (ZerosLike, AddN: a gradient's zero and sum) run them through ON_VARIANTS, by op type."""
+    __slots__ = ()
+
+
+ON_VARIANTS = {}
+
+
 class State:
     """The current value of every variable the function touches, and which ones it assigned."""
+
+    recording = False  # running a branch or body that keeps values for a gradient (control flow in it too)
 
     def __init__(self, values, assigned):
         self.values = list(values)
         self.assigned = assigned  # shared by forks: a branch's or body's writes count too
 
-    def fork(self, values):
-        return State(values, self.assigned)
+    def fork(self, values, recording=None):
+        forked = State(values, self.assigned)
+        forked.recording = self.recording if recording is None else recording
+        return forked
+
+    def attrs(self, op):
+        """`op`'s attributes as it runs here: inside a branch or body that keeps values for a
+        gradient, nested control flow keeps its own (OpDef.record_attrs, as the NumPy code does)."""
+        if self.recording and op.opdef.record_attrs is not None:
+            return op.opdef.record_attrs(op.attrs)
+        return op.attrs
 
 
 def value_of(program, env, tensor):
@@ -122,16 +143,25 @@ def run_program(program, env, state):
         elif getattr(lowering, "updates_variables", False):
             outs = _updating(op, lowering, args, state)
         else:
-            outs = _fold(op, args)
-            if outs is None:
-                try:
-                    out = op.opdef.jax(*args, **op.attrs)
-                except _concretization_errors() as exc:
-                    raise NeedsConstant(op, args) from exc
-                outs = list(out) if op.opdef.multi_output else [out]
+            outs = lower(op, args)
         for t, v in zip(op.outputs, outs):
             env[id(t)] = v
     return [value_of(program, env, t) for t in program.outputs]
+
+
+def lower(op, args):
+    """The op's outputs from its lowering (or its NumPy kernel, when its inputs are known)."""
+    on_variants = ON_VARIANTS.get(op.type)
+    if on_variants is not None and any(isinstance(a, CompilerVariant) for a in args):
+        return on_variants(op, args)
+    outs = _fold(op, args)
+    if outs is None:
+        try:
+            out = op.opdef.jax(*args, **op.attrs)
+        except _concretization_errors() as exc:
+            raise NeedsConstant(op, args) from exc
+        outs = list(out) if op.opdef.multi_output else [out]
+    return outs
 
 
 def _on_host(op, args):

@@ -7,7 +7,7 @@ shape must stay compatible with its invariant: TensorFlow's error otherwise.
 Gradient: when a recording tape sees the loop, the op also outputs its history (the loop variables
 entering each iteration). `WhileGrad` walks that history backwards, running the traced gradient of
 one body iteration each step: the forward keeps the loop variables, nothing more, and the backward
-recomputes each iteration's inside from them.
+recomputes each iteration's inside from them. Gradients of that gradient: control_flow/loop_history.py.
 """
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from ..core.variant import VariantValue
 from ..ops.operands import as_tensor
 from ..ops.registry import Spec, bind, defop
 from . import subgraph
+from .loop_history import while_grad_grad
 
 
 class _LoopVarSpec:
@@ -70,6 +71,8 @@ def _while_grad(op, *grads):
     body_grad = _body_gradient(body, externals, wanted, seed_positions)
     inputs = (history, *externals, *seeds) + ((history_seeds,) if history_seeds is not None else ())
     attrs = {"body_grad": body_grad, "n_vars": n, "ext_index": wanted, "body": body}
+    if op.attrs.get("maximum_iterations", -1) >= 0:  # the backward loop of a second order has the same bound
+        attrs["maximum_iterations"] = op.attrs["maximum_iterations"]
     if history_seeds is not None:
         attrs["seed_positions"] = seed_positions
     outs = bind(WhileGrad, inputs, attrs)
@@ -78,71 +81,10 @@ def _while_grad(op, *grads):
     return result + [ext_grads.get(i) for i in range(len(externals))]
 
 
-def _while_grad_grad(op, *grads):
-    """The gradient of a loop's gradient: the backward walk is rebuilt as an ordinary
-    tf.while_loop over the stacked history (differentiable ops only) and differentiated under a
-    tape; the history's gradient reaches the forward loop as seeds for its kept values."""
-    from ..autodiff.tape import GradientTape
-    if op.attrs.get("seed_positions") is not None:
-        raise NotImplementedError("Third-order gradients through tf.while_loop are not supported yet.")
-    n = op.attrs["n_vars"]
-    history, rest = op.inputs[0], list(op.inputs[1:])
-    externals, seeds = rest[:len(rest) - n], rest[len(rest) - n:]
-    sources = [history] + externals + seeds
-    with GradientTape(watch_accessed_variables=False) as tape:
-        for t in sources:
-            if t.dtype.is_differentiable or t.dtype is _dt.resource:
-                tape.watch(t)
-        outs = _differentiable_backward(history, op.attrs["body"], op.attrs["body_grad"], externals, seeds,
-                                        op.attrs["ext_index"])
-    seeds_out = [g if g is not None else _zeros(o) for g, o in zip(grads, outs)]
-    return tape.gradient(outs, sources, output_gradients=seeds_out)
-
-
-def _differentiable_backward(history, body, body_grad, externals, seeds, wanted):
-    """The backward walk of WhileGrad written with ordinary ops: a tf.while_loop over the history's
-    stacked values running the body gradient's ops."""
-    from ..graph.evaluate import evaluate
-    from ..ops.array import shape as shape_of
-    from ..ops.array import zeros
-    from ..ops.math import cast, greater_equal
-    from ..ops.state import ReadVariableOp
-    n = len(body.explicit)
-    positions = tuple(body.kept_for_gradient or ())
-    full = body.with_intermediates()
-    var_specs = [(ph.shape, ph.dtype) for ph in body.explicit]
-    kept_specs = [(full.intermediates[p].shape, full.intermediates[p].dtype) for p in positions]
-    stacks = bind(HistoryStack, (history,), {"n_vars": n, "positions": positions,
-                                            "var_specs": var_specs, "kept_specs": kept_specs})
-    var_stacks, kept_stacks = stacks[:n], stacks[n:]
-    placeholders = body_grad.graph.inputs[:len(body_grad.explicit)]
-    k, m = body_grad.n_intermediates, len(externals)
-
-    def cond(j, *rest):
-        return greater_equal(j, 0)
-
-    def step(j, *rest):
-        g, acc = list(rest[:n]), list(rest[n:])
-        kept = [None] * k
-        for p, stack in zip(positions, kept_stacks):
-            kept[p] = bind(HistoryItem, (stack, j)) if stack.dtype is _dt.variant else stack[j]
-        for i in range(k):  # never read by the gradient: any value of the placeholder's dtype
-            if kept[i] is None:
-                dtype = placeholders[n + m + i].dtype
-                kept[i] = _zeros(history) if dtype is _dt.variant else cast(zeros([]), dtype)
-        outs = evaluate(body_grad.graph, [s[j] for s in var_stacks] + list(externals) + kept + g,
-                        body_grad.outputs)
-        return [j - 1] + list(outs[:n]) + [a + b for a, b in zip(acc, outs[n:])]
-
-    start_acc = [_zeros(bind(ReadVariableOp, (externals[i],)) if externals[i].dtype is _dt.resource
-                        else externals[i]) for i in wanted]
-    result = while_loop(cond, step, [shape_of(var_stacks[0])[0] - 1] + list(seeds) + start_acc)
-    return list(result[1:])
-
-
 def _zeros(t):
     from ..ops.array import zeros_like
     return zeros_like(t)
+
 
 
 def _spec(t):
@@ -199,7 +141,8 @@ def _body_gradient(body, externals, wanted, seed_positions=()):
     return branch
 
 
-def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index, body=None, seed_positions=None):
+def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index, body=None, seed_positions=None,
+                       maximum_iterations=-1):
     if seed_positions is not None:  # the last input: gradients reaching the history itself
         rest, seeds_value = rest[:-1], rest[-1]
         if seeds_value.payload is None:  # a zero gradient: nothing reached the history after all
@@ -233,57 +176,6 @@ def _while_grad_kernel(history, *rest, body_grad, n_vars, ext_index, body=None, 
     return grads + [a if isinstance(a, VariantValue) else np.asarray(a) for a in ext_acc]
 
 
-def _stack(values, spec):
-    if spec[1] is _dt.variant:  # e.g. what a cond in the body kept: one variant per iteration
-        column = np.empty(len(values), dtype=object)
-        for i, v in enumerate(values):
-            column[i] = v
-        return column
-    if values:
-        return np.stack([np.asarray(v) for v in values])
-    shape, dtype = spec
-    dims = [0 if d is None else d for d in (shape.as_list() if shape.rank is not None else [])]
-    return np.zeros([0] + dims, dtype=dtype.np_dtype)
-
-
-def _history_stack_kernel(history, n_vars, positions, var_specs, kept_specs):
-    stored, entries = history.payload
-    where = None if stored is None else {p: i for i, p in enumerate(stored)}
-
-    def pick(kept, p):
-        return kept[p] if where is None else kept[where[p]]
-    var_cols = [_stack([e[0][j] for e in entries], var_specs[j]) for j in range(n_vars)]
-    kept_cols = [_stack([pick(e[1], p) for e in entries], spec) for p, spec in zip(positions, kept_specs)]
-    return var_cols + kept_cols
-
-
-def _history_stack_infer(inputs, attrs):
-    return [Spec(TensorShape([None]).concatenate(shape), dtype)
-            for shape, dtype in list(attrs["var_specs"]) + list(attrs["kept_specs"])]
-
-
-def _history_stack_grad(op, *grads):
-    n = op.attrs["n_vars"]
-    filled = [g if g is not None else _zeros(o) for g, o in zip(grads, op.outputs)]
-    return [bind(HistorySeeds, tuple(filled), {"n_vars": n})]
-
-
-def _history_item_kernel(stack, index):
-    return stack[index]
-
-
-def _history_item_grad_kernel(g, stack, index):
-    out = np.empty(len(stack), dtype=object)
-    for i in range(len(out)):
-        out[i] = VariantValue(None)  # a zero variant gradient
-    out[index] = g
-    return out
-
-
-def _history_seeds_kernel(*stacks, n_vars):
-    return VariantValue((list(stacks[:n_vars]), list(stacks[n_vars:])))
-
-
 def _ext_value(value):
     """The array an external gradient has the shape of (a variable's value for a handle)."""
     return value._array if hasattr(value, "_array") else value
@@ -306,25 +198,6 @@ def _while_grad_infer(inputs, attrs):
     return specs
 
 
-HistoryStack = defop("LoopHistoryStack", inputs=("history",), kernel=_history_stack_kernel,
-                      infer=_history_stack_infer, grad=_history_stack_grad, multi_output=True, sparse_output_grads=True,
-                      doc="A loop's kept values as stacked tensors [iterations, ...] (TensorFlow keeps them in "
-                          "TensorList accumulators): what a differentiable backward loop reads.")
-HistoryItem = defop("LoopHistoryItem", inputs=("stack", "index"), kernel=_history_item_kernel,
-                    infer=lambda inputs, attrs: [Spec(TensorShape([]), _dt.variant)],
-                    grad=lambda op, g: [bind(HistoryItemGrad, (g, *op.inputs)), None],
-                    doc="One iteration's variant out of a stacked history column (a variant a cond or loop "
-                        "in the body kept): NumPy object arrays have no strided-slice gradient.")
-HistoryItemGrad = defop("LoopHistoryItemGrad", inputs=("gradient", "stack", "index"),
-                        kernel=_history_item_grad_kernel,
-                        infer=lambda inputs, attrs: [Spec(inputs[1].shape, _dt.variant)],
-                        grad=lambda op, g: [bind(HistoryItem, (g, op.inputs[2])), None, None],
-                        doc="The gradient of LoopHistoryItem: a column of zero variants but at `index`.")
-HistorySeeds = defop("LoopHistorySeeds", inputs=("gradients",), kernel=_history_seeds_kernel,
-                     infer=lambda inputs, attrs: [Spec(TensorShape([]), _dt.variant)], grad=lambda op, *g: None,
-                     doc="Gradients of a loop's stacked history, as the history's gradient (a variant).")
-
-
 def _keep_history(attrs):
     return {**attrs, "keep_history": True}
 
@@ -337,7 +210,7 @@ StatelessWhile = defop("StatelessWhile", inputs=("input",), kernel=_while_kernel
                        grad=_while_grad, multi_output=True, sparse_output_grads=True, record_attrs=_keep_history,
                        doc="A loop over side-effect-free cond and body sub-graphs.")
 WhileGrad = defop("WhileGrad", inputs=("history", "input"), kernel=_while_grad_kernel, infer=_while_grad_infer,
-                  grad=_while_grad_grad, multi_output=True,
+                  grad=while_grad_grad, multi_output=True,
                   doc="Walks a loop's history backwards through the traced gradient of its body.")
 
 

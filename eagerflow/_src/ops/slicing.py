@@ -581,26 +581,21 @@ def _jax_scatter_nd(indices, updates, shape):
     return jnp.zeros(shape, updates.dtype).at[tuple(flat[:, i] for i in range(depth))].add(upd)
 
 
-StridedSlice.jax = lambda x, begin, end, strides, **attrs: x[_numpy_index(
-    x.shape, *_spec_lists(begin, end, strides), attrs)]
+def _jax_index(shape, begin, end, strides, attrs):
+    """The index of a strided slice under XLA: static when the spec is known at trace time; `x[i]`
+    (shrinking axis 0 at a traced scalar `i`, as the backward walk of a loop's history reads its
+    stacks) is a dynamic index."""
+    if not isinstance(begin, (np.ndarray, np.generic)) and np.shape(begin) == (1,) and isinstance(
+            strides, (np.ndarray, np.generic)) and attrs.get("shrink_axis_mask", 0) == 1 and int(strides[0]) == 1 \
+            and not any(attrs.get(m, 0) for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask")):
+        return (jnp.reshape(begin, ())[()],)
+    return _numpy_index(shape, *_spec_lists(begin, end, strides), attrs)
 
 
-def _jax_strided_slice_grad(shape, begin, end, strides, dy, **attrs):
-    shape = tuple(int(d) for d in shape)
-    if not isinstance(begin, (np.ndarray, np.generic)) and _traced_scalar_index(begin, strides, attrs):
-        # the gradient of `x[t]` with `t` known only at run time (a loop counter): one dynamic row
-        return jnp.zeros(shape, dy.dtype).at[jnp.reshape(begin, ())].set(dy)
-    return jnp.zeros(shape, dy.dtype).at[_numpy_index(shape, *_spec_lists(begin, end, strides), attrs)].set(dy)
-
-
-def _traced_scalar_index(begin, strides, attrs):
-    """Whether the spec is `x[t]` (axis 0 shrunk at begin[0], stride 1), as passes/index.py's ScalarIndex."""
-    return (attrs.get("shrink_axis_mask", 0) == 1 and not any(attrs.get(m, 0) for m in (
-        "begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask")) and np.shape(begin) == (1,)
-        and isinstance(strides, (np.ndarray, np.generic)) and np.array_equal(np.reshape(strides, -1), [1]))
-
-
-StridedSliceGrad.jax = _jax_strided_slice_grad
+StridedSlice.jax = lambda x, begin, end, strides, **attrs: x[_jax_index(x.shape, begin, end, strides, attrs)]
+StridedSliceGrad.jax = lambda shape, begin, end, strides, dy, **attrs: jnp.zeros(
+    tuple(int(d) for d in shape), dy.dtype).at[_jax_index(tuple(int(d) for d in shape), begin, end, strides,
+                                                          attrs)].set(dy)
 Slice.jax = lambda x, begin, size: x[tuple(_pyslice(b, b + s) for b, s in _slice_bounds(
     x.shape, [int(b) for b in begin], [int(s) for s in size]))]
 GatherV2.jax = _jax_gather
