@@ -96,5 +96,10 @@ def rows(Row):
         Row("TruncateMod", tf.truncatemod, (DATA, np.float32(0.7)), label="float"),
         Row("TruncateDiv", tf.truncatediv, (np.array([1, 2], np.int32), np.array([1, 0], np.int32)),
             raises=tf.errors.InternalError, label="by-zero"),
+        Row("DynamicStitch", lambda a, b: tf.dynamic_stitch([[0, 2], [1, 2]], [a, b]), (DATA[:2], DATA[2:])),
+        Row("DynamicStitch", lambda a: tf.dynamic_stitch([[3, 0], [1]], [a, a[:1] * 2]), (UNIT[0, :2],),
+            label="gap-and-overwrite"),
+        Row("DynamicStitch", lambda a: tf.dynamic_stitch([[0, -1]], [a]), (UNIT[0, :2],),
+            raises=tf.errors.InvalidArgumentError, label="negative"),
         Row("Timestamp", lambda x: x + tf.cast(tf.timestamp() > 1e9, tf.float32), (DATA,)),
     ]
