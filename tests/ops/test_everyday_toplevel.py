@@ -426,3 +426,46 @@ def test_new_ops_round_trip_through_saved_model(tmp_path):
     tf.saved_model.save(M(), str(tmp_path))
     got = [t.numpy().tolist() for t in tf.saved_model.load(str(tmp_path)).f(X)]
     assert got == [X.numpy().tolist(), [[1, 1, 1]], [1, 3, 2], [[0, 1, 1], [2, 2, 3]], [1, 3, 2], True]
+
+
+_N = tf.constant(np.arange(12, dtype=np.float32).reshape(3, 4))
+# (call, arguments, TF 2.21's eager result): each also runs traced with every dim unknown
+_DYNAMIC = [
+    (lambda v: tf.roll(v, [2, -1], [1, 0]), (_N,), [[6, 7, 4, 5], [10, 11, 8, 9], [2, 3, 0, 1]]),
+    (lambda n: tf.sequence_mask(n, 5), (tf.constant([1, 4, 0]),),
+     [[True, False, False, False, False], [True, True, True, True, False], [False] * 5]),
+    (lambda n: tf.sequence_mask(n), (tf.constant([[1, 4], [0, 2]]),),
+     [[[True, False, False, False], [True, True, True, True]], [[False] * 4, [True, True, False, False]]]),
+    (lambda a, v: tf.searchsorted(a, v), (tf.constant([[0., 1., 5.], [2., 3., 4.], [0., 0., 1.]]),
+                                          tf.constant([[0.5, 9.], [3., 3.5], [0., 1.]])), [[1, 3], [1, 2], [0, 2]]),
+    (lambda v, n: tf.reverse_sequence(v, n, seq_axis=1, batch_axis=0), (_N, tf.constant([4, 0, 2])),
+     [[3, 2, 1, 0], [4, 5, 6, 7], [9, 8, 10, 11]]),
+    (lambda v, n: tf.reverse_sequence(v, n, seq_axis=0, batch_axis=1), (_N, tf.constant([3, 1, 2, 0])),
+     [[8, 1, 6, 3], [4, 5, 2, 7], [0, 9, 10, 11]]),
+    (lambda v: tf.histogram_fixed_width(v, [1., 9.], nbins=4), (_N,), [3, 2, 2, 5]),
+    (lambda d, p: tf.dynamic_partition(d, p, 3), (_N, tf.constant([2, 0, 2])),
+     [[[4, 5, 6, 7]], [], [[0, 1, 2, 3], [8, 9, 10, 11]]]),
+    (lambda a, b: tf.dynamic_stitch([[3, 1], [0]], [a, b]), (_N[:2], _N[2:]),
+     [[8, 9, 10, 11], [4, 5, 6, 7], [0, 0, 0, 0], [0, 1, 2, 3]]),
+    (lambda i: tf.unravel_index(i, [2, 3, 2]), (tf.constant([0, 11, 5, 6]),), [[0, 1, 0, 1], [0, 2, 2, 0],
+                                                                             [0, 1, 1, 0]]),
+    (lambda a, b: tf.broadcast_dynamic_shape(tf.shape(a), tf.shape(b)), (_N, tf.ones([3, 1, 1])), [3, 3, 4]),
+    (lambda a: tf.saturate_cast(a * 30, tf.int8), (_N,), [[0, 30, 60, 90], [120, 127, 127, 127], [127] * 4]),
+]
+
+
+@pytest.mark.parametrize("case", range(len(_DYNAMIC)))
+def test_values_with_shapes_known_only_when_running(case):
+    fn, args, expected = _DYNAMIC[case]
+    specs = [tf.TensorSpec([None] * a.shape.rank, a.dtype) for a in args]
+    for result in (fn(*args), tf.function(fn).get_concrete_function(*specs)(*args)):
+        got = [t.numpy().tolist() for t in result] if isinstance(result, list) else result.numpy().tolist()
+        assert got == expected
+
+
+def test_unravel_index_rank_errors_as_tensorflow():
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape('The indices can only be scalar or vector, '
+                                                                       'got "[1,1]"')):
+        tf.unravel_index([[1]], [2, 3])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape('The indices can only be 1-D, got "[1,2]"')):
+        tf.unravel_index([1], [[2, 3]])

@@ -188,6 +188,12 @@ def unravel_index(indices, dims, name=None):
         raise TypeError(f"Value passed to parameter 'indices' has DataType {idx.dtype.name} not in list of "
                         "allowed values: int32, int64")
     check_same_dtype("UnravelIndex", [idx, dims_t])
+    if idx.shape.rank is not None and idx.shape.rank > 1:
+        raise InvalidArgumentError(None, None, "The indices can only be scalar or vector, got "
+                                   f"\"{_dims_text(idx.shape.as_list())}\" [Op:UnravelIndex]")
+    if dims_t.shape.rank is not None and dims_t.shape.rank != 1:
+        raise InvalidArgumentError(None, None, "The indices can only be 1-D, got "
+                                   f"\"{_dims_text(dims_t.shape.as_list())}\" [Op:UnravelIndex]")
     known_idx, known_dims = static_value(idx), static_value(dims_t)
     if known_idx is not None and known_dims is not None:
         total = int(np.prod(np.asarray(known_dims, np.int64)))
