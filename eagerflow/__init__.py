@@ -90,3 +90,17 @@ from . import keras  # noqa: E402
 # --- SavedModel and checkpoints: owned by the SavedModel work (saved_model/, train/) ---
 from . import saved_model, train  # noqa: E402
 # --- end SavedModel ---
+# --- everyday top-level functions (API breadth sweep): masks, rolls, searches, shape checks, grouping ---
+from ._src.ops.sequence_masks import reverse_sequence, roll, sequence_mask  # noqa: E402
+from ._src.ops.searchsorted import searchsorted  # noqa: E402
+from ._src.ops.static_shapes import (broadcast_dynamic_shape, broadcast_static_shape, ensure_shape,  # noqa: E402
+                                     get_static_value, shape_n, unravel_index)
+from ._src.ops.truncating import realdiv, saturate_cast, truncatediv, truncatemod  # noqa: E402
+from ._src.ops.partitions import dynamic_partition, dynamic_stitch, histogram_fixed_width  # noqa: E402
+from ._src.ops.control_dependencies import (control_dependencies, group, inside_function, no_op,  # noqa: E402
+                                            timestamp, tuple)
+from ._src.ops.initializers import (constant_initializer, ones_initializer, random_normal_initializer,  # noqa: E402
+                                    random_uniform_initializer, zeros_initializer)
+from ._src.autodiff.hessians import hessians, identity_n  # noqa: E402
+from ._src.core.logger import get_logger  # noqa: E402
+# --- end everyday top-level functions ---

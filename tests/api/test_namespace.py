@@ -33,6 +33,11 @@ EXPECTED = set("""
     while_loop zeros zeros_like
     meshgrid repeat tensor_scatter_nd_add tensor_scatter_nd_max tensor_scatter_nd_min tensor_scatter_nd_sub
     tensor_scatter_nd_update unique unique_with_counts numpy_function py_function
+    reverse_sequence roll sequence_mask searchsorted broadcast_dynamic_shape broadcast_static_shape
+    ensure_shape get_static_value shape_n unravel_index realdiv saturate_cast truncatediv truncatemod
+    dynamic_partition dynamic_stitch histogram_fixed_width control_dependencies group inside_function
+    no_op timestamp tuple constant_initializer ones_initializer random_normal_initializer
+    random_uniform_initializer zeros_initializer hessians identity_n get_logger
 """.split())
 
 TF_NAMES = {line for line in (Path(__file__).parent / "tensorflow_2_21_top_level_names.txt").read_text().split()

@@ -45,6 +45,9 @@ ROWS = [
             [(2, 3), (2,)], make=_distinct((2, 3), (2,))),
     GradRow("TensorScatterMin", lambda x, u: tf.tensor_scatter_nd_min(x, [[0, 1], [1, 2]], u) * x[0, 0],
             [(2, 3), (2,)], make=_distinct((2, 3), (2,))),
+    GradRow("DynamicStitch", lambda a, b: tf.square(tf.dynamic_stitch([[0, 2], [1, 3]], [a, b])), [(2, 2), (2, 2)],
+            order=2),
+    GradRow("EnsureShape", lambda x: tf.square(tf.ensure_shape(x, [None, 3])), [(2, 3)], order=2),
     # --- joining and splitting ---
     GradRow("ConcatV2", lambda a, b: tf.square(tf.concat([a, b], 1)), [(2, 2), (2, 3)], order=2),
     GradRow("ConcatV2/negative-axis", lambda a, b: tf.concat([a, b], -2), [(1, 3), (2, 3)]),

@@ -138,6 +138,7 @@ tensor_scatter_nd_max = _public(TensorScatterMax, "tensor_scatter_nd_max", "the 
 tensor_scatter_nd_min = _public(TensorScatterMin, "tensor_scatter_nd_min", "the minimum of themselves and")
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
+from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax(method):
@@ -145,7 +146,7 @@ def _jax(method):
         depth = indices.shape[-1]
         flat = indices.reshape(int(np.prod(indices.shape[:-1], dtype=np.int64)), depth)
         rows = updates.reshape((flat.shape[0],) + tuple(tensor.shape[depth:]))
-        at = tensor.at[tuple(flat[:, i] for i in range(depth))]
+        at = jnp.asarray(tensor).at[tuple(flat[:, i] for i in range(depth))]  # a folded constant is NumPy
         return at.add(-rows) if method == "subtract" else getattr(at, method)(rows)
     return lower
 
