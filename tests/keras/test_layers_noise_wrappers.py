@@ -181,3 +181,19 @@ def test_image_model_with_new_layers_round_trips(tmp_path):
     loaded = keras.models.load_model(tmp_path / "i.keras")
     img = np.arange(2 * 6 * 6 * 2, dtype=np.float32).reshape(2, 6, 6, 2)
     np.testing.assert_allclose(loaded.predict(img, verbose=0), model.predict(img, verbose=0), rtol=1e-6)
+
+
+def test_new_layers_give_the_same_values_under_tf_function_with_an_unknown_batch():
+    layers = [L.Conv1D(4, 3, padding="causal"), L.PReLU(shared_axes=[1]), L.SpatialDropout1D(0.5),
+              L.Bidirectional(L.GRU(3, return_sequences=True)), L.TimeDistributed(L.Dense(2)),
+              L.MaxPooling1D(2, padding="same"), L.Permute((2, 1)), L.GlobalMaxPooling1D(keepdims=True)]
+
+    def run(x):
+        for layer in layers:
+            x = layer(x)
+        return x
+    seq = arr("seq")
+    eager = run(seq).numpy()
+    graph = tf.function(run, input_signature=[tf.TensorSpec([None, 7, 3], tf.float32)])
+    np.testing.assert_allclose(graph(seq).numpy(), eager, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(graph(seq[:1]).numpy(), eager[:1], rtol=1e-5, atol=1e-6)

@@ -100,57 +100,112 @@ def _shapes(inputs):
     return tuple(inputs.shape.as_list())
 
 
-def _check_shapes(inputs):
-    """Keras 3 refuses inputs whose static shapes cannot broadcast (a 1 or a None matches anything)."""
+def _elementwise_shape(shape1, shape2):
+    """Keras 3's static check: trailing axes must match, a 1 or None matching anything."""
+    if len(shape1) < len(shape2):
+        return _elementwise_shape(shape2, shape1)
+    if not shape2:
+        return shape1
+    out = list(shape1[:-len(shape2)])
+    for i, j in zip(shape1[-len(shape2):], shape2):
+        if i is None or j is None:
+            out.append(None)
+        elif i == 1 or j == 1:
+            out.append(j if i == 1 else i)
+        elif i != j:
+            raise ValueError(f"Inputs have incompatible shapes. Received shapes {shape1} and {shape2}")
+        else:
+            out.append(i)
+    return tuple(out)
+
+
+def _aligned(inputs):
+    """The inputs checked as Keras checks them, the lower-rank ones given size-1 axes after the batch axis
+    until every rank is equal (Keras' rule, which is not NumPy's right-aligned broadcasting)."""
     if not isinstance(inputs, (list, tuple)):
         raise ValueError(f"A merge layer should be called on a list of inputs. Received: input_shape="
                          f"{_shapes(inputs)} (not a list of shapes)")
-    shapes = [tuple(x.shape.as_list())[1:] for x in inputs]  # Keras compares all but the batch axis
-    first = shapes[0]
-    for other in shapes[1:]:
-        if len(other) != len(first):
-            continue  # Keras expands the shorter input's dims; broadcasting then decides
-        for d1, d2 in zip(first, other):
-            if d1 is not None and d2 is not None and d1 != d2 and d1 != 1 and d2 != 1:
-                raise ValueError(f"Inputs have incompatible shapes. Received shapes {first} and {other}")
+    shapes = [tuple(x.shape.as_list()) for x in inputs]
+    out_shape = shapes[0][1:]
+    for shape in shapes[1:]:
+        out_shape = _elementwise_shape(out_shape, shape[1:])  # Keras compares all but the batch axis
+    top = max(len(shape) for shape in shapes)
+    aligned = []
+    for x, shape in zip(inputs, shapes):
+        for _ in range(top - len(shape)):
+            x = _array.expand_dims(x, 1)
+        aligned.append(x)
+    return aligned
+
+
+def _feature_masks(inputs, mask):
+    """Each input's (batch, steps) mask broadcast over its features, or None for an input without one."""
+    if mask is None:
+        return [None] * len(inputs)
+    return [None if m is None else _array.broadcast_to(_array.expand_dims(m, -1), _array.shape(x))
+            for x, m in zip(inputs, mask)]
 
 
 class _Elementwise(Layer):
-    """A merge of two or more same-shaped inputs by one elementwise binary op, applied left to right."""
+    """A merge of two or more inputs by one elementwise binary op, applied left to right; masked steps of
+    one input take the other's value (Keras 3's rule for Maximum and Minimum, which have no identity)."""
     supports_masking = True
+    _op = None
 
     def compute_mask(self, inputs, mask=None):
         return _or_masks(inputs, mask)
 
-    def _merge(self, x, y):
-        raise NotImplementedError
-
-    def call(self, inputs):
-        _check_shapes(inputs)
-        out = inputs[0]
-        for x in inputs[1:]:
-            out = self._merge(out, x)
+    def call(self, inputs, mask=None):
+        inputs = _aligned(inputs)
+        op = type(self)._op
+        if mask is None or all(m is None for m in mask):
+            out = inputs[0]
+            for x in inputs[1:]:
+                out = op(out, x)
+            return out
+        masks = _feature_masks(inputs, mask)
+        out, out_mask = inputs[0], masks[0]
+        for x, m in zip(inputs[1:], masks[1:]):
+            if m is not None:
+                x = _array.where(m, x, out)
+            if out_mask is not None:
+                out = _array.where(out_mask, out, x)
+            out_mask = _math.logical_or(out_mask, m) if m is not None and out_mask is not None else None
+            out = op(out, x)
         return out
 
 
-class Multiply(_Elementwise):
-    def _merge(self, x, y):
-        return _math.multiply(x, y)
-
-
 class Maximum(_Elementwise):
-    def _merge(self, x, y):
-        return _math.maximum(x, y)
+    _op = staticmethod(_math.maximum)
 
 
 class Minimum(_Elementwise):
-    def _merge(self, x, y):
-        return _math.minimum(x, y)
+    _op = staticmethod(_math.minimum)
+
+
+class Multiply(_Elementwise):
+    """The product; a masked step counts as 1, and where every input is masked the output is 0 (Keras 3)."""
+    _op = staticmethod(_math.multiply)
+
+    def call(self, inputs, mask=None):
+        if mask is None or all(m is None for m in mask):
+            return super().call(inputs)
+        inputs = _aligned(inputs)
+        masks = _feature_masks(inputs, mask)
+        out, out_mask = None, None
+        for x, m in zip(inputs, masks):
+            if m is not None:
+                x = _array.where(m, x, _array.ones_like(x))
+                out_mask = m if out_mask is None else _math.logical_or(out_mask, m)
+            out = x if out is None else _math.multiply(out, x)
+        if all(m is not None for m in masks):
+            out = _array.where(out_mask, out, _array.zeros_like(out))
+        return out
 
 
 class Average(_Elementwise):
     def call(self, inputs):
-        _check_shapes(inputs)
+        inputs = _aligned(inputs)
         total = add_n(list(inputs)) if len(inputs) > 1 else inputs[0]
         return total / _math.cast(len(inputs), total.dtype)
 
@@ -160,7 +215,7 @@ class Subtract(_Elementwise):
         if isinstance(inputs, (list, tuple)) and len(inputs) != 2:
             raise ValueError(f"A `Subtract` layer should be called on exactly 2 inputs. Received: input_shape="
                              f"{_shapes(inputs)}")
-        _check_shapes(inputs)
+        inputs = _aligned(inputs)
         return _math.subtract(inputs[0], inputs[1])
 
 
