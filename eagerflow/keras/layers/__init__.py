@@ -16,3 +16,4 @@ from .pooling1d import (AveragePooling1D, AvgPool1D, Conv1D, GlobalAveragePoolin
 from .noise import GaussianDropout, GaussianNoise, SpatialDropout1D  # noqa: F401,E402
 from .wrappers import Bidirectional, TimeDistributed  # noqa: F401,E402
 from .conv_extra import Conv2DTranspose, DepthwiseConv2D, SeparableConv2D  # noqa: F401,E402
+from .lambda_layer import Lambda  # noqa: F401,E402
