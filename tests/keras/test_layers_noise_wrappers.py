@@ -197,3 +197,33 @@ def test_new_layers_give_the_same_values_under_tf_function_with_an_unknown_batch
     graph = tf.function(run, input_signature=[tf.TensorSpec([None, 7, 3], tf.float32)])
     np.testing.assert_allclose(graph(seq).numpy(), eager, rtol=1e-5, atol=1e-6)
     np.testing.assert_allclose(graph(seq[:1]).numpy(), eager[:1], rtol=1e-5, atol=1e-6)
+
+
+def test_symbolic_shapes_keep_the_step_count_as_keras_shows_it():
+    # Keras 3.15: LSTM(4, return_sequences=True) on Input((7, 3)) is (None, 7, 4); the wrappers keep it too
+    x = keras.Input((7, 3))
+    assert tuple(L.LSTM(4, return_sequences=True)(x).shape) == (None, 7, 4)
+    b = L.Bidirectional(L.GRU(4, return_sequences=True))(x)
+    assert tuple(b.shape) == (None, 7, 8)
+    assert tuple(L.TimeDistributed(L.Dense(2))(b).shape) == (None, 7, 2)
+    states = L.Bidirectional(L.LSTM(2, return_state=True))(x)
+    assert [tuple(s.shape) for s in states] == [(None, 4), (None, 2), (None, 2), (None, 2), (None, 2)]
+    video = keras.Input((None, 6, 6, 3))
+    assert tuple(L.TimeDistributed(L.Conv2D(2, 3))(video).shape) == (None, None, 4, 4, 2)
+
+
+def test_fit_trains_a_model_of_the_new_layers():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(64, 7, 3)).astype(np.float32)
+    y = (x.sum(axis=(1, 2)) > 0).astype(np.float32)
+    inp = keras.Input((7, 3))
+    h = L.GaussianNoise(0.05)(inp)
+    h = L.Conv1D(8, 3, padding="causal", activation="relu")(h)
+    h = L.SpatialDropout1D(0.1)(h)
+    h = L.Bidirectional(L.GRU(4, return_sequences=True))(h)
+    h = L.TimeDistributed(L.Dense(4))(h)
+    h = L.GaussianDropout(0.1)(h)
+    model = keras.Model(inp, L.Dense(1, activation="sigmoid")(L.GlobalMaxPooling1D()(h)))
+    model.compile(keras.optimizers.Adam(0.03), "binary_crossentropy")
+    losses = model.fit(x, y, epochs=20, batch_size=16, verbose=0).history["loss"]
+    assert losses[-1] < 0.6 * losses[0]  # the sum's sign is easy to learn: the loss falls far from log(2)

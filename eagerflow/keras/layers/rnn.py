@@ -168,6 +168,8 @@ class _RNN(Layer):
         result = while_loop(cond, body, loop_vars)
         final_states = list(result[1:1 + self._n_states])
         seq = _array.transpose(result[-1].stack(), [1, 0, 2]) if sequences else final_states[0]
+        if sequences:  # the loop's stack hides the step count a traced call knows: restate it, as Keras shows it
+            seq.set_shape(inputs.shape.as_list()[:2] + [self.units])
         return [seq] + final_states if self.return_state else seq
 
     def _loop_constants(self):

@@ -83,7 +83,9 @@ class TimeDistributed(Layer):
             target = concat([shape[:2], _array.shape(y)[1:]], 0)
         else:
             target = lead + out_inner
-        return _array.reshape(y, target)
+        out = _array.reshape(y, target)
+        out.set_shape(dims[:2] + out_inner)  # what is known statically, for the next layer's build
+        return out
 
     def get_config(self):
         return {**super().get_config(), "layer": _serialize(self.layer)}
