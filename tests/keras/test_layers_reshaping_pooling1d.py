@@ -158,3 +158,27 @@ def test_global_average_pooling_1d_averages_only_unmasked_steps():
     table = emb.embeddings.numpy()
     np.testing.assert_allclose(y[0], table[[3, 1]].mean(0), rtol=1e-6)
     np.testing.assert_allclose(y[1], table[[2, 2, 2, 1]].mean(0), rtol=1e-6)
+
+
+def test_rank_errors_are_the_same_eagerly_and_under_tf_function():
+    layer = L.RepeatVector(2)
+    with pytest.raises(ValueError, match="expected ndim=2, found ndim=3") as eager:
+        layer(arr("xp"))
+    graph = tf.function(lambda x: layer(x))
+    with pytest.raises(ValueError, match="expected ndim=2, found ndim=3") as traced:
+        graph(arr("xp"))
+    assert str(eager.value) == str(traced.value)
+
+
+def test_dropped_layers_are_collected():
+    import gc
+    import weakref
+    refs = []
+    for _ in range(200):
+        layers = [L.PReLU(), L.Conv1D(2, 3), L.TimeDistributed(L.Dense(2)), L.Bidirectional(L.SimpleRNN(2))]
+        x = arr("seq")
+        layers[1](x), layers[2](x), layers[3](x), layers[0](x)
+        refs.extend(weakref.ref(layer) for layer in layers)
+        del layers
+    gc.collect()
+    assert sum(r() is not None for r in refs) == 0
