@@ -20,8 +20,9 @@ import zlib
 import numpy as np
 
 from .compile_config import compile_config, compile_from_config
+from .layers.lambda_layer import unsafe_deserialization
 from .layers.layer_config import set_weight_budget
-from .serialization import deserialize_keras_object, keras_classes, serialize_layer
+from .serialization import custom_object_scope, deserialize_keras_object, keras_classes, serialize_layer
 
 CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
 FORMAT_VERSION = 1
@@ -143,14 +144,17 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
     arrays = _open_weights(path, weights)
     set_weight_budget(arrays.stored_bytes + (1 << 20))  # the model may not ask for more than the file holds
     try:
-        model = deserialize_keras_object(config, keras_classes(), custom_objects, "model")
+        with unsafe_deserialization(not safe_mode), custom_object_scope(custom_objects or {}):  # Lambda's functions
+            model = deserialize_keras_object(config, keras_classes(), custom_objects, "model")
     except TypeError as e:
-        if str(e).startswith("Could not locate class"):
-            raise  # Keras' own error for an unknown class
+        if str(e).startswith(("Could not locate class", "Could not locate function")):
+            raise  # Keras' own error for an unknown class or function
         raise _bad(path, f"config.json does not describe a model this version can build (TypeError: {e}).") from None
     except NotImplementedError:
         raise
     except (KeyError, ValueError, AttributeError, IndexError, MemoryError, OverflowError, RecursionError) as e:
+        if isinstance(e, ValueError) and str(e).startswith("Requested the deserialization of a `Lambda`"):
+            raise  # safe_mode refused a Python lambda: Keras' own error
         raise _bad(path, f"config.json does not describe a model this version can build ({type(e).__name__}: {e}).") \
             from None
     finally:

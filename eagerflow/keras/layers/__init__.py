@@ -4,7 +4,16 @@ from .conv import (AveragePooling2D, AvgPool2D, Conv2D, GlobalAveragePooling2D, 
                    MaxPool2D, MaxPooling2D)
 from .core import Activation, Dense, Dropout, Embedding, Flatten, ReLU, Reshape, Softmax  # noqa: F401
 from .input_layer import Input, InputLayer  # noqa: F401
-from .merging import Add, Concatenate  # noqa: F401
+from .merging import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract  # noqa: F401
 from .normalization import BatchNormalization, LayerNormalization  # noqa: F401
 from .rnn import GRU, LSTM, SimpleRNN  # noqa: F401,E402
 from .masking import Masking  # noqa: F401,E402
+from .activations_layers import ELU, Identity, LeakyReLU, PReLU  # noqa: F401,E402
+from .reshaping import Cropping2D, Permute, RepeatVector, Rescaling, UpSampling2D, ZeroPadding2D  # noqa: F401,E402
+from .pooling1d import (AveragePooling1D, AvgPool1D, Conv1D, GlobalAveragePooling1D, GlobalAvgPool1D,  # noqa: F401
+                        GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D,
+                        MaxPooling1D)
+from .noise import GaussianDropout, GaussianNoise, SpatialDropout1D  # noqa: F401,E402
+from .wrappers import Bidirectional, TimeDistributed  # noqa: F401,E402
+from .conv_extra import Conv2DTranspose, DepthwiseConv2D, SeparableConv2D  # noqa: F401,E402
+from .lambda_layer import Lambda  # noqa: F401,E402

@@ -39,7 +39,10 @@ class _RNN(Layer):
                  return_state=False, go_backwards=False, stateful=False, unroll=False, kernel_regularizer=None,
                  recurrent_regularizer=None, bias_regularizer=None, kernel_constraint=None, recurrent_constraint=None,
                  bias_constraint=None, dropout=0.0, recurrent_dropout=0.0, **kwargs):
-        for k in ("seed", "use_cudnn", "zero_output_for_mask"):
+        # zero_output_for_mask: masked steps of a returned sequence are zeros (True; Bidirectional sets it)
+        # rather than the last unmasked output (False, the default)
+        self.zero_output_for_mask = bool(kwargs.pop("zero_output_for_mask", False))
+        for k in ("seed", "use_cudnn"):
             kwargs.pop(k, None)
         self._extra = {k: kwargs.pop(k) for k in ("recurrent_activation", "unit_forget_bias", "reset_after")
                        if k in kwargs}
@@ -139,7 +142,7 @@ class _RNN(Layer):
         recurrent = convert_to_tensor(self.recurrent_kernel)
         extra = tuple(None if c is None else convert_to_tensor(c) for c in self._loop_constants())
         rec_masks = self._dropout_masks(states[0], self.recurrent_dropout) if training else None
-        backwards, sequences = self.go_backwards, self.return_sequences
+        backwards, sequences, zero_masked = self.go_backwards, self.return_sequences, self.zero_output_for_mask
         # time-major (T, B, 1) booleans: a masked step keeps every state (and so repeats the last output)
         step_mask = None if mask is None else _array.expand_dims(
             _array.transpose(_math.cast(convert_to_tensor(mask), "bool"), [1, 0]), -1)
@@ -151,15 +154,22 @@ class _RNN(Layer):
             hs = loop[:self._n_states]
             index = steps - 1 - t if backwards else t
             new = self._step(gather(proj, index), hs, recurrent, extra, rec_masks)
+            output = None
             if step_mask is not None:
                 keep = gather(step_mask, index)
+                if zero_masked and sequences:
+                    output = _array.where(_array.broadcast_to(keep, _array.shape(new[0])), new[0],
+                                          _array.zeros_like(new[0]))
                 new = tuple(_array.where(_array.broadcast_to(keep, _array.shape(n)), n, h) for n, h in zip(new, hs))
-            return (t + 1, *new, loop[-1].write(t, new[0])) if sequences else (t + 1, *new)
+            output = new[0] if output is None else output
+            return (t + 1, *new, loop[-1].write(t, output)) if sequences else (t + 1, *new)
 
         loop_vars = (convert_to_tensor(0), *states) + ((TensorArray(proj.dtype, size=steps),) if sequences else ())
         result = while_loop(cond, body, loop_vars)
         final_states = list(result[1:1 + self._n_states])
         seq = _array.transpose(result[-1].stack(), [1, 0, 2]) if sequences else final_states[0]
+        if sequences:  # the loop's stack hides the step count a traced call knows: restate it, as Keras shows it
+            seq.set_shape(inputs.shape.as_list()[:2] + [self.units])
         return [seq] + final_states if self.return_state else seq
 
     def _loop_constants(self):
@@ -168,7 +178,7 @@ class _RNN(Layer):
     def get_config(self):
         config = {**super().get_config(), "return_sequences": self.return_sequences,
                   "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": False,
-                  "unroll": False, "zero_output_for_mask": False, "units": self.units,
+                  "unroll": False, "zero_output_for_mask": self.zero_output_for_mask, "units": self.units,
                   "activation": _act.serialize(self.activation)}
         if self._gates > 1:
             config["recurrent_activation"] = _act.serialize(self.recurrent_activation)
