@@ -14,7 +14,7 @@ from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from .operands import as_tensor
 from .registry import Spec, bind, defop, static_value
-from .shape_rules import check_same_dtype
+from .shape_rules import broadcast_shape, check_same_dtype
 
 
 def _dims_text(dims):
@@ -132,27 +132,14 @@ def shape_n(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's 
 
 def broadcast_static_shape(shape_x, shape_y):
     """`tf.broadcast_static_shape`: the broadcast of two TensorShapes; unknown dims stay unknown
-    unless the other side fixes them (None with n > 1 gives n)."""
+    unless the other side fixes them (None with n > 1 gives n). The ops' broadcasting rule, with
+    this function's ValueError."""
     a, b = TensorShape(shape_x), TensorShape(shape_y)
-    if a.rank is None or b.rank is None:
-        return TensorShape(None)
-    da, db = a.as_list(), b.as_list()
-    n = max(len(da), len(db))
-    da, db = [1] * (n - len(da)) + da, [1] * (n - len(db)) + db
-    out = []
-    for x, y in zip(da, db):
-        if x == 1 or x == y:
-            out.append(y)
-        elif y == 1:
-            out.append(x)
-        elif x is None:
-            out.append(y)
-        elif y is None:
-            out.append(x)
-        else:
-            raise ValueError("Incompatible shapes for broadcasting. Two shapes are compatible if for each dimension "
-                             f"pair they are either equal or one of them is 1. Received: {a} and {b}.")
-    return TensorShape(out)
+    try:
+        return broadcast_shape(a, b)
+    except InvalidArgumentError:
+        raise ValueError("Incompatible shapes for broadcasting. Two shapes are compatible if for each dimension "
+                         f"pair they are either equal or one of them is 1. Received: {a} and {b}.") from None
 
 
 def broadcast_dynamic_shape(shape_x, shape_y):

@@ -73,14 +73,20 @@ class Conv2D(Layer):
     def get_config(self):
         return {**super().get_config(), "filters": self.filters, "kernel_size": list(self.kernel_size),
                 "strides": list(self.strides), "padding": self.padding.lower(), "data_format": "channels_last",
-                "dilation_rate": list(self.dilation_rate), "groups": 1, "activation": _act.serialize(self.activation),
-                "use_bias": self.use_bias, "kernel_initializer": _init.serialize(self.kernel_initializer),
-                "bias_initializer": _init.serialize(self.bias_initializer),
-                "kernel_regularizer": _reg.serialize(self.kernel_regularizer),
-                "bias_regularizer": _reg.serialize(self.bias_regularizer),
-                "activity_regularizer": _reg.serialize(self.activity_regularizer),
-                "kernel_constraint": _con.serialize(self.kernel_constraint),
-                "bias_constraint": _con.serialize(self.bias_constraint)}
+                "dilation_rate": list(self.dilation_rate), "groups": 1, **conv_weight_config(self)}
+
+
+def conv_weight_config(layer):
+    """The config keys a convolution shares with Dense: activation, bias, and the kernel's and
+    bias's initializers, regularizers and constraints (Keras 3's order)."""
+    return {"activation": _act.serialize(layer.activation), "use_bias": layer.use_bias,
+            "kernel_initializer": _init.serialize(layer.kernel_initializer),
+            "bias_initializer": _init.serialize(layer.bias_initializer),
+            "kernel_regularizer": _reg.serialize(layer.kernel_regularizer),
+            "bias_regularizer": _reg.serialize(layer.bias_regularizer),
+            "activity_regularizer": _reg.serialize(layer.activity_regularizer),
+            "kernel_constraint": _con.serialize(layer.kernel_constraint),
+            "bias_constraint": _con.serialize(layer.bias_constraint)}
 
 
 class _Pooling2D(Layer):

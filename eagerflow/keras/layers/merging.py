@@ -64,16 +64,7 @@ class Add(Layer):
     supports_masking = True
 
     def compute_mask(self, inputs, mask=None):
-        """Keras 3's merge rule: the OR of the inputs' masks; none if any input has none."""
-        if mask is None:
-            return None
-        _check_masks(inputs, mask)
-        if any(m is None for m in mask):
-            return None
-        out = mask[0]
-        for m in mask[1:]:
-            out = _math.logical_or(out, m)
-        return out
+        return _or_masks(inputs, mask)
 
     def call(self, inputs):
         _check_list(self, inputs)

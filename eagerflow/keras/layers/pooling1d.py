@@ -14,6 +14,7 @@ from .. import constraints as _con
 from .. import initializers as _init
 from .. import regularizers as _reg
 from .base import Layer
+from .conv import conv_weight_config
 from .input_spec import check_ndim
 
 
@@ -92,14 +93,7 @@ class Conv1D(Layer):
     def get_config(self):
         return {**super().get_config(), "filters": self.filters, "kernel_size": [self.kernel_size],
                 "strides": [self.strides], "padding": self.padding, "data_format": "channels_last",
-                "dilation_rate": [self.dilation_rate], "groups": 1, "activation": _act.serialize(self.activation),
-                "use_bias": self.use_bias, "kernel_initializer": _init.serialize(self.kernel_initializer),
-                "bias_initializer": _init.serialize(self.bias_initializer),
-                "kernel_regularizer": _reg.serialize(self.kernel_regularizer),
-                "bias_regularizer": _reg.serialize(self.bias_regularizer),
-                "activity_regularizer": _reg.serialize(self.activity_regularizer),
-                "kernel_constraint": _con.serialize(self.kernel_constraint),
-                "bias_constraint": _con.serialize(self.bias_constraint)}
+                "dilation_rate": [self.dilation_rate], "groups": 1, **conv_weight_config(self)}
 
 
 class _Pooling1D(Layer):
