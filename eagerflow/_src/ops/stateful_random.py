@@ -5,8 +5,8 @@ State: an int64 [3] variable, TensorFlow's Philox layout (a 128-bit counter in t
 counter it ends at back, so consecutive draws (eager, or each run of a traced function holding
 the generator) never repeat and a generator reset to the same state repeats exactly. The numbers
 are NumPy's Philox stream, not TensorFlow's (its kernels' bit layout differs): seeds reproduce
-within eagerflow. Op types are TensorFlow's (StatefulStandardNormalV2, ...). XLA does not compile
-them here (no lowering).
+within eagerflow. Op types are TensorFlow's (StatefulStandardNormalV2, ...). Under jit_compile the
+same draws run on the host from the executable (the lowerings at the end).
 """
 from __future__ import annotations
 
@@ -103,3 +103,39 @@ StatefulUniformInt = _op("StatefulUniformInt", _uniform_int, inputs=("resource",
                          doc="Integers uniform in [minval, maxval) from a generator's state (advances it).")
 StatefulUniformFullInt = _op("StatefulUniformFullInt", _full_int,
                              doc="Integers uniform over the whole dtype from a generator's state (advances it).")
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): the same NumPy Philox draw, run on the host
+# from the executable (io_callback) on the state the compiled program carries, which gets the
+# advanced state back; so compiled and uncompiled draws are the same numbers. The shape must be
+# known when compiling. ---
+
+
+class _StateHolder:
+    """What the kernels read and advance: the state array, as a variable holds it."""
+    __slots__ = ("_array",)
+
+    def __init__(self, array):
+        self._array = array
+
+
+def _host_lowering(opdef):
+    def lower(state, algorithm, shape, *bounds, dtype=_dt.float32):
+        import jax
+        from jax.experimental import io_callback
+        dims = _dims(shape)
+        specs = (jax.ShapeDtypeStruct(dims, dtype.np_dtype), jax.ShapeDtypeStruct((3,), np.int64))
+
+        def on_host(state_value, *bound_values):
+            holder = _StateHolder(np.asarray(state_value))
+            out = opdef.kernel(holder, np.asarray(algorithm), dims, *[np.asarray(b) for b in bound_values],
+                               dtype=dtype)
+            return out, np.asarray(holder._array, np.int64)
+        out, new_state = io_callback(on_host, specs, state, *bounds, ordered=True)
+        return [out], {0: new_state}
+    lower.updates_variables = True
+    return lower
+
+
+for _opdef in (StatefulStandardNormalV2, StatefulUniform, StatefulTruncatedNormal, StatefulUniformInt,
+               StatefulUniformFullInt):
+    _opdef.jax = _host_lowering(_opdef)
