@@ -252,3 +252,23 @@ def test_scatter_nd_errors():
         tf.scatter_nd([[5]], [1.0], [3])
     with pytest.raises(tf.errors.InvalidArgumentError, match=r"Dimensions \[0,1\) of indices\[shape=\[1,1\]\]"):
         tf.scatter_nd([[1]], [1.0, 2.0], [3])
+
+
+def test_static_shape_of_slices_beside_a_run_time_index_as_tensorflow():
+    shapes = {}
+
+    @tf.function
+    def f(x, t):
+        shapes["mid"] = x[:, t, :].shape
+        shapes["first"] = x[t].shape
+        shapes["offset"] = x[1:, t].shape
+        shapes["ellipsis"] = x[..., t].shape
+        shapes["window"] = x[:, t:t + 2].shape
+        shapes["stepped"] = x[::2, t].shape
+        return x[:, t, :]
+    out = f(tf.ones([4, 3, 2]), tf.constant(1))
+    # TF 2.21 in a loop over tf.range: (4, 2) (3, 2) (None, 2) (4, 3) (4, None, 2); x[::2, t]: (2, 2)
+    assert {k: tuple(v.as_list()) for k, v in shapes.items()} == {
+        "mid": (4, 2), "first": (3, 2), "offset": (None, 2), "ellipsis": (4, 3), "window": (4, None, 2),
+        "stepped": (2, 2)}
+    assert out.shape == (4, 2)

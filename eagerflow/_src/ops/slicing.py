@@ -151,12 +151,23 @@ def _sliced_shape(in_shape: TensorShape, begin, end, strides, attrs):
             if size is not None and static:
                 _canonical(entry, size, *values, attrs)  # reports a bad index at trace time
             continue
+        if size is not None and not static and _whole_range(entry[1], values[2], attrs):
+            dims.append(-(-size // abs(int(values[2][entry[1]]))))  # `:` (or `::s`) beside a run-time index
+            continue
         if size is None or not static:
             dims.append(None if entry[1] is not None or size is None else size)
             continue
         b, e, s = _canonical(entry, size, *values, attrs)
         dims.append(max(0, -((b - e) // s)) if s > 0 else max(0, -((e - b) // -s)))
     return TensorShape(dims)
+
+
+def _whole_range(i, strides, attrs):
+    """Whether sparse entry `i` is `:` or `::s` (both masks set, a known non-zero stride): its size
+    follows from the dim alone even when other entries' bounds are known only at run time
+    (`x[:, t, :]` in a loop keeps the batch size, as TensorFlow's shape inference does)."""
+    return (strides is not None and (attrs.get("begin_mask", 0) >> i) & 1 and (attrs.get("end_mask", 0) >> i) & 1
+            and int(strides[i]) != 0)
 
 
 def _strided_slice_infer(inputs, attrs):
