@@ -34,7 +34,7 @@ from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIA
 from . import xla_higher_order  # noqa: F401 - adds the higher-order gradient ops to SPECIAL
 from . import xla_lists  # TensorLists as pytrees: registered once JAX is imported
 from ..ops.lists_jax import SizeNeedsConstants
-from .xla_run import SPECIAL, NeedsConstant, Slot, State, run_program
+from .xla_run import SPECIAL, NeedsConstant, Slot, State, dtype_of, run_program
 
 INSTALL_HINT = "pip install 'eagerflow[xla]'"
 
@@ -168,8 +168,7 @@ class CompiledProgram:
             variables, arrays = self._variables, values
         current = self._device_values(variables)
         if self._seen is None:  # the first call's argument types: what `jaxpr_text` shows
-            self._seen = ([(np.shape(a), np.result_type(a)) for a in arrays],
-                          [(np.shape(v), np.result_type(v)) for v in current])
+            self._seen = ([(np.shape(a), dtype_of(a)) for a in arrays], [(np.shape(v), dtype_of(v)) for v in current])
         try:
             outputs, assigned = self._call(arrays, current)
         except NeedsConstant as need:

@@ -211,8 +211,15 @@ def like(new, old):
     if isinstance(new, JaxList):
         return new.like(old)
     from jax import numpy as jnp
-    dtype = np.result_type(old)
-    return new if np.result_type(new) == dtype else jnp.asarray(new, dtype=dtype)
+    dtype = dtype_of(old)
+    return new if dtype_of(new) == dtype else jnp.asarray(new, dtype=dtype)
+
+
+def dtype_of(value):
+    """A value's NumPy dtype: its own for arrays (jax's too: np.result_type on a jax array is
+    deprecated in NumPy 2), NumPy's rule for Python scalars."""
+    dtype = getattr(value, "dtype", None)
+    return np.dtype(dtype) if dtype is not None else np.result_type(value)
 
 
 def _read(op, args, state):
