@@ -81,17 +81,20 @@ def _cell_loop(tf, x, wx, wh, b):
     return h
 
 
-def _rnn_forward(framework):
-    def factory(p):
-        tf = _framework(framework)
-        x, wx, wh, b = (tf.constant(p[k]) for k in ("x", "wx", "wh", "b"))
+def _compiled_loop(loop):
+    """`make(framework)` for a loop over the RNN's constants (x, wx, wh, b), compiled whole."""
+    def make(framework):
+        def factory(p):
+            tf = _framework(framework)
+            x, wx, wh, b = (tf.constant(p[k]) for k in ("x", "wx", "wh", "b"))
 
-        @tf.function(jit_compile=True)
-        def forward():
-            return _cell_loop(tf, x, wx, wh, b)
-        forward()
-        return forward
-    return factory
+            @tf.function(jit_compile=True)
+            def run():
+                return loop(tf, x, wx, wh, b)
+            run()
+            return run
+        return factory
+    return make
 
 
 def _rnn_forward_backward(framework):
@@ -149,19 +152,6 @@ def _states_loop(tf, x, wx, wh, b):
     return states.stack()
 
 
-def _rnn_states(framework):
-    def factory(p):
-        tf = _framework(framework)
-        x, wx, wh, b = (tf.constant(p[k]) for k in ("x", "wx", "wh", "b"))
-
-        @tf.function(jit_compile=True)
-        def states():
-            return _states_loop(tf, x, wx, wh, b)
-        states()
-        return states
-    return factory
-
-
 # --- MLP step: 784-128-10, batch 32, loss and gradients -----------------------------------------
 
 def _mlp_jax(p):
@@ -185,17 +175,7 @@ def _mlp_jax(p):
 def _mlp(framework):
     def factory(p):
         tf = _framework(framework)
-        x, y = tf.constant(p["x"]), tf.constant(p["y"])
-        params = [tf.Variable(p[k]) for k in ("w1", "b1", "w2", "b2")]
-        w1, b1, w2, b2 = params
-
-        @tf.function(jit_compile=True)
-        def step():
-            with tf.GradientTape() as tape:
-                h = tf.maximum(tf.matmul(x, w1) + b1, 0.0)
-                logits = tf.matmul(h, w2) + b2
-                loss = tf.reduce_mean(tf.square(logits - y))
-            return [loss] + tape.gradient(loss, params)
+        step = tf.function(mlp._tf_like(tf, p), jit_compile=True)  # the default-path workload's step, compiled
         step()
         return step
     return factory
@@ -232,14 +212,14 @@ def _variants(numpy_factory, jax_factory, make):
 
 WORKLOADS = [
     Workload(name="xla/rnn-forward", setup=rnn._setup,
-             variants=_variants(rnn._numpy_forward, _rnn_jax_forward, _rnn_forward), target=_TARGET,
+             variants=_variants(rnn._numpy_forward, _rnn_jax_forward, _compiled_loop(_cell_loop)), target=_TARGET,
              rtol=1e-4, atol=1e-5, description="jit_compile=True: RNN T=100 forward vs jax.jit(lax.scan)"),
     Workload(name="xla/rnn-forward+backward", setup=rnn._setup,
              variants=_variants(rnn._numpy_forward_backward, _rnn_jax_forward_backward, _rnn_forward_backward),
              target=_TARGET, rtol=1e-3, atol=1e-4,
              description="jit_compile=True: RNN loss and grads vs jax.jit(value_and_grad(scan))"),
     Workload(name="xla/rnn-states-tensorarray", setup=rnn._setup,
-             variants=_variants(_rnn_states_numpy, _rnn_states_jax, _rnn_states), target=_TARGET,
+             variants=_variants(_rnn_states_numpy, _rnn_states_jax, _compiled_loop(_states_loop)), target=_TARGET,
              rtol=1e-4, atol=1e-5, description="jit_compile=True: RNN T=100, every state in a tf.TensorArray, "
                                                "vs jax.jit(lax.scan) stacking them"),
     Workload(name="xla/mlp-step", setup=mlp._setup, variants=_variants(mlp._numpy, _mlp_jax, _mlp),
