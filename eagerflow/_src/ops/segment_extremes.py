@@ -11,11 +11,9 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from . import shape_rules as R
-from .operands import as_tensor
-from .validation import check_rule
-from .registry import bind, defop
+from .registry import defop
 from .segments import (_check_ids_dtype, _gather_drop_negatives, _segment_sum_infer, _segment_sum_kernel,
-                       _unsorted_infer, _unsorted_kernel)
+                       _unsorted_infer, _unsorted_kernel, sorted_segment_function, unsorted_segment_function)
 
 
 def _extreme_identity(dtype, is_max):
@@ -100,31 +98,16 @@ UnsortedSegmentMin = defop("UnsortedSegmentMin", inputs=("data", "segment_ids", 
                            grad=_unsorted_grad)
 
 
-def _sorted_fn(opdef):
-    def fn(data, segment_ids, name=None):
-        d, ids = as_tensor(data), as_tensor(segment_ids, _dt.int32)
-        check_rule(opdef, (d, ids), {})
-        return bind(opdef, (d, ids))
-    fn.__name__ = "segment_" + opdef.name[-3:].lower()
-    fn.__doc__ = f"`tf.math.{fn.__name__}`: per sorted segment id, the {opdef.name[-3:].lower()} of its rows."
-    return fn
-
-
-def _unsorted_fn(opdef):
-    def fn(data, segment_ids, num_segments, name=None):
-        d, ids = as_tensor(data), as_tensor(segment_ids, _dt.int32)
-        num = as_tensor(num_segments, _dt.int32)
-        check_rule(opdef, (d, ids, num), {})
-        return bind(opdef, (d, ids, num))
-    fn.__name__ = "unsorted_segment_" + opdef.name[-3:].lower()
-    fn.__doc__ = f"`tf.math.{fn.__name__}`: into `num_segments` rows; negative ids are dropped."
-    return fn
-
-
-segment_max = _sorted_fn(SegmentMax)
-segment_min = _sorted_fn(SegmentMin)
-unsorted_segment_max = _unsorted_fn(UnsortedSegmentMax)
-unsorted_segment_min = _unsorted_fn(UnsortedSegmentMin)
+segment_max = sorted_segment_function(SegmentMax, "segment_max",
+                                      "`tf.math.segment_max`: per sorted segment id, the max of its rows.")
+segment_min = sorted_segment_function(SegmentMin, "segment_min",
+                                      "`tf.math.segment_min`: per sorted segment id, the min of its rows.")
+unsorted_segment_max = unsorted_segment_function(
+    UnsortedSegmentMax, "unsorted_segment_max",
+    "`tf.math.unsorted_segment_max`: into `num_segments` rows; negative ids are dropped.")
+unsorted_segment_min = unsorted_segment_function(
+    UnsortedSegmentMin, "unsorted_segment_min",
+    "`tf.math.unsorted_segment_min`: into `num_segments` rows; negative ids are dropped.")
 
 from . import array as _array  # noqa: E402
 from . import math as _math  # noqa: E402

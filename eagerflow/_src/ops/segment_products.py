@@ -12,9 +12,9 @@ import numpy as np
 from ..core import dtypes as _dt
 from . import shape_rules as R
 from .operands import as_tensor
-from .validation import check_rule
-from .registry import bind, defop
-from .segments import _check_ids_dtype, _segment_sum_infer, _segment_sum_kernel, _unsorted_infer, _unsorted_kernel
+from .registry import defop
+from .segments import (_check_ids_dtype, _segment_sum_infer, _segment_sum_kernel, _unsorted_infer, _unsorted_kernel,
+                       sorted_segment_function, unsorted_segment_function)
 
 
 def _sorted_prod_kernel(data, segment_ids):
@@ -82,19 +82,11 @@ UnsortedSegmentProd = defop("UnsortedSegmentProd", inputs=("data", "segment_ids"
                             kernel=_unsorted_prod_kernel, infer=_unsorted_rule, grad=_unsorted_prod_grad)
 
 
-def segment_prod(data, segment_ids, name=None):
-    """`tf.math.segment_prod`: per sorted segment id, the product of its rows (1 when empty)."""
-    d, ids = as_tensor(data), as_tensor(segment_ids, _dt.int32)
-    check_rule(SegmentProd, (d, ids), {})
-    return bind(SegmentProd, (d, ids))
-
-
-def unsorted_segment_prod(data, segment_ids, num_segments, name=None):
-    """`tf.math.unsorted_segment_prod`: products into `num_segments` rows; negative ids dropped."""
-    d, ids = as_tensor(data), as_tensor(segment_ids, _dt.int32)
-    num = as_tensor(num_segments, _dt.int32)
-    check_rule(UnsortedSegmentProd, (d, ids, num), {})
-    return bind(UnsortedSegmentProd, (d, ids, num))
+segment_prod = sorted_segment_function(
+    SegmentProd, "segment_prod", "`tf.math.segment_prod`: per sorted segment id, the product of its rows (1 when empty).")
+unsorted_segment_prod = unsorted_segment_function(
+    UnsortedSegmentProd, "unsorted_segment_prod",
+    "`tf.math.unsorted_segment_prod`: products into `num_segments` rows; negative ids dropped.")
 
 
 def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):

@@ -157,19 +157,35 @@ DenseBincount = defop("DenseBincount", inputs=("input", "size", "weights"), kern
 
 # --- Public functions -----------------------------------------------------------------------------------
 
-def segment_sum(data, segment_ids, name=None):
-    """`tf.math.segment_sum`: sums of the rows of `data` with equal (sorted) segment ids."""
-    d, ids = as_tensor(data), as_tensor(segment_ids, _dt.int32)
-    check_rule(SegmentSum, (d, ids), {})
-    return bind(SegmentSum, (d, ids))
+def sorted_segment_function(opdef, name, doc):
+    """`tf.math.<name>(data, segment_ids)` for a sorted segment op: int32 ids unless given, the
+    op's rule checked on the values (sorted, in range) before it runs."""
+    def fn(data, segment_ids, name=None):
+        d, ids = as_tensor(data), as_tensor(segment_ids, _dt.int32)
+        check_rule(opdef, (d, ids), {})
+        return bind(opdef, (d, ids))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
 
 
-def unsorted_segment_sum(data, segment_ids, num_segments, name=None):
-    """`tf.math.unsorted_segment_sum`: sums into `num_segments` rows; negative ids are dropped."""
-    d, ids = as_tensor(data), as_tensor(segment_ids, _dt.int32)
-    num = as_tensor(num_segments, _dt.int32)
-    check_rule(UnsortedSegmentSum, (d, ids, num), {})
-    return bind(UnsortedSegmentSum, (d, ids, num))
+def unsorted_segment_function(opdef, name, doc):
+    """`tf.math.<name>(data, segment_ids, num_segments)` for an unsorted segment op."""
+    def fn(data, segment_ids, num_segments, name=None):
+        d, ids = as_tensor(data), as_tensor(segment_ids, _dt.int32)
+        num = as_tensor(num_segments, _dt.int32)
+        check_rule(opdef, (d, ids, num), {})
+        return bind(opdef, (d, ids, num))
+    fn.__name__ = fn.__qualname__ = name
+    fn.__doc__ = doc
+    return fn
+
+
+segment_sum = sorted_segment_function(
+    SegmentSum, "segment_sum", "`tf.math.segment_sum`: sums of the rows of `data` with equal (sorted) segment ids.")
+unsorted_segment_sum = unsorted_segment_function(
+    UnsortedSegmentSum, "unsorted_segment_sum",
+    "`tf.math.unsorted_segment_sum`: sums into `num_segments` rows; negative ids are dropped.")
 
 
 def _mean_of(total, count):
