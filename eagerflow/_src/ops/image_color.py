@@ -192,9 +192,9 @@ def _random_flip(image, seed, flip):
     if image.shape.rank == 3:
         return where(less(_draw(0.0, 1.0, seed), 0.5), flip(image), image)
     batch = image.shape[0]
-    coin = less(_draw(0.0, 1.0, seed, [batch if batch is not None else -1]), 0.5) if batch is not None else None
-    if coin is None:
+    if batch is None:
         raise ValueError("random flips of a batch need its size when tracing")
+    coin = less(_draw(0.0, 1.0, seed, [batch]), 0.5)  # one draw per image
     return where(reshape(coin, [-1, 1, 1, 1]), flip(image), image)
 
 

@@ -31,21 +31,26 @@ def _bit_generator(holder):
                             key=np.array([words[2], 0], np.uint64))
 
 
+def as_state(words):
+    """Unsigned 64-bit words as the int64 state array (two's complement, as TensorFlow stores them)."""
+    return np.array([w - (1 << 64) if w >= 1 << 63 else w for w in words], np.int64)
+
+
 def _advance(holder, bit_generator):
+    """Stores where the draw left the counter: the next draw starts past the values drawn."""
     counter = bit_generator.state["state"]["counter"]
     key = int(bit_generator.state["state"]["key"][0])
     words = [int(counter[0]), int(counter[1]), key]
     if int(counter[2]) or int(counter[3]):  # the 128-bit counter of the state overflowed: wrap it
         words[:2] = [0, 0]
-    holder._array = np.array([w - (1 << 64) if w >= 1 << 63 else w for w in words], np.int64)
-    # a draw of n values moves the counter by about n/4: the next draw starts past them
-    return holder
+    holder._array = as_state(words)
 
 
 def _dims(shape):
     dims = [int(d) for d in np.ravel(shape)]
-    if any(d < 0 for d in dims):
-        raise InvalidArgumentError(None, None, f"Dimension -1 must be >= 0 in shape {dims}")
+    for d in dims:
+        if d < 0:
+            raise InvalidArgumentError(None, None, f"Dimension {d} must be >= 0 in shape {dims}")
     return tuple(dims)
 
 

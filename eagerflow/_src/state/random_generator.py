@@ -18,7 +18,7 @@ from ..core import dtypes as _dt
 from ..core.convert import convert_to_tensor
 from ..ops.operands import as_int_tensor
 from ..ops.registry import bind
-from ..ops.stateful_random import (PHILOX, StatefulStandardNormalV2, StatefulTruncatedNormal, StatefulUniform,
+from ..ops.stateful_random import (PHILOX, as_state, StatefulStandardNormalV2, StatefulTruncatedNormal, StatefulUniform,
                                    StatefulUniformFullInt, StatefulUniformInt)
 from .variables import Variable
 
@@ -50,8 +50,7 @@ def _words(value):
     value = int(value)
     if value < 0:
         value &= (1 << 192) - 1
-    words = [(value >> (64 * i)) & _MASK for i in range(3)]
-    return np.array([w - (1 << 64) if w >= 1 << 63 else w for w in words], np.int64)
+    return as_state([(value >> (64 * i)) & _MASK for i in range(3)])
 
 
 class Generator:
