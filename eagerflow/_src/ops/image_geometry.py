@@ -68,6 +68,14 @@ def _static_hw(t):
     return t.shape[h], t.shape[w]
 
 
+def _known_hw(t, who):
+    """Height and width, which `who` needs when tracing (its box or padding is computed from them)."""
+    height, width = _static_hw(t)
+    if height is None or width is None:
+        raise ValueError(f"{who} needs the image's height and width when tracing")
+    return height, width
+
+
 def crop_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     """The box [offset, offset + target) of height and width."""
     t = _image(image)
@@ -100,9 +108,7 @@ def pad_to_bounding_box(image, offset_height, offset_width, target_height, targe
         raise ValueError("offset_height must be >= 0")
     if ow < 0:
         raise ValueError("offset_width must be >= 0")
-    height, width = _static_hw(t)
-    if height is None or width is None:
-        raise ValueError("pad_to_bounding_box needs the image's height and width when tracing")
+    height, width = _known_hw(t, "pad_to_bounding_box")
     after_h, after_w = th - oh - height, tw - ow - width
     if after_h < 0:
         raise ValueError("height must be <= target - offset")
@@ -121,9 +127,7 @@ def central_crop(image, central_fraction):
         raise ValueError("central_fraction must be within (0, 1]")
     if central_fraction == 1.0:
         return t
-    height, width = _static_hw(t)
-    if height is None or width is None:
-        raise ValueError("central_crop needs the image's height and width when tracing")
+    height, width = _known_hw(t, "central_crop")
     start_h = int((height - height * central_fraction) / 2)
     start_w = int((width - width * central_fraction) / 2)
     return crop_to_bounding_box(t, start_h, start_w, height - 2 * start_h, width - 2 * start_w)
@@ -133,9 +137,7 @@ def resize_with_crop_or_pad(image, target_height, target_width):
     """Centres the image in the target size, cropping what is larger and padding what is smaller
     (the extra pixel of an odd difference goes after)."""
     t = _image(image)
-    height, width = _static_hw(t)
-    if height is None or width is None:
-        raise ValueError("resize_with_crop_or_pad needs the image's height and width when tracing")
+    height, width = _known_hw(t, "resize_with_crop_or_pad")
     th, tw = int(target_height), int(target_width)
     if th <= 0:
         raise ValueError("target_height must be > 0.")
@@ -151,9 +153,7 @@ def resize_with_pad(image, target_height, target_width, method="bilinear", antia
     """Resizes to fit the target keeping the aspect ratio, then pads the rest with zeros, centred."""
     from .image import resize
     t = _image(image)
-    height, width = _static_hw(t)
-    if height is None or width is None:
-        raise ValueError("resize_with_pad needs the image's height and width when tracing")
+    height, width = _known_hw(t, "resize_with_pad")
     th, tw = int(target_height), int(target_width)
     ratio = max(width / tw, height / th)
     float_h, float_w = height / ratio, width / ratio
