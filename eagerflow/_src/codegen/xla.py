@@ -19,7 +19,8 @@ JAX runs with 64-bit types enabled (TensorFlow's int64/float64 must not shrink t
 This file: the check for ops without a lowering, and the compiled callable; xla_run.py runs a
 program over jax arrays, xla_control_flow.py lowers If/While, xla_trip_count.py finds static trip counts,
 xla_lists.py carries TensorLists (ops/lists_jax.py: dense buffers) through loops and branches,
-xla_higher_order.py the ops a gradient of a gradient adds around them.
+xla_higher_order.py the ops a gradient of a gradient adds around them, xla_outputs.py hands large
+outputs out as views and recycles their buffers into later calls.
 """
 from __future__ import annotations
 
@@ -34,6 +35,7 @@ from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIA
 from . import xla_higher_order  # noqa: F401 - adds the higher-order gradient ops to SPECIAL
 from . import xla_lists  # TensorLists as pytrees: registered once JAX is imported
 from ..ops.lists_jax import SizeNeedsConstants
+from .xla_outputs import OutputRecycler
 from .xla_run import SPECIAL, NeedsConstant, Slot, State, dtype_of, run_program
 
 INSTALL_HINT = "pip install 'eagerflow[xla]'"
@@ -117,7 +119,13 @@ class CompiledProgram:
         # the ones it may depend on (see _call_with_constants), as TensorFlow's XLA does for its
         # compile-time constant inputs: one executable per distinct value of those arguments.
         self._static = frozenset()
-        self._jitted = jax.jit(self._lowered, static_argnums=(1,))
+        # Large outputs come back as views whose buffers are donated to a later call once the
+        # user's tensors die (xla_outputs.py); the donors are the fourth, otherwise unused, argument.
+        self._outputs = OutputRecycler(program.outputs, jax.device_put)
+        if self._outputs.positions:
+            self._jitted = jax.jit(self._lowered, static_argnums=(1,), donate_argnums=(3,), keep_unused=True)
+        else:
+            self._jitted = jax.jit(self._lowered, static_argnums=(1,))
         self._put = jax.device_put
         self._device = {}  # slot -> (the variable's NumPy array, the same value as an XLA array)
         self._placed = _Placements()
@@ -133,10 +141,12 @@ class CompiledProgram:
             return None
         import jax
         arrays, current = ([jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in seen] for seen in self._seen)
-        return str(jax.make_jaxpr(self._lowered, static_argnums=(1,))(arrays, (), current))
+        donors = tuple(jax.ShapeDtypeStruct(shape, dtype) for shape, dtype in self._outputs._shapes)
+        return str(jax.make_jaxpr(self._lowered, static_argnums=(1,))(arrays, (), current, donors))
 
-    def _lowered(self, arrays, constants, variable_values):
-        """The program over jax arrays: (outputs, {slot: value assigned})."""
+    def _lowered(self, arrays, constants, variable_values, donors=()):
+        """The program over jax arrays: (outputs, {slot: value assigned}). `donors`: buffers
+        XLA may write the large outputs into (unread)."""
         env = dict(self._constants)
         slot = 0
         for ph, _ in self._captured_variables:
@@ -178,6 +188,8 @@ class CompiledProgram:
             array = np.asarray(value)  # NOTE: no copy on CPU: the NumPy array views the XLA buffer
             variables[i]._array = array
             device[i] = (array, value)
+        if self._outputs.positions:
+            return self._outputs.as_numpy(outputs, list(arrays) + list(current))
         return tuple(map(np.asarray, outputs))  # NumPy views of the XLA buffers (EagerTensor holds NumPy)
 
     def _call_with_constants(self, arrays, variable_values, need):
@@ -252,9 +264,12 @@ class CompiledProgram:
     def _call(self, arrays, variable_values):
         static = self._static
         if not static:
-            return self._jitted(self._placed_arrays(arrays), (), variable_values)
-        dynamic = [a for i, a in enumerate(arrays) if i not in static]
-        constants = tuple(_Constant(np.asarray(a)) for i, a in enumerate(arrays) if i in static)
+            dynamic, constants = self._placed_arrays(arrays), ()
+        else:
+            dynamic = [a for i, a in enumerate(arrays) if i not in static]
+            constants = tuple(_Constant(np.asarray(a)) for i, a in enumerate(arrays) if i in static)
+        if self._outputs.positions:
+            return self._jitted(dynamic, constants, variable_values, self._outputs.donors())
         return self._jitted(dynamic, constants, variable_values)
 
     def _placed_arrays(self, arrays):
