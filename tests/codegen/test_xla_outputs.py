@@ -161,3 +161,43 @@ def test_small_outputs_are_plain_arrays():
         return x * 2.0
     t = f(tf.constant(np.ones(16, np.float32)))
     np.testing.assert_array_equal(t.numpy(), np.full(16, 2, np.float32))
+
+
+def test_outputs_fed_back_as_arguments_chain_correctly():
+    """`y = f(y)`: each output goes back in as the XLA array it views; results kept along the way
+    stay as they were, dropped ones are recycled."""
+    @tf.function(jit_compile=True)
+    def step(y):
+        return tf.tanh(y) * 0.9 + 0.05
+    y_np = _inputs(1, seed=5)[0]
+    y = tf.constant(y_np)
+    kept = {}
+    for k in range(12):
+        y = step(y)
+        y_np = np.tanh(y_np) * np.float32(0.9) + np.float32(0.05)
+        if k % 3 == 0:
+            kept[k] = (y, y_np.copy())
+        np.testing.assert_allclose(y.numpy(), y_np, rtol=1e-6, atol=1e-6)
+    gc.collect()
+    for t, expected in kept.values():
+        np.testing.assert_allclose(t.numpy(), expected, rtol=1e-6, atol=1e-6)
+
+
+def test_an_output_assigned_to_a_variable_is_read_back_intact():
+    v = tf.Variable(np.zeros(N, np.float32))
+
+    @tf.function(jit_compile=True)
+    def make(x):
+        return x * 3.0
+
+    @tf.function(jit_compile=True)
+    def read_plus(d):
+        return v + d
+    x_np = _inputs(1, seed=6)[0]
+    v.assign(make(tf.constant(x_np)))
+    for k in range(3):
+        out = read_plus(tf.constant(np.float32(k)))
+        np.testing.assert_array_equal(out.numpy(), x_np * np.float32(3) + np.float32(k))
+        del out
+        gc.collect()
+    np.testing.assert_array_equal(v.numpy(), x_np * np.float32(3))

@@ -35,7 +35,7 @@ from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIA
 from . import xla_higher_order  # noqa: F401 - adds the higher-order gradient ops to SPECIAL
 from . import xla_lists  # TensorLists as pytrees: registered once JAX is imported
 from ..ops.lists_jax import SizeNeedsConstants
-from .xla_outputs import OutputRecycler
+from .xla_outputs import OutputRecycler, xla_array_of
 from .xla_run import SPECIAL, NeedsConstant, Slot, State, dtype_of, run_program
 
 INSTALL_HINT = "pip install 'eagerflow[xla]'"
@@ -256,7 +256,9 @@ class CompiledProgram:
             if held is not None and held[0] is array:
                 values.append(held[1])
             else:
-                placed = self._put(array)
+                placed = xla_array_of(array)  # a compiled function's output assigned to it: no copy
+                if placed is None:
+                    placed = self._put(array)
                 device[i] = (array, placed)
                 values.append(placed)
         return values
@@ -283,6 +285,10 @@ class CompiledProgram:
             if held is not None and held[0]() is a:
                 out.append(held[1])
             elif isinstance(a, np.ndarray) and a.nbytes >= _PLACE_BYTES:
+                device = xla_array_of(a)
+                if device is not None:  # an output of a compiled function: XLA already has it
+                    out.append(device)
+                    continue
                 # Through a NumPy copy: on CPU JAX may wrap a NumPy buffer without copying (even with
                 # may_alias=False), and that XLA array, held here, would keep the tensor's array alive
                 # (the freed-copy test failed about 1 run in 2 from it). The copy is the XLA array's own.

@@ -19,6 +19,9 @@ uninitialised array: it costs the page faults XLA's own fresh output would have 
 donating keeps one executable per trace: a call that sometimes donates would compile twice.
 While any view of the data lives (slices, `np.asarray(tensor)`, a DLPack export), the buffer is
 not recycled: the finalizer fires only when the last of them is gone.
+
+Such a view passed back into a compiled function (`y = f(y)`) goes in as the XLA array it views
+(`xla_array_of`), not as a copy: XLA reads it where it is.
 """
 from __future__ import annotations
 
@@ -30,6 +33,19 @@ import numpy as np
 MIN_BYTES = 1 << 20  # below this an output's fresh pages cost less than the bookkeeping
 
 _VIEWABLE_KINDS = frozenset("biufc")  # NumPy's DLPack import takes these (not bfloat16 & co.)
+
+
+# id(view) -> (weak reference to the view, the XLA array it views), for the views handed out and
+# still alive: an entry leaves when its view dies (in `_give_back`), before its id can be reused.
+_ARRAY_OF_VIEW = {}
+
+
+def xla_array_of(array):
+    """The XLA array a recycled output's view shows, or None for any other NumPy array."""
+    entry = _ARRAY_OF_VIEW.get(id(array))
+    if entry is not None and entry[0]() is array:
+        return entry[1]
+    return None
 
 
 class OutputRecycler:
@@ -82,14 +98,16 @@ class OutputRecycler:
             seen.add(pointer)
             view = np.from_dlpack(array)
             view.flags.writeable = False
-            weakref.finalize(view, functools.partial(_give_back, me, i), array).atexit = False
+            weakref.finalize(view, functools.partial(_give_back, me, i, id(view)), array).atexit = False
+            _ARRAY_OF_VIEW[id(view)] = (weakref.ref(view), array)
             result[i] = view
         return tuple(result)
 
 
-def _give_back(recycler_ref, position, array):
+def _give_back(recycler_ref, position, view_id, array):
     """A recycled output's last view died: its buffer waits for the next call (one per position;
     a second one is freed)."""
+    _ARRAY_OF_VIEW.pop(view_id, None)
     recycler = recycler_ref()
     if recycler is not None:
         recycler._pool.setdefault(position, array)
