@@ -77,6 +77,8 @@ from ._src.ops.special import acos, acosh, asin, asinh, atan, atan2, atanh, cosh
 from ._src.core.scopes import get_current_name_scope, init_scope, name_scope  # noqa: E402
 from ._src.core.devices import device  # noqa: E402
 from ._src.api import test, version  # noqa: E402
+from ._src.api import strings  # noqa: E402
+from ._src.ops.strings import as_string  # noqa: E402
 from . import summary  # noqa: E402  (tf.summary: event files for TensorBoard)
 
 # The TensorFlow API version this package implements, which is what programs written for TensorFlow

@@ -17,7 +17,7 @@ from pathlib import Path
 EXPECTED = set("""
     Assert DType GradientTape IndexedSlices Module Tensor TensorArray TensorShape TensorSpec
     UnconnectedGradients Variable VariableAggregation VariableSynchronization abs acos acosh add add_n
-    argmax argmin argsort as_dtype asin asinh assert_equal assert_greater assert_less assert_rank atan
+    argmax argmin argsort as_dtype as_string asin asinh assert_equal assert_greater assert_less assert_rank atan
     atan2 atanh autograph bool boolean_mask broadcast_to case cast clip_by_global_norm clip_by_norm
     clip_by_value complex128 complex64 concat cond config constant convert_to_tensor cos cosh cumsum
     custom_gradient data debugging device divide double dtypes einsum equal errors executing_eagerly exp
@@ -27,7 +27,7 @@ EXPECTED = set("""
     math matmul maximum minimum multiply name_scope negative nest newaxis nn norm not_equal one_hot ones
     ones_like pad pow print random range rank recompute_grad reduce_all reduce_any reduce_logsumexp
     reduce_max reduce_mean reduce_min reduce_prod reduce_sum reshape resource reverse round saved_model
-    scalar_mul scan scatter_nd shape sigmoid sign sin sinh size slice sort split sqrt square squeeze
+    scalar_mul scan scatter_nd shape sigmoid sign sin sinh size slice sort split sqrt square squeeze strings
     stack stop_gradient strided_slice string subtract summary switch_case tan tanh tensordot test tile
     train transpose truediv uint16 uint32 uint64 uint8 unstack variant vectorized_map version where
     while_loop zeros zeros_like

@@ -199,6 +199,8 @@ def to_array(value, dtype: _dt.DType | None = None, strict: bool = True) -> np.n
             return _wide_ints(value, dtype)  # 2**63 fits a uint64 or a float when asked for one
     if dtype is None or arr.dtype == dtype.np_dtype:
         return arr
+    if arr.size == 0 and not isinstance(value, (np.ndarray, np.generic)):
+        return arr.astype(dtype.np_dtype)  # `[]`, `[[], []]`: no element to lose, any dtype (tf.string too)
     if _lossless(arr, dtype) or (isinstance(value, (np.ndarray, np.generic)) and arr.dtype.kind in "fiu"
                                  and (dtype.is_floating or dtype.is_complex)):
         if not isinstance(value, (np.ndarray, np.generic)) and dtype is not _dt.string:
