@@ -15,6 +15,7 @@ from ..._src.core import nest
 from ..._src.core.dtypes import from_numpy
 from ..._src.core.tensor import Tensor, make_eager
 from ..._src.state.variables import Variable
+from ..utils.py_dataset import PyDatasetBatches, is_py_dataset
 
 
 def _as_array(value):
@@ -166,7 +167,7 @@ class ClassWeightedBatches:
 
 def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, class_weight=None):
     if class_weight is not None:
-        if is_dataset(x):
+        if is_dataset(x) or is_py_dataset(x):
             return ClassWeightedBatches(make_batches(x, y, sample_weight, batch_size, shuffle), class_weight)
         y = check_class_weight(class_weight, y, sample_weight)
         if y is None:
@@ -179,6 +180,11 @@ def make_batches(x, y=None, sample_weight=None, batch_size=None, shuffle=False, 
             raise ValueError("When providing `x` as a tf.data.Dataset, `y` should not be passed. Instead, the "
                              "targets should be included as part of the tf.data.Dataset.")
         return DatasetBatches(x)
+    if is_py_dataset(x):
+        if y is not None:
+            raise ValueError("When providing `x` as a PyDataset, `y` should not be passed. Instead, the targets "
+                             "should be included as part of the PyDataset.")
+        return PyDatasetBatches(x, shuffle)
     if x is None:
         raise ValueError("Unrecognized data type: x=None")
     return ArrayBatches(x, y, sample_weight, batch_size, shuffle)

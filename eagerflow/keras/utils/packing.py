@@ -1,0 +1,91 @@
+"""`keras.utils` helpers about data tuples, Keras tensors and configs: pack/unpack_x_y_sample_weight,
+is_keras_tensor, get_source_inputs, serialize/deserialize_keras_object."""
+from __future__ import annotations
+
+
+def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """`x`, `(x, y)` or `(x, y, sample_weight)`: what a step receives (a tuple x is wrapped: `(x,)`)."""
+    if y is None:
+        return (x,) if isinstance(x, (tuple, list)) else x
+    if sample_weight is None:
+        return (x, y)
+    return (x, y, sample_weight)
+
+
+def unpack_x_y_sample_weight(data):
+    """(x, y, sample_weight) from `x`, `(x,)`, `(x, y)` or `(x, y, sample_weight)` (lists too)."""
+    from ..models.training import unpack_data
+    return unpack_data(tuple(data) if isinstance(data, list) else data)
+
+
+def is_keras_tensor(x) -> bool:
+    """Whether `x` is a symbolic Keras tensor (what keras.Input and layer calls on it give)."""
+    from ..layers.input_layer import KerasTensor
+    return isinstance(x, KerasTensor)
+
+
+def get_source_inputs(tensor):
+    """The keras.Input tensors `tensor` was computed from, in the order first reached."""
+    from ..layers.input_layer import InputLayer
+    found, seen, stack = [], set(), [tensor]
+    while stack:
+        t = stack.pop()
+        if id(t) in seen:
+            continue
+        seen.add(id(t))
+        node = getattr(t, "_keras_history", None)
+        if node is None or isinstance(node.layer, InputLayer):
+            found.append(t)
+            continue
+        stack.extend(reversed(_node_inputs(node)))
+    return found
+
+
+def _node_inputs(node):
+    from ..._src.core import nest
+    from ..layers.input_layer import KerasTensor
+    args = list(getattr(node, "args", ())) + list(getattr(node, "kwargs", {}).values())
+    return [t for t in nest.flatten(args) if isinstance(t, KerasTensor)]
+
+
+_PUBLIC_MODULES = ("layers", "initializers", "losses", "metrics", "optimizers", "regularizers", "constraints",
+                   "activations", "callbacks")
+
+
+def _public_modules():
+    import importlib
+    return [(name, importlib.import_module(f"..{name}", __package__)) for name in _PUBLIC_MODULES]
+
+
+def _module_of(obj):
+    """Keras' `module` for a shipped object ('keras.layers', ...); None for a user's class."""
+    from .. import models
+    cls = type(obj)
+    if isinstance(obj, (models.Sequential, models.Model)) and cls.__module__.startswith("eagerflow.keras"):
+        return "keras"
+    for name, module in _public_modules():
+        if getattr(module, cls.__name__, None) is cls:
+            return f"keras.{name}"
+    return None
+
+
+def serialize_keras_object(obj):
+    """Keras 3's config dict for an object with get_config (None stays None)."""
+    from ..serialization import serialize_keras_object as serialize, serialize_layer
+    from ..layers.base import Layer
+    if obj is None:
+        return None
+    if isinstance(obj, Layer):
+        return serialize_layer(obj)
+    return serialize(obj, _module_of(obj))
+
+
+def deserialize_keras_object(config, custom_objects=None, **kwargs):
+    """An object from Keras 3's config dict, found among the shipped classes by name (or in
+    `custom_objects` and the registry); never by importing the module the config names."""
+    from ..serialization import deserialize_keras_object as deserialize, keras_classes
+    table = {}
+    for _, module in _public_modules():
+        table.update({k: v for k, v in vars(module).items() if isinstance(v, type)})
+    table.update(keras_classes())
+    return deserialize(config, table, custom_objects)
