@@ -4,13 +4,7 @@ defaults, weight paths, summary() and fit()'s output."""
 from . import activations, initializers, layers, models  # noqa: F401
 from .layers import Input, Layer  # noqa: F401
 from .models import Model, Sequential  # noqa: F401
-from .naming import clear_session as _clear_session
-
-
-class backend:  # noqa: N801 - Keras' module name; only what the seed programs use
-    clear_session = staticmethod(_clear_session)
-
-
+from . import backend  # noqa: F401,E402
 from . import constraints, losses, metrics, optimizers, regularizers  # noqa: F401,E402
 from . import callbacks, saving  # noqa: F401,E402
 from . import utils  # noqa: F401,E402
