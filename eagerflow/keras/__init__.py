@@ -8,4 +8,5 @@ from . import backend  # noqa: F401,E402
 from . import constraints, losses, metrics, optimizers, regularizers  # noqa: F401,E402
 from . import callbacks, saving  # noqa: F401,E402
 from . import utils  # noqa: F401,E402
+from . import ops  # noqa: F401,E402
 from . import datasets  # noqa: F401,E402
