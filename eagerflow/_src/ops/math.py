@@ -99,7 +99,11 @@ def _floordiv_kernel(x, y):
 def _floormod_kernel(x, y):
     if x.dtype.kind in "iu":
         _nonzero_divisor(x, y)
-    return np.mod(x, y)
+        return np.mod(x, y)
+    # TensorFlow's float floormod is fmod moved into the divisor's sign: a zero keeps x's sign
+    # (-2.0 mod 2.0 is -0.0), where NumPy's np.mod gives the divisor's (0.0).
+    r = np.fmod(x, y)
+    return np.where((r != 0) & ((r < 0) != (y < 0)), r + y, r)
 
 
 def _pow_kernel(x, y):
@@ -609,7 +613,8 @@ RealDiv.jax = lambda x, y: jnp.true_divide(x, y) if x.dtype.kind in "fc" else jn
 Reciprocal.jax = lambda x: jnp.reciprocal(x) if x.dtype.kind in "fc" else jnp.floor_divide(1, x)
 DivNoNan.jax = lambda x, y: jnp.where(y == 0, jnp.zeros_like(x), x / jnp.where(y == 0, jnp.ones_like(y), y))
 FloorDiv.jax = lambda x, y: jnp.floor_divide(x, y) if x.dtype.kind in "iu" else jnp.floor(x / y)
-FloorMod.jax = lambda x, y: jnp.mod(x, y)
+FloorMod.jax = lambda x, y: jnp.mod(x, y) if x.dtype.kind in "iu" else (  # zeros keep x's sign, as the kernel's
+    lambda r: jnp.where((r != 0) & ((r < 0) != (y < 0)), r + y, r))(jnp.fmod(x, y))
 Pow.jax = lambda x, y: jnp.power(x, y)
 SquaredDifference.jax = lambda x, y: jnp.square(x - y) if x.dtype.kind != "c" else (x - y) * jnp.conj(x - y)
 Sign.jax = lambda x: jnp.sign(x)
