@@ -17,3 +17,6 @@ from .noise import GaussianDropout, GaussianNoise, SpatialDropout1D  # noqa: F40
 from .wrappers import Bidirectional, TimeDistributed  # noqa: F401,E402
 from .conv_extra import Conv2DTranspose, DepthwiseConv2D, SeparableConv2D  # noqa: F401,E402
 from .lambda_layer import Lambda  # noqa: F401,E402
+from .einsum_dense import EinsumDense  # noqa: F401,E402
+from .multi_head_attention import MultiHeadAttention  # noqa: F401,E402
+from .attention import AdditiveAttention, Attention  # noqa: F401,E402
