@@ -20,3 +20,5 @@ from .lambda_layer import Lambda  # noqa: F401,E402
 from .einsum_dense import EinsumDense  # noqa: F401,E402
 from .multi_head_attention import MultiHeadAttention  # noqa: F401,E402
 from .attention import AdditiveAttention, Attention  # noqa: F401,E402
+from .normalization_extra import GroupNormalization, UnitNormalization  # noqa: F401,E402
+from .noise import ActivityRegularization, AlphaDropout, SpatialDropout2D, SpatialDropout3D  # noqa: F401,E402
