@@ -230,10 +230,10 @@ err("norm_meanonly", lambda: L.Normalization(mean=1.0))
 img = rand("img", 2, 6, 8, 3)
 for key, layer in [("rs_bil", L.Resizing(4, 5)), ("rs_near", L.Resizing(4, 5, interpolation="nearest")),
                    ("rs_crop", L.Resizing(4, 4, crop_to_aspect_ratio=True)), ("rs_up", L.Resizing(9, 11)),
-                   ("cc", L.CenterCrop(4, 5)), ("cc_big", L.CenterCrop(8, 9))]:
+                   ("crop", L.CenterCrop(4, 5)), ("crop_big", L.CenterCrop(8, 9))]:
     put(key, layer(img))
     cfg(key, layer)
-put("cc_single", L.CenterCrop(3, 3)(img[0]))
+put("crop_single", L.CenterCrop(3, 3)(img[0]))
 put("rs_single", L.Resizing(3, 3)(img[0]))
 ids = np.array([[0, 1, 1], [3, 2, 0]])
 put("ce_multi", L.CategoryEncoding(4)(ids))

@@ -22,3 +22,4 @@ from .multi_head_attention import MultiHeadAttention  # noqa: F401,E402
 from .attention import AdditiveAttention, Attention  # noqa: F401,E402
 from .normalization_extra import GroupNormalization, UnitNormalization  # noqa: F401,E402
 from .noise import ActivityRegularization, AlphaDropout, SpatialDropout2D, SpatialDropout3D  # noqa: F401,E402
+from .rnn_cells import GRUCell, LSTMCell, RNN, SimpleRNNCell, StackedRNNCells  # noqa: F401,E402
