@@ -23,3 +23,6 @@ from .attention import AdditiveAttention, Attention  # noqa: F401,E402
 from .normalization_extra import GroupNormalization, UnitNormalization  # noqa: F401,E402
 from .noise import ActivityRegularization, AlphaDropout, SpatialDropout2D, SpatialDropout3D  # noqa: F401,E402
 from .rnn_cells import GRUCell, LSTMCell, RNN, SimpleRNNCell, StackedRNNCells  # noqa: F401,E402
+from .preprocessing import CategoryEncoding, Discretization, Normalization  # noqa: F401,E402
+from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomFlip,  # noqa: F401,E402
+                                  Resizing)
