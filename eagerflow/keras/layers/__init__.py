@@ -26,3 +26,8 @@ from .rnn_cells import GRUCell, LSTMCell, RNN, SimpleRNNCell, StackedRNNCells  #
 from .preprocessing import CategoryEncoding, Discretization, Normalization  # noqa: F401,E402
 from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomFlip,  # noqa: F401,E402
                                   Resizing)
+from .reshaping3d import (Cropping1D, Cropping3D, UpSampling1D, UpSampling3D, ZeroPadding1D,  # noqa: F401,E402
+                          ZeroPadding3D)
+from .conv3d import (AveragePooling3D, AvgPool3D, Conv1DTranspose, Conv3D, GlobalAveragePooling3D,  # noqa: F401,E402
+                     GlobalAvgPool3D, GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D)
+from .merging import add, average, concatenate, dot, maximum, minimum, multiply, subtract  # noqa: F401,E402
