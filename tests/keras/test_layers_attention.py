@@ -212,3 +212,44 @@ def test_softmax_layer_masks_and_normalises_over_several_axes():
     got = L.Softmax()(x, mask=np.array([[1, 0, 1], [0, 0, 0]], bool)).numpy()
     np.testing.assert_allclose(got, [[0.11920291, 0, 0.880797], [0, 0, 0]], rtol=1e-6)
     np.testing.assert_allclose(L.Softmax(axis=(0, 1))(x).numpy(), np.exp(x) / np.exp(x).sum(), rtol=1e-6)
+
+
+def test_keras_masks_from_an_embedding_reach_attention_as_in_keras():
+    """Embedding(mask_zero=True) outputs carry masks: MultiHeadAttention reads the query's and value's masks,
+    its output carries the query's mask, and (as Keras 3.15 does) the inputs lose theirs; Attention reads both
+    masks and passes the query's on."""
+    from eagerflow.keras.layers.masking import get_keras_mask
+    emb = L.Embedding(10, 5, mask_zero=True)
+    emb.build((None,))
+    emb.set_weights([arr("emb_w")])
+    ids_q, ids_v = np.array(ORACLE["ids_q"]), np.array(ORACLE["ids_v"])
+    eq, ev = emb(ids_q), emb(ids_v)
+    mha = L.MultiHeadAttention(2, 3)
+    mha.build(eq.shape, ev.shape)
+    assert paths(mha) == ORACLE["mha_m_paths"]
+    mha.set_weights(weights("mha_m"))
+    out = mha(eq, ev)
+    np.testing.assert_allclose(out.numpy(), arr("mha_m_out"), **TOL)
+    np.testing.assert_array_equal(get_keras_mask(out).numpy(), arr("mha_m_outmask") > 0.5)
+    assert ORACLE["mha_m_strips_input_masks"] and get_keras_mask(eq) is None and get_keras_mask(ev) is None
+    np.testing.assert_allclose(L.Attention()([eq, ev]).numpy(), arr("att_m_out_after_mha"), **TOL)
+    eq, ev = emb(ids_q), emb(ids_v)
+    attended = L.Attention()([eq, ev])
+    np.testing.assert_allclose(attended.numpy(), arr("att_m_out"), **TOL)
+    np.testing.assert_array_equal(get_keras_mask(attended).numpy(), arr("att_m_outmask") > 0.5)
+
+
+def test_a_masked_transformer_block_trains_and_round_trips(tmp_path):
+    ids = keras.Input((4,), dtype="int32")
+    x = L.Embedding(10, 6, mask_zero=True)(ids)
+    attended = L.MultiHeadAttention(2, 3, dropout=0.1)(x, x, use_causal_mask=True)
+    x = L.LayerNormalization()(L.Add()([x, attended]))
+    out = L.Dense(2)(L.GlobalAveragePooling1D()(x))
+    model = keras.Model(ids, out)
+    model.compile("adam", keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    data = np.array([[1, 2, 3, 0], [4, 5, 0, 0], [6, 7, 8, 9], [2, 0, 0, 0]])
+    history = model.fit(data, np.array([0, 1, 0, 1]), epochs=3, verbose=0)
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    model.save(tmp_path / "t.keras")
+    loaded = keras.models.load_model(tmp_path / "t.keras")
+    np.testing.assert_allclose(loaded.predict(data, verbose=0), model.predict(data, verbose=0), rtol=1e-5, atol=1e-6)

@@ -20,7 +20,7 @@ from ..naming import name_scope, scope_stack
 from .base import BUILD_LOCK, Layer, shape_tuple
 from .core import Dropout, Softmax, masked_softmax
 from .einsum_dense import EinsumDense
-from .masking import get_keras_mask
+from .masking import get_keras_mask, set_keras_mask
 
 _LETTERS = string.ascii_lowercase
 
@@ -167,10 +167,13 @@ class MultiHeadAttention(Layer):
     def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None, attention_mask=None,
              return_attention_scores=False, training=None, use_causal_mask=False):
         # Keras 3.15 fills value_mask/key_mask from the tensors' Keras masks when not given, and takes the
-        # query's mask from the query tensor alone: a query_mask argument is overwritten, so it has no effect
+        # query's mask from the query tensor alone: a query_mask argument is overwritten, so it has no effect.
+        # Then Keras removes the masks from the three input tensors (the layer has used them), and so do we.
         query_mask = get_keras_mask(query)
         value_mask = get_keras_mask(value) if value_mask is None else value_mask
         key_mask = get_keras_mask(key) if key_mask is None and key is not None else key_mask
+        for tensor in (query, value, key):
+            set_keras_mask(tensor, None)
         key = value if key is None else key
         if self._shapes is None:
             with BUILD_LOCK:
