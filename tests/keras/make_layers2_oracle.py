@@ -306,6 +306,24 @@ am = L.Attention()([eq, ev])
 put("att_m_out", am)
 put("att_m_outmask", np.asarray(am._keras_mask).astype(np.float32))
 
+# ---------------- deterministic affine augmentations (a factor range of one value) ----------------
+small = rand("small_img", 2, 5, 6, 2)
+for mode in ["reflect", "wrap", "constant", "nearest"]:
+    for interp in ["bilinear", "nearest"]:
+        put(f"rtrans_{mode}_{interp}", L.RandomTranslation((0.25, 0.25), (-0.3, -0.3), fill_mode=mode,
+                                                            interpolation=interp, fill_value=0.5)(small, training=True))
+        put(f"rzoom_{mode}_{interp}", L.RandomZoom((-0.4, -0.4), (0.3, 0.3), fill_mode=mode, interpolation=interp,
+                                                   fill_value=0.5)(small, training=True))
+for mode in ["reflect", "constant"]:
+    for interp in ["bilinear", "nearest"]:
+        put(f"rrot_{mode}_{interp}", L.RandomRotation((0.1, 0.1), fill_mode=mode, interpolation=interp,
+                                                      fill_value=0.5)(small, training=True))
+put("rrot_single", L.RandomRotation((-0.3, -0.3))(small[0], training=True))
+put("rzoom_same", L.RandomZoom((0.5, 0.5))(small, training=True))
+err("rtrans_bad", lambda: L.RandomTranslation(1.5, 0.1))
+err("rzoom_bad", lambda: L.RandomZoom((0.5, -0.2)))
+err("rtrans_mode", lambda: L.RandomTranslation(0.1, 0.1, fill_mode="x"))
+
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "keras3_layers2_oracle.json"), "w") as f:
     json.dump(OUT, f, separators=(",", ":"), default=str)
 print("wrote", len(OUT), "keys")

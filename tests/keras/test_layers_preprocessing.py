@@ -159,3 +159,72 @@ def test_random_contrast_and_brightness_draw_per_image_within_keras_ranges():
     with pytest.raises(ValueError, match=re.escape("The `factor` argument should be a number (or a list of two "
                                                    "numbers) in the range [0, 1]. Received: factor=2")):
         L.RandomContrast(2)
+
+
+@pytest.mark.parametrize("fill_mode", ["reflect", "wrap", "constant", "nearest"])
+@pytest.mark.parametrize("interpolation", ["bilinear", "nearest"])
+def test_translation_and_zoom_match_keras_with_a_one_value_factor_range(fill_mode, interpolation):
+    """A factor range of one value draws exactly that value in Keras too, so the resampling (TensorFlow's
+    projective transform rules: fill modes, interpolation, fill_value) is compared value for value."""
+    small = arr("small_img")
+    shift = L.RandomTranslation((0.25, 0.25), (-0.3, -0.3), fill_mode=fill_mode, interpolation=interpolation,
+                                fill_value=0.5)
+    np.testing.assert_allclose(shift(small, training=True).numpy(), arr(f"rtrans_{fill_mode}_{interpolation}"),
+                               **TOL)
+    zoom = L.RandomZoom((-0.4, -0.4), (0.3, 0.3), fill_mode=fill_mode, interpolation=interpolation, fill_value=0.5)
+    np.testing.assert_allclose(zoom(small, training=True).numpy(), arr(f"rzoom_{fill_mode}_{interpolation}"), **TOL)
+    traced = tf.function(lambda x: zoom(x, training=True), input_signature=[tf.TensorSpec([None, 5, 6, 2])])
+    np.testing.assert_allclose(traced(small).numpy(), arr(f"rzoom_{fill_mode}_{interpolation}"), **TOL)
+
+
+def test_translation_and_zoom_configs_errors_and_inference():
+    for key, layer in [("rtrans", L.RandomTranslation(0.1, 0.2)), ("rzoom", L.RandomZoom(0.2))]:
+        assert ORACLE[key + "_infer_equal"]
+        np.testing.assert_array_equal(layer(arr("img"), training=False).numpy(), arr("img"))
+        assert layer.get_config() == ORACLE[key + "_cfg"]
+        moved = layer(IMG, training=True).numpy()
+        assert moved.shape == IMG.shape and not np.allclose(moved, IMG)
+        assert IMG.min() - 1e-3 <= moved.min() and moved.max() <= IMG.max() + 1e-3  # reflect + bilinear: no overshoot
+    small = arr("small_img")
+    np.testing.assert_allclose(L.RandomZoom((0.5, 0.5))(small, training=True).numpy(), arr("rzoom_same"), **TOL)
+    with pytest.raises(ValueError, match=re.escape(error("rtrans_bad")[1])):
+        L.RandomTranslation(1.5, 0.1)
+    with pytest.raises(NotImplementedError, match=re.escape(error("rtrans_mode")[1])):
+        L.RandomTranslation(0.1, 0.1, fill_mode="x")
+    L.RandomZoom((0.5, -0.2))  # Keras sorts the pair
+    one = L.RandomTranslation((0.25, 0.25), 0.0, fill_mode="constant")(IMG[0], training=True).numpy()
+    np.testing.assert_allclose(one[1:], IMG[0][:-1], rtol=1e-5)  # 0.25 * 4 rows = one row down
+    np.testing.assert_array_equal(one[0], 0)
+
+
+@pytest.mark.parametrize("fill_mode", ["reflect", "constant"])
+@pytest.mark.parametrize("interpolation", ["bilinear", "nearest"])
+def test_rotation_matches_keras_with_a_one_value_factor_range(fill_mode, interpolation):
+    rotate = L.RandomRotation((0.1, 0.1), fill_mode=fill_mode, interpolation=interpolation, fill_value=0.5)
+    np.testing.assert_allclose(rotate(arr("small_img"), training=True).numpy(), arr(f"rrot_{fill_mode}_{interpolation}"),
+                               **TOL)
+    np.testing.assert_array_equal(rotate(arr("small_img"), training=False).numpy(), arr("small_img"))
+
+
+def test_rotation_of_one_image_config_and_quarter_turn():
+    np.testing.assert_allclose(L.RandomRotation((-0.3, -0.3))(arr("small_img")[0], training=True).numpy(),
+                               arr("rrot_single"), rtol=1e-5, atol=1e-5)
+    rotation = L.RandomRotation(0.2)
+    got, want = rotation.get_config(), ORACLE["rrot_cfg"]
+    assert list(got) == list(want) and {**got, "name": want["name"]} == want
+    square = np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1)
+    turned = L.RandomRotation((0.25, 0.25), interpolation="nearest")(square, training=True).numpy()
+    np.testing.assert_array_equal(turned[0, :, :, 0], np.rot90(square[0, :, :, 0], 1))  # positive: counter-clockwise
+
+
+def test_discretization_adapt_finds_keras_quantile_boundaries():
+    layer = L.Discretization(num_bins=4)
+    layer.adapt(arr("norm_data")[:, 0])
+    np.testing.assert_allclose(layer.bin_boundaries, ORACLE["disc_adapt_bounds"], rtol=1e-6)
+    assert layer(np.array([-5.0, 0.0, 5.0])).numpy().tolist() == [0, 1, 3]
+    batched = L.Discretization(num_bins=4)
+    batched.adapt(tf.data.Dataset.from_tensor_slices(arr("norm_data")[:, 0]).batch(20))
+    np.testing.assert_allclose(batched.bin_boundaries, ORACLE["disc_adapt_bounds"], rtol=1e-6)
+    with pytest.raises(ValueError, match="Cannot adapt a Discretization layer that has been initialized with "
+                                         "`bin_boundaries`"):
+        L.Discretization(bin_boundaries=[0.0]).adapt(arr("norm_data"))

@@ -131,3 +131,31 @@ def test_rnn_of_cells_round_trips(tmp_path):
     np.testing.assert_allclose(loaded(arr("seq")).numpy(), model(arr("seq")).numpy(), rtol=1e-6)
     assert [w.path for w in loaded.weights] == [w.path for w in model.weights]
     assert [w.path for w in model.weights][0] == "rnn/lstm_cell/kernel"
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_cell_dropout_masks_are_drawn_once_per_sequence_and_only_when_training(traced):
+    """Keras' cells keep one input dropout mask (and one recurrent mask) for every step of a sequence. With an
+    identity kernel, no recurrence and a linear activation, the output at step t is x_t * mask: the same zeros
+    at every step."""
+    cell = L.SimpleRNNCell(6, activation="linear", dropout=0.5, recurrent_dropout=0.3, use_bias=False)
+    rnn = L.RNN(cell, return_sequences=True)
+    x = np.ones((8, 5, 6), np.float32)
+    rnn(x)
+    cell.set_weights([np.eye(6, dtype=np.float32), np.zeros((6, 6), np.float32)])
+    run = tf.function(lambda v: rnn(v, training=True)) if traced else (lambda v: rnn(v, training=True))
+    out = run(x).numpy()
+    assert set(np.unique(out)) <= {0.0, 2.0} and 0 < (out == 0).mean() < 1
+    np.testing.assert_array_equal(out, np.broadcast_to(out[:, :1], out.shape))
+    np.testing.assert_array_equal(rnn(x).numpy(), x)  # inference: no dropout
+    assert not np.array_equal(run(x).numpy(), out)  # a new sequence draws new masks
+    assert cell.get_config()["dropout"] == 0.5 and cell.get_config()["recurrent_dropout"] == 0.3
+
+
+def test_recurrent_dropout_of_an_lstm_cell_applies_only_when_training():
+    cell = L.LSTMCell(3, recurrent_dropout=0.5)
+    rnn = L.RNN(cell, return_sequences=True)
+    x = np.random.default_rng(0).normal(size=(4, 6, 2)).astype(np.float32)
+    eager = rnn(x).numpy()
+    assert np.array_equal(rnn(x, training=False).numpy(), eager)
+    assert not np.allclose(rnn(x, training=True).numpy(), eager)

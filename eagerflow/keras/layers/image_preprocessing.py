@@ -1,6 +1,7 @@
 """Image preprocessing layers (channels_last, a batch (N, H, W, C) or one image (H, W, C)): Resizing and
-CenterCrop, which always apply, and the augmentations RandomFlip, RandomContrast and RandomBrightness, which
-apply only when training (identity at inference). Their random draws cannot match Keras' random streams;
+CenterCrop, which always apply, and the augmentations RandomFlip, RandomContrast, RandomBrightness,
+RandomTranslation and RandomZoom (resampled by affine_transform.py), which apply only when training
+(identity at inference). Their random draws cannot match Keras' random streams;
 the transformations themselves are Keras 3.15's."""
 from __future__ import annotations
 
@@ -182,3 +183,139 @@ class RandomBrightness(Layer):
     def get_config(self):
         return {**super().get_config(), "data_format": "channels_last", "factor": list(self.factor),
                 "value_range": list(self.value_range), "seed": self.seed}
+
+
+_FACTOR_ERROR = "The `factor` argument should be a number (or a list of two numbers) in the range [-1.0, 1.0]. "
+
+
+def _signed_range(factor, name):
+    """Keras' RandomTranslation/RandomZoom factor: a number f -> (-|f|, |f|); a pair -> sorted; each in [-1, 1]."""
+    def check(v):
+        if v > 1.0 or v < -1.0:
+            raise ValueError(_FACTOR_ERROR + f"Received: input_number={v}")
+    if isinstance(factor, (tuple, list)):
+        if len(factor) != 2:
+            raise ValueError(_FACTOR_ERROR + f"received: {name}={factor}")
+        check(factor[0])
+        check(factor[1])
+        return tuple(sorted(factor))
+    check(factor)
+    return (-abs(factor), abs(factor))
+
+
+class _AffineAugmentation(Layer):
+    """What RandomTranslation and RandomZoom share: fill mode, interpolation, one affine map drawn per image
+    while training (identity at inference)."""
+
+    def __init__(self, fill_mode, interpolation, seed, fill_value, data_format, **kwargs):
+        super().__init__(**kwargs)
+        _channels_last(data_format)
+        from .affine_transform import FILL_MODES
+        if fill_mode not in FILL_MODES:
+            raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Expected of one {FILL_MODES}.")
+        if interpolation not in ("nearest", "bilinear"):
+            raise NotImplementedError(f"Unknown `interpolation` {interpolation}. Expected of one "
+                                      f"('nearest', 'bilinear').")
+        self.fill_mode, self.interpolation, self.seed, self.fill_value = fill_mode, interpolation, seed, fill_value
+
+    def _draw(self, n, bounds):
+        """(N, 1) uniform draws in `bounds` (both ends equal: exactly that value, as Keras draws)."""
+        return _random.uniform(_n_by_1(n), bounds[0], bounds[1], seed=self.seed)
+
+    def call(self, inputs, training=True):
+        from .affine_transform import affine_transform
+        images = _float(self, inputs)
+        if not training:
+            return images
+        single = images.shape.rank == 3
+        batch = _array.expand_dims(images, 0) if single else images
+        if batch.shape.rank != 4:
+            raise ValueError(f"Expected the input image to be rank 3 or 4. Received "
+                             f"inputs.shape={tuple(images.shape.as_list())}")
+        out = affine_transform(batch, self._transforms(batch), self.interpolation, self.fill_mode, self.fill_value)
+        return out[0] if single else out
+
+    def _common_config(self):
+        return {"fill_mode": self.fill_mode, "interpolation": self.interpolation, "seed": self.seed,
+                "fill_value": self.fill_value}
+
+
+def _n_by_1(n):
+    from ..._src.ops.joining import concat
+    return concat([n, _array.constant([1], dtype=n.dtype)], 0)
+
+
+class RandomTranslation(_AffineAugmentation):
+    """While training, shifts each image by (height, width) fractions drawn from the factors' ranges
+    (a number f: [-f, f]), filling the uncovered border by `fill_mode` (reflect by default)."""
+
+    def __init__(self, height_factor, width_factor, fill_mode="reflect", interpolation="bilinear", seed=None,
+                 fill_value=0.0, data_format=None, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self.height_range = _signed_range(height_factor, "height_factor")
+        self.width_range = _signed_range(width_factor, "width_factor")
+
+    def _transforms(self, images):
+        n = _array.shape(images)[:1]
+        h, w = images.shape.as_list()[1:3]
+        dy = self._draw(n, self.height_range) * float(h)
+        dx = self._draw(n, self.width_range) * float(w)
+        one, zero = _array.ones_like(dx), _array.zeros_like(dx)
+        from ..._src.ops.joining import concat
+        return concat([one, zero, -dx, zero, one, -dy], 1)
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": "channels_last", "height_factor": self.height_factor,
+                "width_factor": self.width_factor, **self._common_config()}
+
+
+class RandomZoom(_AffineAugmentation):
+    """While training, zooms each image about its centre by 1 + z, z drawn from the factors' ranges (a
+    number f: [-f, f]; positive z shows more of the image, smaller); width_factor=None keeps the aspect."""
+
+    def __init__(self, height_factor, width_factor=None, fill_mode="reflect", interpolation="bilinear", seed=None,
+                 fill_value=0.0, data_format=None, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.height_factor, self.width_factor = height_factor, width_factor
+        self.height_range = _signed_range(height_factor, "height_factor")
+        self.width_range = None if width_factor is None else _signed_range(width_factor, "width_factor")
+
+    def _transforms(self, images):
+        n = _array.shape(images)[:1]
+        h, w = images.shape.as_list()[1:3]
+        zy = 1.0 + self._draw(n, self.height_range)
+        zx = zy if self.width_range is None else 1.0 + self._draw(n, self.width_range)
+        zero = _array.zeros_like(zx)
+        from ..._src.ops.joining import concat
+        return concat([zx, zero, (w - 1.0) / 2.0 * (1.0 - zx), zero, zy, (h - 1.0) / 2.0 * (1.0 - zy)], 1)
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": "channels_last", "height_factor": self.height_factor,
+                "width_factor": self.width_factor, "fill_mode": self.fill_mode, "interpolation": self.interpolation,
+                "seed": self.seed, "fill_value": self.fill_value}
+
+
+class RandomRotation(_AffineAugmentation):
+    """While training, rotates each image about its centre by an angle drawn from factor * 360 degrees
+    (a number f: [-f, f] turns), filling the uncovered corners by `fill_mode` (reflect by default)."""
+
+    def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None, fill_value=0.0,
+                 data_format=None, **kwargs):
+        super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
+        self.factor = _factor_pair(factor, (-1, 1))
+
+    def _transforms(self, images):
+        from ..._src.ops.joining import concat
+        n = _array.shape(images)[:1]
+        h, w = images.shape.as_list()[1:3]
+        angle = self._draw(n, (self.factor[0] * 360.0, self.factor[1] * 360.0)) * (3.141592653589793 / 180.0)
+        cos, sin = _math.cos(angle), _math.sin(angle)
+        cx, cy = 0.5 * (w - 1), 0.5 * (h - 1)
+        # Keras' _compute_affine_matrix with no shear, scale 1 and no translation: output -> input point
+        return concat([cos, -sin, cx - cx * cos + cy * sin, sin, cos, cy - cx * sin - cy * cos], 1)
+
+    def get_config(self):
+        return {**super().get_config(), "data_format": "channels_last", "factor": list(self.factor),
+                "fill_mode": self.fill_mode, "fill_value": self.fill_value, "interpolation": self.interpolation,
+                "seed": self.seed}

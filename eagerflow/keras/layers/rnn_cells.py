@@ -1,8 +1,11 @@
 """RNN cells (one time step: `cell(x_t, states) -> (output, new_states)`), StackedRNNCells and the generic
 `keras.layers.RNN(cell)` that loops a cell over time. The step math is rnn.py's (SimpleRNNMath, LSTMMath,
 GRUMath): the SimpleRNN/LSTM/GRU layers and these cells compute with one definition, and weights move
-between them unchanged (kernel, recurrent_kernel, bias; Keras' gate layouts)."""
+between them unchanged (kernel, recurrent_kernel, bias; Keras' gate layouts). A cell's dropout and
+recurrent_dropout masks are drawn at a sequence's first step and reused at every step, as Keras does."""
 from __future__ import annotations
+
+import threading
 
 from ..._src.control_flow.tensor_array import TensorArray
 from ..._src.control_flow.while_loop import while_loop
@@ -10,6 +13,7 @@ from ..._src.core import nest
 from ..._src.core.convert import convert_to_tensor
 from ..._src.ops import array as _array
 from ..._src.ops import math as _math
+from ..._src.ops import nn as _nn
 from ..._src.ops.joining import concat
 from ..._src.ops.matmul import matmul
 from ..._src.ops.slicing import gather
@@ -50,9 +54,6 @@ class _Cell(Layer):
         if units <= 0:
             raise ValueError(f"Received an invalid value for argument `units`, expected a positive integer, got "
                              f"{units}.")
-        if dropout or recurrent_dropout:
-            raise NotImplementedError("dropout / recurrent_dropout in an RNN cell are not supported yet; use the "
-                                      "SimpleRNN/LSTM/GRU layers' own dropout arguments.")
         self.units, self.use_bias, self.seed = units, use_bias, seed
         self.activation, self.recurrent_activation = _act.get(activation), _act.get(recurrent_activation)
         self.kernel_initializer = _init.get(kernel_initializer)
@@ -62,8 +63,29 @@ class _Cell(Layer):
             _reg.get(kernel_regularizer), _reg.get(recurrent_regularizer), _reg.get(bias_regularizer))
         self.kernel_constraint, self.recurrent_constraint, self.bias_constraint = (
             _con.get(kernel_constraint), _con.get(recurrent_constraint), _con.get(bias_constraint))
-        self.dropout, self.recurrent_dropout = float(dropout), float(recurrent_dropout)
+        self.dropout = min(1.0, max(0.0, float(dropout)))  # Keras clips the rates to [0, 1]
+        self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
         self.bias = None
+        object.__setattr__(self, "_sequence", threading.local())
+
+    # --- dropout masks: drawn at a sequence's first step, reused by every later step (Keras' rule) ---
+    def begin_sequence(self):
+        """keras.layers.RNN calls this before a sequence: masks drawn from now on are kept until end_sequence."""
+        self._sequence.masks = {}
+
+    def end_sequence(self):
+        self._sequence.masks = None
+
+    def _dropout_mask(self, kind, like, rate, training):
+        if not training or not 0.0 < rate < 1.0:
+            return None
+        cache = getattr(self._sequence, "masks", None)
+        mask = None if cache is None else cache.get(kind)
+        if mask is None:
+            mask = _nn.dropout(_array.ones_like(like), rate, seed=self.seed)
+            if cache is not None:
+                cache[kind] = mask
+        return mask
 
     @property
     def state_size(self):
@@ -89,11 +111,15 @@ class _Cell(Layer):
     def call(self, inputs, states, training=False):
         nested = isinstance(states, (list, tuple))
         hs = [convert_to_tensor(s) for s in (states if nested else [states])]
-        x = matmul(inputs, self.kernel)
+        input_mask = self._dropout_mask("input", inputs, self.dropout, training)
+        recurrent_mask = self._dropout_mask("recurrent", hs[0], self.recurrent_dropout, training)
+        x = matmul(inputs * input_mask if input_mask is not None else inputs, self.kernel)
         if self.bias is not None:
             x = x + self._input_bias()
         extra = tuple(None if c is None else convert_to_tensor(c) for c in self._loop_constants())
-        new = self._step(x, hs, convert_to_tensor(self.recurrent_kernel), extra, None)
+        # the recurrent mask applies to h in the recurrent matmul only (GRU mixes the undropped h), as in Keras
+        new = self._step(x, hs, convert_to_tensor(self.recurrent_kernel), extra,
+                         None if recurrent_mask is None else [recurrent_mask])
         return new[0], (list(new) if nested or self._n_states > 1 else new[0])
 
     def get_initial_state(self, batch_size=None):
@@ -206,6 +232,13 @@ def _state_template(cell):
     return [0] * (len(size) if isinstance(size, (list, tuple)) else 1)
 
 
+def _leaf_cells(cell):
+    """The cells that draw dropout masks (those of a stack, else the cell; user cells need not)."""
+    if isinstance(cell, StackedRNNCells):
+        return [c for inner in cell.cells for c in _leaf_cells(inner)]
+    return [cell] if hasattr(cell, "begin_sequence") else []
+
+
 def _state_sizes(cell):
     if isinstance(cell, StackedRNNCells):
         return [s for c in cell.cells for s in _state_sizes(c)]
@@ -245,6 +278,16 @@ class RNN(Layer):
         return [output_mask] + [None] * len(_state_sizes(self.cell)) if self.return_state else output_mask
 
     def call(self, sequences, initial_state=None, mask=None, training=False):
+        cells = _leaf_cells(self.cell)
+        for cell in cells:
+            cell.begin_sequence()
+        try:
+            return self._run(sequences, initial_state, mask, training)
+        finally:
+            for cell in cells:
+                cell.end_sequence()
+
+    def _run(self, sequences, initial_state, mask, training):
         steps = _array.shape(sequences)[1]
         xs = _array.transpose(sequences, [1, 0, 2])  # time-major
         template = _state_template(self.cell)
@@ -265,7 +308,8 @@ class RNN(Layer):
             output, new = cell(gather(xs, index), packed, training=training)
             return output, nest.flatten(new)
 
-        # the first step runs before the loop: it fixes the output's shape and dtype for the loop variables
+        # the first step runs before the loop: it fixes the output's shape and dtype for the loop variables, and
+        # draws the cells' dropout masks there, so every step inside the loop reuses them
         first = steps - 1 if backwards else 0
         output, new_states = step(first, states)
         if step_mask is not None:
