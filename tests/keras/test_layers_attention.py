@@ -112,8 +112,13 @@ def test_multi_head_attention_over_two_axes_and_a_tuple_output_shape():
 
 
 def test_multi_head_attention_errors():
-    with pytest.raises(TypeError, match="Unrecognized keyword arguments passed to MultiHeadAttention"):
-        L.MultiHeadAttention(2, 3, foo=1)  # Keras 3.15 raises ValueError here; our base Layer raises TypeError
+    with pytest.raises(ValueError, match=re.escape(error("mha_bad_kw")[1])):
+        L.MultiHeadAttention(2, 3, foo=1)
+    # every layer: Keras 3.15 raises ValueError for an unknown keyword (eagerflow raised TypeError)
+    for make, name in [(lambda: L.Dense(3, foo=1), "Dense"), (lambda: L.Dropout(0.1, foo=1), "Dropout")]:
+        with pytest.raises(ValueError, match=re.escape(f"Unrecognized keyword arguments passed to {name}: "
+                                                       f"{{'foo': 1}}")):
+            make()
     with pytest.raises(tf.errors.InvalidArgumentError, match="Incompatible shapes"):
         L.MultiHeadAttention(2, 3)(arr("q"), arr("v"), attention_mask=np.ones((2, 5, 6), bool))
     assert error("mha_bad_mask")[0] == "InvalidArgumentError"
