@@ -17,3 +17,17 @@ from .noise import GaussianDropout, GaussianNoise, SpatialDropout1D  # noqa: F40
 from .wrappers import Bidirectional, TimeDistributed  # noqa: F401,E402
 from .conv_extra import Conv2DTranspose, DepthwiseConv2D, SeparableConv2D  # noqa: F401,E402
 from .lambda_layer import Lambda  # noqa: F401,E402
+from .einsum_dense import EinsumDense  # noqa: F401,E402
+from .multi_head_attention import MultiHeadAttention  # noqa: F401,E402
+from .attention import AdditiveAttention, Attention  # noqa: F401,E402
+from .normalization_extra import GroupNormalization, UnitNormalization  # noqa: F401,E402
+from .noise import ActivityRegularization, AlphaDropout, SpatialDropout2D, SpatialDropout3D  # noqa: F401,E402
+from .rnn_cells import GRUCell, LSTMCell, RNN, SimpleRNNCell, StackedRNNCells  # noqa: F401,E402
+from .preprocessing import CategoryEncoding, Discretization, Normalization  # noqa: F401,E402
+from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomFlip, RandomTranslation,  # noqa: F401,E402,E501
+                                  RandomRotation, RandomZoom, Resizing)
+from .reshaping3d import (Cropping1D, Cropping3D, UpSampling1D, UpSampling3D, ZeroPadding1D,  # noqa: F401,E402
+                          ZeroPadding3D)
+from .conv3d import (AveragePooling3D, AvgPool3D, Conv1DTranspose, Conv3D, GlobalAveragePooling3D,  # noqa: F401,E402
+                     GlobalAvgPool3D, GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D)
+from .merging import add, average, concatenate, dot, maximum, minimum, multiply, subtract  # noqa: F401,E402

@@ -119,7 +119,7 @@ class Layer(Module):
         input_dim = kwargs.pop("input_dim", None)
         kwargs.pop("autocast", None)
         if kwargs:
-            raise TypeError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
+            raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
         super().__init__(name=name if name is not None else unique_name(to_snake_case(type(self).__name__)))

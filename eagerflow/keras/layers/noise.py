@@ -1,5 +1,6 @@
-"""Regularising noise layers, active only when training: SpatialDropout1D (drops whole channels of a
-sequence), GaussianNoise (adds N(0, stddev)) and GaussianDropout (multiplies by N(1, rate/(1-rate)))."""
+"""Regularising layers. Noise, active only when training: SpatialDropout1D/2D/3D (drop whole channels),
+GaussianNoise (adds N(0, stddev)), GaussianDropout (multiplies by N(1, rate/(1-rate))) and AlphaDropout
+(for SELU networks); ActivityRegularization adds an L1/L2 penalty on its input to the losses."""
 from __future__ import annotations
 
 import math
@@ -77,3 +78,79 @@ class GaussianDropout(Layer):
 
     def get_config(self):
         return {**super().get_config(), "rate": self.rate, "seed": self.seed}
+
+
+class _SpatialDropout(Layer):
+    """Dropout of entire feature maps: one keep/drop draw per (sample, channel), shared by every position."""
+    supports_masking = True
+    _ndim = None
+
+    def __init__(self, rate, data_format=None, seed=None, name=None, dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        _check_unit("rate", rate)
+        if data_format not in (None, "channels_last"):
+            raise NotImplementedError("Only data_format='channels_last' is supported.")
+        self.rate, self.seed = rate, seed
+
+    def call(self, inputs, training=False):
+        check_ndim(self, inputs, ndim=self._ndim)
+        if not training or self.rate == 0:
+            return inputs
+        shape = _array.shape(inputs)
+        noise_shape = concat([shape[:1], _array.constant([1] * (self._ndim - 2), dtype=shape.dtype), shape[-1:]], 0)
+        return _nn.dropout(inputs, self.rate, noise_shape=noise_shape, seed=self.seed)
+
+    def get_config(self):
+        return {"rate": self.rate, "seed": self.seed, "name": self.name, "dtype": self.dtype,
+                "data_format": "channels_last"}
+
+
+class SpatialDropout2D(_SpatialDropout):
+    _ndim = 4
+
+
+class SpatialDropout3D(_SpatialDropout):
+    _ndim = 5
+
+
+class AlphaDropout(Layer):
+    """Dropout for SELU networks: dropped units take SELU's negative saturation value, then an affine map
+    restores the inputs' mean and variance (Keras' a * (x * keep + alpha' * (1 - keep)) + b)."""
+    supports_masking = True
+    _ALPHA_P = -1.6732632423543772848170429916717 * 1.0507009873554804934193349852946
+
+    def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
+        super().__init__(**kwargs)
+        _check_unit("rate", rate)
+        self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
+
+    def call(self, inputs, training=False):
+        if not training or not 0 < self.rate < 1:
+            return inputs
+        shape = _array.shape(inputs) if self.noise_shape is None else self.noise_shape
+        keep = _math.cast(_math.greater_equal(_random.uniform(shape, dtype=inputs.dtype, seed=self.seed),
+                                              _math.cast(self.rate, inputs.dtype)), inputs.dtype)
+        alpha_p, rate = self._ALPHA_P, self.rate
+        a = ((1 - rate) * (1 + rate * alpha_p ** 2)) ** -0.5
+        b = -a * alpha_p * rate
+        x = inputs * keep + _math.cast(alpha_p, inputs.dtype) * (1.0 - keep)
+        return x * _math.cast(a, inputs.dtype) + _math.cast(b, inputs.dtype)
+
+    def get_config(self):
+        return {**super().get_config(), "rate": self.rate, "seed": self.seed, "noise_shape": self.noise_shape}
+
+
+class ActivityRegularization(Layer):
+    """Passes its input through and adds l1 * sum|x| + l2 * sum(x**2) (over the batch size) to the losses."""
+    supports_masking = True
+
+    def __init__(self, l1=0.0, l2=0.0, **kwargs):
+        from .. import regularizers as _reg
+        super().__init__(activity_regularizer=_reg.L1L2(l1=l1, l2=l2), **kwargs)
+        self.l1, self.l2 = l1, l2
+
+    def call(self, inputs):
+        return inputs
+
+    def get_config(self):
+        return {**super().get_config(), "l1": self.l1, "l2": self.l2}

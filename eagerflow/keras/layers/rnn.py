@@ -29,9 +29,35 @@ from .base import Layer
 from .core import matmul_last_axis
 
 
-class _RNN(Layer):
+class _GateMath:
+    """The step math a recurrent layer and its cell share (rnn_cells.py's SimpleRNNCell/LSTMCell/GRUCell mix in
+    the same classes below): gate layout, bias shape and value, and x_proj, h -> new states."""
     _gates = 1
     _n_states = 1
+
+    def _bias_value(self, shape, dtype):
+        return self.bias_initializer(shape, dtype)
+
+    def _bias_shape(self):
+        return (self._gates * self.units,)
+
+    def _input_bias(self):
+        return self.bias
+
+    def _loop_constants(self):
+        return ()
+
+    def _recurrent(self, h, recurrent, masks):
+        """h @ recurrent_kernel, with the recurrent dropout masks (one, or one per gate) applied to h."""
+        if masks is None:
+            return matmul(h, recurrent)
+        if len(masks) == 1:
+            return matmul(h * masks[0], recurrent)
+        u = self.units
+        return concat([matmul(h * m, recurrent[:, g * u:(g + 1) * u]) for g, m in enumerate(masks)], 1)
+
+
+class _RNN(_GateMath, Layer):
     supports_masking = True
 
     def __init__(self, units, activation="tanh", use_bias=True, kernel_initializer="glorot_uniform",
@@ -64,9 +90,6 @@ class _RNN(Layer):
         self.kernel_constraint, self.recurrent_constraint, self.bias_constraint = (
             _con.get(kernel_constraint), _con.get(recurrent_constraint), _con.get(bias_constraint))
 
-    def _bias_value(self, shape, dtype):
-        return self.bias_initializer(shape, dtype)
-
     def build(self, input_shape):
         if len(input_shape) != 3:
             raise ValueError(f"Input 0 of layer \"{self.name}\" is incompatible with the layer: expected ndim=3, "
@@ -82,9 +105,6 @@ class _RNN(Layer):
                                         regularizer=self.bias_regularizer,
                                         constraint=self.bias_constraint) if self.use_bias else None
         self.built = True
-
-    def _bias_shape(self):
-        return (self._gates * self.units,)
 
     def _per_gate_masks(self):
         """Keras 3 draws one dropout mask per gate when recurrent_dropout is set (its implementation 1),
@@ -113,21 +133,9 @@ class _RNN(Layer):
             proj = proj + self._input_bias()
         return _array.transpose(proj, [1, 0, 2])
 
-    def _recurrent(self, h, recurrent, masks):
-        """h @ recurrent_kernel, with the recurrent dropout masks (one, or one per gate) applied to h."""
-        if masks is None:
-            return matmul(h, recurrent)
-        if len(masks) == 1:
-            return matmul(h * masks[0], recurrent)
-        u = self.units
-        return concat([matmul(h * m, recurrent[:, g * u:(g + 1) * u]) for g, m in enumerate(masks)], 1)
-
     def compute_mask(self, inputs, mask=None):
         output_mask = mask if self.return_sequences else None
         return [output_mask] + [None] * self._n_states if self.return_state else output_mask
-
-    def _input_bias(self):
-        return self.bias
 
     def call(self, inputs, initial_state=None, training=None, mask=None):
         in_masks = self._dropout_masks(inputs[:, 0, :], self.dropout) if training else None
@@ -172,9 +180,6 @@ class _RNN(Layer):
             seq.set_shape(inputs.shape.as_list()[:2] + [self.units])
         return [seq] + final_states if self.return_state else seq
 
-    def _loop_constants(self):
-        return ()
-
     def get_config(self):
         config = {**super().get_config(), "return_sequences": self.return_sequences,
                   "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": False,
@@ -202,14 +207,14 @@ class _RNN(Layer):
         return config
 
 
-class SimpleRNN(_RNN):
+class SimpleRNNMath(_GateMath):
     """h_t = activation(x_t W + h_{t-1} U + b)."""
 
     def _step(self, x, hs, recurrent, extra, rec_masks=None):
         return (self.activation(x + self._recurrent(hs[0], recurrent, rec_masks)),)
 
 
-class LSTM(_RNN):
+class LSTMMath(_GateMath):
     """i, f, o = sigmoid(.), c~ = tanh(.); c_t = f c_{t-1} + i c~; h_t = o tanh(c_t)."""
     _gates = 4
     _n_states = 2
@@ -230,15 +235,10 @@ class LSTM(_RNN):
         return (o * self.activation(c), c)
 
 
-class GRU(_RNN):
+class GRUMath(_GateMath):
     """Keras 3's default GRU (reset_after=True): z, r = sigmoid(x W + b_in + h U + b_rec);
     h~ = tanh(x W_h + b_in_h + r * (h U_h + b_rec_h)); h_t = z h_{t-1} + (1 - z) h~."""
     _gates = 3
-
-    def __init__(self, units, **kwargs):
-        super().__init__(units, **kwargs)
-        if not self._extra.get("reset_after", True):
-            raise NotImplementedError("GRU(reset_after=False) is not supported yet.")
 
     def _bias_shape(self):
         return (2, 3 * self.units)
@@ -260,3 +260,20 @@ class GRU(_RNN):
         r = self.recurrent_activation(x_r + r_r)
         hh = self.activation(x_h + r * r_h)
         return (z * h + (1.0 - z) * hh,)
+
+
+class SimpleRNN(SimpleRNNMath, _RNN):
+    __doc__ = SimpleRNNMath.__doc__
+
+
+class LSTM(LSTMMath, _RNN):
+    __doc__ = LSTMMath.__doc__
+
+
+class GRU(GRUMath, _RNN):
+    __doc__ = GRUMath.__doc__
+
+    def __init__(self, units, **kwargs):
+        super().__init__(units, **kwargs)
+        if not self._extra.get("reset_after", True):
+            raise NotImplementedError("GRU(reset_after=False) is not supported yet.")
