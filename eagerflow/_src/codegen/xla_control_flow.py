@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import InvalidArgumentError
-from .xla_higher_order import KeptGradients, aligned_cond, branch_output, register_pytrees, select, zero_gradient
+from .xla_higher_order import (KeptGradients, aligned_cond, branch_output, carried, carried_like, carried_select,
+                               register_pytrees, select, zero_gradient)
 from .xla_lists import as_value, conformed, grown_for_loop, with_buffers, zeros_like, zeros_of
 from .xla_lists import select as select_value
 from .xla_run import SPECIAL, CompilerVariant, Slot, known, like, run_branch, run_program
@@ -126,7 +127,7 @@ def _while(op, args, state):
     from jax import numpy as jnp
     attrs = state.attrs(op)
     n = attrs["n_vars"]
-    init, externals = [as_value(a) for a in args[:n]], args[n:]
+    init, externals = [carried(a) for a in args[:n]], args[n:]
     cond, body = attrs["cond"], attrs["body"]
     # a TensorList first written in the body enters the loop with its buffer, a growing one with its
     # final size when the indices are known at trace time (codegen/xla_lists.py)
@@ -163,10 +164,10 @@ def _while(op, args, state):
             active = jnp.logical_and(active, jnp.reshape(go, ()).astype(bool))
         inner = state.fork(values, keep or None)
         outs = run_branch(body, loop, externals, inner, program)
-        new = tuple(like(o, v) for o, v in zip(outs[:n], loop))
+        new = tuple(carried_like(o, v) for o, v in zip(outs[:n], loop))
         new_values = tuple(inner.values)
         if masked:
-            new = tuple(select_value(active, a, b) for a, b in zip(new, loop))
+            new = tuple(carried_select(active, a, b) for a, b in zip(new, loop))
             new_values = tuple(jnp.where(active, a, b) for a, b in zip(new_values, values))
         if not keep:
             return (new, new_values, active), None
@@ -175,7 +176,8 @@ def _while(op, args, state):
             outside = _from_outside(o, externals, values, inner.values, outer_values)
             if outside is not None:
                 invariant[i] = outside[0]
-            elif isinstance(o, (_Kept, _History)):  # a cond or loop in the body: what it kept, stacked as a pytree
+            elif isinstance(o, (_Kept, _History, KeptGradients)):  # a cond or loop in the body: what it kept
+                # (or the gradient of what a cond kept, in a differentiable backward walk), stacked as a pytree
                 register_pytrees()
                 stacked.append(o)
             elif o is None or isinstance(o, CompilerVariant):
@@ -250,7 +252,7 @@ def _while_grad(op, args, state):
 
     def ext_value(v):
         return state.values[v.index] if isinstance(v, Slot) else v
-    acc0 = tuple(zero_gradient(v) if isinstance(v, (_Kept, _History)) else zeros_like(v)  # lists too
+    acc0 = tuple(zero_gradient(v) if isinstance(v, (_Kept, _History, KeptGradients)) else zeros_like(v)  # lists too
                  for v in (ext_value(externals[i]) for i in wanted))
 
     def step(carry, xs):
@@ -264,19 +266,19 @@ def _while_grad(op, args, state):
         values = list(loop) + list(externals) + full + list(grads) + list(seeds_in[1] if seeds_in else zero_seeds)
         env = {id(ph): v for ph, v in zip(body_grad.graph.inputs, values)}
         outs = run_program(body_grad.program, env, state.fork(state.values))
-        new_grads = tuple(like(o, g) for o, g in zip(outs[:n], grads))
+        new_grads = tuple(carried_like(o, g) for o, g in zip(outs[:n], grads))
         if seeds_in:  # gradients reaching the loop variables entering this iteration directly
-            new_grads = tuple(like(o + s, g) for o, s, g in zip(new_grads, seeds_in[0], grads))
+            new_grads = tuple(carried_like(o + s, g) for o, s, g in zip(new_grads, seeds_in[0], grads))
         added = outs[n:]
         if active is not None:  # an iteration that did not run passes the gradients through
-            new_grads = tuple(select_value(active, o, g) for o, g in zip(new_grads, grads))  # lists too
+            new_grads = tuple(carried_select(active, o, g) for o, g in zip(new_grads, grads))  # lists too
 
         def accumulate(a, o):
             if isinstance(o, KeptGradients):  # a cond's kept values in the body (stacked): a pytree
                 return a + o if active is None else select(active, a + o, a)
             return like(a + (o if active is None else select_value(active, o, zeros_like(o))), a)
         return (new_grads, tuple(accumulate(a, o) for a, o in zip(acc, added))), None
-    (grads, acc), _ = lax.scan(step, (tuple(as_value(s) for s in seeds), acc0),
+    (grads, acc), _ = lax.scan(step, (tuple(carried(s) for s in seeds), acc0),
                                (tuple(history.var_stacks), tuple(history.kept_stacks), history.active,
                                 (var_seeds, kept_seeds) if var_seeds is not None else None),
                                reverse=True)
