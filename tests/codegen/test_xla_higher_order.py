@@ -302,7 +302,9 @@ def test_third_order_through_a_cond_inside_a_compiled_loop(x, expected):
 @pytest.mark.parametrize("fn, cases", [
     (third_order.cond_in_a_loop, third_order.COND_IN_A_LOOP),
     (third_order.cond_in_a_bounded_loop, third_order.COND_IN_A_BOUNDED_LOOP),
-    (third_order.cond_on_two_variables, third_order.COND_ON_TWO_VARIABLES)], ids=lambda v: getattr(v, "__name__", ""))
+    (third_order.cond_on_two_variables, third_order.COND_ON_TWO_VARIABLES),
+    (third_order.cond_reading_a_variable, third_order.COND_READING_A_VARIABLE),
+    (third_order.cond_on_vectors, third_order.COND_ON_VECTORS)], ids=lambda v: getattr(v, "__name__", ""))
 def test_third_order_through_a_cond_in_a_loop_agrees_in_all_three_modes(fn, cases):
     """tests/control_flow/test_third_order_through_loops.py's cases (TensorFlow 2.21's numbers,
     which jit_compile=True there reproduces to ~1e-13), compiled."""

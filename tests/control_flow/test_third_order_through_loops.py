@@ -64,6 +64,47 @@ def cond_on_two_variables(x, w):
     return h, dx, dw, dxx, dww, dxw, t3.gradient(dxx, x), t3.gradient(dww, w), t3.gradient(dxw, x), t3.gradient(dxx, w)
 
 
+_W = tf.Variable(1.3, dtype=tf.float64)
+
+
+def cond_reading_a_variable(x):
+    """cond_on_two_variables with w a tf.Variable (the tapes watch it as it is read)."""
+    with tf.GradientTape(persistent=True) as t3:
+        t3.watch(x)
+        with tf.GradientTape(persistent=True) as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                h = x
+                for _ in tf.range(4):
+                    h = tf.cond(h > 1.0, lambda: h * _W - 0.5, lambda: h * h + x)
+            dx, dw = t1.gradient(h, [x, _W])
+        dww, dxw = t2.gradient(dw, _W), t2.gradient(dx, _W)
+    return h, dx, dw, dww, dxw, t3.gradient(dww, _W), t3.gradient(dxw, x)
+
+
+def cond_on_vectors(x0, x1):
+    """A vector state through a matvec in one branch; the third order of a Hessian-vector product."""
+    x = tf.stack([x0, x1])
+    m = tf.constant([[0.5, -0.3], [0.8, 0.2]], tf.float64)
+    with tf.GradientTape() as t3:
+        t3.watch(x)
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                h = x
+                for _ in tf.range(3):
+                    h = tf.cond(tf.reduce_sum(h) > 0.5, lambda: tf.tanh(tf.linalg.matvec(m, h)) + x,
+                                lambda: h * x + 0.3)
+                y = tf.reduce_sum(h * h)
+            g = t1.gradient(y, x)
+            s = tf.reduce_sum(g * tf.constant([1.0, -0.5], tf.float64))
+        hg = t2.gradient(s, x)
+        r = tf.reduce_sum(hg * hg)
+    return y, g, hg, t3.gradient(r, x)
+
+
 def nested_loops(x):
     """h <- sin(h x), two inner steps per outer step, three outer steps."""
     with tf.GradientTape() as t3:
@@ -105,6 +146,19 @@ COND_ON_TWO_VARIABLES = {
     (0.4, 2.0): [1.2266900278870017, 10.645849765085186, 0.0, 111.98718142218242, 0.0, 0.0, 1318.098500173824,
                  0.0, 0.0, 0.0],  # the branch with w never runs
     (1.1, 1.5): [1.50625, 5.0625, 9.475000000000001, 0.0, 24.2, 13.5, 0.0, 36.6, 0.0, 0.0],  # nor the one with x^2
+}
+# [h, dx, dw, dww, dxw, dwww, dxwx] (TensorFlow 2.21 with the tf.Variable: cond_on_two_variables' numbers)
+COND_READING_A_VARIABLE = {
+    0.7: [1.44149321, 7.985243199999999, 4.4673868, 17.556508, 31.789056, 37.04232, 127.72864],
+}
+# [y, dy/dx, d(dy/dx . v)/dx, d|that|^2/dx]
+COND_ON_VECTORS = {
+    (0.2, 0.1): [0.20222858432065166, [1.3764419694514851, 0.7645383556817079],
+                 [6.144599530876625, -0.16277224505047455], [-0.23457265207729705, 19.79329603767843]],
+    (0.6, 0.4): [1.5228520097401386, [3.6626903572968583, 1.1981089559648401],
+                 [3.0882995127104302, -0.6344929122836989], [-3.095831600089121, -9.442190380864474]],
+    (-0.3, 0.2): [0.30136495100743066, [-0.3716000388035632, 0.6666142859556763],
+                  [1.6667645606239347, -2.1640548936225077], [-17.405503802908, 43.22451186752164]],
 }
 NESTED_LOOPS = {
     0.5: [0.007705178226513047, 0.10688436992657958, 1.259085393936286, 12.069793207209031],
@@ -157,6 +211,17 @@ def test_third_order_through_a_cond_whose_branches_use_different_variables(xw):
 @pytest.mark.parametrize("xw", [(0.7, 1.3), (1.2, 0.8)])  # both branches run: every derivative is connected
 def test_third_order_through_a_cond_whose_branches_use_different_variables_eagerly(xw):
     assert_matches(run(cond_on_two_variables, "eager", *xw), COND_ON_TWO_VARIABLES[xw])
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+def test_third_order_through_a_cond_reading_a_variable(mode):
+    assert_matches(run(cond_reading_a_variable, mode, 0.7), COND_READING_A_VARIABLE[0.7])
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
+@pytest.mark.parametrize("x", sorted(COND_ON_VECTORS))
+def test_third_order_through_a_cond_on_vectors(mode, x):
+    assert_matches(run(cond_on_vectors, mode, *x), COND_ON_VECTORS[x])
 
 
 @pytest.mark.parametrize("mode", ["eager", "function"])
