@@ -304,7 +304,8 @@ def test_third_order_through_a_cond_inside_a_compiled_loop(x, expected):
     (third_order.cond_in_a_bounded_loop, third_order.COND_IN_A_BOUNDED_LOOP),
     (third_order.cond_on_two_variables, third_order.COND_ON_TWO_VARIABLES),
     (third_order.cond_reading_a_variable, third_order.COND_READING_A_VARIABLE),
-    (third_order.cond_on_vectors, third_order.COND_ON_VECTORS)], ids=lambda v: getattr(v, "__name__", ""))
+    (third_order.cond_on_vectors, third_order.COND_ON_VECTORS),
+    (third_order.cond_nested_in_a_cond, third_order.COND_NESTED_IN_A_COND)], ids=lambda v: getattr(v, "__name__", ""))
 def test_third_order_through_a_cond_in_a_loop_agrees_in_all_three_modes(fn, cases):
     """tests/control_flow/test_third_order_through_loops.py's cases (TensorFlow 2.21's numbers,
     which jit_compile=True there reproduces to ~1e-13), compiled."""
@@ -315,6 +316,23 @@ def test_third_order_through_a_cond_in_a_loop_agrees_in_all_three_modes(fn, case
             assert p.dtype == c.dtype and p.shape == c.shape
             np.testing.assert_allclose(c, p, rtol=1e-9, atol=1e-12)
             np.testing.assert_allclose(c, e, rtol=1e-9, atol=1e-12)
+
+
+def _first_order_of_nested_conds(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        h = x
+        for _ in tf.range(3):
+            h = third_order._two_conds(h, x)
+    return h, tape.gradient(h, x)
+
+
+@pytest.mark.parametrize("x", [0.5, 1.3, 2.5])
+def test_first_order_through_a_cond_nested_in_a_cond_inside_a_compiled_loop(x):
+    """The outer cond's kept values hold what the inner cond kept (a pytree, zeros of its shape in
+    the branch not taken); it raised "Value <_Kept ...> with dtype object is not a valid JAX array"."""
+    expected = third_order.COND_NESTED_IN_A_COND[x][:2]  # TensorFlow 2.21 (the same under jit_compile=True)
+    _check(_first_order_of_nested_conds, [tf.constant(x, tf.float64)], expected)
 
 
 def test_third_order_through_nested_loops_is_refused_as_tensorflow_does():

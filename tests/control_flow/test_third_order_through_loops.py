@@ -105,6 +105,27 @@ def cond_on_vectors(x0, x1):
     return y, g, hg, t3.gradient(r, x)
 
 
+def _two_conds(h, x):
+    h = tf.cond(h > 1.0, lambda: tf.cond(h > 2.0, lambda: tf.sin(h) * x, lambda: h * x), lambda: h + x * x)
+    return tf.cond(h < 3.0, lambda: h * 1.1, lambda: h * x)
+
+
+def cond_nested_in_a_cond(x):
+    """A body with two conds, one nested in a branch of the other."""
+    with tf.GradientTape() as t3:
+        t3.watch(x)
+        with tf.GradientTape() as t2:
+            t2.watch(x)
+            with tf.GradientTape() as t1:
+                t1.watch(x)
+                h = x
+                for _ in tf.range(3):
+                    h = _two_conds(h, x)
+            d1 = t1.gradient(h, x)
+        d2 = t2.gradient(d1, x)
+    return h, d1, d2, t3.gradient(d2, x)
+
+
 def nested_loops(x):
     """h <- sin(h x), two inner steps per outer step, three outer steps."""
     with tf.GradientTape() as t3:
@@ -159,6 +180,12 @@ COND_ON_VECTORS = {
                  [3.0882995127104302, -0.6344929122836989], [-3.095831600089121, -9.442190380864474]],
     (-0.3, 0.2): [0.30136495100743066, [-0.3716000388035632, 0.6666142859556763],
                   [1.6667645606239347, -2.1640548936225077], [-17.405503802908, 43.22451186752164]],
+}
+COND_NESTED_IN_A_COND = {  # [h, dh/dx, d2h/dx2, d3h/dx3]
+    0.5: [0.6503750000000003, 3.236750000000001, 10.285, 15.246000000000004],
+    0.9: [1.8435681000000006, 7.115526000000002, 20.124720000000007, 36.73560000000001],
+    1.3: [0.6644284075927669, -7.257076114032186, -48.907536782055544, 82.46457038933642],
+    2.5: [-2.08668797326998, 1.7198114443660515, 66.21737243322517, 476.1480399508688],  # the inner cond's sin
 }
 NESTED_LOOPS = {
     0.5: [0.007705178226513047, 0.10688436992657958, 1.259085393936286, 12.069793207209031],
@@ -225,6 +252,12 @@ def test_third_order_through_a_cond_on_vectors(mode, x):
 
 
 @pytest.mark.parametrize("mode", ["eager", "function"])
+@pytest.mark.parametrize("x", sorted(COND_NESTED_IN_A_COND))
+def test_third_order_through_a_cond_nested_in_a_cond(mode, x):
+    assert_matches(run(cond_nested_in_a_cond, mode, x), COND_NESTED_IN_A_COND[x])
+
+
+@pytest.mark.parametrize("mode", ["eager", "function"])
 @pytest.mark.parametrize("x", sorted(NESTED_LOOPS))
 def test_third_order_through_a_loop_nested_in_a_loop(mode, x):
     """The backward walk of the second order's backward loop reads the inner loop's history per
@@ -246,6 +279,7 @@ def _difference(fn, args, output, wrt, eps=1e-5):
     (cond_in_a_bounded_loop, (0.7,), [(4, 3, 0)]), (cond_in_a_bounded_loop, (0.3,), [(4, 3, 0)]),
     (cond_in_a_bounded_loop, (1.5,), [(4, 3, 0)]),
     (cond_on_two_variables, (0.7, 1.3), [(6, 3, 0), (7, 4, 1), (8, 5, 0), (9, 3, 1)]),
+    (cond_nested_in_a_cond, (0.9,), [(3, 2, 0)]), (cond_nested_in_a_cond, (2.5,), [(3, 2, 0)]),
     (nested_loops, (0.5,), [(3, 2, 0)]), (nested_loops, (1.3,), [(3, 2, 0)]),
 ], ids=lambda v: getattr(v, "__name__", None))
 def test_third_order_is_the_difference_of_the_second_order(fn, args, checks):

@@ -4,9 +4,10 @@ trace time, codegen/xla_trip_count.py) or `lax.while_loop`, `WhileGrad` -> a rev
 Under a recording tape a loop keeps its history (the loop variables and the values its gradient
 reads, per iteration) as the scan's stacked outputs, and an If keeps both branches' values (zeros
 for the branch not taken, as TensorFlow's cond_v2): the gradient ops read them back, nothing is
-recomputed. Control flow inside a kept branch or body keeps its own (State.attrs), and a body's
-If or loop is stacked per iteration as a pytree (codegen/xla_higher_order.py, with the ops of
-higher-order gradients). Variables flow through as part of every carry.
+recomputed. Control flow inside a kept branch or body keeps its own (State.attrs): a body's If or
+loop is stacked per iteration as a pytree, and a branch's nested If is one of the branch's kept
+values, a pytree too (zeros of its shape from the branch not taken) (codegen/xla_higher_order.py,
+with the ops of higher-order gradients). Variables flow through as part of every carry.
 """
 from __future__ import annotations
 
@@ -81,7 +82,7 @@ def _if(op, args, state):
             inner = state.fork(values, keep or None)
             outs = run_branch(branches[key], (), side_externals(key), inner, programs[key])
             return (tuple(branch_output(o, key) if isinstance(o, KeptGradients) else as_value(o) for o in outs[:n]),
-                    tuple(as_value(o) for o in outs[n:]),
+                    tuple(_kept_by_branch(o) for o in outs[n:]),
                     tuple(inner.values))
         return fn
     runs = {key: run(key) for key in branches}
@@ -103,7 +104,7 @@ def _if(op, args, state):
 
             def fn(values):
                 outs, kept, new = runs[key](values)
-                zeros = tuple(zeros_of(s) for s in shapes[other])
+                zeros = tuple(_zeros_shaped(s) for s in shapes[other])
                 return outs, ((kept, zeros) if key == "then_branch" else (zeros, kept)), new
             return fn
         outs, (then_kept, else_kept), values = aligned_cond(jnp.reshape(pred, ()).astype(bool), padded("then_branch"),
@@ -113,6 +114,24 @@ def _if(op, args, state):
     state.values = list(values)
     kept = _Kept(sides.get("then_branch"), sides.get("else_branch")) if keep else None
     return list(outs) + [kept]
+
+
+def _kept_by_branch(value):
+    """One value a kept branch returns for the gradient: an array, or what a cond or loop nested in
+    the branch kept (a pytree, padded with zeros in the other branch)."""
+    if isinstance(value, (_Kept, _History, KeptGradients)):
+        register_pytrees()
+        return value
+    return as_value(value)
+
+
+def _zeros_shaped(spec):
+    """Zeros shaped as one kept value of the branch not taken (jax.eval_shape's result)."""
+    if isinstance(spec, (_Kept, _History, KeptGradients)):
+        import jax
+        from jax import numpy as jnp
+        return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), spec)
+    return zeros_of(spec)
 
 
 def _kept_value(op, args, state):

@@ -164,13 +164,20 @@ def aligned_cond(pred, then_fn, else_fn, operand, variants=True):
             out = []
             for leaf, full in zip(leaves, union):
                 if full is not None:
-                    leaf = leaf + KeptGradients({side: {p: jnp.zeros(v.shape, v.dtype) for p, v in entries.items()
+                    leaf = leaf + KeptGradients({side: {p: _zeros_of_shape(v) for p, v in entries.items()
                                                         if p not in leaf.by_side.get(side, {})}
                                                  for side, entries in full.by_side.items()})
                 out.append(leaf)
             return jax.tree_util.tree_unflatten(tree, out)
         return run
     return lax.cond(pred, padded(then_fn), padded(else_fn), operand)
+
+
+def _zeros_of_shape(spec):
+    """Zeros shaped as jax.eval_shape's result for one entry (nested: a cond's kept values' gradient)."""
+    import jax
+    from jax import numpy as jnp
+    return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), spec)
 
 
 def _is_kept(x):
@@ -266,9 +273,11 @@ def _history_item_grad(op, args, state):
         raise _nested_loops_error()
     if not isinstance(g, KeptGradients):
         return [KeptGradients({})]
-    trips = _length(stack)
-    return [KeptGradients({side: {p: jnp.zeros((trips,) + jnp.shape(v), jnp.result_type(v)).at[index].set(v)
-                                  for p, v in values.items()} for side, values in g.by_side.items()})]
+    import jax
+    register_pytrees()
+    trips = _length(stack)  # every array of g (those of a nested cond's gradient too) in a column at `index`
+    return [jax.tree_util.tree_map(lambda v: jnp.zeros((trips,) + jnp.shape(v), jnp.result_type(v)).at[index].set(v),
+                                   g)]
 
 
 def _length(stacked):
@@ -294,10 +303,10 @@ def zero_gradient(value):
     if isinstance(value, _History):
         raise _nested_loops_error()
     if isinstance(value, KeptGradients):  # the gradient of kept values is itself differentiated (a third order)
-        return KeptGradients({side: {p: jnp.zeros_like(v) for p, v in values.items()}
+        return KeptGradients({side: {p: zero_gradient(v) for p, v in values.items()}
                               for side, values in value.by_side.items()})
-    if isinstance(value, _Kept):
-        return KeptGradients({key: {p: jnp.zeros_like(v) for p, v in zip(
+    if isinstance(value, _Kept):  # a kept value may be what a cond nested in the branch kept: zeros for it too
+        return KeptGradients({key: {p: zero_gradient(v) for p, v in zip(
             side[0] if side[0] is not None else range(len(side[1])), side[1])}
             for key, side in value.sides.items() if side is not None})
     return jnp.zeros_like(jnp.asarray(value))
