@@ -11,6 +11,7 @@ import pytest
 jax = pytest.importorskip("jax")
 
 import eagerflow as tf  # noqa: E402
+from tests.control_flow import test_third_order_through_loops as third_order  # noqa: E402 - cases, no tests
 
 
 def _both(fn, *args):
@@ -282,17 +283,65 @@ def test_second_order_through_a_cond_inside_a_maximum_iterations_loop():
            expected, rtol=1e-9)
 
 
-def test_third_order_through_a_cond_inside_a_loop_is_refused_in_both_modes():
-    """TensorFlow 2.21 compiles it (d3h/dx3 = 6.0 at x = 0.7); not built yet, with or without
-    jit_compile: the same clear error, not a failure deep in an op."""
-    def third(x):
-        with tf.GradientTape() as t3:
-            t3.watch(x)
-            d2 = _cond_in_a_loop(x)[2]
-        return t3.gradient(d2, x)
-    for jit in (False, True):
-        with pytest.raises(NotImplementedError, match="whose body holds a tf.cond"):
-            tf.function(third, jit_compile=jit)(tf.constant(0.7, tf.float64))
+def _third_of_cond_in_a_loop(x):
+    with tf.GradientTape() as t3:
+        t3.watch(x)
+        d2 = _cond_in_a_loop(x)[2]
+    return d2, t3.gradient(d2, x)
+
+
+@pytest.mark.parametrize("x, expected", [  # TensorFlow 2.21, jit_compile=True: d2h/dx2, d3h/dx3
+    (0.7, [8.2, 6.0]), (1.2, [17.28, 28.799999999999997]), (0.3, [6.0, 0.0])])
+def test_third_order_through_a_cond_inside_a_compiled_loop(x, expected):
+    """The second order's backward loop sums the gradients of the cond's kept values over its
+    iterations (a KeptGradients loop variable, zeros for every entry to start: a scan carry keeps
+    its structure); both modes raised NotImplementedError before."""
+    _check(_third_of_cond_in_a_loop, [tf.constant(x, tf.float64)], expected)
+
+
+@pytest.mark.parametrize("fn, cases", [
+    (third_order.cond_in_a_loop, third_order.COND_IN_A_LOOP),
+    (third_order.cond_in_a_bounded_loop, third_order.COND_IN_A_BOUNDED_LOOP),
+    (third_order.cond_on_two_variables, third_order.COND_ON_TWO_VARIABLES),
+    (third_order.cond_reading_a_variable, third_order.COND_READING_A_VARIABLE),
+    (third_order.cond_on_vectors, third_order.COND_ON_VECTORS),
+    (third_order.cond_nested_in_a_cond, third_order.COND_NESTED_IN_A_COND)], ids=lambda v: getattr(v, "__name__", ""))
+def test_third_order_through_a_cond_in_a_loop_agrees_in_all_three_modes(fn, cases):
+    """tests/control_flow/test_third_order_through_loops.py's cases (TensorFlow 2.21's numbers,
+    which jit_compile=True there reproduces to ~1e-13), compiled."""
+    for args, expected in cases.items():  # one trace and one XLA compilation per mode for all the cases
+        args = args if isinstance(args, tuple) else (args,)
+        plain, jit = (third_order.run(fn, mode, *args) for mode in ("function", "jit"))
+        for p, c, e in zip(plain, jit, expected):
+            assert p.dtype == c.dtype and p.shape == c.shape
+            np.testing.assert_allclose(c, p, rtol=1e-9, atol=1e-12)
+            np.testing.assert_allclose(c, e, rtol=1e-9, atol=1e-12)
+
+
+def _first_order_of_nested_conds(x):
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        h = x
+        for _ in tf.range(3):
+            h = third_order._two_conds(h, x)
+    return h, tape.gradient(h, x)
+
+
+@pytest.mark.parametrize("x", [0.5, 1.3, 2.5])
+def test_first_order_through_a_cond_nested_in_a_cond_inside_a_compiled_loop(x):
+    """The outer cond's kept values hold what the inner cond kept (a pytree, zeros of its shape in
+    the branch not taken); it raised "Value <_Kept ...> with dtype object is not a valid JAX array"."""
+    expected = third_order.COND_NESTED_IN_A_COND[x][:2]  # TensorFlow 2.21 (the same under jit_compile=True)
+    _check(_first_order_of_nested_conds, [tf.constant(x, tf.float64)], expected)
+
+
+def test_third_order_through_nested_loops_is_refused_as_tensorflow_does():
+    """TensorFlow 2.21 refuses it under jit_compile=True (as the second order) and computes it in a
+    tf.function, as eagerflow now does (tests/control_flow/test_third_order_through_loops.py)."""
+    x = tf.constant(0.5, tf.float64)
+    np.testing.assert_allclose(float(tf.function(third_order.nested_loops)(x)[3]), 12.069793207209031, rtol=1e-9)
+    with pytest.raises(tf.errors.InvalidArgumentError, match="loop nested in a loop"):
+        tf.function(third_order.nested_loops, jit_compile=True)(x)
 
 
 def test_a_data_dependent_loop_nested_in_a_differentiated_loop_still_compiles():

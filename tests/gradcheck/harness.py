@@ -4,7 +4,8 @@ A row names a function of eagerflow tensors and the shapes (and value domain) of
 inputs. `check_row` compares the tape's gradient of `sum(fn(*xs) * w)` (a fixed random weight `w`,
 so every output element matters) with central differences of the same scalar computed with NumPy
 through the forward op, in float64. With `order=2` it also checks the gradient of the gradient
-(nested tapes) against finite differences of the first-order gradient.
+(nested tapes) against finite differences of the first-order gradient, and with `order=3` the
+gradient of that against finite differences of the second-order one.
 
 `ops_recorded(row)` returns the op types the row actually exercises; the coverage test uses it to
 fail when a differentiable op has no row, or when a gradient rule is removed.
@@ -87,46 +88,73 @@ def check_row(row: GradRow, seed: int = 0):
                                    err_msg=f"{row.name}: gradient of input {i}")
     if row.order >= 2:
         check_second_order(row, arrays, weight)
+    if row.order >= 3:
+        check_third_order(row, arrays, weight)
 
 
-def check_second_order(row: GradRow, arrays, weight):
-    """d/dx of sum(grad(x) * v): nested tapes against differences of the first-order gradient."""
-    v = [np.random.default_rng(7 + i).uniform(0.5, 1.5, size=a.shape) for i, a in enumerate(arrays)]
-
-    def first_order_dot(*xs):
-        with tf.GradientTape() as inner:
+def _gradient_dot(fn, seed):
+    """xs -> sum over inputs of sum(d fn(xs)/d x_i * v_i), the v_i fixed random weights: a scalar
+    whose gradient is the next order's (fn a scalar function of the inputs)."""
+    def dot(*xs):
+        with tf.GradientTape() as tape:
             for x in xs:
-                inner.watch(x)
-            loss = tf.reduce_sum(row.fn(*xs) * tf.constant(weight))
-        gs = inner.gradient(loss, list(xs))
+                tape.watch(x)
+            y = fn(*xs)
+        gs = tape.gradient(y, list(xs))
         total = tf.constant(0.0, dtype=tf.float64)
-        for g, vi in zip(gs, v):
-            total = total + tf.reduce_sum(g * tf.constant(vi))
+        for i, (g, x) in enumerate(zip(gs, xs)):
+            if g is not None:
+                v = np.random.default_rng(seed + i).uniform(0.5, 1.5, size=x.shape.as_list())
+                total = total + tf.reduce_sum(g * tf.constant(v))
         return total
+    return dot
 
+
+def _check_order(row: GradRow, arrays, scalar_fn, label, eps, rtol, atol):
+    """The tape's gradient of `scalar_fn` against its central differences."""
     xs = [tf.constant(a) for a in arrays]
     with tf.GradientTape() as outer:
         for x in xs:
             outer.watch(x)
-        s = first_order_dot(*xs)
+        s = scalar_fn(*xs)
     analytic = outer.gradient(s, xs)
-    numeric = numeric_grad(first_order_dot, arrays, np.float64(1.0), eps=1e-5)
+    numeric = numeric_grad(scalar_fn, arrays, np.float64(1.0), eps=eps)
     for i, (a, n) in enumerate(zip(analytic, numeric)):
         a = np.zeros_like(n) if a is None else a.numpy()
-        np.testing.assert_allclose(a, n, rtol=1e-4, atol=1e-5, err_msg=f"{row.name}: second-order, input {i}")
+        np.testing.assert_allclose(a, n, rtol=rtol, atol=atol, err_msg=f"{row.name}: {label}, input {i}")
+
+
+def _loss(row: GradRow, weight):
+    return lambda *xs: tf.reduce_sum(row.fn(*xs) * tf.constant(weight))
+
+
+def check_second_order(row: GradRow, arrays, weight):
+    """d/dx of sum(grad(x) * v): nested tapes against differences of the first-order gradient."""
+    _check_order(row, arrays, _gradient_dot(_loss(row, weight), 7), "second-order", 1e-5, 1e-4, 1e-5)
+
+
+def check_third_order(row: GradRow, arrays, weight):
+    """d/dx of sum(grad(sum(grad(x) * v)) * u): three nested tapes against differences of the
+    second-order gradient."""
+    second_order_dot = _gradient_dot(_gradient_dot(_loss(row, weight), 7), 17)
+    _check_order(row, arrays, second_order_dot, "third-order", 1e-4, 1e-3, 1e-4)
 
 
 def ops_recorded(row: GradRow) -> set:
     """The op types a tape records while the row runs on watched inputs; for `order >= 2` rows also
-    the ops of the first-order gradient computation (so gradient-only ops count as exercised)."""
+    the ops of the first-order gradient computation, and for `order >= 3` those of the second-order
+    one (so gradient-only ops count as exercised)."""
     xs = [tf.constant(a) for a in make_inputs(row)]
+    fn = lambda *xs: tf.reduce_sum(row.fn(*xs))  # noqa: E731
+    if row.order >= 3:  # the first-order gradient's dot: the outer tape records its gradient
+        fn = _gradient_dot(fn, 7)
     with tf.GradientTape() as outer:
         for x in xs:
             outer.watch(x)
         with tf.GradientTape() as inner:
             for x in xs:
                 inner.watch(x)
-            y = tf.reduce_sum(row.fn(*xs))
+            y = fn(*xs)
         if row.order >= 2:
             inner.gradient(y, xs)
     names = set()

@@ -56,10 +56,10 @@ ROWS = [
     GradRow("StatelessIf-true", _cond_true, [(3,), (3,)], order=2),
     GradRow("StatelessIf-false", _cond_false, [(3,), (3,)], order=2),
     GradRow("If", _stateful_cond, [(2, 2)], order=2),
-    GradRow("StatelessWhile", _loop, [(4,), (4,)], order=2),
+    GradRow("StatelessWhile", _loop, [(4,), (4,)], order=3),
     GradRow("StatelessWhile-tensor-trip-count", lambda x: _loop_tensor_trip_count(x, tf.constant(3.0, tf.float64)),
             [(3,)], low=0.5, high=1.5),
-    GradRow("StatelessWhile-with-cond", _loop_with_cond, [(4,), (4,)], order=2),
+    GradRow("StatelessWhile-with-cond", _loop_with_cond, [(4,), (4,)], order=3),
     GradRow("While", _stateful_loop, [(3,)], low=0.5, high=1.5, order=2),
 ]
 

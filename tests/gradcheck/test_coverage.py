@@ -14,22 +14,9 @@ from tests.gradcheck.harness import ops_recorded
 # Ops whose gradient is defined but that no row can reach, each with the reason.
 EXEMPT = {
     "ProdOfOthers": "the helper inside Prod's gradient; its own gradient is not defined (first order only)",
-    "LoopHistorySeeds": "the gradient of a loop's stacked history: built at second order, differentiated at "
-                        "third (the harness stops at order 2); tests/control_flow/test_while_loop.py checks a "
-                        "third derivative against TensorFlow and differences",
-    "LoopHistorySeedStacks": "unpacks a loop history's gradient for the backward walk of a third order (the "
-                             "harness stops at order 2); checked as LoopHistorySeeds",
-    "LoopHistoryStack": "built only when a loop's gradient is itself differentiated; the order=2 loop rows and "
-                        "tests/control_flow/test_while_loop.py check those second derivatives",
-    "IfKeptGradient": "built only when a cond's gradient is itself differentiated (the gradient of a kept value); "
-                      "the order=2 If rows and tests/control_flow/test_cond_gradient.py check those second "
-                      "derivatives",
-    "IfKeptSeed": "built only when a cond's gradient is itself differentiated (seeds for kept values); the "
-                  "order=2 If rows and tests/control_flow/test_cond_gradient.py check those second derivatives",
-    "LoopHistoryItem": "built only when the gradient of a loop whose body holds a cond is itself differentiated "
-                       "(the cond's kept values, one variant per iteration); the order=2 loop-with-cond row checks "
-                       "those second derivatives",
-    "LoopHistoryItemGrad": "the gradient of LoopHistoryItem: third order through a loop is not supported",
+    "LoopHistorySeedStacks": "unpacks a loop history's gradient for the backward walk of a third order; its own "
+                             "gradient is a fourth order (the harness stops at order 3): the order=3 loop rows and "
+                             "tests/control_flow/test_third_order_through_loops.py check the third derivatives",
     "ReadVariableOp": "a variable read: rows differentiate w.r.t. tensors; tests/autodiff/test_tape.py checks "
                       "variable gradients against hand-computed values",
 }

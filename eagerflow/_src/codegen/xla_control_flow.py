@@ -4,16 +4,18 @@ trace time, codegen/xla_trip_count.py) or `lax.while_loop`, `WhileGrad` -> a rev
 Under a recording tape a loop keeps its history (the loop variables and the values its gradient
 reads, per iteration) as the scan's stacked outputs, and an If keeps both branches' values (zeros
 for the branch not taken, as TensorFlow's cond_v2): the gradient ops read them back, nothing is
-recomputed. Control flow inside a kept branch or body keeps its own (State.attrs), and a body's
-If or loop is stacked per iteration as a pytree (codegen/xla_higher_order.py, with the ops of
-higher-order gradients). Variables flow through as part of every carry.
+recomputed. Control flow inside a kept branch or body keeps its own (State.attrs): a body's If or
+loop is stacked per iteration as a pytree, and a branch's nested If is one of the branch's kept
+values, a pytree too (zeros of its shape from the branch not taken) (codegen/xla_higher_order.py,
+with the ops of higher-order gradients). Variables flow through as part of every carry.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ..core.errors import InvalidArgumentError
-from .xla_higher_order import KeptGradients, aligned_cond, branch_output, register_pytrees, select, zero_gradient
+from .xla_higher_order import (KeptGradients, aligned_cond, branch_output, carried, carried_like, carried_select,
+                               register_pytrees, select, zero_gradient)
 from .xla_lists import as_value, conformed, grown_for_loop, with_buffers, zeros_like, zeros_of
 from .xla_lists import select as select_value
 from .xla_run import SPECIAL, CompilerVariant, Slot, known, like, run_branch, run_program
@@ -80,7 +82,7 @@ def _if(op, args, state):
             inner = state.fork(values, keep or None)
             outs = run_branch(branches[key], (), side_externals(key), inner, programs[key])
             return (tuple(branch_output(o, key) if isinstance(o, KeptGradients) else as_value(o) for o in outs[:n]),
-                    tuple(as_value(o) for o in outs[n:]),
+                    tuple(_kept_by_branch(o) for o in outs[n:]),
                     tuple(inner.values))
         return fn
     runs = {key: run(key) for key in branches}
@@ -102,7 +104,7 @@ def _if(op, args, state):
 
             def fn(values):
                 outs, kept, new = runs[key](values)
-                zeros = tuple(zeros_of(s) for s in shapes[other])
+                zeros = tuple(_zeros_shaped(s) for s in shapes[other])
                 return outs, ((kept, zeros) if key == "then_branch" else (zeros, kept)), new
             return fn
         outs, (then_kept, else_kept), values = aligned_cond(jnp.reshape(pred, ()).astype(bool), padded("then_branch"),
@@ -112,6 +114,24 @@ def _if(op, args, state):
     state.values = list(values)
     kept = _Kept(sides.get("then_branch"), sides.get("else_branch")) if keep else None
     return list(outs) + [kept]
+
+
+def _kept_by_branch(value):
+    """One value a kept branch returns for the gradient: an array, or what a cond or loop nested in
+    the branch kept (a pytree, padded with zeros in the other branch)."""
+    if isinstance(value, (_Kept, _History, KeptGradients)):
+        register_pytrees()
+        return value
+    return as_value(value)
+
+
+def _zeros_shaped(spec):
+    """Zeros shaped as one kept value of the branch not taken (jax.eval_shape's result)."""
+    if isinstance(spec, (_Kept, _History, KeptGradients)):
+        import jax
+        from jax import numpy as jnp
+        return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), spec)
+    return zeros_of(spec)
 
 
 def _kept_value(op, args, state):
@@ -126,7 +146,7 @@ def _while(op, args, state):
     from jax import numpy as jnp
     attrs = state.attrs(op)
     n = attrs["n_vars"]
-    init, externals = [as_value(a) for a in args[:n]], args[n:]
+    init, externals = [carried(a) for a in args[:n]], args[n:]
     cond, body = attrs["cond"], attrs["body"]
     # a TensorList first written in the body enters the loop with its buffer, a growing one with its
     # final size when the indices are known at trace time (codegen/xla_lists.py)
@@ -163,10 +183,10 @@ def _while(op, args, state):
             active = jnp.logical_and(active, jnp.reshape(go, ()).astype(bool))
         inner = state.fork(values, keep or None)
         outs = run_branch(body, loop, externals, inner, program)
-        new = tuple(like(o, v) for o, v in zip(outs[:n], loop))
+        new = tuple(carried_like(o, v) for o, v in zip(outs[:n], loop))
         new_values = tuple(inner.values)
         if masked:
-            new = tuple(select_value(active, a, b) for a, b in zip(new, loop))
+            new = tuple(carried_select(active, a, b) for a, b in zip(new, loop))
             new_values = tuple(jnp.where(active, a, b) for a, b in zip(new_values, values))
         if not keep:
             return (new, new_values, active), None
@@ -175,7 +195,8 @@ def _while(op, args, state):
             outside = _from_outside(o, externals, values, inner.values, outer_values)
             if outside is not None:
                 invariant[i] = outside[0]
-            elif isinstance(o, (_Kept, _History)):  # a cond or loop in the body: what it kept, stacked as a pytree
+            elif isinstance(o, (_Kept, _History, KeptGradients)):  # a cond or loop in the body: what it kept
+                # (or the gradient of what a cond kept, in a differentiable backward walk), stacked as a pytree
                 register_pytrees()
                 stacked.append(o)
             elif o is None or isinstance(o, CompilerVariant):
@@ -250,7 +271,7 @@ def _while_grad(op, args, state):
 
     def ext_value(v):
         return state.values[v.index] if isinstance(v, Slot) else v
-    acc0 = tuple(zero_gradient(v) if isinstance(v, (_Kept, _History)) else zeros_like(v)  # lists too
+    acc0 = tuple(zero_gradient(v) if isinstance(v, (_Kept, _History, KeptGradients)) else zeros_like(v)  # lists too
                  for v in (ext_value(externals[i]) for i in wanted))
 
     def step(carry, xs):
@@ -264,19 +285,19 @@ def _while_grad(op, args, state):
         values = list(loop) + list(externals) + full + list(grads) + list(seeds_in[1] if seeds_in else zero_seeds)
         env = {id(ph): v for ph, v in zip(body_grad.graph.inputs, values)}
         outs = run_program(body_grad.program, env, state.fork(state.values))
-        new_grads = tuple(like(o, g) for o, g in zip(outs[:n], grads))
+        new_grads = tuple(carried_like(o, g) for o, g in zip(outs[:n], grads))
         if seeds_in:  # gradients reaching the loop variables entering this iteration directly
-            new_grads = tuple(like(o + s, g) for o, s, g in zip(new_grads, seeds_in[0], grads))
+            new_grads = tuple(carried_like(o + s, g) for o, s, g in zip(new_grads, seeds_in[0], grads))
         added = outs[n:]
         if active is not None:  # an iteration that did not run passes the gradients through
-            new_grads = tuple(select_value(active, o, g) for o, g in zip(new_grads, grads))  # lists too
+            new_grads = tuple(carried_select(active, o, g) for o, g in zip(new_grads, grads))  # lists too
 
         def accumulate(a, o):
             if isinstance(o, KeptGradients):  # a cond's kept values in the body (stacked): a pytree
                 return a + o if active is None else select(active, a + o, a)
             return like(a + (o if active is None else select_value(active, o, zeros_like(o))), a)
         return (new_grads, tuple(accumulate(a, o) for a, o in zip(acc, added))), None
-    (grads, acc), _ = lax.scan(step, (tuple(as_value(s) for s in seeds), acc0),
+    (grads, acc), _ = lax.scan(step, (tuple(carried(s) for s in seeds), acc0),
                                (tuple(history.var_stacks), tuple(history.kept_stacks), history.active,
                                 (var_seeds, kept_seeds) if var_seeds is not None else None),
                                reverse=True)

@@ -11,16 +11,22 @@ lowered over the compiler's own values for what the NumPy kernels hold in varian
   (values kept once, outside the loop, broadcast to one per iteration); its gradient,
   `LoopHistorySeeds`, is a `HistorySeeds` of stacks, and `WhileGrad` with `seed_positions` adds
   them in its reverse scan as the NumPy kernel does per iteration.
+- A third order through a loop whose body holds a cond walks back the second order's backward
+  loop, which sums the gradients of the cond's kept values over its iterations: a KeptGradients
+  is then a loop variable (`carried`), started from zeros for every entry (ZerosLike of kept
+  values or of their gradient) so that the scan's carry keeps one structure.
 
-A variant that is a zero gradient (ZerosLike of a kept/history variant, nothing reached it) is
-an empty KeptGradients or HistorySeeds; AddN of them merges.
+A variant that is a zero gradient (ZerosLike of a kept/history variant, nothing reached it) is a
+HistorySeeds without stacks, or a KeptGradients of zeros for every kept value; AddN merges them.
 """
 from __future__ import annotations
 
 import threading
 
 from ..core.errors import InvalidArgumentError
-from .xla_run import ON_VARIANTS, SPECIAL, CompilerVariant, lower
+from .xla_lists import as_value
+from .xla_lists import select as select_value
+from .xla_run import ON_VARIANTS, SPECIAL, CompilerVariant, like, lower
 
 
 class KeptGradients(CompilerVariant):
@@ -158,13 +164,20 @@ def aligned_cond(pred, then_fn, else_fn, operand, variants=True):
             out = []
             for leaf, full in zip(leaves, union):
                 if full is not None:
-                    leaf = leaf + KeptGradients({side: {p: jnp.zeros(v.shape, v.dtype) for p, v in entries.items()
+                    leaf = leaf + KeptGradients({side: {p: _zeros_of_shape(v) for p, v in entries.items()
                                                         if p not in leaf.by_side.get(side, {})}
                                                  for side, entries in full.by_side.items()})
                 out.append(leaf)
             return jax.tree_util.tree_unflatten(tree, out)
         return run
     return lax.cond(pred, padded(then_fn), padded(else_fn), operand)
+
+
+def _zeros_of_shape(spec):
+    """Zeros shaped as jax.eval_shape's result for one entry (nested: a cond's kept values' gradient)."""
+    import jax
+    from jax import numpy as jnp
+    return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), spec)
 
 
 def _is_kept(x):
@@ -260,9 +273,11 @@ def _history_item_grad(op, args, state):
         raise _nested_loops_error()
     if not isinstance(g, KeptGradients):
         return [KeptGradients({})]
-    trips = _length(stack)
-    return [KeptGradients({side: {p: jnp.zeros((trips,) + jnp.shape(v), jnp.result_type(v)).at[index].set(v)
-                                  for p, v in values.items()} for side, values in g.by_side.items()})]
+    import jax
+    register_pytrees()
+    trips = _length(stack)  # every array of g (those of a nested cond's gradient too) in a column at `index`
+    return [jax.tree_util.tree_map(lambda v: jnp.zeros((trips,) + jnp.shape(v), jnp.result_type(v)).at[index].set(v),
+                                   g)]
 
 
 def _length(stacked):
@@ -287,8 +302,11 @@ def zero_gradient(value):
     from .xla_control_flow import _History, _Kept
     if isinstance(value, _History):
         raise _nested_loops_error()
-    if isinstance(value, _Kept):
-        return KeptGradients({key: {p: jnp.zeros_like(v) for p, v in zip(
+    if isinstance(value, KeptGradients):  # the gradient of kept values is itself differentiated (a third order)
+        return KeptGradients({side: {p: zero_gradient(v) for p, v in values.items()}
+                              for side, values in value.by_side.items()})
+    if isinstance(value, _Kept):  # a kept value may be what a cond nested in the branch kept: zeros for it too
+        return KeptGradients({key: {p: zero_gradient(v) for p, v in zip(
             side[0] if side[0] is not None else range(len(side[1])), side[1])}
             for key, side in value.sides.items() if side is not None})
     return jnp.zeros_like(jnp.asarray(value))
@@ -299,6 +317,37 @@ def select(active, a, b):
     import jax
     from jax import numpy as jnp
     return jax.tree_util.tree_map(lambda x, y: jnp.where(active, x, y), a, b)
+
+
+# A loop variable may be a KeptGradients: the differentiable backward walk of a loop whose body
+# holds a cond sums the gradients of the cond's kept values over the iterations (a third order).
+
+def carried(value):
+    """A loop variable's value as a compiled loop carries it."""
+    if isinstance(value, KeptGradients):
+        register_pytrees()
+        return value
+    return as_value(value)
+
+
+def carried_like(new, old):
+    """`new` as the carry `old` was: its dtype, or for a KeptGradients its entries (zeros for those
+    `new` lacks; lax.scan needs the same structure every iteration)."""
+    if isinstance(old, KeptGradients):
+        missing = [(side, p) for side, values in new.by_side.items() for p in values
+                   if p not in old.by_side.get(side, {})]
+        if missing:
+            raise InvalidArgumentError(None, None, f"XLA compilation of a loop: the gradients of kept values it "
+                                                   f"carries gain entries {missing} in an iteration")
+        return zero_gradient(old) + new
+    return like(new, old)
+
+
+def carried_select(active, a, b):
+    """`a` where `active` else `b`, for any carry."""
+    if isinstance(a, KeptGradients):
+        return select(active, a, b)
+    return select_value(active, a, b)
 
 
 def _history_seed_stacks(op, args, state):
@@ -317,9 +366,11 @@ def _history_seeds(op, args, state):
 # --- variants that flow as gradients: zeros and sums ---
 
 def _zeros_like(op, args):
-    from .xla_control_flow import _History
+    from .xla_control_flow import _History, _Kept
     if isinstance(args[0], (_History, HistorySeeds)):
         return [HistorySeeds()]
+    if isinstance(args[0], (_Kept, KeptGradients)):  # every entry: it may start a loop's sum (a carry)
+        return [zero_gradient(args[0])]
     return [KeptGradients({})]  # of an If's kept values or their gradient
 
 

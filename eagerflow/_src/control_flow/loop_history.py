@@ -6,6 +6,12 @@ over the history's stacked values (`LoopHistoryStack`; one variant per iteration
 `LoopHistoryItem`) and differentiates it under a tape: the history's gradient (`LoopHistorySeeds`)
 reaches the forward loop's WhileGrad as seeds for its kept values, and at a third order the walk
 also adds those seeds per iteration (`LoopHistorySeedStacks` unpacks them).
+
+A cond (or a loop) in the body keeps a variant per iteration: its history column is a column of
+variants (`LoopHistoryItem` reads one, `LoopHistoryItemGrad` is its gradient). At a third order the
+second order's backward loop is itself walked back, and the gradient of such a column is summed
+over the iterations like any external's: with AddN, which adds variants through their `+` (a
+never-reached entry is a plain zero, np.zeros_like of an object column).
 """
 from __future__ import annotations
 
@@ -29,10 +35,6 @@ def while_grad_grad(op, *grads):
     if seed_positions is not None:
         rest, history_seeds = rest[:-1], rest[-1]
     externals, seeds = rest[:len(rest) - n], rest[len(rest) - n:]
-    if any(externals[i].dtype is _dt.variant and externals[i]._op.type == "LoopHistoryStack"
-           for i in op.attrs["ext_index"]):  # the backward loop of a loop whose body holds a cond
-        raise NotImplementedError("Third-order gradients through a tf.while_loop whose body holds a tf.cond "
-                                  "(or another loop) are not supported yet.")
     with GradientTape(watch_accessed_variables=False) as tape:
         # One tensor at two inputs (a loop variable's gradient seed that is also an external) gets
         # a gradient per input, not its total at each: a distinct Identity per repeated input.
@@ -105,8 +107,8 @@ def _differentiable_backward(history, body, body_grad, externals, seeds, wanted,
         extra = [bind(HistoryItem, (s, j)) if s.dtype is _dt.variant else s[j] for s in kept_seeds]
         outs = evaluate(body_grad.graph, [s[j] for s in var_stacks] + list(externals) + kept + g + extra,
                         body_grad.outputs)
-        grads = [o + s[j] for o, s in zip(outs[:n], var_seeds)] if var_seeds else list(outs[:n])
-        new = grads + [a + b for a, b in zip(acc, outs[n:])]
+        grads = [_sum(o, s[j]) for o, s in zip(outs[:n], var_seeds)] if var_seeds else list(outs[:n])
+        new = grads + [_sum(a, b) for a, b in zip(acc, outs[n:])]
         for t, entering in zip(new, rest):  # a gradient keeps its value's shape: what the loop checks
             if entering.shape.is_compatible_with(t.shape):
                 t.set_shape(entering.shape)
@@ -123,6 +125,14 @@ def _differentiable_backward(history, body, body_grad, externals, seeds, wanted,
 def _zeros(t):
     from ..ops.array import zeros_like
     return zeros_like(t)
+
+
+def _sum(a, b):
+    """a + b, also for variant gradients (what a cond in the body kept, stacked: AddN adds those)."""
+    if a.dtype is _dt.variant or b.dtype is _dt.variant:
+        from ..ops.math import add_n
+        return add_n([a, b])
+    return a + b
 
 
 def _stack(values, spec):

@@ -33,5 +33,7 @@ class VariantValue:
             return self
         raise TypeError(f"Cannot add two {type(self.payload).__name__} variants")
 
+    __radd__ = __add__  # 0 + variant: np.zeros_like of a column of variants is a column of plain zeros
+
     def __repr__(self):
         return f"<variant {type(self.payload).__name__}>"
