@@ -139,7 +139,7 @@ class _Saver:
             graph = self._graphs.function_graph(cf.graph, outputs)
             params = [spec.name for spec in cf.flat_input_signature]
             call = [[name, kind.value, _template(t, cf.name)] for name, kind, t in cf.traced_parameters]
-            structure = _structure(cf.structured_outputs, {id(t): i for i, t in enumerate(outputs)}, cf.name)
+            structure = _structure(cf.traced_outputs, {id(t): i for i, t in enumerate(outputs)}, cf.name)
             index = self._function_ids[id(cf)] = len(self.functions)
             self.functions.append({"name": cf.name, "graph": graph, "params": params, "call": call,
                                    "structure": structure})
@@ -301,7 +301,7 @@ def _structure(value, index, fn_name):
 def _signature_output_names(cf, key):
     """The signature's output names in the order of the function's flat outputs (TensorFlow's
     rule: a dict's keys, else `output_<i>`); TensorFlow's ValueError for what it refuses."""
-    structure = cf.structured_outputs
+    structure = cf.traced_outputs
     where = f"in the output of the function {cf.name} used to generate the SavedModel signature {key!r}"
     if isinstance(structure, dict):
         for k, v in structure.items():
