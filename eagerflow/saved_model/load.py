@@ -21,6 +21,7 @@ from .._src.state.variables import Variable
 from .._src.trace.function import ConcreteFunction
 from .restored_specs import named_parameter, output_specs
 from . import attrs as _attrs
+from . import output_structure
 from .files import data_loss, read_json, read_tensor
 from .format import DOCUMENT_NAME, FORMAT_NAME, FORMAT_VERSION
 from .graph_io import GraphReader
@@ -151,6 +152,7 @@ class _Loader:
         self.variables = [self._variable(v, i) for i, v in enumerate(document["variables"])]
         self._reader = GraphReader(path, self._tensor, self._top_capture)
         self._graphs = [None] * len(document["functions"])
+        self._namedtuples = {}  # (type name, fields) -> the class restored outputs use
         self.functions = [self._function(f, i) for i, f in enumerate(document["functions"])]
         self._objects = {}
 
@@ -199,7 +201,7 @@ class _Loader:
             raise data_loss(self.path, f"{where}: params must name each parameter input")
         param_specs = [(n, spec) for n, (_, spec) in zip(names, params)]
         self._graphs[i] = (graph, param_specs, outputs)
-        structure = _decode_structure(doc["structure"], outputs, self.path, where)
+        structure = output_structure.decode(doc["structure"], outputs, self.path, where, self._namedtuples)
         traced_call = self._traced_call(doc["call"], where)
         signature, args, kwargs = traced_call
         positional = iter(args)
@@ -389,21 +391,3 @@ def _decode_template(obj, path, where, depth=0):
     if value is None and obj is not None:
         raise data_loss(path, f"{where}: not a valid traced argument")
     return value
-
-
-def _decode_structure(obj, outputs, path, where, depth=0):
-    if depth > 32:
-        raise data_loss(path, f"{where}: output structure nested too deeply")
-    if obj is None:
-        return None
-    if isinstance(obj, dict) and len(obj) == 1:
-        (kind, body), = obj.items()
-        if kind == "output" and type(body) is int and 0 <= body < len(outputs):
-            return outputs[body]
-        if kind in ("list", "tuple") and isinstance(body, list):
-            items = [_decode_structure(v, outputs, path, where, depth + 1) for v in body]
-            return items if kind == "list" else tuple(items)
-        if kind == "dict" and isinstance(body, list) and all(
-                isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) for p in body):
-            return {k: _decode_structure(v, outputs, path, where, depth + 1) for k, v in body}
-    raise data_loss(path, f"{where}: not a valid output structure")

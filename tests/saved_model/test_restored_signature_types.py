@@ -3,6 +3,7 @@ keyword parameters sorted by name (also the placeholders' order), restored Tenso
 (parameters by path, outputs by key or path), `structured_outputs` as TensorSpecs, TensorFlow's
 repr, and TensorFlow's refusal of positional arguments. Every expected text is TF 2.21's output
 for the same program."""
+import collections
 import re
 
 import pytest
@@ -138,3 +139,41 @@ def test_a_loaded_model_with_named_outputs_saves_and_loads_again(loaded, tmp_pat
     assert s.pretty_printed_signature(verbose=False) == f"(*, alpha: {ALPHA}, zeta: {ZETA}) -> {OUT}"
     assert float(s(alpha=tf.constant(4), zeta=tf.ones([1, 3]))["out_a"]) == 4.0
     assert again.one(tf.constant([3.0, 1.0])).numpy().tolist() == [6.0, 2.0]
+
+
+NT = collections.namedtuple("NT", ["p", "q"])
+
+
+def test_a_namedtuple_output_comes_back_as_a_namedtuple_with_named_specs(tmp_path):
+    holder = tf.Module()
+    holder.pair = tf.function(lambda x: {"z": x * 2.0, "a": NT(x, x + 1.0)})
+    holder.pair(tf.ones([2]))
+    tf.saved_model.save(holder, str(tmp_path / "m"))
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    (cf,) = loaded.pair.concrete_functions
+    spec = "TensorSpec(shape=(2,), dtype=tf.float32, name='{}')"
+    # TF 2.21: -> Dict[['z', TensorSpec(..., name='z')], ['a', NT[['p', TensorSpec(..., name='a_p')], ['q', ...]]]]
+    assert cf.pretty_printed_signature(verbose=False).endswith(
+        f"-> Dict[['z', {spec.format('z')}], ['a', NT[['p', {spec.format('a_p')}], ['q', {spec.format('a_q')}]]]]")
+    assert repr(cf.structured_outputs["a"]) == f"NT(p={spec.format('a_p')}, q={spec.format('a_q')})"
+    out = loaded.pair(tf.constant([1.0, 2.0]))
+    assert type(out["a"]).__name__ == "NT" and out["a"]._fields == ("p", "q")
+    assert out["a"].q.numpy().tolist() == [2.0, 3.0] and out["z"].numpy().tolist() == [2.0, 4.0]
+
+
+@pytest.mark.parametrize("body, words", [(["NT", ["p", "p"], [{"output": 0}, {"output": 0}]], "bad namedtuple"),
+                                         (["NT", ["class"], [{"output": 0}]], "bad namedtuple"),
+                                         (["NT", ["p", "q"], [{"output": 0}]], "not a valid output structure"),
+                                         ([3, ["p"], [{"output": 0}]], "a namedtuple is")])
+def test_a_malformed_namedtuple_structure_is_data_loss(tmp_path, body, words):
+    import json
+    holder = tf.Module()
+    holder.f = tf.function(lambda x: NT(x, x))
+    holder.f(tf.ones([2]))
+    tf.saved_model.save(holder, str(tmp_path / "m"))
+    path = tmp_path / "m" / "saved_model.json"
+    document = json.loads(path.read_text())
+    document["functions"][0]["structure"] = {"namedtuple": body}
+    path.write_text(json.dumps(document))
+    with pytest.raises(tf.errors.DataLossError, match=words):
+        tf.saved_model.load(str(tmp_path / "m"))

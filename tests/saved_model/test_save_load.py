@@ -284,7 +284,7 @@ def test_a_newer_major_format_version_is_refused_with_a_clear_message(tmp_path):
     tf.saved_model.save(holder, str(tmp_path / "m"))
     path = tmp_path / "m" / "saved_model.json"
     document = json.loads(path.read_text())
-    assert document["format_version"] == [1, 1]
+    assert document["format_version"] == [1, 2]
     document["format_version"] = [1, 7]  # a newer minor version still loads
     path.write_text(json.dumps(document))
     assert float(tf.saved_model.load(str(tmp_path / "m")).v.numpy()) == 1.0
