@@ -36,8 +36,13 @@ def _rng_for(seed):
     return _rng
 
 
-def compute_fans(shape):
+def compute_fans(shape, input_axes=None, output_axes=None):
+    """(fan_in, fan_out) of a weight shape, as Keras 3.15 counts them: the product of the sizes on
+    `input_axes` and on `output_axes` when both are given, else by rank (a kernel's last two axes
+    times its receptive field)."""
     shape = tuple(shape)
+    if input_axes is not None and output_axes is not None:
+        return math.prod(shape[a] for a in input_axes), math.prod(shape[a] for a in output_axes)
     if len(shape) == 0:
         return 1, 1
     if len(shape) == 1:
@@ -114,16 +119,19 @@ class RandomNormal(Initializer):
 class VarianceScaling(Initializer):
     """Keras' family: scale / fan (fan_in, fan_out or their mean), uniform or truncated normal."""
 
-    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None):
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal", seed=None, input_axes=None,
+                 output_axes=None):
         self.scale, self.mode, self.distribution, self.seed = scale, mode, distribution, seed
+        self.input_axes, self.output_axes = input_axes, output_axes  # the fans' axes (compute_fans)
 
     def get_config(self):
-        if type(self) is not VarianceScaling:  # Glorot/He: only the seed is an argument
-            return {"seed": self.seed}
-        return {"seed": self.seed, "scale": self.scale, "mode": self.mode, "distribution": self.distribution}
+        axes = {"input_axes": self.input_axes, "output_axes": self.output_axes}
+        if type(self) is not VarianceScaling:  # Glorot/He/LeCun: only the seed and the axes are arguments
+            return {"seed": self.seed, **axes}
+        return {"seed": self.seed, "scale": self.scale, "mode": self.mode, "distribution": self.distribution, **axes}
 
     def __call__(self, shape, dtype="float32"):
-        fan_in, fan_out = compute_fans(shape)
+        fan_in, fan_out = compute_fans(shape, self.input_axes, self.output_axes)
         fan = {"fan_in": fan_in, "fan_out": fan_out, "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         scale = self.scale / max(1.0, fan)
         rng = _rng_for(self.seed)
@@ -160,42 +168,44 @@ class Orthogonal(Initializer):
         return (self.gain * q[:rows, :cols]).reshape(shape).astype(_numpy_dtype(dtype))
 
 
-def _default_axes(input_axes, output_axes):
-    if input_axes is not None or output_axes is not None:
-        raise NotImplementedError("initializers with input_axes/output_axes are not supported yet.")
-
-
 class GlorotUniform(VarianceScaling):
-    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
-        _default_axes(input_axes, output_axes)
-        super().__init__(1.0, "fan_avg", "uniform", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_avg", "uniform", seed, input_axes, output_axes)
 
 
 class GlorotNormal(VarianceScaling):
-    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
-        _default_axes(input_axes, output_axes)
-        super().__init__(1.0, "fan_avg", "truncated_normal", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_avg", "truncated_normal", seed, input_axes, output_axes)
 
 
 class HeUniform(VarianceScaling):
-    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
-        _default_axes(input_axes, output_axes)
-        super().__init__(2.0, "fan_in", "uniform", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(2.0, "fan_in", "uniform", seed, input_axes, output_axes)
 
 
 class HeNormal(VarianceScaling):
-    def __init__(self, seed=None, input_axes=None, output_axes=None):  # Keras 3.15's configs carry the axes
-        _default_axes(input_axes, output_axes)
-        super().__init__(2.0, "fan_in", "truncated_normal", seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(2.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
+
+
+class LecunUniform(VarianceScaling):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_in", "uniform", seed, input_axes, output_axes)
+
+
+class LecunNormal(VarianceScaling):
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        super().__init__(1.0, "fan_in", "truncated_normal", seed, input_axes, output_axes)
 
 
 _BY_NAME = {"zeros": Zeros, "ones": Ones, "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
-            "he_uniform": HeUniform, "he_normal": HeNormal, "random_uniform": RandomUniform,
+            "he_uniform": HeUniform, "he_normal": HeNormal, "lecun_uniform": LecunUniform,
+            "lecun_normal": LecunNormal, "variance_scaling": VarianceScaling, "random_uniform": RandomUniform,
             "random_normal": RandomNormal, "constant": Constant, "orthogonal": Orthogonal}
 
 
 _CLASSES = {c.__name__: c for c in (Constant, Zeros, Ones, RandomUniform, RandomNormal, VarianceScaling, Orthogonal,
-                                    GlorotUniform, GlorotNormal, HeUniform, HeNormal)}
+                                    GlorotUniform, GlorotNormal, HeUniform, HeNormal, LecunUniform, LecunNormal)}
 
 
 def serialize(initializer):

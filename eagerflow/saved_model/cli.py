@@ -115,7 +115,7 @@ def _inputs(cf):
 
 def _outputs(cf):
     """[(name, tensor)] of a signature's named outputs, sorted."""
-    return sorted(cf.structured_outputs.items())
+    return sorted(cf.traced_outputs.items())
 
 
 def _print_signature(cf, indent):

@@ -4,6 +4,6 @@ Versioning: a loader reads every format version with its own major number (minor
 optional things) and refuses a newer major version with a message saying so.
 """
 FORMAT_NAME = "eagerflow.saved_model"
-FORMAT_VERSION = (1, 1)
+FORMAT_VERSION = (1, 2)
 DOCUMENT_NAME = "saved_model.json"
 TENSOR_DIR = "tensors"

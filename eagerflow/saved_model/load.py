@@ -19,7 +19,9 @@ from .._src.core.errors import DataLossError, InvalidArgumentError
 from .._src.core.tensor import EagerTensor, Tensor, TensorSpec, wrap_array
 from .._src.state.variables import Variable
 from .._src.trace.function import ConcreteFunction
+from .restored_specs import named_parameter, output_specs
 from . import attrs as _attrs
+from . import output_structure
 from .files import data_loss, read_json, read_tensor
 from .format import DOCUMENT_NAME, FORMAT_NAME, FORMAT_VERSION
 from .graph_io import GraphReader
@@ -150,6 +152,7 @@ class _Loader:
         self.variables = [self._variable(v, i) for i, v in enumerate(document["variables"])]
         self._reader = GraphReader(path, self._tensor, self._top_capture)
         self._graphs = [None] * len(document["functions"])
+        self._namedtuples = {}  # (type name, fields) -> the class restored outputs use
         self.functions = [self._function(f, i) for i, f in enumerate(document["functions"])]
         self._objects = {}
 
@@ -198,7 +201,7 @@ class _Loader:
             raise data_loss(self.path, f"{where}: params must name each parameter input")
         param_specs = [(n, spec) for n, (_, spec) in zip(names, params)]
         self._graphs[i] = (graph, param_specs, outputs)
-        structure = _decode_structure(doc["structure"], outputs, self.path, where)
+        structure = output_structure.decode(doc["structure"], outputs, self.path, where, self._namedtuples)
         traced_call = self._traced_call(doc["call"], where)
         signature, args, kwargs = traced_call
         positional = iter(args)
@@ -207,13 +210,16 @@ class _Loader:
         specs = [t for t in nest.flatten(in_call_order) if isinstance(t, TensorSpec)]
         if [(s.dtype, _dims(s.shape)) for s in specs] != [(s.dtype, _dims(s.shape)) for _, s in param_specs]:
             raise data_loss(self.path, f"{where}: the traced call's tensors are not the graph's parameters")
-        return self._concrete(graph, structure, param_specs, name, traced_call, None, where)
+        named_kwargs = {n: named_parameter(t, n) for n, t in kwargs.items()}
+        named_args = tuple(named_parameter(t, p) for t, p in zip(args, signature.parameters))
+        return self._concrete(graph, structure, param_specs, name, (signature, named_args, named_kwargs), None,
+                              where, output_specs(structure))
 
-    def _concrete(self, graph, structure, param_specs, name, traced_call, outputs, where):
+    def _concrete(self, graph, structure, param_specs, name, traced_call, outputs, where, specs, flat_positional=None):
         captures = {id(internal): external._value for external, internal in graph.captures}
         try:
             return ConcreteFunction(graph, structure, param_specs, captures, name, outputs=outputs,
-                                    traced_call=traced_call)
+                                    traced_call=traced_call, output_specs=specs, flat_positional=flat_positional)
         except DataLossError:
             raise
         except Exception as err:  # a pass or the binder refused what validation let through
@@ -276,12 +282,18 @@ class _Loader:
         if not (isinstance(outputs, list) and len(outputs) == len(flat_outputs) and len(set(map(str, outputs))) ==
                 len(outputs) and all(isinstance(n, str) for n in outputs)):
             raise data_loss(self.path, f"{where}: outputs must be distinct names, one per output")
-        specs = [(n, TensorSpec(s.shape, s.dtype, n)) for n, (_, s) in zip(inputs, param_specs)]
-        signature = inspect.Signature([_P(n, _P.KEYWORD_ONLY) for n in inputs])
-        named = dict(zip(outputs, flat_outputs))
-        ordered = [named[k] for k in sorted(named)]  # ConcreteFunction packs a dict in sorted key order
-        return key, self._concrete(graph, named, specs, f"signature_wrapper_{key}",
-                                   (signature, (), {n: s for n, s in specs}), ordered, where)
+        # TensorFlow's signature takes its inputs by keyword in sorted name order, and that is the
+        # order of its placeholders too: a fresh copy of the graph gets its parameters reordered.
+        function = self.doc["functions"][index]
+        graph, _, flat_outputs = self._reader.function_graph(function["graph"], f"{self.path}: {where}")
+        order = sorted(range(len(inputs)), key=lambda i: inputs[i])
+        graph.inputs[:len(order)] = [graph.inputs[i] for i in order]
+        specs = [(inputs[i], TensorSpec(param_specs[i][1].shape, param_specs[i][1].dtype, inputs[i])) for i in order]
+        signature = inspect.Signature([_P(n, _P.KEYWORD_ONLY) for n, _ in specs])
+        named = {k: t for k, t in sorted(zip(outputs, flat_outputs))}  # packed and printed in sorted key order
+        return key, self._concrete(graph, named, specs, f"signature_wrapper_{function['name']}",
+                                   (signature, (), dict(specs)), list(named.values()), where,
+                                   output_specs(named), flat_positional=1 if len(specs) == 1 else 0)
 
     # --- the object tree ---
     def root(self):
@@ -379,21 +391,3 @@ def _decode_template(obj, path, where, depth=0):
     if value is None and obj is not None:
         raise data_loss(path, f"{where}: not a valid traced argument")
     return value
-
-
-def _decode_structure(obj, outputs, path, where, depth=0):
-    if depth > 32:
-        raise data_loss(path, f"{where}: output structure nested too deeply")
-    if obj is None:
-        return None
-    if isinstance(obj, dict) and len(obj) == 1:
-        (kind, body), = obj.items()
-        if kind == "output" and type(body) is int and 0 <= body < len(outputs):
-            return outputs[body]
-        if kind in ("list", "tuple") and isinstance(body, list):
-            items = [_decode_structure(v, outputs, path, where, depth + 1) for v in body]
-            return items if kind == "list" else tuple(items)
-        if kind == "dict" and isinstance(body, list) and all(
-                isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) for p in body):
-            return {k: _decode_structure(v, outputs, path, where, depth + 1) for k, v in body}
-    raise data_loss(path, f"{where}: not a valid output structure")

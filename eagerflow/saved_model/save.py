@@ -20,6 +20,7 @@ from .._src.state.module import Module
 from .._src.state.variables import Variable
 from .._src.trace.function import ConcreteFunction, Function
 from . import attrs as _attrs
+from . import output_structure
 from .files import write_json, write_tensor
 from .format import DOCUMENT_NAME, FORMAT_NAME, FORMAT_VERSION, TENSOR_DIR
 from .graph_io import GraphWriter
@@ -139,7 +140,8 @@ class _Saver:
             graph = self._graphs.function_graph(cf.graph, outputs)
             params = [spec.name for spec in cf.flat_input_signature]
             call = [[name, kind.value, _template(t, cf.name)] for name, kind, t in cf.traced_parameters]
-            structure = _structure(cf.structured_outputs, {id(t): i for i, t in enumerate(outputs)}, cf.name)
+            index = {id(t): i for i, t in enumerate(outputs)}
+            structure = output_structure.encode(cf.traced_outputs, index, cf.name)
             index = self._function_ids[id(cf)] = len(self.functions)
             self.functions.append({"name": cf.name, "graph": graph, "params": params, "call": call,
                                    "structure": structure})
@@ -284,24 +286,10 @@ def _template(template, fn_name):
                      f"dicts of them can be).")
 
 
-def _structure(value, index, fn_name):
-    if value is None:
-        return None
-    if isinstance(value, Tensor):
-        return {"output": index[id(value)]}
-    if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        return {"dict": [[k, _structure(v, index, fn_name)] for k, v in value.items()]}
-    if isinstance(value, (list, tuple)) and not hasattr(type(value), "_fields"):
-        return {"list" if isinstance(value, list) else "tuple": [_structure(v, index, fn_name) for v in value]}
-    if isinstance(value, tuple):  # a namedtuple: its class is user code; saved as a tuple
-        return {"tuple": [_structure(v, index, fn_name) for v in value]}
-    raise ValueError(f"Cannot save function {fn_name!r}: its output holds {value!r}")
-
-
 def _signature_output_names(cf, key):
     """The signature's output names in the order of the function's flat outputs (TensorFlow's
     rule: a dict's keys, else `output_<i>`); TensorFlow's ValueError for what it refuses."""
-    structure = cf.structured_outputs
+    structure = cf.traced_outputs
     where = f"in the output of the function {cf.name} used to generate the SavedModel signature {key!r}"
     if isinstance(structure, dict):
         for k, v in structure.items():

@@ -20,7 +20,7 @@ jax = pytest.importorskip("jax")
 import eagerflow as tf  # noqa: E402
 from eagerflow._src.core import nest  # noqa: E402
 from eagerflow._src.ops.lazy_jax import ON_HOST  # noqa: E402
-from eagerflow._src.ops.registry import OPS  # noqa: E402
+from eagerflow._src.ops.registry import OPS, UNREGISTERED_GRADIENT  # noqa: E402
 from tests.codegen.test_differential import ROWS, Row, _f32  # noqa: E402 - also imports every op family
 from tests.codegen.differential_rows_everyday import SPD, TALL  # noqa: E402
 
@@ -281,7 +281,7 @@ def _gradient_fn(fn, n_inputs, float_positions):
 def test_lowered_gradient_matches_kernel(row, monkeypatch, _no_static_shape_folding):
     op = OPS.get(row.op)
     float_positions = [i for i, a in enumerate(row.args) if np.asarray(a).dtype.kind == "f"]
-    if not float_positions or (op is not None and not op.differentiable):
+    if not float_positions or (op is not None and (not op.differentiable or op.grad is UNREGISTERED_GRADIENT)):
         pytest.skip("no float input or no gradient")
     if str(row) in XLA_REFUSES:
         pytest.skip("XLA refuses the row's forward function (test_lowering_matches_kernel checks how)")

@@ -79,7 +79,7 @@ def test_a_loaded_signatures_printed_outputs_follow_its_names_not_the_graphs_ord
     tf.saved_model.save(holder, str(tmp_path / "m"), signatures=many)
     text = tf.saved_model.load(str(tmp_path / "m")).signatures["serving_default"].pretty_printed_signature(False)
     for i in range(11):
-        assert f"['output_{i}', TensorSpec(shape=({i + 1},), dtype=tf.float32, name=None)]" in text
+        assert f"['output_{i}', TensorSpec(shape=({i + 1},), dtype=tf.float32, name='output_{i}')]" in text
 
 
 def test_a_restored_function_prints_its_traces_as_tf_function_does(loaded):

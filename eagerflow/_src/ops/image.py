@@ -1,5 +1,5 @@
 """Image resizing (`tf.image.resize`): ResizeBilinear, ResizeNearestNeighbor, ResizeBicubic, ResizeArea
-and their gradients.
+and their gradients (ResizeArea has none, as in TensorFlow).
 
 Every resize is separable, so each is written as two small per-axis matrices: output =
 Wy @ image @ Wx^T over every (batch, channel) plane. Bilinear rows hold two interpolation weights,
@@ -19,7 +19,7 @@ from . import array as _array
 from . import math as _math
 from . import shape_rules as R
 from .operands import as_int_tensor, as_tensor
-from .registry import Spec, bind, defop, static_value
+from .registry import UNREGISTERED_GRADIENT, Spec, bind, defop, static_value
 
 _F32 = np.float32
 
@@ -237,8 +237,11 @@ def _matrix_resize_ops(name, matrix, doc):
 
 ResizeBicubic, ResizeBicubicGrad = _matrix_resize_ops(
     "ResizeBicubic", _bicubic_matrix, "Bicubic resize (Keys, a = -0.5, half-pixel centers), float32 out.")
-# TensorFlow registers no gradient for ResizeArea (LookupError); the transposed matrix is its gradient here.
-ResizeArea, ResizeAreaGrad = _matrix_resize_ops("ResizeArea", _area_matrix, "Area-averaging resize, float32 out.")
+# TensorFlow registers no gradient for ResizeArea: differentiating through it is a LookupError, as there.
+ResizeArea = defop(
+    "ResizeArea", inputs=("images", "size"), kernel=_matrix_kernel(_area_matrix),
+    infer=_resize_infer("ResizeArea", _dt.float32), grad=UNREGISTERED_GRADIENT,
+    doc="Area-averaging resize, float32 out.")
 
 # ScaleAndTranslate: what `resize(..., antialias=True)` runs. Each output cell averages the input
 # under a triangle kernel widened by the downscaling factor (so no input cell is skipped), with the
@@ -463,4 +466,3 @@ def _jax_matrix_grad(matrix):
 ResizeBicubic.jax = _jax_matrix(_bicubic_matrix)
 ResizeBicubicGrad.jax = _jax_matrix_grad(_bicubic_matrix)
 ResizeArea.jax = _jax_matrix(_area_matrix)
-ResizeAreaGrad.jax = _jax_matrix_grad(_area_matrix)

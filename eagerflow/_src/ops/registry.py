@@ -42,6 +42,31 @@ class _NoGradient:
 NO_GRADIENT = _NoGradient()
 
 
+class _UnregisteredGradient:
+    """Marks an op TensorFlow registers no gradient function for (ResizeArea): where NO_GRADIENT
+    gives None, differentiating through this op raises TensorFlow's LookupError, in its eager
+    wording on a tape, in its graph wording (naming the op) for a graph's op."""
+
+    def __call__(self, op, *grads):
+        op_type = op.opdef.name
+        name = getattr(op, "name", None)
+        if name is None:
+            raise LookupError(f"gradient registry has no entry for: {op_type}")
+        raise LookupError(
+            f"No gradient defined for operation'{name}' (op type: {op_type}). In general every operation must have "
+            f"an associated `@tf.RegisterGradient` for correct autodiff, which this op is lacking. If you want to "
+            f"pretend this operation is a constant in your program, you may insert `tf.stop_gradient`. This can be "
+            f"useful to silence the error in cases where you know gradients are not needed, e.g. the forward pass "
+            f"of tf.custom_gradient. Please see more details in https://www.tensorflow.org/api_docs/python/tf/"
+            f"custom_gradient.")
+
+    def __repr__(self):
+        return "UNREGISTERED_GRADIENT"
+
+
+UNREGISTERED_GRADIENT = _UnregisteredGradient()
+
+
 class Spec(NamedTuple):
     """What a shape rule returns for one output."""
     shape: object  # TensorShape

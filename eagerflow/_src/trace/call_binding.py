@@ -209,10 +209,14 @@ class CallBinder:
     """The argument check of one ConcreteFunction; `bind(args, kwargs)` returns the flat tensors
     the generated code takes, or raises TensorFlow's TypeError."""
 
-    def __init__(self, name, param_specs, outputs_text, python_signature=None, traced_args=(), traced_kwargs=None):
+    def __init__(self, name, param_specs, outputs_text, python_signature=None, traced_args=(), traced_kwargs=None,
+                 flat_positional=None):
         """`param_specs`: [(name, TensorSpec)] of the graph's parameters (the flat signature);
-        without the Python signature and traced arguments, the flat signature is the signature."""
+        without the Python signature and traced arguments, the flat signature is the signature.
+        `flat_positional`: how many of the flat parameters may come by position (None: all;
+        TensorFlow's loaded signatures take one when they have one input, else none)."""
         self._name = name
+        self._flat_positional = len(param_specs) if flat_positional is None else flat_positional
         self._param_specs = list(param_specs)
         self._flat_names = [n for n, _ in param_specs]
         self._outputs_text = outputs_text  # a callable: only an error needs the text
@@ -329,8 +333,8 @@ class CallBinder:
         """The tensors-only signature (`f(x)`): positional or by name, each a tensor or variable."""
         names = self._flat_names
         summary = f"{self._name}({', '.join(names)})"
-        if len(args) > len(names):
-            raise BindError(f"{summary} takes {len(names)} positional arguments, got {len(args)}.")
+        if len(args) > self._flat_positional:
+            raise BindError(f"{summary} takes {self._flat_positional} positional arguments, got {len(args)}.")
         args, kwargs = list(args), dict(kwargs)
         for name in names[len(args):]:
             if name not in kwargs:

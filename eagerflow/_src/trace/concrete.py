@@ -34,12 +34,16 @@ class ConcreteFunction:
     """One traced graph and its generated code. Call it with tensors matching its input specs."""
 
     def __init__(self, graph, structured_outputs, param_specs, captures, name, outputs=None, recording=False,
-                 traced_call=None, jit_compile=False):
+                 traced_call=None, jit_compile=False, output_specs=None, flat_positional=None):
         """`traced_call`: (Python signature, args, kwargs) the trace ran with, TensorSpecs where
         tensors went; calls are checked against it (trace/call_binding.py). `jit_compile`: run
-        through one XLA executable (codegen/xla.py) instead of the generated NumPy code."""
+        through one XLA executable (codegen/xla.py) instead of the generated NumPy code.
+        `output_specs`: what `structured_outputs` reports instead of the graph's tensors (a loaded
+        function's named TensorSpecs, as TensorFlow restores them). `flat_positional`: how many
+        tensors the flat-signature fallback takes by position (None: all; a loaded signature's)."""
         self.graph = graph
-        self.structured_outputs = structured_outputs
+        self._structure = structured_outputs
+        self._output_specs = output_specs
         self._param_specs = param_specs  # [(param name, TensorSpec)] for the placeholders, in order
         self._captures = captures
         self.name = name
@@ -77,7 +81,8 @@ class ConcreteFunction:
         self.stateful = any(op.opdef.stateful for op in graph.get_operations())
         self._with_intermediates = None
         self._gradient = None
-        self._binder = CallBinder(name, param_specs, self._output_type_text, *(traced_call or ()))
+        self._binder = CallBinder(name, param_specs, self._output_type_text, *(traced_call or ()),
+                                  flat_positional=flat_positional)
 
     # --- what ops/call.py needs (the call op) ---
     def run_arrays(self, arrays):
@@ -169,6 +174,18 @@ class ConcreteFunction:
         return self._binder.structured_input_signature()
 
     @property
+    def structured_outputs(self):
+        """The output structure: the graph's tensors for a traced function; for a loaded one,
+        TensorSpecs named as TensorFlow names restored outputs (saved_model/restored_specs.py)."""
+        return self._structure if self._output_specs is None else self._output_specs
+
+    @property
+    def traced_outputs(self):
+        """The output structure over the graph's own tensors (what SavedModel writes), also for a
+        loaded function whose `structured_outputs` are TensorSpecs."""
+        return self._structure
+
+    @property
     def output_shapes(self):
         """The outputs' TensorShapes in the output structure (`TensorShape(None)` for a None output)."""
         return self._map_outputs(lambda t: t.shape, TensorShape(None))
@@ -188,8 +205,10 @@ class ConcreteFunction:
         return nest.pack_sequence_as(structure, [for_none if leaf is None else fn(leaf) for leaf in leaves])
 
     def _output_type_text(self):
+        if self._output_specs is not None:
+            return _output_type_text(self._output_specs, [])
         outs = [TensorSpec(t.shape, t.dtype) for t in self._outputs]  # a loaded signature's order, not the graph's
-        return _output_type_text(self.structured_outputs, outs)
+        return _output_type_text(self._structure, outs)
 
     def pretty_printed_signature(self, verbose=True):
         """TensorFlow's text: the parameters, output type and captures; with verbose=False the
@@ -210,10 +229,10 @@ class ConcreteFunction:
         return "\n".join(lines)
 
     def __repr__(self):
-        return f"ConcreteFunction {self.pretty_printed_signature()}"
+        return f"<ConcreteFunction {self._binder.signature_text()} at 0x{id(self):X}>"
 
     def __str__(self):
-        return self.__repr__()
+        return f"ConcreteFunction {self.pretty_printed_signature()}"
 
     def __call__(self, *args, **kwargs):
         """Checks the arguments against the traced call as TensorFlow does (a different Python
@@ -243,7 +262,7 @@ class ConcreteFunction:
             self._read_variables_for_tapes(tensors)
         if state.graph is not None:
             from ..graph.evaluate import evaluate
-            return evaluate(self.graph, tensors, self.structured_outputs)
+            return evaluate(self.graph, tensors, self._structure)
         from ..ops.call import call_function
         inputs = list(tensors) + list(self.capture_inputs())
         if not any(tape.recording and tape.should_record(inputs) for tape in state.tapes):
@@ -411,6 +430,8 @@ def _output_type_text(structure, specs):
     def text(node):
         if node is None:
             return "Literal[None]"
+        if isinstance(node, TensorSpec):  # a loaded function's named output
+            return repr(node)
         if isinstance(node, Tensor):
             return repr(next(it))
         if isinstance(node, dict):  # flat order is sorted keys; printed in the dict's own order

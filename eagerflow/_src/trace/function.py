@@ -97,8 +97,8 @@ class Function:
         if self._instance_ref is None:
             return self._python_function
         instance = self._instance_ref()
-        if instance is None:
-            raise ReferenceError(f"the instance whose method {self._name} this is no longer exists")
+        if instance is None:  # collected (`M().g(x)`, `f = M().g`): TensorFlow then passes None as self
+            return functools.partial(self._unbound, None)
         return types.MethodType(self._unbound, instance)
 
     @property

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..autodiff.tape import backprop
 from ..core.convert import convert_to_tensor
 from ..core.tensor import TensorSpec
-from ..ops.registry import OpRecord
+from ..ops.registry import UNREGISTERED_GRADIENT, OpRecord
 
 _NO_CODE = ("Placeholder", "Const")
 
@@ -45,8 +45,18 @@ def records_of(graph, env):
             continue
         inputs = tuple(env.get(id(t), t) for t in op.inputs)
         outputs = tuple(env[id(t)] for t in op.outputs)
-        records.append(OpRecord(op.opdef, inputs, op.attrs, outputs))
+        record = (OpRecord if op.opdef.grad is not UNREGISTERED_GRADIENT else _NamedRecord)(
+            op.opdef, inputs, op.attrs, outputs)
+        if type(record) is _NamedRecord:  # its LookupError names the forward op, as TensorFlow's does
+            record.name = op.name
+        records.append(record)
     return records
+
+
+class _NamedRecord(OpRecord):
+    """A record of a forward op with no registered gradient, keeping the op's name for the error."""
+
+    __slots__ = ("name",)
 
 
 def build_backward(cf, all_outputs=False):

@@ -5,7 +5,9 @@ call frame): `obj.method` looks the instance up in the class-level Function's We
 and, the first time, makes the instance's own Function with the same options. That Function has
 its own trace cache (traces read `self`, so two instances never share a trace) and refers to the
 instance only through a weak reference: the dictionary's value must not keep its own key alive,
-or every instance a method was called on would live as long as the class.
+or every instance a method was called on would live as long as the class. A bound Function that
+outlives its instance (`M().g(x)`, `f = M().g`) traces with `self` None, as TensorFlow's does
+(Function.python_function).
 
 Why a module of its own: binding is a job apart from calling (function.py) and tracing
 (tracing.py), with its own error messages for instances that cannot be keys of a weak dictionary.

@@ -16,6 +16,7 @@ and readable); tracing is a separate job with its own state to set up and restor
 """
 from __future__ import annotations
 
+import functools
 import inspect
 
 from ..core import nest
@@ -114,7 +115,11 @@ def trace(function, args, kwargs, key, call_key=None, changes=None, counted=Fals
                                     None if function._instance_ref is None else function._instance_ref())
             if function._autograph:  # tensor if/while/for -> cond/while_loop (converted once per function)
                 from ..autograph.transform import convert_function
-                python_function = convert_function(python_function)
+                if isinstance(python_function, functools.partial):  # a method whose instance is gone
+                    python_function = functools.partial(convert_function(python_function.func),
+                                                        *python_function.args)
+                else:
+                    python_function = convert_function(python_function)
             result = python_function(*call_args, **call_kwargs)
             del python_function
             flat = nest.flatten(result) if result is not None else []

@@ -57,6 +57,7 @@ class Trainer:
         self._loss_tracker = None
         self._compiled_metrics = []
         self._weighted_metrics = []
+        self._weighted_metric_names = []
         self._step_functions = {}
 
     # --- compile ---
@@ -76,8 +77,10 @@ class Trainer:
         self._compiled_metrics = [_metrics.get(m, self.loss) for m in (metrics or [])]
         unweighted_names = {m.name for m in self._compiled_metrics}
         self._weighted_metrics = []
+        self._weighted_metric_names = []  # before any "weighted_": what evaluate's list is ordered by
         for m in weighted_metrics or []:
             metric = _metrics.get(m, self.loss)
+            self._weighted_metric_names.append(metric.name)
             if metric.name in unweighted_names:
                 metric.name = f"weighted_{metric.name}"
             self._weighted_metrics.append(metric)
@@ -96,6 +99,17 @@ class Trainer:
     @property
     def _all_compiled_metrics(self):
         return list(self._compiled_metrics) + list(self._weighted_metrics)
+
+    def _logs_as_list(self, logs):
+        """The logs as evaluate/test_on_batch/train_on_batch return them without return_dict, by
+        Keras 3.15's rule: the value of each metric's name in the order of `metrics` (a weighted
+        metric by its name before "weighted_", so a name both lists use comes twice), then every
+        other key in sorted order; one value alone is returned bare.
+        E.g. metrics=["mae"], weighted_metrics=["mae"]: [loss, mae, mae, weighted_mae]."""
+        names = ([self._loss_tracker.name] if self._loss_tracker is not None else []) \
+            + [m.name for m in self._compiled_metrics] + list(self._weighted_metric_names)
+        values = [logs[n] for n in names if n in logs] + [logs[k] for k in sorted(logs) if k not in names]
+        return values[0] if len(values) == 1 else values
 
     @property
     def metrics_names(self):
@@ -270,8 +284,7 @@ class Trainer:
         logs = self._run_evaluation(make_batches(x, y, sample_weight, batch_size), verbose, steps)
         if return_dict:
             return logs
-        values = [logs["loss"]] + [logs[m.name] for m in self._all_compiled_metrics]
-        return values[0] if len(values) == 1 else values
+        return self._logs_as_list(logs)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         verbose = 1 if verbose == "auto" else int(verbose)
@@ -317,8 +330,7 @@ class Trainer:
         logs = _float_logs(fn(data))
         if return_dict:
             return logs
-        values = [logs["loss"]] + [logs[m.name] for m in self._all_compiled_metrics]
-        return values[0] if len(values) == 1 else values
+        return self._logs_as_list(logs)
 
     def predict_on_batch(self, x):
         return self(x, training=False).numpy()
