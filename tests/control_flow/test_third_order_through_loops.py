@@ -289,3 +289,23 @@ def test_third_order_is_the_difference_of_the_second_order(fn, args, checks):
     for third, second, wrt in checks:
         np.testing.assert_allclose(float(got[third]), _difference(fn, args, second, wrt), rtol=1e-6, atol=1e-6,
                                    err_msg=f"output {third}")
+
+
+def test_a_branch_or_body_reading_a_variable_makes_the_stateful_op():
+    """TF 2.21: tf.cond over branches reading a variable is `If`, a loop whose body reads one is
+    `While`; pure branches stay `StatelessIf`. Values as TF's: (2.0, 10.0, [6.0])."""
+    v = tf.Variable(1.0)
+
+    @tf.function
+    def f(x):
+        y1 = tf.cond(x > 0, lambda: v * 2.0, lambda: x)
+        v.assign(5.0)
+        y2 = tf.cond(x > 0, lambda: v * 2.0, lambda: x)
+        i1 = tf.while_loop(lambda i: i < 3.0, lambda i: i + v, [x])
+        w = tf.cond(x > 0, lambda: x * 2.0, lambda: x)
+        return y1, y2, i1, w
+    y1, y2, (i1,), w = f(tf.constant(1.0))
+    assert (float(y1), float(y2), float(i1), float(w)) == (2.0, 10.0, 6.0, 2.0)
+    graph = f.get_concrete_function(tf.TensorSpec([], tf.float32)).graph
+    assert [op.type for op in graph.get_operations() if "If" in op.type or "While" in op.type] == [
+        "If", "If", "While", "StatelessIf"]

@@ -218,7 +218,7 @@ def test_a_loop_gradient_reading_a_loop_that_keeps_no_history_is_refused(saved_l
     # Its kernel would find no history to walk at call time; the loader says so up front.
     path = saved_loop_gradient / "saved_model.json"
     document = json.loads(path.read_text())
-    (loop,) = [op for f in document["functions"] for op in f["graph"]["ops"] if op["type"] == "StatelessWhile"]
+    (loop,) = [op for f in document["functions"] for op in f["graph"]["ops"] if op["type"] in ("While", "StatelessWhile")]
     loop["attrs"] = [[k, False if k == "keep_history" else v] for k, v in loop["attrs"]]
     path.write_text(json.dumps(document))
     with pytest.raises(tf.errors.DataLossError, match=r"WhileGrad.*the history is not that of a loop over this "

@@ -102,7 +102,7 @@ def _live_operations(graph, outputs):
 def share_externals(*branches):
     """The outer values the branches capture, each once, in first-capture order (the control-flow
     op's inputs after its own), with every branch told where its captures sit; and whether any
-    branch has side effects (the op is then the stateful variant)."""
+    branch has side effects or reads a variable (the op is then the stateful variant)."""
     externals, seen = [], set()
     for branch in branches:
         for t in branch.externals:
@@ -111,7 +111,10 @@ def share_externals(*branches):
                 externals.append(t)
     for branch in branches:
         branch.bind_externals(externals)
-    stateful = any(op.opdef.stateful for b in branches for op in b.graph.get_operations())
+    # As in TensorFlow, reading a variable makes a branch or body stateful (If/While, not the
+    # Stateless* ops): its value depends on when the op runs, so no pass may merge or move it.
+    stateful = any(op.opdef.stateful or op.type == "ReadVariableOp"
+                   for b in branches for op in b.graph.get_operations())
     return externals, stateful
 
 
