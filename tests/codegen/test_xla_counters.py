@@ -171,3 +171,19 @@ def test_gradient_through_a_loop_whose_counter_scales_each_step():
     for got in (plain, jitted):
         np.testing.assert_allclose(got[0], want_loss, rtol=1e-5)
         np.testing.assert_allclose(got[1], want_grad, rtol=1e-5)
+
+
+def test_an_unsigned_counter_counting_down():
+    def f(x):
+        u = tf.constant(9, tf.uint32)
+        acc = tf.zeros([3])
+        for t in tf.range(3):
+            acc = acc + x[t] * tf.cast(u, tf.float32)
+            u -= 4
+        return acc, u
+    x = np.arange(9, dtype=np.float32).reshape(3, 3)
+    plain, jitted = _both(f, tf.constant(x))
+    for got in (plain, jitted):
+        np.testing.assert_allclose(got[0], x[0] * 9 + x[1] * 5 + x[2] * 1)
+        assert got[1] == 2**32 - 3 and got[1].dtype == np.uint32  # 1 - 4 wraps, as TensorFlow's uint32
+

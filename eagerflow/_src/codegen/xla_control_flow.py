@@ -132,7 +132,8 @@ def _while(op, args, state):
     # a TensorList first written in the body enters the loop with its buffer, a growing one with its
     # final size when the indices are known at trace time (codegen/xla_lists.py)
     init = grown_for_loop(init, args[:n], cond, body, externals, attrs.get("maximum_iterations", -1))
-    init = with_buffers(init, lambda loop: run_branch(body, loop, externals, state.fork(tuple(state.values)))[:n])
+    init = with_buffers(init, lambda loop: run_branch(body, loop, externals, state.fork(tuple(state.values)))[:n],
+                        body)
     limit = attrs.get("maximum_iterations", -1)
     keep = attrs.get("keep_history", False)
     counters = Counters(body, args[:n])  # loop counters the scan's step number gives (xla_counters.py)

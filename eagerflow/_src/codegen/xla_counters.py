@@ -11,7 +11,8 @@ The static trip count (codegen/xla_trip_count.py) runs the loop's known variable
 progression (start, start + step, ...) is then not carried: the body computes it as
 start + k * step in its own dtype from an int64 step number k the scan carries (XLA merges k with
 its own counter), and the loop's final value of it is the constant the run ended with.
-Wrapping agrees with the carried form: both are the same sums modulo 2**bits.
+The run's values are compared as Python integers, so a counter that wraps around is no
+progression and stays carried; computed modulo 2**bits, start + k * step is each value exactly.
 """
 from __future__ import annotations
 
@@ -21,39 +22,33 @@ from .xla_run import value_of
 
 
 class _Progression:
-    """One loop variable's values, iteration by iteration, while they keep a constant step."""
-    __slots__ = ("start", "step", "final", "broken")
+    """One loop variable's values, iteration by iteration, while they keep a constant step (as
+    Python integers: a run that wraps around breaks the progression, and the variable stays
+    carried)."""
+    __slots__ = ("dtype", "start", "step", "final", "broken")
 
     def __init__(self, value):
-        self.start, self.step, self.final = value, None, None
-        self.broken = not _counter_like(value)
+        self.dtype, self.start, self.step, self.final, self.broken = value.dtype, int(value), None, None, False
 
     def see(self, value, next_value):
         """The variable entering an iteration and the body's value for it leaving the iteration."""
-        if self.broken:
-            return
-        if not (_counter_like(value) and _counter_like(next_value) and value.dtype == self.start.dtype):
+        if not (_counter_like(value) and _counter_like(next_value) and value.dtype == next_value.dtype == self.dtype):
             self.broken = True
             return
+        value, next_value = int(value), int(next_value)
         if self.final is not None and value != self.final:  # past the first: what the last one left
             self.broken = True
             return
-        step = _wrapped(next_value - value, value.dtype)
         if self.step is None:
-            self.step = step
-        elif step != self.step:
+            self.step = next_value - value
+        elif next_value - value != self.step:
             self.broken = True
             return
         self.final = next_value
 
 
 def _counter_like(value):
-    return isinstance(value, (np.ndarray, np.generic)) and np.shape(value) == () and value.dtype.kind in "iu"
-
-
-def _wrapped(value, dtype):
-    with np.errstate(all="ignore"):
-        return np.asarray(value).astype(dtype)
+    return isinstance(value, (np.ndarray, np.generic)) and value.shape == () and value.dtype.kind in "iu"
 
 
 class Counters:
@@ -66,31 +61,35 @@ class Counters:
         self._n = len(init)
         self._seen = None  # position -> _Progression, from the first iteration on
         self._init = init
-        self.found = {}  # position -> (start, step, final): after `settle`
+        self.found = {}  # position -> (start, step, final) as arrays of the variable's dtype: after `settle`
 
     def watch(self, env):
         """static_trip_count's per-iteration hook: env holds the body's values known at trace time."""
-        program = self._body.program
-        entering, leaving = [], []
-        for ph, out in zip(self._body.explicit, program.outputs[:self._n]):
-            entering.append(env.get(id(ph)))
-            try:
-                leaving.append(value_of(program, env, out))
-            except KeyError:
-                leaving.append(None)
+        body = self._body
         if self._seen is None:
-            self._seen = {i: _Progression(np.asarray(v)) for i, v in enumerate(entering)
-                          if v is not None and _counter_like(np.asarray(v))}
+            self._seen = {}
+            for i, ph in enumerate(body.explicit[:self._n]):
+                v = env.get(id(ph))
+                if v is not None and _counter_like(np.asarray(v)):
+                    self._seen[i] = _Progression(np.asarray(v))
+        program = body.program
         for i, p in self._seen.items():
-            v, nxt = entering[i], leaving[i]
-            p.see(None if v is None else np.asarray(v), None if nxt is None else np.asarray(nxt))
+            if p.broken:
+                continue
+            try:
+                leaving = value_of(program, env, program.outputs[i])
+            except KeyError:
+                p.broken = True
+                continue
+            p.see(np.asarray(env[id(body.explicit[i])]), np.asarray(leaving))
 
     def settle(self, trips):
         """Keeps the progressions that held for all `trips` iterations (at least one)."""
         if not trips or self._seen is None:
             return {}
-        self.found = {i: (p.start, p.step, p.final) for i, p in self._seen.items()
-                      if not p.broken and p.step is not None and _same(self._init[i], p.start)}
+        self.found = {i: tuple(np.asarray(v).astype(p.dtype) for v in (p.start, p.step, p.final))
+                      for i, p in self._seen.items()
+                      if not p.broken and p.step is not None and _same(self._init[i], p.start, p.dtype)}
         return self.found
 
     def carried(self, values):
@@ -105,8 +104,7 @@ class Counters:
         for i in range(self._n):
             if i in self.found:
                 start, step, _ = self.found[i]
-                dtype = start.dtype
-                out.append(jnp.asarray(start, dtype) + k.astype(dtype) * jnp.asarray(step, dtype))
+                out.append(jnp.asarray(start) + k.astype(start.dtype) * jnp.asarray(step))
             else:
                 out.append(next(it))
         return tuple(out)
@@ -117,6 +115,6 @@ class Counters:
         return [self.found[i][2] if i in self.found else next(it) for i in range(self._n)]
 
 
-def _same(init, start):
+def _same(init, start, dtype):
     """The loop entered with the value the run started from (a known array equal to it)."""
-    return isinstance(init, (np.ndarray, np.generic)) and np.asarray(init).dtype == start.dtype and init == start
+    return isinstance(init, (np.ndarray, np.generic)) and init.dtype == dtype and int(init) == start
