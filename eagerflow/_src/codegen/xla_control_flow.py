@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import InvalidArgumentError
+from .xla_counters import Counters
 from .xla_higher_order import (KeptGradients, aligned_cond, branch_output, carried, carried_like, carried_select,
                                register_pytrees, select, zero_gradient)
 from .xla_lists import as_value, conformed, grown_for_loop, with_buffers, zeros_like, zeros_of
@@ -151,10 +152,12 @@ def _while(op, args, state):
     # a TensorList first written in the body enters the loop with its buffer, a growing one with its
     # final size when the indices are known at trace time (codegen/xla_lists.py)
     init = grown_for_loop(init, args[:n], cond, body, externals, attrs.get("maximum_iterations", -1))
-    init = with_buffers(init, lambda loop: run_branch(body, loop, externals, state.fork(tuple(state.values)))[:n])
+    init = with_buffers(init, lambda loop: run_branch(body, loop, externals, state.fork(tuple(state.values)))[:n],
+                        body)
     limit = attrs.get("maximum_iterations", -1)
     keep = attrs.get("keep_history", False)
-    trips = static_trip_count(cond, body, args[:n], externals, limit)
+    counters = Counters(body, args[:n])  # loop counters the scan's step number gives (xla_counters.py)
+    trips = static_trip_count(cond, body, args[:n], externals, limit, watch=counters.watch)
     masked = trips is None and keep and limit >= 0  # a scan of maximum_iterations steps, the rest masked
     if trips is None and not masked:
         if keep and not op.attrs.get("keep_history", False):
@@ -175,9 +178,12 @@ def _while(op, args, state):
     program = body.with_intermediates(body.kept_for_gradient).program if keep else body.program
     invariant = {}  # kept position -> value from outside the loop (see _History)
     outer_values = tuple(state.values)
+    if not masked:
+        counters.settle(trips)
 
     def step(carry, _):
-        loop, values, active = carry
+        carried, values, active, k = carry
+        loop = counters.loop(carried, k)
         if masked:  # past the condition's end, an iteration changes nothing and is marked inactive
             (go,) = run_branch(cond, loop, externals, state.fork(values))
             active = jnp.logical_and(active, jnp.reshape(go, ()).astype(bool))
@@ -189,7 +195,7 @@ def _while(op, args, state):
             new = tuple(carried_select(active, a, b) for a, b in zip(new, loop))
             new_values = tuple(jnp.where(active, a, b) for a, b in zip(new_values, values))
         if not keep:
-            return (new, new_values, active), None
+            return (counters.carried(new), new_values, active, k + 1), None
         stacked = []
         for i, o in enumerate(outs[n:]):
             outside = _from_outside(o, externals, values, inner.values, outer_values)
@@ -206,9 +212,10 @@ def _while(op, args, state):
                                 f"per iteration yet; take the gradient outside the jit_compile=True function.")
             else:
                 stacked.append(as_value(o))
-        return (new, new_values, active), (tuple(loop), tuple(stacked), active)
-    (final, values, _), kept = lax.scan(step, (tuple(init), tuple(state.values), jnp.asarray(True)), None,
-                                        length=limit if masked else trips)
+        return (counters.carried(new), new_values, active, k + 1), (tuple(loop), tuple(stacked), active)
+    (final, values, _, _), kept = lax.scan(step, (counters.carried(init), tuple(state.values), jnp.asarray(True),
+                                                  jnp.asarray(0, np.int64)), None, length=limit if masked else trips)
+    final = counters.final(final)
     state.values = list(values)
     history = _History(body.kept_for_gradient, list(kept[0]), list(kept[1]), invariant,
                        kept[2] if masked else None) if keep else None

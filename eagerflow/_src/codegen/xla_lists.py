@@ -76,13 +76,18 @@ def _empty(value):
     return isinstance(value, JaxList) and value.buffer is None
 
 
-def with_buffers(carry, step):
+def with_buffers(carry, step, body=None):
     """`carry` (a list of loop values) with a zero buffer for every empty list that `step` (one
     iteration: carry -> new carry) writes. Repeats while that changes something: a list may get its
-    item shape from another list read in the same body (at most once per list)."""
+    item shape from another list read in the same body (at most once per list). When `body` (the
+    loop's body branch) writes each empty list only with TensorListSetItem of items whose shapes
+    the graph knows, those give the buffers without tracing `step` (a compile-time saving)."""
     carry = list(carry)
     if not any(_empty(v) for v in carry):
         return carry
+    shapes = _written_shapes(body, carry) if body is not None else None
+    if shapes is not None:
+        return [v.zeros(shapes[i]) if i in shapes else v for i, v in enumerate(carry)]
     import jax
     for _ in range(sum(_empty(v) for v in carry)):
         out = jax.eval_shape(lambda c: tuple(step(c)), tuple(carry))
@@ -94,6 +99,35 @@ def with_buffers(carry, step):
         if not changed:
             break
     return carry
+
+
+def _written_shapes(body, carry):
+    """{position: item shape} for the empty lists in `carry` the body writes, read from the graph:
+    each such list's body output a chain of TensorListSetItem down to its own loop variable, with
+    items of one fully known shape and the list's dtype. None when any empty list is not (then
+    with_buffers traces the body instead)."""
+    program, shapes = body.program, {}
+    for i, value in enumerate(carry):
+        if not _empty(value):
+            continue
+        t = program.resolve(body.program.outputs[i])
+        items = []
+        while t._op is not None and t._op.type == "TensorListSetItem":
+            items.append(t._op.inputs[2])
+            t = program.resolve(t._op.inputs[0])
+        if t is not body.explicit[i]:
+            return None
+        if not items:
+            continue  # passed through unwritten: stays empty
+        known = {tuple(x.shape.as_list()) if x.shape.is_fully_defined() else None for x in items}
+        if len(known) != 1 or None in known or any(x.dtype.np_dtype != value.dtype for x in items):
+            return None
+        (shape,) = known
+        if value.declared is not None and (len(value.declared) != len(shape) or any(
+                d is not None and d != s for d, s in zip(value.declared, shape))):
+            return None  # the write's own error, from tracing it
+        shapes[i] = shape
+    return shapes
 
 
 def conformed(branches, operand):
@@ -141,7 +175,8 @@ def grown_for_loop(init, raw_init, cond, body, externals, limit):
                     unknown.append(i)
                 else:
                     highest[i] = max(highest[i], int(value))
-    trips = static_trip_count(cond, body, raw_init, externals, limit, watch=watch)
+    trips = static_trip_count(cond, body, raw_init, externals, limit, watch=watch,
+                              reads=[index for indices in writes.values() for index in indices])
     if trips is None:
         return init
     grown = list(init)

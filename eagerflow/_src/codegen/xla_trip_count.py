@@ -39,12 +39,18 @@ def _sources(branch):
     return where
 
 
-def static_trip_count(cond, body, init, externals, limit, cap=1_000_000, watch=None):
+def static_trip_count(cond, body, init, externals, limit, cap=1_000_000, watch=None, reads=()):
     """How many times the loop runs, when that follows from values known at trace time: the
     loop variables the condition reads start known and the body computes their next values from
     known values only (a counter and its constant limit). None otherwise.
-    `watch(env)`: called once per iteration with the body's values known at trace time then
-    (id(tensor) -> value; codegen/xla_lists.py reads the indices a growing list is written at)."""
+
+    The run computes only what it needs, by the NumPy kernels: the condition, the loop variables
+    it depends on, the scalar loop variables known at trace time (codegen/xla_counters.py watches
+    them) and the body tensors in `reads`, not every known value: an RNN over constant weights
+    has a known hidden state too, and computing it T times here cost more than tracing the loop.
+    `watch(env)`: called once per iteration with the body's values computed then (id(tensor) ->
+    value: the loop variables and `reads`; codegen/xla_lists.py reads the indices a growing list
+    is written at)."""
     known_ext = {j for j, v in enumerate(externals) if known([v])}
     static = {i for i, v in enumerate(init) if known([v])}
     body_where, body_memo = _sources(body), {}
@@ -68,59 +74,80 @@ def static_trip_count(cond, body, init, externals, limit, cap=1_000_000, watch=N
         if impure or s is None or (s[0] == "loop" and s[1] not in static) or (
                 s[0] == "external" and s[1] not in known_ext):
             return None
+    wanted = {s[1] for s in map(cond_where.get, cond_ids) if s[0] == "loop"}
+    wanted |= {i for i in static if np.size(init[i]) == 1}
+    for t in reads:
+        wanted |= {s[1] for s in map(body_where.get, _dependencies(body.program, t, body_memo)[0])
+                   if s is not None and s[0] == "loop"}
+    wanted = _closed(wanted, deps) & static
+    run_cond = _Runner(cond, _ops_for(cond.program, [cond.program.outputs[0]]), externals, wanted)
+    body_outs = {i: body.program.outputs[i] for i in sorted(wanted)}
+    run_body = _Runner(body, _ops_for(body.program, list(body_outs.values()) + list(reads)), externals, wanted)
     values = list(init)
     cap = cap if limit < 0 else min(cap, limit)
     count = 0
     with np.errstate(all="ignore"):
         while count < cap:
-            go = _numpy_branch(cond, values, externals, static)[0]
-            if not bool(go):
+            if not bool(value_of(cond.program, run_cond(values), cond.program.outputs[0])):
                 return count
-            env = _numpy_env(body, values, externals, static)
+            env = run_body(values)
             if watch is not None:
                 watch(env)
-            outs = _outputs(body.program, env)
-            values = [outs[i] if i in static else values[i] for i in range(len(values))]
+            for i, t in body_outs.items():
+                values[i] = value_of(body.program, env, t)
             count += 1
     return count if limit >= 0 else None
 
 
-def _numpy_branch(branch, values, externals, static):
-    """A branch's outputs that depend on known values only, by the NumPy kernels (None elsewhere)."""
-    return _outputs(branch.program, _numpy_env(branch, values, externals, static))
+def _closed(positions, deps):
+    """`positions` and every loop variable their next values are computed from."""
+    positions, stack = set(positions), list(positions)
+    while stack:
+        for s in deps[stack.pop()] or ():
+            if s is not None and s[0] == "loop" and s[1] not in positions:
+                positions.add(s[1])
+                stack.append(s[1])
+    return positions
 
 
-def _numpy_env(branch, values, externals, static):
-    """id(tensor) -> value for a branch's tensors that depend on known values only (NumPy kernels)."""
-    env = {}
-    for i, ph in enumerate(branch.explicit):
-        if i in static:
-            env[id(ph)] = values[i]
-    for j, ph in enumerate(branch.graph.internal_captures):
-        v = externals[branch.index[j]]
-        if known([v]):
-            env[id(ph)] = v
-    program = branch.program
-    for op in program.ops:
-        if op.type in ("Placeholder", "Const"):
+def _ops_for(program, tensors):
+    """The ops of `program` (in program order) that `tensors` are computed from."""
+    needed, stack = set(), [program.resolve(t) for t in tensors]
+    while stack:
+        op = stack.pop()._op
+        if op is None or id(op) in needed or op.type in ("Placeholder", "Const"):
             continue
-        try:
-            args = [value_of(program, env, t) for t in op.inputs]
-        except KeyError:
-            continue
-        out = op.opdef.kernel(*args, **op.attrs)
-        for t, v in zip(op.outputs, list(out) if op.opdef.multi_output else [out]):
-            env[id(t)] = v
-    return env
+        needed.add(id(op))
+        stack.extend(program.resolve(t) for t in op.inputs)
+    return [op for op in program.ops if id(op) in needed]
 
 
-def _outputs(program, env):
-    result = []
-    for t in program.outputs:
-        try:
-            result.append(value_of(program, env, t))
-        except KeyError:
-            result.append(None)
-    return result
+class _Runner:
+    """`runner(values)`: id(tensor) -> value of `ops`' outputs in a branch by the NumPy kernels, from
+    the loop variables in `wanted` and the known externals (that part of the environment made once:
+    the loop's run calls it every iteration). Ops that need anything else are left out, and stateful
+    ones (a random draw, a variable read) are never run at trace time."""
 
+    def __init__(self, branch, ops, externals, wanted):
+        self._program, self._ops = branch.program, [op for op in ops if not op.opdef.stateful]
+        self._explicit = [(i, id(ph)) for i, ph in enumerate(branch.explicit) if i in wanted]
+        self._base = {}
+        for j, ph in enumerate(branch.graph.internal_captures):
+            v = externals[branch.index[j]]
+            if known([v]):
+                self._base[id(ph)] = v
 
+    def __call__(self, values):
+        env = dict(self._base)
+        for i, key in self._explicit:
+            env[key] = values[i]
+        program = self._program
+        for op in self._ops:
+            try:
+                args = [value_of(program, env, t) for t in op.inputs]
+            except KeyError:  # computed from a value known only at run time (a read of `reads`)
+                continue
+            out = op.opdef.kernel(*args, **op.attrs)
+            for t, v in zip(op.outputs, list(out) if op.opdef.multi_output else [out]):
+                env[id(t)] = v
+        return env
