@@ -89,7 +89,7 @@ def _loss_from(config, custom_objects):
         if isinstance(config, str) and custom_objects and config in custom_objects:
             return custom_objects[config]
         return config
-    classes = {c.__name__: c for c in set(_losses._BY_NAME.values())}
+    classes = _losses._CLASSES
     return deserialize_keras_object(config, classes, custom_objects, "loss")
 
 
