@@ -95,9 +95,7 @@ def _loss_from(config, custom_objects):
 
 def _metric_from(config, custom_objects):
     if isinstance(config, dict):
-        classes = {c.__name__: c for c in (_metrics.AUC, _metrics.Precision, _metrics.Recall, _metrics.Accuracy,
-                                           _metrics.BinaryAccuracy, _metrics.CategoricalAccuracy,
-                                           _metrics.SparseCategoricalAccuracy)}
+        classes = _metrics._CLASSES
         return deserialize_keras_object(config, classes, custom_objects, "metric")
     return config
 

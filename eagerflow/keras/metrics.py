@@ -47,6 +47,10 @@ class Metric:
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}>"
 
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
 
 class Mean(Metric):
     """The weighted mean of every value passed to `update_state`."""
@@ -157,29 +161,35 @@ class Accuracy(_NamedMetric, MeanMetricWrapper):
         super().__init__(accuracy, name=name, dtype=dtype)
 
 
-from .confusion_metrics import AUC, Precision, Recall  # noqa: E402 - they subclass Metric
+from .confusion_metrics import (  # noqa: E402,F401 - they subclass Metric
+    AUC, FalseNegatives, FalsePositives, Precision, Recall, TrueNegatives, TruePositives)
+from .more_metrics import (  # noqa: E402,F401
+    CLASSES as _MORE_CLASSES, BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge,
+    KLDivergence, LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredError,
+    MeanSquaredLogarithmicError, Poisson, RootMeanSquaredError, SparseCategoricalCrossentropy,
+    SparseTopKCategoricalAccuracy, SquaredHinge, TopKCategoricalAccuracy, sparse_top_k_categorical_accuracy,
+    top_k_categorical_accuracy)
+from .score_metrics import F1Score, FBetaScore, R2Score  # noqa: E402,F401
+from .losses import (  # noqa: E402,F401 - Keras 3 exports the loss functions from keras.metrics too
+    KLD, MAE, MAPE, MSE, MSLE, binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
+    categorical_focal_crossentropy, categorical_hinge, hinge, huber, kld, kullback_leibler_divergence, logcosh, mae,
+    mape, mse, msle, poisson, sparse_categorical_crossentropy, squared_hinge)
 
-_BY_NAME = {"sparse_categorical_accuracy": SparseCategoricalAccuracy, "categorical_accuracy": CategoricalAccuracy,
-            "binary_accuracy": BinaryAccuracy, "mean": Mean, "auc": AUC, "AUC": AUC, "precision": Precision,
-            "recall": Recall, "Precision": Precision, "Recall": Recall}
-
-
-def _paired(fn):
-    """`fn` on targets and predictions paired by rank, as Keras' metric wrappers of losses call it."""
-    def paired(y_true, y_pred):
-        return fn(*squeeze_or_expand_to_same_rank(convert_to_tensor(y_true), convert_to_tensor(y_pred)))
-    paired.__name__ = fn.__name__
-    return paired
-
-
-_LOSS_METRICS = {"mse": mean_squared_error, "mean_squared_error": mean_squared_error,
-                 "MeanSquaredError": mean_squared_error, "mae": mean_absolute_error,
-                 "mean_absolute_error": mean_absolute_error, "MeanAbsoluteError": mean_absolute_error}
+_CLASSES = {c.__name__: c for c in (SparseCategoricalAccuracy, CategoricalAccuracy, BinaryAccuracy, Accuracy, Mean,
+                                    AUC, Precision, Recall, TruePositives, FalsePositives, TrueNegatives,
+                                    FalseNegatives, R2Score, F1Score, FBetaScore, *_MORE_CLASSES)}
+# Keras 3's names: each class by its name and its snake_case name, plus the short aliases ('kld' and
+# 'logcosh' are not among them: Keras refuses them as metric names).
+_BY_NAME = {**_CLASSES, **{to_snake_case(n): c for n, c in _CLASSES.items()}, "auc": AUC,
+            "mse": MeanSquaredError, "MSE": MeanSquaredError, "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError,
+            "mape": MeanAbsolutePercentageError, "MAPE": MeanAbsolutePercentageError,
+            "msle": MeanSquaredLogarithmicError, "MSLE": MeanSquaredLogarithmicError}
 
 
 def get(identifier, loss=None):
-    """A metric from a name. 'accuracy'/'acc' follows the loss, as compile() does in Keras: sparse
-    categorical accuracy for a sparse categorical loss, and so on; the metric is still named as given."""
+    """A metric from a name, a Metric, or a function (y_true, y_pred) -> per-sample values.
+    'accuracy'/'acc' follows the loss, as compile() does in Keras: sparse categorical accuracy for a
+    sparse categorical loss, and so on."""
     if isinstance(identifier, Metric):
         return identifier
     if isinstance(identifier, str):
@@ -191,9 +201,15 @@ def get(identifier, loss=None):
             return MeanMetricWrapper(fn, name=identifier)
         if identifier in _BY_NAME:
             return _BY_NAME[identifier]()
-        fn = _LOSS_METRICS.get(identifier)
-        if fn is not None:  # a loss as a metric: its mean over the samples, named as given (Keras 3)
-            return MeanMetricWrapper(_paired(fn), name=identifier)
-    if callable(identifier):
+    elif callable(identifier):
         return MeanMetricWrapper(identifier)
     raise ValueError(f"Could not interpret metric identifier: {identifier}")
+
+
+def get_compiled(identifier, loss=None):
+    """The metric compile() tracks for `identifier`: a string gives its name to the metric and so to
+    the logs (`metrics=['mse']` logs 'mse', as in Keras 3)."""
+    metric = get(identifier, loss)
+    if isinstance(identifier, str):
+        metric.name = identifier
+    return metric

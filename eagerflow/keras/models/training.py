@@ -73,11 +73,11 @@ class Trainer:
         # Keras 3: `metrics` ignore sample weights (and class_weight); `weighted_metrics` use them, named
         # "weighted_<name>" when an unweighted metric has the same name.
         self._compile_weighted_metrics_arg = list(weighted_metrics or [])
-        self._compiled_metrics = [_metrics.get(m, self.loss) for m in (metrics or [])]
+        self._compiled_metrics = [_metrics.get_compiled(m, self.loss) for m in (metrics or [])]
         unweighted_names = {m.name for m in self._compiled_metrics}
         self._weighted_metrics = []
         for m in weighted_metrics or []:
-            metric = _metrics.get(m, self.loss)
+            metric = _metrics.get_compiled(m, self.loss)
             if metric.name in unweighted_names:
                 metric.name = f"weighted_{metric.name}"
             self._weighted_metrics.append(metric)
