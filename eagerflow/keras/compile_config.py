@@ -73,7 +73,7 @@ def compile_config(model):
 
 
 def _optimizer_from(config, custom_objects):
-    classes = {c.__name__: c for c in (_optimizers.SGD, _optimizers.Adam, _optimizers.AdamW, _optimizers.RMSprop)}
+    classes = {c.__name__: c for c in _optimizers._CLASSES}
     if isinstance(config, str):
         return _optimizers.get(config)
     inner = dict(config.get("config") or {})
