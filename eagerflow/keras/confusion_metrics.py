@@ -46,6 +46,8 @@ def _confusion_updates(y_true, y_pred, thresholds, sample_weight, from_logits=Fa
 
 
 class AUC(Metric):
+    _direction = "up"
+
     def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation", name=None, dtype=None,
                  thresholds=None, multi_label=False, num_labels=None, label_weights=None, from_logits=False):
         if multi_label or label_weights is not None:
@@ -128,6 +130,7 @@ class AUC(Metric):
 
 class _ThresholdRatio(Metric):
     """tp / (tp + other) at each threshold (0.5 by default); a scalar for one threshold."""
+    _direction = "up"
     _other = None
 
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):

@@ -16,6 +16,8 @@ from .naming import to_snake_case
 
 
 class Metric:
+    _direction = None  # 'up' or 'down': which way is better (monitoring callbacks in mode='auto' read it)
+
     def __init__(self, name=None, dtype=None):
         self.name = name or to_snake_case(type(self).__name__)
         self._dtype = _dt.float32
@@ -139,16 +141,22 @@ class _NamedMetric:
 
 
 class SparseCategoricalAccuracy(_NamedMetric, MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name=name, dtype=dtype)
 
 
 class CategoricalAccuracy(_NamedMetric, MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name=name, dtype=dtype)
 
 
 class BinaryAccuracy(MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(binary_accuracy, name=name, dtype=dtype, threshold=threshold)
 
@@ -157,6 +165,8 @@ class BinaryAccuracy(MeanMetricWrapper):
 
 
 class Accuracy(_NamedMetric, MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name=name, dtype=dtype)
 
@@ -198,7 +208,9 @@ def get(identifier, loss=None):
             fn = {"sparse_categorical_crossentropy": sparse_categorical_accuracy,
                   "categorical_crossentropy": categorical_accuracy,
                   "binary_crossentropy": binary_accuracy}.get(loss_name, accuracy)
-            return MeanMetricWrapper(fn, name=identifier)
+            metric = MeanMetricWrapper(fn, name=identifier)
+            metric._direction = "up"
+            return metric
         if identifier in _BY_NAME:
             return _BY_NAME[identifier]()
     elif callable(identifier):

@@ -55,7 +55,8 @@ def sparse_top_k_categorical_accuracy(y_true, y_pred, k=5, from_sorted_ids=False
 
 class _PairedWrapper(MeanMetricWrapper):
     """Targets and predictions paired by rank first (labels (batch,) against a (batch, 1) output), as
-    Keras' loss functions do before computing a metric."""
+    Keras' loss functions do before computing a metric. Lower is better unless a class says otherwise."""
+    _direction = "down"
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         y_true, y_pred = squeeze_or_expand_to_same_rank(convert_to_tensor(y_true), convert_to_tensor(y_pred))
@@ -86,6 +87,8 @@ CategoricalHinge = _wrapper("CategoricalHinge", categorical_hinge, "categorical_
 
 
 class CosineSimilarity(_NamedMetric, _PairedWrapper):
+    _direction = "up"
+
     def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
         super().__init__(cosine_similarity, name=name, dtype=dtype, axis=axis)
 
@@ -139,6 +142,7 @@ class SparseCategoricalCrossentropy(_ConfiguredMetric):
 
 
 class TopKCategoricalAccuracy(_ConfiguredMetric):
+    _direction = "up"
     _config_keys = ("k",)
 
     def __init__(self, k=5, name="top_k_categorical_accuracy", dtype=None):
@@ -146,6 +150,7 @@ class TopKCategoricalAccuracy(_ConfiguredMetric):
 
 
 class SparseTopKCategoricalAccuracy(_ConfiguredMetric):
+    _direction = "up"
     _config_keys = ("k",)
 
     def __init__(self, k=5, name="sparse_top_k_categorical_accuracy", dtype=None, from_sorted_ids=False):

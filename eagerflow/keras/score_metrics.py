@@ -24,6 +24,8 @@ def _float(x):
 
 
 class R2Score(Metric):
+    _direction = "up"
+
     def __init__(self, class_aggregation="uniform_average", num_regressors=0, name="r2_score", dtype=None):
         super().__init__(name=name, dtype=dtype)
         options = (None, "uniform_average", "variance_weighted_average")
@@ -93,6 +95,7 @@ class FBetaScore(Metric):
     """(1 + beta^2) * precision * recall / (beta^2 * precision + recall), per class or averaged
     ('micro' pools the counts of every class, 'macro' averages the class scores, 'weighted' weighs
     them by each class's number of true labels)."""
+    _direction = "up"
 
     def __init__(self, average=None, beta=1.0, threshold=None, name="fbeta_score", dtype=None):
         super().__init__(name=name, dtype=dtype)
