@@ -180,6 +180,7 @@ from .more_metrics import (  # noqa: E402,F401
     SparseTopKCategoricalAccuracy, SquaredHinge, TopKCategoricalAccuracy, sparse_top_k_categorical_accuracy,
     top_k_categorical_accuracy)
 from .score_metrics import F1Score, FBetaScore, R2Score  # noqa: E402,F401
+from .iou_metrics import IoU, MeanIoU  # noqa: E402,F401
 from .losses import (  # noqa: E402,F401 - Keras 3 exports the loss functions from keras.metrics too
     KLD, MAE, MAPE, MSE, MSLE, binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
     categorical_focal_crossentropy, categorical_hinge, hinge, huber, kld, kullback_leibler_divergence, logcosh, mae,
@@ -187,7 +188,7 @@ from .losses import (  # noqa: E402,F401 - Keras 3 exports the loss functions fr
 
 _CLASSES = {c.__name__: c for c in (SparseCategoricalAccuracy, CategoricalAccuracy, BinaryAccuracy, Accuracy, Mean,
                                     AUC, Precision, Recall, TruePositives, FalsePositives, TrueNegatives,
-                                    FalseNegatives, R2Score, F1Score, FBetaScore, *_MORE_CLASSES)}
+                                    FalseNegatives, R2Score, F1Score, FBetaScore, IoU, MeanIoU, *_MORE_CLASSES)}
 # Keras 3's names: each class by its name and its snake_case name, plus the short aliases ('kld' and
 # 'logcosh' are not among them: Keras refuses them as metric names).
 _BY_NAME = {**_CLASSES, **{to_snake_case(n): c for n, c in _CLASSES.items()}, "auc": AUC,

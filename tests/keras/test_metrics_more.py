@@ -218,3 +218,43 @@ def test_compile_names_metrics_as_given_and_they_survive_saving(tmp_path):
     loaded = keras.models.load_model(tmp_path / "m.keras")
     again = loaded.evaluate(x, y, verbose=0, return_dict=True)
     assert again == pytest.approx(logs, rel=1e-6)
+
+
+def test_mean_iou_and_iou():
+    keras.backend.clear_session()
+    miou = M.MeanIoU(num_classes=3)
+    assert miou.get_config() == {"num_classes": 3, "name": "mean_io_u", "dtype": "int64", "ignore_class": None,
+                                 "sparse_y_true": True, "sparse_y_pred": True, "axis": -1}
+    yt, yp = np.array([[1, 0], [2, 1], [0, 2]]), np.array([[1, 2], [2, 0], [0, 2]])
+    miou.update_state(yt, yp)
+    assert float(miou.result()) == pytest.approx(0.5)
+    miou.update_state([0, 0, 1], [0, 1, 1])
+    assert float(miou.result()) == pytest.approx(0.5222222208976746, rel=1e-6)  # TF 2.21
+    assert miou.variables[0].numpy().tolist() == [[2, 1, 1], [1, 2, 0], [0, 0, 2]]
+    assert miou.variables[0].dtype == tf.int64
+    ignoring = M.MeanIoU(num_classes=3, ignore_class=0)
+    ignoring.update_state(yt, yp)
+    assert float(ignoring.result()) == pytest.approx(0.5)
+    assert ignoring.variables[0].numpy().tolist() == [[0, 0, 0], [1, 1, 0], [0, 0, 2]]
+    with pytest.warns(UserWarning, match="You are passing weight as `float`, but dtype is `int`"):
+        truncated = M.MeanIoU(num_classes=3)
+        truncated.update_state([1, 0, 2, 1], [1, 2, 2, 0], sample_weight=[1., 2., 0.5, 1.])
+    assert float(truncated.result()) == pytest.approx(0.1666666716337204, rel=1e-6)  # 0.5 truncated to 0
+    floating = M.MeanIoU(num_classes=3, dtype="float32")
+    floating.update_state([1, 0, 2, 1], [1, 2, 2, 0], sample_weight=[1., 2., 0.5, 1.])
+    assert float(floating.result()) == pytest.approx(0.23333333432674408, rel=1e-6)
+    probs = np.array([[0.1, 0.8, 0.1], [0.6, 0.3, 0.1], [0.2, 0.2, 0.6], [0.5, 0.4, 0.1]], np.float32)
+    dense = M.MeanIoU(num_classes=3, sparse_y_pred=False)
+    dense.update_state([1, 0, 2, 1], probs)
+    assert float(dense.result()) == pytest.approx(0.6666666269302368, rel=1e-6)
+    absent = M.MeanIoU(num_classes=4)  # a class never seen does not count
+    absent.update_state([1, 0, 2, 1], [1, 2, 2, 0])
+    assert float(absent.result()) == pytest.approx(0.3333333432674408, rel=1e-6)
+    iou = M.IoU(num_classes=3, target_class_ids=[0, 2])
+    iou.update_state(SPARSE, np.array([1, 2, 2, 0]))
+    assert float(iou.result()) == pytest.approx(0.25)
+    assert iou.get_config() == {"name": "io_u", "dtype": "int64", "num_classes": 3, "target_class_ids": [0, 2],
+                                "ignore_class": None, "sparse_y_true": True, "sparse_y_pred": True, "axis": -1}
+    one = M.IoU(num_classes=3, target_class_ids=[1])
+    one.update_state([1, 0, 2, 1], [1, 2, 2, 0])
+    assert float(one.result()) == pytest.approx(0.5, rel=1e-6)
