@@ -101,3 +101,29 @@ class MeanIoU(IoU):
         return {"num_classes": self.num_classes, "name": self.name, "dtype": self._cm_dtype.name,
                 "ignore_class": self.ignore_class, "sparse_y_true": self.sparse_y_true,
                 "sparse_y_pred": self.sparse_y_pred, "axis": self.axis}
+
+
+class OneHotIoU(IoU):
+    """IoU for one-hot labels and per-class scores (both turned into classes by argmax)."""
+
+    def __init__(self, num_classes, target_class_ids, name=None, dtype=None, ignore_class=None, sparse_y_pred=False,
+                 axis=-1):
+        super().__init__(num_classes, target_class_ids, name=name or unique_name("one_hot_io_u"), dtype=dtype,
+                         ignore_class=ignore_class, sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)
+
+    def get_config(self):
+        return {"num_classes": self.num_classes, "target_class_ids": self.target_class_ids, "name": self.name,
+                "dtype": self._cm_dtype.name, "ignore_class": self.ignore_class, "sparse_y_pred": self.sparse_y_pred,
+                "axis": self.axis}
+
+
+class OneHotMeanIoU(MeanIoU):
+    """MeanIoU for one-hot labels and per-class scores."""
+
+    def __init__(self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_pred=False, axis=-1):
+        super().__init__(num_classes, name=name or unique_name("one_hot_mean_io_u"), dtype=dtype,
+                         ignore_class=ignore_class, sparse_y_true=False, sparse_y_pred=sparse_y_pred, axis=axis)
+
+    def get_config(self):
+        return {"num_classes": self.num_classes, "name": self.name, "dtype": self._cm_dtype.name,
+                "ignore_class": self.ignore_class, "sparse_y_pred": self.sparse_y_pred, "axis": self.axis}

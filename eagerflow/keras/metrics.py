@@ -55,7 +55,9 @@ class Metric:
 
 
 class Mean(Metric):
-    """The weighted mean of every value passed to `update_state`."""
+    """The weighted mean of every value passed to `update_state`, by sample: as in Keras 3, values of
+    rank > 1 are first averaged over their trailing axes (one value per row of the batch), so
+    `count` grows by the number of rows (or the sum of their weights), not of elements."""
 
     def __init__(self, name="mean", dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -67,6 +69,8 @@ class Mean(Metric):
         if values.dtype is not _dt.float32:
             values = _math.cast(values, _dt.float32)
         if sample_weight is None:
+            if values.shape.rank is not None and values.shape.rank > 1:
+                values = _reduce.reduce_mean(values, axis=list(range(1, values.shape.rank)))
             self.total.assign_add(_reduce.reduce_sum(values))
             self.count.assign_add(_math.cast(_array.size(values), _dt.float32))
             return
@@ -75,13 +79,53 @@ class Mean(Metric):
             self.total.assign_add(values * sw)
             self.count.assign_add(sw)
             return
-        sw = _array.broadcast_to(sw, _array.shape(values)) if sw.shape.rank is not None and \
-            values.shape.rank is not None and sw.shape.rank < values.shape.rank else sw
-        self.total.assign_add(_reduce.reduce_sum(values * sw))
+        values, sw = _samplewise(values, sw)
+        self.total.assign_add(_reduce.reduce_sum(values))
         self.count.assign_add(_reduce.reduce_sum(sw))
 
     def result(self):
         return _math.div_no_nan(self.total, self.count)
+
+
+def _samplewise(values, sw):
+    """(weighted values, weights), one per row: weights paired with the values by rank, values
+    averaged down to the weights' rank, weights broadcast over them, then both averaged over the
+    trailing axes (Keras 3's reduction of a batch to per-sample values)."""
+    values, sw = squeeze_or_expand_to_same_rank(values, sw)
+    v_rank, w_rank = values.shape.rank, sw.shape.rank
+    if v_rank is not None and w_rank is not None and v_rank > w_rank:
+        values = _reduce.reduce_mean(values, axis=list(range(w_rank, v_rank)))
+    sw = _array.broadcast_to(sw, _array.shape(values))
+    values = values * sw
+    if w_rank is not None and w_rank > 1:
+        sw = _reduce.reduce_mean(sw, axis=list(range(1, w_rank)))
+    if values.shape.rank is not None and values.shape.rank > 1:
+        values = _reduce.reduce_mean(values, axis=list(range(1, values.shape.rank)))
+    return values, sw
+
+
+class Sum(Metric):
+    """The (weighted) sum of every value passed to `update_state`."""
+
+    def __init__(self, name="sum", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable("total")
+
+    def update_state(self, values, sample_weight=None):
+        values = _math.cast(convert_to_tensor(values), _dt.float32)
+        if sample_weight is not None:
+            sw = _math.cast(convert_to_tensor(sample_weight), _dt.float32)
+            values, sw = squeeze_or_expand_to_same_rank(values, sw)
+            if values.shape.rank is not None and sw.shape.rank is not None and values.shape.rank > sw.shape.rank:
+                values = _reduce.reduce_sum(values, axis=list(range(sw.shape.rank, values.shape.rank)))
+            values = values * sw
+        self.total.assign_add(_reduce.reduce_sum(values))
+
+    def result(self):
+        return convert_to_tensor(self.total)
+
+    def get_config(self):
+        return {"name": self.name, "dtype": "float32"}
 
 
 class MeanMetricWrapper(Mean):
@@ -180,7 +224,7 @@ from .more_metrics import (  # noqa: E402,F401
     SparseTopKCategoricalAccuracy, SquaredHinge, TopKCategoricalAccuracy, sparse_top_k_categorical_accuracy,
     top_k_categorical_accuracy)
 from .score_metrics import F1Score, FBetaScore, R2Score  # noqa: E402,F401
-from .iou_metrics import IoU, MeanIoU  # noqa: E402,F401
+from .iou_metrics import IoU, MeanIoU, OneHotIoU, OneHotMeanIoU  # noqa: E402,F401
 from .losses import (  # noqa: E402,F401 - Keras 3 exports the loss functions from keras.metrics too
     KLD, MAE, MAPE, MSE, MSLE, binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
     categorical_focal_crossentropy, categorical_hinge, hinge, huber, kld, kullback_leibler_divergence, logcosh, mae,
@@ -188,7 +232,8 @@ from .losses import (  # noqa: E402,F401 - Keras 3 exports the loss functions fr
 
 _CLASSES = {c.__name__: c for c in (SparseCategoricalAccuracy, CategoricalAccuracy, BinaryAccuracy, Accuracy, Mean,
                                     AUC, Precision, Recall, TruePositives, FalsePositives, TrueNegatives,
-                                    FalseNegatives, R2Score, F1Score, FBetaScore, IoU, MeanIoU, *_MORE_CLASSES)}
+                                    FalseNegatives, R2Score, F1Score, FBetaScore, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU, Sum,
+                                    *_MORE_CLASSES)}
 # Keras 3's names: each class by its name and its snake_case name, plus the short aliases ('kld' and
 # 'logcosh' are not among them: Keras refuses them as metric names).
 _BY_NAME = {**_CLASSES, **{to_snake_case(n): c for n, c in _CLASSES.items()}, "auc": AUC,
@@ -217,6 +262,19 @@ def get(identifier, loss=None):
     elif callable(identifier):
         return MeanMetricWrapper(identifier)
     raise ValueError(f"Could not interpret metric identifier: {identifier}")
+
+
+def serialize(metric):
+    from .serialization import serialize_keras_object
+    return serialize_keras_object(metric, "keras.metrics")
+
+
+def deserialize(config, custom_objects=None):
+    """A metric from `serialize`'s dict or a name."""
+    from .serialization import deserialize_keras_object
+    if isinstance(config, str):
+        return get(config)
+    return deserialize_keras_object(config, _CLASSES, custom_objects, "metric")
 
 
 def get_compiled(identifier, loss=None):

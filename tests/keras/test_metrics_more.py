@@ -258,3 +258,41 @@ def test_mean_iou_and_iou():
     one = M.IoU(num_classes=3, target_class_ids=[1])
     one.update_state([1, 0, 2, 1], [1, 2, 2, 0])
     assert float(one.result()) == pytest.approx(0.5, rel=1e-6)
+
+
+def test_mean_counts_samples_not_elements():
+    # Keras 3 averages each row first: [[1, 2], [3, 5]] then [1] -> (1.5 + 4 + 1) / 3
+    mean = M.Mean()
+    mean.update_state([[1., 2.], [3., 5.]])
+    mean.update_state([1.])
+    assert float(mean.result()) == pytest.approx(2.1666667461395264, rel=1e-6)  # TF 2.21
+    weighted = M.Mean()
+    weighted.update_state([[1., 2.], [3., 5.]], sample_weight=[1., 3.])
+    weighted.update_state([[1., 1.]])
+    assert float(weighted.result()) == pytest.approx(2.9000000953674316, rel=1e-6)
+    total = M.Sum()
+    total.update_state([1., 2., 3.])
+    total.update_state([[1., 2.], [3., 4.]], sample_weight=[1., 0.5])
+    assert float(total.result()) == 12.5 and total.get_config() == {"name": "sum", "dtype": "float32"}
+
+
+def test_one_hot_iou_and_serialization():
+    keras.backend.clear_session()
+    probs = np.array([[0.1, 0.8, 0.1], [0.6, 0.3, 0.1], [0.2, 0.2, 0.6], [0.5, 0.4, 0.1]], np.float32)
+    iou = M.OneHotIoU(num_classes=3, target_class_ids=[0, 1])
+    iou.update_state(ONE_HOT, probs)
+    assert float(iou.result()) == pytest.approx(0.5)
+    assert iou.get_config() == {"num_classes": 3, "target_class_ids": [0, 1], "name": "one_hot_io_u",
+                                "dtype": "int64", "ignore_class": None, "sparse_y_pred": False, "axis": -1}
+    miou = M.OneHotMeanIoU(num_classes=3)
+    miou.update_state(ONE_HOT, probs, sample_weight=[1, 2, 1, 1])
+    assert float(miou.result()) == pytest.approx(0.7222221493721008, rel=1e-6)  # TF 2.21
+    assert miou.get_config() == {"num_classes": 3, "name": "one_hot_mean_io_u", "dtype": "int64",
+                                 "ignore_class": None, "sparse_y_pred": False, "axis": -1}
+    assert M.serialize(M.TopKCategoricalAccuracy(k=2)) == {
+        "module": "keras.metrics", "class_name": "TopKCategoricalAccuracy",
+        "config": {"name": "top_k_categorical_accuracy", "dtype": "float32", "k": 2}, "registered_name": None}
+    again = M.deserialize({"module": "keras.metrics", "class_name": "TopKCategoricalAccuracy",
+                           "config": {"name": "t", "dtype": "float32", "k": 2}, "registered_name": None})
+    assert again.get_config() == {"name": "t", "dtype": "float32", "k": 2}
+    assert type(M.deserialize("mse")) is M.MeanSquaredError
