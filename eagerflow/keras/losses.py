@@ -208,7 +208,7 @@ from .more_losses import (  # noqa: E402,F401 - they subclass LossFunctionWrappe
     CategoricalHinge, CosineSimilarity, Hinge, Huber, KLDivergence, LogCosh, MeanAbsolutePercentageError,
     MeanSquaredLogarithmicError, Poisson, SquaredHinge, binary_focal_crossentropy, categorical_focal_crossentropy,
     categorical_hinge, cosine_similarity, hinge, huber, kl_divergence, log_cosh, mean_absolute_percentage_error,
-    mean_squared_logarithmic_error, poisson, squared_hinge)
+    mean_squared_logarithmic_error, poisson, squared_hinge, Dice, Tversky, dice, tversky)
 
 KLD = kld = kullback_leibler_divergence = kl_divergence
 MAPE = mape = mean_absolute_percentage_error

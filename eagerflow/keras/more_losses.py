@@ -1,5 +1,6 @@
 """The rest of Keras 3's losses: regression (Huber, LogCosh, MAPE, MSLE, Poisson, CosineSimilarity),
-distribution (KL divergence), margin (Hinge, SquaredHinge, CategoricalHinge) and focal losses.
+distribution (KL divergence), margin (Hinge, SquaredHinge, CategoricalHinge), focal and overlap
+(Dice, Tversky) losses.
 
 Each is a per-sample function reducing the last axis (the function forms `keras.losses.huber`, ...)
 and a `LossFunctionWrapper` class around it. Keras 3's details kept on purpose:
@@ -146,6 +147,25 @@ def categorical_focal_crossentropy(y_true, y_pred, alpha=0.25, gamma=2.0, from_l
     return _reduce.reduce_sum(weight * cce, axis=axis)
 
 
+# --- overlap (segmentation) ---
+def dice(y_true, y_pred, axis=None):
+    """1 - 2 |y_true * y_pred| / (|y_true| + |y_pred|), summed over `axis` (everything by default)."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    intersection = _reduce.reduce_sum(y_true * y_pred, axis=axis)
+    total = _reduce.reduce_sum(y_true, axis=axis) + _reduce.reduce_sum(y_pred, axis=axis)
+    return 1.0 - intersection * 2.0 / (total + EPSILON)
+
+
+def tversky(y_true, y_pred, alpha=0.5, beta=0.5, axis=None):
+    """1 - tp / (tp + alpha fp + beta fn) with soft counts: alpha weighs the false positives
+    (labels 1 scored low) and beta the false negatives, as Keras names them."""
+    y_true, y_pred = _pair(y_true, y_pred)
+    intersection = _reduce.reduce_sum(y_true * y_pred, axis=axis)
+    fp = _reduce.reduce_sum((1.0 - y_pred) * y_true, axis=axis)
+    fn = _reduce.reduce_sum(y_pred * (1.0 - y_true), axis=axis)
+    return 1.0 - intersection / (intersection + fp * float(alpha) + fn * float(beta) + EPSILON)
+
+
 # --- classes ---
 class Huber(LossFunctionWrapper):
     def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss", dtype=None):
@@ -226,8 +246,27 @@ class CategoricalFocalCrossentropy(_ConfiguredLoss):
         self.from_logits = from_logits
 
 
+class Dice(LossFunctionWrapper):
+    def __init__(self, reduction="sum_over_batch_size", name="dice", axis=None, dtype=None):
+        super().__init__(dice, name=name, reduction=reduction, axis=axis)
+        self.axis = axis
+
+    def get_config(self):
+        return {**super().get_config(), "axis": self.axis}
+
+
+class Tversky(LossFunctionWrapper):
+    def __init__(self, alpha=0.5, beta=0.5, reduction="sum_over_batch_size", name="tversky", axis=None, dtype=None):
+        super().__init__(tversky, name=name, reduction=reduction, alpha=alpha, beta=beta, axis=axis)
+        self.alpha, self.beta, self.axis = alpha, beta, axis
+
+    def get_config(self):
+        return {**super().get_config(), "alpha": self.alpha, "beta": self.beta, "axis": self.axis}
+
+
 CLASSES = (Huber, LogCosh, MeanAbsolutePercentageError, MeanSquaredLogarithmicError, Poisson, CosineSimilarity,
-           KLDivergence, Hinge, SquaredHinge, CategoricalHinge, BinaryFocalCrossentropy, CategoricalFocalCrossentropy)
+           KLDivergence, Hinge, SquaredHinge, CategoricalHinge, BinaryFocalCrossentropy, CategoricalFocalCrossentropy,
+           Dice, Tversky)
 FUNCTIONS = (huber, log_cosh, mean_absolute_percentage_error, mean_squared_logarithmic_error, poisson,
              cosine_similarity, kl_divergence, hinge, squared_hinge, categorical_hinge, binary_focal_crossentropy,
-             categorical_focal_crossentropy)
+             categorical_focal_crossentropy, dice, tversky)

@@ -131,3 +131,22 @@ def test_string_losses_compile_fit_and_survive_saving(loss, tmp_path):
     model.save(tmp_path / "m.keras")
     loaded = keras.models.load_model(tmp_path / "m.keras")
     assert loaded.evaluate(PROBS, Y01, verbose=0) == pytest.approx(expected, rel=1e-6)
+
+
+def test_dice_and_tversky():
+    yt = np.array([[[[1.0], [1.0]], [[0.0], [0.0]]], [[[1.0], [1.0]], [[0.0], [0.0]]]], np.float32)
+    yp = np.array([[[[0.0], [1.0]], [[0.0], [1.0]]], [[[0.4], [0.0]], [[0.0], [0.9]]]], np.float32)
+    np.testing.assert_allclose(L.dice(yt, yp, axis=(1, 2, 3)).numpy(), [0.5, 0.7575757503509521], rtol=1e-6)
+    assert float(L.dice(yt, yp)) == pytest.approx(0.6164383888244629, rel=1e-6)  # TF 2.21
+    np.testing.assert_allclose(L.tversky(yt, yp, alpha=0.3, beta=0.7, axis=(1, 2, 3)).numpy(),
+                               [0.5, 0.7350993156433105], rtol=1e-6)
+    assert L.Dice().get_config() == {"name": "dice", "reduction": "sum_over_batch_size", "axis": None}
+    assert float(L.Dice()(Y01, PROBS)) == pytest.approx(0.24561399221420288, rel=1e-6)
+    assert float(L.Dice(axis=-1)(Y01, PROBS)) == pytest.approx(0.24707601964473724, rel=1e-6)
+    assert float(L.Dice(axis=-1)(Y01, PROBS, sample_weight=SW)) == pytest.approx(0.24020469188690186, rel=1e-6)
+    tv = L.Tversky(alpha=0.3, beta=0.7)
+    assert tv.get_config() == {"name": "tversky", "reduction": "sum_over_batch_size", "alpha": 0.3, "beta": 0.7,
+                               "axis": None}
+    assert float(tv(Y01, PROBS)) == pytest.approx(0.2293906807899475, rel=1e-6)
+    assert float(L.Tversky(axis=-1)(Y01, PROBS, sample_weight=SW)) == pytest.approx(0.24020473659038544, rel=1e-6)
+    assert L.get("dice") is L.dice and isinstance(L.get("Tversky"), L.Tversky)
