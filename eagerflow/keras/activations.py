@@ -1,16 +1,47 @@
-"""`keras.activations`: the named activation functions layers accept as `activation='relu'`."""
+"""`keras.activations`: the named activation functions layers accept as `activation='relu'`.
+
+Formulas are Keras 3.15's: hard_sigmoid is clip(x / 6 + 1/2, 0, 1) (not tf.keras 2's 0.2 x + 0.5),
+hard_silu = x * hard_sigmoid(x), celu(x) = max(x, 0) + alpha (exp(min(x, 0) / alpha) - 1),
+sparse_plus / sparse_sigmoid are the piecewise quadratic / linear functions between -1 and 1,
+squareplus(x) = (x + sqrt(x^2 + b)) / 2, glu splits the axis in two halves a, b -> a * sigmoid(b).
+sparsemax is the Euclidean projection onto the simplex (Martins & Astudillo, 2016); TF 2.21's
+Keras computes its threshold wrongly on the TensorFlow backend (rows come out all 0), we return
+the defined values.
+"""
 from __future__ import annotations
 
+from .._src.core.convert import convert_to_tensor
+from .._src.ops import array as _array
+from .._src.ops import joining as _joining
 from .._src.ops import math as _math
 from .._src.ops import nn as _nn
+from .._src.ops import ordering as _ordering
+from .._src.ops import reduce as _reduce
+from .._src.ops import sequences as _sequences
 
 
 def linear(x):
     return x
 
 
-def relu(x):
-    return _nn.relu(x)
+def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
+    """max(x, 0); with options: x below `threshold` counts as 0 (or slopes with `negative_slope`
+    below it), and the result is capped at `max_value`."""
+    if negative_slope == 0.0 and max_value is None and threshold == 0.0:
+        return _nn.relu(x)
+    x = convert_to_tensor(x)
+    if negative_slope != 0.0 and max_value is None and threshold == 0.0:
+        return _nn.leaky_relu(x, alpha=negative_slope)
+    negative = _nn.relu(threshold - x if threshold else _math.negative(x)) if negative_slope != 0.0 else None
+    if threshold != 0.0:
+        out = x * _math.cast(_math.greater(x, _math.cast(threshold, x.dtype)), x.dtype)
+    else:
+        out = _nn.relu(x)
+    if max_value is not None:
+        out = _math.clip_by_value(out, _math.cast(0.0, x.dtype), _math.cast(max_value, x.dtype))
+    if negative is not None:
+        out = out - negative * negative_slope
+    return out
 
 
 def sigmoid(x):
@@ -29,8 +60,11 @@ def log_softmax(x, axis=-1):
     return _nn.log_softmax(x, axis=axis)
 
 
-def elu(x):
-    return _nn.elu(x)
+def elu(x, alpha=1.0):
+    if alpha == 1.0:
+        return _nn.elu(x)
+    x = convert_to_tensor(x)
+    return _array.where(_math.greater(x, 0.0), x, _math.expm1(x) * alpha)
 
 
 def selu(x):
@@ -51,9 +85,131 @@ def silu(x):
 
 swish = silu
 
-_BY_NAME = {f.__name__: f for f in (linear, relu, sigmoid, tanh, softmax, log_softmax, elu, selu, softplus,
-                                    gelu, silu)}
+
+def relu6(x):
+    return _nn.relu6(x)
+
+
+def leaky_relu(x, negative_slope=0.2):
+    return _nn.leaky_relu(x, alpha=negative_slope)
+
+
+def hard_sigmoid(x):
+    x = convert_to_tensor(x)
+    return _math.clip_by_value(x / 6.0 + 0.5, 0.0, 1.0)
+
+
+def hard_silu(x):
+    x = convert_to_tensor(x)
+    return x * hard_sigmoid(x)
+
+
+hard_swish = hard_silu
+
+
+def mish(x):
+    x = convert_to_tensor(x)
+    return x * _math.tanh(_nn.softplus(x))
+
+
+def softsign(x):
+    x = convert_to_tensor(x)
+    return x / (_math.abs(x) + 1.0)
+
+
+def exponential(x):
+    return _math.exp(x)
+
+
+def celu(x, alpha=1.0):
+    x = convert_to_tensor(x)
+    return _math.maximum(x, 0.0) + (_math.exp(_math.minimum(x, 0.0) / alpha) - 1.0) * alpha
+
+
+def glu(x, axis=-1):
+    x = convert_to_tensor(x)
+    if x.shape.rank is not None and x.shape[axis] is not None and x.shape[axis] % 2:
+        raise ValueError(f"axis size must be divisible by 2. Received: x.shape={tuple(x.shape.as_list())} "
+                         f"with axis={axis}")
+    a, b = _joining.split(x, 2, axis=axis)
+    return a * _math.sigmoid(b)
+
+
+def log_sigmoid(x):
+    return _math.negative(_nn.softplus(_math.negative(convert_to_tensor(x))))
+
+
+def hard_shrink(x, threshold=0.5):
+    x = convert_to_tensor(x)
+    return _array.where(_math.greater(_math.abs(x), threshold), x, _array.zeros_like(x))
+
+
+def soft_shrink(x, threshold=0.5):
+    x = convert_to_tensor(x)
+    zeros = _array.zeros_like(x)
+    return _array.where(_math.greater(x, threshold), x - threshold,
+                        _array.where(_math.less(x, -threshold), x + threshold, zeros))
+
+
+def hard_tanh(x):
+    return _math.clip_by_value(convert_to_tensor(x), -1.0, 1.0)
+
+
+def tanh_shrink(x):
+    x = convert_to_tensor(x)
+    return x - _math.tanh(x)
+
+
+def threshold(x, threshold, default_value):  # noqa: A002 - Keras' argument name
+    x = convert_to_tensor(x)
+    return _array.where(_math.greater(x, threshold), x, _array.fill(_array.shape(x), _math.cast(default_value,
+                                                                                                 x.dtype)))
+
+
+def sparse_plus(x):
+    x = convert_to_tensor(x)
+    middle = _math.square(x + 1.0) / 4.0
+    return _array.where(_math.less_equal(x, -1.0), _array.zeros_like(x),
+                        _array.where(_math.greater_equal(x, 1.0), x, middle))
+
+
+def sparse_sigmoid(x):
+    x = convert_to_tensor(x)
+    return _array.where(_math.less_equal(x, -1.0), _array.zeros_like(x),
+                        _array.where(_math.greater_equal(x, 1.0), _array.ones_like(x), (x + 1.0) * 0.5))
+
+
+def squareplus(x, b=4):
+    x = convert_to_tensor(x)
+    return (x + _math.sqrt(_math.square(x) + float(b))) / 2.0
+
+
+def sparsemax(x, axis=-1):
+    """max(x - tau, 0), tau chosen so each slice along `axis` sums to 1: with z sorted descending,
+    the support is the k largest entries with 1 + k z_k > z_1 + ... + z_k."""
+    x = convert_to_tensor(x)
+    z = _ordering.sort(x, axis=axis, direction="DESCENDING")
+    cumulative = _reduce.cumsum(z, axis=axis)
+    rank = x.shape.rank
+    n = _array.shape(x)[axis]
+    positions = _math.cast(_sequences.range(1, n + 1), x.dtype)
+    shape = [1] * rank
+    shape[axis] = -1
+    positions = _array.reshape(positions, shape)
+    support = _math.cast(_math.greater(positions * z + 1.0, cumulative), x.dtype)
+    k = _reduce.reduce_sum(support, axis=axis, keepdims=True)
+    top_sum = _reduce.reduce_sum(z * support, axis=axis, keepdims=True)
+    tau = (top_sum - 1.0) / k
+    return _math.maximum(x - tau, 0.0)
+
+
+_FUNCTIONS = (linear, relu, sigmoid, tanh, softmax, log_softmax, elu, selu, softplus, gelu, silu, relu6, leaky_relu,
+              hard_sigmoid, hard_silu, mish, softsign, exponential, celu, glu, log_sigmoid, hard_shrink, soft_shrink,
+              hard_tanh, tanh_shrink, threshold, sparse_plus, sparse_sigmoid, squareplus, sparsemax)
+_BY_NAME = {f.__name__: f for f in _FUNCTIONS}
 _BY_NAME["swish"] = silu
+_BY_NAME["hard_swish"] = hard_silu
+_ALIASES = ("swish", "hard_swish")
 
 
 def get(identifier):
@@ -77,10 +233,21 @@ def serialize(activation):
     if activation is None:
         return "linear"
     for name, fn in _BY_NAME.items():
-        if fn is activation and name != "swish":
+        if fn is activation and name not in _ALIASES:
             return name
     registered = getattr(activation, "_keras_registered_name", None)
     if registered is not None:
         return registered
     raise ValueError(f"Cannot serialize activation {activation}: register it with "
                      f"`@keras.saving.register_keras_serializable()`.")
+
+
+def deserialize(config, custom_objects=None):
+    """An activation function from its name or Keras 3's function dict."""
+    if isinstance(config, dict):
+        config = config.get("config")
+    if isinstance(config, str) and custom_objects and config in custom_objects:
+        return custom_objects[config]
+    if isinstance(config, str):
+        return get(config)
+    raise ValueError(f"Could not interpret activation function identifier: {config}")

@@ -23,8 +23,15 @@ class Callback:
     def on_train_end(self, logs=None): pass  # noqa: E704
     def on_epoch_begin(self, epoch, logs=None): pass  # noqa: E704
     def on_epoch_end(self, epoch, logs=None): pass  # noqa: E704
-    def on_train_batch_begin(self, batch, logs=None): pass  # noqa: E704
-    def on_train_batch_end(self, batch, logs=None): pass  # noqa: E704
+    def on_batch_begin(self, batch, logs=None): pass  # noqa: E704
+    def on_batch_end(self, batch, logs=None): pass  # noqa: E704
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self.on_batch_begin(batch, logs=logs)  # Keras' older hook names still work for training batches
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.on_batch_end(batch, logs=logs)
+
     def on_test_begin(self, logs=None): pass  # noqa: E704
     def on_test_end(self, logs=None): pass  # noqa: E704
     def on_test_batch_begin(self, batch, logs=None): pass  # noqa: E704
@@ -39,7 +46,8 @@ class Callback:
         """Whether this callback overrides a per-batch hook (fit only then converts step logs to floats)."""
         cls = type(self)
         return any(getattr(cls, n) is not getattr(Callback, n)
-                   for n in ("on_train_batch_begin", "on_train_batch_end", "on_test_batch_end"))
+                   for n in ("on_train_batch_begin", "on_train_batch_end", "on_test_batch_end", "on_batch_begin",
+                             "on_batch_end"))
 
 
 class History(Callback):
@@ -213,3 +221,5 @@ def _floats(logs):
 
 
 from .tensorboard_callback import TensorBoard  # noqa: E402,F401  (built on tf.summary; imports Callback)
+from .more_callbacks import (  # noqa: E402,F401 - they subclass Callback
+    CallbackList, CSVLogger, LearningRateScheduler, ProgbarLogger, ReduceLROnPlateau, TerminateOnNaN)

@@ -73,7 +73,7 @@ def compile_config(model):
 
 
 def _optimizer_from(config, custom_objects):
-    classes = {c.__name__: c for c in (_optimizers.SGD, _optimizers.Adam, _optimizers.AdamW, _optimizers.RMSprop)}
+    classes = {c.__name__: c for c in _optimizers._CLASSES}
     if isinstance(config, str):
         return _optimizers.get(config)
     inner = dict(config.get("config") or {})
@@ -89,15 +89,13 @@ def _loss_from(config, custom_objects):
         if isinstance(config, str) and custom_objects and config in custom_objects:
             return custom_objects[config]
         return config
-    classes = {c.__name__: c for c in set(_losses._BY_NAME.values())}
+    classes = _losses._CLASSES
     return deserialize_keras_object(config, classes, custom_objects, "loss")
 
 
 def _metric_from(config, custom_objects):
     if isinstance(config, dict):
-        classes = {c.__name__: c for c in (_metrics.AUC, _metrics.Precision, _metrics.Recall, _metrics.Accuracy,
-                                           _metrics.BinaryAccuracy, _metrics.CategoricalAccuracy,
-                                           _metrics.SparseCategoricalAccuracy)}
+        classes = _metrics._CLASSES
         return deserialize_keras_object(config, classes, custom_objects, "metric")
     return config
 

@@ -17,7 +17,7 @@ from .._src.ops import array as _array
 from .._src.ops import math as _math
 from .._src.ops import reduce as _reduce
 from .metrics import Metric
-from .naming import unique_name
+from .naming import to_snake_case, unique_name
 
 _EPSILON = 1e-7
 
@@ -46,6 +46,8 @@ def _confusion_updates(y_true, y_pred, thresholds, sample_weight, from_logits=Fa
 
 
 class AUC(Metric):
+    _direction = "up"
+
     def __init__(self, num_thresholds=200, curve="ROC", summation_method="interpolation", name=None, dtype=None,
                  thresholds=None, multi_label=False, num_labels=None, label_weights=None, from_logits=False):
         if multi_label or label_weights is not None:
@@ -128,6 +130,7 @@ class AUC(Metric):
 
 class _ThresholdRatio(Metric):
     """tp / (tp + other) at each threshold (0.5 by default); a scalar for one threshold."""
+    _direction = "up"
     _other = None
 
     def __init__(self, thresholds=None, top_k=None, class_id=None, name=None, dtype=None):
@@ -162,3 +165,42 @@ class Precision(_ThresholdRatio):
 
 class Recall(_ThresholdRatio):
     _other = "false_negatives"
+
+
+class _ConfusionCount(Metric):
+    """One confusion count (weighted) at each threshold, 0.5 by default; a scalar for one threshold."""
+    _position = None  # index into _confusion_updates' (tp, fp, tn, fn)
+
+    def __init__(self, thresholds=None, name=None, dtype=None):
+        super().__init__(name=name or unique_name(to_snake_case(type(self).__name__)), dtype=dtype)
+        self.init_thresholds = thresholds
+        self._single = thresholds is None or np.ndim(thresholds) == 0
+        self._thresholds = [0.5 if thresholds is None else float(thresholds)] if self._single else \
+            [float(t) for t in thresholds]
+        self.accumulator = self.add_variable("accumulator", (len(self._thresholds),))
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        self.accumulator.assign_add(_confusion_updates(y_true, y_pred, self._thresholds, sample_weight)[self._position])
+
+    def result(self):
+        value = convert_to_tensor(self.accumulator)
+        return value[0] if self._single else value
+
+    def get_config(self):
+        return {"name": self.name, "dtype": "float32", "thresholds": self.init_thresholds}
+
+
+class TruePositives(_ConfusionCount):
+    _position = 0
+
+
+class FalsePositives(_ConfusionCount):
+    _position = 1
+
+
+class TrueNegatives(_ConfusionCount):
+    _position = 2
+
+
+class FalseNegatives(_ConfusionCount):
+    _position = 3

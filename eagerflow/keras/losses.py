@@ -82,6 +82,10 @@ class Loss:
     def get_config(self):
         return {"name": self.name, "reduction": self.reduction}
 
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
 
 def _default_name(cls):
     from .naming import to_snake_case
@@ -199,6 +203,37 @@ class MeanAbsoluteError(LossFunctionWrapper):
 mse = MSE = mean_squared_error
 mae = MAE = mean_absolute_error
 
+from .more_losses import (  # noqa: E402,F401 - they subclass LossFunctionWrapper
+    CLASSES as _MORE_CLASSES, FUNCTIONS as _MORE_FUNCTIONS, BinaryFocalCrossentropy, CategoricalFocalCrossentropy,
+    CategoricalHinge, CosineSimilarity, Hinge, Huber, KLDivergence, LogCosh, MeanAbsolutePercentageError,
+    MeanSquaredLogarithmicError, Poisson, SquaredHinge, binary_focal_crossentropy, categorical_focal_crossentropy,
+    categorical_hinge, cosine_similarity, hinge, huber, kl_divergence, log_cosh, mean_absolute_percentage_error,
+    mean_squared_logarithmic_error, poisson, squared_hinge, Dice, Tversky, dice, tversky)
+
+KLD = kld = kullback_leibler_divergence = kl_divergence
+MAPE = mape = mean_absolute_percentage_error
+MSLE = msle = mean_squared_logarithmic_error
+logcosh = log_cosh
+
+
+class Reduction:
+    """The legacy reduction names (`keras.losses.Reduction`), kept for code written against tf.keras 2."""
+    AUTO = "auto"
+    NONE = "none"
+    SUM = "sum"
+    SUM_OVER_BATCH_SIZE = "sum_over_batch_size"
+
+    @classmethod
+    def all(cls):
+        return (cls.AUTO, cls.NONE, cls.SUM, cls.SUM_OVER_BATCH_SIZE)
+
+    @classmethod
+    def validate(cls, key):
+        if key not in cls.all():
+            raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
+
+
+# Names that make a default instance (the losses compile() has always built as objects here).
 _BY_NAME = {
     "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
     "categorical_crossentropy": CategoricalCrossentropy,
@@ -206,14 +241,52 @@ _BY_NAME = {
     "mean_squared_error": MeanSquaredError, "mse": MeanSquaredError,
     "mean_absolute_error": MeanAbsoluteError, "mae": MeanAbsoluteError,
 }
+_CLASSES = {c.__name__: c for c in (*set(_BY_NAME.values()), *_MORE_CLASSES)}
+# Names Keras 3's `get` resolves to the function itself ('huber' -> keras.losses.huber). Not
+# 'logcosh' or 'kullback_leibler_divergence': those exist as attributes but `get` refuses them.
+_FUNCTIONS = {f.__name__: f for f in _MORE_FUNCTIONS}
+_FUNCTIONS.update({"kld": kl_divergence, "KLD": kl_divergence, "mape": mean_absolute_percentage_error,
+                   "MAPE": mean_absolute_percentage_error, "msle": mean_squared_logarithmic_error,
+                   "MSLE": mean_squared_logarithmic_error})
+_BASIC_FUNCTIONS = {f.__name__: f for f in (mean_squared_error, mean_absolute_error, binary_crossentropy,
+                                            categorical_crossentropy, sparse_categorical_crossentropy)}
 
 
 def get(identifier):
-    """A loss from a name ('sparse_categorical_crossentropy'), a Loss, or a function (y_true, y_pred)."""
+    """A loss from a name ('sparse_categorical_crossentropy', 'huber', 'Huber'), a config dict, a Loss,
+    or a function (y_true, y_pred)."""
     if identifier is None or isinstance(identifier, Loss) or callable(identifier):
         return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
     if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier) or {c.__name__: c for c in _BY_NAME.values()}.get(identifier)
+        cls = _BY_NAME.get(identifier) or _CLASSES.get(identifier)
         if cls is not None:
             return cls()
+        if identifier in _FUNCTIONS:
+            return _FUNCTIONS[identifier]
     raise ValueError(f"Could not interpret loss identifier: {identifier}")
+
+
+def serialize(loss):
+    """Keras 3's dict for a loss: a Loss by class and config, a built-in function by its name."""
+    from .serialization import serialize_keras_object
+    if isinstance(loss, Loss):
+        return serialize_keras_object(loss, "keras.losses")
+    registered = getattr(loss, "_keras_registered_name", None)
+    return {"module": "builtins", "class_name": "function", "config": registered or loss.__name__,
+            "registered_name": "function"}
+
+
+def deserialize(config, custom_objects=None):
+    """A loss from `serialize`'s dict or a name."""
+    from .serialization import deserialize_keras_object, get_registered_object
+    if isinstance(config, str):
+        return get(config)
+    if isinstance(config, dict) and config.get("class_name") == "function":
+        name = config.get("config")
+        found = _FUNCTIONS.get(name) or _BASIC_FUNCTIONS.get(name) or get_registered_object(name, custom_objects)
+        if found is None:
+            raise ValueError(f"Could not interpret loss identifier: {name}")
+        return found
+    return deserialize_keras_object(config, _CLASSES, custom_objects, "loss")

@@ -16,6 +16,8 @@ from .naming import to_snake_case
 
 
 class Metric:
+    _direction = None  # 'up' or 'down': which way is better (monitoring callbacks in mode='auto' read it)
+
     def __init__(self, name=None, dtype=None):
         self.name = name or to_snake_case(type(self).__name__)
         self._dtype = _dt.float32
@@ -47,9 +49,15 @@ class Metric:
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}>"
 
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
 
 class Mean(Metric):
-    """The weighted mean of every value passed to `update_state`."""
+    """The weighted mean of every value passed to `update_state`, by sample: as in Keras 3, values of
+    rank > 1 are first averaged over their trailing axes (one value per row of the batch), so
+    `count` grows by the number of rows (or the sum of their weights), not of elements."""
 
     def __init__(self, name="mean", dtype=None):
         super().__init__(name=name, dtype=dtype)
@@ -61,6 +69,8 @@ class Mean(Metric):
         if values.dtype is not _dt.float32:
             values = _math.cast(values, _dt.float32)
         if sample_weight is None:
+            if values.shape.rank is not None and values.shape.rank > 1:
+                values = _reduce.reduce_mean(values, axis=list(range(1, values.shape.rank)))
             self.total.assign_add(_reduce.reduce_sum(values))
             self.count.assign_add(_math.cast(_array.size(values), _dt.float32))
             return
@@ -69,13 +79,53 @@ class Mean(Metric):
             self.total.assign_add(values * sw)
             self.count.assign_add(sw)
             return
-        sw = _array.broadcast_to(sw, _array.shape(values)) if sw.shape.rank is not None and \
-            values.shape.rank is not None and sw.shape.rank < values.shape.rank else sw
-        self.total.assign_add(_reduce.reduce_sum(values * sw))
+        values, sw = _samplewise(values, sw)
+        self.total.assign_add(_reduce.reduce_sum(values))
         self.count.assign_add(_reduce.reduce_sum(sw))
 
     def result(self):
         return _math.div_no_nan(self.total, self.count)
+
+
+def _samplewise(values, sw):
+    """(weighted values, weights), one per row: weights paired with the values by rank, values
+    averaged down to the weights' rank, weights broadcast over them, then both averaged over the
+    trailing axes (Keras 3's reduction of a batch to per-sample values)."""
+    values, sw = squeeze_or_expand_to_same_rank(values, sw)
+    v_rank, w_rank = values.shape.rank, sw.shape.rank
+    if v_rank is not None and w_rank is not None and v_rank > w_rank:
+        values = _reduce.reduce_mean(values, axis=list(range(w_rank, v_rank)))
+    sw = _array.broadcast_to(sw, _array.shape(values))
+    values = values * sw
+    if w_rank is not None and w_rank > 1:
+        sw = _reduce.reduce_mean(sw, axis=list(range(1, w_rank)))
+    if values.shape.rank is not None and values.shape.rank > 1:
+        values = _reduce.reduce_mean(values, axis=list(range(1, values.shape.rank)))
+    return values, sw
+
+
+class Sum(Metric):
+    """The (weighted) sum of every value passed to `update_state`."""
+
+    def __init__(self, name="sum", dtype=None):
+        super().__init__(name=name, dtype=dtype)
+        self.total = self.add_variable("total")
+
+    def update_state(self, values, sample_weight=None):
+        values = _math.cast(convert_to_tensor(values), _dt.float32)
+        if sample_weight is not None:
+            sw = _math.cast(convert_to_tensor(sample_weight), _dt.float32)
+            values, sw = squeeze_or_expand_to_same_rank(values, sw)
+            if values.shape.rank is not None and sw.shape.rank is not None and values.shape.rank > sw.shape.rank:
+                values = _reduce.reduce_sum(values, axis=list(range(sw.shape.rank, values.shape.rank)))
+            values = values * sw
+        self.total.assign_add(_reduce.reduce_sum(values))
+
+    def result(self):
+        return convert_to_tensor(self.total)
+
+    def get_config(self):
+        return {"name": self.name, "dtype": "float32"}
 
 
 class MeanMetricWrapper(Mean):
@@ -135,16 +185,22 @@ class _NamedMetric:
 
 
 class SparseCategoricalAccuracy(_NamedMetric, MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="sparse_categorical_accuracy", dtype=None):
         super().__init__(sparse_categorical_accuracy, name=name, dtype=dtype)
 
 
 class CategoricalAccuracy(_NamedMetric, MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="categorical_accuracy", dtype=None):
         super().__init__(categorical_accuracy, name=name, dtype=dtype)
 
 
 class BinaryAccuracy(MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="binary_accuracy", dtype=None, threshold=0.5):
         super().__init__(binary_accuracy, name=name, dtype=dtype, threshold=threshold)
 
@@ -153,33 +209,43 @@ class BinaryAccuracy(MeanMetricWrapper):
 
 
 class Accuracy(_NamedMetric, MeanMetricWrapper):
+    _direction = "up"
+
     def __init__(self, name="accuracy", dtype=None):
         super().__init__(accuracy, name=name, dtype=dtype)
 
 
-from .confusion_metrics import AUC, Precision, Recall  # noqa: E402 - they subclass Metric
+from .confusion_metrics import (  # noqa: E402,F401 - they subclass Metric
+    AUC, FalseNegatives, FalsePositives, Precision, Recall, TrueNegatives, TruePositives)
+from .more_metrics import (  # noqa: E402,F401
+    CLASSES as _MORE_CLASSES, BinaryCrossentropy, CategoricalCrossentropy, CategoricalHinge, CosineSimilarity, Hinge,
+    KLDivergence, LogCoshError, MeanAbsoluteError, MeanAbsolutePercentageError, MeanSquaredError,
+    MeanSquaredLogarithmicError, Poisson, RootMeanSquaredError, SparseCategoricalCrossentropy,
+    SparseTopKCategoricalAccuracy, SquaredHinge, TopKCategoricalAccuracy, sparse_top_k_categorical_accuracy,
+    top_k_categorical_accuracy)
+from .score_metrics import F1Score, FBetaScore, R2Score  # noqa: E402,F401
+from .iou_metrics import IoU, MeanIoU, OneHotIoU, OneHotMeanIoU  # noqa: E402,F401
+from .losses import (  # noqa: E402,F401 - Keras 3 exports the loss functions from keras.metrics too
+    KLD, MAE, MAPE, MSE, MSLE, binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
+    categorical_focal_crossentropy, categorical_hinge, hinge, huber, kld, kullback_leibler_divergence, logcosh, mae,
+    mape, mse, msle, poisson, sparse_categorical_crossentropy, squared_hinge)
 
-_BY_NAME = {"sparse_categorical_accuracy": SparseCategoricalAccuracy, "categorical_accuracy": CategoricalAccuracy,
-            "binary_accuracy": BinaryAccuracy, "mean": Mean, "auc": AUC, "AUC": AUC, "precision": Precision,
-            "recall": Recall, "Precision": Precision, "Recall": Recall}
-
-
-def _paired(fn):
-    """`fn` on targets and predictions paired by rank, as Keras' metric wrappers of losses call it."""
-    def paired(y_true, y_pred):
-        return fn(*squeeze_or_expand_to_same_rank(convert_to_tensor(y_true), convert_to_tensor(y_pred)))
-    paired.__name__ = fn.__name__
-    return paired
-
-
-_LOSS_METRICS = {"mse": mean_squared_error, "mean_squared_error": mean_squared_error,
-                 "MeanSquaredError": mean_squared_error, "mae": mean_absolute_error,
-                 "mean_absolute_error": mean_absolute_error, "MeanAbsoluteError": mean_absolute_error}
+_CLASSES = {c.__name__: c for c in (SparseCategoricalAccuracy, CategoricalAccuracy, BinaryAccuracy, Accuracy, Mean,
+                                    AUC, Precision, Recall, TruePositives, FalsePositives, TrueNegatives,
+                                    FalseNegatives, R2Score, F1Score, FBetaScore, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU, Sum,
+                                    *_MORE_CLASSES)}
+# Keras 3's names: each class by its name and its snake_case name, plus the short aliases ('kld' and
+# 'logcosh' are not among them: Keras refuses them as metric names).
+_BY_NAME = {**_CLASSES, **{to_snake_case(n): c for n, c in _CLASSES.items()}, "auc": AUC,
+            "mse": MeanSquaredError, "MSE": MeanSquaredError, "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError,
+            "mape": MeanAbsolutePercentageError, "MAPE": MeanAbsolutePercentageError,
+            "msle": MeanSquaredLogarithmicError, "MSLE": MeanSquaredLogarithmicError}
 
 
 def get(identifier, loss=None):
-    """A metric from a name. 'accuracy'/'acc' follows the loss, as compile() does in Keras: sparse
-    categorical accuracy for a sparse categorical loss, and so on; the metric is still named as given."""
+    """A metric from a name, a Metric, or a function (y_true, y_pred) -> per-sample values.
+    'accuracy'/'acc' follows the loss, as compile() does in Keras: sparse categorical accuracy for a
+    sparse categorical loss, and so on."""
     if isinstance(identifier, Metric):
         return identifier
     if isinstance(identifier, str):
@@ -188,12 +254,33 @@ def get(identifier, loss=None):
             fn = {"sparse_categorical_crossentropy": sparse_categorical_accuracy,
                   "categorical_crossentropy": categorical_accuracy,
                   "binary_crossentropy": binary_accuracy}.get(loss_name, accuracy)
-            return MeanMetricWrapper(fn, name=identifier)
+            metric = MeanMetricWrapper(fn, name=identifier)
+            metric._direction = "up"
+            return metric
         if identifier in _BY_NAME:
             return _BY_NAME[identifier]()
-        fn = _LOSS_METRICS.get(identifier)
-        if fn is not None:  # a loss as a metric: its mean over the samples, named as given (Keras 3)
-            return MeanMetricWrapper(_paired(fn), name=identifier)
-    if callable(identifier):
+    elif callable(identifier):
         return MeanMetricWrapper(identifier)
     raise ValueError(f"Could not interpret metric identifier: {identifier}")
+
+
+def serialize(metric):
+    from .serialization import serialize_keras_object
+    return serialize_keras_object(metric, "keras.metrics")
+
+
+def deserialize(config, custom_objects=None):
+    """A metric from `serialize`'s dict or a name."""
+    from .serialization import deserialize_keras_object
+    if isinstance(config, str):
+        return get(config)
+    return deserialize_keras_object(config, _CLASSES, custom_objects, "metric")
+
+
+def get_compiled(identifier, loss=None):
+    """The metric compile() tracks for `identifier`: a string gives its name to the metric and so to
+    the logs (`metrics=['mse']` logs 'mse', as in Keras 3)."""
+    metric = get(identifier, loss)
+    if isinstance(identifier, str):
+        metric.name = identifier
+    return metric

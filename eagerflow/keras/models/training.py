@@ -74,12 +74,12 @@ class Trainer:
         # Keras 3: `metrics` ignore sample weights (and class_weight); `weighted_metrics` use them, named
         # "weighted_<name>" when an unweighted metric has the same name.
         self._compile_weighted_metrics_arg = list(weighted_metrics or [])
-        self._compiled_metrics = [_metrics.get(m, self.loss) for m in (metrics or [])]
+        self._compiled_metrics = [_metrics.get_compiled(m, self.loss) for m in (metrics or [])]
         unweighted_names = {m.name for m in self._compiled_metrics}
         self._weighted_metrics = []
         self._weighted_metric_names = []  # before any "weighted_": what evaluate's list is ordered by
         for m in weighted_metrics or []:
-            metric = _metrics.get(m, self.loss)
+            metric = _metrics.get_compiled(m, self.loss)
             self._weighted_metric_names.append(metric.name)
             if metric.name in unweighted_names:
                 metric.name = f"weighted_{metric.name}"
@@ -204,7 +204,9 @@ class Trainer:
             train, val = train.split(validation_split)
         steps = steps_per_epoch or train.steps
         history = _callbacks.History()
-        cbs = list(callbacks or []) + [history]
+        cbs = list(callbacks or []) + [history]  # Keras' order: the user's, History, then the progress output
+        if not any(isinstance(cb, _callbacks.ProgbarLogger) for cb in cbs):
+            cbs.append(_callbacks.ProgbarLogger())
         params = {"verbose": verbose, "epochs": epochs, "steps": steps}
         for cb in cbs:
             cb.set_model(self)
@@ -219,9 +221,6 @@ class Trainer:
             self.reset_metrics()
             for cb in cbs:
                 cb.on_epoch_begin(epoch)
-            if verbose and epochs > 1:
-                print(f"Epoch {epoch + 1}/{epochs}")
-            bar = Progbar(steps, verbose)
             step, logs = 0, None
             for data in train:
                 if not step and getattr(train_fn, "python_function", None) is not None:
@@ -233,10 +232,9 @@ class Trainer:
                 step += 1
                 if batch_logs_wanted:
                     float_logs = _float_logs(logs)
-                    bar.update(step, float_logs.items())
                     for cb in cbs:
                         cb.on_train_batch_end(step - 1, float_logs)
-                if steps_per_epoch and step >= steps_per_epoch:
+                if steps_per_epoch and step >= steps_per_epoch or self.stop_training:
                     break
             if logs is None:
                 raise ValueError("Unexpected result of `train_function` (Empty logs). This could be due to issues in "
@@ -248,7 +246,7 @@ class Trainer:
                 val_logs = self._run_evaluation(val, 0, validation_steps)
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
                 epoch_logs = dict(sorted(epoch_logs.items()))
-            bar.update(step, epoch_logs.items(), finalize=True)
+            self._steps_in_epoch = step
             for cb in cbs:
                 cb.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:

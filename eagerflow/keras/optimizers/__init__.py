@@ -1,15 +1,29 @@
 """`keras.optimizers`."""
 from . import schedules  # noqa: F401
 from .base import Optimizer  # noqa: F401
+from .more_rules import Adadelta, Adagrad, Adamax, Ftrl, Lion, Nadam  # noqa: F401
 from .rules import SGD, Adam, AdamW, RMSprop  # noqa: F401
 
-_BY_NAME = {"sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop}
+_CLASSES = (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, Nadam, Ftrl, Lion)
+_BY_NAME = {c.__name__.lower(): c for c in _CLASSES}
 
 
 def get(identifier):
-    """An optimizer from a name ('adam') or an Optimizer instance."""
+    """An optimizer from a name ('adam', 'Nadam'), a config dict, or an Optimizer instance."""
     if isinstance(identifier, Optimizer):
         return identifier
+    if isinstance(identifier, dict):
+        return deserialize(identifier)
     if isinstance(identifier, str) and identifier.lower() in _BY_NAME:
         return _BY_NAME[identifier.lower()]()
     raise ValueError(f"Could not interpret optimizer identifier: {identifier}")
+
+
+def serialize(optimizer):
+    return {"module": "keras.optimizers", "class_name": type(optimizer).__name__, "config": optimizer.get_config(),
+            "registered_name": None}
+
+
+def deserialize(config, custom_objects=None):
+    from ..serialization import deserialize_keras_object
+    return deserialize_keras_object(config, {c.__name__: c for c in _CLASSES}, custom_objects, "optimizer")

@@ -30,6 +30,8 @@ class Optimizer:
         self.name = unique_name(name or to_snake_case(type(self).__name__))
         self.weight_decay, self.clipnorm, self.clipvalue, self.global_clipnorm = (
             weight_decay, clipnorm, clipvalue, global_clipnorm)
+        self.use_ema, self.ema_momentum, self.ema_overwrite_frequency = use_ema, ema_momentum, ema_overwrite_frequency
+        self.loss_scale_factor, self.gradient_accumulation_steps = loss_scale_factor, gradient_accumulation_steps
         self._iterations = KerasVariable(np.array(0, np.int64), trainable=False, name="iteration",
                                          path=f"{self.name}/iteration")
         if isinstance(learning_rate, LearningRateSchedule):
@@ -42,6 +44,7 @@ class Optimizer:
         self._trainable_variables = []
         self._slot_index = {}  # id(variable) -> position in _trainable_variables (held, see module doc)
         self._slots = []
+        self._extra_variables = []  # an optimizer's own state beyond per-variable slots (Nadam's u_product)
 
     # --- public state ---
     @property
@@ -64,7 +67,7 @@ class Optimizer:
     @property
     def variables(self):
         own = [self._iterations] + ([self._learning_rate] if self._learning_rate is not None else [])
-        return own + [v for slots in self._slots for v in slots]
+        return own + [v for slots in self._slots for v in slots] + list(self._extra_variables)
 
     # --- slots ---
     def build(self, var_list):
@@ -76,10 +79,14 @@ class Optimizer:
     def _make_slots(self, variable):
         return ()
 
-    def add_variable_from_reference(self, reference, name):
-        base = reference.name.replace(":0", "").replace("/", "_")
-        return KerasVariable(np.zeros(reference.shape.as_list(), reference.dtype.np_dtype), trainable=False,
-                             name=f"{base}_{name}", path=f"{self.name}/{base}_{name}")
+    def add_variable_from_reference(self, reference, name, initial_value=0.0):
+        """A slot shaped like `reference`, named as Keras 3 names it: the reference's path with '/'
+        as '_' ('dense_kernel_momentum'), or for a plain tf.Variable its name with ':' as '_'
+        ('kernel_0_momentum')."""
+        path = getattr(reference, "path", None)
+        base = path.replace("/", "_") if path else reference.name.replace("/", "_").replace(":", "_")
+        value = np.full(reference.shape.as_list(), initial_value, reference.dtype.np_dtype)
+        return KerasVariable(value, trainable=False, name=f"{base}_{name}", path=f"{self.name}/{base}_{name}")
 
     def _slots_for(self, variable):
         i = self._slot_index.get(id(variable))
@@ -111,6 +118,7 @@ class Optimizer:
             for v in variables:
                 v.assign_sub(v * (lr * float(self.weight_decay)))
         step = _math.cast(self._iterations + 1, _dt.float32)
+        self._before_updates(step)
         for g, v in zip(grads, variables):
             self.update_step(g, v, lr, step)
         for v in variables:  # Keras 3 projects each updated weight through its constraint
@@ -119,6 +127,9 @@ class Optimizer:
                 v.assign(constraint(v))
         self._iterations.assign_add(np.int64(1))
         return self._iterations
+
+    def _before_updates(self, step):
+        """Once per apply, before the per-variable updates (state shared by every variable)."""
 
     def update_step(self, gradient, variable, learning_rate, step):
         raise NotImplementedError
@@ -135,9 +146,34 @@ class Optimizer:
             return [_math.clip_by_value(g, -c, c) for g in grads]
         return grads
 
+    _config_keys = ()  # a rule's own constructor arguments, in Keras 3's get_config order
+
     def get_config(self):
-        return {"name": self.name, "weight_decay": self.weight_decay, "clipnorm": self.clipnorm,
-                "clipvalue": self.clipvalue, "global_clipnorm": self.global_clipnorm}
+        """Keras 3's keys: name, learning_rate (a float32 value as a Python float, or a schedule's
+        dict), the common options, then the rule's own arguments."""
+        if self._schedule is not None:
+            lr = {"module": "keras.optimizers.schedules", "class_name": type(self._schedule).__name__,
+                  "config": self._schedule.get_config(), "registered_name": None}
+        else:
+            lr = float(np.asarray(self._learning_rate.numpy()))
+        config = {"name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
+                  "clipnorm": self.clipnorm, "global_clipnorm": self.global_clipnorm, "clipvalue": self.clipvalue,
+                  "use_ema": self.use_ema, "ema_momentum": self.ema_momentum,
+                  "ema_overwrite_frequency": self.ema_overwrite_frequency, "loss_scale_factor": self.loss_scale_factor,
+                  "gradient_accumulation_steps": self.gradient_accumulation_steps}
+        config.update({k: getattr(self, k) for k in self._config_keys})
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        config = dict(config)
+        lr = config.get("learning_rate")
+        if isinstance(lr, dict):
+            from ..serialization import deserialize_keras_object
+            from .schedules import ExponentialDecay
+            config["learning_rate"] = deserialize_keras_object(lr, {"ExponentialDecay": ExponentialDecay},
+                                                               custom_objects, "learning rate schedule")
+        return cls(**config)
 
 
 def _clip_by_norm(g, clipnorm):

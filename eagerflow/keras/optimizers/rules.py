@@ -17,6 +17,8 @@ from .base import Optimizer
 
 
 class SGD(Optimizer):
+    _config_keys = ("momentum", "nesterov")
+
     def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         if not 0 <= momentum <= 1:
@@ -39,6 +41,8 @@ class SGD(Optimizer):
 
 
 class Adam(Optimizer):
+    _config_keys = ("beta_1", "beta_2", "epsilon", "amsgrad")
+
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name="adam",
                  **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
@@ -86,6 +90,8 @@ class AdamW(Adam):
 
 
 class RMSprop(Optimizer):
+    _config_keys = ("rho", "momentum", "epsilon", "centered")
+
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name="rmsprop",
                  **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
