@@ -29,6 +29,9 @@ POS_A = _RNG.uniform(0.3, 5.0, (2, 3)).astype(np.float32)
 POS_X = _RNG.uniform(0.1, 8.0, (2, 3)).astype(np.float32)
 S_ARG = _RNG.uniform(1.2, 5.0, (2, 3)).astype(np.float32)
 WIDE = _RNG.uniform(-40, 40, (2, 3)).astype(np.float32)
+SEED = np.array([7, -3], np.int32)
+TRIDIAG = (_RNG.uniform(-1, 1, (2, 3, 4)) + np.array([0.0, 4.0, 0.0])[:, None]).astype(np.float32)
+RHS3 = _RNG.uniform(-1, 1, (2, 4, 3)).astype(np.float32)
 
 
 def _depthwise(x, f):
@@ -36,7 +39,7 @@ def _depthwise(x, f):
 
 
 def rows(Row):
-    N, M = tf.nn, tf.math
+    N, M, R = tf.nn, tf.math, tf.random
     return [
         Row("DepthwiseConv2dNative", _depthwise, (IMG, DW_FILTER)),
         Row("DepthwiseConv2dNative", lambda x, f: N.depthwise_conv2d(x, f, [1, 1, 1, 1], "VALID", dilations=[1, 2]),
@@ -72,4 +75,24 @@ def rows(Row):
         Row("BesselI1e", M.special.bessel_i1e, (WIDE,)),
         Row("NextAfter", M.nextafter, (UNIT, PROB)),
         Row("Angle", lambda x, y: M.angle(tf.cast(x, tf.complex64) + tf.cast(y, tf.complex64) * 1j), (UNIT, PROB)),
+        Row("StatelessRandomGetKeyCounter", lambda s: R.stateless_uniform([2, 3], seed=s) + 0.0, (SEED,)),
+        Row("StatelessRandomGetKeyCounter", lambda s: R.stateless_uniform([2], seed=s), (SEED[:1],), dims="dynamic",
+            raises=tf.errors.InvalidArgumentError, label="seed-shape"),
+        Row("StatelessRandomUniformV2", lambda s, x: R.stateless_uniform(tf.shape(x), seed=s, minval=-1.0, maxval=3.0)
+            * x, (SEED, UNIT)),
+        Row("StatelessRandomNormalV2", lambda s: R.stateless_normal([3, 2], seed=s, mean=1.0, stddev=2.0,
+                                                                    dtype=tf.float64), (SEED,)),
+        Row("StatelessTruncatedNormalV2", lambda s: R.stateless_truncated_normal([9], seed=s), (SEED,)),
+        Row("StatelessRandomUniformFullIntV2", lambda s: R.split(s, 3), (SEED,)),
+        Row("StatelessRandomUniformFullIntV2", lambda s: R.fold_in(s, 7), (SEED,), label="fold_in"),
+        Row("StatelessRandomUniformIntV2", lambda s: R.stateless_uniform([5], seed=s, minval=-3, maxval=9,
+                                                                         dtype=tf.int64), (SEED,)),
+        Row("StatelessMultinomial", lambda s, x: R.stateless_categorical(x, 6, seed=s), (SEED, UNIT)),
+        Row("RandomGamma", lambda a, b: R.gamma([4], a, b, seed=3), (POS_A, POS_X), seed=5),
+        Row("RandomGammaGrad", _grad(lambda a: R.gamma([2], a, seed=3)), (POS_A,), seed=5),
+        Row("TridiagonalSolve", tf.linalg.tridiagonal_solve, (TRIDIAG, RHS3)),
+        Row("TridiagonalSolve", lambda d, r: tf.linalg.tridiagonal_solve(d, r, partial_pivoting=False),
+            (TRIDIAG, RHS3), dims="dynamic", label="thomas"),
+        Row("TridiagonalMatMul", tf.linalg.tridiagonal_matmul, (TRIDIAG, RHS3)),
+        Row("RandomPoissonV2", lambda lam: R.poisson([3, 2], lam, dtype=tf.int32, seed=4), (POS_X,), seed=5),
     ]
