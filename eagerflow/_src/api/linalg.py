@@ -11,3 +11,4 @@ from ..ops.matrix_parts import band_part, eye, matvec, trace  # noqa: F401,E402
 from ..ops.norms import global_norm, l2_normalize, norm  # noqa: F401,E402
 from ..ops.linalg_extra import cross, matrix_rank, normalize, pinv, tensor_diag, tensor_diag_part  # noqa: F401,E402
 # --- end everyday tf.linalg ---
+from ..ops.tridiagonal import tridiagonal_matmul, tridiagonal_solve  # noqa: F401,E402

@@ -28,3 +28,10 @@ from ..ops.nn import log_softmax, softmax  # noqa: F401,E402
 from ..ops.segment_extremes import (segment_max, segment_min, unsorted_segment_max,  # noqa: F401,E402
                                     unsorted_segment_min)
 # --- end everyday tf.math ---
+
+# --- tf.math breadth: inverse error functions, incomplete gamma/beta, Bessel, zeta, nextafter, angle
+# (ops/special_inverse.py, ops/bessel_zeta.py) ---
+from . import math_special as special  # noqa: F401,E402
+from ..ops.bessel_zeta import (angle, bessel_i0, bessel_i0e, bessel_i1, bessel_i1e, nextafter,  # noqa: F401,E402
+                               zeta)
+from ..ops.special_inverse import betainc, erfcinv, erfinv, igamma, igammac, ndtri  # noqa: F401,E402

@@ -7,3 +7,16 @@ from ..ops.nn import (batch_normalization, bias_add, dropout, elu, gelu, leaky_r
                       moments, relu, relu6, selu, sigmoid, silu, softmax, softplus, swish, tanh)
 from ..ops.ordering import top_k  # noqa: F401,E402  (TensorFlow exports it under tf.nn; it lives with the sorts)
 from ..ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
+
+# --- tf.nn breadth: depthwise/separable convolution, space/depth moves, LRN, the composed losses and
+# moment helpers, pool/convolution/conv_transpose (ops/depthwise.py, space_depth.py, lrn.py, nn_extra.py) ---
+from ..ops.depthwise import depthwise_conv2d, separable_conv2d  # noqa: F401,E402
+from ..ops.lrn import local_response_normalization, lrn  # noqa: F401,E402
+from ..ops.math_extra import in_top_k, zero_fraction  # noqa: F401,E402
+from ..ops.nn_extra import (avg_pool1d, compute_average_loss, conv1d_transpose, conv_transpose,  # noqa: F401,E402
+                            convolution, crelu, log_poisson_loss, max_pool1d, normalize_moments, pool,
+                            scale_regularization_loss, sufficient_statistics, weighted_cross_entropy_with_logits,
+                            weighted_moments)
+from ..ops.norms import l2_normalize  # noqa: F401,E402
+from ..ops.space_depth import depth_to_space, space_to_depth  # noqa: F401,E402
+from ..ops.special import softsign  # noqa: F401,E402

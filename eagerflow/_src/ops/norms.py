@@ -128,7 +128,7 @@ def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):
     """`tf.math.l2_normalize`: x / sqrt(max(sum(x**2), epsilon)) along `axis`."""
     x = as_tensor(x)
     axis = dim if axis is None else axis
-    square_sum = _reduce.reduce_sum(x * x, axis, keepdims=True)
+    square_sum = _reduce.reduce_sum(_math.square(x), axis, keepdims=True)
     return x * _math.rsqrt(_math.maximum(square_sum, as_tensor(epsilon, x.dtype)))
 
 

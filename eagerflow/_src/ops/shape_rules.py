@@ -152,3 +152,11 @@ def binary(allowed=None, out_dtype=None):
     infer.op_name = "?"  # set by defop: shared rules report the op they serve
     return infer
 
+
+
+def rank_message(rank, eager_message, expected=4):
+    """A wrong input rank as TensorFlow words it: the kernel's own message eagerly, the shape
+    function's "Shape must be rank N but is rank M" while tracing."""
+    if state.graph is not None:
+        return f"Shape must be rank {expected} but is rank {rank}"
+    return eager_message

@@ -143,6 +143,9 @@ def _xlogy_grad(op, g):
 
 Xlogy = defop("Xlogy", inputs=("x", "y"), kernel=_xlogy_kernel, infer=R.binary(R.FLOAT_COMPLEX), grad=_xlogy_grad)
 
+Softsign = defop("Softsign", inputs=("features",), kernel=lambda x: x / (1 + np.abs(x)), infer=R.unary(R.FLOATS),
+                 grad=lambda op, g: g / _math.square(_c(1, g) + _math.abs(op.inputs[0])))
+
 # --- Cumprod -------------------------------------------------------------------------------------------
 
 
@@ -216,6 +219,12 @@ xlogy = _binary(Xlogy)
 polygamma = _binary(Polygamma)
 
 
+def softsign(features, name=None):
+    """`tf.math.softsign` (also `tf.nn.softsign`): x / (1 + |x|). No eager pre-check: bind's
+    validation gives TensorFlow's class in both modes (TypeError while tracing)."""
+    return bind(Softsign, (as_tensor(features),))
+
+
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     """`tf.math.cumprod`: running product along `axis` (`exclusive`, `reverse` as for cumsum)."""
     from ..core import dtypes as _dt
@@ -235,12 +244,6 @@ def reciprocal_no_nan(x, name=None):
     """`tf.math.reciprocal_no_nan`: 1/x, and 0 where x is 0."""
     t = as_tensor(x)
     return _math.div_no_nan(_array.ones_like(t), t)
-
-
-def softsign(features, name=None):
-    """`tf.math.softsign`: x / (1 + |x|)."""
-    t = as_tensor(features)
-    return t / (_c(1, t) + _math.abs(t))
 
 
 from . import array as _array  # noqa: E402
@@ -269,6 +272,7 @@ Polygamma.jax = lambda n, x: jsp.polygamma(n.astype(np.int32) if n.dtype.kind ==
 Erfc.jax = lambda x: jsp.erfc(x).astype(x.dtype)
 Xlogy.jax = lambda x, y: jnp.where(x == 0, jnp.zeros_like(x), x * jnp.log(y)).astype(x.dtype)
 Cumprod.jax = _jax_cumprod
+Softsign.jax = lambda x: x / (1 + jnp.abs(x))
 for _op, _fn in ((Sinh, "sinh"), (Cosh, "cosh"), (Asin, "arcsin"), (Acos, "arccos"), (Atan, "arctan"),
                  (Asinh, "arcsinh"), (Acosh, "arccosh"), (Atanh, "arctanh"), (Atan2, "arctan2")):
     _op.jax = getattr(jnp, _fn)

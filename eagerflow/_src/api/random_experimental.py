@@ -1,0 +1,2 @@
+"""`tf.random.experimental`: seed derivation for the stateless ops."""
+from ..ops.stateless_random import stateless_fold_in, stateless_split  # noqa: F401
