@@ -30,4 +30,28 @@ def rows(Row):
         Row("ReadFile", tf.io.read_file, (_s(os.path.join(_DIR, "missing")),), raises=tf.errors.NotFoundError,
             label="missing"),
         Row("WriteFile", _write_then_read, (_s(os.path.join(_DIR, "sub", "out.bin")), _s(b"\x00written"))),
+    ] + _csv_rows(Row) + _example_rows(Row)
+
+
+def _csv_rows(Row):
+    records = np.array([b'1,"a,b",2.5', b"3,,-1e2"], dtype=object)
+    return [
+        Row("DecodeCSV", lambda r: tf.io.decode_csv(r, [[0], ["z"], tf.constant([], tf.float64)]), (records,)),
+        Row("DecodeCSV", lambda r: tf.io.decode_csv(r, [[0], [0]]), (records,), raises=tf.errors.InvalidArgumentError,
+            label="field_count"),
+    ]
+
+
+def _example_rows(Row):
+    T = tf.train
+    ex = T.Example(features=T.Features(feature={
+        "n": T.Feature(int64_list=T.Int64List(value=[4, -5])), "w": T.Feature(bytes_list=T.BytesList(value=[b"a"]))}))
+    batch = np.array([ex.SerializeToString(), T.Example().SerializeToString()], dtype=object)
+    features = {"n": tf.io.FixedLenFeature([2], tf.int64, default_value=[0, 1]),
+                "w": tf.io.FixedLenFeature([], tf.string, default_value="?"),
+                "x": tf.io.FixedLenFeature([1], tf.float32, default_value=[0.5])}
+    return [
+        Row("ParseExampleV2", lambda s: tf.io.parse_example(s, features), (batch,)),
+        Row("ParseExampleV2", lambda s: tf.io.parse_example(s, {"n": tf.io.FixedLenFeature([], tf.int64)}), (batch,),
+            raises=tf.errors.InvalidArgumentError, label="wrong_count"),
     ]
