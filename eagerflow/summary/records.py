@@ -1,47 +1,15 @@
-"""TFRecord framing, the container of TensorBoard's event files, written and read back.
+"""TFRecord framing for TensorBoard's event files: the code lives in eagerflow/_src/io/records.py
+(which tf.io.TFRecordWriter and tf.data.TFRecordDataset use too); this keeps the summary writer's
+names and its reader of whole files, whose errors name the file.
 
-Each record is: the data's length (uint64, little-endian), a masked CRC-32C of those 8 bytes, the
-data, and a masked CRC-32C of the data. TensorBoard checks both checksums, so a record with a
-wrong one is dropped: the CRC has to be right, and `read_records` checks it the same way.
-CRC-32C (Castagnoli) is not zlib's CRC-32, so it is computed here from a 256-entry table.
+TensorBoard checks both checksums of every record and drops a record with a wrong one, so the CRC
+has to be right; `read_records` checks it the same way.
 """
 from __future__ import annotations
 
 import struct
 
-_POLY = 0x82F63B78  # CRC-32C, reflected
-
-
-def _table():
-    table = []
-    for n in range(256):
-        c = n
-        for _ in range(8):
-            c = (c >> 1) ^ _POLY if c & 1 else c >> 1
-        table.append(c)
-    return table
-
-
-_TABLE = _table()
-
-
-def crc32c(data: bytes) -> int:
-    crc = 0xFFFFFFFF
-    table = _TABLE
-    for byte in data:
-        crc = table[(crc ^ byte) & 0xFF] ^ (crc >> 8)
-    return crc ^ 0xFFFFFFFF
-
-
-def masked_crc(data: bytes) -> int:
-    crc = crc32c(data)
-    return (((crc >> 15) | (crc << 17)) + 0xA282EAD8) & 0xFFFFFFFF
-
-
-def frame(data: bytes) -> bytes:
-    """One TFRecord holding `data`."""
-    length = struct.pack("<Q", len(data))
-    return length + struct.pack("<I", masked_crc(length)) + data + struct.pack("<I", masked_crc(data))
+from .._src.io.records import HEADER, crc32c, frame, masked_crc  # noqa: F401 - the summary writer's names
 
 
 class CorruptRecordError(ValueError):
@@ -52,10 +20,10 @@ def read_records(path):
     """The data of each record in a TFRecord file, checksums verified."""
     with open(path, "rb") as f:
         while True:
-            header = f.read(12)
+            header = f.read(HEADER)
             if not header:
                 return
-            if len(header) < 12:
+            if len(header) < HEADER:
                 raise CorruptRecordError(f"{path}: truncated record header")
             length_bytes, length_crc = header[:8], struct.unpack("<I", header[8:])[0]
             if masked_crc(length_bytes) != length_crc:

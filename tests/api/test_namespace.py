@@ -23,7 +23,7 @@ EXPECTED = set("""
     custom_gradient data debugging device divide double dtypes einsum equal errors executing_eagerly exp
     expand_dims eye fill float16 float32 float64 floor foldl foldr function gather gather_nd
     get_current_name_scope gradients greater greater_equal half identity image init_scope int16 int32
-    int64 int8 is_tensor keras less less_equal linalg linspace logical_and logical_not logical_or map_fn
+    int64 int8 io is_tensor keras less less_equal linalg linspace logical_and logical_not logical_or map_fn
     math matmul maximum minimum multiply name_scope negative nest newaxis nn norm not_equal one_hot ones
     ones_like pad pow print random range rank recompute_grad reduce_all reduce_any reduce_logsumexp
     reduce_max reduce_mean reduce_min reduce_prod reduce_sum reshape resource reverse round saved_model

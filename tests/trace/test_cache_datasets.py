@@ -67,6 +67,8 @@ def test_every_dataset_class_is_known_or_deliberately_keyed_by_identity():
         # streams: their elements come from the user's Python (predicates, generators), run at call time
         "FilterDataset", "FlatMapDataset", "InterleaveDataset", "WindowDataset", "ScanDataset",
         "TakeWhileDataset", "UniqueDataset", "PaddedBatchDataset", "GeneratorDataset",
+        # streams read from files by Python when iterated (data/file_sources.py)
+        "FileRecordsDataset", "TextLineDataset", "TFRecordDataset",
         # indexable, but not (yet) rebuilt on placeholders
         "ShardDataset", "ZipDataset", "ConcatenateDataset", "UnbatchDataset",
     }

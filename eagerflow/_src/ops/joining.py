@@ -46,8 +46,11 @@ def _pack_infer(inputs, attrs):
 
 def _pack_kernel(*xs, axis=0):
     # NOTE: scalars (loop counters packed into slice bounds) skip np.stack's generic path.
+    # NOTE: not for strings: np.array of 0-d object arrays nests the arrays instead of their bytes.
     if axis == 0 and all(np.ndim(x) == 0 for x in xs):
-        return np.array(xs, dtype=np.result_type(*xs))
+        dtype = np.result_type(*xs)
+        if dtype != object:
+            return np.array(xs, dtype=dtype)
     return np.stack(xs, axis=axis)
 
 

@@ -1,0 +1,15 @@
+"""`tf.io`: files (gfile, read_file/write_file), CSV and TFRecord parsing, tf.train.Example parsing."""
+import types as _types
+
+from ..io import gfile as _gfile
+from ..ops.decode_csv import decode_csv  # noqa: F401
+from ..io.tfrecord_writer import TFRecordOptions, TFRecordWriter  # noqa: F401
+from ..ops.io_files import read_file, write_file  # noqa: F401
+from ..ops.parse_example import (FixedLenFeature, VarLenFeature, parse_example,  # noqa: F401
+                                 parse_single_example)
+
+gfile = _types.SimpleNamespace(
+    GFile=_gfile.GFile, copy=_gfile.copy, exists=_gfile.exists, glob=_gfile.glob, isdir=_gfile.isdir,
+    join=_gfile.join, listdir=_gfile.listdir, makedirs=_gfile.makedirs, mkdir=_gfile.mkdir, remove=_gfile.remove,
+    rename=_gfile.rename, rmtree=_gfile.rmtree, stat=_gfile.stat, walk=_gfile.walk)
+del _types

@@ -1,0 +1,1 @@
+"""File input and output behind `tf.io`: gfile, TFRecord framing, CSV parsing, tf.train.Example."""

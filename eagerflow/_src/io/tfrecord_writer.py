@@ -1,0 +1,93 @@
+"""`tf.io.TFRecordWriter` and `tf.io.TFRecordOptions`: records framed (io/records.py) into a file,
+optionally compressed as ZLIB or GZIP, which TFRecordDataset and TensorFlow read back.
+
+As in TensorFlow, the file is created (truncated) when the writer is made; `flush()` pushes
+the compressed stream so far to the file, `close()` ends it, and a closed writer refuses writes
+with FailedPreconditionError("Writer is closed.").
+"""
+from __future__ import annotations
+
+import zlib
+
+from ..core.errors import FailedPreconditionError
+from .compressed import compressor
+from .gfile import os_error
+from .records import frame
+
+_KINDS = {None: "", "": "", "ZLIB": "ZLIB", "GZIP": "GZIP"}
+
+
+class TFRecordOptions:
+    """Options of a TFRecordWriter: the compression type ("", "ZLIB" or "GZIP") and level."""
+
+    compression_type_map = {"ZLIB": "ZLIB", "GZIP": "GZIP", "": ""}
+
+    def __init__(self, compression_type=None, flush_mode=None, input_buffer_size=None, output_buffer_size=None,
+                 window_bits=None, compression_level=None, compression_method=None, mem_level=None,
+                 compression_strategy=None):
+        self.compression_type = _compression(compression_type)
+        self.compression_level = compression_level
+
+    @classmethod
+    def get_compression_type_string(cls, options):
+        if options is None or isinstance(options, str):
+            return _compression(options)
+        return options.compression_type
+
+
+def _compression(kind):
+    if isinstance(kind, TFRecordOptions):
+        return kind.compression_type
+    if kind not in _KINDS:
+        raise ValueError(f'Not a valid compression_type: "{kind}"')
+    return _KINDS[kind]
+
+
+class TFRecordWriter:
+    """Writes records to a TFRecord file; a context manager that closes it."""
+
+    def __init__(self, path, options=None):
+        self._path = str(path)
+        kind = _compression(options)
+        self._compressor = compressor(kind)
+        if self._compressor is not None and isinstance(options, TFRecordOptions) and options.compression_level:
+            self._compressor = zlib.compressobj(level=options.compression_level, wbits=31 if kind == "GZIP" else 15)
+        try:
+            self._file = open(self._path, "wb")
+        except OSError as e:
+            raise os_error(self._path, e) from None
+
+    def write(self, record):
+        if isinstance(record, str):
+            record = record.encode("utf-8")
+        if not isinstance(record, (bytes, bytearray, memoryview)):
+            raise TypeError(f"write(): incompatible function arguments: record must be bytes or str, got "
+                            f"{type(record).__name__}")
+        if self._file is None:
+            raise FailedPreconditionError(None, None, "Writer is closed.")
+        data = frame(bytes(record))
+        self._file.write(self._compressor.compress(data) if self._compressor is not None else data)
+
+    def flush(self):
+        if self._file is None:
+            raise FailedPreconditionError(None, None, "Writer is closed.")
+        if self._compressor is not None:
+            self._file.write(self._compressor.flush(zlib.Z_SYNC_FLUSH))
+        self._file.flush()
+
+    def close(self):
+        if self._file is not None:
+            if self._compressor is not None:
+                self._file.write(self._compressor.flush())
+            self._file.close()
+            self._file = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        if getattr(self, "_file", None) is not None:
+            self.close()
