@@ -12,23 +12,12 @@ import struct
 
 import numpy as np
 
+from .._src.io.wire import varint  # the one varint writer (tf.train.Example uses it too)
+
 # tensorflow/core/framework/types.proto DataType numbers.
 DATA_TYPES = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,
               "complex64": 8, "int64": 9, "bool": 10, "uint16": 17, "float16": 19, "uint32": 22,
               "uint64": 23, "resource": 20, "variant": 21, "complex128": 18, "bfloat16": 14}
-
-
-def varint(value: int) -> bytes:
-    value &= (1 << 64) - 1  # negative int64s are written as their two's complement, in 10 bytes
-    out = bytearray()
-    while True:
-        byte = value & 0x7F
-        value >>= 7
-        if value:
-            out.append(byte | 0x80)
-        else:
-            out.append(byte)
-            return bytes(out)
 
 
 def key(field: int, wire_type: int) -> bytes:
