@@ -245,6 +245,14 @@ def _jax_adjoint(x, flag):
     return jnp.conj(x) if x.dtype.kind == "c" else x
 
 
-MatMul.jax = lambda a, b, transpose_a=False, transpose_b=False: jnp.matmul(a.T if transpose_a else a,
-                                                                           b.T if transpose_b else b)
+def _jax_matmul(a, b, transpose_a=False, transpose_b=False):
+    """One dot_general contracting the right axes: XLA then picks its dot kernel for the layout as
+    it does for JAX's own gradients, instead of materialising a transposed copy first (a constant
+    input's transpose was folded into a second constant and sent down a slower fused path)."""
+    from jax import lax
+    dims = (((0 if transpose_a else 1,), (1 if transpose_b else 0,)), ((), ()))
+    return lax.dot_general(a, b, dims)
+
+
+MatMul.jax = _jax_matmul
 BatchMatMulV2.jax = lambda x, y, adj_x=False, adj_y=False: jnp.matmul(_jax_adjoint(x, adj_x), _jax_adjoint(y, adj_y))
