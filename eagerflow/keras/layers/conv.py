@@ -42,25 +42,17 @@ class Conv2D(Layer):
         if groups != 1:
             raise NotImplementedError("Conv2D(groups > 1) is not supported yet.")
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        self.kernel_regularizer, self.bias_regularizer = _reg.get(kernel_regularizer), _reg.get(bias_regularizer)
-        self.kernel_constraint, self.bias_constraint = _con.get(kernel_constraint), _con.get(bias_constraint)
+        read_weight_args(self, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+                         bias_regularizer, kernel_constraint, bias_constraint)
         _channels_last(data_format)
         self.filters = filters
         self.kernel_size = _pair(kernel_size, "kernel_size")
         self.strides = _pair(strides, "strides")
         self.padding = _padding(padding)
         self.dilation_rate = _pair(dilation_rate, "dilation_rate")
-        self.activation = _act.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = _init.get(kernel_initializer)
-        self.bias_initializer = _init.get(bias_initializer)
 
     def build(self, input_shape):
-        shape = self.kernel_size + (input_shape[-1], self.filters)
-        self.kernel = self.add_weight(shape, self.kernel_initializer, name="kernel", regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.bias = self.add_weight((self.filters,), self.bias_initializer, name="bias", regularizer=self.bias_regularizer,
-                                    constraint=self.bias_constraint) if self.use_bias else None
+        add_kernel_and_bias(self, self.kernel_size + (input_shape[-1], self.filters))
         self.built = True
 
     def call(self, inputs):
@@ -74,6 +66,26 @@ class Conv2D(Layer):
         return {**super().get_config(), "filters": self.filters, "kernel_size": list(self.kernel_size),
                 "strides": list(self.strides), "padding": self.padding.lower(), "data_format": "channels_last",
                 "dilation_rate": list(self.dilation_rate), "groups": 1, **conv_weight_config(self)}
+
+
+def read_weight_args(layer, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+                     bias_regularizer, kernel_constraint, bias_constraint):
+    """What conv_weight_config writes back: a convolution's activation, bias flag, and its kernel's and
+    bias's initializers, regularizers and constraints, resolved from Keras identifiers."""
+    layer.activation, layer.use_bias = _act.get(activation), use_bias
+    layer.kernel_initializer, layer.bias_initializer = _init.get(kernel_initializer), _init.get(bias_initializer)
+    layer.kernel_regularizer, layer.bias_regularizer = _reg.get(kernel_regularizer), _reg.get(bias_regularizer)
+    layer.kernel_constraint, layer.bias_constraint = _con.get(kernel_constraint), _con.get(bias_constraint)
+
+
+def add_kernel_and_bias(layer, kernel_shape):
+    """The `kernel` of `kernel_shape` and, with use_bias, a `bias` of `filters` values, with the
+    settings read_weight_args stored."""
+    layer.kernel = layer.add_weight(kernel_shape, layer.kernel_initializer, name="kernel",
+                                    regularizer=layer.kernel_regularizer, constraint=layer.kernel_constraint)
+    layer.bias = layer.add_weight((layer.filters,), layer.bias_initializer, name="bias",
+                                  regularizer=layer.bias_regularizer,
+                                  constraint=layer.bias_constraint) if layer.use_bias else None
 
 
 def conv_weight_config(layer):

@@ -13,12 +13,8 @@ from ..._src.ops import pooling as _pool
 from ..._src.ops import reduce as _reduce
 from ..._src.ops.joining import concat
 from ..._src.ops.padding import pad
-from .. import activations as _act
-from .. import constraints as _con
-from .. import initializers as _init
-from .. import regularizers as _reg
 from .base import Layer
-from .conv import _channels_last, _padding, conv_weight_config
+from .conv import _channels_last, _padding, add_kernel_and_bias, conv_weight_config, read_weight_args
 from .input_spec import check_ndim
 from .reshaping3d import _triple
 
@@ -56,20 +52,13 @@ class Conv3D(Layer):
         self.kernel_size, self.strides = _triple(kernel_size, "kernel_size"), _triple(strides, "strides")
         self.dilation_rate = _triple(dilation_rate, "dilation_rate")
         self.padding = _padding(padding)
-        self.activation, self.use_bias = _act.get(activation), use_bias
-        self.kernel_initializer, self.bias_initializer = _init.get(kernel_initializer), _init.get(bias_initializer)
-        self.kernel_regularizer, self.bias_regularizer = _reg.get(kernel_regularizer), _reg.get(bias_regularizer)
-        self.kernel_constraint, self.bias_constraint = _con.get(kernel_constraint), _con.get(bias_constraint)
+        read_weight_args(self, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+                         bias_regularizer, kernel_constraint, bias_constraint)
 
     def build(self, input_shape):
         if len(input_shape) != 5:
             return  # call() raises Keras' rank message
-        self.kernel = self.add_weight(self.kernel_size + (input_shape[-1], self.filters), self.kernel_initializer,
-                                      name="kernel", regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.bias = self.add_weight((self.filters,), self.bias_initializer, name="bias",
-                                    regularizer=self.bias_regularizer,
-                                    constraint=self.bias_constraint) if self.use_bias else None
+        add_kernel_and_bias(self, self.kernel_size + (input_shape[-1], self.filters))
         self.built = True
 
     def call(self, inputs):
@@ -119,20 +108,13 @@ class Conv1DTranspose(Layer):
         self.filters = filters
         self.kernel_size, self.strides = _one(kernel_size, "kernel_size"), _one(strides, "strides")
         self.padding = _padding(padding)
-        self.activation, self.use_bias = _act.get(activation), use_bias
-        self.kernel_initializer, self.bias_initializer = _init.get(kernel_initializer), _init.get(bias_initializer)
-        self.kernel_regularizer, self.bias_regularizer = _reg.get(kernel_regularizer), _reg.get(bias_regularizer)
-        self.kernel_constraint, self.bias_constraint = _con.get(kernel_constraint), _con.get(bias_constraint)
+        read_weight_args(self, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+                         bias_regularizer, kernel_constraint, bias_constraint)
 
     def build(self, input_shape):
         if len(input_shape) != 3:
             return
-        self.kernel = self.add_weight((self.kernel_size, self.filters, input_shape[-1]), self.kernel_initializer,
-                                      name="kernel", regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.bias = self.add_weight((self.filters,), self.bias_initializer, name="bias",
-                                    regularizer=self.bias_regularizer,
-                                    constraint=self.bias_constraint) if self.use_bias else None
+        add_kernel_and_bias(self, (self.kernel_size, self.filters, input_shape[-1]))
         self.built = True
 
     def call(self, inputs):

@@ -12,11 +12,7 @@ from ..._src.ops import reduce as _reduce
 from ..._src.ops.image import resize
 from ..._src.ops.ordering import reverse
 from .base import Layer
-
-
-def _channels_last(data_format):
-    if data_format not in (None, "channels_last"):
-        raise NotImplementedError("Only data_format='channels_last' is supported.")
+from .conv import _channels_last
 
 
 def _float(layer, images):

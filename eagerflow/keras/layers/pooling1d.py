@@ -9,12 +9,8 @@ from ..._src.ops import math as _math
 from ..._src.ops import pooling as _pool
 from ..._src.ops import reduce as _reduce
 from ..._src.ops.padding import pad
-from .. import activations as _act
-from .. import constraints as _con
-from .. import initializers as _init
-from .. import regularizers as _reg
 from .base import Layer
-from .conv import conv_weight_config
+from .conv import _channels_last, add_kernel_and_bias, conv_weight_config, read_weight_args
 from .input_spec import check_ndim
 
 
@@ -34,11 +30,6 @@ def _padding(padding, allowed):
         raise ValueError(f"The `padding` argument must be a one of {', '.join(repr(p) for p in allowed)}. "
                          f"Received: padding={padding}")
     return padding
-
-
-def _channels_last(data_format):
-    if data_format not in (None, "channels_last"):
-        raise NotImplementedError("Only data_format='channels_last' is supported.")
 
 
 class Conv1D(Layer):
@@ -61,21 +52,13 @@ class Conv1D(Layer):
             raise ValueError(f"`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
                              f"strides=({self.strides},) and dilation_rate=({self.dilation_rate},)")
         self.padding = _padding(padding, ("valid", "same", "causal"))
-        self.activation = _act.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer, self.bias_initializer = _init.get(kernel_initializer), _init.get(bias_initializer)
-        self.kernel_regularizer, self.bias_regularizer = _reg.get(kernel_regularizer), _reg.get(bias_regularizer)
-        self.kernel_constraint, self.bias_constraint = _con.get(kernel_constraint), _con.get(bias_constraint)
+        read_weight_args(self, activation, use_bias, kernel_initializer, bias_initializer, kernel_regularizer,
+                         bias_regularizer, kernel_constraint, bias_constraint)
 
     def build(self, input_shape):
         if len(input_shape) < 3:
             return  # call() raises Keras' rank message
-        self.kernel = self.add_weight((self.kernel_size, input_shape[-1], self.filters), self.kernel_initializer,
-                                      name="kernel", regularizer=self.kernel_regularizer,
-                                      constraint=self.kernel_constraint)
-        self.bias = self.add_weight((self.filters,), self.bias_initializer, name="bias",
-                                    regularizer=self.bias_regularizer,
-                                    constraint=self.bias_constraint) if self.use_bias else None
+        add_kernel_and_bias(self, (self.kernel_size, input_shape[-1], self.filters))
         self.built = True
 
     def call(self, inputs):

@@ -9,12 +9,8 @@ from ..._src.ops.joining import tile
 from ..._src.ops.padding import pad
 from ..._src.ops.repeat import repeat
 from .base import Layer
+from .conv import _channels_last
 from .input_spec import check_ndim
-
-
-def _channels_last(data_format):
-    if data_format not in (None, "channels_last"):
-        raise NotImplementedError("Only data_format='channels_last' is supported.")
 
 
 def _int_pair(value, name):
