@@ -271,7 +271,8 @@ def _utf8_chars(s: bytes):
 
 
 def _dims(shape):
-    return "[" + ",".join(str(d) for d in shape) + "]"
+    """A NumPy shape as TensorFlow prints it in messages (`[2,2]`)."""
+    return R.fmt_dims(TensorShape(shape))
 
 
 def _substr_infer(inputs, attrs):
