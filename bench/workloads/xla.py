@@ -1,6 +1,6 @@
 """jit_compile=True (XLA through JAX) side by side with JAX's own jit, on the workloads where a
 whole compiled loop or step wins: RNN forward, RNN forward+backward, RNN states collected in a
-tf.TensorArray, MLP step, GELU (issue 12).
+tf.TensorArray, MLP step, one small step, GELU (issue 12).
 
 Each workload reuses the default-path module's NumPy floor and inputs, and adds:
 * `jax`: the same math written by hand for `jax.jit` (`lax.scan` for the loop, `value_and_grad`
@@ -26,6 +26,9 @@ def _jax():
     except ImportError:
         raise Unavailable("JAX is not installed (pip install 'eagerflow[xla]')") from None
     jax.config.update("jax_enable_x64", True)  # as eagerflow's jit runs it (TensorFlow's int64/float64)
+    # ...and synchronous CPU dispatch, as eagerflow runs it (TensorFlow's CPU mode): both variants
+    # share one process, so they share one mode; this makes it the same one whichever starts first.
+    jax.config.update("jax_cpu_enable_async_dispatch", False)
     return jax
 
 
@@ -205,6 +208,35 @@ def _gelu(framework):
     return factory
 
 
+# --- one small step: an RNN cell on (8, 64), where the call itself is the cost ----------------
+
+def _small_numpy(p):
+    h, w = p["x"][0] @ p["wx"], p["wh"]
+    return lambda: np.tanh(h @ w)
+
+
+def _small_jax(p):
+    jax = _jax()
+    jnp = jax.numpy
+    h, w = jnp.asarray(p["x"][0] @ p["wx"]), jnp.asarray(p["wh"])
+    step = jax.jit(lambda h: jnp.tanh(h @ w))
+    step(h).block_until_ready()
+    return lambda: step(h).block_until_ready()
+
+
+def _small(framework):
+    def factory(p):
+        tf = _framework(framework)
+        h, w = tf.constant(p["x"][0] @ p["wx"]), tf.constant(p["wh"])
+
+        @tf.function(jit_compile=True)
+        def step(h):
+            return tf.tanh(tf.matmul(h, w))
+        step(h)
+        return lambda: step(h)
+    return factory
+
+
 def _variants(numpy_factory, jax_factory, make):
     return {"numpy": numpy_factory, "jax": jax_factory, "eagerflow": make("eagerflow"),
             "tensorflow": make("tensorflow")}
@@ -225,6 +257,9 @@ WORKLOADS = [
     Workload(name="xla/mlp-step", setup=mlp._setup, variants=_variants(mlp._numpy, _mlp_jax, _mlp),
              target=_TARGET, rtol=1e-4, atol=1e-6,
              description="jit_compile=True: MLP 784-128-10 batch 32 loss+grads vs jax.jit(value_and_grad)"),
+    Workload(name="xla/small-step", setup=rnn._setup, variants=_variants(_small_numpy, _small_jax, _small),
+             target=_TARGET, rtol=1e-5, atol=1e-6,
+             description="jit_compile=True: one RNN cell step on (8, 64): the cost of a compiled call"),
     Workload(name="xla/gelu-4M", setup=gelu._setup, variants=_variants(gelu._hand_tuned, _gelu_jax, _gelu),
              target=_TARGET, rtol=1e-5, atol=1e-6,
              description="jit_compile=True: GELU on 4M float32 vs jax.jit"),

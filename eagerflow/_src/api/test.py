@@ -4,6 +4,20 @@ _NAMES = ("TestCase", "gpu_device_name", "is_built_with_cuda", "is_built_with_gp
           "is_built_with_xla", "is_gpu_available", "main")
 
 
+class _Experimental:
+    """`tf.test.experimental`."""
+
+    @staticmethod
+    def sync_devices():
+        """Blocks until every compiled call made so far has finished: for benchmarks, after
+        `tf.config.experimental.set_synchronous_execution(False)` (codegen/jit_dispatch.py)."""
+        from ..codegen.jit_dispatch import sync_devices
+        sync_devices()
+
+
+experimental = _Experimental()
+
+
 def __getattr__(name):
     if name in _NAMES:
         from . import test_case
@@ -12,4 +26,4 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(_NAMES)
+    return sorted(_NAMES + ("experimental",))

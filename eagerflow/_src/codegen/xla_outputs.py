@@ -52,7 +52,7 @@ class OutputRecycler:
     """The pool of one compiled program's large outputs (position -> a dead output's XLA array).
     Held weakly by the finalizers, so a live output does not keep the program alive."""
 
-    __slots__ = ("positions", "_shapes", "_wanted", "_pool", "_put", "__weakref__")
+    __slots__ = ("positions", "_shapes", "_pool", "_put", "__weakref__")
 
     def __init__(self, outputs, device_put):
         positions, shapes = [], []
@@ -69,7 +69,6 @@ class OutputRecycler:
                 shapes.append((tuple(shape.as_list()), np_dtype))
         self.positions = tuple(positions)
         self._shapes = tuple(shapes)
-        self._wanted = frozenset(positions)
         self._pool = {}
         self._put = device_put
 
@@ -82,11 +81,12 @@ class OutputRecycler:
             donors.append(put(np.empty(shape, dtype)) if array is None else array)
         return tuple(donors)
 
-    def as_numpy(self, outputs, inputs):
-        """The outputs as NumPy arrays; the large ones as recyclable views. An output that is an
-        input's buffer (XLA may forward one) or repeats another output is never recycled."""
-        wanted = self._wanted  # np.asarray would cache its view on the XLA array: not for these
-        result = [None if i in wanted else np.asarray(o) for i, o in enumerate(outputs)]
+    def handed_out(self, outputs, inputs):
+        """The outputs as the call returns them: the large ones as recyclable NumPy views, the
+        others as they are (XLA arrays, converted when first read: core/tensor.py's DeviceTensor).
+        An output that is an input's buffer (XLA may forward one) or repeats another output is
+        never recycled."""
+        result = list(outputs)
         seen = {a.unsafe_buffer_pointer() for a in inputs if hasattr(a, "unsafe_buffer_pointer")}
         me = weakref.ref(self)
         for i in self.positions:

@@ -261,6 +261,50 @@ class EagerTensor(Tensor):
                 f"numpy={_numpy_text(self, is_repr=True)}>")
 
 
+class DeviceTensor(EagerTensor):
+    """An output of a `jit_compile=True` function still in the XLA buffer the executable wrote:
+    the NumPy array is made on first use (`numpy()`, an op, printing).
+
+    Why: turning an XLA buffer into a NumPy array costs a few microseconds inside jaxlib, about
+    what a small compiled step spends on one of its ops. A training step's loss and gradients
+    are often never looked at on the host (they go straight into the next compiled call), so
+    each output pays only when it is read. The value is complete when the tensor is made (the
+    call waits for the executable), so timing and errors are as for any eager tensor.
+
+    `_value` is a property here over EagerTensor's slot: the first read stores the array in the
+    slot, later reads take it from there. The XLA array stays (`_device`): the NumPy array is a
+    view of its buffer, and a later compiled call takes it as it is (codegen/xla.py)."""
+
+    __slots__ = ("_device",)
+
+    @property
+    def _value(self):
+        try:
+            return _read_value_slot(self)
+        except AttributeError:  # not read yet: its one conversion (two threads racing make equal views)
+            value = np.asarray(self._device)
+            _write_value_slot(self, value)
+            return value
+
+    @_value.setter
+    def _value(self, value):
+        _write_value_slot(self, value)
+
+    @property
+    def shape(self) -> TensorShape:
+        return TensorShape._from_tuple(self._device.shape)
+
+    @property
+    def ndim(self) -> int:
+        return self._device.ndim
+
+    def __reduce__(self):
+        return EagerTensor, (self.numpy(),)
+
+
+_read_value_slot = EagerTensor._value.__get__
+_write_value_slot = EagerTensor._value.__set__
+
 _new_object = object.__new__
 
 
@@ -281,6 +325,17 @@ def wrap_array(value) -> EagerTensor:
         value = np.asarray(value)
         t._dtype = _dt.from_numpy(value.dtype)
     t._value = value
+    return t
+
+
+def wrap_device(value) -> EagerTensor:
+    """An EagerTensor for a compiled function's output: a DeviceTensor for an XLA array (converted
+    on first use), wrap_array's tensor for a NumPy array (a large output's recycled view)."""
+    if isinstance(value, np.ndarray):
+        return wrap_array(value)
+    t = _new_object(DeviceTensor)
+    t._device = value
+    t._dtype = _BY_NP[value.dtype]
     return t
 
 

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from ..core.convert import convert_to_tensor
-from ..core.tensor import EagerTensor, Tensor, TensorSpec
+from ..core.tensor import DeviceTensor, EagerTensor, Tensor, TensorSpec
 
 _P = inspect.Parameter
 _LITERALS = (bool, int, float, complex, str, bytes, type(None))
@@ -197,7 +197,8 @@ def _checker(template):
         dtype, dims = template.dtype, tuple(template.shape.as_list())
 
         def check(value, flat):
-            if type(value) is EagerTensor and value._dtype is dtype and value._value.shape == dims:
+            if (type(value) is EagerTensor or type(value) is DeviceTensor) and value._dtype is dtype \
+                    and value._value.shape == dims:
                 flat.append(value)
             else:
                 match(value, template, flat)

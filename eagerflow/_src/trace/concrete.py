@@ -18,7 +18,7 @@ from ..core import nest
 from ..core.context import state
 from ..core.errors import InvalidArgumentError, OpError, ParityError, graph_error_message
 from ..core.shape import TensorShape
-from ..core.tensor import Tensor, TensorSpec, wrap_array
+from ..core.tensor import Tensor, TensorSpec, wrap_array, wrap_device
 # Loaded with eagerflow, not on the first traced call (where they cost about 1 ms of the 5 ms budget).
 from ..codegen.pycode import generate
 from ..passes.pipeline import optimize
@@ -67,9 +67,10 @@ class ConcreteFunction:
             self._fn = _runs_inlined_only(name, enclosing[0])
         self._n_params = len(param_specs)
         # How a call runs the generated code: inside NumPy's quiet floating-point context
-        # (ops/fp_errors.py), or, when every op only moves, compares or selects values, as a plain
-        # call (decided once here, not per call).
-        self._run = run_quiet if _may_warn(graph, program) else operator.call
+        # (ops/fp_errors.py), or, when every op only moves, compares or selects values or the
+        # function runs through XLA (which raises no NumPy warnings), as a plain call (decided
+        # once here, not per call).
+        self._run = run_quiet if not jit_compile and _may_warn(graph, program) else operator.call
         # Python values the trace froze, checked on every call while not None (trace/stale.py; set
         # by Function after tracing), and with experimental_retrace_on_stale_captures, the traces of
         # the same call for other such values and what retracing needs.
@@ -77,7 +78,11 @@ class ConcreteFunction:
         self._stale_variants = ()
         self._stale_retrace = None
         self._pack = _packer(structured_outputs)
-        self._single_output = isinstance(structured_outputs, Tensor)
+        # The output arrays become tensors through `_wrap_output`: XLA's arrays (jit_compile) as
+        # DeviceTensors, NumPy's as EagerTensors. `_single_output` is the hot paths' shortcut for
+        # one NumPy output (wrap_array inlined), so never set under jit_compile.
+        self._wrap_output = wrap_device if jit_compile else wrap_array
+        self._single_output = isinstance(structured_outputs, Tensor) and not jit_compile
         self.stateful = any(op.opdef.stateful for op in graph.get_operations())
         self._with_intermediates = None
         self._gradient = None
@@ -89,9 +94,12 @@ class ConcreteFunction:
         """The generated code on raw arrays; trailing capture inputs of a call op are ignored (the
         generated code holds its captures)."""
         try:
-            return self._fn(*arrays[:self._n_params])
+            outputs = self._fn(*arrays[:self._n_params])
         except Exception as exc:
             raise self._runtime_error(exc) from None
+        if self.jit_compile:  # XLA's arrays, as NumPy views of their buffers
+            return tuple(np.asarray(o) for o in outputs)
+        return outputs
 
     def output_specs(self):
         return [(t.shape, t.dtype) for t in self._outputs]
@@ -306,7 +314,8 @@ class ConcreteFunction:
             raise self._runtime_error(exc) from None
 
     def _wrap(self, arrays):
-        return self._pack([wrap_array(a) for a in arrays])
+        wrap = self._wrap_output
+        return self._pack([wrap(a) for a in arrays])
 
     def _runtime_error(self, exc):
         """The error a kernel raised, naming the node and the user's line that created it."""

@@ -28,7 +28,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core import nest
 from ..core.convert import convert_to_tensor
-from ..core.tensor import EagerTensor, TensorSpec
+from ..core.tensor import DeviceTensor, EagerTensor, TensorSpec
 from ..ops.state import ResourceHandle
 from . import signature as sig
 
@@ -105,7 +105,7 @@ def _key(ds, tensors):
         elif kind in ("sliced", "whole"):
             inner = []
             part = sig.key_of(ds._tensors, inner)  # the normalized components
-            if not all(type(t) is EagerTensor for t in inner):
+            if not all(type(t) in (EagerTensor, DeviceTensor) for t in inner):
                 return None
             tensors.extend(inner)
             if kind == "sliced":
@@ -124,7 +124,7 @@ def _key(ds, tensors):
 def _count(value, tensors):
     if value is None or isinstance(value, bool):
         return ("static", value) if value is None else None
-    if isinstance(value, (int, np.integer)) or (type(value) is EagerTensor and value.shape.rank == 0
+    if isinstance(value, (int, np.integer)) or (type(value) in (EagerTensor, DeviceTensor) and value.shape.rank == 0
                                                  and value.dtype.is_integer):
         tensors.append(convert_to_tensor(np.int64(int(value))))
         return (sig.TENSOR, _dt.int64, ())

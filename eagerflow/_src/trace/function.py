@@ -23,7 +23,7 @@ import weakref
 from ..core import context as _context
 from ..core import nest
 from ..core.context import state
-from ..core.tensor import _BY_NP, EagerTensor, TensorSpec, _new_object, wrap_array
+from ..core.tensor import _BY_NP, DeviceTensor, EagerTensor, TensorSpec, _new_object, wrap_array
 from ..core.tracebacks import filter_traceback
 from ..ops.fp_errors import busy
 from . import cache as _cache
@@ -141,20 +141,21 @@ class Function:
             n = len(args)
             if n == 2:
                 x, y = args
-                if type(x) is not EagerTensor or type(y) is not EagerTensor:
+                if (type(x) is not EagerTensor and type(x) is not DeviceTensor
+                        or type(y) is not EagerTensor and type(y) is not DeviceTensor):
                     return self._call(args, kwargs)
                 xv, yv = x._value, y._value
                 key = (x._dtype, xv.shape, y._dtype, yv.shape)
             elif n == 1:
                 x = args[0]
-                if type(x) is not EagerTensor:
+                if type(x) is not EagerTensor and type(x) is not DeviceTensor:
                     return self._call(args, kwargs)
                 xv = x._value
                 key = (x._dtype, xv.shape)
             else:
                 key, arrays = (), []
                 for x in args:
-                    if type(x) is not EagerTensor:
+                    if type(x) is not EagerTensor and type(x) is not DeviceTensor:
                         return self._call(args, kwargs)
                     value = x._value
                     arrays.append(value)

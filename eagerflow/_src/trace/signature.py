@@ -25,7 +25,7 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from ..core.shape import TensorShape
-from ..core.tensor import EagerTensor, Tensor, make_eager
+from ..core.tensor import DeviceTensor, EagerTensor, Tensor, make_eager
 
 TENSOR = "T"
 ITERATOR = "I"
@@ -162,15 +162,15 @@ def fast_key(args):
     n = len(args)
     if n == 1:
         a = args[0]
-        return (a._dtype, a._value.shape) if type(a) is EagerTensor else None
+        return (a._dtype, a._value.shape) if type(a) is EagerTensor or type(a) is DeviceTensor else None
     if n == 2:
         a, b = args
-        if type(a) is EagerTensor and type(b) is EagerTensor:
+        if (type(a) is EagerTensor or type(a) is DeviceTensor) and (type(b) is EagerTensor or type(b) is DeviceTensor):
             return (a._dtype, a._value.shape, b._dtype, b._value.shape)
         return None
     key = ()
     for a in args:
-        if type(a) is not EagerTensor:
+        if type(a) is not EagerTensor and type(a) is not DeviceTensor:
             return None
         key += (a._dtype, a._value.shape)
     return key
