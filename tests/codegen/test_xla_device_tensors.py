@@ -159,3 +159,13 @@ def test_synchronous_execution_setting_as_tensorflow_has_it():
         assert tf.config.experimental.get_synchronous_execution() is True
     finally:
         tf.config.experimental.set_synchronous_execution(True)
+
+
+def test_a_read_output_is_recognised_as_its_xla_array_and_nothing_else_is():
+    from eagerflow._src.codegen.xla_outputs import array_viewed
+    out = _cell()(tf.constant(H))
+    view = np.asarray(out)
+    assert array_viewed(view) is out._device  # passed back in, it goes to XLA without a copy
+    assert array_viewed(view[1:]) is None and array_viewed(view.reshape(-1)) is None
+    assert array_viewed(view[::-1, ::-1]) is None and array_viewed(np.asarray(out)) is out._device
+    assert array_viewed(np.array(view)) is None and array_viewed(H) is None

@@ -38,7 +38,7 @@ from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIA
 from . import xla_higher_order  # noqa: F401 - adds the higher-order gradient ops to SPECIAL
 from . import xla_lists  # TensorLists as pytrees: registered once JAX is imported
 from ..ops.lists_jax import SizeNeedsConstants
-from .xla_outputs import OutputRecycler, xla_array_of
+from .xla_outputs import OutputRecycler, array_viewed, xla_array_of
 from .xla_run import SPECIAL, NeedsConstant, Slot, State, dtype_of, run_program
 
 INSTALL_HINT = "pip install 'eagerflow[xla]'"
@@ -312,6 +312,8 @@ class CompiledProgram:
                 out.append(held[1])
             elif isinstance(a, np.ndarray) and a.nbytes >= _PLACE_BYTES:
                 device = xla_array_of(a)
+                if device is None:
+                    device = array_viewed(a)
                 if device is not None:  # an output of a compiled function: XLA already has it
                     out.append(device)
                     continue
@@ -321,8 +323,9 @@ class CompiledProgram:
                 device = self._put(a.copy()).block_until_ready()
                 placed[i] = (weakref.ref(a, functools.partial(_forget, weakref.ref(placed), i)), device)
                 out.append(device)
-            else:
-                out.append(a)
+            else:  # small: a compiled function's output goes back as its XLA array, others as they are
+                device = array_viewed(a) if type(a) is np.ndarray else None
+                out.append(a if device is None else device)
         return out
 
 

@@ -48,6 +48,19 @@ def xla_array_of(array):
     return None
 
 
+def array_viewed(array):
+    """The XLA array a NumPy array is the whole view of (what a DeviceTensor's first read made:
+    `np.asarray` of an XLA array is a view through a memoryview of it), or None. Passed back into
+    a compiled function, the XLA array goes in as it is, without a copy."""
+    base = array.base  # a slice, reshape or transpose of that view has the view as its base instead
+    if type(base) is memoryview:
+        owner = base.obj
+        if hasattr(owner, "unsafe_buffer_pointer") and owner.shape == array.shape and owner.dtype == array.dtype \
+                and array.flags.c_contiguous:
+            return owner
+    return None
+
+
 class OutputRecycler:
     """The pool of one compiled program's large outputs (position -> a dead output's XLA array).
     Held weakly by the finalizers, so a live output does not keep the program alive."""

@@ -131,6 +131,8 @@ def run_program(program, env, state):
         if kind in ("Placeholder", "Const"):
             continue
         args = [value_of(program, env, t) for t in op.inputs]
+        if kind in _SPEC_ELEMENTS:
+            args = _with_spec_elements(program, env, op, args)
         special = SPECIAL.get(kind)
         lowering = op.opdef.jax
         if special is not None:
@@ -146,7 +148,25 @@ def run_program(program, env, state):
             outs = lower(op, args)
         for t, v in zip(op.outputs, outs):
             env[id(t)] = v
+        if kind == "Pack" and not known(args) and op.attrs.get("axis", 0) == 0 and all(
+                np.ndim(a) == 0 for a in args):
+            env[("elements", id(op.outputs[0]))] = args
     return [value_of(program, env, t) for t in program.outputs]
+
+
+# Ops whose slice-spec inputs (by position) are read element by element (ops/slicing.py's
+# _jax_index): a spec packed from scalars, some traced and some known (`x[t, 1:]` in a loop),
+# goes in as its elements, so the known ones stay known (TensorFlow's XLA infers them too).
+_SPEC_ELEMENTS = {"StridedSlice": (1, 2, 3), "StridedSliceGrad": (1, 2, 3)}
+
+
+def _with_spec_elements(program, env, op, args):
+    args = list(args)
+    for i in _SPEC_ELEMENTS[op.type]:
+        elements = env.get(("elements", id(program.resolve(op.inputs[i]))))
+        if elements is not None:
+            args[i] = elements
+    return args
 
 
 def lower(op, args):

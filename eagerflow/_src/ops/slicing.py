@@ -102,16 +102,19 @@ def _numpy_index(shape, begin, end, strides, attrs):
         if entry[0] == "new":
             index.append(None)
             continue
-        c = _canonical(entry, shape[entry[2]], begin, end, strides, attrs)
-        if entry[0] == "shrink":
-            index.append(c)
-            continue
-        b, e, s = c
-        if s < 0 and b < 0:  # clamped to "before the first element": empty
-            index.append(_pyslice(0, 0))
-        else:
-            index.append(_pyslice(b, None if e < 0 else e, s))
+        index.append(_entry_index(_canonical(entry, shape[entry[2]], begin, end, strides, attrs), entry))
     return tuple(index)
+
+
+def _entry_index(canonical, entry):
+    """The NumPy index of one entry from `_canonical`'s result: the index itself for a shrink, a
+    Python slice for a range."""
+    if entry[0] == "shrink":
+        return canonical
+    b, e, s = canonical
+    if s < 0 and b < 0:  # clamped to "before the first element": empty
+        return _pyslice(0, 0)
+    return _pyslice(b, None if e < 0 else e, s)
 
 
 def _spec_lists(begin, end, strides):
@@ -560,8 +563,8 @@ from . import array as _array  # noqa: E402
 from . import math as _math  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
 
-# --- JAX lowerings (jit_compile=True, codegen/xla.py). Slice specs must be known at trace time
-# (`x[t]` with a loop counter `t` is passes/index.py's ScalarIndex, which lowers as `x[t]`). ---
+# --- JAX lowerings (jit_compile=True, codegen/xla.py). Slice sizes must be known at trace time;
+# a shrinking index may be traced (`x[t]`, `x[t, 1]` with a loop counter `t`). ---
 from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
@@ -593,14 +596,49 @@ def _jax_scatter_nd(indices, updates, shape):
 
 
 def _jax_index(shape, begin, end, strides, attrs):
-    """The index of a strided slice under XLA: static when the spec is known at trace time; `x[i]`
-    (shrinking axis 0 at a traced scalar `i`, as the backward walk of a loop's history reads its
-    stacks) is a dynamic index."""
-    if not isinstance(begin, (np.ndarray, np.generic)) and np.shape(begin) == (1,) and isinstance(
-            strides, (np.ndarray, np.generic)) and attrs.get("shrink_axis_mask", 0) == 1 and int(strides[0]) == 1 \
-            and not any(attrs.get(m, 0) for m in ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask")):
-        return (jnp.reshape(begin, ())[()],)
-    return _numpy_index(shape, *_spec_lists(begin, end, strides), attrs)
+    """The index of a strided slice under XLA. Static when the spec is known at trace time; else a
+    shrinking entry at a traced index (`x[t, 1]`, `x[:, t]` with a loop counter `t`; the backward
+    walk of a loop's history reading its stacks) is a dynamic index, as TensorFlow's XLA compiles
+    it (XLA clamps it into range). Every other entry must be known: its size fixes the result's
+    shape. `begin`/`end`/`strides` are arrays, or lists of their elements (codegen/xla_run.py
+    passes a Pack of scalars as its elements, so `x[t, 1:]` knows the 1)."""
+    b, e, st = (_spec_elements(v) for v in (begin, end, strides))
+    if all(type(v) is int for v in b + e + st):
+        return _numpy_index(shape, b, e, st, attrs)
+    static = tuple(_StaticItems(v) for v in (b, e, st))
+    index = []
+    for entry in _dense_entries(len(shape), len(b), attrs):
+        i = entry[1]
+        if entry[0] == "new":
+            index.append(None)
+        elif entry[0] == "shrink" and type(b[i]) is not int:
+            if static[2][i] != 1:
+                raise _err("only stride 1 allowed on non-range indexing.")
+            index.append(jnp.reshape(b[i], ()))
+        else:
+            index.append(_entry_index(_canonical(entry, shape[entry[2]], *static, attrs), entry))
+    return tuple(index)
+
+
+def _spec_elements(v):
+    """A slice spec as a list: Python ints where known, traced scalars where not."""
+    if isinstance(v, (np.ndarray, np.generic)):
+        return [int(x) for x in np.ravel(v)]
+    if isinstance(v, list):
+        return [int(x) if isinstance(x, (np.ndarray, np.generic, int)) else x for x in v]
+    return [v[k] for k in range(v.shape[0])]
+
+
+class _StaticItems:
+    """Spec elements read as ints on demand: a traced one raises JAX's concretization error, which
+    codegen/xla_run.py turns into TensorFlow's "must be a compile-time constant"."""
+    __slots__ = ("items",)
+
+    def __init__(self, items):
+        self.items = items
+
+    def __getitem__(self, i):
+        return int(self.items[i])
 
 
 StridedSlice.jax = lambda x, begin, end, strides, **attrs: x[_jax_index(x.shape, begin, end, strides, attrs)]
