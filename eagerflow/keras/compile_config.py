@@ -69,7 +69,7 @@ def compile_config(model):
             "metrics": [metric_config(m) for m in getattr(model, "_compile_metrics_arg", [])],
             "weighted_metrics": [metric_config(m) for m in getattr(model, "_compile_weighted_metrics_arg", [])] or None,
             "run_eagerly": bool(getattr(model, "run_eagerly", False)),
-            "steps_per_execution": 1, "jit_compile": False}
+            "steps_per_execution": 1, "jit_compile": bool(getattr(model, "jit_compile", False))}
 
 
 def _optimizer_from(config, custom_objects):
@@ -105,4 +105,5 @@ def compile_from_config(model, config, custom_objects=None):
                   loss=_loss_from(config.get("loss"), custom_objects),
                   metrics=[_metric_from(m, custom_objects) for m in config.get("metrics") or []],
                   weighted_metrics=[_metric_from(m, custom_objects) for m in config.get("weighted_metrics") or []],
-                  run_eagerly=bool(config.get("run_eagerly", False)))
+                  run_eagerly=bool(config.get("run_eagerly", False)),
+                  jit_compile=bool(config.get("jit_compile", False)))

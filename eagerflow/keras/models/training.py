@@ -8,6 +8,8 @@ no per-step conversions. Logs are sorted by name, as Keras prints and records th
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..._src.autodiff.tape import GradientTape
@@ -85,8 +87,25 @@ class Trainer:
                 metric.name = f"weighted_{metric.name}"
             self._weighted_metrics.append(metric)
         self.run_eagerly = run_eagerly
-        self._step_functions = {}
+        if jit_compile == "auto":  # Keras 3 resolves it to False on CPU
+            jit_compile = False
+        if jit_compile and run_eagerly:
+            warnings.warn("If `run_eagerly` is True, then `jit_compile` cannot also be True. Disabling `jit_compile`.",
+                          stacklevel=2)
+            jit_compile = False
+        self.jit_compile = jit_compile  # also resets the step functions
         self.compiled = True
+
+    @property
+    def jit_compile(self):
+        """Whether fit/evaluate/predict compile their steps through XLA (`tf.function(jit_compile=True)`:
+        the `xla` extra); set by compile(), or afterwards."""
+        return getattr(self, "_jit_compile", False)
+
+    @jit_compile.setter
+    def jit_compile(self, value):
+        self._jit_compile = bool(value)
+        self._step_functions = {}
 
     def _assert_compiled(self):
         if not self.compiled:
@@ -181,7 +200,8 @@ class Trainer:
                 fn = self._step_functions.get(kind)
                 if fn is None:
                     step = getattr(self, f"{kind}_step")
-                    fn = step if getattr(self, "run_eagerly", False) else function(step, reduce_retracing=True)
+                    fn = step if getattr(self, "run_eagerly", False) else function(
+                        step, reduce_retracing=True, jit_compile=True if self.jit_compile else None)
                     self._step_functions[kind] = fn
         return fn
 
