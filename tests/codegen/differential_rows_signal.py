@@ -9,6 +9,7 @@ _RNG = np.random.default_rng(11)
 REAL = _RNG.uniform(-2, 2, (2, 3, 6)).astype(np.float32)
 REAL64 = _RNG.uniform(-2, 2, (3, 5)).astype(np.float64)
 CPLX = (_RNG.uniform(-2, 2, (2, 3, 4)) + 1j * _RNG.uniform(-2, 2, (2, 3, 4))).astype(np.complex64)
+SIGNAL = _RNG.uniform(-1, 1, (2, 20)).astype(np.float32)
 CPLX128 = (_RNG.uniform(-2, 2, (3, 4)) + 1j * _RNG.uniform(-2, 2, (3, 4))).astype(np.complex128)
 
 
@@ -53,4 +54,18 @@ def rows(Row):
         Row("IRFFT", lambda x: S.irfft(_complex(x), [7]), (REAL,), label="readout"),
         Row("RFFT2D", lambda x: _readout(S.rfft2d(x)), (REAL,), label="readout"),
         Row("IRFFT2D", lambda x: S.irfft2d(_complex(x), [3, 9]), (REAL,), label="readout"),
+        # the composites of tf.signal, traced whole (framing, windows, overlap-add, DCTs, mel weights)
+        Row("RFFT", lambda x: _readout(S.stft(x, 8, 3, pad_end=True)), (SIGNAL,), label="stft"),
+        Row("RFFT", lambda x: _readout(S.stft(x, 7, 2, fft_length=8, window_fn=S.hamming_window)), (SIGNAL,),
+            dims="dynamic", label="stft-dynamic"),
+        Row("IRFFT", lambda x: S.inverse_stft(S.stft(x, 8, 2), 8, 2, window_fn=S.inverse_stft_window_fn(2)),
+            (SIGNAL,), label="inverse_stft"),
+        Row("RFFT", lambda x: S.dct(x, type=1) + S.dct(x, norm="ortho") + S.dct(x, type=4), (REAL64,), label="dct"),
+        Row("IRFFT", lambda x: S.idct(x, norm="ortho"), (REAL64,), dims="dynamic", label="idct-dynamic"),
+        Row("RFFT", lambda x: S.inverse_mdct(S.mdct(x, 8, pad_end=True)), (SIGNAL,), label="mdct"),
+        Row("RFFT", lambda x: S.mfccs_from_log_mel_spectrograms(tf.math.log(tf.matmul(
+            tf.abs(S.stft(x, 8, 4)), S.linear_to_mel_weight_matrix(3, 5, 100, 5., 40.)) + 1e-3)), (SIGNAL,),
+            label="mfcc"),
+        Row("RFFT", lambda x: _readout(S.rfft(S.frame(x, 5, 3, axis=-1) * S.kaiser_window(5) + S.vorbis_window(5)
+                                              * S.kaiser_bessel_derived_window(6)[:5])), (SIGNAL,), label="windows"),
     ]

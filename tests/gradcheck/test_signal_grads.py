@@ -36,6 +36,17 @@ ROWS = [
     GradRow("IRFFT2D/odd", lambda x, y: tf.signal.irfft2d(_z(x, y), [2, 5]), [(3, 3), (3, 3)]),
     GradRow("fftshift", lambda x: tf.signal.fftshift(x) * x, [(3, 4)]),
     GradRow("ifftshift", lambda x: tf.signal.ifftshift(x, axes=1) * x, [(3, 5)]),
+    GradRow("frame", lambda x: tf.signal.frame(x, 4, 3, pad_end=True, pad_value=0.5) * 2.0, [(2, 10)]),
+    GradRow("overlap_and_add", lambda x: tf.signal.overlap_and_add(x * x, 3), [(2, 3, 5)]),
+    GradRow("stft", lambda x: _out(tf.signal.stft(x, 8, 3, pad_end=True)), [(2, 13)]),
+    GradRow("inverse_stft", lambda x, y: tf.signal.inverse_stft(_z(x, y), 6, 2, fft_length=8), [(3, 5), (3, 5)]),
+    GradRow("dct/1", lambda x: tf.signal.dct(x, type=1), [(2, 5)]),
+    GradRow("dct/2-ortho", lambda x: tf.signal.dct(x, norm="ortho", n=6), [(2, 5)]),
+    GradRow("idct/2", lambda x: tf.signal.idct(x), [(2, 5)]),
+    GradRow("dct/4-ortho", lambda x: tf.signal.dct(x, type=4, norm="ortho"), [(3, 4)]),
+    GradRow("mdct", lambda x: tf.signal.mdct(x, 8, pad_end=True), [(2, 14)]),
+    GradRow("inverse_mdct", lambda x: tf.signal.inverse_mdct(x, norm="ortho"), [(3, 4)]),
+    GradRow("mfccs_from_log_mel_spectrograms", lambda x: tf.signal.mfccs_from_log_mel_spectrograms(x), [(2, 6)]),
 ]
 
 

@@ -229,3 +229,25 @@ def test_three_dimensional_real_transforms_have_no_gradient_as_in_tensorflow():
         with pytest.raises(LookupError, match=f"gradient registry has no entry for: {'I' if x.dtype.kind == 'c' else ''}"
                                               f"RFFT3D"):
             _grad(f, x, _ramp)
+
+
+def test_gradients_with_an_fft_length_known_only_at_run_time_equal_the_static_ones():
+    rng = np.random.default_rng(0)
+    x, zr, zi = rng.normal(size=(2, 7)), rng.normal(size=(2, 5)), rng.normal(size=(2, 5))
+
+    def grads(x, zr, zi, n):
+        with tf.GradientTape(persistent=True) as tape:
+            tape.watch([x, zr, zi])
+            y = tf.signal.rfft(x, n)
+            real_loss = tf.reduce_sum(tf.math.real(y) * 1.5 + tf.math.imag(y) * 0.7)
+            back = tf.signal.irfft(tf.cast(zr, tf.complex128) + tf.cast(zi, tf.complex128) * 1j, n)
+            complex_loss = tf.reduce_sum(back * tf.cast(tf.range(tf.shape(back)[-1]), tf.float64))
+        return [tape.gradient(real_loss, x)] + tape.gradient(complex_loss, [zr, zi])
+
+    spec = tf.TensorSpec([None, None], tf.float64)
+    traced = tf.function(grads).get_concrete_function(spec, spec, spec, tf.TensorSpec([1], tf.int32))
+    for n in ([6], [7], [9], [4], [5]):  # even, odd, padded and cropped lengths
+        static = grads(tf.constant(x), tf.constant(zr), tf.constant(zi), n)
+        dynamic = traced(tf.constant(x), tf.constant(zr), tf.constant(zi), tf.constant(n))
+        for s, d in zip(static, dynamic):
+            np.testing.assert_allclose(d.numpy(), s.numpy(), rtol=1e-12, atol=1e-12)

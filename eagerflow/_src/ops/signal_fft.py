@@ -13,7 +13,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.convert import is_tensor_like
 from ..core.tensor import Tensor
-from .fft import COMPLEX, COMPLEX_OF, REALS, complex_transform, real_transform
+from .fft import COMPLEX, REALS, complex_transform, real_transform
 from .operands import as_tensor
 from .registry import static_value
 
@@ -158,5 +158,3 @@ from . import padding as _padding  # noqa: E402
 from . import sequence_masks as _sequence_masks  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
 
-__all__ = ["fft", "ifft", "fft2d", "ifft2d", "fft3d", "ifft3d", "rfft", "irfft", "rfft2d", "irfft2d", "rfft3d",
-           "irfft3d", "fftshift", "ifftshift", "COMPLEX_OF"]
