@@ -138,13 +138,16 @@ BAD_CALLS = [
      "Cast string to double is not supported"),
     (lambda: tf.summary.scalar("bad", "x", step=1), tf.errors.UnimplementedError,
      "Cast string to float is not supported"),
-    (lambda: tf.summary.scalar("bad", 1.0, step=1.5), TypeError, "Cannot convert 1.5 to EagerTensor of dtype int64"),
+    (lambda: tf.summary.scalar("bad", 1.0, step=1.5), TypeError,
+     ("Cannot convert 1.5 to EagerTensor of dtype int64", "Expected int64, but got 1.5 of type 'float'.")),
 ]
 
 
 @pytest.mark.parametrize("call, cls, message", BAD_CALLS)
 @pytest.mark.parametrize("traced", [False, True])
 def test_bad_data_raises_tensorflows_error_eagerly_and_traced(writer, tmp_path, call, cls, message, traced):
+    if isinstance(message, tuple):  # TF 2.21's words differ: eagerly, and while tracing
+        message = message[traced]
     with writer.as_default():
         with pytest.raises(cls, match=re.escape(message)):
             tf.function(call)() if traced else call()

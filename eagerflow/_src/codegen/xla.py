@@ -33,6 +33,7 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError, graph_error_message
+from ..core.tensor import DeviceValue, wrap_output
 from . import jit_dispatch
 from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
 from . import xla_higher_order  # noqa: F401 - adds the higher-order gradient ops to SPECIAL
@@ -143,6 +144,7 @@ class CompiledProgram:
         # Large outputs come back as views whose buffers are donated to a later call once the
         # user's tensors die (xla_outputs.py); the donors are the fourth, otherwise unused, argument.
         self._outputs = OutputRecycler(program.outputs, jax.device_put)
+        self._output_dtypes = tuple(t.dtype for t in program.outputs)
         if self._outputs.positions:
             self._jitted = jax.jit(self._lowered, static_argnums=(1,), donate_argnums=(3,), keep_unused=True)
         else:
@@ -206,17 +208,22 @@ class CompiledProgram:
             outputs, assigned = self._call_with_constants(arrays, current, need)
         device = self._device
         for i, value in assigned.items():
-            array = np.asarray(value)  # NOTE: no copy on CPU: the NumPy array views the XLA buffer
-            variables[i]._array = array
-            device[i] = (array, value)
+            var = variables[i]
+            if hasattr(var, "_held"):  # a tf.Variable: keeps the XLA array until read (DeviceValue)
+                held = var._held = DeviceValue(value)
+            else:  # another state holder (a random generator's state): a NumPy view, no copy on CPU
+                held = var._array = np.asarray(value)
+            device[i] = (held, value)
         if outputs:  # one executable computes them all: one output stands for the call
             if jit_dispatch.synchronous:
                 outputs[0].block_until_ready()
             else:
                 jit_dispatch.queued(outputs[0])
         if self._outputs.positions:
-            return self._outputs.handed_out(outputs, list(arrays) + list(current))
-        return outputs  # XLA arrays: ConcreteFunction wraps them as DeviceTensors (NumPy on first use)
+            outputs = self._outputs.handed_out(outputs, list(arrays) + list(current))
+        # The tensors themselves (their dtypes are the trace's: no lookup on XLA's arrays): DeviceTensors,
+        # NumPy on first read; the large outputs' recycled views as EagerTensors.
+        return tuple(map(wrap_output, outputs, self._output_dtypes))
 
     def _call_with_constants(self, arrays, variable_values, need):
         """Retries with more arguments compiled in as constants, in widening steps: the integer
@@ -277,14 +284,21 @@ class CompiledProgram:
         device = self._device
         values = []
         for i, var in enumerate(variables):
-            array = var._array
+            array = getattr(var, "_held", _NOT_A_VARIABLE)  # a Variable's value, unconverted
+            if array is _NOT_A_VARIABLE:
+                array = var._array
             held = device.get(i)
             if held is not None and held[0] is array:
                 values.append(held[1])
             else:
-                placed = xla_array_of(array)  # a compiled function's output assigned to it: no copy
-                if placed is None:
-                    placed = self._put(array)
+                if type(array) is DeviceValue:  # another compiled function wrote it: no copy
+                    placed = array.array
+                else:  # a compiled function's output assigned to it, or read since: no copy either
+                    placed = xla_array_of(array)
+                    if placed is None:
+                        placed = array_viewed(array) if type(array) is np.ndarray else None
+                    if placed is None:
+                        placed = self._put(array)
                 device[i] = (array, placed)
                 values.append(placed)
         return values
@@ -330,6 +344,7 @@ class CompiledProgram:
 
 
 _PLACE_BYTES = 1 << 16  # smaller arguments cost less to copy in than to look up
+_NOT_A_VARIABLE = object()
 
 
 def _forget(placed_ref, position, array_ref):

@@ -211,8 +211,25 @@ def to_array(value, dtype: _dt.DType | None = None, strict: bool = True) -> np.n
         # (tf.constant(2**31, tf.int32) is -2**31, tf.constant(300, tf.uint8) is 44)
         return arr.astype(dtype.np_dtype)
     if strict:
-        raise TypeError(f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}")
+        raise TypeError(_cannot_convert(value, dtype))
     return arr
+
+
+def _cannot_convert(value, dtype) -> str:
+    """TensorFlow's words for a value that does not fit the requested dtype: eagerly the whole value,
+    while tracing the first element that does not fit (TF 2.21's two messages)."""
+    if state.graph is None:
+        return f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}"
+    bad = value
+    for element in (np.ravel(np.array(value, dtype=object)) if isinstance(value, (list, tuple)) else ()):
+        try:
+            ok = _lossless(_infer_array(element), dtype)
+        except (TypeError, ValueError):
+            ok = False
+        if not ok:
+            bad = element
+            break
+    return f"Expected {dtype.name}, but got {bad} of type '{type(bad).__name__}'."
 
 
 def _wide_ints(value, dtype: _dt.DType) -> np.ndarray:

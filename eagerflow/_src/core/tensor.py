@@ -302,6 +302,17 @@ class DeviceTensor(EagerTensor):
         return EagerTensor, (self.numpy(),)
 
 
+class DeviceValue:
+    """A variable's value as a compiled function wrote it: the XLA array, made a NumPy array on
+    the variable's first read (state/variables.py), so a training loop of compiled steps never
+    copies its weights and optimizer slots out of XLA between steps (codegen/xla.py)."""
+
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+
 _read_value_slot = EagerTensor._value.__get__
 _write_value_slot = EagerTensor._value.__set__
 
@@ -328,14 +339,14 @@ def wrap_array(value) -> EagerTensor:
     return t
 
 
-def wrap_device(value) -> EagerTensor:
-    """An EagerTensor for a compiled function's output: a DeviceTensor for an XLA array (converted
-    on first use), wrap_array's tensor for a NumPy array (a large output's recycled view)."""
+def wrap_output(value, dtype) -> EagerTensor:
+    """A compiled function's output as a tensor of the trace's `dtype`: a DeviceTensor for an XLA
+    array (converted on first use), an EagerTensor for a NumPy array (a large output's recycled view)."""
     if isinstance(value, np.ndarray):
-        return wrap_array(value)
+        return make_eager(value, dtype)
     t = _new_object(DeviceTensor)
     t._device = value
-    t._dtype = _BY_NP[value.dtype]
+    t._dtype = dtype
     return t
 
 

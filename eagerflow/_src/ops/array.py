@@ -7,6 +7,7 @@ slicing.py (strided slices, gather, scatter, boolean_mask).
 """
 from __future__ import annotations
 
+import numbers
 import numpy as np
 
 from ..core import dtypes as _dt
@@ -217,9 +218,11 @@ def ones_like(input, dtype=None, name=None):
 
 def fill(dims, value, name=None):
     """`tf.fill`; a scalar `dims` (`tf.zeros(2)`) means a vector of that length, as in TensorFlow."""
-    if not isinstance(dims, Tensor) and np.ndim(dims) == 0:  # a Python number: int32 or TypeError
-        dims = [convert_to_tensor(dims, dtype=_dt.int32)._value]
-    dims = as_int_tensor(dims)
+    listed = [dims] if isinstance(dims, numbers.Number) else dims
+    if isinstance(listed, (list, tuple)) and any(
+            isinstance(d, numbers.Number) and not isinstance(d, numbers.Integral) for d in listed):
+        convert_to_tensor(dims, dtype=_dt.int32)  # a float in a shape: TF's TypeError (eager or graph wording)
+    dims = as_int_tensor(listed)  # Python ints: int32, or int64 when one does not fit (an impossible size)
     if dims.shape.rank == 0:
         dims = reshape(dims, [1])
     return bind(Fill, (dims, as_tensor(value)))

@@ -14,7 +14,7 @@ from ..core import dtypes as _dt
 from ..core.context import state
 from ..core.convert import convert_to_tensor
 from ..core.shape import TensorShape, as_shape
-from ..core.tensor import Tensor, TensorOperators, _numpy_text
+from ..core.tensor import DeviceValue, Tensor, TensorOperators, _numpy_text
 from ..ops import state as _ops
 from ..ops.registry import bind
 from .initial_value import initial_array, initialize_in_graph
@@ -66,6 +66,19 @@ class Variable(SparseUpdates, TensorOperators):
             initialize_in_graph(self, pending)
         if state.created_variables is not None:
             state.created_variables.append(self)
+
+    # The value: `_held` is the NumPy array (None before a pending initialisation), or the XLA array
+    # a compiled function assigned (core/tensor.py's DeviceValue), made NumPy here on first read.
+    @property
+    def _array(self):
+        array = self._held
+        if type(array) is DeviceValue:
+            array = self._held = np.asarray(array.array)
+        return array
+
+    @_array.setter
+    def _array(self, value):
+        self._held = value
 
     @classmethod
     def _symbolic(cls, handle, shape, dtype, trainable, name):

@@ -18,7 +18,7 @@ from ..core import nest
 from ..core.context import state
 from ..core.errors import InvalidArgumentError, OpError, ParityError, graph_error_message
 from ..core.shape import TensorShape
-from ..core.tensor import Tensor, TensorSpec, wrap_array, wrap_device
+from ..core.tensor import Tensor, TensorSpec, wrap_array
 # Loaded with eagerflow, not on the first traced call (where they cost about 1 ms of the 5 ms budget).
 from ..codegen.pycode import generate
 from ..passes.pipeline import optimize
@@ -78,10 +78,11 @@ class ConcreteFunction:
         self._stale_variants = ()
         self._stale_retrace = None
         self._pack = _packer(structured_outputs)
-        # The output arrays become tensors through `_wrap_output`: XLA's arrays (jit_compile) as
-        # DeviceTensors, NumPy's as EagerTensors. `_single_output` is the hot paths' shortcut for
-        # one NumPy output (wrap_array inlined), so never set under jit_compile.
-        self._wrap_output = wrap_device if jit_compile else wrap_array
+        # The outputs become tensors through `_wrap_output`: the generated code's arrays by
+        # wrap_array; a compiled (jit_compile) function returns its tensors already (DeviceTensors,
+        # codegen/xla.py). `_single_output` is the hot paths' shortcut for one NumPy output
+        # (wrap_array inlined), so never set under jit_compile.
+        self._wrap_output = _as_is if jit_compile else wrap_array
         self._single_output = isinstance(structured_outputs, Tensor) and not jit_compile
         self.stateful = any(op.opdef.stateful for op in graph.get_operations())
         self._with_intermediates = None
@@ -97,8 +98,8 @@ class ConcreteFunction:
             outputs = self._fn(*arrays[:self._n_params])
         except Exception as exc:
             raise self._runtime_error(exc) from None
-        if self.jit_compile:  # XLA's arrays, as NumPy views of their buffers
-            return tuple(np.asarray(o) for o in outputs)
+        if self.jit_compile:  # tensors: their arrays (NumPy views of XLA's buffers)
+            return tuple(o._value for o in outputs)
         return outputs
 
     def output_specs(self):
@@ -355,6 +356,10 @@ def _may_warn(graph, program) -> bool:
     not one of ops/fp_errors.py's NO_FP_WARNINGS, in the traced graph or after the passes."""
     ops = list(graph.get_operations()) + list(getattr(program, "ops", ()))
     return any(getattr(op, "type", None) not in NO_FP_WARNINGS for op in ops)
+
+
+def _as_is(tensor):
+    return tensor
 
 
 def _runs_inlined_only(name, tensor):
