@@ -234,33 +234,32 @@ _CLASSES = {c.__name__: c for c in (SparseCategoricalAccuracy, CategoricalAccura
                                     AUC, Precision, Recall, TruePositives, FalsePositives, TrueNegatives,
                                     FalseNegatives, R2Score, F1Score, FBetaScore, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU, Sum,
                                     *_MORE_CLASSES)}
-# Keras 3's names: each class by its name and its snake_case name, plus the short aliases ('kld' and
-# 'logcosh' are not among them: Keras refuses them as metric names).
-_BY_NAME = {**_CLASSES, **{to_snake_case(n): c for n, c in _CLASSES.items()}, "auc": AUC,
-            "mse": MeanSquaredError, "MSE": MeanSquaredError, "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError,
-            "mape": MeanAbsolutePercentageError, "MAPE": MeanAbsolutePercentageError,
-            "msle": MeanSquaredLogarithmicError, "MSLE": MeanSquaredLogarithmicError}
+# Keras 3's table of metric names (keras.metrics.ALL_OBJECTS_DICT): each class by its name and its
+# snake_case name, plus the short aliases, all of them classes ('mse' makes a MeanSquaredError);
+# 'acc', 'kld' and 'logcosh' are not among them: Keras' `get` refuses them.
+_ALL_CLASSES = {**_CLASSES, "Metric": Metric, "MeanMetricWrapper": MeanMetricWrapper}
+ALL_OBJECTS_DICT = {**_ALL_CLASSES, **{to_snake_case(n): c for n, c in _ALL_CLASSES.items()},
+                    "bce": BinaryCrossentropy, "BCE": BinaryCrossentropy,
+                    "mse": MeanSquaredError, "MSE": MeanSquaredError, "mae": MeanAbsoluteError,
+                    "MAE": MeanAbsoluteError, "mape": MeanAbsolutePercentageError,
+                    "MAPE": MeanAbsolutePercentageError, "msle": MeanSquaredLogarithmicError,
+                    "MSLE": MeanSquaredLogarithmicError}
 
 
-def get(identifier, loss=None):
-    """A metric from a name, a Metric, or a function (y_true, y_pred) -> per-sample values.
-    'accuracy'/'acc' follows the loss, as compile() does in Keras: sparse categorical accuracy for a
-    sparse categorical loss, and so on."""
-    if isinstance(identifier, Metric):
-        return identifier
-    if isinstance(identifier, str):
-        if identifier in ("accuracy", "acc"):
-            loss_name = getattr(loss, "name", getattr(loss, "__name__", str(loss)))
-            fn = {"sparse_categorical_crossentropy": sparse_categorical_accuracy,
-                  "categorical_crossentropy": categorical_accuracy,
-                  "binary_crossentropy": binary_accuracy}.get(loss_name, accuracy)
-            metric = MeanMetricWrapper(fn, name=identifier)
-            metric._direction = "up"
-            return metric
-        if identifier in _BY_NAME:
-            return _BY_NAME[identifier]()
-    elif callable(identifier):
-        return MeanMetricWrapper(identifier)
+def get(identifier):
+    """A metric as Keras 3's `keras.metrics.get` gives it: a default instance for a name
+    ('mse', 'MeanSquaredError', 'accuracy' -> Accuracy), the deserialized object for a config dict;
+    a function or Metric passes through unchanged."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        found = deserialize(identifier)
+    elif isinstance(identifier, str):
+        found = ALL_OBJECTS_DICT.get(identifier)
+    else:
+        found = identifier
+    if callable(found):
+        return found() if isinstance(found, type) else found
     raise ValueError(f"Could not interpret metric identifier: {identifier}")
 
 
@@ -278,9 +277,23 @@ def deserialize(config, custom_objects=None):
 
 
 def get_compiled(identifier, loss=None):
-    """The metric compile() tracks for `identifier`: a string gives its name to the metric and so to
-    the logs (`metrics=['mse']` logs 'mse', as in Keras 3)."""
-    metric = get(identifier, loss)
+    """The metric compile() tracks for `identifier`: 'accuracy'/'acc' follows the loss, as compile()
+    does in Keras (sparse categorical accuracy for a sparse categorical loss, and so on); a function
+    is averaged by a MeanMetricWrapper; a string gives its name to the metric and so to the logs
+    (`metrics=['mse']` logs 'mse', as in Keras 3)."""
+    if isinstance(identifier, str) and identifier in ("accuracy", "acc"):
+        loss_name = getattr(loss, "name", getattr(loss, "__name__", str(loss)))
+        fn = {"sparse_categorical_crossentropy": sparse_categorical_accuracy,
+              "categorical_crossentropy": categorical_accuracy,
+              "binary_crossentropy": binary_accuracy}.get(loss_name, accuracy)
+        metric = MeanMetricWrapper(fn, name=identifier)
+        metric._direction = "up"
+        return metric
+    metric = get(identifier)
+    if not isinstance(metric, Metric):
+        if metric is None:
+            raise ValueError(f"Could not interpret metric identifier: {identifier}")
+        metric = MeanMetricWrapper(metric)
     if isinstance(identifier, str):
         metric.name = identifier
     return metric

@@ -65,21 +65,23 @@ class Trainer:
                 run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
         self._compile_metrics_arg = list(metrics or [])  # as given, for the saved compile_config
         self.optimizer = _optimizers.get(optimizer)
-        self.loss = _losses.get(loss)
-        # A loss given as a function is called through Keras' wrapper, as compile() does in Keras 3:
-        # targets paired with predictions by rank, sample weights applied by the reduction.
-        self._compiled_loss = (self.loss if self.loss is None or isinstance(self.loss, _losses.Loss)
-                               else _losses.LossFunctionWrapper(self.loss))
+        self.loss = loss  # as given ('mse' stays 'mse'), as Keras 3's model.loss and compile_config keep it
+        resolved = _losses.get(loss)
+        # A loss given as a function ('mse' resolves to one) is called through Keras' wrapper, as
+        # compile() does in Keras 3: targets paired with predictions by rank, sample weights applied
+        # by the reduction.
+        self._compiled_loss = (resolved if resolved is None or isinstance(resolved, _losses.Loss)
+                               else _losses.LossFunctionWrapper(resolved))
         self._loss_tracker = _metrics.Mean(name="loss")
         # Keras 3: `metrics` ignore sample weights (and class_weight); `weighted_metrics` use them, named
         # "weighted_<name>" when an unweighted metric has the same name.
         self._compile_weighted_metrics_arg = list(weighted_metrics or [])
-        self._compiled_metrics = [_metrics.get_compiled(m, self.loss) for m in (metrics or [])]
+        self._compiled_metrics = [_metrics.get_compiled(m, resolved) for m in (metrics or [])]
         unweighted_names = {m.name for m in self._compiled_metrics}
         self._weighted_metrics = []
         self._weighted_metric_names = []  # before any "weighted_": what evaluate's list is ordered by
         for m in weighted_metrics or []:
-            metric = _metrics.get_compiled(m, self.loss)
+            metric = _metrics.get_compiled(m, resolved)
             self._weighted_metric_names.append(metric.name)
             if metric.name in unweighted_names:
                 metric.name = f"weighted_{metric.name}"
