@@ -21,7 +21,6 @@ from .._src.ops import math as _math
 from .._src.ops import reduce as _reduce
 from .._src.ops import slicing as _slicing
 from .._src.ops.math_extra import confusion_matrix
-from .._src.state.variables import Variable
 from .metrics import Metric
 from .naming import unique_name
 
@@ -39,9 +38,7 @@ class IoU(Metric):
         self.ignore_class, self.sparse_y_true, self.sparse_y_pred, self.axis = (ignore_class, sparse_y_true,
                                                                                  sparse_y_pred, axis)
         self._cm_dtype = _dt.as_dtype(dtype or "int64")
-        self.total_cm = Variable(np.zeros((num_classes, num_classes), self._cm_dtype.np_dtype), trainable=False,
-                                 name="total_confusion_matrix")
-        self._metric_variables.append(self.total_cm)
+        self.total_cm = self.add_variable("total_confusion_matrix", (num_classes, num_classes), dtype=self._cm_dtype)
 
     def _classes(self, values, sparse):
         values = convert_to_tensor(values)

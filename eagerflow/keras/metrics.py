@@ -10,9 +10,9 @@ from .._src.core.convert import convert_to_tensor
 from .._src.ops import array as _array
 from .._src.ops import math as _math
 from .._src.ops import reduce as _reduce
-from .._src.state.variables import Variable
 from .losses import mean_absolute_error, mean_squared_error, squeeze_or_expand_to_same_rank
 from .naming import to_snake_case
+from .variables import KerasVariable
 
 
 class Metric:
@@ -24,7 +24,11 @@ class Metric:
         self._metric_variables = []
 
     def add_variable(self, name, shape=(), initializer="zeros", dtype=None):  # noqa: ARG002
-        v = Variable(np.zeros(shape, np.float32), trainable=False, name=name)
+        """A zero-filled state variable named as Keras 3 names it: `name` is "total", `path` is
+        "<metric name>/total" (the metric's name when the variable is made)."""
+        dtype = _dt.as_dtype(dtype or "float32")
+        v = KerasVariable(np.zeros(shape, dtype.np_dtype), trainable=False, name=name, path=f"{self.name}/{name}",
+                          dtype=dtype)
         self._metric_variables.append(v)
         return v
 
@@ -225,6 +229,8 @@ from .more_metrics import (  # noqa: E402,F401
     top_k_categorical_accuracy)
 from .score_metrics import F1Score, FBetaScore, R2Score  # noqa: E402,F401
 from .iou_metrics import IoU, MeanIoU, OneHotIoU, OneHotMeanIoU  # noqa: E402,F401
+from .operating_point_metrics import (  # noqa: E402,F401
+    PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity)
 from .losses import (  # noqa: E402,F401 - Keras 3 exports the loss functions from keras.metrics too
     KLD, MAE, MAPE, MSE, MSLE, binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
     categorical_focal_crossentropy, categorical_hinge, hinge, huber, kld, kullback_leibler_divergence, logcosh, mae,
@@ -233,6 +239,8 @@ from .losses import (  # noqa: E402,F401 - Keras 3 exports the loss functions fr
 _CLASSES = {c.__name__: c for c in (SparseCategoricalAccuracy, CategoricalAccuracy, BinaryAccuracy, Accuracy, Mean,
                                     AUC, Precision, Recall, TruePositives, FalsePositives, TrueNegatives,
                                     FalseNegatives, R2Score, F1Score, FBetaScore, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU, Sum,
+                                    PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity,
+                                    SpecificityAtSensitivity,
                                     *_MORE_CLASSES)}
 # Keras 3's table of metric names (keras.metrics.ALL_OBJECTS_DICT): each class by its name and its
 # snake_case name, plus the short aliases, all of them classes ('mse' makes a MeanSquaredError);

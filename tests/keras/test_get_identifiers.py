@@ -123,10 +123,7 @@ METRICS_GET = {
 
 # Names Keras 3.15 has that eagerflow does not ship yet (kept visible rather than silently dropped).
 NOT_SHIPPED = {"CTC", "ctc", "Circle", "circle", "BinaryIoU", "binary_io_u", "ConcordanceCorrelation",
-               "concordance_correlation", "PearsonCorrelation", "pearson_correlation",
-               "PrecisionAtRecall", "precision_at_recall", "RecallAtPrecision", "recall_at_precision",
-               "SensitivityAtSpecificity", "sensitivity_at_specificity", "SpecificityAtSensitivity",
-               "specificity_at_sensitivity"}
+               "concordance_correlation", "PearsonCorrelation", "pearson_correlation"}
 
 
 def _describe(obj):
