@@ -89,6 +89,7 @@ def _floats(logs):
 
 
 from .monitor_callback import EarlyStopping, ModelCheckpoint, MonitorCallback  # noqa: E402,F401
+from .backup_and_restore import BackupAndRestore  # noqa: E402,F401
 from .tensorboard_callback import TensorBoard  # noqa: E402,F401  (built on tf.summary; imports Callback)
 from .more_callbacks import (  # noqa: E402,F401 - they subclass Callback
     CallbackList, CSVLogger, LearningRateScheduler, ProgbarLogger, ReduceLROnPlateau, TerminateOnNaN)

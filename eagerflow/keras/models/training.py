@@ -59,6 +59,7 @@ class Trainer:
         self._weighted_metrics = []
         self._weighted_metric_names = []
         self._step_functions = {}
+        self._initial_epoch = None  # the epoch a restored backup resumes at (BackupAndRestore)
 
     # --- compile ---
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
@@ -219,6 +220,7 @@ class Trainer:
         for cb in cbs:
             cb.on_train_begin()
         epoch_logs = {}
+        initial_epoch = getattr(self, "_initial_epoch", None) or initial_epoch  # set by BackupAndRestore, as Keras
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             for cb in cbs:
