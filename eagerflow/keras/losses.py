@@ -210,6 +210,8 @@ from .more_losses import (  # noqa: E402,F401 - they subclass LossFunctionWrappe
     categorical_hinge, cosine_similarity, hinge, huber, kl_divergence, log_cosh, mean_absolute_percentage_error,
     mean_squared_logarithmic_error, poisson, squared_hinge, Dice, Tversky, dice, tversky)
 
+from .ctc import CTC, ctc  # noqa: E402,F401 - CTC subclasses LossFunctionWrapper
+
 KLD = kld = kullback_leibler_divergence = kl_divergence
 MAPE = mape = mean_absolute_percentage_error
 MSLE = msle = mean_squared_logarithmic_error
@@ -237,11 +239,11 @@ class Reduction:
 # instance; a function name or short alias ('mse', 'BCE', 'kld') is the function itself. Not
 # 'logcosh' or 'kullback_leibler_divergence': those exist as attributes but `get` refuses them.
 _LOSS_CLASSES = (Loss, LossFunctionWrapper, SparseCategoricalCrossentropy, CategoricalCrossentropy,
-                 BinaryCrossentropy, MeanSquaredError, MeanAbsoluteError, *_MORE_CLASSES)
+                 BinaryCrossentropy, MeanSquaredError, MeanAbsoluteError, CTC, *_MORE_CLASSES)
 _CLASSES = {c.__name__: c for c in _LOSS_CLASSES if c not in (Loss, LossFunctionWrapper)}
 _BASIC_FUNCTIONS = {f.__name__: f for f in (mean_squared_error, mean_absolute_error, binary_crossentropy,
                                             categorical_crossentropy, sparse_categorical_crossentropy)}
-_FUNCTIONS = {**{f.__name__: f for f in _MORE_FUNCTIONS}, **_BASIC_FUNCTIONS}
+_FUNCTIONS = {**{f.__name__: f for f in _MORE_FUNCTIONS}, **_BASIC_FUNCTIONS, "ctc": ctc}
 ALL_OBJECTS_DICT = {**{c.__name__: c for c in _LOSS_CLASSES}, **_FUNCTIONS,
                     "bce": binary_crossentropy, "BCE": binary_crossentropy,
                     "mse": mean_squared_error, "MSE": mean_squared_error,
@@ -266,6 +268,27 @@ def get(identifier):
     if callable(found):
         return found() if isinstance(found, type) else found
     raise ValueError(f"Could not interpret loss identifier: {identifier}")
+
+
+def crossentropy_for_shapes(y_true, y_pred):
+    """compile(loss='crossentropy' or 'ce'): binary, sparse categorical or categorical crossentropy,
+    chosen from the shapes of targets and predictions as Keras 3 chooses."""
+    from .metrics import is_binary_or_sparse_categorical
+    y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
+    is_binary, is_sparse = is_binary_or_sparse_categorical(y_true, y_pred)
+    if is_binary:
+        return binary_crossentropy(y_true, y_pred)
+    if is_sparse:
+        return sparse_categorical_crossentropy(y_true, y_pred)
+    return categorical_crossentropy(y_true, y_pred)
+
+
+def get_compiled(identifier):
+    """The loss compile() uses: `get`, except that 'crossentropy' / 'ce' (any case) pick their
+    crossentropy by the shapes, as Keras 3's compile does (`get` itself refuses them)."""
+    if isinstance(identifier, str) and identifier.lower() in ("crossentropy", "ce"):
+        return LossFunctionWrapper(crossentropy_for_shapes, name=identifier)
+    return get(identifier)
 
 
 def serialize(loss):

@@ -284,17 +284,35 @@ def deserialize(config, custom_objects=None):
     return deserialize_keras_object(config, _CLASSES, custom_objects, "metric")
 
 
-def get_compiled(identifier, loss=None):
-    """The metric compile() tracks for `identifier`: 'accuracy'/'acc' follows the loss, as compile()
-    does in Keras (sparse categorical accuracy for a sparse categorical loss, and so on); a function
-    is averaged by a MeanMetricWrapper; a string gives its name to the metric and so to the logs
-    (`metrics=['mse']` logs 'mse', as in Keras 3)."""
-    if isinstance(identifier, str) and identifier in ("accuracy", "acc"):
-        loss_name = getattr(loss, "name", getattr(loss, "__name__", str(loss)))
-        fn = {"sparse_categorical_crossentropy": sparse_categorical_accuracy,
-              "categorical_crossentropy": categorical_accuracy,
-              "binary_crossentropy": binary_accuracy}.get(loss_name, accuracy)
-        metric = MeanMetricWrapper(fn, name=identifier)
+def is_binary_or_sparse_categorical(y_true, y_pred):
+    """Keras 3's reading of the static shapes behind 'accuracy' and 'crossentropy' in compile():
+    binary when the prediction's last axis is 1; sparse categorical when the targets have a lower
+    rank, or a last axis of 1 against a wider prediction."""
+    t_rank, p_rank = y_true.shape.rank, y_pred.shape.rank
+    t_last = y_true.shape[-1] if t_rank else None
+    p_last = y_pred.shape[-1] if p_rank else None
+    return p_last == 1, (t_rank < p_rank) or (t_last == 1 and p_last is not None and p_last > 1)
+
+
+def accuracy_for_shapes(y_true, y_pred):
+    """compile(metrics=['accuracy']): binary, sparse categorical or categorical accuracy, chosen
+    from the shapes as Keras 3 chooses (not from the loss)."""
+    y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
+    is_binary, is_sparse = is_binary_or_sparse_categorical(y_true, y_pred)
+    if is_binary:
+        return binary_accuracy(y_true, y_pred)
+    if is_sparse:
+        return sparse_categorical_accuracy(y_true, y_pred)
+    return categorical_accuracy(y_true, y_pred)
+
+
+def get_compiled(identifier, loss=None):  # noqa: ARG001 - `loss` kept for callers; Keras 3 decides by shapes
+    """The metric compile() tracks for `identifier`: 'accuracy'/'acc' (any case) is binary, sparse
+    categorical or categorical accuracy by the shapes of targets and predictions, as in Keras 3; a
+    function is averaged by a MeanMetricWrapper; a string gives its name to the metric and so to the
+    logs (`metrics=['mse']` logs 'mse', as in Keras 3)."""
+    if isinstance(identifier, str) and identifier.lower() in ("accuracy", "acc"):
+        metric = MeanMetricWrapper(accuracy_for_shapes, name=identifier)
         metric._direction = "up"
         return metric
     metric = get(identifier)

@@ -122,7 +122,7 @@ METRICS_GET = {
 }
 
 # Names Keras 3.15 has that eagerflow does not ship yet (kept visible rather than silently dropped).
-NOT_SHIPPED = {"CTC", "ctc", "Circle", "circle", "BinaryIoU", "binary_io_u", "ConcordanceCorrelation",
+NOT_SHIPPED = {"Circle", "circle", "BinaryIoU", "binary_io_u", "ConcordanceCorrelation",
                "concordance_correlation", "PearsonCorrelation", "pearson_correlation"}
 
 

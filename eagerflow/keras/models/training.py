@@ -67,7 +67,7 @@ class Trainer:
         self._compile_metrics_arg = list(metrics or [])  # as given, for the saved compile_config
         self.optimizer = _optimizers.get(optimizer)
         self.loss = loss  # as given ('mse' stays 'mse'), as Keras 3's model.loss and compile_config keep it
-        resolved = _losses.get(loss)
+        resolved = _losses.get_compiled(loss)
         # A loss given as a function ('mse' resolves to one) is called through Keras' wrapper, as
         # compile() does in Keras 3: targets paired with predictions by rank, sample weights applied
         # by the reduction.
