@@ -2,8 +2,6 @@
 batches. `model.stop_training = True` ends fit after the current epoch."""
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 

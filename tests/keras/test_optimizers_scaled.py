@@ -164,3 +164,19 @@ def test_loss_scale_factor_on_a_plain_optimizer():
     opt.apply([np.array([8.0], np.float32)], [v])
     np.testing.assert_allclose(v.numpy(), [0.8], rtol=1e-6)
     assert float(opt.scale_loss(2.0)) == 8.0
+
+
+def test_model_with_loss_scale_optimizer_saves_and_loads(tmp_path):
+    """The compile config nests the inner optimizer's config (Keras 3's layout); loading restores the
+    wrapper, its dynamic scale and the inner optimizer's state."""
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.compile(keras.optimizers.LossScaleOptimizer(keras.optimizers.Adam(0.01), initial_scale=64.0), "mse")
+    model.fit(np.ones((4, 3), np.float32), np.ones((4, 1), np.float32), verbose=0)
+    path = str(tmp_path / "m.keras")
+    model.save(path)
+    loaded = keras.models.load_model(path)
+    assert isinstance(loaded.optimizer, keras.optimizers.LossScaleOptimizer)
+    assert isinstance(loaded.optimizer.inner_optimizer, keras.optimizers.Adam)
+    assert loaded.optimizer.initial_scale == 64.0
+    for a, b in zip(loaded.optimizer.variables, model.optimizer.variables):
+        np.testing.assert_array_equal(np.asarray(a.numpy()), np.asarray(b.numpy()))

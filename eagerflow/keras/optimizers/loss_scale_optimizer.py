@@ -88,7 +88,8 @@ class LossScaleOptimizer(Optimizer):
             self.inner_optimizer.apply([None if g is None else g / scale for g in grads], trainable_variables)
             grow = _math.equal(self.step_counter, np.int64(self.dynamic_growth_steps - 1))
             self.step_counter.assign(_array.where(grow, np.int64(0), self.step_counter + np.int64(1)))
-            self.dynamic_scale.assign(_array.where(grow, self.dynamic_scale * 2.0, convert_to_tensor(self.dynamic_scale)))
+            current = convert_to_tensor(self.dynamic_scale)
+            self.dynamic_scale.assign(_array.where(grow, current * 2.0, current))
             return _array.constant(True)
 
         def not_finite():
