@@ -87,6 +87,23 @@ class IoU(Metric):
                 "sparse_y_true": self.sparse_y_true, "sparse_y_pred": self.sparse_y_pred, "axis": self.axis}
 
 
+class BinaryIoU(IoU):
+    """IoU of the two classes of a binary problem, predictions first thresholded (>= threshold is 1)."""
+
+    def __init__(self, target_class_ids=(0, 1), threshold=0.5, name=None, dtype=None):
+        super().__init__(2, target_class_ids, name=name or unique_name("binary_io_u"), dtype=dtype)
+        self.threshold = threshold
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_pred = _math.cast(convert_to_tensor(y_pred), _dt.float32)
+        predicted = _math.cast(_math.greater_equal(y_pred, self.threshold), self._cm_dtype)
+        super().update_state(_math.cast(convert_to_tensor(y_true), self._cm_dtype), predicted, sample_weight)
+
+    def get_config(self):
+        return {"target_class_ids": self.target_class_ids, "threshold": self.threshold, "name": self.name,
+                "dtype": self._cm_dtype.name}
+
+
 class MeanIoU(IoU):
     def __init__(self, num_classes, name=None, dtype=None, ignore_class=None, sparse_y_true=True,
                  sparse_y_pred=True, axis=-1):

@@ -211,6 +211,7 @@ from .more_losses import (  # noqa: E402,F401 - they subclass LossFunctionWrappe
     mean_squared_logarithmic_error, poisson, squared_hinge, Dice, Tversky, dice, tversky)
 
 from .ctc import CTC, ctc  # noqa: E402,F401 - CTC subclasses LossFunctionWrapper
+from .circle_loss import Circle, circle  # noqa: E402,F401
 
 KLD = kld = kullback_leibler_divergence = kl_divergence
 MAPE = mape = mean_absolute_percentage_error
@@ -239,11 +240,11 @@ class Reduction:
 # instance; a function name or short alias ('mse', 'BCE', 'kld') is the function itself. Not
 # 'logcosh' or 'kullback_leibler_divergence': those exist as attributes but `get` refuses them.
 _LOSS_CLASSES = (Loss, LossFunctionWrapper, SparseCategoricalCrossentropy, CategoricalCrossentropy,
-                 BinaryCrossentropy, MeanSquaredError, MeanAbsoluteError, CTC, *_MORE_CLASSES)
+                 BinaryCrossentropy, MeanSquaredError, MeanAbsoluteError, CTC, Circle, *_MORE_CLASSES)
 _CLASSES = {c.__name__: c for c in _LOSS_CLASSES if c not in (Loss, LossFunctionWrapper)}
 _BASIC_FUNCTIONS = {f.__name__: f for f in (mean_squared_error, mean_absolute_error, binary_crossentropy,
                                             categorical_crossentropy, sparse_categorical_crossentropy)}
-_FUNCTIONS = {**{f.__name__: f for f in _MORE_FUNCTIONS}, **_BASIC_FUNCTIONS, "ctc": ctc}
+_FUNCTIONS = {**{f.__name__: f for f in _MORE_FUNCTIONS}, **_BASIC_FUNCTIONS, "ctc": ctc, "circle": circle}
 ALL_OBJECTS_DICT = {**{c.__name__: c for c in _LOSS_CLASSES}, **_FUNCTIONS,
                     "bce": binary_crossentropy, "BCE": binary_crossentropy,
                     "mse": mean_squared_error, "MSE": mean_squared_error,

@@ -228,7 +228,9 @@ from .more_metrics import (  # noqa: E402,F401
     SparseTopKCategoricalAccuracy, SquaredHinge, TopKCategoricalAccuracy, sparse_top_k_categorical_accuracy,
     top_k_categorical_accuracy)
 from .score_metrics import F1Score, FBetaScore, R2Score  # noqa: E402,F401
-from .iou_metrics import IoU, MeanIoU, OneHotIoU, OneHotMeanIoU  # noqa: E402,F401
+from .iou_metrics import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU  # noqa: E402,F401
+from .correlation_metrics import (  # noqa: E402,F401
+    ConcordanceCorrelation, PearsonCorrelation, concordance_correlation, pearson_correlation)
 from .operating_point_metrics import (  # noqa: E402,F401
     PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity)
 from .losses import (  # noqa: E402,F401 - Keras 3 exports the loss functions from keras.metrics too
@@ -240,7 +242,7 @@ _CLASSES = {c.__name__: c for c in (SparseCategoricalAccuracy, CategoricalAccura
                                     AUC, Precision, Recall, TruePositives, FalsePositives, TrueNegatives,
                                     FalseNegatives, R2Score, F1Score, FBetaScore, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU, Sum,
                                     PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity,
-                                    SpecificityAtSensitivity,
+                                    SpecificityAtSensitivity, BinaryIoU, PearsonCorrelation, ConcordanceCorrelation,
                                     *_MORE_CLASSES)}
 # Keras 3's table of metric names (keras.metrics.ALL_OBJECTS_DICT): each class by its name and its
 # snake_case name, plus the short aliases, all of them classes ('mse' makes a MeanSquaredError);

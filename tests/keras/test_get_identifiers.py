@@ -122,8 +122,7 @@ METRICS_GET = {
 }
 
 # Names Keras 3.15 has that eagerflow does not ship yet (kept visible rather than silently dropped).
-NOT_SHIPPED = {"Circle", "circle", "BinaryIoU", "binary_io_u", "ConcordanceCorrelation",
-               "concordance_correlation", "PearsonCorrelation", "pearson_correlation"}
+NOT_SHIPPED = set()
 
 
 def _describe(obj):
