@@ -81,6 +81,7 @@ from ._src.api import strings  # noqa: E402
 from ._src.api import io  # noqa: E402  (tf.io: gfile, read_file, TFRecord, CSV, Example parsing)
 from ._src.api import signal  # noqa: E402  (tf.signal: FFTs, framing, STFT, windows, mel, DCT)
 from ._src.ops.strings import as_string  # noqa: E402
+from ._src.ops.string_hash import fingerprint  # noqa: E402
 from . import summary  # noqa: E402  (tf.summary: event files for TensorBoard)
 
 # The TensorFlow API version this package implements, which is what programs written for TensorFlow

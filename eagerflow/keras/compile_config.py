@@ -33,6 +33,10 @@ def _plain_number(value):
 
 
 def optimizer_config(opt):
+    if isinstance(opt, _optimizers.LossScaleOptimizer):  # its config nests the inner optimizer's, as Keras'
+        inner = dict(opt.get_config(), inner_optimizer=optimizer_config(opt.inner_optimizer))
+        return {"module": "keras.optimizers", "class_name": "LossScaleOptimizer", "config": inner,
+                "registered_name": None}
     lr = opt._schedule if opt._schedule is not None else float(np.asarray(opt._learning_rate.numpy()))
     if opt._schedule is not None:
         lr = {"module": "keras.optimizers.schedules", "class_name": type(lr).__name__, "config": lr.get_config(),

@@ -21,7 +21,6 @@ from .._src.ops import math as _math
 from .._src.ops import reduce as _reduce
 from .._src.ops import slicing as _slicing
 from .._src.ops.math_extra import confusion_matrix
-from .._src.state.variables import Variable
 from .metrics import Metric
 from .naming import unique_name
 
@@ -39,9 +38,7 @@ class IoU(Metric):
         self.ignore_class, self.sparse_y_true, self.sparse_y_pred, self.axis = (ignore_class, sparse_y_true,
                                                                                  sparse_y_pred, axis)
         self._cm_dtype = _dt.as_dtype(dtype or "int64")
-        self.total_cm = Variable(np.zeros((num_classes, num_classes), self._cm_dtype.np_dtype), trainable=False,
-                                 name="total_confusion_matrix")
-        self._metric_variables.append(self.total_cm)
+        self.total_cm = self.add_variable("total_confusion_matrix", (num_classes, num_classes), dtype=self._cm_dtype)
 
     def _classes(self, values, sparse):
         values = convert_to_tensor(values)
@@ -88,6 +85,23 @@ class IoU(Metric):
         return {"name": self.name, "dtype": self._cm_dtype.name, "num_classes": self.num_classes,
                 "target_class_ids": self.target_class_ids, "ignore_class": self.ignore_class,
                 "sparse_y_true": self.sparse_y_true, "sparse_y_pred": self.sparse_y_pred, "axis": self.axis}
+
+
+class BinaryIoU(IoU):
+    """IoU of the two classes of a binary problem, predictions first thresholded (>= threshold is 1)."""
+
+    def __init__(self, target_class_ids=(0, 1), threshold=0.5, name=None, dtype=None):
+        super().__init__(2, target_class_ids, name=name or unique_name("binary_io_u"), dtype=dtype)
+        self.threshold = threshold
+
+    def update_state(self, y_true, y_pred, sample_weight=None):
+        y_pred = _math.cast(convert_to_tensor(y_pred), _dt.float32)
+        predicted = _math.cast(_math.greater_equal(y_pred, self.threshold), self._cm_dtype)
+        super().update_state(_math.cast(convert_to_tensor(y_true), self._cm_dtype), predicted, sample_weight)
+
+    def get_config(self):
+        return {"target_class_ids": self.target_class_ids, "threshold": self.threshold, "name": self.name,
+                "dtype": self._cm_dtype.name}
 
 
 class MeanIoU(IoU):

@@ -210,6 +210,9 @@ from .more_losses import (  # noqa: E402,F401 - they subclass LossFunctionWrappe
     categorical_hinge, cosine_similarity, hinge, huber, kl_divergence, log_cosh, mean_absolute_percentage_error,
     mean_squared_logarithmic_error, poisson, squared_hinge, Dice, Tversky, dice, tversky)
 
+from .ctc import CTC, ctc  # noqa: E402,F401 - CTC subclasses LossFunctionWrapper
+from .circle_loss import Circle, circle  # noqa: E402,F401
+
 KLD = kld = kullback_leibler_divergence = kl_divergence
 MAPE = mape = mean_absolute_percentage_error
 MSLE = msle = mean_squared_logarithmic_error
@@ -233,39 +236,60 @@ class Reduction:
             raise ValueError(f'Invalid Reduction Key: {key}. Expected keys are "{cls.all()}"')
 
 
-# Names that make a default instance (the losses compile() has always built as objects here).
-_BY_NAME = {
-    "sparse_categorical_crossentropy": SparseCategoricalCrossentropy,
-    "categorical_crossentropy": CategoricalCrossentropy,
-    "binary_crossentropy": BinaryCrossentropy,
-    "mean_squared_error": MeanSquaredError, "mse": MeanSquaredError,
-    "mean_absolute_error": MeanAbsoluteError, "mae": MeanAbsoluteError,
-}
-_CLASSES = {c.__name__: c for c in (*set(_BY_NAME.values()), *_MORE_CLASSES)}
-# Names Keras 3's `get` resolves to the function itself ('huber' -> keras.losses.huber). Not
+# Keras 3's table of loss names (keras.losses.ALL_OBJECTS_DICT): a class name makes a default
+# instance; a function name or short alias ('mse', 'BCE', 'kld') is the function itself. Not
 # 'logcosh' or 'kullback_leibler_divergence': those exist as attributes but `get` refuses them.
-_FUNCTIONS = {f.__name__: f for f in _MORE_FUNCTIONS}
-_FUNCTIONS.update({"kld": kl_divergence, "KLD": kl_divergence, "mape": mean_absolute_percentage_error,
-                   "MAPE": mean_absolute_percentage_error, "msle": mean_squared_logarithmic_error,
-                   "MSLE": mean_squared_logarithmic_error})
+_LOSS_CLASSES = (Loss, LossFunctionWrapper, SparseCategoricalCrossentropy, CategoricalCrossentropy,
+                 BinaryCrossentropy, MeanSquaredError, MeanAbsoluteError, CTC, Circle, *_MORE_CLASSES)
+_CLASSES = {c.__name__: c for c in _LOSS_CLASSES if c not in (Loss, LossFunctionWrapper)}
 _BASIC_FUNCTIONS = {f.__name__: f for f in (mean_squared_error, mean_absolute_error, binary_crossentropy,
                                             categorical_crossentropy, sparse_categorical_crossentropy)}
+_FUNCTIONS = {**{f.__name__: f for f in _MORE_FUNCTIONS}, **_BASIC_FUNCTIONS, "ctc": ctc, "circle": circle}
+ALL_OBJECTS_DICT = {**{c.__name__: c for c in _LOSS_CLASSES}, **_FUNCTIONS,
+                    "bce": binary_crossentropy, "BCE": binary_crossentropy,
+                    "mse": mean_squared_error, "MSE": mean_squared_error,
+                    "mae": mean_absolute_error, "MAE": mean_absolute_error,
+                    "mape": mean_absolute_percentage_error, "MAPE": mean_absolute_percentage_error,
+                    "msle": mean_squared_logarithmic_error, "MSLE": mean_squared_logarithmic_error,
+                    "kld": kl_divergence, "KLD": kl_divergence}
 
 
 def get(identifier):
-    """A loss from a name ('sparse_categorical_crossentropy', 'huber', 'Huber'), a config dict, a Loss,
-    or a function (y_true, y_pred)."""
-    if identifier is None or isinstance(identifier, Loss) or callable(identifier):
-        return identifier
+    """A loss as Keras 3's `keras.losses.get` gives it: a function for a function name or alias
+    ('mse' -> mean_squared_error), a default instance for a class name ('MeanSquaredError'), the
+    deserialized object for a config dict; a function or Loss passes through."""
+    if identifier is None:
+        return None
     if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        cls = _BY_NAME.get(identifier) or _CLASSES.get(identifier)
-        if cls is not None:
-            return cls()
-        if identifier in _FUNCTIONS:
-            return _FUNCTIONS[identifier]
+        found = deserialize(identifier)
+    elif isinstance(identifier, str):
+        found = ALL_OBJECTS_DICT.get(identifier)
+    else:
+        found = identifier
+    if callable(found):
+        return found() if isinstance(found, type) else found
     raise ValueError(f"Could not interpret loss identifier: {identifier}")
+
+
+def crossentropy_for_shapes(y_true, y_pred):
+    """compile(loss='crossentropy' or 'ce'): binary, sparse categorical or categorical crossentropy,
+    chosen from the shapes of targets and predictions as Keras 3 chooses."""
+    from .metrics import is_binary_or_sparse_categorical
+    y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
+    is_binary, is_sparse = is_binary_or_sparse_categorical(y_true, y_pred)
+    if is_binary:
+        return binary_crossentropy(y_true, y_pred)
+    if is_sparse:
+        return sparse_categorical_crossentropy(y_true, y_pred)
+    return categorical_crossentropy(y_true, y_pred)
+
+
+def get_compiled(identifier):
+    """The loss compile() uses: `get`, except that 'crossentropy' / 'ce' (any case) pick their
+    crossentropy by the shapes, as Keras 3's compile does (`get` itself refuses them)."""
+    if isinstance(identifier, str) and identifier.lower() in ("crossentropy", "ce"):
+        return LossFunctionWrapper(crossentropy_for_shapes, name=identifier)
+    return get(identifier)
 
 
 def serialize(loss):

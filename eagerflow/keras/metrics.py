@@ -10,9 +10,9 @@ from .._src.core.convert import convert_to_tensor
 from .._src.ops import array as _array
 from .._src.ops import math as _math
 from .._src.ops import reduce as _reduce
-from .._src.state.variables import Variable
 from .losses import mean_absolute_error, mean_squared_error, squeeze_or_expand_to_same_rank
 from .naming import to_snake_case
+from .variables import KerasVariable
 
 
 class Metric:
@@ -24,7 +24,11 @@ class Metric:
         self._metric_variables = []
 
     def add_variable(self, name, shape=(), initializer="zeros", dtype=None):  # noqa: ARG002
-        v = Variable(np.zeros(shape, np.float32), trainable=False, name=name)
+        """A zero-filled state variable named as Keras 3 names it: `name` is "total", `path` is
+        "<metric name>/total" (the metric's name when the variable is made)."""
+        dtype = _dt.as_dtype(dtype or "float32")
+        v = KerasVariable(np.zeros(shape, dtype.np_dtype), trainable=False, name=name, path=f"{self.name}/{name}",
+                          dtype=dtype)
         self._metric_variables.append(v)
         return v
 
@@ -224,7 +228,11 @@ from .more_metrics import (  # noqa: E402,F401
     SparseTopKCategoricalAccuracy, SquaredHinge, TopKCategoricalAccuracy, sparse_top_k_categorical_accuracy,
     top_k_categorical_accuracy)
 from .score_metrics import F1Score, FBetaScore, R2Score  # noqa: E402,F401
-from .iou_metrics import IoU, MeanIoU, OneHotIoU, OneHotMeanIoU  # noqa: E402,F401
+from .iou_metrics import BinaryIoU, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU  # noqa: E402,F401
+from .correlation_metrics import (  # noqa: E402,F401
+    ConcordanceCorrelation, PearsonCorrelation, concordance_correlation, pearson_correlation)
+from .operating_point_metrics import (  # noqa: E402,F401
+    PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity, SpecificityAtSensitivity)
 from .losses import (  # noqa: E402,F401 - Keras 3 exports the loss functions from keras.metrics too
     KLD, MAE, MAPE, MSE, MSLE, binary_crossentropy, binary_focal_crossentropy, categorical_crossentropy,
     categorical_focal_crossentropy, categorical_hinge, hinge, huber, kld, kullback_leibler_divergence, logcosh, mae,
@@ -233,34 +241,35 @@ from .losses import (  # noqa: E402,F401 - Keras 3 exports the loss functions fr
 _CLASSES = {c.__name__: c for c in (SparseCategoricalAccuracy, CategoricalAccuracy, BinaryAccuracy, Accuracy, Mean,
                                     AUC, Precision, Recall, TruePositives, FalsePositives, TrueNegatives,
                                     FalseNegatives, R2Score, F1Score, FBetaScore, IoU, MeanIoU, OneHotIoU, OneHotMeanIoU, Sum,
+                                    PrecisionAtRecall, RecallAtPrecision, SensitivityAtSpecificity,
+                                    SpecificityAtSensitivity, BinaryIoU, PearsonCorrelation, ConcordanceCorrelation,
                                     *_MORE_CLASSES)}
-# Keras 3's names: each class by its name and its snake_case name, plus the short aliases ('kld' and
-# 'logcosh' are not among them: Keras refuses them as metric names).
-_BY_NAME = {**_CLASSES, **{to_snake_case(n): c for n, c in _CLASSES.items()}, "auc": AUC,
-            "mse": MeanSquaredError, "MSE": MeanSquaredError, "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError,
-            "mape": MeanAbsolutePercentageError, "MAPE": MeanAbsolutePercentageError,
-            "msle": MeanSquaredLogarithmicError, "MSLE": MeanSquaredLogarithmicError}
+# Keras 3's table of metric names (keras.metrics.ALL_OBJECTS_DICT): each class by its name and its
+# snake_case name, plus the short aliases, all of them classes ('mse' makes a MeanSquaredError);
+# 'acc', 'kld' and 'logcosh' are not among them: Keras' `get` refuses them.
+_ALL_CLASSES = {**_CLASSES, "Metric": Metric, "MeanMetricWrapper": MeanMetricWrapper}
+ALL_OBJECTS_DICT = {**_ALL_CLASSES, **{to_snake_case(n): c for n, c in _ALL_CLASSES.items()},
+                    "bce": BinaryCrossentropy, "BCE": BinaryCrossentropy,
+                    "mse": MeanSquaredError, "MSE": MeanSquaredError, "mae": MeanAbsoluteError,
+                    "MAE": MeanAbsoluteError, "mape": MeanAbsolutePercentageError,
+                    "MAPE": MeanAbsolutePercentageError, "msle": MeanSquaredLogarithmicError,
+                    "MSLE": MeanSquaredLogarithmicError}
 
 
-def get(identifier, loss=None):
-    """A metric from a name, a Metric, or a function (y_true, y_pred) -> per-sample values.
-    'accuracy'/'acc' follows the loss, as compile() does in Keras: sparse categorical accuracy for a
-    sparse categorical loss, and so on."""
-    if isinstance(identifier, Metric):
-        return identifier
-    if isinstance(identifier, str):
-        if identifier in ("accuracy", "acc"):
-            loss_name = getattr(loss, "name", getattr(loss, "__name__", str(loss)))
-            fn = {"sparse_categorical_crossentropy": sparse_categorical_accuracy,
-                  "categorical_crossentropy": categorical_accuracy,
-                  "binary_crossentropy": binary_accuracy}.get(loss_name, accuracy)
-            metric = MeanMetricWrapper(fn, name=identifier)
-            metric._direction = "up"
-            return metric
-        if identifier in _BY_NAME:
-            return _BY_NAME[identifier]()
-    elif callable(identifier):
-        return MeanMetricWrapper(identifier)
+def get(identifier):
+    """A metric as Keras 3's `keras.metrics.get` gives it: a default instance for a name
+    ('mse', 'MeanSquaredError', 'accuracy' -> Accuracy), the deserialized object for a config dict;
+    a function or Metric passes through unchanged."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        found = deserialize(identifier)
+    elif isinstance(identifier, str):
+        found = ALL_OBJECTS_DICT.get(identifier)
+    else:
+        found = identifier
+    if callable(found):
+        return found() if isinstance(found, type) else found
     raise ValueError(f"Could not interpret metric identifier: {identifier}")
 
 
@@ -277,10 +286,42 @@ def deserialize(config, custom_objects=None):
     return deserialize_keras_object(config, _CLASSES, custom_objects, "metric")
 
 
-def get_compiled(identifier, loss=None):
-    """The metric compile() tracks for `identifier`: a string gives its name to the metric and so to
-    the logs (`metrics=['mse']` logs 'mse', as in Keras 3)."""
-    metric = get(identifier, loss)
+def is_binary_or_sparse_categorical(y_true, y_pred):
+    """Keras 3's reading of the static shapes behind 'accuracy' and 'crossentropy' in compile():
+    binary when the prediction's last axis is 1; sparse categorical when the targets have a lower
+    rank, or a last axis of 1 against a wider prediction."""
+    t_rank, p_rank = y_true.shape.rank, y_pred.shape.rank
+    t_last = y_true.shape[-1] if t_rank else None
+    p_last = y_pred.shape[-1] if p_rank else None
+    return p_last == 1, (t_rank < p_rank) or (t_last == 1 and p_last is not None and p_last > 1)
+
+
+def accuracy_for_shapes(y_true, y_pred):
+    """compile(metrics=['accuracy']): binary, sparse categorical or categorical accuracy, chosen
+    from the shapes as Keras 3 chooses (not from the loss)."""
+    y_true, y_pred = convert_to_tensor(y_true), convert_to_tensor(y_pred)
+    is_binary, is_sparse = is_binary_or_sparse_categorical(y_true, y_pred)
+    if is_binary:
+        return binary_accuracy(y_true, y_pred)
+    if is_sparse:
+        return sparse_categorical_accuracy(y_true, y_pred)
+    return categorical_accuracy(y_true, y_pred)
+
+
+def get_compiled(identifier, loss=None):  # noqa: ARG001 - `loss` kept for callers; Keras 3 decides by shapes
+    """The metric compile() tracks for `identifier`: 'accuracy'/'acc' (any case) is binary, sparse
+    categorical or categorical accuracy by the shapes of targets and predictions, as in Keras 3; a
+    function is averaged by a MeanMetricWrapper; a string gives its name to the metric and so to the
+    logs (`metrics=['mse']` logs 'mse', as in Keras 3)."""
+    if isinstance(identifier, str) and identifier.lower() in ("accuracy", "acc"):
+        metric = MeanMetricWrapper(accuracy_for_shapes, name=identifier)
+        metric._direction = "up"
+        return metric
+    metric = get(identifier)
+    if not isinstance(metric, Metric):
+        if metric is None:
+            raise ValueError(f"Could not interpret metric identifier: {identifier}")
+        metric = MeanMetricWrapper(metric)
     if isinstance(identifier, str):
         metric.name = identifier
     return metric

@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from .callbacks import Callback, History
+from .monitor_callback import MonitorCallback
 from .progbar import Progbar
 
 
@@ -50,52 +51,19 @@ class LearningRateScheduler(Callback):
             logs["learning_rate"] = _current_lr(self.model.optimizer)
 
 
-def _metric_direction(model, name):
-    """'up' or 'down' for a compiled metric named `name`, None when unknown."""
-    for metric in getattr(model, "_all_compiled_metrics", ()):
-        if metric.name == name:
-            return getattr(metric, "_direction", None)
-    return None
-
-
-class ReduceLROnPlateau(Callback):
+class ReduceLROnPlateau(MonitorCallback):
     """Multiplies the learning rate by `factor` (not below `min_lr`) once `monitor` has not improved
     by more than `min_delta` for `patience` epochs, then waits `cooldown` epochs before counting
-    again. mode 'auto' minimises a loss and follows a compiled metric's direction otherwise (decided
-    at the first epoch end, when the metrics are known)."""
+    again. mode 'auto' is decided as MonitorCallback decides it, at the first epoch end."""
 
     def __init__(self, monitor="val_loss", factor=0.1, patience=10, verbose=0, mode="auto", min_delta=1e-4,
                  cooldown=0, min_lr=0.0, **kwargs):
-        super().__init__()
-        if mode not in ("auto", "min", "max"):
-            warnings.warn(f"ReduceLROnPlateau mode '{mode}' is unknown, fallback to auto mode.", stacklevel=2)
-            mode = "auto"
+        super().__init__(monitor, mode, min_delta=min_delta)
         if factor >= 1.0:
             raise ValueError(f"ReduceLROnPlateau does not support a factor >= 1.0. Received factor={factor}")
-        self.monitor, self.mode, self.min_delta = monitor, mode, abs(min_delta)
         self.factor, self.patience, self.verbose, self.cooldown, self.min_lr = factor, patience, verbose, cooldown, \
             min_lr
-        self.best, self.wait, self.cooldown_counter = None, 0, 0
-        self._minimize = None
-
-    def _resolve_mode(self):
-        if self.mode != "auto":
-            return self.mode == "min"
-        name = self.monitor[4:] if self.monitor.startswith("val_") else self.monitor
-        direction = "down" if name == "loss" else _metric_direction(self.model, name)
-        if direction is None:
-            raise ValueError(f"ReduceLROnPlateau callback received monitor={self.monitor}, but Keras isn't able to "
-                             f"automatically determine whether that metric should be maximized or minimized. Pass "
-                             f"`mode='max'` in order to monitor based on the highest metric value, or pass "
-                             f"`mode='min'` in order to use the lowest value.")
-        return direction == "down"
-
-    def _improved(self, current):
-        if self.best is None:
-            return True
-        if self._minimize:
-            return current + self.min_delta < self.best
-        return current - self.min_delta > self.best
+        self.wait, self.cooldown_counter = 0, 0
 
     def in_cooldown(self):
         return self.cooldown_counter > 0
@@ -104,8 +72,8 @@ class ReduceLROnPlateau(Callback):
         self.best, self.wait, self.cooldown_counter = None, 0, 0
 
     def on_epoch_end(self, epoch, logs=None):
-        if self._minimize is None:
-            self._minimize = self._resolve_mode()
+        if self.monitor_op is None:
+            self._set_monitor_op()
         logs = logs if logs is not None else {}
         logs["learning_rate"] = _current_lr(self.model.optimizer)
         current = logs.get(self.monitor)
@@ -116,7 +84,7 @@ class ReduceLROnPlateau(Callback):
         if self.in_cooldown():
             self.cooldown_counter -= 1
             self.wait = 0
-        if self._improved(current):
+        if self._is_improvement(current, self.best):
             self.best, self.wait = current, 0
         elif not self.in_cooldown():
             self.wait += 1

@@ -648,3 +648,6 @@ def fori_loop(lower, upper, body_fun, init_val):
 
 def vectorized_map(function, elements):
     return _tf().vectorized_map(function, elements)
+
+
+from .ctc import ctc_loss  # noqa: E402,F401 - keras.ops.ctc_loss (built on this module's neighbours)

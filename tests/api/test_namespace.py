@@ -39,6 +39,7 @@ EXPECTED = set("""
     no_op timestamp tuple constant_initializer ones_initializer random_normal_initializer
     random_uniform_initializer zeros_initializer hessians identity_n get_logger
     signal
+    fingerprint
 """.split())
 
 TF_NAMES = {line for line in (Path(__file__).parent / "tensorflow_2_21_top_level_names.txt").read_text().split()

@@ -30,4 +30,8 @@ def rows(Row):
         Row("StringToNumber", lambda s: S.to_number(s, out_type=tf.float64), (NUMBERS,)),
         Row("StringToNumber", S.to_number, (np.array([b"1.5x"], dtype=object),),
             raises=tf.errors.InvalidArgumentError, label="bad"),
+        Row("StringToHashBucketFast", lambda s: S.to_hash_bucket_fast(s, 7), (WORDS,)),
+        Row("StringToHashBucketStrong", lambda s: S.to_hash_bucket_strong(s, 7, key=[1, 2]), (WORDS,)),
+        Row("Fingerprint", tf.fingerprint, (WORDS,)),
+        Row("Fingerprint", tf.fingerprint, (np.arange(6, dtype=np.int32).reshape(3, 2),), label="int32"),
     ]

@@ -48,7 +48,9 @@ def test_categorical_binary_mse_mae():
 
 
 def test_string_shortcuts_and_bad_names():
-    assert isinstance(keras.losses.get("sparse_categorical_crossentropy"), keras.losses.SparseCategoricalCrossentropy)
+    # Keras 3.15: a function name gives the function, a class name a default instance
+    assert keras.losses.get("sparse_categorical_crossentropy") is keras.losses.sparse_categorical_crossentropy
+    assert isinstance(keras.losses.get("SparseCategoricalCrossentropy"), keras.losses.SparseCategoricalCrossentropy)
     assert isinstance(keras.optimizers.get("adam"), keras.optimizers.Adam)
     with pytest.raises(ValueError, match="Could not interpret loss identifier: nope"):
         keras.losses.get("nope")

@@ -1,4 +1,6 @@
-"""`tf.strings`: element-wise string ops on dense tensors (ops/strings.py) and `format` (ops/io.py)."""
+"""`tf.strings`: element-wise string ops on dense tensors (ops/strings.py), hash buckets (ops/string_hash.py)
+and `format` (ops/io.py)."""
 from ..ops.io import string_format as format  # noqa: F401,A001 - TensorFlow's name
 from ..ops.strings import (as_string, join, length, lower, reduce_join, regex_full_match,  # noqa: F401
                            regex_replace, strip, substr, to_number, upper)
+from ..ops.string_hash import to_hash_bucket_fast, to_hash_bucket_strong  # noqa: F401

@@ -24,6 +24,7 @@ from .normalization_extra import GroupNormalization, UnitNormalization  # noqa: 
 from .noise import ActivityRegularization, AlphaDropout, SpatialDropout2D, SpatialDropout3D  # noqa: F401,E402
 from .rnn_cells import GRUCell, LSTMCell, RNN, SimpleRNNCell, StackedRNNCells  # noqa: F401,E402
 from .preprocessing import CategoryEncoding, Discretization, Normalization  # noqa: F401,E402
+from .hashing import Hashing  # noqa: F401,E402
 from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomFlip, RandomTranslation,  # noqa: F401,E402,E501
                                   RandomRotation, RandomZoom, Resizing)
 from .reshaping3d import (Cropping1D, Cropping3D, UpSampling1D, UpSampling3D, ZeroPadding1D,  # noqa: F401,E402

@@ -138,17 +138,24 @@ class CategoryEncoding(Layer):
     def call(self, inputs, count_weights=None):
         if count_weights is not None:
             raise NotImplementedError("CategoryEncoding(count_weights=...) is not supported yet.")
-        ids = _math.cast(inputs, "int64") if inputs.dtype.name != "int64" else inputs
-        rank = ids.shape.rank
-        if self.output_mode == "one_hot":
-            if rank and rank > 1 and ids.shape.as_list()[-1] == 1:
-                ids = _array.squeeze(ids, [-1])
-            return one_hot(ids, self.num_tokens, dtype=self._dtype)
-        hot = one_hot(ids if rank else _array.reshape(ids, [1]), self.num_tokens, dtype=self._dtype)
-        return _reduce.reduce_max(hot, -2) if self.output_mode == "multi_hot" else _reduce.reduce_sum(hot, -2)
+        return encode_categorical(inputs, self.output_mode, self.num_tokens, self._dtype)
 
     def get_config(self):
         return {**super().get_config(), "num_tokens": self.num_tokens, "output_mode": self.output_mode}
+
+
+def encode_categorical(ids, output_mode, depth, dtype):
+    """Integer ids -> Keras' (..., depth) encoding: "one_hot" per id (a trailing axis of 1 dropped first),
+    "multi_hot" 1 where an id occurs in the last axis, "count" how often it occurs (a scalar id counts as
+    a sample of one). Shared by CategoryEncoding and Hashing."""
+    ids = _math.cast(ids, "int64") if ids.dtype.name != "int64" else ids
+    rank = ids.shape.rank
+    if output_mode == "one_hot":
+        if rank and rank > 1 and ids.shape.as_list()[-1] == 1:
+            ids = _array.squeeze(ids, [-1])
+        return one_hot(ids, depth, dtype=dtype)
+    hot = one_hot(ids if rank else _array.reshape(ids, [1]), depth, dtype=dtype)
+    return _reduce.reduce_max(hot, -2) if output_mode == "multi_hot" else _reduce.reduce_sum(hot, -2)
 
 
 class Discretization(Layer):

@@ -61,27 +61,30 @@ class Trainer:
         self._weighted_metrics = []
         self._weighted_metric_names = []
         self._step_functions = {}
+        self._initial_epoch = None  # the epoch a restored backup resumes at (BackupAndRestore)
 
     # --- compile ---
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
                 run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
         self._compile_metrics_arg = list(metrics or [])  # as given, for the saved compile_config
         self.optimizer = _optimizers.get(optimizer)
-        self.loss = _losses.get(loss)
-        # A loss given as a function is called through Keras' wrapper, as compile() does in Keras 3:
-        # targets paired with predictions by rank, sample weights applied by the reduction.
-        self._compiled_loss = (self.loss if self.loss is None or isinstance(self.loss, _losses.Loss)
-                               else _losses.LossFunctionWrapper(self.loss))
+        self.loss = loss  # as given ('mse' stays 'mse'), as Keras 3's model.loss and compile_config keep it
+        resolved = _losses.get_compiled(loss)
+        # A loss given as a function ('mse' resolves to one) is called through Keras' wrapper, as
+        # compile() does in Keras 3: targets paired with predictions by rank, sample weights applied
+        # by the reduction.
+        self._compiled_loss = (resolved if resolved is None or isinstance(resolved, _losses.Loss)
+                               else _losses.LossFunctionWrapper(resolved))
         self._loss_tracker = _metrics.Mean(name="loss")
         # Keras 3: `metrics` ignore sample weights (and class_weight); `weighted_metrics` use them, named
         # "weighted_<name>" when an unweighted metric has the same name.
         self._compile_weighted_metrics_arg = list(weighted_metrics or [])
-        self._compiled_metrics = [_metrics.get_compiled(m, self.loss) for m in (metrics or [])]
+        self._compiled_metrics = [_metrics.get_compiled(m, resolved) for m in (metrics or [])]
         unweighted_names = {m.name for m in self._compiled_metrics}
         self._weighted_metrics = []
         self._weighted_metric_names = []  # before any "weighted_": what evaluate's list is ordered by
         for m in weighted_metrics or []:
-            metric = _metrics.get_compiled(m, self.loss)
+            metric = _metrics.get_compiled(m, resolved)
             self._weighted_metric_names.append(metric.name)
             if metric.name in unweighted_names:
                 metric.name = f"weighted_{metric.name}"
@@ -166,8 +169,9 @@ class Trainer:
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+            scaled_loss = self.optimizer.scale_loss(loss)  # the loss itself unless loss scaling is on
         variables = self.trainable_variables
-        grads = tape.gradient(loss, variables)
+        grads = tape.gradient(scaled_loss, variables)
         self.optimizer.apply_gradients(zip(grads, variables))
         return self.compute_metrics(x, y, y_pred, sample_weight, loss)
 
@@ -237,6 +241,7 @@ class Trainer:
         for cb in cbs:
             cb.on_train_begin()
         epoch_logs = {}
+        initial_epoch = getattr(self, "_initial_epoch", None) or initial_epoch  # set by BackupAndRestore, as Keras
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             for cb in cbs:

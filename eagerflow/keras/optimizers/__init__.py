@@ -3,8 +3,11 @@ from . import schedules  # noqa: F401
 from .base import Optimizer  # noqa: F401
 from .more_rules import Adadelta, Adagrad, Adamax, Ftrl, Lion, Nadam  # noqa: F401
 from .rules import SGD, Adam, AdamW, RMSprop  # noqa: F401
+from .scaled_rules import Adafactor, Lamb  # noqa: F401
+from .loss_scale_optimizer import LossScaleOptimizer  # noqa: F401
 
-_CLASSES = (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, Nadam, Ftrl, Lion)
+_CLASSES = (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, Nadam, Ftrl, Lion, Adafactor, Lamb,
+            LossScaleOptimizer)
 _BY_NAME = {c.__name__.lower(): c for c in _CLASSES}
 
 

@@ -27,7 +27,8 @@ class Optimizer:
         if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: "
                              f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}")
-        self.name = unique_name(name or to_snake_case(type(self).__name__))
+        # Keras 3: a given name is kept as is; without one, the class name numbered per session ("sgd_1")
+        self.name = name if name is not None else unique_name(to_snake_case(type(self).__name__))
         self.weight_decay, self.clipnorm, self.clipvalue, self.global_clipnorm = (
             weight_decay, clipnorm, clipvalue, global_clipnorm)
         self.use_ema, self.ema_momentum, self.ema_overwrite_frequency = use_ema, ema_momentum, ema_overwrite_frequency
@@ -111,6 +112,8 @@ class Optimizer:
             return self._iterations
         grads = [convert_to_tensor(g) for g, _ in pairs]
         variables = [v for _, v in pairs]
+        if self.loss_scale_factor is not None:  # the loss was multiplied by it (scale_loss): undo it first
+            grads = [g / float(self.loss_scale_factor) for g in grads]
         grads = self._clip(grads)
         lr = self.learning_rate
         lr = convert_to_tensor(lr) if not hasattr(lr, "_as_tensor") else lr._as_tensor()
@@ -127,6 +130,12 @@ class Optimizer:
                 v.assign(constraint(v))
         self._iterations.assign_add(np.int64(1))
         return self._iterations
+
+    def scale_loss(self, loss):
+        """The loss fit differentiates: times `loss_scale_factor` when one is set (apply divides it out)."""
+        if self.loss_scale_factor is not None:
+            return loss * self.loss_scale_factor
+        return loss
 
     def _before_updates(self, step):
         """Once per apply, before the per-variable updates (state shared by every variable)."""

@@ -22,7 +22,7 @@ from .base import Optimizer
 class Adagrad(Optimizer):
     _config_keys = ("initial_accumulator_value", "epsilon")
 
-    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name="adagrad", **kwargs):
+    def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1, epsilon=1e-7, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         self.initial_accumulator_value, self.epsilon = initial_accumulator_value, epsilon
 
@@ -38,7 +38,7 @@ class Adagrad(Optimizer):
 class Adadelta(Optimizer):
     _config_keys = ("rho", "epsilon")
 
-    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name="adadelta", **kwargs):
+    def __init__(self, learning_rate=0.001, rho=0.95, epsilon=1e-7, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         self.rho, self.epsilon = rho, epsilon
 
@@ -57,7 +57,7 @@ class Adadelta(Optimizer):
 class Adamax(Optimizer):
     _config_keys = ("beta_1", "beta_2", "epsilon")
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="adamax", **kwargs):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
@@ -75,7 +75,7 @@ class Adamax(Optimizer):
 class Nadam(Optimizer):
     _config_keys = ("beta_1", "beta_2", "epsilon")
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name="nadam", **kwargs):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
@@ -114,7 +114,7 @@ class Ftrl(Optimizer):
 
     def __init__(self, learning_rate=0.001, learning_rate_power=-0.5, initial_accumulator_value=0.1,
                  l1_regularization_strength=0.0, l2_regularization_strength=0.0,
-                 l2_shrinkage_regularization_strength=0.0, beta=0.0, name="ftrl", **kwargs):
+                 l2_shrinkage_regularization_strength=0.0, beta=0.0, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         checks = (("initial_accumulator_value", initial_accumulator_value, "positive or zero"),
                   ("learning_rate_power", -learning_rate_power, "negative or zero"),
@@ -151,7 +151,7 @@ class Ftrl(Optimizer):
 class Lion(Optimizer):
     _config_keys = ("beta_1", "beta_2")
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, name="lion", **kwargs):
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.99, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         if beta_1 <= 0 or beta_1 > 1:
             raise ValueError(f"Argument `beta_1` must be in the [0, 1] range. Otherwise, the optimizer degenerates "

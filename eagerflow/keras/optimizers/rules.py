@@ -19,7 +19,7 @@ from .base import Optimizer
 class SGD(Optimizer):
     _config_keys = ("momentum", "nesterov")
 
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         if not 0 <= momentum <= 1:
             raise ValueError("`momentum` must be a float between [0, 1].")
@@ -43,7 +43,7 @@ class SGD(Optimizer):
 class Adam(Optimizer):
     _config_keys = ("beta_1", "beta_2", "epsilon", "amsgrad")
 
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name="adam",
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False, name=None,
                  **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon, self.amsgrad = beta_1, beta_2, epsilon, amsgrad
@@ -82,7 +82,7 @@ class Adam(Optimizer):
 
 class AdamW(Adam):
     def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 amsgrad=False, name="adamw", **kwargs):
+                 amsgrad=False, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2, epsilon=epsilon,
                          amsgrad=amsgrad, name=name, weight_decay=weight_decay, **kwargs)
         if weight_decay is None:
@@ -92,7 +92,7 @@ class AdamW(Adam):
 class RMSprop(Optimizer):
     _config_keys = ("rho", "momentum", "epsilon", "centered")
 
-    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name="rmsprop",
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name=None,
                  **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
