@@ -31,7 +31,8 @@ AS_STRING_T = ("float32 float64 int32 uint8 int16 int8 int64 bfloat16 uint16 flo
     "complex128 bool variant string")
 ATAN2_T = "bfloat16 float16 float32 float64"
 AVG_POOL_T = "float16 bfloat16 float32 float64"
-BATCH_MAT_MUL_V2_T = ("bfloat16 float16 float32 float64 int16 int32 int64 uint8 uint16 uint32 uint64 complex64 complex128")
+BATCH_MAT_MUL_V2_T = ("bfloat16 float16 float32 float64 int16 int32 int64 uint8 uint16 uint32 uint64 complex64 "
+    "complex128")
 BIAS_ADD_T = ("float32 float64 int32 uint8 int16 int8 complex64 int64 qint8 quint8 qint32 bfloat16 qint16 quint16 "
     "uint16 complex128 float16 uint32 uint64")
 BITWISE_AND_T = "int8 int16 int32 int64 uint8 uint16 uint32 uint64"
