@@ -17,3 +17,7 @@ from ..ops.eig import eig, eigvals  # noqa: F401,E402
 from ..ops.linalg_matrix_functions import expm, logm, sqrtm  # noqa: F401,E402
 from ..ops.banded_triangular_solve import banded_triangular_solve  # noqa: F401,E402
 from ..ops.eigh_tridiagonal import eigh_tridiagonal  # noqa: F401,E402
+from ..ops.linear_operator import (LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition,  # noqa: F401,E402
+                                   LinearOperatorFullMatrix, LinearOperatorInversion, LinearOperatorLowerTriangular)
+from ..ops.linear_operator_diagonal import (LinearOperatorDiag, LinearOperatorIdentity,  # noqa: F401,E402
+                                            LinearOperatorScaledIdentity)
