@@ -321,3 +321,40 @@ def test_jit_expm_matches_tf():
     np.testing.assert_allclose(tf.function(tf.linalg.expm, jit_compile=True)(x).numpy(),
                                [[697.3607, 775.3386, 922.23004], [1393.5648, 1619.5901, 2011.7915],
                                 [943.14594, 1121.1742, 1430.8656]], rtol=2e-5)
+
+
+# --- graph mode: TensorFlow's shape functions and dtype checks (TypeError / ValueError at trace time) ---
+
+W23 = np.ones((2, 3), np.float32)
+V3 = np.ones(3, np.float32)
+I22 = np.array([[1, 2], [3, 4]], np.int32)
+_NOT_ALLOWED = "Value passed to parameter 'input' has DataType int32 not in list of allowed values: "
+
+
+@pytest.mark.parametrize("call,cls,message", [
+    (lambda: tf.linalg.inv(I22), TypeError, _NOT_ALLOWED + "float64, float32, float16, complex64, complex128"),
+    (lambda: tf.linalg.lu(I22), TypeError, _NOT_ALLOWED + "float64, float32, float16, complex64, complex128"),
+    (lambda: tf.linalg.sqrtm(I22), TypeError, _NOT_ALLOWED + "float64, float32, float16, complex64, complex128"),
+    (lambda: tf.linalg.det(I22), TypeError, _NOT_ALLOWED + "float16, float32, float64, complex64, complex128"),
+    (lambda: tf.linalg.inv(W23), ValueError, "Dimensions must be equal, but are 2 and 3 for '{{node MatrixInverse}}"),
+    (lambda: tf.linalg.det(W23), ValueError,
+     "Dimensions must be equal, but are 3 and 2 for '{{node MatrixDeterminant}}"),
+    (lambda: tf.linalg.slogdet(W23), ValueError, "Dimensions must be equal, but are 3 and 2"),
+    (lambda: tf.linalg.lu(W23), ValueError, "Dimensions must be equal, but are 2 and 3 for '{{node Lu}}"),
+    (lambda: tf.linalg.eig(W23), ValueError, "Dimensions must be equal, but are 2 and 3 for '{{node Eig}}"),
+    (lambda: tf.linalg.logm(W23.astype(np.complex64)), ValueError, "Dimensions must be equal, but are 2 and 3"),
+    (lambda: tf.linalg.lu(V3), ValueError, "Shape must be at least rank 2 but is rank 1 for '{{node Lu}}"),
+    (lambda: tf.linalg.cholesky(V3), ValueError, "Shape must be at least rank 2 but is rank 1 for '{{node Cholesky}}"),
+    (lambda: tf.linalg.solve(W23, np.ones((2, 1), np.float32)), ValueError,
+     "Dimensions must be equal, but are 2 and 3"),
+    (lambda: tf.linalg.triangular_solve(np.ones((2, 2), np.float32), np.ones((3, 1), np.float32)), ValueError,
+     "Dimensions must be equal, but are 2 and 3"),
+    (lambda: tf.linalg.banded_triangular_solve(np.ones((2, 4), np.float32), np.ones((3, 1), np.float32)), ValueError,
+     "Dimensions must be equal, but are 4 and 3"),
+    (lambda: tf.linalg.banded_triangular_solve(V3, np.ones((3, 1), np.float32)), ValueError,
+     "Shape must be at least rank 2 but is rank 1"),
+])
+def test_graph_mode_refusals_are_tensorflows(call, cls, message):
+    with pytest.raises(cls) as info:
+        tf.function(call)()
+    assert message in str(info.value)

@@ -16,7 +16,7 @@ import numpy as np
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from . import shape_rules as R
-from .linalg import _LINALG_TYPES, _run
+from .linalg import _LINALG_TYPES, _run, building_graph
 from .operands import as_tensor
 from .registry import Spec, defop
 
@@ -32,12 +32,15 @@ def _banded_infer(inputs, attrs):
     sa, sb = bands.shape, rhs.shape
     if sa.rank is None or sb.rank is None:
         return [Spec(TensorShape(None), bands.dtype)]
-    if sa.rank < 2:
-        raise _err(f"In[0] ndims must be >= 2: {sa.rank}")
-    if sb.rank < 2:
-        raise _err(f"In[1] ndims must be >= 2: {sb.rank}")
+    graph = building_graph(bands, rhs)  # TensorFlow's shape function words these differently
+    for i, s in enumerate((sa, sb)):
+        if s.rank < 2:
+            raise _err(f"Shape must be at least rank 2 but is rank {s.rank}" if graph
+                       else f"In[{i}] ndims must be >= 2: {s.rank}")
     n, rows = sa[-1], sb[-2]
     if n is not None and rows is not None and n != rows:
+        if graph:
+            raise _err(f"Dimensions must be equal, but are {n} and {rows}")
         raise _err(f"In[0] mismatch In[1] shape: {n} vs. {rows}: {R.fmt_dims(sa)} {R.fmt_dims(sb)} "
                    f"{int(attrs.get('lower', True))} {int(attrs.get('adjoint', False))}")
     try:

@@ -35,9 +35,8 @@ _INDEX_TYPES = (_dt.int32, _dt.int64)
 
 def _lu_infer(inputs, attrs):
     x = inputs[0]
-    if x.shape.rank is not None and x.shape.rank < 2:  # Lu's own kernel words it without "0"
-        raise InvalidArgumentError(None, None, f"Input tensor must have rank >= 2, got {x.shape.rank}")
-    s = _matrix_shape("Lu", x)
+    rank = x.shape.rank  # Lu's own kernel words it without the "0" of the other ops
+    s = _matrix_shape("Lu", x, eager_rank_message=f"Input tensor must have rank >= 2, got {rank}")
     index_type = attrs.get("output_idx_type", _dt.int32)
     check_dtype_in("Lu", index_type, _INDEX_TYPES, "input", attr="output_idx_type")
     if x.dtype is _dt.float16:  # listed in the op's types, but TensorFlow registers no half kernel
