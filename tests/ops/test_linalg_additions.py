@@ -358,3 +358,20 @@ def test_graph_mode_refusals_are_tensorflows(call, cls, message):
     with pytest.raises(cls) as info:
         tf.function(call)()
     assert message in str(info.value)
+
+
+def test_banded_solve_of_a_zero_diagonal_is_not_invertible_as_in_tf():
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Input matrix is not invertible."):
+        tf.linalg.banded_triangular_solve(np.array([[4., 2., 0.], [3., 1., 4.]]), np.ones((3, 1)))
+
+
+def test_lu_helpers_trace_with_unknown_matrix_size():
+    spec = tf.TensorSpec([None, None], tf.float64)
+    solve = tf.function(lambda x, b: tf.linalg.lu_solve(*tf.linalg.lu(x), b), input_signature=[spec, spec])
+    inverse = tf.function(lambda x: tf.linalg.lu_matrix_inverse(*tf.linalg.lu(x)), input_signature=[spec])
+    rebuilt = tf.function(lambda x: tf.linalg.lu_reconstruct(*tf.linalg.lu(x)), input_signature=[spec])
+    np.testing.assert_allclose(solve(tf.constant(A), tf.constant(np.ones((3, 2)))).numpy(),
+                               [[0.14285714285714282] * 2, [0.4285714285714286] * 2, [0.03571428571428572] * 2],
+                               rtol=1e-13)
+    np.testing.assert_allclose(inverse(tf.constant(A)).numpy(), np.linalg.inv(A), rtol=1e-13)
+    np.testing.assert_allclose(rebuilt(tf.constant(A)).numpy(), A, atol=1e-15)

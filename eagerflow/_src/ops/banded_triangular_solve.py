@@ -66,6 +66,8 @@ def _dense_from_bands(bands, lower):
 
 def _banded_kernel(bands, rhs, lower=True, adjoint=False):
     a = _dense_from_bands(bands, lower)
+    if a.shape[-1] and np.any(np.diagonal(a, axis1=-2, axis2=-1) == 0):
+        raise _err("Input matrix is not invertible.")
     if adjoint:
         a = np.conj(np.swapaxes(a, -1, -2))
     batch = np.broadcast_shapes(a.shape[:-2], rhs.shape[:-2])

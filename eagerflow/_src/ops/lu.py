@@ -95,7 +95,9 @@ LuOp = defop("Lu", inputs=("input",), kernel=_lu_kernel, infer=_lu_infer, grad=_
 
 def _permutation_matrix(perm, dtype):
     """P with P @ m == m[..., perm, :] (one row of the identity per entry of perm)."""
-    n = perm.shape[-1]
+    n = perm.shape[-1] if perm.shape.rank is not None else None
+    if n is None:  # known only at run time (a tf.function traced with None dimensions)
+        n = _array.shape(perm)[-1]
     from .sequences import one_hot
     return one_hot(perm, n, dtype=dtype)
 
