@@ -34,6 +34,7 @@ from eagerflow._src.ops.registry import OPS, bind
 from tests.codegen import (differential_rows_breadth, differential_rows_everyday, differential_rows_io,
                            differential_rows_strings)
 from tests.codegen import differential_rows_signal
+from tests.codegen import differential_rows_linalg
 
 for _module in pkgutil.iter_modules(eagerflow._src.ops.__path__):  # every op family registers its ops
     importlib.import_module(f"eagerflow._src.ops.{_module.name}")
@@ -535,6 +536,7 @@ ROWS += differential_rows_strings.rows(Row)  # tf.strings
 ROWS += differential_rows_breadth.rows(Row)  # tf.nn / tf.math / tf.random breadth, in their own file
 ROWS += differential_rows_io.rows(Row)  # tf.io
 ROWS += differential_rows_signal.rows(Row)  # tf.signal
+ROWS += differential_rows_linalg.rows(Row)  # tf.linalg: expm, sqrtm, logm, lu, eig, banded solve, eigh_tridiagonal
 
 
 def _spec(array, dims):

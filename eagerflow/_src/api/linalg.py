@@ -12,3 +12,12 @@ from ..ops.norms import global_norm, l2_normalize, norm  # noqa: F401,E402
 from ..ops.linalg_extra import cross, matrix_rank, normalize, pinv, tensor_diag, tensor_diag_part  # noqa: F401,E402
 # --- end everyday tf.linalg ---
 from ..ops.tridiagonal import tridiagonal_matmul, tridiagonal_solve  # noqa: F401,E402
+from ..ops.lu import lu, lu_matrix_inverse, lu_reconstruct, lu_solve  # noqa: F401,E402
+from ..ops.eig import eig, eigvals  # noqa: F401,E402
+from ..ops.linalg_matrix_functions import expm, logm, sqrtm  # noqa: F401,E402
+from ..ops.banded_triangular_solve import banded_triangular_solve  # noqa: F401,E402
+from ..ops.eigh_tridiagonal import eigh_tridiagonal  # noqa: F401,E402
+from ..ops.linear_operator import (LinearOperator, LinearOperatorAdjoint, LinearOperatorComposition,  # noqa: F401,E402
+                                   LinearOperatorFullMatrix, LinearOperatorInversion, LinearOperatorLowerTriangular)
+from ..ops.linear_operator_diagonal import (LinearOperatorDiag, LinearOperatorIdentity,  # noqa: F401,E402
+                                            LinearOperatorScaledIdentity)

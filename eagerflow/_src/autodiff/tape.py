@@ -20,6 +20,7 @@ from ..core import dtypes as _dt
 from ..core import nest
 from ..core.context import state
 from ..core.tensor import Tensor
+from .gradient_arguments import check_gradient_arguments, check_jacobian_target
 
 _log = logging.getLogger("eagerflow")
 
@@ -169,12 +170,10 @@ class GradientTape:
     def _gradient(self, target, sources, output_gradients, unconnected_gradients):
         unconnected = check_unconnected(unconnected_gradients)
         flat_sources = nest.flatten(sources)
-        flat_targets = [t if isinstance(t, Tensor) else _read_if_variable(t) for t in nest.flatten(target)]
+        flat_targets = nest.flatten(target)
+        check_gradient_arguments(target, flat_targets, flat_sources)
+        flat_targets = [t if isinstance(t, Tensor) else _read_if_variable(t) for t in flat_targets]
         source_handles = [_handle_of(s) for s in flat_sources]
-        for s in flat_sources:
-            if not (isinstance(s, Tensor) or hasattr(type(s), "_as_tensor")):
-                raise ValueError(f"Passed in object {s!r} of type {type(s).__name__!r}, not tf.Tensor or "
-                                 f"tf.Variable or ExtensionType.")
         if output_gradients is not None:
             output_gradients = nest.flatten(output_gradients)
             if len(output_gradients) != len(flat_targets):
@@ -201,6 +200,7 @@ class GradientTape:
         """Full Jacobian: result[s] has shape target.shape + source.shape."""
         from ..ops import array as A
         self._check_usable()
+        check_jacobian_target(target)
         target = target if isinstance(target, Tensor) else _read_if_variable(target)
         flat_sources = nest.flatten(sources)
         n = target.shape.num_elements()

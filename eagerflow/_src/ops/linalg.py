@@ -15,6 +15,7 @@ import collections
 import numpy as np
 
 from ..core import dtypes as _dt
+from ..core.context import state
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from . import shape_rules as R
@@ -34,15 +35,29 @@ def _err(message):
     return InvalidArgumentError(None, None, message)
 
 
-def _matrix_shape(op_name, x, square=True, arg=0):
-    """The rank and squareness checks every op here starts with (TensorFlow's wording)."""
+def building_graph(*tensors) -> bool:
+    """Whether a shape rule runs for graph building (TensorFlow's shape functions word their refusals
+    differently from its kernels: "Shape must be at least rank 2 but is rank 1" there, "Input tensor
+    0 must have rank >= 2, got 1" here)."""
+    return state.graph is not None or any(getattr(t, "is_symbolic", False) for t in tensors)
+
+
+def _matrix_shape(op_name, x, square=True, arg=0, eager_rank_message=None):
+    """The rank and squareness checks every op here starts with (TensorFlow's wording, the shape
+    function's while building a graph, the kernel's eagerly)."""
     R.check_dtype_in(op_name, x.dtype, _LINALG_TYPES, "input")
     s = x.shape
     if s.rank is None:
         return s
+    graph = building_graph(x)
     if s.rank < 2:
-        raise _err(f"Input tensor {arg} must have rank >= 2, got {s.rank}")
+        if graph:
+            raise _err(f"Shape must be at least rank 2 but is rank {s.rank}")
+        raise _err(eager_rank_message or f"Input tensor {arg} must have rank >= 2, got {s.rank}")
     if square and s[-1] is not None and s[-2] is not None and s[-1] != s[-2]:
+        if graph:  # the determinants compare columns with rows, the other ops rows with columns
+            a, b = (s[-1], s[-2]) if op_name in ("MatrixDeterminant", "LogMatrixDeterminant") else (s[-2], s[-1])
+            raise _err(f"Dimensions must be equal, but are {a} and {b}")
         raise _err("Input matrix must be square.")
     return s
 
@@ -71,9 +86,12 @@ def _scalar_to_matrix(t):
 
 
 def _run(opdef, inputs, attrs=_NO_ATTRS):
-    """Linear algebra is not on the eager hot path: the shape rule always runs first, so a bad dtype
-    or shape raises TensorFlow's error before LAPACK sees it."""
-    check_rule(opdef, inputs, attrs)
+    """Linear algebra is not on the eager hot path: eagerly the shape rule always runs first, so a bad
+    dtype or shape raises TensorFlow's error before LAPACK sees it. While a graph is built, bind runs
+    the rule itself and reports a refusal as TensorFlow's graph mode does (TypeError for a dtype,
+    ValueError for a shape); a pre-check here would raise the eager InvalidArgumentError instead."""
+    if state.graph is None and not any(getattr(t, "is_symbolic", False) for t in inputs):
+        check_rule(opdef, inputs, attrs)
     return bind(opdef, inputs, attrs)
 
 
@@ -142,6 +160,8 @@ def _solve_infer(op_name):
             if sb.rank != sa.rank:
                 raise _err("All input tensors must have the same rank.")
             if sa[-2] is not None and sb[-2] is not None and sa[-2] != sb[-2]:
+                if building_graph(a, b):
+                    raise _err(f"Dimensions must be equal, but are {sa[-2]} and {sb[-2]}")
                 raise _err("Input matrix and rhs are incompatible.")
             return [Spec(R.broadcast_shape(sa[:-2], sb[:-2]).concatenate([sa[-1], sb[-1]]), a.dtype)]
         return [Spec(TensorShape(None), a.dtype)]

@@ -11,6 +11,7 @@ from ..core.context import state
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from .registry import Spec
+from .tf_allowed_types import tf_allowed_names
 from .validation import InputTypeError, graph_type_error
 
 
@@ -77,9 +78,12 @@ def _graph_dtype_message(op_name, i, got, expected, base=0):
             f"input #{base}.")
 
 
+_CPP_TYPE_WORD = {"float32": "float", "float64": "double", "float16": "half"}
+
+
 def _tf_type_word(dtype: _dt.DType) -> str:
     """The name TensorFlow's C++ messages use for a dtype (DataTypeString)."""
-    return {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
+    return _CPP_TYPE_WORD.get(dtype.name, dtype.name)
 
 
 def check_dtype_in(op_name: str, dtype: _dt.DType, allowed, arg: str | None = None, attr: str = "T"):
@@ -90,8 +94,10 @@ def check_dtype_in(op_name: str, dtype: _dt.DType, allowed, arg: str | None = No
     name (default: the op's first input)."""
     if dtype not in allowed:
         arg = arg or _first_input_name(op_name)
-        eager_names = ", ".join(_tf_type_word(d) for d in allowed)
-        graph_names = ", ".join(d.name for d in allowed)
+        # TensorFlow's list, in its order and with dtypes we lack (bfloat16, qint8, ...), when we know it
+        listed = tf_allowed_names(op_name, attr) or [d.name for d in allowed]
+        eager_names = ", ".join(_CPP_TYPE_WORD.get(n, n) for n in listed)
+        graph_names = ", ".join(listed)
         raise InputTypeError(
             f"Value for attr '{attr}' of {_tf_type_word(dtype)} is not in the list of allowed values: {eager_names}\n"
             f"\t; NodeDef: {{{{node {op_name}}}}}; Op<name={op_name}; signature={arg}:{attr} -> y:T> [Op:{op_name}]",

@@ -185,9 +185,9 @@ Cumprod = defop("Cumprod", inputs=("x", "axis"), kernel=_cumprod_kernel, infer=_
 
 def _unary(opdef):
     def fn(x, name=None):
-        t = as_tensor(x)
-        check_rule(opdef, (t,), {})
-        return bind(opdef, (t,))
+        # no check_rule here: bind validates the dtype in both modes, and a pre-check on eager
+        # inputs would raise the eager InvalidArgumentError inside tf.function, where TF raises TypeError
+        return bind(opdef, (as_tensor(x),))
     fn.__name__ = opdef.name.lower()
     fn.__doc__ = f"`tf.math.{fn.__name__}`: elementwise `{opdef.name}`."
     return fn
@@ -195,9 +195,7 @@ def _unary(opdef):
 
 def _binary(opdef):
     def fn(x, y, name=None):
-        a, b = binary_operands(x, y, opdef.name)
-        check_rule(opdef, (a, b), {})
-        return bind(opdef, (a, b))
+        return bind(opdef, binary_operands(x, y, opdef.name))
     fn.__name__ = opdef.name.lower()
     fn.__doc__ = f"`tf.math.{fn.__name__}`: elementwise `{opdef.name}` with broadcasting."
     return fn
