@@ -90,7 +90,23 @@ from . import summary  # noqa: E402  (tf.summary: event files for TensorBoard)
 __version__ = version.VERSION
 # --- end everyday helpers ---
 # --- keras: owned by the keras work (eagerflow/keras/) ---
-from . import keras  # noqa: E402
+# `tf.keras` loads on first use (PEP 562 `__getattr__` below): it is a quarter of what
+# `import eagerflow` would otherwise cost, and many programs never touch it.
+_LAZY_MODULES = {"keras": ".keras"}
+
+
+def __getattr__(name):
+    target = _LAZY_MODULES.get(name)
+    if target is None:
+        raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")
+    import importlib
+    module = importlib.import_module(target, __name__)
+    globals()[name] = module
+    return module
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_MODULES))
 # --- end keras ---
 # --- SavedModel and checkpoints: owned by the SavedModel work (saved_model/, train/) ---
 from . import saved_model, train  # noqa: E402

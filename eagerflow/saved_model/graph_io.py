@@ -145,11 +145,23 @@ def _ref(nodes, tensor, graph):
 
 
 # --- reading ---
+def _register_every_op():
+    """Imports every module that defines ops, so a file can name any of them: `import eagerflow`
+    leaves some to their first use (tf.keras's fused optimizer ops, the call op)."""
+    import importlib
+    import pkgutil
+    from .._src import ops as _ops
+    for module in pkgutil.iter_modules(_ops.__path__):
+        importlib.import_module(f"{_ops.__name__}.{module.name}")
+    importlib.import_module("eagerflow.summary.ops")
+
+
 class GraphReader:
     """Rebuilds graphs from documents of one file (`path`, for messages). `tensor(ref, where)`
     reads tensors; `top_capture(doc, where)` gives the eager tensor a top-level capture names."""
 
     def __init__(self, path, read_tensor, top_capture):
+        _register_every_op()
         self.path = path
         self._read_tensor = read_tensor
         self._top_capture = top_capture
