@@ -295,13 +295,25 @@ def _nested_loops_error():
                     "compile time); take the higher-order gradient outside the jit_compile=True function.")
 
 
+def _loop_history_gradient_error():
+    # A second order through nested loops, or (no nested loop in the user's code) a fourth order
+    # through a loop whose body holds a cond: TensorFlow 2.21's XLA refuses the first, compiles the second.
+    return InvalidArgumentError(
+        None, None, "XLA compilation of a gradient that sums into the history of a loop read inside another "
+                    "loop is not supported yet: a second-order gradient through a loop nested in a loop (which "
+                    "TensorFlow's XLA refuses too: the inner loop's gradient buffers need a size known at compile "
+                    "time), or a fourth-order gradient through a loop whose body holds a tf.cond (which "
+                    "TensorFlow's XLA compiles); take the higher-order gradient outside the jit_compile=True "
+                    "function.")
+
+
 def zero_gradient(value):
     """The zero a gradient accumulates from for `value`: zeros shaped like it, or for an If's
     kept values (a cond in a loop body, stacked), a KeptGradients of zeros for every kept value."""
     from jax import numpy as jnp
     from .xla_control_flow import _History, _Kept
     if isinstance(value, _History):
-        raise _nested_loops_error()
+        raise _loop_history_gradient_error()
     if isinstance(value, KeptGradients):  # the gradient of kept values is itself differentiated (a third order)
         return KeptGradients({side: {p: zero_gradient(v) for p, v in values.items()}
                               for side, values in value.by_side.items()})
