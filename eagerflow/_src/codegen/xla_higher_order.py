@@ -11,6 +11,9 @@ lowered over the compiler's own values for what the NumPy kernels hold in varian
   (values kept once, outside the loop, broadcast to one per iteration); its gradient,
   `LoopHistorySeeds`, is a `HistorySeeds` of stacks, and `WhileGrad` with `seed_positions` adds
   them in its reverse scan as the NumPy kernel does per iteration.
+- A fourth order walks back the third order's backward loop, whose history its own backward loop
+  reads as an external: that external's gradient is a HistorySeeds (a pytree) summed over the
+  reverse scan, from zeros shaped as one step gives it (xla_control_flow.py, `_while_grad`).
 - A third order through a loop whose body holds a cond walks back the second order's backward
   loop, which sums the gradients of the cond's kept values over its iterations: a KeptGradients
   is then a loop variable (`carried`), started from zeros for every entry (ZerosLike of kept
@@ -114,6 +117,19 @@ def _unflatten_history(aux, children):
     return _History(positions, var_stacks, kept_stacks, invariant, children[-1] if has_active else None)
 
 
+def _flatten_seeds(seeds):
+    if seeds.var_stacks is None:
+        return [], None
+    return list(seeds.var_stacks) + list(seeds.kept_stacks), len(seeds.var_stacks)
+
+
+def _unflatten_seeds(n_vars, children):
+    if n_vars is None:
+        return HistorySeeds()
+    children = list(children)
+    return HistorySeeds(children[:n_vars], children[n_vars:])
+
+
 _registered = []
 _register_lock = threading.Lock()  # functions compile from many threads; JAX refuses a second registration
 
@@ -131,6 +147,7 @@ def register_pytrees():
             jax.tree_util.register_pytree_node(KeptGradients, _flatten, _unflatten)
             jax.tree_util.register_pytree_node(_Kept, _flatten_kept, _unflatten_kept)
             jax.tree_util.register_pytree_node(_History, _flatten_history, _unflatten_history)
+            jax.tree_util.register_pytree_node(HistorySeeds, _flatten_seeds, _unflatten_seeds)
             _registered.append(True)
 
 
@@ -295,25 +312,13 @@ def _nested_loops_error():
                     "compile time); take the higher-order gradient outside the jit_compile=True function.")
 
 
-def _loop_history_gradient_error():
-    # A second order through nested loops, or (no nested loop in the user's code) a fourth order
-    # through a loop whose body holds a cond: TensorFlow 2.21's XLA refuses the first, compiles the second.
-    return InvalidArgumentError(
-        None, None, "XLA compilation of a gradient that sums into the history of a loop read inside another "
-                    "loop is not supported yet: a second-order gradient through a loop nested in a loop (which "
-                    "TensorFlow's XLA refuses too: the inner loop's gradient buffers need a size known at compile "
-                    "time), or a fourth-order gradient through a loop whose body holds a tf.cond (which "
-                    "TensorFlow's XLA compiles); take the higher-order gradient outside the jit_compile=True "
-                    "function.")
-
-
 def zero_gradient(value):
     """The zero a gradient accumulates from for `value`: zeros shaped like it, or for an If's
     kept values (a cond in a loop body, stacked), a KeptGradients of zeros for every kept value."""
     from jax import numpy as jnp
     from .xla_control_flow import _History, _Kept
     if isinstance(value, _History):
-        raise _loop_history_gradient_error()
+        raise _nested_loops_error()
     if isinstance(value, KeptGradients):  # the gradient of kept values is itself differentiated (a third order)
         return KeptGradients({side: {p: zero_gradient(v) for p, v in values.items()}
                               for side, values in value.by_side.items()})
