@@ -15,8 +15,8 @@ import numpy as np
 
 from ..core.errors import InvalidArgumentError
 from .xla_counters import Counters
-from .xla_higher_order import (KeptGradients, aligned_cond, branch_output, carried, carried_like, carried_select,
-                               register_pytrees, select, zero_gradient)
+from .xla_higher_order import (HistorySeeds, KeptGradients, aligned_cond, branch_output, carried, carried_like,
+                               carried_select, register_pytrees, select, zero_gradient)
 from .xla_lists import as_value, conformed, grown_for_loop, with_buffers, zeros_like, zeros_of
 from .xla_lists import select as select_value
 from .xla_run import SPECIAL, CompilerVariant, Slot, known, like, run_branch, run_program
@@ -278,8 +278,10 @@ def _while_grad(op, args, state):
 
     def ext_value(v):
         return state.values[v.index] if isinstance(v, Slot) else v
-    acc0 = tuple(zero_gradient(v) if isinstance(v, (_Kept, _History, KeptGradients)) else zeros_like(v)  # lists too
-                 for v in (ext_value(externals[i]) for i in wanted))
+    ext_values = [ext_value(externals[i]) for i in wanted]
+    acc0 = tuple(HistorySeeds() if isinstance(v, _History) else  # its structure: from one step (below)
+                 zero_gradient(v) if isinstance(v, (_Kept, KeptGradients)) else zeros_like(v)  # lists too
+                 for v in ext_values)
 
     def step(carry, xs):
         grads, acc = carry
@@ -300,16 +302,34 @@ def _while_grad(op, args, state):
             new_grads = tuple(carried_select(active, o, g) for o, g in zip(new_grads, grads))  # lists too
 
         def accumulate(a, o):
-            if isinstance(o, KeptGradients):  # a cond's kept values in the body (stacked): a pytree
+            if isinstance(o, (KeptGradients, HistorySeeds)):  # a cond's kept values in the body (stacked), a
+                # loop's history read by the body (a fourth order): pytrees
                 return a + o if active is None else select(active, a + o, a)
             return like(a + (o if active is None else select_value(active, o, zeros_like(o))), a)
         return (new_grads, tuple(accumulate(a, o) for a, o in zip(acc, added))), None
-    (grads, acc), _ = lax.scan(step, (tuple(carried(s) for s in seeds), acc0),
-                               (tuple(history.var_stacks), tuple(history.kept_stacks), history.active,
-                                (var_seeds, kept_seeds) if var_seeds is not None else None),
-                               reverse=True)
+    xs = (tuple(history.var_stacks), tuple(history.kept_stacks), history.active,
+          (var_seeds, kept_seeds) if var_seeds is not None else None)
+    init = (tuple(carried(s) for s in seeds), acc0)
+    if any(isinstance(v, _History) for v in ext_values):
+        # An external that is another loop's history (a fourth order's backward walk reads the
+        # third order's backward loop's): its gradient's stacks are what one step gives it.
+        import jax
+        register_pytrees()
+        first = jax.tree_util.tree_map(lambda a: a[0], xs)
+        shapes = jax.eval_shape(lambda: step(init, first)[0][1])
+        init = (init[0], tuple(_zeros_of_shapes(sh) if isinstance(v, _History) else a
+                                for v, a, sh in zip(ext_values, acc0, shapes)))
+    (grads, acc), _ = lax.scan(step, init, xs, reverse=True)
     return list(grads) + list(acc)
+
+
+def _zeros_of_shapes(shapes):
+    """Zeros shaped as jax.eval_shape's result (a pytree: a HistorySeeds of stacks)."""
+    import jax
+    from jax import numpy as jnp
+    return jax.tree_util.tree_map(lambda s: jnp.zeros(s.shape, s.dtype), shapes)
 
 
 SPECIAL.update({"IfKeptValue": _kept_value, "If": _if, "StatelessIf": _if, "While": _while,
                 "StatelessWhile": _while, "WhileGrad": _while_grad})
+

@@ -11,6 +11,9 @@ lowered over the compiler's own values for what the NumPy kernels hold in varian
   (values kept once, outside the loop, broadcast to one per iteration); its gradient,
   `LoopHistorySeeds`, is a `HistorySeeds` of stacks, and `WhileGrad` with `seed_positions` adds
   them in its reverse scan as the NumPy kernel does per iteration.
+- A fourth order walks back the third order's backward loop, whose history its own backward loop
+  reads as an external: that external's gradient is a HistorySeeds (a pytree) summed over the
+  reverse scan, from zeros shaped as one step gives it (xla_control_flow.py, `_while_grad`).
 - A third order through a loop whose body holds a cond walks back the second order's backward
   loop, which sums the gradients of the cond's kept values over its iterations: a KeptGradients
   is then a loop variable (`carried`), started from zeros for every entry (ZerosLike of kept
@@ -114,6 +117,19 @@ def _unflatten_history(aux, children):
     return _History(positions, var_stacks, kept_stacks, invariant, children[-1] if has_active else None)
 
 
+def _flatten_seeds(seeds):
+    if seeds.var_stacks is None:
+        return [], None
+    return list(seeds.var_stacks) + list(seeds.kept_stacks), len(seeds.var_stacks)
+
+
+def _unflatten_seeds(n_vars, children):
+    if n_vars is None:
+        return HistorySeeds()
+    children = list(children)
+    return HistorySeeds(children[:n_vars], children[n_vars:])
+
+
 _registered = []
 _register_lock = threading.Lock()  # functions compile from many threads; JAX refuses a second registration
 
@@ -131,6 +147,7 @@ def register_pytrees():
             jax.tree_util.register_pytree_node(KeptGradients, _flatten, _unflatten)
             jax.tree_util.register_pytree_node(_Kept, _flatten_kept, _unflatten_kept)
             jax.tree_util.register_pytree_node(_History, _flatten_history, _unflatten_history)
+            jax.tree_util.register_pytree_node(HistorySeeds, _flatten_seeds, _unflatten_seeds)
             _registered.append(True)
 
 

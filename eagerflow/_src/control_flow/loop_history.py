@@ -11,7 +11,8 @@ A cond (or a loop) in the body keeps a variant per iteration: its history column
 variants (`LoopHistoryItem` reads one, `LoopHistoryItemGrad` is its gradient). At a third order the
 second order's backward loop is itself walked back, and the gradient of such a column is summed
 over the iterations like any external's: with AddN, which adds variants through their `+` (a
-never-reached entry is a plain zero, np.zeros_like of an object column).
+never-reached entry is a zero variant: ZerosLike of a column of variants gives one per entry, so a
+fourth order, which walks the third order's backward loop back, reads a variant out of it).
 """
 from __future__ import annotations
 

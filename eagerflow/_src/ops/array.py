@@ -15,6 +15,7 @@ from ..core.convert import convert_to_tensor, to_array
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import Tensor
+from ..core.variant import VariantValue
 from . import shape_rules as R
 from .branchless_select import select as _branchless_select
 from .operands import as_int_tensor, as_tensor, static_ints
@@ -183,8 +184,30 @@ _Range_rev = defop("ReversedRange", grad=NO_GRADIENT,
 
 # --- Filled tensors ----------------------------------------------------------------------------
 
-ZerosLike = defop("ZerosLike", grad=lambda op, g: None, infer=R.unary(),
-                  kernel=lambda x: np.zeros_like(x))
+def _zeros_like_kernel(x):
+    if isinstance(x, np.ndarray) and x.dtype == object and not _holds_strings(x):
+        return _zero_variants(x)
+    return np.zeros_like(x)
+
+
+def _holds_strings(column):
+    """tf.string tensors are object arrays too (of bytes), as are variant columns (of variants,
+    or of arrays standing for zero ones)."""
+    return any(isinstance(v, (bytes, str)) for v in column.flat)
+
+
+def _zero_variants(column):
+    """Zeros of a column of variants (what a loop keeps of a cond per iteration) are zero variants,
+    each its entry's own zero (a TensorList's is a list of zeros), never NumPy's plain 0: a 0 read
+    back out of the column is no tensor, and AddN, which adds variants through their `+`, could
+    not start from it."""
+    out = np.empty(column.shape, dtype=object)
+    for i, v in np.ndenumerate(column):
+        out[i] = np.zeros_like(v) if isinstance(v, VariantValue) else VariantValue(None)
+    return out
+
+
+ZerosLike = defop("ZerosLike", grad=lambda op, g: None, infer=R.unary(), kernel=_zeros_like_kernel)
 OnesLike = defop("OnesLike", grad=lambda op, g: None, infer=R.unary(),
                  kernel=lambda x: np.ones_like(x))
 
