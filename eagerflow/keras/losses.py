@@ -258,17 +258,8 @@ def get(identifier):
     """A loss as Keras 3's `keras.losses.get` gives it: a function for a function name or alias
     ('mse' -> mean_squared_error), a default instance for a class name ('MeanSquaredError'), the
     deserialized object for a config dict; a function or Loss passes through."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        found = deserialize(identifier)
-    elif isinstance(identifier, str):
-        found = ALL_OBJECTS_DICT.get(identifier)
-    else:
-        found = identifier
-    if callable(found):
-        return found() if isinstance(found, type) else found
-    raise ValueError(f"Could not interpret loss identifier: {identifier}")
+    from .serialization import get_keras_object
+    return get_keras_object(identifier, ALL_OBJECTS_DICT, "loss", deserialize)
 
 
 def crossentropy_for_shapes(y_true, y_pred):

@@ -260,17 +260,8 @@ def get(identifier):
     """A metric as Keras 3's `keras.metrics.get` gives it: a default instance for a name
     ('mse', 'MeanSquaredError', 'accuracy' -> Accuracy), the deserialized object for a config dict;
     a function or Metric passes through unchanged."""
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        found = deserialize(identifier)
-    elif isinstance(identifier, str):
-        found = ALL_OBJECTS_DICT.get(identifier)
-    else:
-        found = identifier
-    if callable(found):
-        return found() if isinstance(found, type) else found
-    raise ValueError(f"Could not interpret metric identifier: {identifier}")
+    from .serialization import get_keras_object
+    return get_keras_object(identifier, ALL_OBJECTS_DICT, "metric", deserialize)
 
 
 def serialize(metric):

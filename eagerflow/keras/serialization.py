@@ -128,17 +128,19 @@ def keras_classes():
     return table
 
 
-def get_keras_object(identifier, module_objects, kind):
-    """Keras' `get` for one family (regularizers, constraints): None stays None, a config dict is
-    deserialized, a known name makes a default instance, any other callable is used as given."""
+def get_keras_object(identifier, module_objects, kind, deserialize=None):
+    """Keras' `get` for one family (losses, metrics, regularizers, constraints): None stays None, a
+    config dict is deserialized (by `deserialize` when the family has its own), a name gives a
+    default instance of its class or the function it names, any other callable is used as given."""
     if identifier is None:
         return None
     if isinstance(identifier, dict):
-        return deserialize_keras_object(identifier, module_objects, None, kind)
-    if isinstance(identifier, str):
-        cls = module_objects.get(identifier)
-        if cls is not None:
-            return cls()
-    elif callable(identifier):
-        return identifier
+        found = (deserialize(identifier) if deserialize is not None
+                 else deserialize_keras_object(identifier, module_objects, None, kind))
+    elif isinstance(identifier, str):
+        found = module_objects.get(identifier)
+    else:
+        found = identifier
+    if callable(found):
+        return found() if isinstance(found, type) else found
     raise ValueError(f"Could not interpret {kind} identifier: {identifier}")
