@@ -51,3 +51,13 @@ def test_float_shapes_raise_tensorflows_type_errors(shape, eager, graph):
     with pytest.raises(TypeError) as raised:
         f()
     assert str(raised.value).endswith(graph)
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+def test_zeros_like_of_strings_is_empty_strings(mode):
+    def make(x):
+        return tf.zeros_like(x)
+    run = make if mode == "eager" else tf.function(make)
+    out = run(tf.constant([["a", "bc"]]))
+    assert out.dtype == tf.string and out.numpy().tolist() == [[b"", b""]]  # TF 2.21: [[b'' b'']]
+    assert run(tf.constant("a")).numpy() == b""

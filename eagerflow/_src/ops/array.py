@@ -185,7 +185,9 @@ _Range_rev = defop("ReversedRange", grad=NO_GRADIENT,
 # --- Filled tensors ----------------------------------------------------------------------------
 
 def _zeros_like_kernel(x):
-    if isinstance(x, np.ndarray) and x.dtype == object and not _holds_strings(x):
+    if isinstance(x, np.ndarray) and x.dtype == object:
+        if _holds_strings(x):  # tf.string's zero is the empty string, as in TensorFlow
+            return np.full(x.shape, b"", dtype=object)
         return _zero_variants(x)
     return np.zeros_like(x)
 

@@ -42,9 +42,15 @@ _FROM_STATIC_SHAPE = {
     "Shape": lambda op, s: np.array(s.as_list(), _out_dtype(op)) if s.is_fully_defined() else None,
     "Size": lambda op, s: np.array(s.num_elements(), _out_dtype(op)) if s.is_fully_defined() else None,
     "Rank": lambda op, s: np.array(s.rank, np.int32) if s.rank is not None else None,
-    "ZerosLike": lambda op, s: np.zeros(s.as_list(), _out_dtype(op)) if s.is_fully_defined() else None,
-    "OnesLike": lambda op, s: np.ones(s.as_list(), _out_dtype(op)) if s.is_fully_defined() else None,
+    "ZerosLike": lambda op, s: np.zeros(s.as_list(), _out_dtype(op)) if _numeric_known(op, s) else None,
+    "OnesLike": lambda op, s: np.ones(s.as_list(), _out_dtype(op)) if _numeric_known(op, s) else None,
 }
+
+
+def _numeric_known(op, shape):
+    """A fully known shape of numbers: a string's zero is b'' and a variant's its own zero (the
+    ZerosLike kernel makes those), never NumPy's 0 in an object array."""
+    return shape.is_fully_defined() and np.dtype(_out_dtype(op)).kind != "O"
 
 
 def fold_constants(program):
