@@ -79,6 +79,8 @@ from ._src.core.devices import device  # noqa: E402
 from ._src.api import test, version  # noqa: E402
 from ._src.api import strings  # noqa: E402
 from ._src.api import io  # noqa: E402  (tf.io: gfile, read_file, TFRecord, CSV, Example parsing)
+from ._src.api import sparse  # noqa: E402  (tf.sparse: SparseTensor and its ops)
+from ._src.composite.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
 from ._src.ops.strings import as_string  # noqa: E402
 from . import summary  # noqa: E402  (tf.summary: event files for TensorBoard)
 
