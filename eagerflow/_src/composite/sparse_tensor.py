@@ -138,16 +138,6 @@ class SparseTensor:
 
     __str__ = __repr__
 
-    def __mul__(self, other):
-        from ..ops.sparse_math import sparse_dense_cwise
-        return sparse_dense_cwise("SparseDenseCwiseMul", self, other)
-
-    def __truediv__(self, other):
-        from ..ops.sparse_math import sparse_dense_cwise
-        return sparse_dense_cwise("SparseDenseCwiseDiv", self, other)
-
-    __div__ = __truediv__
-
     # --- composite protocol (core/nest.py, trace/) ---
     def __tf_flatten__(self):
         return [self._indices, self._values, self._dense_shape]

@@ -36,7 +36,7 @@ def linear(indices, shape):
     """Each index's position in row-major order of `shape` (the order sparse ops expect)."""
     if indices.shape[0] == 0 or len(shape) == 0:
         return np.zeros(indices.shape[0], np.int64)
-    strides = np.cumprod(np.concatenate([np.asarray(shape[1:], np.int64)[::-1], [1]]))[::-1]
+    strides = np.append(np.cumprod(np.asarray(shape[1:], np.int64)[::-1])[::-1], 1)  # prod(shape[i + 1:])
     return indices.astype(np.int64) @ strides
 
 
