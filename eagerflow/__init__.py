@@ -81,6 +81,8 @@ from ._src.api import strings  # noqa: E402
 from ._src.api import io  # noqa: E402  (tf.io: gfile, read_file, TFRecord, CSV, Example parsing)
 from ._src.api import sparse  # noqa: E402  (tf.sparse: SparseTensor and its ops)
 from ._src.composite.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
+from ._src.api import ragged  # noqa: E402  (tf.ragged: RaggedTensor factories and partitions)
+from ._src.composite.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: E402
 from ._src.ops.strings import as_string  # noqa: E402
 from . import summary  # noqa: E402  (tf.summary: event files for TensorBoard)
 

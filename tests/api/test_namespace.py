@@ -38,7 +38,7 @@ EXPECTED = set("""
     dynamic_partition dynamic_stitch histogram_fixed_width control_dependencies group inside_function
     no_op timestamp tuple constant_initializer ones_initializer random_normal_initializer
     random_uniform_initializer zeros_initializer hessians identity_n get_logger
-    SparseTensor SparseTensorSpec sparse
+    SparseTensor SparseTensorSpec sparse RaggedTensor RaggedTensorSpec ragged
 """.split())
 
 TF_NAMES = {line for line in (Path(__file__).parent / "tensorflow_2_21_top_level_names.txt").read_text().split()

@@ -32,7 +32,8 @@ from eagerflow._src.ops import io as _io
 from eagerflow._src.ops import math as _math
 from eagerflow._src.ops.registry import OPS, bind
 from tests.codegen import (differential_rows_breadth, differential_rows_everyday, differential_rows_io,
-                           differential_rows_sparse, differential_rows_strings)
+                           differential_rows_ragged, differential_rows_sparse,
+                           differential_rows_strings)
 
 for _module in pkgutil.iter_modules(eagerflow._src.ops.__path__):  # every op family registers its ops
     importlib.import_module(f"eagerflow._src.ops.{_module.name}")
@@ -534,6 +535,7 @@ ROWS += differential_rows_strings.rows(Row)  # tf.strings
 ROWS += differential_rows_breadth.rows(Row)  # tf.nn / tf.math / tf.random breadth, in their own file
 ROWS += differential_rows_io.rows(Row)  # tf.io
 ROWS += differential_rows_sparse.rows(Row)  # tf.sparse
+ROWS += differential_rows_ragged.rows(Row)  # tf.ragged, tf.strings.split
 
 
 def _spec(array, dims):

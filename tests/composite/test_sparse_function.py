@@ -174,3 +174,11 @@ def test_many_threads_share_one_trace():
     assert not errors and len(traces) == 1
     for k, value in results.items():
         assert value[0, 0] == k and value[1, 2] == 2.0
+
+
+def test_through_tf_cond():
+    f = tf.function(lambda sp, p: tf.cond(p, lambda: sp, lambda: sp.with_values(-sp.values)))
+    out = f(_sp(), tf.constant(False))
+    assert isinstance(out, S)
+    np.testing.assert_array_equal(out.values.numpy(), np.array([-1, -2], np.float32))  # TensorFlow: the same
+    np.testing.assert_array_equal(f(_sp(), tf.constant(True)).values.numpy(), np.array([1, 2], np.float32))

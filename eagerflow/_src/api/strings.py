@@ -2,3 +2,4 @@
 from ..ops.io import string_format as format  # noqa: F401,A001 - TensorFlow's name
 from ..ops.strings import (as_string, join, length, lower, reduce_join, regex_full_match,  # noqa: F401
                            regex_replace, strip, substr, to_number, upper)
+from ..ops.strings_split import split  # noqa: F401 - a RaggedTensor of pieces (ops/strings_split.py)

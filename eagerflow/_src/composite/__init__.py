@@ -1,4 +1,4 @@
-"""Composite tensors: values made of several tensors (SparseTensor), each with a TypeSpec.
+"""Composite tensors: values made of several tensors (SparseTensor, RaggedTensor), each with a TypeSpec.
 
 A composite flattens to its component tensors (`__tf_flatten__`, core/nest.py) and is described,
 for tracing, by its TypeSpec (`_type_spec`): tf.function keys a trace by the spec, feeds the

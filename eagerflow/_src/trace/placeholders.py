@@ -45,7 +45,7 @@ def specs_for(value, key):
     if type(key) is tuple and key and key[0] == sig.ITERATOR:
         return IteratorSpec(type(value), value.element_spec)
     if type(key) is tuple and key and key[0] == sig.COMPOSITE:  # a SparseTensor: its spec, from the key
-        return key[1]._from_key(key[2])
+        return key[1]._from_key(*key[2:])
     if isinstance(value, (list, tuple)) and type(key) is tuple and len(key) == 2 and isinstance(key[1], tuple):
         parts = [specs_for(v, k) for v, k in zip(value, key[1])]
         if hasattr(type(value), "_fields"):
