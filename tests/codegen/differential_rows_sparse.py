@@ -73,6 +73,8 @@ def rows(Row):
         Row("SparseSegmentSumWithNumSegments", lambda d: sp.segment_sum(d, [0, 2], [0, 1], num_segments=4), (DATA,)),
         Row("SparseSegmentMeanWithNumSegments", lambda d: sp.segment_mean(d, [0, 2], [0, 0], num_segments=2),
             (DATA,)),
+        Row("ListDiff", lambda x, i: tf.sparse.mask(tf.IndexedSlices(x, i), [12, 45]).values,
+            (DATA, np.array([12, 26, 37], np.int32))),
         Row("SparseSegmentSqrtNWithNumSegments", lambda d: sp.segment_sqrt_n(d, [0, 2], [1, 1], num_segments=3),
             (DATA,)),
     ]

@@ -143,3 +143,21 @@ def test_jit_compile_refuses_ragged_kernels_as_tensorflow():
         f(tf.constant([1.0, 2.0]))
     assert "RaggedTensorToTensor (No registered 'RaggedTensorToTensor' OpKernel for XLA_CPU_JIT devices" \
         in str(info.value)
+
+
+def test_thousands_of_ragged_tensors_through_a_function_leave_nothing_alive():
+    import gc
+    import weakref
+
+    @tf.function
+    def f(x):
+        return x.with_flat_values(x.flat_values + 1)
+
+    refs = []
+    for i in range(1000):
+        rt = tf.ragged.constant([[i, 1], [2]])
+        out = f(rt)
+        refs += [weakref.ref(rt), weakref.ref(out)]
+        del rt, out
+    gc.collect()
+    assert sum(r() is not None for r in refs) == 0 and f.experimental_get_tracing_count() == 1

@@ -209,3 +209,31 @@ def test_jit_compile_refuses_sparse_kernels_as_tensorflow_and_compiles_to_dense(
         in str(info.value)
     g = tf.function(lambda v: tf.sparse.to_dense(S([[0, 1], [1, 0]], v, [2, 2])), jit_compile=True)
     np.testing.assert_array_equal(g(tf.constant([1.0, 2.0])).numpy(), [[0, 1], [2, 0]])
+
+
+def test_ops_tensorflow_registers_no_gradient_for_raise_its_lookup_error():
+    v = tf.constant([1.0, 2.0])
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = tf.sparse.reduce_max(S([[0, 0], [1, 1]], v, [2, 2]), axis=1)
+    with pytest.raises(LookupError) as info:
+        tape.gradient(y, v)
+    assert str(info.value) == "gradient registry has no entry for: SparseReduceMax"  # TensorFlow 2.21's words
+
+
+def test_mask_drops_the_masked_rows_of_indexed_slices():
+    def parts(values, indices, dense_shape):
+        masked = tf.sparse.mask(tf.IndexedSlices(values, indices, dense_shape), [12, 45])
+        return masked.values, masked.indices, masked.dense_shape
+
+    a = (tf.constant([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]), tf.constant([12, 26, 37]), tf.constant([40, 2]))
+    for values, indices, dense_shape in (parts(*a), tf.function(parts)(*a)):
+        np.testing.assert_array_equal(values.numpy(), [[3, 4], [5, 6]])  # TensorFlow's documented example
+        np.testing.assert_array_equal(indices.numpy(), [26, 37])
+        np.testing.assert_array_equal(dense_shape.numpy(), [40, 2])
+
+
+def test_mask_under_jit_compile_as_tensorflow():
+    pytest.importorskip("jax")
+    f = tf.function(lambda x: tf.sparse.mask(tf.IndexedSlices(x, tf.constant([1, 2])), [1]).values, jit_compile=True)
+    np.testing.assert_array_equal(f(tf.constant([1.0, 2.0])).numpy(), [2.0])  # TensorFlow 2.21 compiles it: [2.]

@@ -9,3 +9,4 @@ from ..ops.sparse_shape import (expand_dims, eye, fill_empty_rows, reshape, spli
                                 transpose)
 from ..ops.sparse_shape import sparse_concat as concat  # noqa: F401
 from ..ops.sparse_shape import sparse_slice as slice  # noqa: F401,A001 - TensorFlow's name
+from ..ops.sparse_mask import mask  # noqa: F401 - of IndexedSlices, as TensorFlow (ops/sparse_mask.py)

@@ -111,12 +111,14 @@ def _add_grad_kernel(backprop_val_grad, a_indices, b_indices, sum_indices):
     return pick(a_indices), pick(b_indices)
 
 
+def _add_grad_infer(inputs, attrs):
+    grad, a_indices, b_indices = inputs[:3]
+    rows = lambda t: t.shape.as_list()[0] if t.shape.rank else None  # noqa: E731
+    return [Spec(TensorShape([rows(a_indices)]), grad.dtype), Spec(TensorShape([rows(b_indices)]), grad.dtype)]
+
+
 SparseAddGrad = defop("SparseAddGrad", inputs=("backprop_val_grad", "a_indices", "b_indices", "sum_indices"),
-                      multi_output=True, kernel=_add_grad_kernel, grad=NO_GRADIENT,
-                      infer=lambda inputs, attrs: [Spec(TensorShape([inputs[1].shape.as_list()[0] if inputs[1].shape.rank
-                                                                     else None]), inputs[0].dtype),
-                                                   Spec(TensorShape([inputs[2].shape.as_list()[0] if inputs[2].shape.rank
-                                                                     else None]), inputs[0].dtype)],
+                      multi_output=True, kernel=_add_grad_kernel, grad=NO_GRADIENT, infer=_add_grad_infer,
                       doc="SparseAdd's gradient: the sum's value gradients sent to each operand's entries.")
 
 

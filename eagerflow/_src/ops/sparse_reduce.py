@@ -15,7 +15,7 @@ from ..core.shape import TensorShape
 from . import array as _array
 from . import math as _math
 from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+from .registry import UNREGISTERED_GRADIENT, Spec, bind, defop, static_value
 from .segments import unsorted_segment_sum
 from .slicing import gather, gather_nd
 from .sparse_core import as_sparse, bad, linear
@@ -111,14 +111,17 @@ SparseReduceSum = defop("SparseReduceSum", inputs=("input_indices", "input_value
                         doc="The sum of a SparseTensor over axes, as a dense tensor.")
 SparseReduceSumSparse = defop(
     "SparseReduceSumSparse", inputs=("input_indices", "input_values", "input_shape", "reduction_axes"),
-    multi_output=True, kernel=_sparse_reduce(np.add, lambda d: 0), infer=_sparse_infer, grad=NO_GRADIENT,
+    multi_output=True, kernel=_sparse_reduce(np.add, lambda d: 0), infer=_sparse_infer,
+    grad=UNREGISTERED_GRADIENT,
     doc="The sum of a SparseTensor over axes, as a SparseTensor (TensorFlow registers no gradient).")
 SparseReduceMax = defop("SparseReduceMax", inputs=("input_indices", "input_values", "input_shape", "reduction_axes"),
-                        kernel=_dense_reduce(np.maximum, _lowest), infer=_dense_infer, grad=NO_GRADIENT,
+                        kernel=_dense_reduce(np.maximum, _lowest), infer=_dense_infer,
+                        grad=UNREGISTERED_GRADIENT,
                         doc="The max of the present values over axes (0 where none), as a dense tensor.")
 SparseReduceMaxSparse = defop(
     "SparseReduceMaxSparse", inputs=("input_indices", "input_values", "input_shape", "reduction_axes"),
-    multi_output=True, kernel=_sparse_reduce(np.maximum, _lowest), infer=_sparse_infer, grad=NO_GRADIENT,
+    multi_output=True, kernel=_sparse_reduce(np.maximum, _lowest), infer=_sparse_infer,
+    grad=UNREGISTERED_GRADIENT,
     doc="The max of the present values over axes, as a SparseTensor.")
 
 

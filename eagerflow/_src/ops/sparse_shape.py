@@ -14,7 +14,7 @@ from . import math as _math
 from . import sequences as _sequences
 from .joining import concat, stack
 from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
+from .registry import NO_GRADIENT, UNREGISTERED_GRADIENT, Spec, bind, defop
 from .slicing import gather
 from .sparse_core import SparseToDense, as_sparse, bad, fmt_index, linear, reorder
 
@@ -64,7 +64,7 @@ def _concat_infer(inputs, attrs):
 
 SparseConcat = defop("SparseConcat", inputs=("indices", "values", "shapes"), multi_output=True,
                      kernel=_concat_kernel, infer=_concat_infer, grad=NO_GRADIENT,
-                     doc="SparseTensors joined along one axis (TensorFlow registers no gradient).")
+                     doc="SparseTensors joined along one axis (not differentiable in TensorFlow).")
 
 
 def sparse_concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None):
@@ -115,7 +115,7 @@ def _reshape_infer(inputs, attrs):
 
 
 SparseReshape = defop("SparseReshape", inputs=("input_indices", "input_shape", "new_shape"), multi_output=True,
-                      kernel=_reshape_kernel, infer=_reshape_infer, grad=NO_GRADIENT,
+                      kernel=_reshape_kernel, infer=_reshape_infer, grad=UNREGISTERED_GRADIENT,
                       doc="The indices of the same entries in a dense array of another shape (values unchanged).")
 
 
@@ -164,11 +164,13 @@ def _slice_grad_kernel(backprop_val_grad, input_indices, input_start, output_ind
 
 
 SparseSliceGrad = defop("SparseSliceGrad", inputs=("backprop_val_grad", "input_indices", "input_start",
-                                                   "output_indices"), kernel=_slice_grad_kernel, grad=NO_GRADIENT,
+                                                   "output_indices"), kernel=_slice_grad_kernel,
+                        grad=UNREGISTERED_GRADIENT,
                         infer=lambda inputs, attrs: [Spec(TensorShape([inputs[1].shape.as_list()[0]
                                                                        if inputs[1].shape.rank else None]),
                                                           inputs[0].dtype)],
-                        doc="SparseSlice's gradient: each sliced value's gradient back at its input entry, 0 elsewhere.")
+                        doc="SparseSlice's gradient: each sliced value's gradient back at its input entry, "
+                            "0 elsewhere.")
 
 
 def sparse_slice(sp_input, start, size, name=None):
@@ -206,7 +208,7 @@ def _split_infer(inputs, attrs):
 
 
 SparseSplit = defop("SparseSplit", inputs=("split_dim", "indices", "values", "shape"), multi_output=True,
-                    kernel=_split_kernel, infer=_split_infer, grad=NO_GRADIENT,
+                    kernel=_split_kernel, infer=_split_infer, grad=UNREGISTERED_GRADIENT,
                     doc="num_split SparseTensors along one axis (the first ones one wider when it does not divide).")
 
 
@@ -271,7 +273,7 @@ def _fill_grad_kernel(reverse_index_map, grad_values):
 
 SparseFillEmptyRowsGrad = defop(
     "SparseFillEmptyRowsGrad", inputs=("reverse_index_map", "grad_values"), multi_output=True,
-    kernel=_fill_grad_kernel, grad=NO_GRADIENT,
+    kernel=_fill_grad_kernel, grad=UNREGISTERED_GRADIENT,
     infer=lambda inputs, attrs: [Spec(inputs[0].shape, inputs[1].dtype), Spec(TensorShape([]), inputs[1].dtype)],
     doc="SparseFillEmptyRows' gradient: the values' share and the filled entries' sum for default_value.")
 

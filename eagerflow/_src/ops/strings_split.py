@@ -11,7 +11,7 @@ from ..core.shape import TensorShape
 from .array import reshape
 from .operands import as_tensor
 from .ragged import from_value_rowids
-from .registry import NO_GRADIENT, Spec, bind, defop
+from .registry import UNREGISTERED_GRADIENT, Spec, bind, defop
 
 
 def _text(value):
@@ -45,7 +45,7 @@ def _split_infer(inputs, attrs):
 
 
 StringSplitV2 = defop("StringSplitV2", inputs=("input", "sep"), multi_output=True, kernel=_split_kernel,
-                      infer=_split_infer, grad=NO_GRADIENT,
+                      infer=_split_infer, grad=UNREGISTERED_GRADIENT,
                       doc="The pieces of each string of a vector, as a SparseTensor's parts.")
 
 
