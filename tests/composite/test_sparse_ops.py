@@ -237,3 +237,19 @@ def test_mask_under_jit_compile_as_tensorflow():
     pytest.importorskip("jax")
     f = tf.function(lambda x: tf.sparse.mask(tf.IndexedSlices(x, tf.constant([1, 2])), [1]).values, jit_compile=True)
     np.testing.assert_array_equal(f(tf.constant([1.0, 2.0])).numpy(), [2.0])  # TensorFlow 2.21 compiles it: [2.]
+
+
+def test_sparse_times_and_over_dense_broadcast_with_tensorflows_gradients():
+    _check(_s(A) * 2.0, A[0], [2, 4, 6], [3, 4])
+    _check(_s(A) * tf.constant([1.0, 2.0, 3.0, 4.0]), A[0], [2, 2, 12], [3, 4])
+    _check(_s(A) / tf.constant([[2.0], [4.0], [8.0]]), A[0], [0.5, 0.5, 0.375], [3, 4])
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"SparseDenseBinaryOpShared broadcasts dense to sparse "
+                                                             r"only; got incompatible shapes: \[3,4\] vs. \[5\]"):
+        _s(A) * tf.ones([5])
+    v, y = tf.constant([1.0, 2.0, 3.0]), tf.constant([1.0, 2.0, 3.0, 4.0])
+    with tf.GradientTape(persistent=True) as tape:
+        tape.watch(v)
+        tape.watch(y)
+        out = (S(A[0], v, A[2]) / y).values
+    np.testing.assert_array_equal(tape.gradient(out, v).numpy(), [0.5, 1, 0.25])  # TensorFlow 2.21's numbers
+    np.testing.assert_array_equal(tape.gradient(out, y).numpy(), [-2, -0.25, 0, -0.1875])

@@ -72,6 +72,14 @@ def _segment(reduce):
     return lambda d: reduce(d * d, [0, 2, 1, 2], [0, 0, 1, 3])
 
 
+def _times(v, d):
+    return (S(IDX, v, [3, 4]) * (d * d)).values
+
+
+def _over(v, d):
+    return (S(IDX, v, [3, 4]) / (d + 3.0)).values
+
+
 ROWS = [
     GradRow("SparseToDense", _to_dense, [(3,)]),
     GradRow("SparseToDense-default", _to_dense_default, [(3,), (1,)]),
@@ -86,6 +94,8 @@ ROWS = [
     GradRow("SparseTensorDenseAdd", _add_dense, [(3,), (3, 4)]),
     GradRow("SparseSparseMaximum", _maximum, [(3,), (3,)]),
     GradRow("SparseSparseMinimum", _minimum, [(3,), (3,)]),
+    GradRow("SparseDenseCwiseMul", _times, [(3,), (4,)]),
+    GradRow("SparseDenseCwiseDiv", _over, [(3,), (3, 1)]),
     GradRow("SparseSoftmax", _softmax, [(4,)]),
     GradRow("SparseSoftmax-graph", tf.function(_softmax), [(4,)]),
     GradRow("SparseSlice", _slice, [(3,)]),

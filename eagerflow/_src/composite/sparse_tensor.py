@@ -138,6 +138,15 @@ class SparseTensor:
 
     __str__ = __repr__
 
+    def __mul__(self, other):
+        """`sp * dense`: SparseDenseCwiseMul (ops/sparse_cwise.py), the result keeps sp's indices."""
+        from ..ops.sparse_cwise import SparseDenseCwiseMul, cwise
+        return cwise(SparseDenseCwiseMul, self, other)
+
+    def __truediv__(self, other):
+        from ..ops.sparse_cwise import SparseDenseCwiseDiv, cwise
+        return cwise(SparseDenseCwiseDiv, self, other)
+
     # --- composite protocol (core/nest.py, trace/) ---
     def __tf_flatten__(self):
         return [self._indices, self._values, self._dense_shape]
