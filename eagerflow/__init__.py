@@ -80,6 +80,10 @@ from ._src.api import test, version  # noqa: E402
 from ._src.api import strings  # noqa: E402
 from ._src.api import io  # noqa: E402  (tf.io: gfile, read_file, TFRecord, CSV, Example parsing)
 from ._src.api import signal  # noqa: E402  (tf.signal: FFTs, framing, STFT, windows, mel, DCT)
+from ._src.api import sparse  # noqa: E402  (tf.sparse: SparseTensor and its ops)
+from ._src.composite.sparse_tensor import SparseTensor, SparseTensorSpec  # noqa: E402
+from ._src.api import ragged  # noqa: E402  (tf.ragged: RaggedTensor factories and partitions)
+from ._src.composite.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: E402
 from ._src.ops.strings import as_string  # noqa: E402
 from ._src.ops.string_hash import fingerprint  # noqa: E402
 from . import summary  # noqa: E402  (tf.summary: event files for TensorBoard)

@@ -32,6 +32,7 @@ from eagerflow._src.ops import io as _io
 from eagerflow._src.ops import math as _math
 from eagerflow._src.ops.registry import OPS, bind
 from tests.codegen import (differential_rows_breadth, differential_rows_everyday, differential_rows_io,
+                           differential_rows_ragged, differential_rows_sparse,
                            differential_rows_strings)
 from tests.codegen import differential_rows_signal
 from tests.codegen import differential_rows_linalg
@@ -537,6 +538,8 @@ ROWS += differential_rows_breadth.rows(Row)  # tf.nn / tf.math / tf.random bread
 ROWS += differential_rows_io.rows(Row)  # tf.io
 ROWS += differential_rows_signal.rows(Row)  # tf.signal
 ROWS += differential_rows_linalg.rows(Row)  # tf.linalg: expm, sqrtm, logm, lu, eig, banded solve, eigh_tridiagonal
+ROWS += differential_rows_sparse.rows(Row)  # tf.sparse
+ROWS += differential_rows_ragged.rows(Row)  # tf.ragged, tf.strings.split
 
 
 def _spec(array, dims):

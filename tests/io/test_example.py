@@ -134,8 +134,9 @@ def test_bad_requests():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Input to reshape is a tensor with 1 values, but the "
                                                             "requested shape has 2"):
         tf.io.parse_example([TF_BYTES], {"m": tf.io.FixedLenFeature([2], tf.int64, default_value=5)})
-    with pytest.raises(NotImplementedError, match="SparseTensor"):
-        tf.io.parse_single_example(TF_BYTES, {"ids": tf.io.VarLenFeature(tf.int64)})
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'sparse_types' of int32 is not in the "
+                                                            "list of allowed values: float, int64, string"):
+        tf.io.parse_single_example(TF_BYTES, {"ids": tf.io.VarLenFeature(tf.int32)})
     with pytest.raises(tf.errors.InvalidArgumentError, match="Could not parse example input"):
         tf.io.parse_single_example(b"\xff\xff\x00garbage", {"age": tf.io.FixedLenFeature([], tf.int64)})
 

@@ -154,9 +154,10 @@ def match(value, template, flat):
         if t.dtype is not template.dtype or not template.shape.is_compatible_with(t.shape):
             raise BindError(f"Can not cast {TensorSpec(t.shape, t.dtype)!r} to {template!r}")
         flat.append(t)
-    elif hasattr(template, "bind_value"):  # a dataset or iterator argument's stand-in
-        if not template.bind_value(value, flat):
-            raise BindError(f"Can not cast {value!r} to {template!r}")
+    elif hasattr(template, "bind_value"):  # a dataset, iterator or composite argument's stand-in
+        fits = template.bind_value(value, flat)  # True, False or why not
+        if fits is not True:
+            raise BindError(fits if isinstance(fits, str) else f"Can not cast {value!r} to {template!r}")
     elif _is_variable_spec(template):
         if not _is_variable(value) or value.dtype is not template.dtype \
                 or not template.shape.is_compatible_with(value.shape):

@@ -448,6 +448,10 @@ def _output_type_text(structure, specs):
             return repr(node)
         if isinstance(node, Tensor):
             return repr(next(it))
+        if hasattr(type(node), "_type_spec"):  # a composite (SparseTensor): its spec, its tensors skipped
+            for _ in node.__tf_flatten__():
+                next(it)
+            return repr(node._type_spec)
         if isinstance(node, dict):  # flat order is sorted keys; printed in the dict's own order
             keys = sorted(node, key=str)
             parts = dict(zip(keys, [text(node[k]) for k in keys]))

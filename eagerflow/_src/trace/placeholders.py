@@ -44,6 +44,8 @@ def specs_for(value, key):
         return _DatasetStandIn(value, key)
     if type(key) is tuple and key and key[0] == sig.ITERATOR:
         return IteratorSpec(type(value), value.element_spec)
+    if type(key) is tuple and key and key[0] == sig.COMPOSITE:  # a SparseTensor: its spec, from the key
+        return key[1]._from_key(*key[2:])
     if isinstance(value, (list, tuple)) and type(key) is tuple and len(key) == 2 and isinstance(key[1], tuple):
         parts = [specs_for(v, k) for v, k in zip(value, key[1])]
         if hasattr(type(value), "_fields"):
@@ -152,6 +154,13 @@ def placeholders(value, name, graph, param_specs, symbols):
         rebuilt = rebuild_dataset(value.dataset, value.key, placeholder)
         value.dataset = None  # the trace keeps this stand-in (call_binding.py), never the user's data
         return rebuilt
+    if hasattr(type(value), "_placeholders"):  # a composite's spec: a placeholder per component,
+        def placeholder(spec):  # named after the parameter (`x`, `x_1`, `x_2`), as in TensorFlow
+            ph = graph.placeholder(spec.dtype, spec.shape, name)
+            param_specs.append((ph.op.name, spec))
+            symbols.append(ph)
+            return ph
+        return value._placeholders(placeholder)
     if isinstance(value, IteratorSpec):
         ph = graph.placeholder(_dt.resource, TensorShape([]), name)
         param_specs.append((ph.op.name, TensorSpec([], _dt.resource)))

@@ -77,6 +77,8 @@ def describe(part) -> str:
         return f"dataset ({part[1].__name__.lstrip('_')})"
     if kind == sig.ITERATOR:
         return "iterator"
+    if kind == sig.COMPOSITE:
+        return f"{part[1].__name__} {part[2][1].name} shape {sig.shape_text(part[2])}"
     if kind is dict:
         return f"dict with keys {[k for k, _ in part[1]]}"
     if isinstance(kind, type):
@@ -124,6 +126,8 @@ def _diff(path, a, b, out):
     kb = b[0] if type(b) is tuple and b else None
     if ka != kb:
         out.append(Change(path, f"{path}: {describe(a)} -> {describe(b)}", "structure"))
+    elif ka == sig.COMPOSITE and a[1] is b[1]:  # a SparseTensor: its spec's dtype or shape
+        _diff(path, a[2], b[2], out)
     elif ka == sig.TENSOR:
         if a[1] is not b[1]:
             out.append(Change(path, f"{path}: dtype {a[1].name} -> {b[1].name}", "dtype"))

@@ -13,6 +13,8 @@ Key parts, so that readers of keys (relax, accepts, the retrace explanations) ag
   (dict, ((key, part), ...))         any Mapping, keys sorted by str
   (DATASET, class, parts)            a tf.data pipeline whose run-time parts are inputs (datasets.py)
   (ITERATOR, element spec part)      a tf.data iterator, fed as its resource handle (data/iterator.py)
+  (COMPOSITE, spec type, (TENSOR, dtype, shape))  a composite (SparseTensor) or its spec: keyed by the
+                                     spec's static shape and dtype, fed its component tensors (composite/)
   (OBJECT, ObjectKey)                any other hashable object, by its __hash__ and __eq__
 """
 from __future__ import annotations
@@ -33,6 +35,7 @@ SPEC = "S"  # a component of an iterator's element spec (never relaxed: the grap
 VARIABLE = "V"
 ALIAS = "A"
 LITERAL = "L"
+COMPOSITE = "C"  # composite/sparse_tensor.py writes the same letter (composite/ does not import trace/)
 OBJECT = "O"
 _NAN = (LITERAL, "<nan>")  # every NaN keys alike (NaN != NaN would retrace on every call)
 _NAN_MARK = object()
@@ -121,6 +124,9 @@ def key_of(value, tensors: list):
                 return (ALIAS, i)
         tensors.append(handle)
         return (VARIABLE, value.dtype, tuple(value.shape.as_list()), value.trainable)
+    composite_key = getattr(t, "_composite_key", None)
+    if composite_key is not None:  # a SparseTensor (its parts appended) or a SparseTensorSpec
+        return composite_key(value, tensors)
     if isinstance(value, float) and math.isnan(value):
         return _NAN
     attributes = getattr(value, "__dict__", ())

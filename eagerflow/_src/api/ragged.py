@@ -1,0 +1,5 @@
+"""`tf.ragged`: RaggedTensor factories and partitions (composite/ragged_tensor.py, ops/ragged.py)."""
+from ..composite.ragged_tensor import RaggedTensorSpec  # noqa: F401
+from ..ops.ragged import (constant, map_flat_values, row_splits_to_segment_ids,  # noqa: F401
+                          segment_ids_to_row_splits)
+from ..ops.ragged import ragged_range as range  # noqa: F401,A001 - TensorFlow's name

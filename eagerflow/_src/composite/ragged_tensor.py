@@ -1,0 +1,259 @@
+"""`tf.RaggedTensor`: rows of different lengths, as flat values plus row_splits per ragged dimension.
+
+A RaggedTensor of ragged_rank k is `flat_values` (a Tensor whose first dimension runs over every
+innermost element) and k row_splits vectors (int64 by default), outermost first: row i of a level
+is values[splits[i]:splits[i + 1]] of the level below. It is a composite (composite/__init__.py):
+it flattens to [flat_values, *nested_row_splits] and keys traces by its RaggedTensorSpec (static
+shape, dtype, ragged_rank, row_splits dtype), as TensorFlow does.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import dtypes as _dt
+from ..core.shape import TensorShape, as_shape
+from ..core.tensor import EagerTensor, Tensor, TensorSpec
+
+
+def _dims(shape):
+    return None if shape.rank is None else tuple(shape.as_list())
+
+
+def _formatter(x):
+    """TensorFlow's element text in a RaggedTensor's repr: arrays as `[1, 2]`, scalars by str()."""
+    if isinstance(x, np.ndarray):
+        return np.array2string(x, separator=", ") if x.size != 0 else repr(x.tolist())
+    return str(x)
+
+
+class RaggedTensor:
+    """Made by the factories (`tf.ragged.constant`, `from_row_splits`, ...), never by __init__."""
+
+    __slots__ = ("_values", "_row_splits", "_nrows", "__weakref__")
+
+    def __init__(self, values, row_splits, nrows=None, _internal=False):
+        if not _internal:
+            raise ValueError("RaggedTensor constructor is private; please use one of the factory methods "
+                             "instead (e.g., RaggedTensor.from_row_lengths())")
+        self._values, self._row_splits, self._nrows = values, row_splits, nrows
+
+    # --- factories (checks and ops in ops/ragged.py) ---
+    @classmethod
+    def from_row_splits(cls, values, row_splits, name=None, validate=True):
+        from ..ops.ragged import from_row_splits
+        return from_row_splits(values, row_splits, validate)
+
+    @classmethod
+    def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
+        from ..ops.ragged import from_row_lengths
+        return from_row_lengths(values, row_lengths, validate)
+
+    @classmethod
+    def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
+        from ..ops.ragged import from_value_rowids
+        return from_value_rowids(values, value_rowids, nrows, validate)
+
+    @classmethod
+    def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
+        result = flat_values
+        for splits in reversed(list(nested_row_splits)):
+            result = cls.from_row_splits(result, splits, validate=validate)
+        return result
+
+    # --- structure ---
+    values = property(lambda self: self._values, doc="The concatenated rows (a Tensor or a RaggedTensor).")
+    row_splits = property(lambda self: self._row_splits, doc="Where each row starts in `values`, then the end.")
+
+    @property
+    def flat_values(self):
+        v = self._values
+        while isinstance(v, RaggedTensor):
+            v = v._values
+        return v
+
+    @property
+    def nested_row_splits(self):
+        out, rt = [], self
+        while isinstance(rt, RaggedTensor):
+            out.append(rt._row_splits)
+            rt = rt._values
+        return tuple(out)
+
+    @property
+    def ragged_rank(self):
+        return len(self.nested_row_splits)
+
+    @property
+    def dtype(self):
+        return self.flat_values.dtype
+
+    @property
+    def row_splits_dtype(self):
+        return self._row_splits.dtype
+
+    @property
+    def shape(self) -> TensorShape:
+        """[nrows, None (per ragged dimension)..., the flat values' inner dimensions]."""
+        splits = self._row_splits.shape
+        n = splits.as_list()[0] if splits.rank == 1 else None
+        nrows = None if n is None else n - 1
+        inner = self.flat_values.shape
+        tail = inner.as_list()[1:] if inner.rank is not None else None
+        if tail is None:
+            return TensorShape(None)
+        return TensorShape([nrows] + [None] * self.ragged_rank + tail)
+
+    def get_shape(self):
+        return self.shape
+
+    def row_lengths(self, axis=1, name=None):
+        from ..ops.ragged import row_lengths
+        return row_lengths(self._row_splits)
+
+    def value_rowids(self, name=None):
+        from ..ops.ragged import row_splits_to_segment_ids
+        return row_splits_to_segment_ids(self._row_splits)
+
+    def nrows(self, out_type=None, name=None):
+        from ..ops.array import shape
+        from ..ops.math import cast
+        n = shape(self._row_splits, out_type=self.row_splits_dtype)[0] - 1
+        return n if out_type is None else cast(n, out_type)
+
+    def bounding_shape(self, axis=None, name=None, out_type=None):
+        from ..ops.ragged import bounding_shape
+        return bounding_shape(self)
+
+    def with_values(self, new_values):
+        return RaggedTensor(new_values, self._row_splits, self._nrows, _internal=True)
+
+    def with_flat_values(self, new_values):
+        if isinstance(self._values, RaggedTensor):
+            return self.with_values(self._values.with_flat_values(new_values))
+        return self.with_values(new_values)
+
+    def to_tensor(self, default_value=None, name=None, shape=None):
+        from ..ops.ragged import to_tensor
+        return to_tensor(self, default_value, shape)
+
+    def numpy(self):
+        """Rows as NumPy arrays: one array when the rows have one shape, else an object array (TF)."""
+        values = self._values.numpy()
+        splits = self._row_splits.numpy()
+        rows = [values[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+        if not rows:
+            return np.zeros((0, 0) + values.shape[1:], dtype=values.dtype)
+        same = all(r.shape == rows[0].shape for r in rows)
+        if same:
+            return np.array(rows, dtype=rows[0].dtype)
+        out = np.empty(len(rows), dtype=object)
+        out[:] = rows
+        return out
+
+    def to_list(self):
+        values = self._values.to_list() if isinstance(self._values, RaggedTensor) else self._values.numpy().tolist()
+        splits = self._row_splits.numpy().tolist()
+        return [values[splits[i]:splits[i + 1]] for i in range(len(splits) - 1)]
+
+    def _is_eager(self):
+        return type(self._row_splits) is EagerTensor
+
+    def __repr__(self):
+        if self._is_eager():
+            with np.printoptions(formatter={"all": _formatter}):
+                text = _formatter(self.numpy())
+            return f"<tf.RaggedTensor {text}>"
+        return f"tf.RaggedTensor(values={self._values}, row_splits={self._row_splits})"
+
+    __str__ = __repr__
+
+    @property
+    def _type_spec(self):
+        return RaggedTensorSpec(self.shape, self.dtype, self.ragged_rank, self.row_splits_dtype)
+
+    # --- composite protocol (core/nest.py, trace/) ---
+    def __tf_flatten__(self):
+        return [self.flat_values, *self.nested_row_splits]
+
+    def __tf_unflatten__(self, components):
+        flat, splits = components[0], components[1:]
+        result = flat
+        for s in reversed(splits):
+            result = RaggedTensor(result, s, _internal=True)
+        return result
+
+    def _composite_key(self, tensors):
+        tensors.extend(self.__tf_flatten__())
+        return self._type_spec._composite_key(None)
+
+
+class RaggedTensorSpec:
+    """The type of a RaggedTensor: static shape, dtype, ragged_rank and row_splits dtype."""
+
+    __slots__ = ("_shape", "_dtype", "_ragged_rank", "_row_splits_dtype")
+
+    def __init__(self, shape=None, dtype=_dt.float32, ragged_rank=None, row_splits_dtype=_dt.int64,
+                 flat_values_spec=None):
+        self._shape = as_shape(shape)
+        self._dtype = _dt.as_dtype(dtype)
+        self._row_splits_dtype = _dt.as_dtype(row_splits_dtype)
+        rank = self._shape.rank
+        if ragged_rank is None:
+            if rank is None:
+                raise ValueError("Must specify ragged_rank or a shape with a known rank.")
+            ragged_rank = rank - 1
+        self._ragged_rank = ragged_rank
+
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self._dtype)
+    ragged_rank = property(lambda self: self._ragged_rank)
+    row_splits_dtype = property(lambda self: self._row_splits_dtype)
+    value_type = property(lambda self: RaggedTensor)
+
+    def _component_specs(self):
+        dims = self._shape.as_list() if self._shape.rank is not None else None
+        inner = dims[self._ragged_rank + 1:] if dims is not None else None
+        flat = TensorSpec(None if inner is None else [None] + inner, self._dtype)
+        nrows = dims[0] if dims else None
+        outer = TensorSpec([None if nrows is None else nrows + 1], self._row_splits_dtype)
+        return [flat, outer] + [TensorSpec([None], self._row_splits_dtype)] * (self._ragged_rank - 1)
+
+    def __eq__(self, other):
+        return type(other) is RaggedTensorSpec and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def _key(self):
+        return (self._dtype, _dims(self._shape), self._ragged_rank, self._row_splits_dtype)
+
+    def __repr__(self):
+        return (f"RaggedTensorSpec({self._shape!r}, {self._dtype!r}, {self._ragged_rank}, "
+                f"{self._row_splits_dtype!r})")
+
+    # --- tracing (trace/signature.py, trace/placeholders.py, trace/call_binding.py) ---
+    def _composite_key(self, tensors):
+        return ("C", RaggedTensorSpec, ("T", self._dtype, _dims(self._shape)), self._ragged_rank,
+                self._row_splits_dtype)
+
+    @staticmethod
+    def _from_key(part, ragged_rank, row_splits_dtype):
+        _, dtype, dims = part
+        return RaggedTensorSpec(None if dims is None else list(dims), dtype, ragged_rank, row_splits_dtype)
+
+    def _placeholders(self, placeholder):
+        parts = [placeholder(s) for s in self._component_specs()]
+        return RaggedTensor(None, None, _internal=True).__tf_unflatten__(parts)
+
+    def bind_value(self, value, flat):
+        if not isinstance(value, RaggedTensor):
+            return f"'{type(value).__name__}' object has no attribute 'ragged_rank'"
+        parts = value.__tf_flatten__()
+        specs = self._component_specs()
+        if len(parts) != len(specs):
+            return f"Can not cast {value._type_spec!r} to {self!r}"
+        for part, spec in zip(parts, specs):
+            if part.dtype is not spec.dtype or not spec.shape.is_compatible_with(part.shape):
+                return f"Can not cast {TensorSpec(part.shape, part.dtype)!r} to {spec!r}"
+        flat.extend(parts)
+        return True

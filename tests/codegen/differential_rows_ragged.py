@@ -1,0 +1,26 @@
+"""Differential rows (generated code == eager == reference interpreter) for the tf.ragged ops
+(ops/ragged.py, ops/strings_split.py), beside test_differential.py."""
+import numpy as np
+
+import eagerflow as tf
+
+VALUES = np.array([1.0, 2.0, 3.0, 4.0], np.float32)
+SPLITS = np.array([0, 3, 3, 4], np.int64)
+
+
+def _grad_to_tensor(v, s):
+    with tf.GradientTape() as tape:
+        tape.watch(v)
+        y = tf.reduce_sum(tf.RaggedTensor.from_row_splits(v, s, validate=False).to_tensor(shape=[3, 2]) * 2.0)
+    return tape.gradient(y, v)
+
+
+def rows(Row):
+    return [
+        Row("RaggedTensorToTensor", lambda v, s: tf.RaggedTensor.from_row_splits(v, s, validate=False).to_tensor(
+            default_value=-1.0), (VALUES, SPLITS)),
+        Row("RaggedTensorToTensor", _grad_to_tensor, (VALUES, SPLITS), label="gradient"),
+        Row("RaggedRange", lambda n: tf.ragged.range(n), (np.array([3, 0, 2], np.int32),)),
+        Row("StringSplitV2", lambda s: tf.strings.split(s, sep=","),
+            (np.array([b"a,b,,c", b"d"], dtype=object),)),
+    ]
