@@ -222,6 +222,26 @@ def test_large_temporaries_are_kept_for_the_next_call_and_results_stay_the_users
     assert not any(p is a or np.shares_memory(p, a) for p in pool._arrays for a in arrays)
 
 
+def test_the_spare_serves_the_temporaries_and_the_result_is_a_fresh_array():
+    """As the hand-written floor does it: the chain of temporaries runs in the warm spare, and the
+    statement whose buffer becomes the result takes none (a spare would leave with the user)."""
+    f = tf.function(_gelu)
+    x = tf.constant(BIG)
+    cf = f.get_concrete_function(x)
+    lines = [line.split("  #")[0] for line in cf.code.splitlines()]
+    returned = re.search(r"return \((\w+),\)", cf.code).group(1)
+    written_into = re.search(rf"{returned} = \w+\(.*out=(\w+)\)", cf.code).group(1)  # the result's buffer
+    (made,) = [line for line in lines if line.strip().startswith(f"{written_into} = ")]
+    assert "take()" not in made, cf.code
+    assert sum(".take()" in line for line in lines) == 1 and sum(".give(" in line for line in lines) == 1
+    (pool,) = _pools(cf)
+    kept = []
+    for _ in range(4):
+        kept.append(f(x).numpy())
+        assert len(pool._arrays) == 1  # the temporaries' buffer, back for the next call
+    assert not any(np.shares_memory(pool._arrays[0], a) for a in kept)
+
+
 def test_small_shapes_use_no_pool():
     """Below SPARE_MIN_BYTES NumPy's allocator is as fast: the cached-call path stays as it was."""
     cf = tf.function(_gelu).get_concrete_function(tf.constant(X))

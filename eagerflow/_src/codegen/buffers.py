@@ -89,6 +89,18 @@ def dead_buffer(program, op, position, last_use, owned):
     return None
 
 
+def returned_buffers(program, last_use, owned, keep) -> set:
+    """ids of the tensors whose statement allocates a buffer that the program returns, directly
+    or after later statements wrote into it (`out=`): the user keeps that array, so a spare from
+    the pool would leave with it (see below)."""
+    root = {}
+    for i, op in enumerate(program.ops):
+        reuse = dead_buffer(program, op, i, last_use, owned)
+        if reuse is not None:
+            root[id(op.outputs[0])] = root.get(id(reuse), id(reuse))
+    return {root.get(k, k) for k in keep}
+
+
 # ----------------------------------------------------------------------------------------------
 # Spare buffers kept from one call to the next
 # ----------------------------------------------------------------------------------------------
@@ -100,6 +112,11 @@ def dead_buffer(program, op, position, last_use, owned):
 #     pow_square = k_Square(x, out=spare_4194304_float32.take())
 #     ...
 #     mul_3 = k_Mul(mul, add_1, out=mul); spare_4194304_float32.give(add_1); del add_1, mul
+#
+# A statement whose buffer the call returns takes no spare (`returned_buffers`): the spare would
+# leave with the user, while the temporaries' long chain ran in a fresh one. So, as in the hand-
+# written code, the warm spare serves the temporaries and only the result is newly allocated
+# (GELU on 16 MB: the chain's 7 passes then run in memory already touched).
 #
 # `take()` returns None when the pool is empty, and `out=None` makes the ufunc allocate. A pool
 # holds at most as many arrays as it has `take` sites, so memory stays bounded (the arrays go with

@@ -27,7 +27,7 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from ..core.variant import VariantValue
-from .buffers import Spares, dead_buffer, owned_buffers, takes_out
+from .buffers import Spares, dead_buffer, owned_buffers, returned_buffers, takes_out
 from .expressions import expression as _expression
 from .loop_gradient import can_inline as _can_inline_while_grad
 from .loop_gradient import emit_while_grad
@@ -166,6 +166,7 @@ class _Emitter:
                 last_use[id(program.resolve(t))] = i
         keep = {id(program.resolve(t)) for t in program.outputs}
         owned = owned_buffers(program, keep)  # dead temporaries a statement may write into
+        returned = returned_buffers(program, last_use, owned, keep)  # fresh arrays for these, not spares
         for i, op in enumerate(program.ops):
             args = [self.ref(program, var, t) for t in op.inputs]
             inline = _INLINE.get(op.type)
@@ -174,7 +175,7 @@ class _Emitter:
                 stmt = reuse = None
             else:
                 reuse = dead_buffer(program, op, i, last_use, owned)
-                out = var[id(reuse)] if reuse is not None else self._spare_for(op)
+                out = var[id(reuse)] if reuse is not None else self._spare_for(op, returned)
                 stmt = _statement(op, args, self.namer, var, self.env, self.kernels, self.recording, out=out,
                                   inputs=[program.resolve(t) for t in op.inputs])
             dying = {id(t): t for t in map(program.resolve, op.inputs)
@@ -197,10 +198,11 @@ class _Emitter:
                 parts.append(f"; {pool}.give({var[id(t)]})")
         return "".join(parts)
 
-    def _spare_for(self, op):
+    def _spare_for(self, op, returned):
         """`out=` for a ufunc statement that would allocate a large array: a spare one from the
-        pool of its shape and dtype, kept from an earlier call (codegen/buffers.py)."""
-        if not takes_out(op):
+        pool of its shape and dtype, kept from an earlier call (codegen/buffers.py); none for an
+        array the call returns."""
+        if not takes_out(op) or id(op.outputs[0]) in returned:
             return None
         return self.spares.take_site(op.outputs[0])
 
