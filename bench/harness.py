@@ -198,6 +198,11 @@ def time_callables(fns: Mapping[str, Callable[[], object]], settings: Settings) 
     samples = {name: [] for name in fns}
     for _ in range(settings.repeat):
         for name, fn in fns.items():
+            # One untimed call first: the sample starts from this variant's own steady state, not
+            # from the heap the previous variant left (after numpy-naive's 200 MB of temporaries
+            # the next variant re-faulted its first large allocation: with the 2-3 calls a 20 ms
+            # sample holds on GELU 4M, +2% billed to whichever variant came next).
+            fn()
             samples[name].append(_sample(fn, numbers[name]) / numbers[name])
     return {name: (samples[name], numbers[name]) for name in fns}
 
