@@ -19,25 +19,19 @@ jax = pytest.importorskip("jax")
 
 import eagerflow as tf  # noqa: E402
 from tests.control_flow import test_fourth_order_through_loops as fourth_order  # noqa: E402 - cases
+from tests.control_flow.nested_tapes import derivatives  # noqa: E402
+
+
+def _sine_affine_loop(x):
+    h = x
+    for _ in tf.range(3):
+        h = h * tf.sin(x) + x
+    return h
 
 
 def plain_loop(x):
     """h <- h sin(x) + x, three times from h = x: no cond, the loop history path alone."""
-    with tf.GradientTape() as t4:
-        t4.watch(x)
-        with tf.GradientTape() as t3:
-            t3.watch(x)
-            with tf.GradientTape() as t2:
-                t2.watch(x)
-                with tf.GradientTape() as t1:
-                    t1.watch(x)
-                    h = x
-                    for _ in tf.range(3):
-                        h = h * tf.sin(x) + x
-                d1 = t1.gradient(h, x)
-            d2 = t2.gradient(d1, x)
-        d3 = t3.gradient(d2, x)
-    return h, d1, d2, d3, t4.gradient(d3, x)
+    return derivatives(_sine_affine_loop, x, 4)
 
 
 def _closed_form(x):

@@ -12,6 +12,7 @@ jax = pytest.importorskip("jax")
 
 import eagerflow as tf  # noqa: E402
 from tests.control_flow import test_third_order_through_loops as third_order  # noqa: E402 - cases, no tests
+from tests.control_flow.nested_tapes import cond_in_cond_loop, derivatives, sine_nested_loops  # noqa: E402
 
 
 def _both(fn, *args):
@@ -319,12 +320,7 @@ def test_third_order_through_a_cond_in_a_loop_agrees_in_all_three_modes(fn, case
 
 
 def _first_order_of_nested_conds(x):
-    with tf.GradientTape() as tape:
-        tape.watch(x)
-        h = x
-        for _ in tf.range(3):
-            h = third_order._two_conds(h, x)
-    return h, tape.gradient(h, x)
+    return derivatives(cond_in_cond_loop, x, 1)
 
 
 @pytest.mark.parametrize("x", [0.5, 1.3, 2.5])
@@ -383,16 +379,7 @@ def test_gradient_through_nested_loops():
 
 def test_second_order_through_nested_loops_is_refused_as_tensorflow_does():
     def f(x):
-        with tf.GradientTape() as t2:
-            t2.watch(x)
-            with tf.GradientTape() as t1:
-                t1.watch(x)
-                h = x
-                for _ in tf.range(3):
-                    for _ in tf.range(2):
-                        h = tf.sin(h * x)
-            d1 = t1.gradient(h, x)
-        return t2.gradient(d1, x)
+        return derivatives(sine_nested_loops, x, 2)[2]
     x = tf.constant(0.5, tf.float64)
     np.testing.assert_allclose(float(tf.function(f)(x)), 1.259085393936286, rtol=1e-12)  # TensorFlow's tf.function
     with pytest.raises(tf.errors.InvalidArgumentError, match="loop nested in a loop"):

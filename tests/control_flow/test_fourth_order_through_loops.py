@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from tests.control_flow.nested_tapes import cond_in_cond_loop, cond_loop, derivatives, sine_nested_loops
 from eagerflow._src.core.variant import VariantValue
 from eagerflow._src.ops.array import ZerosLike
 from eagerflow._src.ops.math import AddN
@@ -21,21 +22,7 @@ from eagerflow._src.ops.math import AddN
 
 def cond_in_a_loop(x):
     """h <- h * x if h > 1 else h + x^2, three times from h = x: h and its first four derivatives."""
-    with tf.GradientTape() as t4:
-        t4.watch(x)
-        with tf.GradientTape() as t3:
-            t3.watch(x)
-            with tf.GradientTape() as t2:
-                t2.watch(x)
-                with tf.GradientTape() as t1:
-                    t1.watch(x)
-                    h = x
-                    for _ in tf.range(3):
-                        h = tf.cond(h > 1.0, lambda: h * x, lambda: h + x * x)
-                d1 = t1.gradient(h, x)
-            d2 = t2.gradient(d1, x)
-        d3 = t3.gradient(d2, x)
-    return h, d1, d2, d3, t4.gradient(d3, x)
+    return derivatives(cond_loop, x, 4)
 
 
 def cond_in_a_bounded_loop(x):
@@ -79,48 +66,14 @@ def cond_on_two_variables(x, w):
             t4.gradient(dxxx, x), t4.gradient(dwww, w), t4.gradient(dxwx, w), t4.gradient(dxxx, w))
 
 
-def _two_conds(h, x):
-    h = tf.cond(h > 1.0, lambda: tf.cond(h > 2.0, lambda: tf.sin(h) * x, lambda: h * x), lambda: h + x * x)
-    return tf.cond(h < 3.0, lambda: h * 1.1, lambda: h * x)
-
-
 def cond_nested_in_a_cond(x):
     """A body with two conds, one nested in a branch of the other."""
-    with tf.GradientTape() as t4:
-        t4.watch(x)
-        with tf.GradientTape() as t3:
-            t3.watch(x)
-            with tf.GradientTape() as t2:
-                t2.watch(x)
-                with tf.GradientTape() as t1:
-                    t1.watch(x)
-                    h = x
-                    for _ in tf.range(3):
-                        h = _two_conds(h, x)
-                d1 = t1.gradient(h, x)
-            d2 = t2.gradient(d1, x)
-        d3 = t3.gradient(d2, x)
-    return h, d1, d2, d3, t4.gradient(d3, x)
+    return derivatives(cond_in_cond_loop, x, 4)
 
 
 def nested_loops(x):
     """h <- sin(h x), two inner steps per outer step, three outer steps."""
-    with tf.GradientTape() as t4:
-        t4.watch(x)
-        with tf.GradientTape() as t3:
-            t3.watch(x)
-            with tf.GradientTape() as t2:
-                t2.watch(x)
-                with tf.GradientTape() as t1:
-                    t1.watch(x)
-                    h = x
-                    for _ in tf.range(3):
-                        for _ in tf.range(2):
-                            h = tf.sin(h * x)
-                d1 = t1.gradient(h, x)
-            d2 = t2.gradient(d1, x)
-        d3 = t3.gradient(d2, x)
-    return h, d1, d2, d3, t4.gradient(d3, x)
+    return derivatives(sine_nested_loops, x, 4)
 
 
 # TensorFlow 2.21, tf.function: [h, dh/dx, d2h/dx2, d3h/dx3, d4h/dx4]
