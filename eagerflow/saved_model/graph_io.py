@@ -145,6 +145,7 @@ def _ref(nodes, tensor, graph):
 
 
 # --- reading ---
+@functools.lru_cache(maxsize=None)  # once per process: the folder is listed on the first load only
 def _register_every_op():
     """Imports every module that defines ops, so a file can name any of them: `import eagerflow`
     leaves some to their first use (tf.keras's fused optimizer ops, the call op)."""
