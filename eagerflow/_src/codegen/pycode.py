@@ -27,7 +27,7 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from ..core.variant import VariantValue
-from .buffers import Spares, dead_buffer, owned_buffers, returned_buffers, takes_out
+from .buffers import Spares, dead_buffer, owned_buffers, returned_buffers, spare_key, takes_out
 from .expressions import expression as _expression
 from .loop_gradient import can_inline as _can_inline_while_grad
 from .loop_gradient import emit_while_grad
@@ -138,6 +138,7 @@ class _Emitter:
         self.line_args = {}
         self.recording = recording
         self.spares = Spares(self.namer, self.env)
+        self.spared = set()  # ids of values whose statement took a spare (never a tiled chain's result)
 
     def ref(self, program, var, tensor):
         tensor = program.resolve(tensor)
@@ -167,7 +168,17 @@ class _Emitter:
         keep = {id(program.resolve(t)) for t in program.outputs}
         owned = owned_buffers(program, keep)  # dead temporaries a statement may write into
         returned = returned_buffers(program, last_use, owned, keep)  # fresh arrays for these, not spares
+        chains = _tiled_chains(program)  # elementwise runs over large arrays, run tile by tile
+        resume = 0
         for i, op in enumerate(program.ops):
+            if i < resume:
+                continue
+            chain = chains.get(i)
+            if chain is not None:
+                from .tiling import emit_chain
+                emit_chain(self, program, var, chain, last_use, keep, owned, self.spared, indent)
+                resume = chain.stop
+                continue
             args = [self.ref(program, var, t) for t in op.inputs]
             inline = _INLINE.get(op.type)
             if inline is not None and self._inlinable(op):
@@ -204,7 +215,10 @@ class _Emitter:
         array the call returns."""
         if not takes_out(op) or id(op.outputs[0]) in returned:
             return None
-        return self.spares.take_site(op.outputs[0])
+        site = self.spares.take_site(op.outputs[0])
+        if site is not None:
+            self.spared.add(id(op.outputs[0]))
+        return site
 
     def _inlinable(self, op):
         if op.type == "WhileGrad":
@@ -227,6 +241,15 @@ class _Emitter:
         for t, n in zip(op.outputs, names):
             var[id(t)] = n
         return names
+
+
+def _tiled_chains(program):
+    """codegen/tiling.py's chains of `program`; that module is imported only for a program with a
+    large elementwise statement (most programs have none, and a first call should not pay for it)."""
+    if any(takes_out(op) and spare_key(op.outputs[0]) is not None for op in program.ops):
+        from .tiling import find_chains
+        return find_chains(program)
+    return {}
 
 
 def _emit_if(em, op, args, var, indent):
