@@ -1,4 +1,4 @@
-"""`import eagerflow` loads nothing optional: SciPy only on the first op that needs it (Erf), and
+"""`import eagerflow` loads nothing optional: SciPy only on the first op that needs it (a float64 Erf), and
 no other framework at all; `numpy.random` (several ms to import) only on the first random op.
 
 Each check runs a fresh interpreter whose path starts with stub packages named like the optional
@@ -45,17 +45,20 @@ def test_import_loads_no_optional_package(tmp_path):
     assert got == []
 
 
-def test_scipy_is_imported_by_the_first_erf_and_used(tmp_path):
+def test_scipy_is_imported_by_the_first_float64_erf_and_used(tmp_path):
+    """float32 erf is NumPy's own rational function (ops/erf_float32.py): no SciPy for it."""
     got = _run(tmp_path, """
         import json
         import eagerflow as tf
         before = "scipy" in sys.modules
-        y = tf.math.erf(tf.constant([0.5, -1.0]))
+        y32 = tf.math.erf(tf.constant([0.5, -1.0]))
+        after_float32 = "scipy.special" in sys.modules
+        y = tf.math.erf(tf.constant([0.5, -1.0], tf.float64))
         import scipy.special
-        print(json.dumps([before, "scipy.special" in sys.modules, len(scipy.special.calls),
-                          [round(float(v), 6) for v in y.numpy()]]))
+        print(json.dumps([before, after_float32, "scipy.special" in sys.modules, len(scipy.special.calls),
+                          [round(float(v), 6) for v in y.numpy()], [round(float(v), 6) for v in y32.numpy()]]))
     """)
-    assert got == [False, True, 1, [0.5205, -0.842701]]
+    assert got == [False, False, True, 1, [0.5205, -0.842701], [0.5205, -0.842701]]
 
 
 def test_numpy_random_waits_for_the_first_random_op(tmp_path):

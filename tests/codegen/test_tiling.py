@@ -230,3 +230,31 @@ def test_tile_slices_cover_every_element_once(size):
     assert (covered == 1).all()
     views = pool.take()
     assert [v[0].shape[0] for v in views] == [s.stop - s.start for s in pool.slices]
+
+
+def test_elementwise_kernels_run_in_tiles_and_equal_the_eager_ops():
+    """Sigmoid, Erfc, LeakyRelu (with its alpha) ... are kernels of several NumPy passes that say
+    they are elementwise (OpDef.elementwise): they join chains, tile by tile, and give what the
+    same op gives on the whole array."""
+    x = tf.constant(LARGE)
+    cases = [
+        lambda x: tf.nn.gelu(x),
+        lambda x: tf.sigmoid(x * 2.0) * 3.0 + 1.0,
+        lambda x: tf.nn.leaky_relu(x * 1.5, alpha=0.3) - tf.nn.softplus(x),
+        lambda x: tf.nn.selu(tf.nn.elu(x) + 0.5),
+    ]
+    for fn in cases:
+        f = tf.function(fn)
+        cf = f.get_concrete_function(x)
+        assert _is_tiled(cf), cf.code
+        np.testing.assert_array_equal(f(x).numpy(), fn(x).numpy())  # eager: each op on the whole array
+
+
+def test_a_lone_kernel_of_several_passes_is_tiled_a_one_pass_one_is_not():
+    x = tf.constant(LARGE)
+    sigmoid = tf.function(tf.sigmoid)
+    assert _is_tiled(sigmoid.get_concrete_function(x))
+    np.testing.assert_array_equal(sigmoid(x).numpy(), tf.sigmoid(x).numpy())
+    assert not _is_tiled(tf.function(tf.nn.relu).get_concrete_function(x))
+    independent = tf.function(lambda x: (x * 2.0, x + 1.0))  # nothing read in the chain: no gain
+    assert not _is_tiled(independent.get_concrete_function(x))

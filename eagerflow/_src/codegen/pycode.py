@@ -246,7 +246,7 @@ class _Emitter:
 def _tiled_chains(program):
     """codegen/tiling.py's chains of `program`; that module is imported only for a program with a
     large elementwise statement (most programs have none, and a first call should not pay for it)."""
-    if any(takes_out(op) and spare_key(op.outputs[0]) is not None for op in program.ops):
+    if any((takes_out(op) or op.opdef.elementwise) and spare_key(op.outputs[0]) is not None for op in program.ops):
         from .tiling import find_chains
         return find_chains(program)
     return {}

@@ -18,13 +18,17 @@ untiled NumPy. The generated code keeps one statement per op:
     tiles_1.give(tiles_1_tile_0); del ...
 
 A run of consecutive statements is tiled when every one of them
-- is a one-output ufunc kernel without attributes (codegen/buffers.py `takes_out`): it reads
-  element i of its inputs to write element i of its result, keeps no reference, makes no view;
+- is a one-output ufunc kernel without attributes (codegen/buffers.py `takes_out`), or an op whose
+  kernel says it is elementwise (`OpDef.elementwise`: Sigmoid, Erf, Relu, Softplus, ...; it makes
+  its own tile-sized result): each reads element i of its inputs to write element i of its
+  result, keeps no reference, makes no view;
 - computes a statically known shape S, the same for the whole run, of at least MIN_BYTES;
 - reads only arrays of exactly shape S and values of one element (scalars, all-ones shapes);
 - works on floating, complex or boolean values (an integer op may raise on a value, and its
   message would then show a tile instead of the tensor);
-and the run has at least two statements (one pass gains nothing from tiling).
+and some statement of the run reads a value another one computes, or one is an elementwise
+kernel of three or more NumPy passes (a chain in itself). Statements that read none of each other's values gain
+nothing from tiling.
 
 Inside the loop each value the chain computes and no later statement reads lives in a tile-sized
 scratch buffer (reused once it dies, written in place where an input dies at the op, as
@@ -60,7 +64,7 @@ def _kind(tensor):
 
 def _member(program, op):
     """(dims, itemsize) of a statement that may join a tiled chain, or None."""
-    if not takes_out(op):
+    if not takes_out(op) and not (op.opdef.elementwise and len(op.outputs) == 1 and not op.opdef.multi_output):
         return None
     out = op.outputs[0]
     shape = out.shape
@@ -112,7 +116,10 @@ def find_chains(program) -> dict:
             members.append(j)
             j += 1
         size = int(np.prod(dims))
-        if len(members) >= 2 and size * itemsize >= MIN_BYTES:
+        made = {id(ops[m].outputs[0]) for m in members}
+        linked = any(id(program.resolve(t)) in made for m in members for t in ops[m].inputs)
+        passes = any(not takes_out(ops[m]) and ops[m].opdef.elementwise >= 3 for m in members)
+        if (linked or passes) and size * itemsize >= MIN_BYTES:
             chains[i] = Chain(i, members[-1] + 1, dims, max(1, TILE_BYTES // itemsize))
         i = members[-1] + 1
     return chains
@@ -224,7 +231,11 @@ def emit_chain(em, program, var, chain, last_use, keep, owned, spared, indent):
         for t in dict.fromkeys(map(id, dying)):
             free.setdefault(slot_dtypes[slot_of[t]], []).append(slot_of[t])
         out = op.outputs[0]
-        if p in targets:
+        copy_to = None
+        if not takes_out(op):  # an elementwise kernel that makes its own (tile-sized) array
+            out_expr = None
+            copy_to = targets.get(p)
+        elif p in targets:
             out_expr = f"{targets[p]}[{s}]"
         else:
             dtype = np.dtype(out.dtype.np_dtype)
@@ -245,6 +256,8 @@ def emit_chain(em, program, var, chain, last_use, keep, owned, spared, indent):
             if last_use.get(id(out), p) == p:  # computed, never read: its slot is free again
                 free.setdefault(dtype, []).append(slot)
         stmt = _statement(op, args, em.namer, tile_var, em.env, em.kernels, em.recording, out=out_expr, inputs=inputs)
+        if copy_to is not None:
+            stmt += f"; {copy_to}[{s}] = {tile_var[id(out)]}"
         body.append((stmt, op, tuple(args)))
 
     pool_name = em.namer("tiles")

@@ -219,8 +219,19 @@ def _sigmoid_kernel(x):
     one = x.dtype.type(1)  # NOTE: a typed 1, not the literal: NumPy 1.x promotes `1 / 0-d float32` to float64
     if x.dtype.kind == "c":  # 1 / (1 + e^-x) holds for complex x; |x| and `x >= 0` have no meaning there
         return one / (one + np.exp(-x))
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, one / (one + e), e / (one + e)).astype(x.dtype, copy=False)
+    if x.ndim == 0:
+        return _sigmoid_kernel(x.reshape(1)).reshape(())
+    # e^min(x, 0) / (1 + e^-|x|): for x >= 0 that is 1 / (1 + e^-x), for x < 0 it is e^x / (1 + e^x),
+    # the two overflow-free branches, value for value, with no select: np.where over a random sign
+    # pattern cost three times the arithmetic (4M float32: 33 ms -> 9 ms, in tiles 3 ms).
+    num = np.minimum(x, x.dtype.type(0))
+    np.exp(num, out=num)
+    den = np.abs(x)
+    np.negative(den, out=den)
+    np.exp(den, out=den)
+    den += one
+    num /= den
+    return num
 
 
 
@@ -241,6 +252,9 @@ _erf_kernel = None
 
 def _erf(x):
     global _erf_kernel
+    if x.dtype == np.float32 or x.dtype == np.float16:  # as accurate as TensorFlow's, 50x math.erf's speed
+        from .erf_float32 import erf_float32  # (not at import: most programs never call erf)
+        return erf_float32(x)
     if _erf_kernel is None:
         _erf_kernel = _load_erf()
     return np.asarray(_erf_kernel(x)).astype(x.dtype, copy=False)
@@ -301,6 +315,8 @@ Sigmoid = defop("Sigmoid", kernel=_sigmoid_kernel, infer=R.unary(R.FLOAT_COMPLEX
                 grad=lambda op, g: g * conj(op.outputs[0] * (_const(1, g) - op.outputs[0])))
 Erf = defop("Erf", kernel=_erf, infer=R.unary(R.FLOATS),
             grad=lambda op, g: g * _const(2 / _pymath.sqrt(_pymath.pi), g) * exp(negative(square(op.inputs[0]))))
+# Kernels that may run tile by tile (codegen/tiling.py): the NumPy passes each makes.
+Sigmoid.elementwise, Erf.elementwise, Rsqrt.elementwise = 7, 27, 2
 # TensorFlow gives no gradient through rounding (the tape answers None): NO_GRADIENT does the same.
 Round = defop("Round", kernel=np.round, infer=_round_infer, grad=NO_GRADIENT)
 Floor = defop("Floor", kernel=np.floor, infer=R.unary(R.FLOATS), grad=NO_GRADIENT)

@@ -79,7 +79,7 @@ class OpDef:
     list of Spec; `grad(op, *output_grads)` returns one gradient (or None) per input."""
 
     __slots__ = ("name", "kernel", "infer", "grad", "inputs", "multi_output", "stateful", "doc",
-                 "sparse_output_grads", "record_attrs", "checked", "quiet", "jax")
+                 "sparse_output_grads", "record_attrs", "checked", "quiet", "jax", "elementwise")
 
     def __init__(self, name, kernel, infer, grad, inputs, multi_output, stateful, doc, sparse_output_grads=False,
                  record_attrs=None, jax=None):
@@ -105,6 +105,12 @@ class OpDef:
         # `jax(*arrays, **attrs)`, on jax arrays; None: the op cannot be compiled. Usually set on
         # the line after the defop, `Op.jax = lambda x: jnp.exp(x)` (ops/lazy_jax.py).
         self.jax = jax
+        # For a non-ufunc kernel that computes element i of its result from element i of its inputs
+        # (broadcasting size-1 operands) and keeps no reference: the number of passes NumPy makes
+        # over the data in it (0: not such a kernel). It may then run on one tile of a large array
+        # at a time (codegen/tiling.py; a kernel of several passes gains even alone). Set after the
+        # defop, like `jax`. Ufunc kernels need no flag.
+        self.elementwise = 0
 
     @property
     def differentiable(self) -> bool:

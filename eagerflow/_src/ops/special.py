@@ -91,6 +91,9 @@ def _polygamma_scalar(n, x):
 
 
 def _erfc_kernel(x):
+    if x.dtype == np.float32 or x.dtype == np.float16:  # vectorised, as accurate as TensorFlow's
+        from .erf_float32 import erfc_float32  # (not at import: most programs never call erfc)
+        return erfc_float32(x)
     return np.vectorize(_pymath.erfc, otypes=[np.float64])(x).astype(x.dtype, copy=False) if x.size else x.copy()
 
 
@@ -102,6 +105,7 @@ Polygamma = defop(
     grad=lambda op, g: (None, g * polygamma(op.inputs[0] + _c(1, op.inputs[0]), op.inputs[1])))
 Erfc = defop("Erfc", kernel=_erfc_kernel, infer=R.unary(R.FLOATS),
              grad=lambda op, g: g * _c(-2 / _pymath.sqrt(_pymath.pi), g) * _math.exp(-_math.square(op.inputs[0])))
+Erfc.elementwise = 16  # may run tile by tile (codegen/tiling.py): the NumPy passes it makes
 
 # --- Hyperbolic and inverse trigonometric functions ------------------------------------------------
 
