@@ -5,7 +5,6 @@ bit for bit) and the reference interpreter (graph/evaluate.py) for the graph's m
 aliasing case is built so that a wrong choice of result buffer would show: a parameter or a
 pooled spare overwritten, or a result shared between calls."""
 import re
-import threading
 
 import numpy as np
 import pytest
@@ -13,6 +12,7 @@ import pytest
 import eagerflow as tf
 from eagerflow._src.codegen import tiling
 from eagerflow._src.graph.evaluate import evaluate
+from tests.threads import fast_thread_switches, in_threads  # noqa: F401  (a fixture)
 
 RNG = np.random.default_rng(11)
 C = np.float32(np.sqrt(2 / np.pi))
@@ -198,27 +198,19 @@ def test_a_chain_in_a_loop_body():
     np.testing.assert_array_equal(got, want)
 
 
-def test_concurrent_calls_use_their_own_scratch():
+def test_concurrent_calls_use_their_own_scratch(fast_thread_switches):
     f = tf.function(lambda x: tf.tanh(x * 2.0 + 1.0) * 3.0)
     inputs = [LARGE + np.float32(i) for i in range(4)]
     f(tf.constant(inputs[0]))
-    failures = []
 
-    def worker(i):
+    def work(i):
         want = np.tanh(inputs[i] * np.float32(2.0) + np.float32(1.0)) * np.float32(3.0)
-        for _ in range(6):
-            if not np.array_equal(f(tf.constant(inputs[i])).numpy(), want):
-                failures.append(i)
+        return all(np.array_equal(f(tf.constant(inputs[i])).numpy(), want) for _ in range(6))
 
-    threads = [threading.Thread(target=worker, args=(i,)) for i in range(len(inputs))]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert failures == []
+    assert in_threads(work, len(inputs)) == [True] * len(inputs)
     cf = f.get_concrete_function(tf.constant(inputs[0]))
     pools = [v for v in cf._generated.fn.__globals__.values() if isinstance(v, tiling.TileScratch)]
-    assert pools and all(len(p._sets) <= p.limit for p in pools)
+    assert pools and all(len(p._arrays) <= p.limit for p in pools)
 
 
 @pytest.mark.parametrize("size", [tiling.MIN_BYTES // 4, tiling.MIN_BYTES // 4 + 17])

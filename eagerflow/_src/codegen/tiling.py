@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .buffers import _broadcasts_into, takes_out
+from .buffers import SparePool, _broadcasts_into, takes_out
 
 TILE_BYTES = 1 << 18  # 256 KiB per array: a chain's few live tiles fit in a core's L2 (1-2 MiB)
 MIN_BYTES = 1 << 20  # below this the arrays fit in L2 already, and tiling only adds calls
@@ -125,30 +125,27 @@ def find_chains(program) -> dict:
     return chains
 
 
-class TileScratch:
-    """The tile-sized scratch buffers of one chain: each set is a tuple with, per tile, the views
-    of its buffers that tile uses (the last tile may be shorter). `take` hands a set to one caller
-    only (`list.pop`), making one when none is free; at most `limit` sets are kept."""
+class TileScratch(SparePool):
+    """The tile-sized scratch buffers of one chain, kept from call to call like buffers.py's spares:
+    each kept set is a tuple with, per tile, the views of its buffers that tile uses (the last tile
+    may be shorter). `take` hands a set to one caller only, making one when none is free."""
 
-    __slots__ = ("slices", "_dtypes", "_tile", "_sets", "limit")
+    __slots__ = ("slices", "_dtypes", "_tile")
 
     def __init__(self, size, tile, dtypes, limit=2):
+        super().__init__()
         self.slices = tuple(slice(a, min(a + tile, size)) for a in range(0, size, tile))
-        self._dtypes, self._tile, self._sets, self.limit = tuple(dtypes), tile, [], limit
+        self._dtypes, self._tile, self.limit = tuple(dtypes), tile, limit
 
     def take(self):
-        try:
-            return self._sets.pop()
-        except IndexError:
+        views = super().take()
+        if views is None:
             buffers = [np.empty(self._tile, d) for d in self._dtypes]
-            return tuple(tuple(b[:s.stop - s.start] for b in buffers) for s in self.slices)
-
-    def give(self, views):
-        if len(self._sets) < self.limit:
-            self._sets.append(views)
+            views = tuple(tuple(b[:s.stop - s.start] for b in buffers) for s in self.slices)
+        return views
 
     def __repr__(self):
-        return f"<TileScratch of {len(self.slices)} tiles, {len(self._dtypes)} buffers, {len(self._sets)} kept>"
+        return f"<TileScratch of {len(self.slices)} tiles, {len(self._dtypes)} buffers, {len(self._arrays)} kept>"
 
 
 def flat_target(array):
