@@ -36,6 +36,7 @@ from tests.codegen import (differential_rows_breadth, differential_rows_everyday
                            differential_rows_strings)
 from tests.codegen import differential_rows_signal
 from tests.codegen import differential_rows_linalg
+from tests.codegen import differential_rows_sets
 
 for _module in pkgutil.iter_modules(eagerflow._src.ops.__path__):  # every op family registers its ops
     importlib.import_module(f"eagerflow._src.ops.{_module.name}")
@@ -540,6 +541,7 @@ ROWS += differential_rows_signal.rows(Row)  # tf.signal
 ROWS += differential_rows_linalg.rows(Row)  # tf.linalg: expm, sqrtm, logm, lu, eig, banded solve, eigh_tridiagonal
 ROWS += differential_rows_sparse.rows(Row)  # tf.sparse
 ROWS += differential_rows_ragged.rows(Row)  # tf.ragged, tf.strings.split
+ROWS += differential_rows_sets.rows(Row)  # tf.bitcast, tf.sets
 
 
 def _spec(array, dims):

@@ -5,6 +5,8 @@ TopKV2 is stable (equal values keep their original order), which is what makes a
 """
 from __future__ import annotations
 
+import collections
+
 import numpy as np
 
 from ..core import dtypes as _dt
@@ -111,19 +113,9 @@ def top_k(input, k=1, sorted=True, index_type=_dt.int32, name=None):
     return TopKResult(values, indices)
 
 
-class TopKResult(tuple):
-    """TensorFlow's `TopKV2` named result: `.values`, `.indices`, and unpacks as a pair."""
-
-    __slots__ = ()
-
-    def __new__(cls, values, indices):
-        return tuple.__new__(cls, (values, indices))
-
-    values = property(lambda self: self[0])
-    indices = property(lambda self: self[1])
-
-    def __repr__(self):
-        return f"TopKV2(values={self[0]!r}, indices={self[1]!r})"
+# TensorFlow's named result of top_k: `.values`, `.indices`; a namedtuple, so tf.nest and
+# tf.function outputs keep it as one.
+TopKResult = collections.namedtuple("TopKV2", ["values", "indices"])
 
 
 def _sort_along(values, axis, direction, want_indices):

@@ -113,6 +113,10 @@ _BY_OP = {
     "Betainc": {"T": ANGLE_TOUT},
     "BiasAdd": {"T": BIAS_ADD_T},
     "BiasAddGrad": {"T": BIAS_ADD_T},
+    "Bitcast": {"T": "bfloat16 float16 float32 float64 int64 int32 uint8 uint16 uint32 uint64 int8 int16 complex64 "
+                     "complex128 qint8 quint8 qint16 quint16 qint32",
+                "type": "bfloat16 float16 float32 float64 int64 int32 uint8 uint16 uint32 uint64 int8 int16 complex64 "
+                        "complex128 qint8 quint8 qint16 quint16 qint32"},
     "BitwiseAnd": {"T": BITWISE_AND_T},
     "BitwiseOr": {"T": BITWISE_AND_T},
     "BitwiseXor": {"T": BITWISE_AND_T},

@@ -15,6 +15,7 @@ from ..._src.ops import math as _math
 from ..._src.ops import reduce as _reduce
 from ..naming import to_snake_case, unique_name
 from ..variables import KerasVariable
+from . import schedules
 from .schedules import LearningRateSchedule
 
 
@@ -161,8 +162,7 @@ class Optimizer:
         """Keras 3's keys: name, learning_rate (a float32 value as a Python float, or a schedule's
         dict), the common options, then the rule's own arguments."""
         if self._schedule is not None:
-            lr = {"module": "keras.optimizers.schedules", "class_name": type(self._schedule).__name__,
-                  "config": self._schedule.get_config(), "registered_name": None}
+            lr = schedules.serialize(self._schedule)
         else:
             lr = float(np.asarray(self._learning_rate.numpy()))
         config = {"name": self.name, "learning_rate": lr, "weight_decay": self.weight_decay,
@@ -178,10 +178,7 @@ class Optimizer:
         config = dict(config)
         lr = config.get("learning_rate")
         if isinstance(lr, dict):
-            from ..serialization import deserialize_keras_object
-            from .schedules import ExponentialDecay
-            config["learning_rate"] = deserialize_keras_object(lr, {"ExponentialDecay": ExponentialDecay},
-                                                               custom_objects, "learning rate schedule")
+            config["learning_rate"] = schedules.deserialize(lr, custom_objects)
         return cls(**config)
 
 
