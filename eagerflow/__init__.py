@@ -86,8 +86,6 @@ from ._src.api import ragged  # noqa: E402  (tf.ragged: RaggedTensor factories a
 from ._src.composite.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: E402
 from ._src.ops.strings import as_string  # noqa: E402
 from ._src.ops.string_hash import fingerprint  # noqa: E402
-from ._src.ops.bitcast import bitcast  # noqa: E402
-from ._src.api import sets  # noqa: E402  (tf.sets: union, intersection, difference, size)
 from . import summary  # noqa: E402  (tf.summary: event files for TensorBoard)
 
 # The TensorFlow API version this package implements, which is what programs written for TensorFlow
@@ -98,21 +96,25 @@ __version__ = version.VERSION
 # --- keras: owned by the keras work (eagerflow/keras/) ---
 # `tf.keras` loads on first use (PEP 562 `__getattr__` below): it is a quarter of what
 # `import eagerflow` would otherwise cost, and many programs never touch it.
-_LAZY_MODULES = {"keras": ".keras"}
+# The same for a few rarely used names: name -> (module, attribute of it, or None for the module).
+_LAZY = {"keras": (".keras", None), "sets": ("._src.api.sets", None), "bitcast": ("._src.ops.bitcast", "bitcast")}
 
 
 def __getattr__(name):
-    target = _LAZY_MODULES.get(name)
+    target = _LAZY.get(name)
     if target is None:
         raise AttributeError(f"module 'eagerflow' has no attribute {name!r}")
     import importlib
-    module = importlib.import_module(target, __name__)
-    globals()[name] = module
-    return module
+    module, attribute = target
+    value = importlib.import_module(module, __name__)
+    if attribute is not None:
+        value = getattr(value, attribute)
+    globals()[name] = value
+    return value
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY_MODULES))
+    return sorted(set(globals()) | set(_LAZY))
 # --- end keras ---
 # --- SavedModel and checkpoints: owned by the SavedModel work (saved_model/, train/) ---
 from . import saved_model, train  # noqa: E402

@@ -59,7 +59,7 @@ def test_slices_of_any_length_share_a_trace_and_map_runs_in_it():
 
 def test_every_dataset_class_is_known_or_deliberately_keyed_by_identity():
     for module in ("generator", "padded_batch", "shuffle", "transforms", "transforms_streaming",
-                   "transforms_structural"):
+                   "transforms_structural", "transforms_grouping"):
         importlib.import_module(f"eagerflow._src.data.{module}")  # every Dataset class defined
     classes = {c.__name__ for c in _subclasses(dataset_module.Dataset)}
     by_identity = {
@@ -67,6 +67,8 @@ def test_every_dataset_class_is_known_or_deliberately_keyed_by_identity():
         # streams: their elements come from the user's Python (predicates, generators), run at call time
         "FilterDataset", "FlatMapDataset", "InterleaveDataset", "WindowDataset", "ScanDataset",
         "TakeWhileDataset", "UniqueDataset", "PaddedBatchDataset", "GeneratorDataset",
+        "GroupByWindowDataset", "_ListDataset", "RebatchDataset", "ChooseFromDatasets", "SampleFromDatasets",
+        "AssertCardinalityDataset",
         # streams read from files by Python when iterated (data/file_sources.py)
         "FileRecordsDataset", "TextLineDataset", "TFRecordDataset",
         # indexable, but not (yet) rebuilt on placeholders

@@ -176,6 +176,33 @@ class Dataset:
         from .transforms_streaming import UniqueDataset
         return UniqueDataset(self)
 
+    def group_by_window(self, key_func, reduce_func, window_size=None, window_size_func=None, name=None):
+        from .transforms_grouping import GroupByWindowDataset
+        return GroupByWindowDataset(self, key_func, reduce_func, window_size, window_size_func)
+
+    def bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                  padded_shapes=None, padding_values=None, pad_to_bucket_boundary=False,
+                                  no_padding=False, drop_remainder=False, name=None):
+        from .transforms_grouping import bucket_by_sequence_length
+        return bucket_by_sequence_length(self, element_length_func, bucket_boundaries, bucket_batch_sizes,
+                                         padded_shapes, padding_values, pad_to_bucket_boundary, no_padding,
+                                         drop_remainder)
+
+    def rebatch(self, batch_size, drop_remainder=False, name=None):
+        from .transforms_grouping import RebatchDataset
+        return RebatchDataset(self, batch_size, drop_remainder)
+
+    @staticmethod
+    def choose_from_datasets(datasets, choice_dataset, stop_on_empty_dataset=True):
+        from .transforms_grouping import ChooseFromDatasets
+        return ChooseFromDatasets(datasets, choice_dataset, stop_on_empty_dataset)
+
+    @staticmethod
+    def sample_from_datasets(datasets, weights=None, seed=None, stop_on_empty_dataset=False,
+                             rerandomize_each_iteration=None):
+        from .transforms_grouping import SampleFromDatasets
+        return SampleFromDatasets(datasets, weights, seed, stop_on_empty_dataset)
+
     def shard(self, num_shards, index, name=None):
         from .transforms import ShardDataset
         return ShardDataset(self, num_shards, index)

@@ -115,6 +115,15 @@ class Functional(Model):
     def output(self):
         return self._graph.outputs
 
+    @property
+    def input_shape(self):
+        """Keras 3: the input's shape as a tuple, or a list of them for several inputs."""
+        return _shapes(self.inputs)
+
+    @property
+    def output_shape(self):
+        return _shapes(self.outputs)
+
     def call(self, inputs, training=None):
         return self._graph.run(inputs)
 
@@ -132,3 +141,8 @@ class Functional(Model):
 
     def get_build_config(self):
         return {"input_shape": None}
+
+
+def _shapes(tensors):
+    shapes = [tuple(t.shape) for t in tensors]
+    return shapes[0] if len(shapes) == 1 else shapes

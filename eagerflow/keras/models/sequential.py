@@ -77,6 +77,12 @@ class Sequential(Model):
     def input_shape(self):
         return None if self._input_layer is None else self._input_layer.batch_shape
 
+    @property
+    def output_shape(self):
+        if getattr(self, "_symbolic_output", None) is None:
+            raise AttributeError(f"Sequential model '{self.name}' has no defined output shape yet.")
+        return tuple(self._symbolic_output.shape)
+
     def pop(self):
         layer = self._stack.pop()
         self._tracked_layers.remove(layer)
