@@ -208,3 +208,17 @@ def test_gradient_tape_inside_a_converted_loop():
     graph = tf.function(train)(w_graph, xs)
     np.testing.assert_allclose(graph.numpy(), eager.numpy(), rtol=1e-6)
     np.testing.assert_allclose(w_graph.numpy(), w_eager.numpy(), rtol=1e-6)
+
+
+def test_a_for_over_a_scalar_tensor_is_tensorflows_value_error():
+    """TF 2.21: ValueError 'len requires a non-scalar tensor, got one of shape Tensor("Shape:0", shape=(0,),
+    dtype=int32)' (its message, after the "in user code:" frame)."""
+    @tf.function
+    def f(x):
+        for _ in x:
+            pass
+        return x
+
+    with pytest.raises(ValueError, match=r'len requires a non-scalar tensor, got one of shape Tensor\("Shape:0", '
+                                          r'shape=\(0,\), dtype=int32\)'):
+        f(tf.constant(1.0))

@@ -56,7 +56,11 @@ def for_stmt(iterable, loop_body, init, names, extra_test=None, opts=None, lists
     if isinstance(iterable, TensorList):
         iterable = iterable.tensor
     if _is_symbolic(iterable):
-        return _tf_loop(extra_test, loop_body, init, names, opts, convert_to_tensor(iterable), lists)
+        items = convert_to_tensor(iterable)
+        if items.shape.rank == 0:  # TensorFlow's words (its loop takes len() of the tensor)
+            from ..ops.array import shape as _shape
+            raise ValueError(f"len requires a non-scalar tensor, got one of shape {_shape(items)}")
+        return _tf_loop(extra_test, loop_body, init, names, opts, items, lists)
     if state.graph is not None and hasattr(type(iterable), "_loop_source"):
         # A tf.data.Dataset (duck-typed: data/ sits above this floor's imports): a tf.while_loop over
         # its element indices, each element computed by ops in the body (data/reader.py).
