@@ -1,12 +1,13 @@
 """The ops behind `tf.random.Generator`: draws that read and advance a generator's state variable.
 
 State: an int64 [3] variable, TensorFlow's Philox layout (a 128-bit counter in two words, a
-64-bit key). Each draw runs NumPy's Philox bit generator from that counter and key and writes the
-counter it ends at back, so consecutive draws (eager, or each run of a traced function holding
-the generator) never repeat and a generator reset to the same state repeats exactly. The numbers
-are NumPy's Philox stream, not TensorFlow's (its kernels' bit layout differs): seeds reproduce
-within eagerflow. Op types are TensorFlow's (StatefulStandardNormalV2, ...). Under jit_compile the
-same draws run on the host from the executable (the lowerings at the end).
+64-bit key). Each draw is TensorFlow's: Philox-4x32-10 under that key from that counter, with the
+same conversions as the stateless ops (ops/philox.py), so `Generator.from_seed(1).uniform([3])`
+gives TensorFlow's numbers. Like TensorFlow's kernel, a draw of n values then moves the counter
+on by 256 * n (room for rejection sampling whatever the distribution), so consecutive draws
+(eager, or each run of a traced function holding the generator) never overlap, and a generator
+reset to the same state repeats exactly. Op types are TensorFlow's (StatefulStandardNormalV2, ...).
+Under jit_compile the same draws run on the host from the executable (the lowerings at the end).
 """
 from __future__ import annotations
 
@@ -15,20 +16,26 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
+from . import philox as _philox
 from .registry import NO_GRADIENT, Spec, defop, static_value
 
 PHILOX = 1  # TensorFlow's Algorithm.PHILOX value
 _MASK = (1 << 64) - 1
+_SAMPLES_RESERVED_PER_OUTPUT = 256  # TensorFlow's counter step per value drawn
 
 
-def _bit_generator(holder):
+def _state_words(holder):
     state = np.asarray(holder._array).astype(np.int64).reshape(-1)
     if state.shape != (3,):
         raise InvalidArgumentError(None, None, f"The size of the state must be 3 for the Philox algorithm, "
                                                f"got {state.size}")
-    words = [int(v) & _MASK for v in state]
-    return np.random.Philox(counter=np.array([words[0], words[1], 0, 0], np.uint64),
-                            key=np.array([words[2], 0], np.uint64))
+    return [int(v) & _MASK for v in state]
+
+
+def _key_counter(words):
+    """Philox's key (2 x 32 bits) and counter (4 x 32 bits) from the state words."""
+    c0, c1, key = words
+    return (key & 0xFFFFFFFF, key >> 32), (c0 & 0xFFFFFFFF, c0 >> 32, c1 & 0xFFFFFFFF, c1 >> 32)
 
 
 def as_state(words):
@@ -36,14 +43,10 @@ def as_state(words):
     return np.array([w - (1 << 64) if w >= 1 << 63 else w for w in words], np.int64)
 
 
-def _advance(holder, bit_generator):
-    """Stores where the draw left the counter: the next draw starts past the values drawn."""
-    counter = bit_generator.state["state"]["counter"]
-    key = int(bit_generator.state["state"]["key"][0])
-    words = [int(counter[0]), int(counter[1]), key]
-    if int(counter[2]) or int(counter[3]):  # the 128-bit counter of the state overflowed: wrap it
-        words[:2] = [0, 0]
-    holder._array = as_state(words)
+def _advance(holder, words, count):
+    """The counter moved on past the draw (128-bit, wrapping), the key kept."""
+    counter = ((words[0] | words[1] << 64) + count * _SAMPLES_RESERVED_PER_OUTPUT) & ((1 << 128) - 1)
+    holder._array = as_state([counter & _MASK, counter >> 64, words[2]])
 
 
 def _dims(shape):
@@ -58,32 +61,21 @@ def _draw_kernel(draw):
     def kernel(holder, algorithm, shape, *bounds, dtype=_dt.float32):
         if int(algorithm) != PHILOX:
             raise InvalidArgumentError(None, None, f"Unsupported algorithm id: {int(algorithm)}")
-        bits = _bit_generator(holder)
-        out = draw(np.random.Generator(bits), _dims(shape), dtype.np_dtype, *bounds)
-        _advance(holder, bits)
-        return np.asarray(out, dtype=dtype.np_dtype)
+        words = _state_words(holder)
+        dims = _dims(shape)
+        count = int(np.prod(dims, dtype=np.int64))
+        key, counter = _key_counter(words)
+        out = draw(key, counter, count, dtype.np_dtype, *bounds) if count else np.zeros(0, dtype.np_dtype)
+        _advance(holder, words, count)
+        return np.asarray(out, dtype=dtype.np_dtype).reshape(dims)
     return kernel
 
 
-def _truncated(gen, dims, np_dtype):
-    out = gen.standard_normal(dims)
-    bad = np.abs(out) > 2
-    while bad.any():  # resample outside two standard deviations, as TensorFlow's truncated normal
-        out[bad] = gen.standard_normal(int(bad.sum()))
-        bad = np.abs(out) > 2
-    return out
-
-
-def _uniform_int(gen, dims, np_dtype, minval, maxval):
+def _uniform_int(key, counter, count, np_dtype, minval, maxval):
     lo, hi = int(minval), int(maxval)
     if hi <= lo:
         raise InvalidArgumentError(None, None, f"Need minval < maxval: {lo} >= {hi}")
-    return gen.integers(lo, hi, size=dims, dtype=np_dtype)
-
-
-def _full_int(gen, dims, np_dtype):
-    info = np.iinfo(np_dtype)
-    return gen.integers(info.min, info.max, size=dims, dtype=np_dtype, endpoint=True)
+    return _philox.uniform_int(key, counter, count, lo, hi, np_dtype)
 
 
 def _infer(inputs, attrs):
@@ -97,19 +89,19 @@ def _op(name, draw, inputs=("resource", "algorithm", "shape"), doc=""):
                  doc=doc)
 
 
-StatefulStandardNormalV2 = _op("StatefulStandardNormalV2", lambda g, dims, t: g.standard_normal(dims),
+StatefulStandardNormalV2 = _op("StatefulStandardNormalV2", _philox.normal,
                                doc="Standard normal draws from a generator's state (advances it).")
-StatefulUniform = _op("StatefulUniform", lambda g, dims, t: g.random(dims),
+StatefulUniform = _op("StatefulUniform", _philox.uniform,
                       doc="Uniform [0, 1) draws from a generator's state (advances it).")
-StatefulTruncatedNormal = _op("StatefulTruncatedNormal", _truncated,
+StatefulTruncatedNormal = _op("StatefulTruncatedNormal", _philox.truncated_normal,
                               doc="Standard normal draws within two standard deviations (advances the state).")
 StatefulUniformInt = _op("StatefulUniformInt", _uniform_int, inputs=("resource", "algorithm", "shape", "minval",
                                                                        "maxval"),
                          doc="Integers uniform in [minval, maxval) from a generator's state (advances it).")
-StatefulUniformFullInt = _op("StatefulUniformFullInt", _full_int,
+StatefulUniformFullInt = _op("StatefulUniformFullInt", _philox.uniform_full_int,
                              doc="Integers uniform over the whole dtype from a generator's state (advances it).")
 
-# --- JAX lowerings (jit_compile=True, codegen/xla.py): the same NumPy Philox draw, run on the host
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): the same Philox draw, run on the host
 # from the executable (io_callback) on the state the compiled program carries, which gets the
 # advanced state back; so compiled and uncompiled draws are the same numbers. The shape must be
 # known when compiling. ---

@@ -3,8 +3,8 @@
 Why a variable: the state then lives across calls of a traced function (each run of the graph
 advances it, like any variable update) and is saved and restored with the model. Draws are the
 ops of ops/stateful_random.py. `from_seed(s)` puts s into the state's words as TensorFlow does
-(counter = s, key = 0 for a small s); the stream itself is NumPy's Philox, so a seed reproduces
-within eagerflow, not TensorFlow's numbers.
+(counter = s, key = 0 for a small s), and the draws are TensorFlow's Philox stream
+(ops/stateful_random.py): a seed gives TensorFlow's numbers.
 """
 from __future__ import annotations
 
@@ -129,13 +129,18 @@ class Generator:
         return self._draw(StatefulUniformFullInt, shape, _dt.as_dtype(dtype))
 
     def make_seeds(self, count=1):
-        """int64 [2, count]: seeds for the stateless random ops."""
-        return self.uniform_full_int([2, count], _dt.int64)
+        """int64 [2, count]: seeds for the stateless random ops; as TensorFlow makes them for Philox,
+        `count` random keys over a row of zeros."""
+        from ..ops.array import zeros_like
+        from ..ops.joining import stack
+        keys = self.uniform_full_int([count], _dt.int64)
+        return stack([keys, zeros_like(keys)])
 
     def split(self, count=1):
-        """`count` new generators seeded from this one's stream (which advances)."""
-        states = self.uniform_full_int([count, 3], _dt.int64).numpy()
-        return [Generator(state=states[i], alg=self._alg) for i in range(count)]
+        """`count` new generators, each with a random key from this one's stream (which advances) and
+        a zero counter: TensorFlow's state [0, 0, key]."""
+        keys = self.uniform_full_int([count], _dt.int64).numpy()
+        return [Generator(state=as_state([0, 0, int(k) & _MASK]), alg=self._alg) for k in keys]
 
 
 _global = []
