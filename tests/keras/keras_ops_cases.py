@@ -247,4 +247,13 @@ def make_image_cases(O, tf):  # noqa: N803
         "mapc_fill": lambda: I.map_coordinates(one[:, :, 0], [tf.constant([-1.5, 4.2]), tf.constant([0.5, 2.0])], 1, fill_value=9.0),
         "blur": lambda: I.gaussian_blur(img), "blur_5": lambda: I.gaussian_blur(img, (5, 3), (2.0, 0.5)),
         "sobel": lambda: I.sobel_edges(img),
+        "projective": lambda: I.affine_transform(img, tf.constant([1.0, 0.1, 0.2, 0.05, 0.9, 0.3, 0.02, -0.03])),
+        "projective_nearest": lambda: I.affine_transform(img, tf.constant([0.9, 0.0, 0.5, 0.1, 1.1, 0.0, -0.05, 0.04]), interpolation="nearest", fill_mode="nearest"),
+        "perspective": lambda: I.perspective_transform(img, tf.constant([[0.0, 0.0], [4.0, 0.0], [0.0, 3.0], [4.0, 3.0]]), tf.constant([[0.5, 0.2], [3.8, 0.0], [0.0, 3.0], [4.2, 2.5]])),
+        "perspective_batch": lambda: I.perspective_transform(img, tf.constant([[[0.0, 0.0], [4.0, 0.0], [0.0, 3.0], [4.0, 3.0]]] * 2), tf.constant([[[0.3, 0.2], [3.8, 0.4], [0.1, 3.0], [4.0, 2.5]], [[0.0, 0.0], [4.0, 0.0], [0.0, 3.0], [4.0, 3.0]]]), interpolation="nearest", fill_value=0.5),
+        "ssim": lambda: I.ssim(img, img * 0.8 + 0.1, filter_size=3), "ssim_one": lambda: I.ssim(one, one[::-1], filter_size=3, filter_sigma=0.8),
+        "ssim_cf": lambda: I.ssim(cf, cf * cf, filter_size=2, data_format="channels_first"), "ssim_self": lambda: I.ssim(img, img, filter_size=3),
+        "patches3d": lambda: I.extract_patches_3d(tf.reshape(img, (2, 2, 2, 5, 3)), (1, 2, 2)),
+        "patches3d_s": lambda: I.extract_patches_3d(tf.reshape(img, (4, 2, 5, 3)), 2, strides=1, padding="same"),
+        "patches3d_dil": lambda: I.extract_patches_3d(tf.reshape(img, (1, 2, 4, 5, 3)), (1, 2, 2), strides=(1, 1, 2), dilation_rate=(1, 2, 1)),
     }

@@ -21,10 +21,7 @@ NOT_YET = {
     "core": {},
     "linalg": {},
     "image": {"elastic_transform": "random displacement fields (seeded) not written yet",
-              "extract_patches_3d": "volume patches not written yet",
-              "perspective_transform": "needs a projective resampler (the affine one ignores c0, c1)",
-              "scale_and_translate": "JAX's scale_and_translate kernels not written yet",
-              "ssim": "structural similarity not written yet"},
+              "scale_and_translate": "JAX's scale_and_translate kernels not written yet"},
 }
 
 

@@ -235,8 +235,7 @@ def percentile(x, q, axis=None, method="linear", keepdims=False):
 
 
 def _div100(q):
-    q = np.asarray(q.numpy() if hasattr(q, "numpy") else q, dtype="float64")
-    return q / 100.0
+    return tf().cast(q, "float64") / 100.0
 
 
 def median(x, axis=None, keepdims=False):

@@ -6,9 +6,11 @@ from __future__ import annotations
 import math
 
 from ._common import FLOATX, public, tensor, tf
+from ._image_projective import homography, projective_resample
 
-__all__ = ["affine_transform", "crop_images", "extract_patches", "gaussian_blur", "hsv_to_rgb", "map_coordinates",
-           "pad_images", "resize", "rgb_to_grayscale", "rgb_to_hsv", "sobel_edges"]
+__all__ = ["affine_transform", "crop_images", "extract_patches", "extract_patches_3d", "gaussian_blur", "hsv_to_rgb",
+           "map_coordinates", "pad_images", "perspective_transform", "resize", "rgb_to_grayscale", "rgb_to_hsv",
+           "sobel_edges", "ssim"]
 __dir__ = public(__all__)
 
 
@@ -192,9 +194,9 @@ def extract_patches(images, size, strides=None, dilation_rate=1, padding="valid"
 def affine_transform(images, transform, interpolation="bilinear", fill_mode="constant", fill_value=0,
                      data_format=None):
     """Output pixel (x, y) reads input point (a0 x + a1 y + a2, b0 x + b1 y + b2) / (c0 x + c1 y + 1); transform
-    rows are [a0, a1, a2, b0, b1, b2, c0, c1] (only c0 = c1 = 0, the affine case, is supported)."""
+    rows are [a0, a1, a2, b0, b1, b2, c0, c1]."""
     t = tf()
-    from ..layers.affine_transform import FILL_MODES, affine_transform as resample
+    from ..layers.affine_transform import FILL_MODES
     if interpolation not in ("nearest", "bilinear"):
         raise ValueError("Invalid value for argument `interpolation`. Expected of one {'nearest', 'bilinear'}. "
                          f"Received: interpolation={interpolation}")
@@ -208,7 +210,29 @@ def affine_transform(images, transform, interpolation="bilinear", fill_mode="con
     transform = t.broadcast_to(transform, t.stack([t.shape(x)[0], 8]))
     dtype = x.dtype
     x = _as_float(x)
-    out = resample(x, transform[:, :6], interpolation=interpolation, fill_mode=fill_mode, fill_value=fill_value)
+    out = projective_resample(x, transform, interpolation=interpolation, fill_mode=fill_mode, fill_value=fill_value)
+    return back(out if out.dtype == dtype else t.cast(out, dtype))
+
+
+def perspective_transform(images, start_points, end_points, interpolation="bilinear", fill_value=0,
+                          data_format=None):
+    """The projective warp taking the quadrilateral start_points ((4, 2) or (N, 4, 2), (x, y) corners) to
+    end_points; points off the image read fill_value."""
+    t = tf()
+    if interpolation not in ("nearest", "bilinear"):
+        raise ValueError("Invalid value for argument `interpolation`. Expected of one {'nearest', 'bilinear'}. "
+                         f"Received: interpolation={interpolation}")
+    start, end = t.cast(start_points, "float32"), t.cast(end_points, "float32")
+    for name, points in (("start_points", start), ("end_points", end)):
+        if points.shape.rank not in (2, 3) or points.shape.as_list()[-2:] != [4, 2]:
+            raise ValueError(f"Invalid {name} shape: expected (4, 2) for a single image or (N, 4, 2) for a batch. "
+                             f"Received shape: {tuple(points.shape.as_list())}")
+    x, back = _channels_last(images, data_format)
+    start = start if start.shape.rank == 3 else t.expand_dims(start, 0)
+    end = end if end.shape.rank == 3 else t.expand_dims(end, 0)
+    transform = t.broadcast_to(homography(start, end), t.stack([t.shape(x)[0], 8]))
+    dtype = x.dtype
+    out = projective_resample(_as_float(x), transform, interpolation=interpolation, fill_value=fill_value)
     return back(out if out.dtype == dtype else t.cast(out, dtype))
 
 
@@ -285,3 +309,74 @@ def sobel_edges(images, data_format=None):
         out.append(t.nn.depthwise_conv2d(padded, kernel, [1, 1, 1, 1], "VALID"))
     edges = t.stack(out, axis=-1)
     return t.transpose(edges, (0, 3, 1, 2, 4)) if data_format == "channels_first" else edges
+
+
+def extract_patches_3d(volumes, size, strides=None, dilation_rate=1, padding="valid", data_format=None):
+    """(.., out_d, out_h, out_w, d * h * w * channels): each patch flattened in (depth, row, column, channel)
+    order, what Keras' identity-kernel 3-D convolution yields; built from strided slices."""
+    t = tf()
+    volumes = tensor(volumes)
+    if isinstance(size, int):
+        size = (size, size, size)
+    elif len(size) != 3:
+        raise TypeError(f"Invalid `size` argument. Expected an int or a tuple of length 3. Received: size={size}")
+    strides = size if strides is None else strides
+    if isinstance(strides, int):
+        strides = (strides, strides, strides)
+    if len(strides) != 3:
+        raise ValueError(f"Invalid `strides` argument. Got: {strides}")
+    dilation = (dilation_rate,) * 3 if isinstance(dilation_rate, int) else tuple(dilation_rate)
+    if max(strides) > 1 and max(dilation) > 1:  # the convolution Keras builds it on refuses both
+        raise ValueError("`strides > 1` not supported in conjunction with `dilation_rate > 1`. Received: "
+                         f"strides={list(strides)} and dilation_rate={list(dilation)}")
+    unbatched = volumes.shape.rank == 4
+    x = t.expand_dims(volumes, 0) if unbatched else volumes
+    if data_format == "channels_first":
+        x = t.transpose(x, (0, 2, 3, 4, 1))
+    spatial = x.shape.as_list()[1:4]
+    extents = [(k - 1) * d + 1 for k, d in zip(size, dilation)]
+    if padding.lower() == "same":
+        outs = [-(-n // s) for n, s in zip(spatial, strides)]
+        pads = [max((o - 1) * s + e - n, 0) for o, s, e, n in zip(outs, strides, extents, spatial)]
+        x = t.pad(x, [[0, 0]] + [[p // 2, p - p // 2] for p in pads] + [[0, 0]])
+    else:
+        outs = [(n - e) // s + 1 for n, e, s in zip(spatial, extents, strides)]
+    pieces = []
+    for i in range(size[0]):
+        for j in range(size[1]):
+            for k in range(size[2]):
+                begin = [0, i * dilation[0], j * dilation[1], k * dilation[2], 0]
+                end = [t.shape(x)[0]] + [b + (o - 1) * s + 1 for b, o, s in zip(begin[1:4], outs, strides)] + \
+                      [x.shape[-1]]
+                pieces.append(t.strided_slice(x, begin, end, [1] + list(strides) + [1]))
+    patches = t.reshape(t.stack(pieces, axis=-2), [-1] + outs + [len(pieces) * x.shape[-1]])
+    if data_format == "channels_first":
+        patches = t.transpose(patches, (0, 4, 1, 2, 3))
+    return patches[0] if unbatched else patches
+
+
+def ssim(image1, image2, max_val=1.0, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03, data_format=None):
+    """The mean structural similarity per image: Gaussian-weighted local means, variances and covariance over
+    'valid' windows of filter_size, averaged over the map and the channels."""
+    t = tf()
+    image1, image2 = tensor(image1), tensor(image2)
+    original = image1.dtype
+    dtype = original if original.is_floating else FLOATX
+    x1, back = _channels_last(t.cast(image1, dtype), data_format)
+    x2, _ = _channels_last(t.cast(image2, dtype), data_format)
+    g = [math.exp(-((i - (filter_size - 1) / 2.0) ** 2) / (2.0 * filter_sigma ** 2)) for i in range(filter_size)]
+    g = [v / sum(g) for v in g]
+    kernel = t.reshape(t.constant([a * b for a in g for b in g], dtype=dtype), [filter_size, filter_size, 1, 1])
+    height, width, channels = x1.shape.as_list()[1:]
+    per_channel = lambda img: t.reshape(t.transpose(img, (0, 3, 1, 2)), [-1, height, width, 1])  # noqa: E731
+    a, b = per_channel(x1), per_channel(x2)
+    blur = lambda img: t.nn.convolution(img, kernel, padding="VALID")  # noqa: E731
+    mu1, mu2 = blur(a), blur(b)
+    c1, c2 = (k1 * max_val) ** 2, (k2 * max_val) ** 2
+    sigma1 = blur(a * a) - mu1 * mu1
+    sigma2 = blur(b * b) - mu2 * mu2
+    sigma12 = blur(a * b) - mu1 * mu2
+    ssim_map = ((2.0 * mu1 * mu2 + c1) * (2.0 * sigma12 + c2)) / ((mu1 * mu1 + mu2 * mu2 + c1) * (sigma1 + sigma2 + c2))
+    per_image = t.reduce_mean(t.reshape(t.reduce_mean(ssim_map, axis=[1, 2, 3]), [-1, channels]), axis=-1)
+    out = per_image[0] if image1.shape.rank == 3 else per_image
+    return t.cast(out, original)
