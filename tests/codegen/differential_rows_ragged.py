@@ -23,4 +23,12 @@ def rows(Row):
         Row("RaggedRange", lambda n: tf.ragged.range(n), (np.array([3, 0, 2], np.int32),)),
         Row("StringSplitV2", lambda s: tf.strings.split(s, sep=","),
             (np.array([b"a,b,,c", b"d"], dtype=object),)),
+        Row("StringSplitV2", lambda s: tf.strings.split(s).to_tensor(default_value="-"),
+            (np.array([[b"a b", b"c"], [b"d e f", b""]], dtype=object),), label="matrix"),
+        Row("GatherV2", lambda v, s: tf.RaggedTensor.from_row_splits(v, s, validate=False)[::-1, 1:].to_tensor(),
+            (VALUES, SPLITS), label="ragged getitem"),
+        Row("StridedSlice", lambda v, s: tf.RaggedTensor.from_row_splits(v, s, validate=False)[-3],
+            (VALUES, SPLITS), label="ragged row"),
+        Row("GatherV2", lambda v: tf.RaggedTensor.from_uniform_row_length(v, 2)[:, -1], (VALUES,),
+            label="uniform column"),
     ]

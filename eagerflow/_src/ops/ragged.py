@@ -276,18 +276,25 @@ def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None, row_split
 # --- constant and map_flat_values --------------------------------------------------------------
 
 def _depth(value):
-    """The nesting depth of the scalars in a nested list (TensorFlow's error when they differ)."""
+    """The nesting depth of the scalars in a nested list (TensorFlow's error when they differ); an
+    empty list fits any depth (`[[[1]], []]` is fine), so the depth of one without scalars is None."""
     if not isinstance(value, (list, tuple)):
         return 0
-    depths = {_depth(v) for v in value}
+    depths = {_depth(v) for v in value} - {None}
     if len(depths) > 1:
         raise ValueError("all scalar values must have the same nesting depth")
-    return 1 + (depths.pop() if depths else 0)
+    return 1 + depths.pop() if depths else None
+
+
+def _empty_depth(value):
+    return 1 + max((_empty_depth(v) for v in value), default=0) if isinstance(value, (list, tuple)) else 0
 
 
 def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, row_splits_dtype=_dt.int64):
     """`tf.ragged.constant`: a RaggedTensor from a nested list (a Tensor when nothing is ragged)."""
     depth = _depth(pylist)
+    if depth is None:  # no scalars at all: nested empty lists, as deep as the deepest path
+        depth = _empty_depth(pylist)
     if ragged_rank is None:
         ragged_rank = max(depth - 1, 0) if inner_shape is None else max(depth - 1 - len(inner_shape), 0)
     if ragged_rank == 0 or depth == 0:
