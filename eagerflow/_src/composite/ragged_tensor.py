@@ -62,6 +62,11 @@ class RaggedTensor:
         return from_uniform_row_length(values, uniform_row_length, nrows, validate)
 
     @classmethod
+    def from_sparse(cls, st_input, name=None, row_splits_dtype=_dt.int64):
+        from ..ops.ragged_convert import from_sparse
+        return from_sparse(st_input, row_splits_dtype)
+
+    @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
         result = flat_values
         for splits in reversed(list(nested_row_splits)):
@@ -153,6 +158,14 @@ class RaggedTensor:
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.with_flat_values(new_values))
         return self.with_values(new_values)
+
+    def to_sparse(self, name=None):
+        from ..ops.ragged_convert import to_sparse
+        return to_sparse(self)
+
+    def merge_dims(self, outer_axis, inner_axis):
+        from ..ops.ragged_convert import merge_dims
+        return merge_dims(self, outer_axis, inner_axis)
 
     def to_tensor(self, default_value=None, name=None, shape=None):
         from ..ops.ragged import to_tensor

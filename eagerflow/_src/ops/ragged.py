@@ -178,7 +178,7 @@ def _to_tensor_infer(inputs, attrs):
     return [Spec(TensorShape(dims), values.dtype)]
 
 
-def _coords(splits_list, nvals):
+def value_coordinates(splits_list, nvals):
     """Each flat value's coordinates in the dense result, built from ops (the gradient's gather)."""
     idx = _sequences.range(nvals, dtype=_dt.int64)
     cols = []
@@ -195,7 +195,7 @@ def _to_tensor_grad(op, g):
     shape, values, default_value = op.inputs[:3]
     splits = list(op.inputs[3:])
     k = len(splits)
-    coords = _coords(splits, _array.shape(values, out_type=_dt.int64)[0])
+    coords = value_coordinates(splits, _array.shape(values, out_type=_dt.int64)[0])
     bound = _array.shape(g, out_type=_dt.int64)[:k + 1]
     inside = reduce_all(_math.less(coords, bound), axis=1)
     picked = gather_nd(g, _math.minimum(coords, bound - 1))

@@ -97,7 +97,7 @@ def _row_range(x, start, limit):
     return RaggedTensor(inner, splits - first, _internal=True, uniform_row_length=x.uniform_row_length)
 
 
-def _gather_rows(rt, rows):
+def gather_rows(rt, rows):
     """The rows `rows` (an int64 vector) of `rt`, in that order."""
     splits = _math.cast(rt.row_splits, _dt.int64)
     lengths = gather(splits[1:] - splits[:-1], rows)
@@ -110,7 +110,7 @@ def _gather_rows(rt, rows):
 
 
 def _gather_any(x, idx):
-    return _gather_rows(x, idx) if isinstance(x, RaggedTensor) else gather(x, idx)
+    return gather_rows(x, idx) if isinstance(x, RaggedTensor) else gather(x, idx)
 
 
 def _value_positions(new_splits, firsts, step):
@@ -128,7 +128,7 @@ def _slice_rows(rt, k):
     slice, e.g. a zero step), then those rows gathered."""
     if k == slice(None):
         return rt
-    return _gather_rows(rt, _sequences.range(_nrows(rt), dtype=_dt.int64)[k])
+    return gather_rows(rt, _sequences.range(_nrows(rt), dtype=_dt.int64)[k])
 
 
 def _nrows(rt):
