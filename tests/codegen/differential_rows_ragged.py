@@ -42,4 +42,10 @@ def rows(Row):
         Row("GatherV2", lambda v, s, m: tf.ragged.boolean_mask(tf.RaggedTensor.from_row_splits(v, s, validate=False),
                                                                m).flat_values,
             (VALUES, SPLITS, np.array([True, False, True])), label="ragged boolean_mask"),
+        Row("UnsortedSegmentJoin", lambda s, i: tf.strings.unsorted_segment_join(s, i, 3, separator="-"),
+            (np.array([b"a", b"b", b"c"], dtype=object), np.array([1, 0, 1], np.int32))),
+        Row("UnsortedSegmentSum", lambda v, s: tf.reduce_sum(tf.RaggedTensor.from_row_splits(v, s, validate=False),
+                                                             axis=1), (VALUES, SPLITS), label="ragged reduce_sum"),
+        Row("GatherV2", lambda v, s: tf.concat([tf.RaggedTensor.from_row_splits(v, s, validate=False)] * 2,
+                                               axis=1).flat_values, (VALUES, SPLITS), label="ragged concat"),
     ]
