@@ -35,6 +35,7 @@ CASES = [
     (_rt, (0, 1), 2), (_rt, [0, 1], 2),
     (_rt, (slice(1, None), slice(1, None)), ("R", [[], [5], []], [3, None])),
     (_rt, Ellipsis, ("R", ROWS, [4, None])), (_rt, slice(None), ("R", ROWS, [4, None])),
+    (_rt, (Ellipsis, Ellipsis), ("R", ROWS, [4, None])),
     (_rt, (Ellipsis, slice(1, None)), ("R", [[2, 3], [], [5], []], [4, None])),
     (_ri, (Ellipsis, 0), ("R", [[1], [3, 5]], [2, None])),
     (_ri, (slice(None), slice(None), 1), ("R", [[2], [4, 6]], [2, None])),
@@ -73,8 +74,19 @@ def test_getitem_with_a_scalar_tensor_or_numpy_integer():
     np.testing.assert_array_equal(_rt()[np.int64(2)].numpy(), [4, 5])
 
 
-def test_iterating_rows_stops_at_the_index_error():
+def test_iterating_rows_eagerly_and_in_a_trace():
     assert [row.numpy().tolist() for row in _rt()] == ROWS
+
+    def total(x):
+        out = tf.constant(0)
+        for row in x:
+            out += tf.reduce_sum(row)
+        return out
+
+    assert int(tf.function(total)(_rt())) == 21  # TensorFlow 2.21: 21 (the row count is static here)
+    unknown = tf.function(total, input_signature=[tf.RaggedTensorSpec([None, None], tf.int32)])
+    with pytest.raises(TypeError, match="Iterating over a symbolic `tf.RaggedTensor` with an unknown number of rows"):
+        unknown(_rt())  # never an endless loop
 
 
 def _raises(f, cls, message):
@@ -92,6 +104,8 @@ BAD_KEY = ("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) a
     ((slice(None), -1), ValueError, INNER), ((slice(None), 0), ValueError, INNER),
     ((Ellipsis, 0), ValueError, INNER),
     ("a", TypeError, BAD_KEY + "'a'"), (1.5, TypeError, BAD_KEY + "1.5"),
+    (tf.constant([0, 1]), TypeError,
+     BAD_KEY + "<tf.Tensor: shape=(2,), dtype=int32, numpy=array([0, 1], dtype=int32)>"),
     ((slice(None), slice(None, None, 0)), tf.errors.InvalidArgumentError, "Requires delta != 0"),
 ])
 def test_bad_keys_fail_alike_eagerly_and_traced(key, cls, message):

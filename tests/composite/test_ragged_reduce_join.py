@@ -104,3 +104,39 @@ def test_unsorted_segment_join():
         with pytest.raises(tf.errors.InvalidArgumentError,
                            match="segment_ids are not allowed to exceed num_segments or to have negative values."):
             tf.strings.unsorted_segment_join(["a", "b"], ids, 2)
+
+
+def _a():
+    return tf.ragged.constant([[[1], [2, 3]], [[4]]])
+
+
+@pytest.mark.parametrize("reduce,make,axis,want", [
+    (tf.reduce_sum, _a, 1, [[3, 3], [4]]),
+    (tf.reduce_sum, _a, 0, [[5], [2, 3]]),
+    (tf.reduce_sum, lambda: tf.ragged.constant([[[1], []], [[4]]]), 1, [[1], [4]]),
+    (tf.reduce_max, lambda: tf.ragged.constant([[[1.0], [2.0, 3.0]], [], [[4.0]]]), 1, [[2.0, 3.0], [], [4.0]]),
+    (tf.reduce_mean, lambda: tf.ragged.constant([[[1.0], [2.0, 3.0]], [[4.0]]]), 0, [[2.5], [2.0, 3.0]]),
+])
+def test_reductions_of_ragged_rank_2_over_ragged_axes(reduce, make, axis, want):
+    for got in _both(lambda r: reduce(r, axis=axis), make()):
+        assert isinstance(got, tf.RaggedTensor) and got.to_list() == want
+    words = tf.ragged.constant([[["a"], ["b", "c"]], [["d"]]])
+    assert tf.strings.reduce_join(words, axis=1, separator="+").to_list() == [[b"a+b", b"c"], [b"d"]]
+
+
+def test_concat_and_stack_inside_rows():
+    b = tf.ragged.constant([[[5, 6], []], [[7]]])
+    for axis in (2, -1):
+        for got in _both(lambda x, y: tf.concat([x, y], axis=axis), _a(), b):
+            assert got.to_list() == [[[1, 5, 6], [2, 3]], [[4, 7]]] and got.shape.as_list() == [2, None, None]
+    dense_inner = tf.concat([_ri(), _ri()], axis=2)
+    assert dense_inner.to_list() == [[[1, 2, 1, 2]], [[3, 4, 3, 4], [5, 6, 5, 6]]]
+    assert dense_inner.shape.as_list() == [2, None, 4]
+    for got in _both(lambda x, y: tf.stack([x, y], axis=2), _a(), b):
+        assert got.to_list() == [[[[1], [5, 6]], [[2, 3], []]], [[[4], [7]]]]
+        assert got.shape.as_list() == [2, None, None, None]
+    with pytest.raises(tf.errors.InvalidArgumentError) as info:
+        tf.concat([_a(), tf.ragged.constant([[[5, 6]], [[7]]])], axis=2)
+    assert ("Inputs must have identical ragged splits\nCondition x == y did not hold.\nIndices of first 2 different "
+            "values:\n[[1]\n [2]]\nCorresponding x values:\n[2 3]\nCorresponding y values:\n[1 2]\nFirst 3 elements "
+            "of x:\n[0 2 3]\nFirst 3 elements of y:\n[0 1 2]") in str(info.value)

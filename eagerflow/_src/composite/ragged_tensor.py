@@ -176,6 +176,16 @@ class RaggedTensor:
         from ..ops.ragged_getitem import ragged_getitem
         return ragged_getitem(self, key)
 
+    def __iter__(self):
+        """The rows, one by one: eagerly, or in a trace when the number of rows is static (the loop
+        unrolls); a trace with an unknown number of rows refuses, as it could never stop."""
+        n = self.shape.as_list()[0] if self.shape.rank else None
+        if n is None:
+            raise TypeError(
+                "Iterating over a symbolic `tf.RaggedTensor` with an unknown number of rows is not allowed: "
+                "use tf.map_fn or a tf.while_loop over rt.nrows().")
+        return (self[i] for i in range(n))
+
     def numpy(self):
         """Rows as NumPy arrays: one array when the rows have one shape, else an object array (TF)."""
         values = self._values.numpy()

@@ -34,10 +34,10 @@ def _fully_ragged(rt):
     vector = _array.reshape(flat, [-1])
     dims = _array.shape(flat, out_type=_dt.int64)
     inner = []
-    rows = dims[0]
+    rows = dims[0]  # the rows of the level being added: the product of the dimensions above it
     for axis in range(1, rank):
+        inner.append(_sequence_splits(rows, dims[axis]))
         rows = rows * dims[axis]
-        inner.append(_sequence_splits(rows // dims[axis], dims[axis]))
     return splits + inner, vector
 
 

@@ -42,12 +42,11 @@ def _normalize(key, rank):
             raise TypeError("Only integers, slices (`:`), ellipsis (`...`), tf.newaxis (`None`) and scalar "
                             f"tf.int32/tf.int64 tensors are valid indices, got {k!r}")
     ellipses = [i for i, k in enumerate(keys) if k is Ellipsis]
-    if len(ellipses) > 1:
-        raise ValueError("Ellipsis may only appear once in a __getitem__ key")
-    if ellipses:
+    if ellipses:  # the first one stands for the dimensions no key names; TensorFlow ignores any others
         i = ellipses[0]
-        real = sum(1 for k in keys if k is not None and k is not Ellipsis)
-        keys = keys[:i] + (slice(None),) * max(rank - real, 0) + keys[i + 1:]
+        keys = keys[:i] + tuple(k for k in keys[i:] if k is not Ellipsis)
+        real = sum(1 for k in keys if k is not None)
+        keys = keys[:i] + (slice(None),) * max(rank - real, 0) + keys[i:]
     return keys
 
 
@@ -76,7 +75,8 @@ def _outer(rt, keys):
         return _inner(_slice_rows(rt, k), rest)
     starts, limits = _row_starts(rt)
     nrows = rt.shape.as_list()[0] if rt.shape.rank else None
-    if isinstance(k, numbers.Integral) and nrows is not None and k >= nrows and rt._is_eager() and executing_eagerly():
+    eager = rt._is_eager() and executing_eagerly()
+    if eager and isinstance(k, numbers.Integral) and nrows is not None and k >= nrows:
         raise IndexError(f"Row key {k} out of bounds")
     return _any(_row_range(rt.values, starts[k], limits[k]), rest)
 

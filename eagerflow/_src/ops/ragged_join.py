@@ -2,7 +2,8 @@
 
 axis 0 appends rows (values joined, each input's row_splits shifted past the ones before); axis 1
 joins row i of every input into row i of the result: the values are gathered in the order
-(row 0 of input 0, row 0 of input 1, ..., row 1 of input 0, ...), as TensorFlow lays them out. A
+(row 0 of input 0, row 0 of input 1, ..., row 1 of input 0, ...), as TensorFlow lays them out; a
+deeper axis keeps the (identical) partition and joins the values one axis up. A
 dense input joins as the RaggedTensor of its rows. tf.stack is a concat of each input with a new
 axis of length 1 there. Everything is gathers and cumsums, so it traces and differentiates.
 """
@@ -30,7 +31,7 @@ def _as_ragged(x, ragged_rank):
     shape = _array.shape(x, out_type=_dt.int64)
     levels = []
     for level in range(ragged_rank):
-        levels.append((reduce_rows(shape, level), shape[level + 1]))
+        levels.append((_rows_above(shape, level), shape[level + 1]))
     flat = _array.reshape(x, _dense_concat([[-1], shape[ragged_rank + 1:]], axis=0))
     result = flat
     for nrows, length in reversed(levels):
@@ -38,7 +39,7 @@ def _as_ragged(x, ragged_rank):
     return result
 
 
-def reduce_rows(shape, level):
+def _rows_above(shape, level):
     """The number of rows at `level`: the product of the dimensions above it."""
     n = shape[0]
     for i in range(1, level + 1):
@@ -59,7 +60,7 @@ def ragged_concat(values, axis):
         return _append_rows(parts)
     if axis == 1:
         return _join_rows(parts)
-    raise NotImplementedError(f"eagerflow concatenates RaggedTensors along axis 0 or 1 only (got axis {axis})")
+    return _join_inside_rows(parts, axis)
 
 
 def _splits64(rt):
@@ -103,6 +104,17 @@ def _join_rows(parts):
     picked = gather_rows(joined, positions) if isinstance(joined, RaggedTensor) else gather(joined, positions)
     row_splits = piece_splits[::k]
     return RaggedTensor(picked, _math.cast(row_splits, parts[0].row_splits.dtype), _internal=True)
+
+
+def _join_inside_rows(parts, axis):
+    """axis >= 2: the parts' rows line up one to one (TensorFlow checks their partitions are the
+    same), and their values join along axis - 1."""
+    for p in parts[1:]:
+        assert_equal(_splits64(parts[0]), _splits64(p), message="Inputs must have identical ragged splits")
+    values = [p.values for p in parts]
+    joined = ragged_concat(values, axis - 1) if isinstance(values[0], RaggedTensor) else \
+        _dense_concat(values, axis=axis - 1)
+    return RaggedTensor(joined, parts[0].row_splits, _internal=True, uniform_row_length=parts[0].uniform_row_length)
 
 
 def ragged_stack(values, axis):

@@ -3,7 +3,9 @@
 Over a ragged dimension the reduction is a segment reduction of the values: axis 1 (the rows) by each
 value's row, axis 0 (down the columns) by each value's position in its row, so an empty row gives
 the reduction's identity (0 for sum, the lowest value for max, NaN for a float mean), as in
-TensorFlow. An axis past the ragged ones reduces the flat values; axis=None reduces every value.
+TensorFlow. An axis past the ragged ones reduces the flat values; axis=None reduces every value. Over
+axis 0 or 1 of a ragged_rank-2 tensor the values that share the two other coordinates reduce
+together (a ragged result); deeper ragged ranks are not reduced over their outer axes yet.
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from ..core import dtypes as _dt
 from . import array as _array
 from . import math as _math
 from .joining import concat
-from .reduce import COMPOSITE_REDUCERS, reduce_max
+from .reduce import COMPOSITE_REDUCERS, cumsum, reduce_max, reduce_sum
 from .segment_extremes import unsorted_segment_max, unsorted_segment_min
 from .segment_products import unsorted_segment_prod
 from .segments import unsorted_segment_sum
@@ -44,8 +46,10 @@ def _reduce_axis(opname, dense_reduce, x, axis, keepdims, separator):
     if axis >= 2:
         return x.with_values(_reduce_axis(opname, dense_reduce, x.values, axis - 1, keepdims, separator))
     if isinstance(x.values, RaggedTensor):
-        raise NotImplementedError(f"eagerflow reduces axis {axis} of a RaggedTensor of ragged_rank 1 only "
-                                  f"(this one has ragged_rank {x.ragged_rank})")
+        if isinstance(x.values.values, RaggedTensor):
+            raise NotImplementedError(f"eagerflow reduces axis {axis} of a RaggedTensor of ragged_rank 1 or 2 "
+                                      f"only (this one has ragged_rank {x.ragged_rank})")
+        return _reduce_rank2(opname, x, axis, keepdims, separator)
     splits = _math.cast(x.row_splits, _dt.int64)
     if axis == 1:
         segments, count = x.value_rowids(), x.nrows(out_type=_dt.int64)
@@ -55,6 +59,28 @@ def _reduce_axis(opname, dense_reduce, x, axis, keepdims, separator):
         count = _longest(splits[1:] - splits[:-1])
     out = _segment_reduce(opname, x.values, segments, count, separator)
     return _array.expand_dims(out, axis) if keepdims else out
+
+
+def _reduce_rank2(opname, x, axis, keepdims, separator):
+    """Axis 0 or 1 of a ragged_rank-2 RaggedTensor [I, J, K]: the values sharing the two other
+    coordinates reduce together; the result is ragged [kept dimension, longest K]."""
+    from .ragged import value_coordinates
+    splits = [_math.cast(s, _dt.int64) for s in x.nested_row_splits]
+    flat = x.flat_values
+    coords = value_coordinates(splits, _array.shape(flat, out_type=_dt.int64)[0])
+    outer, inner = coords[:, 1 - axis], coords[:, 2]
+    if axis == 1:
+        nrows = x.nrows(out_type=_dt.int64)
+    else:
+        nrows = _longest(splits[0][1:] - splits[0][:-1])
+    if keepdims:
+        raise NotImplementedError("eagerflow: keepdims=True over axis 0 or 1 of a ragged_rank-2 RaggedTensor")
+    lengths = _math.maximum(unsorted_segment_max(inner + 1, outer, nrows), _array.constant(0, _dt.int64))
+    ends = cumsum(lengths)
+    segments = gather(ends - lengths, outer) + inner
+    out = _segment_reduce(opname, flat, segments, reduce_sum(lengths), separator)
+    return RaggedTensor(out, _math.cast(concat([_array.zeros([1], _dt.int64), ends], axis=0), x.row_splits.dtype),
+                        _internal=True)
 
 
 def _longest(lengths):
