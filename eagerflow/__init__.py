@@ -18,6 +18,7 @@ from ._src.autodiff.gradients import gradients
 from ._src.state.variables import Variable
 from ._src.state.variable_options import VariableAggregation, VariableSynchronization
 from ._src.state.indexed_slices import IndexedSlices
+from ._src.composite.indexed_slices_spec import IndexedSlicesSpec
 from ._src.state.module import Module
 from ._src.trace.function import function
 from ._src.control_flow.cond import case, cond, switch_case

@@ -49,7 +49,7 @@ def export(model, filepath, format="tf_saved_model", verbose=None, input_signatu
     if input_signature is None:
         input_signature = [_input_specs(model, relax_batch=True, named=True)]
     else:
-        input_signature = [nest.map_structure(_as_spec, s) for s in input_signature]
+        input_signature = [nest.map_structure(_as_spec, s, expand_composites=True) for s in input_signature]
     from .._src.trace.function import function
     from .save import save
 
@@ -78,13 +78,14 @@ def _input_specs(model, relax_batch, named):
     inputs; None before the model is built."""
     inputs = _keras_inputs(model)
     if inputs is not None:
-        return nest.map_structure(lambda t: _as_spec(t, named=named), inputs)
+        return nest.map_structure(lambda t: _as_spec(t, named=named), inputs, expand_composites=True)
     recorded = getattr(model, "_build_input_specs", None)
     if recorded is None or not model.built:
         return None
     if not relax_batch:
         return recorded
-    return nest.map_structure(lambda s: TensorSpec(_without_batch(s.shape), s.dtype, s.name), recorded)
+    return nest.map_structure(lambda s: TensorSpec(_without_batch(s.shape), s.dtype, s.name), recorded,
+                              expand_composites=True)
 
 
 def _keras_inputs(model):
@@ -113,4 +114,4 @@ def input_specs_of(inputs):
         if shape is None or dtype is None:
             return v
         return TensorSpec(TensorShape(list(shape)) if not isinstance(shape, TensorShape) else shape, dtype)
-    return nest.map_structure(spec, inputs)
+    return nest.map_structure(spec, inputs, expand_composites=True)

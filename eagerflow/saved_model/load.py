@@ -207,7 +207,7 @@ class _Loader:
         positional = iter(args)
         in_call_order = [kwargs[n] if p.kind is _P.KEYWORD_ONLY else next(positional)
                          for n, p in signature.parameters.items()]
-        specs = [t for t in nest.flatten(in_call_order) if isinstance(t, TensorSpec)]
+        specs = [t for t in nest.flatten(in_call_order, expand_composites=True) if isinstance(t, TensorSpec)]
         if [(s.dtype, _dims(s.shape)) for s in specs] != [(s.dtype, _dims(s.shape)) for _, s in param_specs]:
             raise data_loss(self.path, f"{where}: the traced call's tensors are not the graph's parameters")
         named_kwargs = {n: named_parameter(t, n) for n, t in kwargs.items()}

@@ -152,7 +152,7 @@ class _Saver:
         parameter name (`x`, `inputs_1`); outputs by `_signature_output_names`."""
         outputs = _signature_output_names(cf, key)
         flat = [spec.name for spec in cf.flat_input_signature]
-        specs = [t for _, _, template in cf.traced_parameters for t in nest.flatten(template)
+        specs = [t for _, _, template in cf.traced_parameters for t in nest.flatten(template, expand_composites=True)
                  if isinstance(t, TensorSpec)]
         inputs = [spec.name or name for spec, name in zip(specs, flat)] if len(specs) == len(flat) else flat
         if len(set(inputs)) != len(inputs):

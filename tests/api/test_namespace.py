@@ -40,7 +40,7 @@ EXPECTED = set("""
     random_uniform_initializer zeros_initializer hessians identity_n get_logger bitcast sets
     signal
     fingerprint
-    SparseTensor SparseTensorSpec sparse RaggedTensor RaggedTensorSpec ragged
+    SparseTensor SparseTensorSpec sparse RaggedTensor RaggedTensorSpec ragged IndexedSlicesSpec
 """.split())
 
 TF_NAMES = {line for line in (Path(__file__).parent / "tensorflow_2_21_top_level_names.txt").read_text().split()

@@ -564,7 +564,7 @@ def _run(row, call, tensors):
                 call(*tensors)
             return info.value, out.getvalue() + err.getvalue()
         result = call(*tensors)
-    flat = [np.asarray(t.numpy()) for t in nest.flatten(result) if t is not None]
+    flat = [np.asarray(t.numpy()) for t in nest.flatten(result, expand_composites=True) if t is not None]
     return flat, out.getvalue() + err.getvalue()
 
 

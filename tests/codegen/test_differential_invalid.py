@@ -80,7 +80,7 @@ def _outcome(call, tensors):
     except Exception as err:  # noqa: BLE001 - comparing what each path raises is the point
         message = err.message if isinstance(err, tf.errors.OpError) else str(err)
         return ("raises", type(err), _core(message))
-    flat = tf.nest.flatten(result)
+    flat = tf.nest.flatten(result, expand_composites=True)
     return ("values", [np.asarray(t.numpy()) for t in flat])
 
 

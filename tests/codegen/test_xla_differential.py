@@ -70,7 +70,7 @@ class _Counting:
 
 
 def _flat(result):
-    return [np.asarray(t.numpy()) for t in nest.flatten(result) if t is not None]
+    return [np.asarray(t.numpy()) for t in nest.flatten(result, expand_composites=True) if t is not None]
 
 
 def _close(expected, got, what, rtol=2e-5, atol=2e-6):
@@ -268,7 +268,7 @@ def _gradient_fn(fn, n_inputs, float_positions):
         with tf.GradientTape(persistent=True) as tape:
             for i in float_positions:
                 tape.watch(ts[i])
-            outs = [o for o in nest.flatten(fn(*ts)) if o is not None and o.dtype.is_floating]
+            outs = [o for o in nest.flatten(fn(*ts), expand_composites=True) if o is not None and o.dtype.is_floating]
             # weights 2, 3, 1, 2, ... over the elements: a gradient that is not the same everywhere
             loss = tf.add_n([tf.reduce_sum(o * tf.reshape(tf.cast(tf.range(1, tf.size(o) + 1) % 3 + 1, o.dtype),
                                                           tf.shape(o))) for o in outs])

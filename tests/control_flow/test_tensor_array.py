@@ -13,8 +13,8 @@ A = np.arange(6, dtype=np.float32).reshape(3, 2)
 
 def _both(fn, *args):
     """fn run eagerly and as a tf.function: the flat NumPy results of each."""
-    eager = [np.asarray(t.numpy()) for t in nest.flatten(fn(*args))]
-    graph = [np.asarray(t.numpy()) for t in nest.flatten(tf.function(fn)(*args))]
+    eager = [np.asarray(t.numpy()) for t in nest.flatten(fn(*args), expand_composites=True)]
+    graph = [np.asarray(t.numpy()) for t in nest.flatten(tf.function(fn)(*args), expand_composites=True)]
     return eager, graph
 
 
@@ -169,9 +169,9 @@ def test_cond_carries_tensor_array():
 
 def test_nest_flattens_to_flow():
     ta = TensorArray(tf.float32, size=2)
-    flat = nest.flatten({"a": ta, "b": [tf.constant(1.0)]})
+    flat = nest.flatten({"a": ta, "b": [tf.constant(1.0)]}, expand_composites=True)
     assert flat[0] is ta.flow and len(flat) == 2
-    rebuilt = nest.pack_sequence_as({"a": ta, "b": [0]}, flat)
+    rebuilt = nest.pack_sequence_as({"a": ta, "b": [0]}, flat, expand_composites=True)
     assert isinstance(rebuilt["a"], TensorArray) and rebuilt["a"].flow is ta.flow
 
 

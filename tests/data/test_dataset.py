@@ -12,7 +12,7 @@ Dataset = data.Dataset
 
 
 def _np(element):
-    return tf.nest.map_structure(lambda t: t.numpy(), element)
+    return tf.nest.map_structure(lambda t: t.numpy(), element, expand_composites=True)
 
 
 def test_from_tensor_slices_tuple_elements_and_spec():

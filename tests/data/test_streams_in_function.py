@@ -249,7 +249,7 @@ def _digits(ds):
     """Each element's values folded into one number (order-sensitive)."""
     s = tf.constant(0, tf.int64)
     for e in ds:
-        for v in tf.nest.flatten(e):
+        for v in tf.nest.flatten(e, expand_composites=True):
             s = s * 10 + tf.reduce_sum(v)
     return s
 

@@ -5,3 +5,4 @@ from ..ops.strings import (as_string, join, length, lower, reduce_join, regex_fu
                            regex_replace, strip, substr, to_number, upper)
 from ..ops.string_hash import to_hash_bucket_fast, to_hash_bucket_strong  # noqa: F401
 from ..ops.strings_split import split  # noqa: F401 - a RaggedTensor of pieces (ops/strings_split.py)
+from ..ops.strings_segment_join import unsorted_segment_join  # noqa: F401,E402

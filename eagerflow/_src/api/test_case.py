@@ -64,7 +64,7 @@ class TestCase(unittest.TestCase):
                 out = _numpy(t)
                 return out[()] if out.ndim == 0 else out
             return t
-        return nest.map_structure(value, tensors)
+        return nest.map_structure(value, tensors, expand_composites=True)
 
     @contextlib.contextmanager
     def session(self, graph=None, config=None, use_gpu=True, force_gpu=False):

@@ -98,7 +98,7 @@ def _call_with_custom_gradient(fn, args, kwargs):
                          "execution is enabled.")
     inputs = [a if isinstance(a, Tensor) else convert_to_tensor(a) for a in args]
     result, grad_fn, variables = _run(fn, args, kwargs)
-    flat = [r if isinstance(r, Tensor) else convert_to_tensor(r) for r in nest.flatten(result)]
+    flat = [r if isinstance(r, Tensor) else convert_to_tensor(r) for r in nest.flatten(result, expand_composites=True)]
     call = _Call(fn, args, kwargs, grad_fn, variables, len(flat), state.graph)
     op_inputs = flat + inputs + [v.handle for v in variables]
     saved = state.tapes
@@ -114,7 +114,7 @@ def _call_with_custom_gradient(fn, args, kwargs):
             tape.record(OpRecord(IdentityN, tuple(op_inputs), {"_custom": call}, tuple(outputs)))
         elif tape.should_record(flat):  # only the results are watched: an Identity, as in TensorFlow
             tape.record(OpRecord(IdentityN, tuple(op_inputs), {"_custom": None}, tuple(outputs)))
-    return nest.pack_sequence_as(result, outputs)
+    return nest.pack_sequence_as(result, outputs, expand_composites=True)
 
 
 def _identity_n_kernel(*values, _custom):
@@ -146,7 +146,7 @@ def _identity_n_grad(op, *out_grads):
             raise ValueError("Must return gradient for each variable from @custom_gradient grad_fn.")
     else:
         input_grads, variable_grads = grad_fn(*upstream), []
-    flat = nest.flatten(input_grads)
+    flat = nest.flatten(input_grads, expand_composites=True)
     if len(flat) != call.n_args:
         raise ValueError(f"custom_gradient function expected to return {call.n_args} gradients, but returned "
                          f"{len(flat)} instead.")

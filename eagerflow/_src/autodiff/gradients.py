@@ -35,15 +35,16 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
         raise RuntimeError("tf.gradients is not supported when eager execution is enabled. Use tf.GradientTape "
                            "instead.")
     unconnected = check_unconnected(unconnected_gradients)
-    flat_ys = [y if isinstance(y, Tensor) else convert_to_tensor(y) for y in nest.flatten(ys)]
-    flat_xs = nest.flatten(xs)
+    flat_ys = [y if isinstance(y, Tensor) else convert_to_tensor(y) for y in nest.flatten(ys, expand_composites=True)]
+    flat_xs = nest.flatten(xs, expand_composites=True)
     sources = [_source_in(graph, x) for x in flat_xs]
     seeds = None
     if grad_ys is not None:
-        seeds = nest.flatten(grad_ys)
+        seeds = nest.flatten(grad_ys, expand_composites=True)
         if len(seeds) != len(flat_ys):
             raise ValueError(f"Passed {len(seeds)} grad_ys for {len(flat_ys)} ys")
-    stopped = {id(t) for t in nest.flatten(stop_gradients)} if stop_gradients is not None else set()
+    stopped = (set() if stop_gradients is None
+               else {id(t) for t in nest.flatten(stop_gradients, expand_composites=True)})
     records = [op for op in graph.get_operations()
                if op.inputs and op.opdef.differentiable and not any(id(t) in stopped for t in op.outputs)]
     grads = backprop(records, flat_ys, sources, seeds)

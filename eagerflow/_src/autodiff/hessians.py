@@ -19,7 +19,7 @@ def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gr
     """`tf.hessians`: a list with one Hessian per x."""
     from ..ops.array import reshape, shape
     from ..ops.joining import concat, stack
-    xs = nest.flatten(xs)
+    xs = nest.flatten(xs, expand_composites=True)
     first = gradients(ys, xs)
     out = []
     for x, grad in zip(xs, first):

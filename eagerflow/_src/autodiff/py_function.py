@@ -128,7 +128,7 @@ def _call(opdef, func, inp, Tout):
     from ..core.convert import convert_to_tensor
     single = not isinstance(Tout, (list, tuple))
     dtypes = tuple(_dt.as_dtype(t) for t in ([Tout] if single else Tout))
-    inputs = tuple(convert_to_tensor(v) for v in nest.flatten(inp if inp is not None else []))
+    inputs = tuple(convert_to_tensor(v) for v in nest.flatten(inp if inp is not None else [], expand_composites=True))
     outs = bind(opdef, inputs, {"func": func, "Tout": dtypes})
     outs = list(outs) if isinstance(outs, (list, tuple)) else [outs]
     return outs[0] if single else outs

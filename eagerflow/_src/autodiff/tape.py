@@ -112,7 +112,7 @@ class GradientTape:
     # --- public API ---
     def watch(self, tensor):
         """Tracks a tensor (or variable, or nested structure of them) as a differentiation source."""
-        for t in nest.flatten(tensor):
+        for t in nest.flatten(tensor, expand_composites=True):
             handle = _handle_of(t)
             if not isinstance(handle, Tensor):
                 raise ValueError(f"Passed in object {t!r} of type {type(t).__name__!r}, not tf.Tensor or "
@@ -169,13 +169,13 @@ class GradientTape:
 
     def _gradient(self, target, sources, output_gradients, unconnected_gradients):
         unconnected = check_unconnected(unconnected_gradients)
-        flat_sources = nest.flatten(sources)
-        flat_targets = nest.flatten(target)
+        flat_sources = nest.flatten(sources, expand_composites=True)
+        flat_targets = nest.flatten(target, expand_composites=True)
         check_gradient_arguments(target, flat_targets, flat_sources)
         flat_targets = [t if isinstance(t, Tensor) else _read_if_variable(t) for t in flat_targets]
         source_handles = [_handle_of(s) for s in flat_sources]
         if output_gradients is not None:
-            output_gradients = nest.flatten(output_gradients)
+            output_gradients = nest.flatten(output_gradients, expand_composites=True)
             if len(output_gradients) != len(flat_targets):
                 raise ValueError("output_gradients must have the same structure as target")
         was_recording = self._recording
@@ -193,7 +193,7 @@ class GradientTape:
                 from ..ops.array import zeros_like
                 g = zeros_like(handle if isinstance(src, Tensor) else src.value())
             out.append(g)
-        return nest.pack_sequence_as(sources, out)
+        return nest.pack_sequence_as(sources, out, expand_composites=True)
 
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
@@ -202,13 +202,13 @@ class GradientTape:
         self._check_usable()
         check_jacobian_target(target)
         target = target if isinstance(target, Tensor) else _read_if_variable(target)
-        flat_sources = nest.flatten(sources)
+        flat_sources = nest.flatten(sources, expand_composites=True)
         n = target.shape.num_elements()
         if n is None:
             raise ValueError("jacobian needs a target of known shape in this version")
         if n == 0:  # no rows to seed: one zero seed tells connected sources (zeros) from the rest (None)
             out = self._empty_jacobians(target, flat_sources, list(target.shape), unconnected_gradients)
-            return nest.pack_sequence_as(sources, out)
+            return nest.pack_sequence_as(sources, out, expand_composites=True)
         rows = [[] for _ in flat_sources]
         for i in range(n):
             seed = A.reshape(_unit_vector(i, n, target.dtype), A.shape(target))
@@ -225,7 +225,7 @@ class GradientTape:
             out.append(A.reshape(stacked, list(target.shape) + list(s.shape)))
         if not self._persistent:
             self._used = True
-        return nest.pack_sequence_as(sources, out)
+        return nest.pack_sequence_as(sources, out, expand_composites=True)
 
     def batch_jacobian(self, target, source, unconnected_gradients=UnconnectedGradients.NONE,
                        parallel_iterations=None, experimental_use_pfor=True):

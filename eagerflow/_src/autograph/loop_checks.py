@@ -67,7 +67,7 @@ def check_initial_shape(name, shape, invariant):
 def check_structure(name, before, after):
     """The value after one iteration must have the nested structure it entered with."""
     try:
-        nest.assert_same_structure(before, after, check_types=True)
+        nest.assert_same_structure(before, after, check_types=True, expand_composites=True)
     except (ValueError, TypeError) as err:
         raise TypeError(f"'{name}' does not have the same nested structure after one iteration.\n\n{err}") from None
 

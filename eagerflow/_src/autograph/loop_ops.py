@@ -99,7 +99,7 @@ def _tf_loop_with(loop_test, loop_body, init, names, opts, items, invariants, us
     structures = [v for v in init]
     flat_init, sizes = [], []
     for v in init:
-        leaves = nest.flatten(v.tensor if isinstance(v, TensorList) else v)
+        leaves = nest.flatten(v.tensor if isinstance(v, TensorList) else v, expand_composites=True)
         flat_init += [convert_to_tensor(x) for x in leaves]
         sizes.append(len(leaves))
     counting = _counting_range(items)
@@ -128,7 +128,8 @@ def _tf_loop_with(loop_test, loop_body, init, names, opts, items, invariants, us
             if isinstance(v, TensorList):
                 out.append(TensorList(part[0]))
             else:
-                out.append(nest.pack_sequence_as(v, part) if nest.is_nested(v) else part[0])
+                nested = nest.is_nested(v, expand_composites=True)
+                out.append(nest.pack_sequence_as(v, part, expand_composites=True) if nested else part[0])
         return out
 
     def cond_fn(*flat):
@@ -227,7 +228,7 @@ def _flatten_outputs(out, structures, names, flat_init, invariants, user_set, sh
             value = TensorList(stack(value))
         if not isinstance(before, TensorList):
             checks.check_structure(name, before, value)
-        leaves = nest.flatten(value.tensor if isinstance(value, TensorList) else value)
+        leaves = nest.flatten(value.tensor if isinstance(value, TensorList) else value, expand_composites=True)
         for leaf in leaves:
             t = checks.check_leaf(name, flat_init[i], leaf, invariants[i], user_set[i], shapes_vary)
             if t is None:  # a dataset loop's variable changed shape
@@ -288,7 +289,7 @@ def _prepare(loop_test, loop_body, init, names, opts, items, lists=()):
             user_set.append(False)
             continue
         out.append(v)
-        for leaf in nest.flatten(v):
+        for leaf in nest.flatten(v, expand_composites=True):
             t = convert_to_tensor(leaf)
             given = user.get(id(leaf), user.get(id(v)))
             if given is not None:
@@ -302,7 +303,7 @@ def _probe(loop_body, init, names, unknown, items):
     from ..control_flow import subgraph
     defined = [i for i in range(len(init)) if i not in unknown]
     flat_defined = [convert_to_tensor(init[i].tensor if isinstance(init[i], TensorList) else init[i])
-                    if not nest.is_nested(init[i]) else init[i] for i in defined]
+                    if not nest.is_nested(init[i], expand_composites=True) else init[i] for i in defined]
     found = {}
 
     def body(*placeholders):

@@ -83,11 +83,12 @@ def _check_branch(values, labels, branch, seen, returning):
             if v is None:
                 raise ValueError(f"'{name}' is None at the end of the {side} branch.")
         try:
-            nest.assert_same_structure(first, value, check_types=True)  # a tuple is not a list (TF 2.21)
+            nest.assert_same_structure(first, value, check_types=True,
+                                       expand_composites=True)  # a tuple is not a list (TF 2.21)
         except (ValueError, TypeError) as err:
             raise TypeError(f"'{name}' must have the same nested structure in the main and else branches:"
                             f"\n\n{err}") from None
-        for a, b in zip(nest.flatten(first), nest.flatten(value)):
+        for a, b in zip(nest.flatten(first, expand_composites=True), nest.flatten(value, expand_composites=True)):
             da, db = _dtype_of(a), _dtype_of(b)
             if da is not None and db is not None and da is not db:
                 raise TypeError(f"'{name}' has dtype {da.name} in the main branch, but dtype {db.name} in the "

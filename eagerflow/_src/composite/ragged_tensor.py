@@ -29,13 +29,16 @@ def _formatter(x):
 class RaggedTensor:
     """Made by the factories (`tf.ragged.constant`, `from_row_splits`, ...), never by __init__."""
 
-    __slots__ = ("_values", "_row_splits", "_nrows", "__weakref__")
+    __slots__ = ("_values", "_row_splits", "_nrows", "_uniform_row_length", "__weakref__")
 
-    def __init__(self, values, row_splits, nrows=None, _internal=False):
+    def __init__(self, values, row_splits, nrows=None, _internal=False, uniform_row_length=None):
         if not _internal:
             raise ValueError("RaggedTensor constructor is private; please use one of the factory methods "
                              "instead (e.g., RaggedTensor.from_row_lengths())")
         self._values, self._row_splits, self._nrows = values, row_splits, nrows
+        # A scalar tensor when every row has this length (from_uniform_row_length): the dimension
+        # is then uniform, known in the static shape, and may be indexed by an integer.
+        self._uniform_row_length = uniform_row_length
 
     # --- factories (checks and ops in ops/ragged.py) ---
     @classmethod
@@ -54,6 +57,16 @@ class RaggedTensor:
         return from_value_rowids(values, value_rowids, nrows, validate)
 
     @classmethod
+    def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True, name=None):
+        from ..ops.ragged_uniform import from_uniform_row_length
+        return from_uniform_row_length(values, uniform_row_length, nrows, validate)
+
+    @classmethod
+    def from_sparse(cls, st_input, name=None, row_splits_dtype=_dt.int64):
+        from ..ops.ragged_convert import from_sparse
+        return from_sparse(st_input, row_splits_dtype)
+
+    @classmethod
     def from_nested_row_splits(cls, flat_values, nested_row_splits, name=None, validate=True):
         result = flat_values
         for splits in reversed(list(nested_row_splits)):
@@ -63,6 +76,8 @@ class RaggedTensor:
     # --- structure ---
     values = property(lambda self: self._values, doc="The concatenated rows (a Tensor or a RaggedTensor).")
     row_splits = property(lambda self: self._row_splits, doc="Where each row starts in `values`, then the end.")
+    uniform_row_length = property(lambda self: self._uniform_row_length,
+                                  doc="The length of every row when they are all alike (a scalar), else None.")
 
     @property
     def flat_values(self):
@@ -101,7 +116,18 @@ class RaggedTensor:
         tail = inner.as_list()[1:] if inner.rank is not None else None
         if tail is None:
             return TensorShape(None)
-        return TensorShape([nrows] + [None] * self.ragged_rank + tail)
+        return TensorShape([nrows] + self._ragged_dims() + tail)
+
+    def _ragged_dims(self):
+        """The static size of each ragged level's rows: its uniform row length where known, else None."""
+        from ..ops.registry import static_value
+        dims, level = [], self
+        while isinstance(level, RaggedTensor):
+            length = level._uniform_row_length
+            value = None if length is None else static_value(length)
+            dims.append(None if value is None else int(value))
+            level = level._values
+        return dims
 
     def get_shape(self):
         return self.shape
@@ -125,16 +151,40 @@ class RaggedTensor:
         return bounding_shape(self)
 
     def with_values(self, new_values):
-        return RaggedTensor(new_values, self._row_splits, self._nrows, _internal=True)
+        return RaggedTensor(new_values, self._row_splits, self._nrows, _internal=True,
+                            uniform_row_length=self._uniform_row_length)
 
     def with_flat_values(self, new_values):
         if isinstance(self._values, RaggedTensor):
             return self.with_values(self._values.with_flat_values(new_values))
         return self.with_values(new_values)
 
+    def to_sparse(self, name=None):
+        from ..ops.ragged_convert import to_sparse
+        return to_sparse(self)
+
+    def merge_dims(self, outer_axis, inner_axis):
+        from ..ops.ragged_convert import merge_dims
+        return merge_dims(self, outer_axis, inner_axis)
+
     def to_tensor(self, default_value=None, name=None, shape=None):
         from ..ops.ragged import to_tensor
         return to_tensor(self, default_value, shape)
+
+    def __getitem__(self, key):
+        """Rows, slices of rows and of the ragged dimensions, as TensorFlow indexes (ops/ragged_getitem.py)."""
+        from ..ops.ragged_getitem import ragged_getitem
+        return ragged_getitem(self, key)
+
+    def __iter__(self):
+        """The rows, one by one: eagerly, or in a trace when the number of rows is static (the loop
+        unrolls); a trace with an unknown number of rows refuses, as it could never stop."""
+        n = self.shape.as_list()[0] if self.shape.rank else None
+        if n is None:
+            raise TypeError(
+                "Iterating over a symbolic `tf.RaggedTensor` with an unknown number of rows is not allowed: "
+                "use tf.map_fn or a tf.while_loop over rt.nrows().")
+        return (self[i] for i in range(n))
 
     def numpy(self):
         """Rows as NumPy arrays: one array when the rows have one shape, else an object array (TF)."""
@@ -175,16 +225,29 @@ class RaggedTensor:
     def __tf_flatten__(self):
         return [self.flat_values, *self.nested_row_splits]
 
-    def __tf_unflatten__(self, components):
+    def __tf_unflatten__(self, components, ragged_dims=None):
+        """Rebuilt from [flat_values, *nested_row_splits]; `ragged_dims` (a spec's static row lengths,
+        outermost first) mark the uniform levels again."""
         flat, splits = components[0], components[1:]
+        if ragged_dims is None and self._row_splits is not None:
+            ragged_dims = self._ragged_dims()  # a traced output's template keeps its uniform levels
+        if ragged_dims is None or len(ragged_dims) != len(splits):
+            ragged_dims = [None] * len(splits)
+        dims = ragged_dims
         result = flat
-        for s in reversed(splits):
-            result = RaggedTensor(result, s, _internal=True)
+        for s, dim in zip(reversed(splits), reversed(dims)):
+            length = None if dim is None else _uniform_length_constant(dim, s.dtype)
+            result = RaggedTensor(result, s, _internal=True, uniform_row_length=length)
         return result
 
     def _composite_key(self, tensors):
         tensors.extend(self.__tf_flatten__())
         return self._type_spec._composite_key(None)
+
+
+def _uniform_length_constant(dim, dtype):
+    from ..ops.array import constant
+    return constant(dim, dtype)
 
 
 class RaggedTensorSpec:
@@ -243,7 +306,8 @@ class RaggedTensorSpec:
 
     def _placeholders(self, placeholder):
         parts = [placeholder(s) for s in self._component_specs()]
-        return RaggedTensor(None, None, _internal=True).__tf_unflatten__(parts)
+        dims = self._shape.as_list()[1:self._ragged_rank + 1] if self._shape.rank is not None else None
+        return RaggedTensor(None, None, _internal=True).__tf_unflatten__(parts, dims)
 
     def bind_value(self, value, flat):
         if not isinstance(value, RaggedTensor):

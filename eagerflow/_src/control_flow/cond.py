@@ -79,7 +79,7 @@ def build_if(pred, then_b, else_b):
 
 def _check_matching(then_b, else_b):
     try:
-        nest.assert_same_structure(then_b.structure, else_b.structure, check_types=False)
+        nest.assert_same_structure(then_b.structure, else_b.structure, check_types=False, expand_composites=True)
     except (ValueError, TypeError) as err:
         raise ValueError(
             "true_fn and false_fn arguments to tf.cond must have the same number, type, and overall "
@@ -113,7 +113,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     else_b = subgraph.trace(lambda: false_fn(), [], "cond_false")
     _check_matching(then_b, else_b)
     outs = build_if(pred, then_b, else_b)
-    return nest.pack_sequence_as(then_b.structure, outs) if nest.is_nested(then_b.structure) else outs[0]
+    if not nest.is_nested(then_b.structure, expand_composites=True):
+        return outs[0]
+    return nest.pack_sequence_as(then_b.structure, outs, expand_composites=True)
 
 
 def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"):

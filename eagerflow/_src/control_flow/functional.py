@@ -21,7 +21,7 @@ from .while_loop import while_loop
 
 
 def _flat_elems(elems):
-    flat = [e if isinstance(e, Tensor) else as_tensor(e) for e in nest.flatten(elems)]
+    flat = [e if isinstance(e, Tensor) else as_tensor(e) for e in nest.flatten(elems, expand_composites=True)]
     if not flat:
         raise ValueError(f"elems must be a Tensor or (possibly nested) sequence of Tensors. Got {elems}")
     for e in flat:
@@ -75,21 +75,21 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
         out_specs = [(e.dtype, None) for e in flat]
     else:
         out_structure = fn_output_signature
-        out_specs = [_leaf_spec(s) for s in nest.flatten(fn_output_signature)]
+        out_specs = [_leaf_spec(s) for s in nest.flatten(fn_output_signature, expand_composites=True)]
     in_tas = _unstacked(flat)
     out_tas = [TensorArray(dt, size=n, element_shape=shape, infer_shape=infer_shape) for dt, shape in out_specs]
 
     def body(i, *tas):
-        result = fn(nest.pack_sequence_as(elems, [ta.read(i) for ta in in_tas]))
-        nest.assert_same_structure(out_structure, result, check_types=False)
-        values = [as_tensor(v, spec[0]) for v, spec in zip(nest.flatten(result), out_specs)]
+        result = fn(nest.pack_sequence_as(elems, [ta.read(i) for ta in in_tas], expand_composites=True))
+        nest.assert_same_structure(out_structure, result, check_types=False, expand_composites=True)
+        values = [as_tensor(v, spec[0]) for v, spec in zip(nest.flatten(result, expand_composites=True), out_specs)]
         for (spec_dtype, _), v in zip(out_specs, values):
             _check_written(spec_dtype, v)
         return (i + 1,) + tuple(ta.write(i, v) for ta, v in zip(tas, values))
 
     loop = while_loop(lambda i, *_: _math.less(i, n), body, (as_tensor(0),) + tuple(out_tas),
                       maximum_iterations=n if isinstance(n, int) else None)
-    return nest.pack_sequence_as(out_structure, [ta.stack() for ta in loop[1:]])
+    return nest.pack_sequence_as(out_structure, [ta.stack() for ta in loop[1:]], expand_composites=True)
 
 
 def _initial(flat_elems, initializer, reverse):
@@ -108,8 +108,8 @@ def _scan_loop(fn, elems, initializer, reverse, keep_outputs):
     flat = _flat_elems(elems)
     n = _length(flat)
     init, start = _initial(flat, initializer, reverse)
-    structure = init if initializer is not None else nest.pack_sequence_as(elems, init)
-    acc = [v if isinstance(v, Tensor) else as_tensor(v) for v in nest.flatten(init)]
+    structure = init if initializer is not None else nest.pack_sequence_as(elems, init, expand_composites=True)
+    acc = [v if isinstance(v, Tensor) else as_tensor(v) for v in nest.flatten(init, expand_composites=True)]
     in_tas = _unstacked(flat)
     out_tas = []
     if keep_outputs:
@@ -122,17 +122,17 @@ def _scan_loop(fn, elems, initializer, reverse, keep_outputs):
     def body(i, *loop_vars):
         values, tas = list(loop_vars[:k]), loop_vars[k:]
         idx = _index(n, i, reverse)
-        x = nest.pack_sequence_as(elems, [ta.read(idx) for ta in in_tas])
-        new = fn(nest.pack_sequence_as(structure, values), x)
-        nest.assert_same_structure(structure, new, check_types=False)
-        new_flat = [as_tensor(v, a.dtype) for v, a in zip(nest.flatten(new), values)]
+        x = nest.pack_sequence_as(elems, [ta.read(idx) for ta in in_tas], expand_composites=True)
+        new = fn(nest.pack_sequence_as(structure, values, expand_composites=True), x)
+        nest.assert_same_structure(structure, new, check_types=False, expand_composites=True)
+        new_flat = [as_tensor(v, a.dtype) for v, a in zip(nest.flatten(new, expand_composites=True), values)]
         return (i + 1,) + tuple(new_flat) + tuple(ta.write(idx, v) for ta, v in zip(tas, new_flat))
 
     loop = while_loop(lambda i, *_: _math.less(i, n), body, (as_tensor(start),) + tuple(acc) + tuple(out_tas))
     final = list(loop[1:1 + k])
     if keep_outputs:
-        return nest.pack_sequence_as(structure, [ta.stack() for ta in loop[1 + k:]])
-    return nest.pack_sequence_as(structure, final)
+        return nest.pack_sequence_as(structure, [ta.stack() for ta in loop[1 + k:]], expand_composites=True)
+    return nest.pack_sequence_as(structure, final, expand_composites=True)
 
 
 def _index(n, i, reverse):
@@ -172,6 +172,8 @@ def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
         raise TypeError("fn must be callable.")
     flat = _flat_elems(elems)
     specs = [TensorSpec(e.shape[1:] if e.shape.rank is not None else None, e.dtype) for e in flat]
-    probe = subgraph.trace(lambda *xs: fn(nest.pack_sequence_as(elems, list(xs))), specs, "vectorized_map_probe")
-    signature = nest.pack_sequence_as(probe.structure, [TensorSpec(t.shape, t.dtype) for t in probe.outputs])
+    probe = subgraph.trace(lambda *xs: fn(nest.pack_sequence_as(elems, list(xs), expand_composites=True)), specs,
+                           "vectorized_map_probe")
+    signature = nest.pack_sequence_as(probe.structure, [TensorSpec(t.shape, t.dtype) for t in probe.outputs],
+                                      expand_composites=True)
     return map_fn(fn, elems, fn_output_signature=signature)

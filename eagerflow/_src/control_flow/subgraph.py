@@ -132,7 +132,7 @@ def trace(fn, specs, name, convert_outputs=True):
             explicit = [graph.placeholder(s.dtype, s.shape, f"{name}_input_{i}", getattr(s, "variable_spec", None))
                         for i, s in enumerate(specs)]
             result = fn(*explicit)
-            flat = nest.flatten(result)
+            flat = nest.flatten(result, expand_composites=True)
             outputs = []
             for value in flat:
                 if value is None:

@@ -217,7 +217,7 @@ WhileGrad = defop("WhileGrad", inputs=("history", "input"), kernel=_while_grad_k
 def _invariant_specs(flat_vars, shape_invariants):
     if shape_invariants is None:
         return [_LoopVarSpec(v.shape, v.dtype) for v in flat_vars]
-    flat_inv = nest.flatten(shape_invariants)
+    flat_inv = nest.flatten(shape_invariants, expand_composites=True)
     if len(flat_inv) != len(flat_vars):
         raise ValueError("shape_invariants must have the same structure as loop_vars")
     specs = []
@@ -256,10 +256,10 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         raise TypeError("body must be callable.")
     single = not isinstance(loop_vars, (list, tuple))  # one tensor: cond(x), body(x) -> x
     structure = loop_vars
-    flat_vars = [v if isinstance(v, Tensor) else as_tensor(v) for v in nest.flatten(loop_vars)]
+    flat_vars = [v if isinstance(v, Tensor) else as_tensor(v) for v in nest.flatten(loop_vars, expand_composites=True)]
 
     def pack(flat):
-        return nest.pack_sequence_as(structure, flat)
+        return nest.pack_sequence_as(structure, flat, expand_composites=True)
 
     def call(fn, flat):
         packed = pack(flat)
@@ -271,7 +271,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             out = [out]
         elif isinstance(structure, (list, tuple)) and len(structure) == 1 and not isinstance(out, (list, tuple)):
             out = [out]
-        return nest.flatten(out)
+        return nest.flatten(out, expand_composites=True)
 
     if state.graph is None:  # eager: a Python loop (a tape records each iteration's ops)
         values, i = list(flat_vars), 0

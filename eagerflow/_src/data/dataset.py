@@ -283,7 +283,8 @@ class Dataset:
         """Elements as NumPy values (TensorFlow: `tf.data.Dataset.as_numpy_iterator`)."""
         if state.graph is not None:
             raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in eager mode.")
-        return (nest.map_structure(lambda t: t.numpy(), element) for element in self._elements())
+        return (nest.map_structure(lambda t: t.numpy(), element,
+                                   expand_composites=True) for element in self._elements())
 
     def _loop_source(self):
         """For autograph/operators.py: a `for` over this dataset inside a trace becomes a
@@ -303,7 +304,7 @@ class _TensorSliceDataset(Dataset):
 
     def __init__(self, tensors):
         self._tensors = normalize(tensors)
-        flat = nest.flatten(self._tensors)
+        flat = nest.flatten(self._tensors, expand_composites=True)
         first = None
         for t in flat:
             if t.shape.rank == 0:
@@ -318,13 +319,13 @@ class _TensorSliceDataset(Dataset):
         self._size = first
         self._spec = nest.map_structure(lambda t: TensorSpec(TensorShape(t.shape.as_list()[1:])
                                                               if t.shape.rank is not None else None, t.dtype),
-                                        self._tensors)
+                                        self._tensors, expand_composites=True)
 
     def _open(self, epochs):
         from ..ops.slicing import gather
 
         def rows(index, epoch):
-            return nest.map_structure(lambda t: gather(t, index), self._tensors)
+            return nest.map_structure(lambda t: gather(t, index), self._tensors, expand_composites=True)
         return FunctionReader(self._spec, rows, rows)
 
 
@@ -335,7 +336,7 @@ class _TensorDataset(Dataset):
     def __init__(self, tensors):
         self._tensors = normalize(tensors)
         self._size = 1
-        self._spec = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), self._tensors)
+        self._spec = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), self._tensors, expand_composites=True)
 
     def _open(self, epochs):
         from ..ops.array import expand_dims, zeros_like
@@ -343,7 +344,7 @@ class _TensorDataset(Dataset):
 
         def copies(indices, epoch):
             zeros = np.zeros_like(indices) if isinstance(indices, np.ndarray) else zeros_like(indices)
-            return nest.map_structure(lambda t: gather(expand_dims(t, 0), zeros), self._tensors)
+            return nest.map_structure(lambda t: gather(expand_dims(t, 0), zeros), self._tensors, expand_composites=True)
         return FunctionReader(self._spec, lambda i, epoch: self._tensors, copies)
 
 

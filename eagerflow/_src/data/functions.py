@@ -21,23 +21,25 @@ def trace(func, input_structure, call, name=None):
     fn = converted(func)
 
     def flat_fn(*flat):
-        inputs = nest.pack_sequence_as(input_structure, list(flat)) if nest.is_nested(input_structure) else flat[0]
+        nested = nest.is_nested(input_structure, expand_composites=True)
+        inputs = nest.pack_sequence_as(input_structure, list(flat), expand_composites=True) if nested else flat[0]
         out = call(fn, inputs)
         if isinstance(out, list):  # TensorFlow takes a returned list as a tuple
             out = tuple(out)
         return normalize(out)
 
     wrapped = function(flat_fn, autograph=False, name=name or getattr(func, "__name__", "func"))
-    return wrapped.get_concrete_function(*nest.flatten(input_structure))
+    return wrapped.get_concrete_function(*nest.flatten(input_structure, expand_composites=True))
 
 
 def output_spec(concrete):
-    return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), concrete.structured_outputs)
+    return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), concrete.structured_outputs,
+                              expand_composites=True)
 
 
 def same_structure(a, b) -> bool:
     try:
-        nest.assert_same_structure(a, b)
+        nest.assert_same_structure(a, b, expand_composites=True)
     except (ValueError, TypeError):
         return False
     return True

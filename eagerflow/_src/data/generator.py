@@ -35,7 +35,7 @@ def _signature(output_types, output_shapes, output_signature):
         if output_shapes is not None:
             raise TypeError("The `output_shapes` argument can not be used together with the `output_signature` "
                             "argument.")
-        for leaf in nest.flatten(output_signature):
+        for leaf in nest.flatten(output_signature, expand_composites=True):
             if not isinstance(leaf, TensorSpec):
                 raise TypeError("`output_signature` must contain objects that are subclass of `tf.TypeSpec` but "
                                 f"found {type(leaf)} which is not.")
@@ -62,7 +62,7 @@ def _component(value, spec):
 
 
 def _element(value, spec):
-    if not nest.is_nested(spec):
+    if not nest.is_nested(spec, expand_composites=True):
         return _component(value, spec)
     if isinstance(spec, dict):
         if not isinstance(value, dict) or set(value) != set(spec):
@@ -75,7 +75,7 @@ def _element(value, spec):
 
 
 def _structure_error(spec, value):
-    types = nest.map_structure(lambda s: s.dtype, spec)
+    types = nest.map_structure(lambda s: s.dtype, spec, expand_composites=True)
     return InvalidArgumentError(None, None, "TypeError: `generator` yielded an element that did not match the "
                                             f"expected structure. The expected structure was {types}, but the "
                                             f"yielded element was {value}.")

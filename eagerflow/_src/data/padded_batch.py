@@ -17,7 +17,7 @@ from .structure import is_static
 
 def _leaves_up_to(spec, value):
     """`value`'s parts aligned with the flattened `spec` (a leaf of `spec` takes a whole part)."""
-    if not nest.is_nested(spec):
+    if not nest.is_nested(spec, expand_composites=True):
         return [value]
     if isinstance(spec, dict):
         return [leaf for k in sorted(spec) for leaf in _leaves_up_to(spec[k], value[k])]
@@ -55,7 +55,8 @@ def _padding_values(flat, padding_values, spec):
     if padding_values is None:
         return [np.array(b"", dtype=object) if s.dtype == _dt.string else np.zeros((), s.dtype.np_dtype)
                 for s in flat]
-    values = _leaves_up_to(spec, padding_values) if nest.is_nested(padding_values) else [padding_values] * len(flat)
+    nested = nest.is_nested(padding_values, expand_composites=True)
+    values = _leaves_up_to(spec, padding_values) if nested else [padding_values] * len(flat)
     out = []
     for s, v in zip(flat, values):
         t = v if isinstance(v, Tensor) else convert_to_tensor(v)
@@ -79,12 +80,12 @@ class PaddedBatchDataset(Dataset):
             raise InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         self._b, self._drop = b, bool(drop_remainder)
         spec = parent.element_spec
-        flat = nest.flatten(spec)
+        flat = nest.flatten(spec, expand_composites=True)
         self._shapes = _padded_shapes(flat, padded_shapes, spec)
         self._values = _padding_values(flat, padding_values, spec)
         lead = b if self._drop else None
         self._spec = nest.pack_sequence_as(spec, [TensorSpec(TensorShape([lead]).concatenate(p), s.dtype)
-                                                  for p, s in zip(self._shapes, flat)])
+                                                  for p, s in zip(self._shapes, flat)], expand_composites=True)
         n = parent._size
         if not is_static(n) or n < 0:
             self._size = n if is_static(n) else (n // b if self._drop else (n + b - 1) // b)
@@ -102,9 +103,10 @@ class PaddedBatchDataset(Dataset):
             yield self._pad(rows)
 
     def _pad(self, rows):
-        flat_rows = [nest.flatten(r) for r in rows]
+        flat_rows = [nest.flatten(r, expand_composites=True) for r in rows]
         out = []
-        for i, (shape, value, spec) in enumerate(zip(self._shapes, self._values, nest.flatten(self._parent.element_spec))):
+        for i, (shape, value, spec) in enumerate(zip(self._shapes, self._values,
+                                                     nest.flatten(self._parent.element_spec, expand_composites=True))):
             arrays = [r[i].numpy() for r in flat_rows]
             rank = arrays[0].ndim
             wanted = shape.as_list() if shape.rank is not None else [None] * rank
@@ -118,4 +120,4 @@ class PaddedBatchDataset(Dataset):
             for j, a in enumerate(arrays):
                 batch[(j,) + tuple(slice(0, k) for k in a.shape)] = a
             out.append(make_eager(batch, spec.dtype))
-        return nest.pack_sequence_as(self._parent.element_spec, out)
+        return nest.pack_sequence_as(self._parent.element_spec, out, expand_composites=True)

@@ -44,16 +44,16 @@ class Reader:
         from ..control_flow.while_loop import while_loop
         from ..ops.array import shape
         from ..ops.slicing import gather
-        flat_spec = nest.flatten(self.spec)
+        flat_spec = nest.flatten(self.spec, expand_composites=True)
         k = indices.shape[0] if indices.shape[0] is not None else shape(indices)[0]
         arrays = [TensorArray(s.dtype, size=k, element_shape=s.shape) for s in flat_spec]
 
         def body(j, *tas):
-            values = nest.flatten(self.element(gather(indices, j), epoch))
+            values = nest.flatten(self.element(gather(indices, j), epoch), expand_composites=True)
             return [j + 1] + [ta.write(j, v) for ta, v in zip(tas, values)]
 
         out = while_loop(lambda j, *tas: j < k, body, [0] + arrays)
-        return nest.pack_sequence_as(self.spec, [ta.stack() for ta in out[1:]])
+        return nest.pack_sequence_as(self.spec, [ta.stack() for ta in out[1:]], expand_composites=True)
 
 
 class FunctionReader(Reader):

@@ -34,9 +34,9 @@ def fixed_state_function(func, initial_state, element_spec, call, name, split=la
         if not same_structure(state_spec, new):
             raise InvalidArgumentError(
                 None, None, "The number of components of the initial state and the reduce function output does "
-                            f"not match. (initial_state={len(nest.flatten(state_spec))}, "
-                            f"output={len(nest.flatten(new))}).")
-        flat_old, flat_new = nest.flatten(state_spec), nest.flatten(new)
+                            f"not match. (initial_state={len(nest.flatten(state_spec, expand_composites=True))}, "
+                            f"output={len(nest.flatten(new, expand_composites=True))}).")
+        flat_old, flat_new = nest.flatten(state_spec, expand_composites=True), nest.flatten(new, expand_composites=True)
         for old, fresh in zip(flat_old, flat_new):
             if old.dtype != fresh.dtype:
                 raise TypeError(dtype_message.format(f"<dtype: '{old.dtype.name}'>", f"<dtype: '{fresh.dtype.name}'>"))
@@ -44,7 +44,7 @@ def fixed_state_function(func, initial_state, element_spec, call, name, split=la
                    for o, f in zip(flat_old, flat_new)]
         if all(r.shape == o.shape for r, o in zip(relaxed, flat_old)):
             return concrete, state_spec
-        state_spec = nest.pack_sequence_as(state_spec, relaxed)
+        state_spec = nest.pack_sequence_as(state_spec, relaxed, expand_composites=True)
     raise RuntimeError("reduce: the state's shape did not settle")  # pragma: no cover - shapes only relax
 
 
@@ -58,7 +58,8 @@ def reduce(dataset, initial_state, reduce_func):
     if state.graph is None:
         current = initial
         for element in dataset._elements():
-            current = concrete(*nest.flatten(current), *nest.flatten(element))
+            current = concrete(*nest.flatten(current, expand_composites=True),
+                               *nest.flatten(element, expand_composites=True))
         return current
     return _reduce_loop(dataset, initial, state_spec, concrete)
 
@@ -67,7 +68,7 @@ def _reduce_loop(dataset, initial, state_spec, concrete):
     from ..control_flow.while_loop import while_loop
     from ..core.convert import convert_to_tensor
     source = dataset._loop_source()
-    flat_spec = nest.flatten(state_spec)
+    flat_spec = nest.flatten(state_spec, expand_composites=True)
     n = source.size
 
     def cond(index, *flat):
@@ -79,10 +80,10 @@ def _reduce_loop(dataset, initial, state_spec, concrete):
 
     def body(index, *flat):
         element = source.element(index)
-        out = concrete(*flat, *nest.flatten(element))
-        return [index + 1] + [convert_to_tensor(t) for t in nest.flatten(out)]
+        out = concrete(*flat, *nest.flatten(element, expand_composites=True))
+        return [index + 1] + [convert_to_tensor(t) for t in nest.flatten(out, expand_composites=True)]
 
-    flat_init = [convert_to_tensor(t) for t in nest.flatten(initial)]
+    flat_init = [convert_to_tensor(t) for t in nest.flatten(initial, expand_composites=True)]
     invariants = [TensorShape([])] + [s.shape for s in flat_spec]
     out = while_loop(cond, body, [convert_to_tensor(0)] + flat_init, shape_invariants=invariants)
-    return nest.pack_sequence_as(state_spec, list(out[1:]))
+    return nest.pack_sequence_as(state_spec, list(out[1:]), expand_composites=True)

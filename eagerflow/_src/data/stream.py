@@ -39,7 +39,7 @@ _END = object()
 
 def flat_arrays(element, spec):
     """The element's components as NumPy arrays (what the op's kernel returns)."""
-    flat = nest.flatten(element)
+    flat = nest.flatten(element, expand_composites=True)
     return tuple(np.asarray(t._value if isinstance(t, EagerTensor) else t) for t in flat)
 
 
@@ -56,8 +56,10 @@ def _detached(dataset):
     for name, value in vars(dataset).items():
         if isinstance(value, Dataset):
             setattr(clone, name, _detached(value))
-        elif isinstance(value, (tuple, list, dict)) and any(isinstance(v, Dataset) for v in nest.flatten(value)):
-            setattr(clone, name, nest.map_structure(lambda v: _detached(v) if isinstance(v, Dataset) else v, value))
+        elif isinstance(value, (tuple, list, dict)) and any(
+                isinstance(v, Dataset) for v in nest.flatten(value, expand_composites=True)):
+            setattr(clone, name, nest.map_structure(lambda v: _detached(v) if isinstance(v, Dataset) else v, value,
+                                                    expand_composites=True))
     return clone
 
 
@@ -75,8 +77,9 @@ def _substituted(dataset, replace):
     for name, value in vars(dataset).items():
         if isinstance(value, Dataset):
             setattr(clone, name, swap(value))
-        elif isinstance(value, (tuple, list, dict)) and any(isinstance(v, Dataset) for v in nest.flatten(value)):
-            setattr(clone, name, nest.map_structure(swap, value))
+        elif isinstance(value, (tuple, list, dict)) and any(
+                isinstance(v, Dataset) for v in nest.flatten(value, expand_composites=True)):
+            setattr(clone, name, nest.map_structure(swap, value, expand_composites=True))
     return clone
 
 
@@ -129,7 +132,7 @@ class PassHolder:
 
 
 def _spec_outputs(holder):
-    return [Spec(s.shape, s.dtype) for s in nest.flatten(holder.spec)]
+    return [Spec(s.shape, s.dtype) for s in nest.flatten(holder.spec, expand_composites=True)]
 
 
 IteratorOpenPass = defop(
@@ -163,7 +166,7 @@ def _check_eager_sources(dataset):
             fed.append(ds)
             continue
         for value in vars(ds).values():
-            for leaf in (nest.flatten(value) if isinstance(value, (tuple, dict)) else [value]):
+            for leaf in (nest.flatten(value, expand_composites=True) if isinstance(value, (tuple, dict)) else [value]):
                 if isinstance(leaf, Dataset):
                     stack.append(leaf)
                 elif isinstance(leaf, Tensor) and not isinstance(leaf, EagerTensor):
@@ -175,7 +178,7 @@ def _check_eager_sources(dataset):
 
 def unpack(holder, values):
     values = values if isinstance(values, (list, tuple)) else [values]
-    return nest.pack_sequence_as(holder.spec, list(values))
+    return nest.pack_sequence_as(holder.spec, list(values), expand_composites=True)
 
 
 class StreamLoopSource:
@@ -186,7 +189,7 @@ class StreamLoopSource:
 
     def __init__(self, dataset):
         from .structure import DatasetSpec
-        if any(isinstance(s, DatasetSpec) for s in nest.flatten(dataset.element_spec)):
+        if any(isinstance(s, DatasetSpec) for s in nest.flatten(dataset.element_spec, expand_composites=True)):
             raise TypeError("Elements that are datasets (`window`'s) cannot be loop values inside tf.function: "
                             "turn each window into tensors first, e.g. `.flat_map(lambda w: w.batch(size))`")
         fed = _check_eager_sources(dataset)

@@ -31,7 +31,7 @@ def normalize(value):
 
 def spec_of(structure):
     """The TensorSpec structure of a structure of tensors (the element_spec)."""
-    return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), structure)
+    return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), structure, expand_composites=True)
 
 
 def is_static(n) -> bool:
@@ -63,7 +63,7 @@ def index_range(start, stop):
 def stack_elements(elements):
     """Per component, the elements stacked along a new first dimension."""
     from ..ops.joining import stack
-    return nest.map_structure(lambda *xs: stack(list(xs)), *elements)
+    return nest.map_structure(lambda *xs: stack(list(xs)), *elements, expand_composites=True)
 
 
 class DatasetSpec:
@@ -79,7 +79,8 @@ class DatasetSpec:
         from .dataset import Dataset
         from ..ops.array import zeros
         spec = self.element_spec
-        empty = nest.map_structure(lambda s: zeros([0] + [d or 0 for d in s.shape.as_list()], s.dtype), spec)
+        empty = nest.map_structure(lambda s: zeros([0] + [d or 0 for d in s.shape.as_list()], s.dtype), spec,
+                                   expand_composites=True)
         return Dataset.from_tensor_slices(empty)
 
     def __eq__(self, other):

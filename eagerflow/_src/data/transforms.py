@@ -75,7 +75,8 @@ class BatchDataset(Dataset):
         self._drop = bool(drop_remainder)
         lead = b if self._drop and is_static(b) else None
         self._spec = nest.map_structure(
-            lambda s: TensorSpec(TensorShape([lead]).concatenate(s.shape), s.dtype), parent.element_spec)
+            lambda s: TensorSpec(TensorShape([lead]).concatenate(s.shape), s.dtype), parent.element_spec,
+            expand_composites=True)
         n = parent._size
         self._n = n
         self._indexable = parent._indexable
@@ -131,12 +132,12 @@ class MapDataset(Dataset):
         parent = self._parent._open(epochs)
 
         def element(i, epoch):
-            return self._concrete(*nest.flatten(parent.element(i, epoch)))
+            return self._concrete(*nest.flatten(parent.element(i, epoch), expand_composites=True))
         return FunctionReader(self._spec, element)
 
     def _stream(self):
         for element in self._parent._elements():
-            yield self._concrete(*nest.flatten(element))
+            yield self._concrete(*nest.flatten(element, expand_composites=True))
 
 
 class RepeatDataset(Dataset):

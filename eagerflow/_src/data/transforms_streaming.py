@@ -30,7 +30,7 @@ def _positive(value, what):
 def _predicate(predicate, spec, words="must return a `tf.bool` scalar tensor, but its return type is "):
     fn = trace(predicate, spec, call_with_element, name="predicate")
     out = output_spec(fn)
-    if nest.is_nested(out) or out.dtype != _dt.bool_ or out.shape.rank != 0:
+    if nest.is_nested(out, expand_composites=True) or out.dtype != _dt.bool_ or out.shape.rank != 0:
         raise ValueError(f"Invalid `predicate`. `predicate` {words}{out}.")
     return fn
 
@@ -46,7 +46,7 @@ class FilterDataset(Dataset):
 
     def _stream(self):
         for element in self._parent._elements():
-            if bool(self._fn(*nest.flatten(element))):
+            if bool(self._fn(*nest.flatten(element, expand_composites=True))):
                 yield element
 
 
@@ -63,7 +63,7 @@ class TakeWhileDataset(Dataset):
 
     def _stream(self):
         for element in self._parent._elements():
-            if not bool(self._fn(*nest.flatten(element))):
+            if not bool(self._fn(*nest.flatten(element, expand_composites=True))):
                 return
             yield element
 
@@ -75,8 +75,8 @@ class UniqueDataset(Dataset):
 
     def __init__(self, parent):
         spec = parent.element_spec
-        if nest.is_nested(spec) or spec.dtype not in (_dt.int32, _dt.int64, _dt.string):
-            shown = f"<dtype: '{spec.dtype.name}'>" if not nest.is_nested(spec) else str(spec)
+        if nest.is_nested(spec, expand_composites=True) or spec.dtype not in (_dt.int32, _dt.int64, _dt.string):
+            shown = f"<dtype: '{spec.dtype.name}'>" if not nest.is_nested(spec, expand_composites=True) else str(spec)
             raise TypeError(f"`tf.data.Dataset.unique` does not support type {shown} -- only `tf.int32`, `tf.int64`, "
                             "and `tf.string` are supported.")
         self._parent, self._spec, self._size = parent, spec, UNKNOWN
@@ -122,14 +122,16 @@ def _first_spec(ds, parent):
     from ..trace.function import function
     from .structure import DatasetSpec
     spec = parent.element_spec
-    flat = nest.flatten(spec)
+    flat = nest.flatten(spec, expand_composites=True)
     if any(isinstance(s, DatasetSpec) for s in flat):
-        probe = nest.map_structure(lambda s: s._probe() if isinstance(s, DatasetSpec) else s, spec)
+        probe = nest.map_structure(lambda s: s._probe() if isinstance(s, DatasetSpec) else s, spec,
+                                   expand_composites=True)
         return _dataset_returned(ds._fn, probe).element_spec
     found = []
 
     def probe(*values):
-        element = nest.pack_sequence_as(spec, list(values)) if nest.is_nested(spec) else values[0]
+        nested = nest.is_nested(spec, expand_composites=True)
+        element = nest.pack_sequence_as(spec, list(values), expand_composites=True) if nested else values[0]
         found.append(_dataset_returned(ds._fn, element).element_spec)
         return ()
 
@@ -194,7 +196,7 @@ class WindowDataset(Dataset):
         self._shift = self._n if shift is None else _positive(shift, "Window shift")
         self._stride = _positive(stride, "Window stride")
         self._drop = bool(drop_remainder)
-        self._spec = nest.map_structure(lambda s: DatasetSpec(s), parent.element_spec)
+        self._spec = nest.map_structure(lambda s: DatasetSpec(s), parent.element_spec, expand_composites=True)
         n = parent._size
         if not is_static(n) or n < 0:
             self._size = n if is_static(n) else UNKNOWN
@@ -219,7 +221,7 @@ class WindowDataset(Dataset):
 
     def _window(self, rows, stack):
         stacked = stack(rows)
-        return nest.map_structure(_window_of, stacked)
+        return nest.map_structure(_window_of, stacked, expand_composites=True)
 
 
 def _window_of(rows):
@@ -242,8 +244,9 @@ class ScanDataset(Dataset):
         def call(fn, inputs):
             out = fn(*inputs)
             if not (isinstance(out, (tuple, list)) and len(out) == 2):
+                returned = nest.map_structure(_spec_or, out, expand_composites=True)
                 raise TypeError("Invalid `scan_func`. `scan_func` should return a pair consisting of new state and "
-                                f"the output value but its return type is {nest.map_structure(_spec_or, out)}.")
+                                f"the output value but its return type is {returned}.")
             return tuple(out)
 
         self._fn, _ = fixed_state_function(
@@ -255,7 +258,8 @@ class ScanDataset(Dataset):
     def _stream(self):
         state = self._initial
         for element in self._parent._elements():
-            state, out = self._fn(*nest.flatten(state), *nest.flatten(element))
+            state, out = self._fn(*nest.flatten(state, expand_composites=True),
+                                  *nest.flatten(element, expand_composites=True))
             yield out
 
 

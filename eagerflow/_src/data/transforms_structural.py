@@ -46,8 +46,8 @@ class ZipDataset(Dataset):
     def __init__(self, structure):
         _check_zip_input(structure)
         self._structure = structure
-        self._inputs = nest.flatten(structure)
-        self._spec = nest.pack_sequence_as(structure, [d.element_spec for d in self._inputs])
+        self._inputs = nest.flatten(structure, expand_composites=True)
+        self._spec = nest.pack_sequence_as(structure, [d.element_spec for d in self._inputs], expand_composites=True)
         self._indexable = all(d._indexable for d in self._inputs)
         sizes = [d._size for d in self._inputs]
         if any(is_static(n) and n == UNKNOWN for n in sizes):
@@ -62,7 +62,7 @@ class ZipDataset(Dataset):
         readers = [d._open(epochs) for d in self._inputs]
 
         def pack(parts):
-            return nest.pack_sequence_as(self._structure, parts)
+            return nest.pack_sequence_as(self._structure, parts, expand_composites=True)
         return FunctionReader(self._spec, lambda i, e: pack([r.element(i, e) for r in readers]),
                               lambda idx, e: pack([r.gather(idx, e) for r in readers]))
 
@@ -73,7 +73,7 @@ class ZipDataset(Dataset):
             parts = [next(s, end) for s in streams]
             if any(p is end for p in parts):
                 return
-            yield nest.pack_sequence_as(self._structure, parts)
+            yield nest.pack_sequence_as(self._structure, parts, expand_composites=True)
 
 
 def compatible_spec(a, b):
@@ -81,14 +81,14 @@ def compatible_spec(a, b):
     def incompatible():
         return TypeError(f"Incompatible dataset elements:\n  {a} vs.   {b}")
     try:
-        nest.assert_same_structure(a, b)
+        nest.assert_same_structure(a, b, expand_composites=True)
     except (ValueError, TypeError):
         raise incompatible() from None
-    flat_a, flat_b = nest.flatten(a), nest.flatten(b)
+    flat_a, flat_b = nest.flatten(a, expand_composites=True), nest.flatten(b, expand_composites=True)
     if any(x.dtype != y.dtype for x, y in zip(flat_a, flat_b)):
         raise incompatible()
     return nest.pack_sequence_as(a, [TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
-                                     for x, y in zip(flat_a, flat_b)])
+                                     for x, y in zip(flat_a, flat_b)], expand_composites=True)
 
 
 class ConcatenateDataset(Dataset):
@@ -123,9 +123,10 @@ class ConcatenateDataset(Dataset):
             if is_static(i):
                 return first.element(i, epoch) if i < n else second.element(i - n, epoch)
             from ..control_flow.cond import cond
-            flat = cond(i < n, lambda: nest.flatten(first.element(i, epoch)),
-                        lambda: nest.flatten(second.element(i - n, epoch)))
-            return nest.pack_sequence_as(spec, list(flat) if isinstance(flat, (list, tuple)) else [flat])
+            flat = cond(i < n, lambda: nest.flatten(first.element(i, epoch), expand_composites=True),
+                        lambda: nest.flatten(second.element(i - n, epoch), expand_composites=True))
+            return nest.pack_sequence_as(spec, list(flat) if isinstance(flat, (list, tuple)) else [flat],
+                                         expand_composites=True)
 
         def gather(indices, epoch):
             if isinstance(indices, np.ndarray) and (indices < n).all():
@@ -142,7 +143,7 @@ class ConcatenateDataset(Dataset):
 
 
 def _leading_dim(spec):
-    flat = nest.flatten(spec)
+    flat = nest.flatten(spec, expand_composites=True)
     dims = []
     for s in flat:
         if s.shape.rank == 0:
@@ -169,7 +170,7 @@ class UnbatchDataset(Dataset):
         self._parent, self._d = parent, rows
         self._spec = nest.map_structure(
             lambda s: TensorSpec(TensorShape(s.shape.as_list()[1:]) if s.shape.rank is not None else None, s.dtype),
-            parent.element_spec)
+            parent.element_spec, expand_composites=True)
         n = parent._size
         self._indexable = parent._indexable and rows is not None and is_static(n)
         if rows is None or not is_static(n):
@@ -183,12 +184,12 @@ class UnbatchDataset(Dataset):
 
         def element(i, epoch):
             outer = parent.element(i // d, epoch)
-            return nest.map_structure(lambda t: gather(t, i % d), outer)
+            return nest.map_structure(lambda t: gather(t, i % d), outer, expand_composites=True)
         return FunctionReader(self._spec, element)
 
     def _stream(self):
         for element in self._parent._elements():
-            flat = nest.flatten(element)
+            flat = nest.flatten(element, expand_composites=True)
             counts = {int(t.shape[0]) for t in flat}
             if len(counts) > 1:
                 raise InvalidArgumentError(None, None, "Input element must have the same batch size in each "
@@ -198,4 +199,4 @@ class UnbatchDataset(Dataset):
             arrays = [t.numpy() for t in flat]
             for r in range(counts.pop() if counts else 0):
                 yield nest.pack_sequence_as(element, [make_eager(np.asarray(a[r]), t.dtype)
-                                                      for a, t in zip(arrays, flat)])
+                                                      for a, t in zip(arrays, flat)], expand_composites=True)

@@ -53,4 +53,4 @@ def evaluate(graph, param_tensors, outputs_template=None, capture_values=None, r
     template = graph.structured_outputs if outputs_template is None else outputs_template
     if template is None:
         return None
-    return nest.pack_sequence_as(template, flat)
+    return nest.pack_sequence_as(template, flat, expand_composites=True)

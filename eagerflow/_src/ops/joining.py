@@ -77,8 +77,24 @@ Unpack = defop("Unpack", inputs=("value",), infer=_unpack_infer, kernel=_unpack_
                grad=lambda op, *gs: stack(list(gs), axis=op.attrs.get("axis", 0)))
 
 
+# type -> (concat(values, axis), stack(values, axis)) for lists holding a composite of that type
+# (ops/ragged_join.py registers RaggedTensor), so this module never imports them.
+COMPOSITE_JOINERS: dict = {}
+
+
+def _composite_joiner(values):
+    for v in values:
+        if type(v) in COMPOSITE_JOINERS:
+            return COMPOSITE_JOINERS[type(v)]
+    return None
+
+
 def stack(values, axis=0, name="stack"):
-    tensors = same_dtype_operands(list(values), "Pack")
+    values = list(values)
+    joiner = _composite_joiner(values) if COMPOSITE_JOINERS else None
+    if joiner is not None:
+        return joiner[1](values, axis)
+    tensors = same_dtype_operands(values, "Pack")
     if not tensors:
         raise ValueError("values must be a non-empty list of tensors")
     return bind(Pack, tuple(tensors), _NO_ATTRS if axis == 0 else {"axis": axis})
@@ -166,6 +182,9 @@ def concat(values, axis, name="concat"):
     values = list(values)
     if not values:
         raise InvalidArgumentError(None, None, "ConcatOp : Expected a non-empty list of tensors [Op:ConcatV2]")
+    joiner = _composite_joiner(values) if COMPOSITE_JOINERS else None
+    if joiner is not None:
+        return values[0] if len(values) == 1 else joiner[0](values, axis)
     if len(values) == 1:  # TensorFlow returns identity(values[0]) here, and so do we
         return _array.identity(values[0])
     hint = next((v.dtype for v in values if is_tensor_like(v)), None)

@@ -2,8 +2,8 @@
 row partitions (row_splits_to_segment_ids, segment_ids_to_row_splits) and RaggedTensorToTensor.
 
 Partitions are computed with ordinary ops (cumsum, repeat, segment sums), so they trace. The
-factories check their arguments as TensorFlow does, with its messages, when the arguments are
-eager; in a graph they are trusted (TensorFlow adds assertion ops there).
+factories check their arguments as TensorFlow does, with its messages, as Assert ops: at once
+eagerly, at every call inside a tf.function (as TensorFlow's assertion ops do there).
 """
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ from ..composite.ragged_tensor import RaggedTensor
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
-from ..core.tensor import EagerTensor
 from . import array as _array
 from . import math as _math
 from . import sequences as _sequences
+from .checks import assert_equal, assert_non_negative
 from .joining import concat, stack
 from .operands import as_tensor
 from .reduce import cumsum, reduce_all, reduce_max, reduce_sum
@@ -49,30 +49,19 @@ def _nvals(values):
     return _array.shape(values, out_type=_dt.int64)[0]
 
 
-def _eager(*tensors):
-    return all(type(t) is EagerTensor for t in tensors)
-
-
-def _equal_message(x, y):
-    return f"Condition x == y did not hold.\nFirst 1 elements of x:\n[{x}]\nFirst 1 elements of y:\n[{y}]"
-
-
 def _check_partition(splits, values, factory, what="RaggedTensor"):
-    n = _nvals(values)
-    if not _eager(splits, n):
-        return
-    s = splits.numpy()
-    if s.size == 0 or s[0] != 0:
-        raise _bad(f"Arguments to {factory} do not form a valid {what}:zero\n"
-                   + _equal_message(s[0] if s.size else "", 0))
-    diff = np.diff(s)
-    if np.any(diff < 0):
-        raise _bad(f"Arguments to {factory} do not form a valid {what}:monotonic.  \nCondition x >= 0 did not "
-                   f"hold element-wise:\nx (shape={diff.shape} dtype={splits.dtype.name}) = \n"
-                   f"{[str(int(d)) for d in diff]}")
-    if s[-1] != int(n.numpy()):
-        raise _bad("Arguments to _from_row_partition do not form a valid RaggedTensor\n"
-                   + _equal_message(s[-1], int(n.numpy())))
+    """TensorFlow's checks of a row partition, as Assert ops: eagerly they raise at once, inside a
+    tf.function they run at every call, with the same words (ops/checks.py)."""
+    assert_equal(splits[0], _array.constant(0, splits.dtype),
+                 message=f"Arguments to {factory} do not form a valid {what}:zero")
+    assert_non_negative(splits[1:] - splits[:-1],
+                        message=f"Arguments to {factory} do not form a valid {what}:monotonic")
+    _check_nvals(splits, values)
+
+
+def _check_nvals(splits, values):
+    assert_equal(_math.cast(splits[-1], _dt.int64), _nvals(values),
+                 message="Arguments to _from_row_partition do not form a valid RaggedTensor")
 
 
 def from_row_splits(values, row_splits, validate=True):
@@ -93,20 +82,20 @@ def _lengths_to_splits(lengths):
 
 def from_row_lengths(values, row_lengths, validate=True):
     values, lengths = _values_tensor(values), _splits_tensor(row_lengths)
+    if validate:
+        assert_non_negative(lengths, message="Arguments to from_row_lengths do not form a valid RowPartition")
     splits = _lengths_to_splits(lengths)
     if validate:
-        _check_partition(splits, values, "from_row_lengths")
+        _check_nvals(splits, values)
     return RaggedTensor(values, splits, _internal=True)
 
 
 def from_value_rowids(values, value_rowids, nrows=None, validate=True):
     values, rowids = _values_tensor(values), _splits_tensor(value_rowids)
-    if validate and _eager(rowids):
-        diff = np.diff(rowids.numpy())
-        if np.any(diff < 0):
-            raise _bad("Arguments to from_value_rowids do not form a valid RowPartition.  \nCondition x >= 0 did not "
-                       f"hold element-wise:\nx (shape={diff.shape} dtype={rowids.dtype.name}) = \n"
-                       f"{[str(int(d)) for d in diff]}")
+    if validate:
+        message = "Arguments to from_value_rowids do not form a valid RowPartition"
+        assert_non_negative(rowids[:1], message=message)
+        assert_non_negative(rowids[1:] - rowids[:-1], message=message)
     splits = segment_ids_to_row_splits(rowids, nrows, out_type=rowids.dtype)
     return RaggedTensor(values, splits, _internal=True)
 
@@ -189,7 +178,7 @@ def _to_tensor_infer(inputs, attrs):
     return [Spec(TensorShape(dims), values.dtype)]
 
 
-def _coords(splits_list, nvals):
+def value_coordinates(splits_list, nvals):
     """Each flat value's coordinates in the dense result, built from ops (the gradient's gather)."""
     idx = _sequences.range(nvals, dtype=_dt.int64)
     cols = []
@@ -206,7 +195,7 @@ def _to_tensor_grad(op, g):
     shape, values, default_value = op.inputs[:3]
     splits = list(op.inputs[3:])
     k = len(splits)
-    coords = _coords(splits, _array.shape(values, out_type=_dt.int64)[0])
+    coords = value_coordinates(splits, _array.shape(values, out_type=_dt.int64)[0])
     bound = _array.shape(g, out_type=_dt.int64)[:k + 1]
     inside = reduce_all(_math.less(coords, bound), axis=1)
     picked = gather_nd(g, _math.minimum(coords, bound - 1))
@@ -276,18 +265,25 @@ def ragged_range(starts, limits=None, deltas=1, dtype=None, name=None, row_split
 # --- constant and map_flat_values --------------------------------------------------------------
 
 def _depth(value):
-    """The nesting depth of the scalars in a nested list (TensorFlow's error when they differ)."""
+    """The nesting depth of the scalars in a nested list (TensorFlow's error when they differ); an
+    empty list fits any depth (`[[[1]], []]` is fine), so the depth of one without scalars is None."""
     if not isinstance(value, (list, tuple)):
         return 0
-    depths = {_depth(v) for v in value}
+    depths = {_depth(v) for v in value} - {None}
     if len(depths) > 1:
         raise ValueError("all scalar values must have the same nesting depth")
-    return 1 + (depths.pop() if depths else 0)
+    return 1 + depths.pop() if depths else None
+
+
+def _empty_depth(value):
+    return 1 + max((_empty_depth(v) for v in value), default=0) if isinstance(value, (list, tuple)) else 0
 
 
 def constant(pylist, dtype=None, ragged_rank=None, inner_shape=None, name=None, row_splits_dtype=_dt.int64):
     """`tf.ragged.constant`: a RaggedTensor from a nested list (a Tensor when nothing is ragged)."""
     depth = _depth(pylist)
+    if depth is None:  # no scalars at all: nested empty lists, as deep as the deepest path
+        depth = _empty_depth(pylist)
     if ragged_rank is None:
         ragged_rank = max(depth - 1, 0) if inner_shape is None else max(depth - 1 - len(inner_shape), 0)
     if ragged_rank == 0 or depth == 0:

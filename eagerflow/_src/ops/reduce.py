@@ -261,8 +261,15 @@ def _axis_tensor(axis):
     return axes
 
 
+# type -> fn(opname, the tf.reduce_* function, value, axis, keepdims): reductions of composites
+# (ops/ragged_reduce.py registers RaggedTensor), so this module never imports them.
+COMPOSITE_REDUCERS: dict = {}
+
+
 def _reducer(opdef):
     def fn(input_tensor, axis=None, keepdims=False, name=None):
+        if type(input_tensor) in COMPOSITE_REDUCERS:
+            return COMPOSITE_REDUCERS[type(input_tensor)](opdef.name, fn, input_tensor, axis, keepdims)
         x = as_tensor(input_tensor)
         axes = _all_axes(x) if axis is None else _axis_tensor(axis)
         attrs = _KEEP if keepdims else _NO_ATTRS

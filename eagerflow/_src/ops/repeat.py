@@ -46,13 +46,13 @@ def _repeat_indices(x, counts, axis):
     """np.repeat(arange(n), counts) in the graph: the row numbers of the true cells of
     `range(max(counts)) < counts[:, None]`, read row by row."""
     from .array import expand_dims, shape, where
-    from .math import cast, less
+    from .math import cast, less, maximum
     from .reduce import reduce_max
     from .sequences import range as range_
     from .array import broadcast_to
     n = shape(x)[axis]
     counts = broadcast_to(cast(counts, _dt.int32), [n]) if counts.shape.rank == 0 else cast(counts, _dt.int32)
-    longest = reduce_max(counts)
+    longest = maximum(reduce_max(counts), 0)  # NOTE: the max of no counts is int32's lowest, not 0
     mask = less(expand_dims(range_(longest), 0), expand_dims(counts, 1))
     return cast(where(mask)[:, 0], _dt.int32)
 

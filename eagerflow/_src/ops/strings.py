@@ -396,7 +396,12 @@ ReduceJoin = defop("ReduceJoin", inputs=("inputs", "reduction_indices"), kernel=
 
 
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
-    """`tf.strings.reduce_join`: the strings along `axis` (all axes when None) joined."""
+    """`tf.strings.reduce_join`: the strings along `axis` (all axes when None) joined; a RaggedTensor's
+    rows (or columns) by UnsortedSegmentJoin (ops/ragged_reduce.py)."""
+    if hasattr(inputs, "ragged_rank"):
+        from .ragged_reduce import ragged_reduce
+        dense = lambda x, a, keep: reduce_join(x, a, keep, separator)  # noqa: E731
+        return ragged_reduce("Join", dense, inputs, axis, keepdims, _as_bytes(separator))
     from .array import rank
     from .sequences import range as _range
     x = as_tensor(inputs, _S)

@@ -1,6 +1,7 @@
 """StringSplitV2 (`tf.strings.split`): each string cut at `sep` (runs of whitespace when sep is
 empty), at most `maxsplit` times; the pieces come back as a RaggedTensor (one row per string), or
-as a vector for a scalar input, as TensorFlow returns them.
+as a vector for a scalar input, as TensorFlow returns them; a matrix (or deeper) of strings gives one
+uniform level per leading dimension (shape [d0, d1, ..., None]).
 """
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from ..core import dtypes as _dt
 from ..core.shape import TensorShape
 from .array import reshape
 from .operands import as_tensor
+from .array import shape as _shape_of
 from .ragged import from_value_rowids
+from .ragged_uniform import partition_outer
 from .registry import UNREGISTERED_GRADIENT, Spec, bind, defop
 
 
@@ -53,12 +56,19 @@ def split(input=None, sep=None, maxsplit=-1, name=None):  # noqa: A002 - TensorF
     """`tf.strings.split`: a RaggedTensor of pieces per string (a vector for a scalar string)."""
     source = as_tensor(input, _dt.string)
     rank = source.shape.rank
-    if rank is None or rank > 1:
-        raise NotImplementedError("tf.strings.split: eagerflow splits scalars and vectors of strings only "
-                                  f"(got rank {rank}).")
-    vector = source if rank == 1 else reshape(source, [1])
+    if rank is None:
+        raise ValueError("Rank of input must be known for tf.strings.split.")
+    vector = source if rank == 1 else reshape(source, [-1])
     indices, values, shape = bind(StringSplitV2, (vector, as_tensor(sep or "", _dt.string)),
                                   {"maxsplit": int(maxsplit)})
     if rank == 0:
         return values
-    return from_value_rowids(values, indices[:, 0], nrows=shape[0], validate=False)
+    pieces = from_value_rowids(values, indices[:, 0], nrows=shape[0], validate=False)
+    if rank == 1:
+        return pieces
+    # A matrix (or deeper) of strings: the rows regrouped by the leading dimensions, each a uniform level.
+    dims = source.shape.as_list()[1:]
+    if any(d is None for d in dims):
+        dynamic = _shape_of(source)
+        dims = [d if d is not None else dynamic[i + 1] for i, d in enumerate(dims)]
+    return partition_outer(pieces, dims)

@@ -2,7 +2,8 @@
 
 Why it exists: `Variable.scatter_*` take their updates in this form, as in TensorFlow. It converts
 to a dense tensor where a tensor is needed (`tf.convert_to_tensor`, any op), rows at repeated
-indices summed, as TensorFlow densifies it.
+indices summed, as TensorFlow densifies it. It is a composite (composite/__init__.py) with an
+IndexedSlicesSpec, so a tf.function takes and returns it whole.
 """
 from __future__ import annotations
 
@@ -52,3 +53,20 @@ class IndexedSlices:
 
     def __repr__(self):
         return f"IndexedSlices(indices={self._indices!r}, values={self._values!r}, dense_shape={self._dense_shape!r})"
+
+    @property
+    def _type_spec(self):
+        from ..composite.indexed_slices_spec import spec_of
+        return spec_of(self._values, self._indices, self._dense_shape, self.shape)
+
+    # --- composite protocol (core/nest.py, trace/) ---
+    def __tf_flatten__(self):
+        parts = [self._values, self._indices]
+        return parts if self._dense_shape is None else parts + [self._dense_shape]
+
+    def __tf_unflatten__(self, components):
+        return IndexedSlices(*components)
+
+    def _composite_key(self, tensors):
+        tensors.extend(self.__tf_flatten__())
+        return self._type_spec._composite_key(None)

@@ -208,10 +208,11 @@ class ConcreteFunction:
         structure = self.structured_outputs
         if structure is None:
             return None
-        if not nest.is_nested(structure):
+        if not nest.is_nested(structure, expand_composites=True):
             return fn(structure)
-        leaves = nest.flatten(structure)
-        return nest.pack_sequence_as(structure, [for_none if leaf is None else fn(leaf) for leaf in leaves])
+        leaves = nest.flatten(structure, expand_composites=True)
+        return nest.pack_sequence_as(structure, [for_none if leaf is None else fn(leaf) for leaf in leaves],
+                                     expand_composites=True)
 
     def _output_type_text(self):
         if self._output_specs is not None:
@@ -420,20 +421,22 @@ def _packer(template):
         # A flat dict (Keras' train_step logs): the flat order is nest's (sorted keys), the result
         # keeps the traced dict's key order, as nest.pack_sequence_as builds it.
         keys = list(template)
-        where = nest.flatten({k: i for i, k in enumerate(keys)})  # template position per flat slot
+        where = nest.flatten({k: i for i, k in enumerate(keys)},
+                             expand_composites=True)  # template position per flat slot
         slot = [0] * len(keys)
         for flat_index, position in enumerate(where):
             slot[position] = flat_index
         return lambda outs: {k: outs[i] for k, i in zip(keys, slot)}
-    leaves = nest.flatten(template)
+    leaves = nest.flatten(template, expand_composites=True)
     if any(leaf is None for leaf in leaves):  # `None` outputs are not graph outputs: put them back
         holes = [leaf is None for leaf in leaves]
 
         def pack_with_nones(outs):
             it = iter(outs)
-            return nest.pack_sequence_as(template, [None if hole else next(it) for hole in holes])
+            return nest.pack_sequence_as(template, [None if hole else next(it) for hole in holes],
+                                         expand_composites=True)
         return pack_with_nones
-    return lambda outs: nest.pack_sequence_as(template, outs)
+    return lambda outs: nest.pack_sequence_as(template, outs, expand_composites=True)
 
 
 def _output_type_text(structure, specs):

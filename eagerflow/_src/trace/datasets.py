@@ -165,7 +165,8 @@ def rebuild(ds, key, placeholder):
             specs = []
             _specs(part, specs)
             flat = [placeholder(s) for s in specs]
-            args.append(nest.pack_sequence_as(ds._tensors, flat) if nest.is_nested(ds._tensors) else flat[0])
+            nested = nest.is_nested(ds._tensors, expand_composites=True)
+            args.append(nest.pack_sequence_as(ds._tensors, flat, expand_composites=True) if nested else flat[0])
         else:
             args.append(arg)
     return cls(*args)

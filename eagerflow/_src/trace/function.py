@@ -249,7 +249,7 @@ class Function:
             if (args or kwargs) and self._signature_binder is not None:  # they must fit the signature,
                 self._signature_binder.bind(args, kwargs)  # as a call's would (TensorSpecs as subtypes)
             return self._concrete_for_signature()
-        if any(isinstance(a, TensorSpec) for a in nest.flatten((args, kwargs))):
+        if any(isinstance(a, TensorSpec) for a in nest.flatten((args, kwargs), expand_composites=True)):
             key = _ph.spec_key((args, kwargs))
             return self._cache.get_or_trace(key, lambda cache: key,
                                             lambda general: self._trace(args, kwargs, general))

@@ -104,7 +104,7 @@ def arm(function, cf, args, kwargs):
         return
     if any(not hasattr(t, "_value") for t in cf.graph.external_captures):
         return  # runs only inlined in its caller's trace, where the caller's check covers it
-    leaves = nest.flatten((args, kwargs))
+    leaves = nest.flatten((args, kwargs), expand_composites=True)
     if any(type(leaf).__module__.startswith("eagerflow._src.trace") for leaf in leaves):
         _log.info("parity check: %s takes a Variable, dataset or iterator argument: not checked", function._name)
         return
@@ -194,7 +194,8 @@ def _run_eagerly(function, args, kwargs, arrays):
     values: no tapes, AutoGraph off, nested tf.functions as Python, printing silenced."""
     it = iter(arrays)
     call_args, call_kwargs = nest.map_structure(
-        lambda leaf: wrap_array(next(it)) if isinstance(leaf, TensorSpec) else leaf, (tuple(args), dict(kwargs)))
+        lambda leaf: wrap_array(next(it)) if isinstance(leaf, TensorSpec) else leaf, (tuple(args), dict(kwargs)),
+        expand_composites=True)
     saved_tapes, saved_eager = state.tapes, _context._run_functions_eagerly
     state.tapes = []
     _context._run_functions_eagerly = True
@@ -278,7 +279,7 @@ def _random_output_paths(cf):
     for op in cf.graph.get_operations():
         if op in random_ops or any(id(t.op) in tainted for t in op.inputs if getattr(t, "op", None) is not None):
             tainted.add(id(op))
-    flat = [t for t in nest.flatten(cf.structured_outputs)]
+    flat = [t for t in nest.flatten(cf.structured_outputs, expand_composites=True)]
     return {path for (path, leaf) in _paths(cf.structured_outputs)
             if leaf is not None and id(getattr(leaf, "op", None)) in tainted} if flat else set()
 

@@ -18,8 +18,9 @@ from .datasets import rebuild_argument as rebuild_dataset
 
 def pack_with_nones(result, outputs):
     it = iter(outputs)
-    return nest.map_structure(lambda v: None if v is None else next(it), result) if nest.is_nested(result) else (
-        None if result is None else next(it))
+    if not nest.is_nested(result, expand_composites=True):
+        return None if result is None else next(it)
+    return nest.map_structure(lambda v: None if v is None else next(it), result, expand_composites=True)
 
 
 class VariableSpec:

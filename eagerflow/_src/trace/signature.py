@@ -117,7 +117,8 @@ def key_of(value, tensors: list):
         return (t, tuple([key_of(v, tensors) for v in value]))
     if isinstance(value, Mapping):  # TensorFlow keys every Mapping as a dict
         return (dict, tuple([(k, key_of(value[k], tensors)) for k in sorted(value, key=str)]))
-    if hasattr(t, "_as_tensor"):  # a Variable: keyed by its spec and aliasing, fed as its handle
+    if hasattr(t, "_as_tensor") and not hasattr(t, "_composite_key"):  # a Variable (not an IndexedSlices):
+        # keyed by its spec and aliasing, fed as its handle
         handle = value.handle
         for i, seen in enumerate(tensors):
             if seen is handle:

@@ -37,7 +37,7 @@ def validate(input_signature, python_signature):
     parameters of `python_signature`."""
     if not isinstance(input_signature, (list, tuple)):
         raise TypeError(f"input_signature must be either a tuple or a list, got {type(input_signature)}.")
-    invalid = [leaf for leaf in nest.flatten(list(input_signature)) if not _is_spec(leaf)]
+    invalid = [leaf for leaf in nest.flatten(list(input_signature), expand_composites=True) if not _is_spec(leaf)]
     if invalid:
         raise TypeError(f"input_signature must be a possibly nested sequence of TensorSpec objects, got invalid "
                         f"args {invalid!r} with types {[type(leaf) for leaf in invalid]!r}.")

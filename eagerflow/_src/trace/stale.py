@@ -212,7 +212,8 @@ def retraceable(args, kwargs) -> bool:
     TensorSpecs and plain values (a trace must not hold a user's object, which keys it weakly)."""
     from ..core import nest
     from ..core.tensor import TensorSpec
-    return all(isinstance(leaf, TensorSpec) or frozen_value(leaf) for leaf in nest.flatten((args, kwargs)))
+    leaves = nest.flatten((args, kwargs), expand_composites=True)
+    return all(isinstance(leaf, TensorSpec) or frozen_value(leaf) for leaf in leaves)
 
 
 def _global_loads(code):

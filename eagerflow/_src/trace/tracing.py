@@ -122,16 +122,17 @@ def trace(function, args, kwargs, key, call_key=None, changes=None, counted=Fals
                     python_function = convert_function(python_function)
             result = python_function(*call_args, **call_kwargs)
             del python_function
-            flat = nest.flatten(result) if result is not None else []
+            flat = nest.flatten(result, expand_composites=True) if result is not None else []
             outputs = []
             for value in flat:
                 if value is None:
                     continue
                 outputs.append(identity(value if isinstance(value, Tensor) else function._output_tensor(value)))
             graph.outputs = outputs
-            graph.structured_outputs = (nest.pack_sequence_as(result, [
-                o for o in outputs]) if result is not None and nest.flatten(result) and None not in flat
-                else (result if result is None else _ph.pack_with_nones(result, outputs)))
+            packable = result is not None and nest.flatten(result, expand_composites=True) and None not in flat
+            graph.structured_outputs = (nest.pack_sequence_as(result, [o for o in outputs], expand_composites=True)
+                                        if packable else
+                                        (result if result is None else _ph.pack_with_nones(result, outputs)))
     finally:
         state.created_variables = saved
         state.tapes = saved_tapes

@@ -178,8 +178,8 @@ class Layer(Module):
         if isinstance(inputs, (Tensor, Variable)) or hasattr(inputs, "_keras_history"):
             self._build_shapes_for_config = shape_tuple(inputs)  # Keras' build_config for loading
         if self._build_overridden:
-            shapes = nest.map_structure(shape_tuple, inputs) if not isinstance(inputs, (Tensor, Variable)) \
-                else shape_tuple(inputs)
+            shapes = shape_tuple(inputs) if isinstance(inputs, (Tensor, Variable)) \
+                else nest.map_structure(shape_tuple, inputs, expand_composites=True)
             self.build(shapes)
         self.built = True
 
@@ -191,9 +191,9 @@ class Layer(Module):
         if args:
             first = args[0]
             if isinstance(first, (list, tuple, dict)):
-                if any(isinstance(v, _keras_tensor_type()) for v in nest.flatten(first)):
+                if any(isinstance(v, _keras_tensor_type()) for v in nest.flatten(first, expand_composites=True)):
                     return _symbolic_call(self, args, kwargs)
-                first = nest.map_structure(lambda v: _to_input_tensor(v, self._dtype), first)
+                first = nest.map_structure(lambda v: _to_input_tensor(v, self._dtype), first, expand_composites=True)
             elif isinstance(first, _keras_tensor_type()):
                 return _symbolic_call(self, args, kwargs)
             else:
@@ -244,7 +244,7 @@ class Layer(Module):
     # --- losses (add_loss, activity and weight regularizers) ---
     def add_loss(self, loss):
         """Adds scalar loss tensors that fit adds to the compiled loss; cleared by the next outermost call."""
-        for value in nest.flatten(loss):
+        for value in nest.flatten(loss, expand_composites=True):
             if not isinstance(value, (Tensor, Variable)):
                 raise ValueError("`add_loss()` can only be called from inside `build()` or `call()`, on a tensor "
                                  f"input. Received invalid value: {value}")
@@ -252,7 +252,7 @@ class Layer(Module):
             _LOSSES_USED[0] = True
 
     def _add_activity_losses(self, outputs):
-        for output in nest.flatten(outputs):
+        for output in nest.flatten(outputs, expand_composites=True):
             if isinstance(output, Tensor):
                 loss = convert_to_tensor(self.activity_regularizer(output))
                 if output.shape.rank:  # Keras 3 divides by the batch size
@@ -427,6 +427,6 @@ def _unique(items):
 
 def _output_shapes(outputs):
     try:
-        return nest.map_structure(shape_tuple, outputs)
+        return nest.map_structure(shape_tuple, outputs, expand_composites=True)
     except Exception:  # noqa: BLE001 - a call may return non-tensors; shapes are for summary() only
         return None

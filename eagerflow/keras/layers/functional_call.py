@@ -13,12 +13,12 @@ from .input_layer import KerasTensor, Node
 
 
 def symbolic_call(layer, args, kwargs):
-    flat_inputs = [v for v in nest.flatten(args) if isinstance(v, KerasTensor)]
+    flat_inputs = [v for v in nest.flatten(args, expand_composites=True) if isinstance(v, KerasTensor)]
 
     def spec(v):
         return TensorSpec(v.shape, v.dtype) if isinstance(v, KerasTensor) else v
 
-    spec_args = nest.map_structure(spec, args)
+    spec_args = nest.map_structure(spec, args, expand_composites=True)
     static_kwargs = dict(kwargs)
 
     def run(*inputs):
@@ -28,11 +28,12 @@ def symbolic_call(layer, args, kwargs):
     concrete = traced.get_concrete_function(*spec_args)
     out_structure = concrete.structured_outputs
     layer._clear_losses()  # losses met while inferring shapes are the trace's, not a real call's
-    outputs = nest.map_structure(lambda t: KerasTensor(tuple(t.shape.as_list()), t.dtype), out_structure)
-    flat_outputs = nest.flatten(outputs)
+    outputs = nest.map_structure(lambda t: KerasTensor(tuple(t.shape.as_list()), t.dtype), out_structure,
+                                 expand_composites=True)
+    flat_outputs = nest.flatten(outputs, expand_composites=True)
     node = Node(layer, args, static_kwargs, flat_outputs)
     for t in flat_outputs:
         t._keras_history = node
     del flat_inputs
-    layer._last_output_shape = nest.map_structure(lambda t: t.shape, outputs)
+    layer._last_output_shape = nest.map_structure(lambda t: t.shape, outputs, expand_composites=True)
     return outputs

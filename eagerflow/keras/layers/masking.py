@@ -94,8 +94,9 @@ def propagate(layer, first_input, outputs, previous_mask):
     if not layer.supports_masking:
         return
     out_mask = layer.compute_mask(first_input, previous_mask)
-    flat_out = nest.flatten(outputs)
-    flat_mask = nest.flatten(out_mask) if isinstance(out_mask, (list, tuple)) else [out_mask] * len(flat_out)
+    flat_out = nest.flatten(outputs, expand_composites=True)
+    flat_mask = nest.flatten(out_mask, expand_composites=True) if isinstance(out_mask, (list,
+                                                                                        tuple)) else [out_mask] * len(flat_out)
     for tensor, mask in zip(flat_out, flat_mask):
         set_keras_mask(tensor, mask)
 

@@ -296,7 +296,7 @@ class RNN(Layer):
             states = [_array.zeros(concat([batch, _array.constant([size], dtype=batch.dtype)], 0),
                                    dtype=sequences.dtype) for size in _state_sizes(self.cell)]
         else:
-            states = [convert_to_tensor(s) for s in nest.flatten(initial_state)]
+            states = [convert_to_tensor(s) for s in nest.flatten(initial_state, expand_composites=True)]
         n = len(states)
         step_mask = None if mask is None else _array.expand_dims(
             _array.transpose(_math.cast(convert_to_tensor(mask), "bool"), [1, 0]), -1)
@@ -304,9 +304,9 @@ class RNN(Layer):
         zero_masked = self.zero_output_for_mask
 
         def step(index, flat_states):
-            packed = nest.pack_sequence_as(template, list(flat_states))
+            packed = nest.pack_sequence_as(template, list(flat_states), expand_composites=True)
             output, new = cell(gather(xs, index), packed, training=training)
-            return output, nest.flatten(new)
+            return output, nest.flatten(new, expand_composites=True)
 
         # the first step runs before the loop: it fixes the output's shape and dtype for the loop variables, and
         # draws the cells' dropout masks there, so every step inside the loop reuses them
@@ -343,7 +343,7 @@ class RNN(Layer):
             out.set_shape(sequences.shape.as_list()[:2] + out.shape.as_list()[2:])
         if not self.return_state:
             return out
-        return [out] + nest.pack_sequence_as(template, final_states)
+        return [out] + nest.pack_sequence_as(template, final_states, expand_composites=True)
 
     def get_config(self):
         return {**super().get_config(), "return_sequences": self.return_sequences,

@@ -49,7 +49,7 @@ def _clone_sequential(model, input_tensors, clone):
     layers = [clone(layer) for layer in model.layers]
     start = []
     if input_tensors is not None:
-        start = [nest.flatten(input_tensors)[0]]
+        start = [nest.flatten(input_tensors, expand_composites=True)[0]]
     elif model._input_layer is not None:
         start = [_new_input(model._input_layer)]
     return Sequential(start + layers, name=model.name, trainable=model.trainable)
@@ -57,9 +57,9 @@ def _clone_sequential(model, input_tensors, clone):
 
 def _clone_functional(model, input_tensors, clone):
     from .model import Functional
-    old_inputs = nest.flatten(model.input)
+    old_inputs = nest.flatten(model.input, expand_composites=True)
     if input_tensors is not None:
-        new_inputs = nest.flatten(input_tensors)
+        new_inputs = nest.flatten(input_tensors, expand_composites=True)
         if len(new_inputs) != len(old_inputs):
             raise ValueError(f"`input_tensors` must have the same structure as model.inputs: {len(old_inputs)} "
                              f"tensor(s) expected, received {len(new_inputs)}")
@@ -73,12 +73,13 @@ def _clone_functional(model, input_tensors, clone):
             continue
         if id(layer) not in clones:
             clones[id(layer)] = clone(layer)
-        args = nest.map_structure(lambda a: mapped[id(a)] if isinstance(a, KerasTensor) else a, node.args)
+        args = nest.map_structure(lambda a: mapped[id(a)] if isinstance(a, KerasTensor) else a, node.args,
+                                  expand_composites=True)
         result = clones[id(layer)](*args, **node.kwargs)
-        for old, new in zip(node.outputs, nest.flatten(result)):
+        for old, new in zip(node.outputs, nest.flatten(result, expand_composites=True)):
             mapped[id(old)] = new
-    outputs = nest.map_structure(lambda kt: mapped[id(kt)], model.output)
-    inputs = nest.pack_sequence_as(model.input, new_inputs)
+    outputs = nest.map_structure(lambda kt: mapped[id(kt)], model.output, expand_composites=True)
+    inputs = nest.pack_sequence_as(model.input, new_inputs, expand_composites=True)
     return Functional(inputs, outputs, name=model.name, trainable=model.trainable)
 
 

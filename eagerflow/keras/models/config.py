@@ -36,12 +36,12 @@ def functional_config(model):
         entry = serialize_layer(layer)
         entry["name"] = layer.name
         entry["inbound_nodes"] = [] if isinstance(layer, InputLayer) else [
-            {"args": nest.map_structure(arg, list(node.args)), "kwargs": dict(node.kwargs)}
+            {"args": nest.map_structure(arg, list(node.args), expand_composites=True), "kwargs": dict(node.kwargs)}
             for node in node_of[id(layer)]]
         layers.append(entry)
 
     def ends(tensors):
-        flat = [_history(node_of, t) for t in nest.flatten(tensors)]
+        flat = [_history(node_of, t) for t in nest.flatten(tensors, expand_composites=True)]
         return flat[0] if len(flat) == 1 and not isinstance(tensors, (list, tuple)) else flat
 
     return {"name": model.name, "trainable": model.trainable, "layers": layers,
@@ -84,7 +84,7 @@ def functional_from_config(cls, config, module_objects, custom_objects=None):
             except LookupError:
                 continue
             out = layer(*args, **kwargs)
-            produced[(layer.name, index)] = nest.flatten(out)
+            produced[(layer.name, index)] = nest.flatten(out, expand_composites=True)
             pending.remove(item)
             progressed = True
         if not progressed:

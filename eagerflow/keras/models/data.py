@@ -41,7 +41,7 @@ def _sizes_message(arrays):
     parts = []
     for name, value in zip(("x", "y", "sample_weight"), arrays):
         if value is not None:
-            sizes = ", ".join(str(a.shape[0]) for a in nest.flatten(value))
+            sizes = ", ".join(str(a.shape[0]) for a in nest.flatten(value, expand_composites=True))
             parts.append(f"'{name}' sizes: {sizes}\n")
     return "".join(parts)
 
@@ -50,11 +50,11 @@ class ArrayBatches:
     class_weighted = False  # True when sample_weight was computed from fit's `class_weight`
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=32, shuffle=False):
-        self.x = nest.map_structure(_as_array, x)
-        self.y = None if y is None else nest.map_structure(_as_array, y)
+        self.x = nest.map_structure(_as_array, x, expand_composites=True)
+        self.y = None if y is None else nest.map_structure(_as_array, y, expand_composites=True)
         self.sample_weight = None if sample_weight is None else _as_array(sample_weight)
         counts = {a.shape[0] for part in (self.x, self.y, self.sample_weight) if part is not None
-                  for a in nest.flatten(part)}
+                  for a in nest.flatten(part, expand_composites=True)}
         if len(counts) != 1:
             raise ValueError("Data cardinality is ambiguous. Make sure all arrays contain the same number of "
                              "samples." + _sizes_message((self.x, self.y, self.sample_weight)))
@@ -73,7 +73,7 @@ class ArrayBatches:
         cut = int(self.num_samples * (1.0 - validation_split))
 
         def part(v, s):
-            return None if v is None else nest.map_structure(lambda a: a[s], v)
+            return None if v is None else nest.map_structure(lambda a: a[s], v, expand_composites=True)
 
         # Weights that came from `class_weight` are the training loss's: the validation part has none (Keras).
         val = ArrayBatches(part(self.x, slice(cut, None)), part(self.y, slice(cut, None)),
@@ -88,8 +88,8 @@ class ArrayBatches:
         x, y, sw = self.x, self.y, self.sample_weight
         if self.shuffle:
             perm = np.random.permutation(self.num_samples)
-            x = nest.map_structure(lambda a: a[perm], x)
-            y = None if y is None else nest.map_structure(lambda a: a[perm], y)
+            x = nest.map_structure(lambda a: a[perm], x, expand_composites=True)
+            y = None if y is None else nest.map_structure(lambda a: a[perm], y, expand_composites=True)
             sw = None if sw is None else sw[perm]
         bs = self.batch_size
         if isinstance(x, np.ndarray) and isinstance(y, np.ndarray) and sw is None:  # the common case, kept lean
@@ -99,13 +99,13 @@ class ArrayBatches:
             return
         for start in range(0, self.num_samples, bs):
             s = slice(start, start + bs)
-            bx = nest.map_structure(lambda a: _slice(a, s), x)
+            bx = nest.map_structure(lambda a: _slice(a, s), x, expand_composites=True)
             if y is None:
                 yield (bx,)
             elif sw is None:
-                yield bx, nest.map_structure(lambda a: _slice(a, s), y)
+                yield bx, nest.map_structure(lambda a: _slice(a, s), y, expand_composites=True)
             else:
-                yield bx, nest.map_structure(lambda a: _slice(a, s), y), _slice(sw, s)
+                yield bx, nest.map_structure(lambda a: _slice(a, s), y, expand_composites=True), _slice(sw, s)
 
 
 class DatasetBatches:

@@ -22,12 +22,12 @@ def ordered_nodes(outputs):
         if id(node) in seen:
             return
         seen.add(id(node))
-        for arg in nest.flatten(node.args):
+        for arg in nest.flatten(node.args, expand_composites=True):
             if isinstance(arg, KerasTensor):
                 visit(arg)
         order.append(node)
 
-    for out in nest.flatten(outputs):
+    for out in nest.flatten(outputs, expand_composites=True):
         visit(out)
     return order
 
@@ -39,7 +39,7 @@ class FunctionalGraph:
         self.inputs = inputs
         self.outputs = outputs
         self.nodes = ordered_nodes(outputs)
-        for t in nest.flatten(inputs):
+        for t in nest.flatten(inputs, expand_composites=True):
             if not isinstance(t, KerasTensor) or not isinstance(t._keras_history.layer, InputLayer):
                 raise ValueError(f"All `inputs` values must be KerasTensors created by keras.Input. Received: {t}")
         self.layers = []
@@ -49,9 +49,9 @@ class FunctionalGraph:
 
     def run(self, inputs):
         values = {}
-        flat_in = nest.flatten(self.inputs)
-        given = nest.flatten(inputs) if not (len(flat_in) == 1 and not isinstance(inputs, (list, tuple, dict))) \
-            else [inputs]
+        flat_in = nest.flatten(self.inputs, expand_composites=True)
+        one_input = len(flat_in) == 1 and not isinstance(inputs, (list, tuple, dict))
+        given = [inputs] if one_input else nest.flatten(inputs, expand_composites=True)
         if len(given) != len(flat_in):
             raise ValueError(f"Functional model expects {len(flat_in)} input(s), but it received {len(given)} "
                              f"input tensors.")
@@ -60,8 +60,9 @@ class FunctionalGraph:
         for node in self.nodes:
             if isinstance(node.layer, InputLayer):
                 continue
-            args = nest.map_structure(lambda a: values[id(a)] if isinstance(a, KerasTensor) else a, node.args)
+            args = nest.map_structure(lambda a: values[id(a)] if isinstance(a, KerasTensor) else a, node.args,
+                                      expand_composites=True)
             result = node.layer(*args, **node.kwargs)
-            for kt, value in zip(node.outputs, nest.flatten(result)):
+            for kt, value in zip(node.outputs, nest.flatten(result, expand_composites=True)):
                 values[id(kt)] = value
-        return nest.map_structure(lambda kt: values[id(kt)], self.outputs)
+        return nest.map_structure(lambda kt: values[id(kt)], self.outputs, expand_composites=True)

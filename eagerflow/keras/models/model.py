@@ -101,11 +101,11 @@ class Functional(Model):
     @property
     def inputs(self):
         """The input KerasTensors as a flat list (Keras 3); `input` keeps the structure given."""
-        return list(nest.flatten(self._graph.inputs))
+        return list(nest.flatten(self._graph.inputs, expand_composites=True))
 
     @property
     def outputs(self):
-        return list(nest.flatten(self._graph.outputs))
+        return list(nest.flatten(self._graph.outputs, expand_composites=True))
 
     @property
     def input(self):

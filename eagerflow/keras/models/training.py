@@ -156,7 +156,7 @@ class Trainer:
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None, loss=None):
         if loss is not None:
-            batch = _math.cast(_array.shape(nest.flatten(x)[0])[0], _dt.float32)
+            batch = _math.cast(_array.shape(nest.flatten(x, expand_composites=True)[0])[0], _dt.float32)
             self._loss_tracker.update_state(loss, sample_weight=batch)
         for m in self._compiled_metrics:
             m.update_state(y, y_pred)
@@ -316,7 +316,7 @@ class Trainer:
         bar = Progbar(steps or batches.steps, verbose)
         outputs, step = [], 0
         for data in batches:
-            outputs.append(nest.map_structure(lambda t: t.numpy(), predict_fn(data)))
+            outputs.append(nest.map_structure(lambda t: t.numpy(), predict_fn(data), expand_composites=True))
             step += 1
             if verbose == 1:
                 bar.update(step)
@@ -325,9 +325,9 @@ class Trainer:
         bar.update(step, finalize=True)
         if not outputs:
             raise ValueError("Expected at least one batch of data to predict on; the data is empty.")
-        flat = [nest.flatten(o) for o in outputs]
+        flat = [nest.flatten(o, expand_composites=True) for o in outputs]
         joined = [np.concatenate([f[i] for f in flat]) for i in range(len(flat[0]))]
-        return nest.pack_sequence_as(outputs[0], joined)
+        return nest.pack_sequence_as(outputs[0], joined, expand_composites=True)
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None, return_dict=False):
         """One compiled training step on one batch; metrics restart first (Keras 3). Returns the logs
@@ -345,7 +345,7 @@ class Trainer:
     def _one_batch(self, kind, data, return_dict):
         x, y, sample_weight = data
         data = (x,) if y is None else ((x, y) if sample_weight is None else (x, y, sample_weight))
-        data = nest.map_structure(convert_to_tensor, data)
+        data = nest.map_structure(convert_to_tensor, data, expand_composites=True)
         fn = self._step_function(kind)
         if getattr(fn, "python_function", None) is not None:
             self._build_before_tracing(data)

@@ -71,7 +71,7 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
         arrays = tuple(np.asarray(a) for a in dataset)
     else:
         arrays = np.asarray(dataset)
-    total = len(nest.flatten(arrays)[0])
+    total = len(nest.flatten(arrays, expand_composites=True)[0])
     left, right = _size(left_size, total, "left_size"), _size(right_size, total, "right_size")
     if left is None:
         left = total - right
@@ -81,6 +81,6 @@ def split_dataset(dataset, left_size=None, right_size=None, shuffle=False, seed=
         raise ValueError(f"The sum of `left_size` and `right_size` should be smaller than the total number of "
                          f"samples. Received: left_size + right_size = {left + right} and total_length = {total}")
     order = np.random.default_rng(seed).permutation(total) if shuffle else np.arange(total)
-    pick = lambda idx: nest.map_structure(lambda a: a[idx], arrays)  # noqa: E731
+    pick = lambda idx: nest.map_structure(lambda a: a[idx], arrays, expand_composites=True)  # noqa: E731
     return (Dataset.from_tensor_slices(pick(order[:left])),
             Dataset.from_tensor_slices(pick(order[left:left + right])))

@@ -45,7 +45,7 @@ def _node_inputs(node):
     from ..._src.core import nest
     from ..layers.input_layer import KerasTensor
     args = list(getattr(node, "args", ())) + list(getattr(node, "kwargs", {}).values())
-    return [t for t in nest.flatten(args) if isinstance(t, KerasTensor)]
+    return [t for t in nest.flatten(args, expand_composites=True) if isinstance(t, KerasTensor)]
 
 
 _PUBLIC_MODULES = ("layers", "initializers", "losses", "metrics", "optimizers", "regularizers", "constraints",

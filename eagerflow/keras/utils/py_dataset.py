@@ -120,6 +120,7 @@ class PyDatasetBatches:
                 if isinstance(element, list):
                     element = tuple(element)
                 element = element if isinstance(element, tuple) else (element,)
-                yield tuple(None if part is None else nest.map_structure(_tensor, part) for part in element)
+                yield tuple(None if part is None else nest.map_structure(_tensor, part, expand_composites=True)
+                            for part in element)
         finally:
             dataset.on_epoch_end()
