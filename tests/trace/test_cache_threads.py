@@ -7,6 +7,8 @@ import time
 
 import numpy as np
 
+from tests.threads import fast_thread_switches  # noqa: F401  (a fixture)
+
 import eagerflow as tf
 
 TIMEOUT = 20
@@ -176,3 +178,34 @@ def test_a_waiter_released_by_the_tracing_thread_finds_its_trace(monkeypatch):
     assert len(created) == 1 and f.experimental_get_tracing_count() == 2  # the first trace and its retrace
     for o in out:
         np.testing.assert_array_equal(o, [3.0, 6.0])
+
+
+def test_lru_touches_on_the_hot_path_never_break_a_lookup_walking_the_traces(fast_thread_switches):
+    """Cached calls alternating between traces move them in the LRU order without the lock; a
+    miss in another thread walks the same order under the lock (get_concrete_function keys are
+    found by that walk). With every bytecode of the walk yielding, an unguarded move raised
+    "OrderedDict mutated during iteration" in the walking thread."""
+    from eagerflow._src.trace.cache import TraceCache
+    from tests.threads import in_threads, yield_between_opcodes_of
+
+    @tf.function
+    def f(x):
+        return x + 1
+
+    shapes = [tf.constant(np.zeros(n, np.float32)) for n in range(1, 9)]
+    for s in shapes:
+        f(s)
+
+    def work(i):
+        if i == 0:  # misses: new shapes, each walking the traces under the lock
+            for n in range(20, 60):
+                f.get_concrete_function(tf.TensorSpec([n], tf.float32))
+                f(tf.constant(np.zeros(n, np.float32)))
+        else:  # hits alternating between traces: each one an LRU touch
+            for _ in range(300):
+                for s in shapes[i % 2::2]:
+                    f(s)
+        return True
+
+    trace = yield_between_opcodes_of(TraceCache.find.__code__, TraceCache._trace_of.__code__)
+    assert in_threads(work, 4, trace=trace) == [True] * 4

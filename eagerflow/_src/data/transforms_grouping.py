@@ -87,7 +87,7 @@ class GroupByWindowDataset(Dataset):
         from ..core.convert import convert_to_tensor
         windows = {}
         for element in self._parent._elements():
-            key = int(self._key(*nest.flatten(element)))
+            key = int(self._key(*nest.flatten(element, expand_composites=True)))
             rows = windows.setdefault(key, [])
             rows.append(element)
             if len(rows) >= self._window_size(convert_to_tensor(np.int64(key))):

@@ -186,22 +186,30 @@ class TraceCache:
             self.last_dropped = None
 
     def concrete_functions(self):
-        return [t.cf for t in self._traces.values()]
+        return [t.cf for t in list(self._traces.values())]  # (list(): one step, no thread switch inside)
 
     def general_keys(self):
-        return [t.general for t in self._traces.values()]
+        return [t.general for t in list(self._traces.values())]
 
     def recent_general_keys(self, n):
         """The keys of the `n` most recently used traces, most recent first."""
         return [t.general for t in itertools.islice(reversed(self._traces.values()), n)]
 
     def touch(self, cf):
-        """A hit on a trace other than the last one used: it becomes the most recently used."""
+        """A hit on a trace other than the last one used: it becomes the most recently used.
+
+        The hot path holds no lock, and moving an entry while another thread walks `_traces` under
+        the lock (find, plan's recent keys) raises "OrderedDict mutated during iteration" there:
+        so the move happens only when the lock is free. A touch skipped while another thread holds
+        it leaves the LRU order slightly stale, which only affects which trace an eviction picks."""
         self.mru = cf
-        try:
-            self._traces.move_to_end(cf)
-        except KeyError:  # evicted meanwhile by another thread
-            pass
+        if self._lock.acquire(blocking=False):
+            try:
+                self._traces.move_to_end(cf)
+            except KeyError:  # evicted meanwhile by another thread
+                pass
+            finally:
+                self._lock.release()
 
     def fast_hit(self, key, cf):
         """A hot-path hit through the `fast` table: remembered as the last one, and LRU-touched."""
