@@ -3,9 +3,9 @@
 Each row's expected value is what TensorFlow 2.21 (CPU) computed for the same call, written here.
 eagerflow runs a bfloat16 op as TensorFlow's kernels do (ops/bfloat16.py): widened to float32 and
 rounded once, or step by step in bfloat16 for the ops TensorFlow computes that way. Left out, as
-known differences of at most a few bfloat16 ulps: Sigmoid, Elu, Selu, Softplus and Gelu, whose
-TensorFlow kernels use Eigen's own approximations (TensorFlow: sigmoid(0.30078125) is 0.578125, the
-exact value rounds to 0.57421875), and RealDiv's gradient, which TensorFlow composes differently.
+known differences of one bfloat16 ulp: Sigmoid and Gelu, whose TensorFlow kernels use Eigen's own
+approximations (TensorFlow: sigmoid(0.30078125) is 0.578125, the exact value rounds to 0.57421875),
+and RealDiv's gradient, which TensorFlow composes differently.
 """
 import numpy as np
 import pytest
@@ -20,6 +20,9 @@ y = tf.constant([[1.3, 0.7, -2.5], [0.2, 3.01, 1.6]], b)
 p = tf.constant([[0.3, 1.7, 2.5], [4.1, 0.01, 0.6]], b)
 
 CASES = {
+    "elu": lambda: tf.nn.elu(x),
+    "selu": lambda: tf.nn.selu(x),
+    "softplus": lambda: tf.nn.softplus(x),
     "neg": lambda: -x,
     "abs": lambda: tf.abs(x),
     "sub": lambda: x - y,
@@ -124,6 +127,9 @@ CASES = {
 
 # TensorFlow 2.21's results: (dtype, values); a tuple of them for several outputs.
 EXPECTED = {
+    'elu': ('bfloat16', [[0.30078125, -0.8203125, 2.5], [4.09375, 0.010009765625, -0.453125]]),
+    'selu': ('bfloat16', [[0.314453125, -1.4453125, 2.625], [4.28125, 0.010498046875, -0.796875]]),
+    'softplus': ('bfloat16', [[0.85546875, 0.1669921875, 2.578125], [4.09375, 0.6953125, 0.435546875]]),
     'neg': ('bfloat16', [[-0.30078125, 1.703125, -2.5], [-4.09375, -0.010009765625, 0.6015625]]),
     'abs': ('bfloat16', [[0.30078125, 1.703125, 2.5], [4.09375, 0.010009765625, 0.6015625]]),
     'sub': ('bfloat16', [[-0.99609375, -2.40625, 5.0], [3.890625, -3.0, -2.203125]]),
@@ -315,3 +321,33 @@ def test_gradient_in_function_matches_eager(name):
         return tape.gradient(out, v)
 
     np.testing.assert_array_equal(step().numpy().astype(np.float64), EXPECTED_GRADIENTS[name])
+
+
+# TensorFlow 2.21 on tf.constant(np.linspace(-6, 6, 41), tf.bfloat16): every branch of the three kernels
+# (softplus returns x above 2.85 and exp(x) below -2.85, as TensorFlow's thresholds for bfloat16 say)
+_STEPWISE_RANGE = {
+    'elu': [-0.99609375, -0.99609375, -0.99609375, -0.9921875, -0.9921875, -0.98828125, -0.984375, -0.98046875,
+        -0.97265625, -0.9609375, -0.94921875, -0.93359375, -0.91015625, -0.875, -0.8359375, -0.77734375,
+        -0.69921875, -0.59375, -0.453125, -0.2578125, 0.0, 0.30078125, 0.6015625, 0.8984375, 1.203125, 1.5,
+        1.796875, 2.09375, 2.40625, 2.703125, 3.0, 3.296875, 3.59375, 3.90625, 4.1875, 4.5, 4.8125, 5.09375,
+        5.40625, 5.6875, 6.0],
+    'selu': [-1.75, -1.75, -1.75, -1.7421875, -1.7421875, -1.734375, -1.7265625, -1.7265625, -1.7109375, -1.6875,
+        -1.671875, -1.640625, -1.6015625, -1.5390625, -1.46875, -1.3671875, -1.2265625, -1.046875, -0.796875,
+        -0.453125, 0.0, 0.314453125, 0.62890625, 0.94140625, 1.2578125, 1.5703125, 1.8828125, 2.1875, 2.515625,
+        2.828125, 3.140625, 3.453125, 3.765625, 4.09375, 4.375, 4.71875, 5.03125, 5.34375, 5.65625, 5.96875,
+        6.28125],
+    'softplus': [0.002471923828125, 0.003387451171875, 0.004486083984375, 0.006134033203125, 0.00811767578125,
+        0.0111083984375, 0.01519775390625, 0.0201416015625, 0.0274658203125, 0.037109375, 0.0498046875,
+        0.06494140625, 0.08642578125, 0.1162109375, 0.1533203125, 0.201171875, 0.263671875, 0.341796875,
+        0.435546875, 0.5546875, 0.69140625, 0.85546875, 1.0390625, 1.2421875, 1.46875, 1.6953125, 1.953125,
+        2.21875, 2.484375, 2.765625, 3.0, 3.296875, 3.59375, 3.90625, 4.1875, 4.5, 4.8125, 5.09375, 5.40625,
+        5.6875, 6.0],
+}
+
+
+@pytest.mark.parametrize("name", sorted(_STEPWISE_RANGE))
+def test_stepwise_activations_over_a_range(name):
+    fn = {"elu": tf.nn.elu, "selu": tf.nn.selu, "softplus": tf.nn.softplus}[name]
+    t = tf.constant(np.linspace(-6, 6, 41), b)
+    assert fn(t).numpy().astype(float).tolist() == _STEPWISE_RANGE[name]
+    assert tf.function(fn)(t).numpy().astype(float).tolist() == _STEPWISE_RANGE[name]

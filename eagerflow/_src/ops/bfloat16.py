@@ -13,8 +13,9 @@ The ops whose TensorFlow kernel is a chain of Eigen expressions on bfloat16 scal
 every step (SquaredDifference rounds x - y before squaring, Rsqrt rounds the square root before
 the reciprocal, AddN rounds each partial sum, Cumsum each running total): their NumPy kernels run
 on the bfloat16 arrays themselves (`NATIVE`), since ml_dtypes' ufuncs round each step the same
-way. The lists come from comparing both ways against TensorFlow 2.21, op by op
-(tests/ops/test_bfloat16_ops.py holds the values).
+way; Elu, Selu and Softplus get short bfloat16 kernels of their own (`STEPWISE`: exp(x) - 1 rather
+than expm1, TensorFlow's bfloat16 thresholds). The lists come from comparing both ways against
+TensorFlow 2.21, op by op (tests/ops/test_bfloat16_ops.py holds the values).
 
 A stateful op (a variable's assign, a random draw) also gets its arrays as they are: the variable
 keeps the bfloat16 array itself.
@@ -40,6 +41,29 @@ from .validation import raise_kernel_error, rule_error
 NATIVE = frozenset({"Cumsum", "SquaredDifference", "Rsqrt", "LeakyRelu", "LogSoftmax", "AddN",
                     "SparseSoftmaxCrossEntropyWithLogits", "Softsign",
                     "Cast", "Identity", "Reshape", "Const", "Fill", "ZerosLike", "OnesLike"})
+
+
+def _elu(x):  # TensorFlow: exp(x) - 1 below zero, each step rounded (not expm1)
+    return np.where(x < 0, np.exp(x) - np.ones((), x.dtype), x)
+
+
+def _selu(x):  # TensorFlow: scale * alpha rounded to bfloat16 first, times exp(x) - 1
+    scale = np.asarray(1.0507009873554804934193349852946, x.dtype)
+    scale_alpha = np.asarray(1.0507009873554804934193349852946 * 1.6732632423543772848170429916717, x.dtype)
+    return np.where(x < 0, scale_alpha * (np.exp(x) - np.ones((), x.dtype)), scale * x)
+
+
+# log(bfloat16's epsilon 2**-7) + 2: TensorFlow's softplus returns x above -threshold, exp(x) below threshold
+_SOFTPLUS_THRESHOLD = -4.852030263919617 + 2.0
+
+
+def _softplus(x):
+    high, low = np.asarray(-_SOFTPLUS_THRESHOLD, x.dtype), np.asarray(_SOFTPLUS_THRESHOLD, x.dtype)
+    return np.where(x > high, x, np.where(x < low, np.exp(x), np.log1p(np.exp(x))))
+
+
+# Kernels of their own, on bfloat16 arrays, for ops whose TensorFlow kernel is a short chain of bfloat16 steps
+STEPWISE = {"Elu": _elu, "Selu": _selu, "Softplus": _softplus}
 
 # Ops TensorFlow 2.21 has no CPU bfloat16 kernel for: refused with its NotFoundError, eagerly and in graphs
 NO_KERNEL = frozenset({"Lgamma", "Digamma", "Igamma", "Igammac", "Erfinv", "Ndtri", "BesselI0e", "BesselI1e",
@@ -90,6 +114,8 @@ def widened_kernel(opdef, out_dtypes):
     gets its inputs as they are; its bfloat16 outputs are still made bfloat16 if they are not."""
     if opdef.name in NO_KERNEL:
         return _no_kernel(opdef.name)
+    if opdef.name in STEPWISE:
+        return STEPWISE[opdef.name]
     widen = opdef.name not in NATIVE and not opdef.stateful
     flags = tuple(d is _dt.bfloat16 for d in out_dtypes)
     key = (opdef.kernel, flags, opdef.multi_output, widen)
