@@ -5,7 +5,7 @@ This file is the whole `tf` surface as one explicit import list. Namespaces (`tf
 _src/ (the implementation, as `jax._src`), so `dir(tf)` holds TensorFlow's names only
 (tests/api/test_namespace.py).
 """
-from ._src.core.dtypes import (DType, as_dtype, bool_ as bool, complex64, complex128, float16, float32, float64,
+from ._src.core.dtypes import (DType, as_dtype, bfloat16, bool_ as bool, complex64, complex128, float16, float32, float64,
                                int8, int16, int32, int64, resource, string, uint8, uint16, uint32, uint64, variant)
 from ._src.core.shape import TensorShape
 from ._src.core.tensor import Tensor, TensorSpec

@@ -9,4 +9,5 @@ from . import constraints, losses, metrics, optimizers, regularizers  # noqa: F4
 from . import callbacks, saving  # noqa: F401,E402
 from . import utils  # noqa: F401,E402
 from . import ops  # noqa: F401,E402
+from . import mixed_precision  # noqa: F401,E402
 from . import datasets  # noqa: F401,E402

@@ -8,6 +8,7 @@ categorical probabilities are renormalised to sum to 1, as Keras does.
 from __future__ import annotations
 
 from .._src.core import dtypes as _dt
+from .._src.core import nest
 from .._src.core.convert import convert_to_tensor
 from .._src.ops import array as _array
 from .._src.ops import losses as _xent
@@ -23,6 +24,13 @@ def _tensor(x, dtype=None):
     if dtype is not None and t.dtype is not dtype:
         t = _math.cast(t, dtype)
     return t
+
+
+def _half_to_float32(x):
+    dtype = getattr(x, "dtype", None)
+    if dtype is _dt.bfloat16 or dtype is _dt.float16:
+        return _math.cast(x, _dt.float32)
+    return x
 
 
 def _float_pred(y_pred):
@@ -74,6 +82,10 @@ class Loss:
         self.reduction = reduction
 
     def __call__(self, y_true, y_pred, sample_weight=None):
+        # Keras 3 computes a loss in its own dtype (float32): a mixed-precision model's float16 or
+        # bfloat16 predictions are cast up first, so the loss is not rounded to half precision
+        y_pred = nest.map_structure(_half_to_float32, y_pred)
+        y_true = nest.map_structure(_half_to_float32, y_true)
         return reduce_values(self.call(y_true, y_pred), sample_weight, self.reduction)
 
     def call(self, y_true, y_pred):

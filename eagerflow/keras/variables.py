@@ -6,7 +6,9 @@ it as the tf.Variable it is.
 """
 from __future__ import annotations
 
+from .._src.ops.math import cast
 from .._src.state.variables import Variable
+from .mixed_precision import autocast_dtype
 
 
 class KerasVariable(Variable):
@@ -36,6 +38,15 @@ class KerasVariable(Variable):
     @property
     def value_shape(self):
         return self._array.shape
+
+    def _as_tensor(self):
+        """The value; inside a mixed-precision layer's call, a float weight reads as the layer's compute
+        dtype (keras/mixed_precision.py), so its gradient comes back through the Cast as float32."""
+        value = Variable._as_tensor(self)
+        target = autocast_dtype()
+        if target is not None and target is not self._dtype and self._dtype.is_floating:
+            return cast(value, target)
+        return value
 
     def __repr__(self):
         return (f"<KerasVariable shape={tuple(self.shape.as_list())}, dtype={self.dtype.name}, "

@@ -27,7 +27,10 @@ _NPY_MAGIC = b"\x93NUMPY"
 # The dtypes a tensor file may hold (strings travel as fixed-width bytes, see write_tensor).
 STORABLE = {d.name: d for d in (_dt.float16, _dt.float32, _dt.float64, _dt.int8, _dt.int16, _dt.int32,
                                 _dt.int64, _dt.uint8, _dt.uint16, _dt.uint32, _dt.uint64, _dt.bool_,
-                                _dt.complex64, _dt.complex128, _dt.string)}
+                                _dt.complex64, _dt.complex128, _dt.string, _dt.bfloat16)}
+# NumPy's .npy format does not know ml_dtypes' bfloat16: such a tensor is stored as its uint16 bit
+# patterns and declared "bfloat16" in the JSON reference, which the reader checks and views back.
+_BITS_OF = {"bfloat16": np.dtype(np.uint16)}
 
 
 def data_loss(path, problem) -> DataLossError:
@@ -82,6 +85,8 @@ def write_tensor(directory, relative, array) -> dict:
         dtype = _dt.string
     else:
         stored = np.array(array, order="C")  # (ascontiguousarray would make a scalar 1-d)
+        if dtype is not None and dtype.name in _BITS_OF:
+            stored = stored.view(_BITS_OF[dtype.name])
     if dtype is None or dtype.name not in STORABLE:
         raise ValueError(f"Cannot save a tensor of dtype {array.dtype} to a SavedModel")
     path = os.path.join(directory, relative)
@@ -144,7 +149,7 @@ def parse_npy(path, data: bytes, dtype, shape) -> np.ndarray:
         raise data_loss(path, "Fortran-ordered tensor data is not written by eagerflow")
     if file_dtype.hasobject:
         raise data_loss(path, "the tensor file holds Python objects (refused: loading would unpickle)")
-    expected = np.dtype(np.bytes_) if dtype is _dt.string else np.dtype(dtype.np_dtype)
+    expected = np.dtype(np.bytes_) if dtype is _dt.string else _BITS_OF.get(dtype.name) or np.dtype(dtype.np_dtype)
     if dtype is _dt.string:
         if file_dtype.kind != "S":
             raise data_loss(path, f"declared string tensor holds dtype {file_dtype}")
@@ -164,4 +169,6 @@ def parse_npy(path, data: bytes, dtype, shape) -> np.ndarray:
         out = np.empty(shape, dtype=object)
         out.reshape(-1)[:] = list(array.reshape(-1))
         return out
+    if dtype.name in _BITS_OF:
+        return array.view(dtype.np_dtype)  # ImportError naming the extra when ml_dtypes is missing
     return array

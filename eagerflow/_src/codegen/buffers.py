@@ -24,11 +24,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ops.bfloat16 import op_involves as op_involves_bfloat16
+
 
 def writes_fresh_array(op) -> bool:
     """Whether `op`'s statement makes a new array and keeps no reference to its inputs: a
     one-output ufunc kernel called without attributes, or a matrix product written as `a @ b`."""
     kernel = op.opdef.kernel
+    if op_involves_bfloat16(op):  # its statement calls ops/bfloat16.py's widening wrapper, not the ufunc
+        return False
     if isinstance(kernel, np.ufunc):
         return kernel.nout == 1 and not op.opdef.multi_output and not op.attrs
     return op.type == "MatMul" and all(t.shape.rank == 2 for t in op.inputs)

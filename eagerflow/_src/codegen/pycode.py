@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from ..core.variant import VariantValue
+from ..ops import bfloat16 as _bfloat16
 from .buffers import Spares, dead_buffer, owned_buffers, returned_buffers, spare_key, takes_out
 from .expressions import expression as _expression
 from .loop_gradient import can_inline as _can_inline_while_grad
@@ -369,17 +370,23 @@ def _statement(op, args, namer, var, env, kernels, recording=False, out=None, in
         out = namer(op.name)
         var[id(op.outputs[0])] = out
         return f"{out} = {args[0]}._array"
-    expression = _expression(op, args, op.inputs if inputs is None else inputs, env)
+    kernel, kernel_key = opdef.kernel, opdef.name
+    if _bfloat16.op_involves(op):  # widened to float32 and rounded back, as eager bind does (ops/bfloat16.py)
+        kernel = _bfloat16.widened_kernel(opdef, [t.dtype for t in op.outputs])
+        kernel_key = (opdef.name, kernel)
+        expression = None
+    else:
+        expression = _expression(op, args, op.inputs if inputs is None else inputs, env)
     if expression is not None and out is None:
         out = namer(op.name)
         var[id(op.outputs[0])] = out
         return f"{out} = {expression}"
     # Kernel globals get their names from the namer like everything else, so a node that happens
     # to be called `k_Relu` cannot shadow the kernel it calls.
-    kname = kernels.get(opdef.name)
+    kname = kernels.get(kernel_key)
     if kname is None:
-        kname = kernels[opdef.name] = namer("k_" + opdef.name)
-        env[kname] = opdef.kernel
+        kname = kernels[kernel_key] = namer("k_" + opdef.name)
+        env[kname] = kernel
     call_args = list(args)
     attrs = op.attrs
     if recording and op.opdef.record_attrs is not None:

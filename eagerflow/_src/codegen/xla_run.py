@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.errors import InvalidArgumentError
+from ..ops.bfloat16 import kernel_of
 from ..ops.lazy_jax import ON_HOST
 from ..ops.lists_jax import JaxList
 
@@ -115,7 +116,7 @@ def _fold(op, args):
         return None
     try:
         with np.errstate(all="ignore"):
-            out = op.opdef.kernel(*args, **op.attrs)
+            out = kernel_of(op)(*args, **op.attrs)
     except Exception:  # noqa: BLE001 - the lowering decides (and XLA reports) instead
         return None
     outs = list(out) if op.opdef.multi_output else [out]
@@ -193,7 +194,7 @@ def _on_host(op, args):
         raise InvalidArgumentError(None, None, f"XLA compilation of {op.name} ({op.type}) needs its output shape "
                                                f"at trace time; it depends on the data.")
     specs = [jax.ShapeDtypeStruct(tuple(s.as_list()), t.dtype.np_dtype) for s, t in zip(shapes, op.outputs)]
-    kernel, attrs, multi = op.opdef.kernel, op.attrs, op.opdef.multi_output
+    kernel, attrs, multi = kernel_of(op), op.attrs, op.opdef.multi_output
 
     def on_host(*arrays):
         with np.errstate(all="ignore"):

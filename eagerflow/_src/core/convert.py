@@ -170,7 +170,8 @@ def _lossless(arr: np.ndarray, target: _dt.DType) -> bool:
     if arr.size == 0 and kind == "f" and target is not _dt.string:
         return True  # an empty Python list has no element type of its own
     if target.is_floating or target.is_complex:
-        return kind in "biufc" and (kind != "c" or target.is_complex)
+        # TensorFlow makes float16/float32 of Python bools, but not bfloat16 ("Cannot convert True ...")
+        return kind in "biufc" and (kind != "c" or target.is_complex) and (kind != "b" or target is not _dt.bfloat16)
     if target.is_integer:
         if kind in "biu":
             info = np.iinfo(target.np_dtype)

@@ -123,12 +123,66 @@ string = DType("string", np.object_, "s")
 resource = DType("resource", np.object_, "r")
 variant = DType("variant", np.object_, "v")
 
+
+class _BFloat16DType(DType):
+    """`tf.bfloat16`. NumPy has no bfloat16: its arrays come from the optional `ml_dtypes` package
+    (`pip install 'eagerflow[bfloat16]'`, also part of the `xla` extra). The DType itself exists
+    without it (name, size, limits), and ml_dtypes is imported only when a bfloat16 value is first
+    made, so `import eagerflow` stays NumPy-only and fast."""
+
+    __slots__ = ()
+
+    def __init__(self):
+        self.name = "bfloat16"
+        self.is_floating = True
+        self.is_integer = self.is_unsigned = self.is_complex = self.is_bool = False
+        self.size = 2
+
+    @property
+    def _np(self) -> np.dtype:
+        return bfloat16_numpy_dtype()
+
+    @property
+    def as_numpy_dtype(self):
+        return bfloat16_numpy_dtype().type
+
+    # 8 exponent bits as float32, 7 mantissa bits: largest finite (2 - 2**-7) * 2**127
+    @property
+    def min(self):
+        return -3.3895313892515355e+38
+
+    @property
+    def max(self):
+        return 3.3895313892515355e+38
+
+
+bfloat16 = _BFloat16DType()
+_BFLOAT16_NP: list = []  # the NumPy dtype of ml_dtypes.bfloat16, once loaded
+
+BFLOAT16_MISSING = ("tf.bfloat16 values need the `ml_dtypes` package, which NumPy's bfloat16 arrays come from: "
+                    "pip install 'eagerflow[bfloat16]' (or pip install ml_dtypes)")
+
+
+def bfloat16_numpy_dtype() -> np.dtype:
+    """NumPy's dtype for bfloat16 (ml_dtypes'), imported on first use; ImportError naming the extra
+    when ml_dtypes is not installed."""
+    if _BFLOAT16_NP:
+        return _BFLOAT16_NP[0]
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise ImportError(BFLOAT16_MISSING) from None
+    npd = np.dtype(ml_dtypes.bfloat16)
+    _BY_NP[npd] = bfloat16
+    _BFLOAT16_NP.append(npd)
+    return npd
+
 ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
               bool_, complex64, complex128, string)
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _BY_NAME.update({"half": float16, "float": float32, "double": float64})
 _BY_NP = {d.np_dtype: d for d in ALL_DTYPES}
-_BY_NAME.update({"resource": resource, "variant": variant})
+_BY_NAME.update({"resource": resource, "variant": variant, "bfloat16": bfloat16})
 # The `dtype` of a core.variant.VariantValue: lets kernels return variants like arrays.
 VARIANT_KEY = "<variant>"
 _BY_NP[VARIANT_KEY] = variant
@@ -156,6 +210,10 @@ def as_dtype(value) -> DType:
             return found
         if npd.kind in ("U", "S"):
             return string
+        if npd.name == "bfloat16":  # ml_dtypes' array before any bfloat16 tensor was made
+            bfloat16_numpy_dtype()  # registers it in _BY_NP
+            if _BY_NP.get(npd) is bfloat16:
+                return bfloat16
     raise TypeError(f"Cannot convert value {value!r} to a TensorFlow DType.")
 
 

@@ -59,7 +59,7 @@ def conj(x, name=None):
     if not isinstance(x, Tensor):
         x = as_tensor(x)
     dtype = x.dtype
-    if dtype in _REAL_NUMBERS:  # NOTE: first and cheap: every real gradient rule passes through here
+    if dtype in _REAL_NUMBERS or dtype.is_floating:  # NOTE: first and cheap: every real gradient rule passes here
         return x
     if dtype in _COMPLEX:
         return bind(Conj, (x,), name=name)

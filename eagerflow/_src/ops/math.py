@@ -625,8 +625,9 @@ for _op, _fn in ((AddV2, "add"), (Sub, "subtract"), (Mul, "multiply"), (Maximum,
                  (Tan, "tan"), (Tanh, "tanh"), (Round, "round"), (Floor, "floor"), (Ceil, "ceil"),
                  (IsNan, "isnan"), (IsInf, "isinf"), (IsFinite, "isfinite")):
     _op.jax = getattr(jnp, _fn)  # the same NumPy function, in jax.numpy
-RealDiv.jax = lambda x, y: jnp.true_divide(x, y) if x.dtype.kind in "fc" else jnp.floor_divide(x, y)
-Reciprocal.jax = lambda x: jnp.reciprocal(x) if x.dtype.kind in "fc" else jnp.floor_divide(1, x)
+# (kind "V": ml_dtypes' bfloat16, a float that NumPy does not know as one)
+RealDiv.jax = lambda x, y: jnp.true_divide(x, y) if x.dtype.kind in "fcV" else jnp.floor_divide(x, y)
+Reciprocal.jax = lambda x: jnp.reciprocal(x) if x.dtype.kind in "fcV" else jnp.floor_divide(1, x)
 DivNoNan.jax = lambda x, y: jnp.where(y == 0, jnp.zeros_like(x), x / jnp.where(y == 0, jnp.ones_like(y), y))
 FloorDiv.jax = lambda x, y: jnp.floor_divide(x, y) if x.dtype.kind in "iu" else jnp.floor(x / y)
 FloorMod.jax = lambda x, y: jnp.mod(x, y) if x.dtype.kind in "iu" else (  # zeros keep x's sign, as the kernel's

@@ -116,9 +116,9 @@ def _selu_kernel(x):
 
 
 Selu = defop("Selu", inputs=("features",), infer=R.unary(R.FLOATS), kernel=_selu_kernel,
-             grad=lambda op, g: _array.where(
-                 _math.greater(op.inputs[0], _c(0, g)), g * _c(_SELU_SCALE, g),
-                 g * (op.outputs[0] + _c(_SELU_SCALE * _SELU_ALPHA, g))))
+             grad=lambda op, g: _array.where(  # TensorFlow's SeluGrad: the scale at 0 too (outputs < 0 test)
+                 _math.less(op.outputs[0], _c(0, g)), g * (op.outputs[0] + _c(_SELU_SCALE * _SELU_ALPHA, g)),
+                 g * _c(_SELU_SCALE, g)))
 
 def _softplus_kernel(x):
     """log(1 + e^x) = max(x, 0) + log1p(e^-|x|): no overflow for large x, no cancellation for small.

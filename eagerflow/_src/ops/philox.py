@@ -100,6 +100,9 @@ def uniform(key, counter, count, np_dtype):
     bits = random_bits(key, counter, count)
     if np_dtype == np.float16:  # 10 random mantissa bits under half's 1.0
         return ((bits & np.uint32(0x3FF)) | np.uint32(0x3C00)).astype(np.uint16).view(np.float16) - np.float16(1)
+    if np.dtype(np_dtype).name == "bfloat16":  # 7 random mantissa bits under bfloat16's 1.0 (ml_dtypes' type)
+        one = ((bits & np.uint32(0x7F)) | np.uint32(0x3F80)).astype(np.uint16).view(np_dtype)
+        return one - np.ones((), np_dtype)
     return to_float32(bits).astype(np_dtype, copy=False)
 
 

@@ -139,7 +139,7 @@ def _sampler(op_name, draw, half_open=False):
         return values
 
     def infer(inputs, attrs):
-        R.check_dtype_in(op_name, attrs["dtype"], R.FLOATS, "shape")
+        R.check_dtype_in(op_name, attrs["dtype"], R.FLOATS + (_dt.bfloat16,), "shape")
         return [Spec(_shape_from_input(inputs[0]), attrs["dtype"])]
     return kernel, infer
 
@@ -284,7 +284,7 @@ def uniform(shape, minval=0, maxval=None, dtype=_dt.float32, seed=None, name=Non
     """`tf.random.uniform`: floats in [minval, maxval) (maxval defaults to 1); integers need an
     explicit maxval and come from RandomUniformInt."""
     dtype = _dt.as_dtype(dtype)
-    if dtype not in R.FLOATS + (_dt.int32, _dt.int64):
+    if dtype not in R.FLOATS + (_dt.bfloat16, _dt.int32, _dt.int64):
         raise ValueError(f"Argument `dtype` got invalid value {dtype!r}. Accepted dtypes are (tf.float16, "
                          f"tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64).")
     shape = as_int_tensor(shape)

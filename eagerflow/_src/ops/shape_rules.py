@@ -92,7 +92,7 @@ def check_dtype_in(op_name: str, dtype: _dt.DType, allowed, arg: str | None = No
     building a graph a TypeError ("Value passed to parameter 'features' has DataType bool not in list
     of allowed values: float32, float64, ..."): see validation.InputTypeError. `arg` is the input's
     name (default: the op's first input)."""
-    if dtype not in allowed:
+    if dtype not in allowed and not (dtype is _dt.bfloat16 and _allows_bfloat16(op_name, attr, allowed)):
         arg = arg or _first_input_name(op_name)
         # TensorFlow's list, in its order and with dtypes we lack (bfloat16, qint8, ...), when we know it
         listed = tf_allowed_names(op_name, attr) or [d.name for d in allowed]
@@ -103,6 +103,15 @@ def check_dtype_in(op_name: str, dtype: _dt.DType, allowed, arg: str | None = No
             f"\t; NodeDef: {{{{node {op_name}}}}}; Op<name={op_name}; signature={arg}:{attr} -> y:T> [Op:{op_name}]",
             f"Value passed to parameter '{arg}' has DataType {dtype.name} not in list of allowed values: "
             f"{graph_names}")
+
+
+def _allows_bfloat16(op_name, attr, allowed) -> bool:
+    """The `allowed` tuples leave bfloat16 out (it needs ml_dtypes); TensorFlow's list decides. An op
+    whose list we do not hold takes bfloat16 where it takes half, as TensorFlow's float ops do."""
+    listed = tf_allowed_names(op_name, attr)
+    if listed is not None:
+        return "bfloat16" in listed
+    return _dt.float16 in allowed
 
 
 def check_input_dtype(op_name: str, inputs, index: int, expected: _dt.DType):

@@ -183,7 +183,7 @@ def stateless_uniform(shape, seed, minval=0, maxval=None, dtype=_dt.float32, nam
             return bind(StatelessRandomUniformFullIntV2, (shape_t, key, counter, alg_t), {"dtype": dtype})
         return bind(StatelessRandomUniformIntV2, (shape_t, key, counter, alg_t, as_tensor(minval, dtype),
                                                   as_tensor(maxval, dtype)))
-    if dtype not in R.FLOATS:
+    if dtype not in R.FLOATS and dtype is not _dt.bfloat16:
         raise ValueError(f"Argument `dtype` got invalid value {dtype!r}. Accepted dtypes are (tf.float16, "
                          f"tf.bfloat16, tf.float32, tf.float64, tf.int32, tf.int64, tf.uint32, tf.uint64).")
     lo, hi = _exact(0 if minval is None else minval, dtype), _exact(1 if maxval is None else maxval, dtype)

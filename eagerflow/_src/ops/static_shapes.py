@@ -12,6 +12,7 @@ from ..core import dtypes as _dt
 from ..core.context import state
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
+from .bfloat16 import kernel_of
 from .operands import as_tensor
 from .registry import Spec, bind, defop, static_value
 from .shape_rules import broadcast_shape, check_same_dtype
@@ -113,7 +114,7 @@ def _known(tensor, depth):
         values.append(v)
     try:
         with np.errstate(all="ignore"):
-            out = op.opdef.kernel(*values, **op.attrs)
+            out = kernel_of(op)(*values, **op.attrs)
     except Exception:  # noqa: BLE001 - an op that fails on these values is simply not known
         return None
     if op.opdef.multi_output:

@@ -4,9 +4,10 @@ TensorFlow refuses an input dtype with "Value for attr 'T' of bool is not in the
 bfloat16, half, float, ..." and the list follows the op's registration (AddV2 lists bfloat16 first, Less
 starts at float, Relu ends with qint8), not any sorted order. shape_rules.check_dtype_in prints these
 lists so our messages read like TensorFlow's. They are the op registry's data (TensorFlow 2.21's OpDefs,
-attr by attr), written out here once: the lists name dtypes eagerflow does not have (bfloat16, the
-quantized qint/quint types, variant), which we print anyway so the text matches TensorFlow's; what an
-op *accepts* stays the `allowed` tuple its shape rule is given.
+attr by attr), written out here once: the lists name dtypes eagerflow does not have (the quantized
+qint/quint types, variant), which we print anyway so the text matches TensorFlow's; what an op
+*accepts* stays the `allowed` tuple its shape rule is given, plus bfloat16 where these lists name it
+(shape_rules.check_dtype_in).
 
 Names are TensorFlow's Python dtype names (float16, float32); eager messages translate them to the
 C++ spelling (half, float) as TensorFlow does.

@@ -92,6 +92,9 @@ def eager_key(inputs, attrs):
 
 def first_eager_run(op, inputs, attrs, key):
     """An eager call whose key has no verdict yet: the rule, the kernel, the output dtype check."""
+    if key is not None and op.infer is not None and any(part is _dt.bfloat16 for part in key):
+        from . import bfloat16  # (a local import: ops/bfloat16.py imports this module)
+        return bfloat16.run_eager(op, inputs, attrs, key)
     specs = None
     if key is not None and op.infer is not None:
         try:

@@ -14,6 +14,7 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from ..core.shape import TensorShape
+from ..ops.bfloat16 import kernel_of
 
 MAX_FOLDED_ELEMENTS = 1 << 16
 
@@ -69,7 +70,7 @@ def fold_constants(program):
                 continue
             try:
                 with np.errstate(all="ignore"):  # inf/nan are values here, as they are at run time
-                    out = op.opdef.kernel(*values, **op.attrs)
+                    out = kernel_of(op)(*values, **op.attrs)
             except Exception:
                 continue  # leave it to fail at run time with the user's line attached
         outs = list(out) if op.opdef.multi_output else [out]

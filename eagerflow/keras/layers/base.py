@@ -33,6 +33,7 @@ from ..._src.ops import math as _math
 from ..._src.state.module import Module
 from ..._src.state.variables import Variable
 from .. import constraints as _con
+from .. import mixed_precision as _mixed
 from .. import initializers as _init
 from .. import regularizers as _reg
 from ..naming import current_path, scope_stack, to_snake_case, unique_name
@@ -117,7 +118,7 @@ class Layer(Module):
         object.__setattr__(self, "_losses", [])
         input_shape = kwargs.pop("input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
-        kwargs.pop("autocast", None)
+        self.autocast = bool(kwargs.pop("autocast", True))
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         if input_dim is not None and input_shape is None:
@@ -125,9 +126,10 @@ class Layer(Module):
         super().__init__(name=name if name is not None else unique_name(to_snake_case(type(self).__name__)))
         self._input_shape_arg = None if input_shape is None else tuple(input_shape)
         self._trainable = bool(trainable)
-        if isinstance(dtype, dict):  # Keras 3's DTypePolicy config, as get_config writes it
-            dtype = (dtype.get("config") or {}).get("name")
-        self._dtype = _dt.as_dtype(getattr(dtype, "name", dtype) or "float32")
+        # the dtype policy (keras/mixed_precision.py): weights in its variable dtype, calls in its compute dtype
+        self._dtype_policy = _mixed.get(dtype)
+        self._dtype = _dt.as_dtype(self._dtype_policy.variable_dtype)
+        self._compute = _dt.as_dtype(self._dtype_policy.compute_dtype)
         self.built = False
         self._build_overridden = type(self).build is not Layer.build
         params = inspect.signature(self.call).parameters
@@ -193,11 +195,11 @@ class Layer(Module):
             if isinstance(first, (list, tuple, dict)):
                 if any(isinstance(v, _keras_tensor_type()) for v in nest.flatten(first, expand_composites=True)):
                     return _symbolic_call(self, args, kwargs)
-                first = nest.map_structure(lambda v: _to_input_tensor(v, self._dtype), first, expand_composites=True)
+                first = nest.map_structure(lambda v: _to_input_tensor(v, self._compute), first, expand_composites=True)
             elif isinstance(first, _keras_tensor_type()):
                 return _symbolic_call(self, args, kwargs)
             else:
-                first = _to_input_tensor(first, self._dtype)
+                first = _to_input_tensor(first, self._compute)
             args = (first,) + args[1:]
         training = kwargs.pop("training", None)
         if training is None:
@@ -229,7 +231,11 @@ class Layer(Module):
                 with BUILD_LOCK:  # threads calling a fresh model at once build its weights once
                     if not self.built:
                         self._maybe_build(args[0] if args else None)
-            outputs = call(*args, **kwargs)
+            if self._compute is not self._dtype and self.autocast:  # a mixed policy: weights read as compute dtype
+                with _mixed.autocast(self._compute):
+                    outputs = call(*args, **kwargs)
+            else:
+                outputs = call(*args, **kwargs)
         finally:
             names.pop()
             trainings.pop()
@@ -367,7 +373,20 @@ class Layer(Module):
 
     @property
     def dtype(self):
+        """The variable dtype's name, as Keras 3 reports it ("float32" under "mixed_bfloat16")."""
         return self._dtype.name
+
+    @property
+    def compute_dtype(self):
+        return self._compute.name
+
+    @property
+    def variable_dtype(self):
+        return self._dtype.name
+
+    @property
+    def dtype_policy(self):
+        return self._dtype_policy
 
     def compute_mask(self, inputs, previous_mask=None):
         return previous_mask
@@ -382,7 +401,7 @@ class Layer(Module):
         if getattr(type(self).get_config, "_is_default", False) and not type(self).__module__.startswith(
                 "eagerflow.keras"):
             config = auto_config(self, config)
-        config.update({"trainable": self.trainable, "dtype": dtype_policy(self.dtype)})
+        config.update({"trainable": self.trainable, "dtype": dtype_policy(self._dtype_policy.name)})
         return config
 
     get_config._is_default = True

@@ -101,7 +101,7 @@ class MultiHeadAttention(Layer):
     def _sublayer_args(self):
         return dict(kernel_initializer=self.kernel_initializer, bias_initializer=self.bias_initializer,
                     kernel_regularizer=self.kernel_regularizer, bias_regularizer=self.bias_regularizer,
-                    kernel_constraint=self.kernel_constraint, bias_constraint=self.bias_constraint, dtype=self.dtype)
+                    kernel_constraint=self.kernel_constraint, bias_constraint=self.bias_constraint, dtype=self.dtype_policy)
 
     def _dense(self, shape, bound_dims, last_dims, name):
         equation, bias_axes, rank = _projection_equation(len(shape) - bound_dims, bound_dims, len(last_dims))
@@ -131,8 +131,8 @@ class MultiHeadAttention(Layer):
             self.attention_axes = tuple(range(1, rank - 2))
         self._score_equation, self._combine_equation, score_rank = _attention_equations(rank, self.attention_axes)
         norm_axes = tuple(range(score_rank - len(self.attention_axes), score_rank))
-        self._softmax = Softmax(axis=norm_axes, dtype=self.dtype)
-        self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype)
+        self._softmax = Softmax(axis=norm_axes, dtype=self.dtype_policy)
+        self._dropout_layer = Dropout(rate=self.dropout, seed=self.seed, dtype=self.dtype_policy)
         self._tracked_layers.extend([self._softmax, self._dropout_layer])
         out_dims = self.output_shape_arg or (query_shape[-1],)
         self._output_dense = self._dense(query_shape[:-1] + (self.num_heads, self.value_dim), 2, out_dims,

@@ -1,10 +1,12 @@
 """BatchNormalization and LayerNormalization (Keras 3 defaults: epsilon 1e-3, momentum 0.99)."""
 from __future__ import annotations
 
+from ..._src.core import dtypes as _dt
 from ..._src.ops import math as _math
 from ..._src.ops import nn as _nn
 from .. import constraints as _con
 from .. import initializers as _init
+from .. import mixed_precision as _mixed
 from .. import regularizers as _reg
 from .base import Layer
 
@@ -47,6 +49,12 @@ class BatchNormalization(Layer):
         self.built = True
 
     def call(self, inputs, training=None, mask=None):
+        if inputs.dtype in (_dt.float16, _dt.bfloat16):
+            # Keras 3: statistics of half-precision inputs are computed in float32 over the float32
+            # weights (not autocast), and the output is cast back (they overflow in float16)
+            with _mixed.autocast(None):
+                out = self.call(_math.cast(inputs, _dt.float32), training=training, mask=mask)
+            return _math.cast(out, inputs.dtype)
         if training and self.trainable:
             mean, variance = _nn.moments(inputs, _axes_except(inputs.shape.rank, self.axis))
             m = self.momentum

@@ -123,7 +123,7 @@ class _Cell(Layer):
         return new[0], (list(new) if nested or self._n_states > 1 else new[0])
 
     def get_initial_state(self, batch_size=None):
-        return [_array.zeros([batch_size, self.units], dtype=self.dtype) for _ in range(self._n_states)]
+        return [_array.zeros([batch_size, self.units], dtype=self.compute_dtype) for _ in range(self._n_states)]
 
     def get_config(self):
         config = {**super().get_config(), "units": self.units, "activation": _act.serialize(self.activation)}
