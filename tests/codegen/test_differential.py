@@ -540,6 +540,8 @@ ROWS += differential_rows_signal.rows(Row)  # tf.signal
 ROWS += differential_rows_linalg.rows(Row)  # tf.linalg: expm, sqrtm, logm, lu, eig, banded solve, eigh_tridiagonal
 ROWS += differential_rows_sparse.rows(Row)  # tf.sparse
 ROWS += differential_rows_ragged.rows(Row)  # tf.ragged, tf.strings.split
+from tests.codegen import differential_rows_ctc  # noqa: E402
+ROWS += differential_rows_ctc.rows(Row)  # tf.nn CTC losses, tf.linalg.experimental.conjugate_gradient
 
 
 def _spec(array, dims):
