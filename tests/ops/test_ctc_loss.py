@@ -284,3 +284,23 @@ def test_jit_compile_matches_tensorflow():
     with pytest.raises(tf.errors.InvalidArgumentError, match="No registered 'CTCLoss' OpKernel for XLA_CPU_JIT"):
         tf.function(lambda x: tf.nn.ctc_loss(labels, x, None, LOGIT_LENGTH, blank_index=0),
                     jit_compile=True)(tf.constant(LOGITS))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_dtype_refusals_in_tensorflows_words(mode):
+    """TensorFlow's dense path meets a bad dtype in its LogSoftmax (logits) or OneHot (labels)."""
+    def run(f):
+        return f() if mode == "eager" else tf.function(f)()
+    eager = mode == "eager"
+    with pytest.raises(tf.errors.InvalidArgumentError if eager else TypeError,
+                       match=r"Value for attr 'TI' of float is not in the list of allowed values: uint8, int8, "
+                             r"int32, int64" if eager else r"Value passed to parameter 'indices' has DataType "
+                                                           r"float32 not in list of allowed values: uint8, int8"):
+        run(lambda: tf.nn.ctc_loss(LABELS.astype(np.float32), LOGITS, LABEL_LENGTH, LOGIT_LENGTH))
+    with pytest.raises(tf.errors.InvalidArgumentError if eager else TypeError,
+                       match=r"Value for attr 'T' of int32 is not in the list of allowed values: half, bfloat16, "
+                             r"float, double" if eager else r"Value passed to parameter 'logits' has DataType "
+                                                            r"int32 not in list of allowed values: float16"):
+        run(lambda: tf.nn.ctc_loss(LABELS, LOGITS.astype(np.int32), LABEL_LENGTH, LOGIT_LENGTH))
+    loss = run(lambda: tf.nn.ctc_loss(LABELS.astype(np.uint8), LOGITS, LABEL_LENGTH, LOGIT_LENGTH))
+    np.testing.assert_allclose(loss.numpy(), DENSE_TM_LOSS, rtol=1e-6)

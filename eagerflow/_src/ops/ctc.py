@@ -14,6 +14,7 @@ import numpy as np
 
 from ..composite.sparse_tensor import SparseTensor
 from ..core import dtypes as _dt
+from ..core.context import state
 from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
@@ -23,8 +24,10 @@ from . import shape_rules as R
 from .ctc_core import ctc_loss_and_gradient, required_time
 from .joining import concat
 from .registry import NO_GRADIENT, Spec, bind, defop
+from .validation import InputTypeError
 
 _INDEX_TYPES = (_dt.int32, _dt.int64)
+_LABEL_TYPES = (_dt.uint8, _dt.int8, _dt.int32, _dt.int64)  # what TensorFlow's one_hot of the labels takes
 
 
 def _loss_and_gradient_specs(op_name, logits, lengths):
@@ -52,7 +55,7 @@ def _dense_kernel(logits, labels, label_length, logit_length):
 
 def _dense_infer(inputs, attrs):
     logits, labels, label_length, logit_length = inputs
-    R.check_dtype_in("CTCLossDense", labels.dtype, _INDEX_TYPES, "labels")
+    R.check_dtype_in("CTCLossDense", labels.dtype, _LABEL_TYPES, "labels")
     return _loss_and_gradient_specs("CTCLossDense", logits, (label_length, logit_length))
 
 
@@ -120,6 +123,17 @@ def _sparse_ctc_loss(labels, logits, logit_length, logits_time_major, blank_inde
     return bind(CTCLoss, (logits, _math.cast(labels.indices, _dt.int64), values, length))[0]
 
 
+def _refuse_dtype(op_name, dtype, allowed, arg, attr):
+    """TensorFlow's dense path refuses a dtype where its LogSoftmax / OneHot meets it: that op's
+    InvalidArgumentError eagerly, its TypeError while tracing (as at op construction)."""
+    try:
+        R.check_dtype_in(op_name, dtype, allowed, arg, attr=attr)
+    except InputTypeError as err:
+        if state.graph is not None:
+            raise TypeError(err.graph_message) from None
+        raise
+
+
 def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True, unique=None, blank_index=None,
              name=None):
     """`tf.nn.ctc_loss` (TensorFlow 2's): the negative log-probability of each label sequence.
@@ -135,6 +149,10 @@ def ctc_loss(labels, logits, label_length, logit_length, logits_time_major=True,
     label_length = convert_to_tensor(label_length)
     logit_length = convert_to_tensor(logit_length)
     orig_dtype = logits.dtype
+    if not orig_dtype.is_floating:
+        _refuse_dtype("LogSoftmax", orig_dtype, R.FLOATS, "logits", "T")
+    if labels.dtype not in _LABEL_TYPES:
+        _refuse_dtype("OneHot", labels.dtype, _LABEL_TYPES, "indices", "TI")
     if orig_dtype is _dt.float16 or orig_dtype.name == "bfloat16":  # (bfloat16 once core/dtypes.py has it)
         logits = _math.cast(logits, _dt.float32)
     elif orig_dtype is _dt.float64:
