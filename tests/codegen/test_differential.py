@@ -542,6 +542,8 @@ ROWS += differential_rows_linalg.rows(Row)  # tf.linalg: expm, sqrtm, logm, lu, 
 ROWS += differential_rows_sparse.rows(Row)  # tf.sparse
 ROWS += differential_rows_ragged.rows(Row)  # tf.ragged, tf.strings.split
 ROWS += differential_rows_sets.rows(Row)  # tf.bitcast, tf.sets
+from tests.codegen import differential_rows_ctc  # noqa: E402
+ROWS += differential_rows_ctc.rows(Row)  # tf.nn CTC losses, tf.linalg.experimental.conjugate_gradient
 
 
 def _spec(array, dims):

@@ -142,3 +142,21 @@ def test_fit_with_ctc_reduces_the_loss():
     assert losses[-1] < losses[0]
     direct = keras.losses.CTC()(labels, model.predict(features, verbose=0))
     assert model.evaluate(features, labels, verbose=0) == pytest.approx(float(direct), rel=1e-5)
+
+
+def test_a_label_longer_than_its_logits_gives_tensorflows_number():
+    """Keras 3.15 on TF 2.21 reports 709.2155 here (TensorFlow's dense CTC: LOG_ZERO = log(1e-307)
+    where no alignment exists, plus the path's cost); the loss shares tf.nn.ctc_loss's computation."""
+    x = _logits()
+    loss = keras.ops.ctc_loss([[1, 2, 3, 4]], x[:1, :3], [4], [3])
+    np.testing.assert_allclose(loss.numpy(), [709.2155151367188], rtol=1e-6)
+
+
+def test_result_dtypes_follow_keras():
+    logits = np.random.RandomState(1).randn(1, 5, 4)
+    half = keras.ops.ctc_loss(np.array([[1, 2, 0]]), logits.astype(np.float16), np.array([2]), np.array([5]))
+    assert half.dtype == tf.float32  # Keras' result_type(float16, float32)
+    np.testing.assert_allclose(half.numpy(), [3.425710678100586], rtol=1e-6)
+    double = keras.ops.ctc_loss(np.array([[1, 2, 0]]), logits, np.array([2]), np.array([5]))
+    assert double.dtype == tf.float64  # computed in float32, as Keras does
+    np.testing.assert_allclose(double.numpy(), [3.4256670475006104], rtol=1e-6)

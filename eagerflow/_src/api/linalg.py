@@ -21,3 +21,4 @@ from ..ops.linear_operator import (LinearOperator, LinearOperatorAdjoint, Linear
                                    LinearOperatorFullMatrix, LinearOperatorInversion, LinearOperatorLowerTriangular)
 from ..ops.linear_operator_diagonal import (LinearOperatorDiag, LinearOperatorIdentity,  # noqa: F401,E402
                                             LinearOperatorScaledIdentity)
+from . import linalg_experimental as experimental  # noqa: F401,E402  (tf.linalg.experimental)

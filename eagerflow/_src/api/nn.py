@@ -20,3 +20,5 @@ from ..ops.nn_extra import (avg_pool1d, compute_average_loss, conv1d_transpose, 
 from ..ops.norms import l2_normalize  # noqa: F401,E402
 from ..ops.space_depth import depth_to_space, space_to_depth  # noqa: F401,E402
 from ..ops.special import softsign  # noqa: F401,E402
+from ..ops.ctc import ctc_loss, ctc_unique_labels  # noqa: F401,E402
+from ..ops.ctc_decoders import ctc_beam_search_decoder, ctc_greedy_decoder  # noqa: F401,E402

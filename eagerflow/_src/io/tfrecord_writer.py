@@ -4,6 +4,8 @@ optionally compressed as ZLIB or GZIP, which TFRecordDataset and TensorFlow read
 As in TensorFlow, the file is created (truncated) when the writer is made; `flush()` pushes
 the compressed stream so far to the file, `close()` ends it, and a closed writer refuses writes
 with FailedPreconditionError("Writer is closed.").
+Records wait in a small queue (up to 4 MB / 4096 records) and are framed together, so their
+checksums are computed many at a time (io/crc32c.py); flush() and close() write the queue out.
 """
 from __future__ import annotations
 
@@ -12,7 +14,10 @@ import zlib
 from ..core.errors import FailedPreconditionError
 from .compressed import compressor
 from .gfile import os_error
-from .records import frame
+from .records import frames
+
+_QUEUE_BYTES = 4 << 20
+_QUEUE_RECORDS = 4096
 
 _KINDS = {None: "", "": "", "ZLIB": "ZLIB", "GZIP": "GZIP"}
 
@@ -52,6 +57,7 @@ class TFRecordWriter:
         self._compressor = compressor(kind)
         if self._compressor is not None and isinstance(options, TFRecordOptions) and options.compression_level:
             self._compressor = zlib.compressobj(level=options.compression_level, wbits=31 if kind == "GZIP" else 15)
+        self._queue, self._queued_bytes = [], 0
         try:
             self._file = open(self._path, "wb")
         except OSError as e:
@@ -65,18 +71,28 @@ class TFRecordWriter:
                             f"{type(record).__name__}")
         if self._file is None:
             raise FailedPreconditionError(None, None, "Writer is closed.")
-        data = frame(bytes(record))
-        self._file.write(self._compressor.compress(data) if self._compressor is not None else data)
+        self._queue.append(bytes(record))
+        self._queued_bytes += len(record)
+        if len(self._queue) >= _QUEUE_RECORDS or self._queued_bytes >= _QUEUE_BYTES:
+            self._write_queue()
+
+    def _write_queue(self):
+        if self._queue:
+            data = frames(self._queue)
+            self._queue, self._queued_bytes = [], 0
+            self._file.write(self._compressor.compress(data) if self._compressor is not None else data)
 
     def flush(self):
         if self._file is None:
             raise FailedPreconditionError(None, None, "Writer is closed.")
+        self._write_queue()
         if self._compressor is not None:
             self._file.write(self._compressor.flush(zlib.Z_SYNC_FLUSH))
         self._file.flush()
 
     def close(self):
         if self._file is not None:
+            self._write_queue()
             if self._compressor is not None:
                 self._file.write(self._compressor.flush())
             self._file.close()

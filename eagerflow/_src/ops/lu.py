@@ -25,7 +25,7 @@ from . import array as _array
 from . import matrix_parts as _parts
 from .linalg import _matmul, _matrix_shape, _run, triangular_solve
 from .operands import as_tensor
-from .registry import Spec, defop
+from .registry import UNREGISTERED_GRADIENT, Spec, defop
 from .shape_rules import check_dtype_in
 
 Lu = collections.namedtuple("Lu", ["lu", "p"])
@@ -69,28 +69,11 @@ def _unit_lower(lower_upper):
     return _parts.set_diag(strict, _array.ones_like(_parts.diag_part(lower_upper)))
 
 
-def _adjoint(x):
-    from .linalg import adjoint
-    return adjoint(x)
-
-
-def _lu_grad(op, grad_lu, grad_p):
-    """For P a = L U: the bar of X = L^-1 da_p U^-1 is tril(L^H Lbar, -1) + triu(Ubar U^H), then
-    a_p's bar is L^-H Xbar U^-H, and a's rows are a_p's put back in place (TensorFlow's LuGrad)."""
-    lower_upper, perm = op.outputs
-    lower = _unit_lower(lower_upper)
-    upper = _parts.band_part(lower_upper, 0, -1)
-    grad_lower = _parts.band_part(grad_lu, -1, 0) - _parts.band_part(grad_lu, 0, 0)
-    grad_upper = _parts.band_part(grad_lu, 0, -1)
-    middle = (_parts.band_part(_matmul(_adjoint(lower), grad_lower), -1, 0)
-              - _parts.band_part(_matmul(_adjoint(lower), grad_lower), 0, 0)
-              + _parts.band_part(_matmul(grad_upper, _adjoint(upper)), 0, -1))
-    left = triangular_solve(lower, middle, lower=True, adjoint=True)  # L^-H middle
-    grad_perm_a = _adjoint(triangular_solve(upper, _adjoint(left), lower=False))  # (U^-1 left^H)^H = left U^-H
-    return _matmul(_permutation_matrix(perm, grad_perm_a.dtype), grad_perm_a, transpose_a=True)
-
-
-LuOp = defop("Lu", inputs=("input",), kernel=_lu_kernel, infer=_lu_infer, grad=_lu_grad, multi_output=True)
+# TensorFlow 2.21 registers no gradient for Lu: differentiating through the factorisation is its
+# LookupError. lu_solve / lu_matrix_inverse / lu_reconstruct are ordinary ops of the packed factor,
+# so their gradients with respect to `lu` (and the right-hand side) exist, as in TensorFlow.
+LuOp = defop("Lu", inputs=("input",), kernel=_lu_kernel, infer=_lu_infer, grad=UNREGISTERED_GRADIENT,
+             multi_output=True)
 
 
 def _permutation_matrix(perm, dtype):

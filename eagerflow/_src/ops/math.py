@@ -167,8 +167,21 @@ DivNoNan = defop(
                         sum_to(g * conj(div_no_nan(div_no_nan(negative(op.inputs[0]), op.inputs[1]), op.inputs[1])),
                                op.inputs[1])))
 # Integer-valued steps: TensorFlow gives no gradient (None), which NO_GRADIENT reproduces.
-FloorDiv = defop("FloorDiv", inputs=("x", "y"), kernel=_floordiv_kernel, infer=R.binary(R.REAL_NUMBERS),
-                 grad=NO_GRADIENT)
+_floordiv_rule = R.binary(R.REAL_NUMBERS)
+_floordiv_rule.op_name = "FloorDiv"
+
+
+def _floordiv_infer(inputs, attrs):
+    """FloorDiv's op definition lists the complex types, but TensorFlow registers no complex kernel
+    for it: the call fails looking for one (NotFoundError, in eager and graph mode alike here)."""
+    dtype = inputs[0].dtype
+    if dtype.is_complex and inputs[1].dtype is dtype:
+        raise NotFoundError(None, None, f"Could not find device for node: {{{{node FloorDiv}}}} = "
+                                        f"FloorDiv[T=DT_{dtype.name.upper()}]")
+    return _floordiv_rule(inputs, attrs)
+
+
+FloorDiv = defop("FloorDiv", inputs=("x", "y"), kernel=_floordiv_kernel, infer=_floordiv_infer, grad=NO_GRADIENT)
 FloorMod = defop(
     "FloorMod", inputs=("x", "y"), kernel=_floormod_kernel, infer=R.binary(R.REAL_NUMBERS),
     grad=lambda op, g: (sum_to(g, op.inputs[0]),
@@ -438,7 +451,28 @@ minimum = _binary_fn(Minimum)
 squared_difference = _binary_fn(SquaredDifference)
 floormod = _binary_fn(FloorMod)
 mod = floormod
-div_no_nan = _binary_fn(DivNoNan)
+_DIV_NO_NAN_ACCEPTS = ("tf.uint8, tf.int8, tf.uint16, tf.int16, tf.uint32, tf.int32, tf.uint64, tf.int64, tf.bfloat16, "
+                       "tf.float16, tf.float32, tf.float64, tf.complex64, tf.complex128")
+
+
+def div_no_nan(x, y, name=None):
+    """`tf.math.divide_no_nan`: x / y, 0 where y == 0. The DivNoNan op takes float and complex
+    types only; integers are first cast as `x / y` casts them (int8/16 -> float32, else float64),
+    as TensorFlow's wrapper does. A Python value beside a tensor converts as TensorFlow's wrapper
+    converts it (a tensor y fixes x's dtype; otherwise x's dtype is only a hint for y)."""
+    if not isinstance(x, Tensor):
+        x = convert_beside(x, y, True) if isinstance(y, Tensor) else convert_to_tensor(x)
+    if not isinstance(y, Tensor):
+        y = convert_beside(y, x, False)
+    dtype = x.dtype
+    if dtype is not y.dtype:
+        raise TypeError(f"`x` and `y` must have the same dtype, got {dtype!r} != {y.dtype!r}.")
+    if dtype.is_integer:
+        target = _dt.float32 if dtype.size <= 2 else _dt.float64
+        x, y = cast(x, target), cast(y, target)
+    elif not (dtype.is_floating or dtype.is_complex):
+        raise TypeError(f"Invalid dtype {dtype!r} in tf.math.divide_no_nan. Expected one of {{{_DIV_NO_NAN_ACCEPTS}}}.")
+    return bind(DivNoNan, (x, y), name=name)
 equal = _binary_fn(Equal)
 not_equal = _binary_fn(NotEqual)
 less = _binary_fn(Less)
