@@ -232,3 +232,24 @@ def test_model_fit_on_string_inputs():
     history = model.fit(x, y, epochs=3, batch_size=4, verbose=0)
     assert history.history["loss"][-1] < history.history["loss"][0]
     assert model.predict(x[:4], verbose=0).shape == (4, 1)
+
+
+def test_traced_calls_keep_the_vocabulary_of_their_trace_and_layers_have_no_weights():
+    """Keras 3.15 on TF: a new vocabulary (set_vocabulary or a second adapt) makes a new table, which
+    eager calls see and an already traced function does not; the lookup layers own no weights."""
+    layer = L.StringLookup(vocabulary=VOCAB)
+    traced = tf.function(lambda x: layer(x))
+    check(traced(tf.constant(["d", "q"])), [4, 0], tf.int64)
+    layer.set_vocabulary(["q", "d"])
+    check(traced(tf.constant(["d", "q"])), [4, 0], tf.int64)
+    check(layer(tf.constant(["d", "q"])), [2, 1], tf.int64)
+    adapted = L.StringLookup()
+    traced = tf.function(lambda x: adapted(x))
+    adapted.adapt(["x", "y", "y"])
+    check(traced(tf.constant(["y"])), [1], tf.int64)
+    adapted.adapt(["z", "z", "y"])
+    check(traced(tf.constant(["y"])), [1], tf.int64)
+    assert layer.weights == [] and len(layer.variables) == 0
+    text = L.TextVectorization()
+    text.adapt(["a b b"])
+    assert text.weights == []

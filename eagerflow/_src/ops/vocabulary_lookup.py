@@ -5,7 +5,9 @@ so one op serves Keras' StringLookup / IntegerLookup (token -> index) and their 
 It plays the part of TensorFlow's LookupTableFindV2 on a static hash table, without a resource handle:
 the table travels as ordinary (constant) inputs, so it runs eagerly, is captured by tf.function like
 any tensor, and the generated code calls the same kernel. The kernel is a binary search (searchsorted)
-over the sorted keys, O(n log V), and builds nothing per call. No gradient (keys and ids are discrete).
+over the sorted keys, O(n log V); for strings, when the batch is at least as large as the table, one
+dict built from the table and probed per string is faster (Python comparisons make the search slow).
+No gradient (keys and ids are discrete).
 """
 from __future__ import annotations
 
@@ -18,7 +20,7 @@ from .registry import NO_GRADIENT, Spec, bind, defop
 
 def _utf8(x):
     """String tensors hold bytes; an array of Python str (a NumPy unicode array fed to a model) is encoded."""
-    if x.dtype.kind == "U" or (x.dtype == object and x.size and any(isinstance(s, str) for s in x.reshape(-1))):
+    if x.dtype.kind == "U" or (x.dtype == object and x.size and isinstance(x.reshape(-1)[0], str)):
         return np.array([s.encode("utf-8") if isinstance(s, str) else s for s in x.reshape(-1).tolist()],
                         dtype=object).reshape(x.shape)
     return x
@@ -28,6 +30,12 @@ def _lookup_kernel(keys, values, x, default):
     x = np.asarray(x)
     if keys.dtype == object:
         x = _utf8(x)
+        if x.size >= keys.size:  # many strings: one dict probe each beats a Python-compare binary search
+            table = dict(zip(keys.tolist(), values.tolist()))
+            fallback = default.item() if isinstance(default, np.ndarray) else default
+            out = np.empty(x.shape, dtype=values.dtype)
+            out.reshape(-1)[:] = [table.get(s, fallback) for s in x.reshape(-1).tolist()]
+            return out
     if keys.size == 0:
         return np.full(x.shape, default, dtype=values.dtype)
     pos = np.minimum(np.searchsorted(keys, x), keys.size - 1)
