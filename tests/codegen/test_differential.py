@@ -544,6 +544,9 @@ ROWS += differential_rows_ragged.rows(Row)  # tf.ragged, tf.strings.split
 ROWS += differential_rows_sets.rows(Row)  # tf.bitcast, tf.sets
 from tests.codegen import differential_rows_ctc  # noqa: E402
 ROWS += differential_rows_ctc.rows(Row)  # tf.nn CTC losses, tf.linalg.experimental.conjugate_gradient
+from tests.codegen import differential_rows_lookup  # noqa: E402
+ROWS += differential_rows_lookup.rows(Row)  # VocabularyLookup (Keras StringLookup / IntegerLookup)
+ROWS += differential_rows_lookup.text_token_rows(Row)  # UnicodeCharSplit, StringNGrams (TextVectorization)
 
 
 def _spec(array, dims):

@@ -32,3 +32,5 @@ from .reshaping3d import (Cropping1D, Cropping3D, UpSampling1D, UpSampling3D, Ze
 from .conv3d import (AveragePooling3D, AvgPool3D, Conv1DTranspose, Conv3D, GlobalAveragePooling3D,  # noqa: F401,E402
                      GlobalAvgPool3D, GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D)
 from .merging import add, average, concatenate, dot, maximum, minimum, multiply, subtract  # noqa: F401,E402
+from .index_lookup import IntegerLookup, StringLookup  # noqa: F401,E402
+from .text_vectorization import TextVectorization  # noqa: F401,E402

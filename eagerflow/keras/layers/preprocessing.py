@@ -159,7 +159,7 @@ def encode_categorical(ids, output_mode, depth, dtype):
 
 
 class Discretization(Layer):
-    """The bucket of each value: the number of `bin_boundaries` at or below it (int64), so boundaries
+    """The bucket of each value: the number of `bin_boundaries` at or below it (int32), so boundaries
     [0., .5, 1.] send -1.5 to 0, 0. to 1, .2 to 1 and 1. to 3; with num_bins, `adapt` finds the boundaries."""
 
     def __init__(self, bin_boundaries=None, num_bins=None, epsilon=0.01, output_mode="int", sparse=False,
@@ -202,8 +202,8 @@ class Discretization(Layer):
     def call(self, inputs):
         x = convert_to_tensor(inputs)
         x = _math.cast(x, "float64") if not x.dtype.is_floating else x
-        counts = [_math.cast(_math.greater_equal(x, _math.cast(b, x.dtype)), "int64") for b in self.bin_boundaries or ()]
-        out = _array.zeros_like(x, dtype="int64")
+        counts = [_math.cast(_math.greater_equal(x, _math.cast(b, x.dtype)), "int32") for b in self.bin_boundaries or ()]
+        out = _array.zeros_like(x, dtype="int32")  # Keras 3.15 returns int32 bucket ids
         for c in counts:
             out = out + c
         return out

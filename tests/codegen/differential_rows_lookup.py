@@ -1,0 +1,32 @@
+"""Differential rows for VocabularyLookup (ops/vocabulary_lookup.py), the table op behind Keras'
+StringLookup / IntegerLookup, beside test_differential.py. `rows(Row)` builds them with that test's Row class."""
+import numpy as np
+
+from eagerflow._src.ops.vocabulary_lookup import vocabulary_lookup
+
+KEYS = np.array([b"a", b"c", b"d"], dtype=object)
+IDS = np.array([1, 3, 4], np.int64)
+
+
+def rows(Row):
+    return [
+        Row("VocabularyLookup", lambda x: vocabulary_lookup(KEYS, IDS, x, np.int64(0)),
+            (np.array([[b"a", b"z"], [b"d", b"c"]], dtype=object),)),
+        Row("VocabularyLookup", lambda x: vocabulary_lookup(np.array([2, 5, 9], np.int64), KEYS, x, b"?"),
+            (np.array([9, 0, 5, 10], np.int64),), label="inverse"),
+    ]
+
+
+def text_token_rows(Row):
+    """UnicodeCharSplit and StringNGrams (ops/text_tokens.py), TextVectorization's "character" split and ngrams."""
+    import eagerflow as tf
+    from eagerflow._src.ops.text_tokens import ngrams, unicode_split
+
+    def grams(s):
+        return ngrams(tf.strings.split(s), (1, 2)).to_tensor("")
+
+    return [
+        Row("UnicodeCharSplit", lambda s: unicode_split(s).to_tensor(""),
+            (np.array([b"ab c", "é".encode(), b""], dtype=object),)),
+        Row("StringNGrams", grams, (np.array([b"the cat sat", b"dog", b""], dtype=object),)),
+    ]
