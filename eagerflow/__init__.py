@@ -98,7 +98,8 @@ __version__ = version.VERSION
 # `tf.keras` loads on first use (PEP 562 `__getattr__` below): it is a quarter of what
 # `import eagerflow` would otherwise cost, and many programs never touch it.
 # The same for a few rarely used names: name -> (module, attribute of it, or None for the module).
-_LAZY = {"keras": (".keras", None), "sets": ("._src.api.sets", None), "bitcast": ("._src.ops.bitcast", "bitcast")}
+_LAZY = {"keras": (".keras", None), "sets": ("._src.api.sets", None), "bitcast": ("._src.ops.bitcast", "bitcast"),
+         "bitwise": ("._src.api.bitwise", None)}
 
 
 def __getattr__(name):

@@ -1,4 +1,5 @@
-"""Differential rows for tf.bitcast and tf.sets (ops/bitcast.py, ops/sets.py), beside
+"""Differential rows for tf.bitcast, tf.bitwise shifts and tf.sets (ops/bitcast.py, ops/bitwise_shift.py,
+ops/sets.py), beside
 test_differential.py's table. `rows(Row)` builds them with that test's Row class."""
 import numpy as np
 
@@ -28,6 +29,8 @@ def rows(Row):
             dims="dynamic"),
         Row("Bitcast", lambda x: tf.bitcast(x, tf.float32), (np.array([0, 0, 128], np.uint8),),
             raises=tf.errors.InvalidArgumentError, label="bad-last-dimension", dims="dynamic"),  # (static: ValueError)
+        Row("LeftShift", tf.bitwise.left_shift, (A, np.array([[1, 40, 3], [0, 31, -2]], np.int32))),
+        Row("RightShift", tf.bitwise.right_shift, (-A, np.array([[1, 40, 3], [0, 31, -2]], np.int32)), dims="dynamic"),
         Row("DenseToDenseSetOperation", lambda a, b: _parts(S.union(a, b)), (A, B)),
         Row("DenseToDenseSetOperation", lambda a, b: _parts(S.intersection(a, b)), (A, B), label="intersection",
             dims="dynamic"),

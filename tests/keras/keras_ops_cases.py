@@ -206,6 +206,18 @@ def make_cases(O, tf):  # noqa: N803 - O is keras.ops, as in the other ops tests
     reductions = ["all", "amax", "amin", "any", "argmax", "count_nonzero", "cumprod", "cumsum", "max", "mean", "median",
                   "min", "nanmax", "nanmean", "nanmin", "nanprod", "nansum", "nanstd", "nanvar", "prod", "ptp", "std",
                   "sum", "var", "nancumsum", "trace"]
+    # bitwise and view: integer operands (Keras' promotion first), shifts past the width, a bool refused
+    u8 = tf.constant([[200, 7, 255], [0, 16, 1]], "uint8")
+    c.update({
+        "bitwise_and": lambda: N.bitwise_and(ib, 6), "bitwise_or": lambda: N.bitwise_or(ib, u8),
+        "bitwise_xor": lambda: N.bitwise_xor(u8, u8 // 2), "bitwise_invert": lambda: N.bitwise_invert(u8),
+        "bitwise_not": lambda: N.bitwise_not(ib), "bitwise_and_b": lambda: N.bitwise_and(bb, bb),
+        "left_shift": lambda: N.left_shift(ib, tf.constant([[1, 40, 3], [0, 31, 2]])),
+        "bitwise_left_shift": lambda: N.bitwise_left_shift(u8, 3), "right_shift": lambda: N.right_shift(-ib, 1),
+        "bitwise_right_shift": lambda: N.bitwise_right_shift(u8, tf.constant([[1, 9, 2], [0, 3, 8]], "uint8")),
+        "view_u8": lambda: N.view(x, "uint8"), "view_f32": lambda: N.view(N.view(x, "uint8"), "float32"),
+        "view_i32": lambda: N.view(x, "int32"), "view_bad": lambda: N.view(x, "float64"),
+    })
     for name in unary + reductions:
         for tag, arg in (("i", ib), ("b", bb), ("h", hh)):
             c[f"dt_{name}_{tag}"] = (lambda f, a: lambda: f(a))(getattr(N, name), arg)

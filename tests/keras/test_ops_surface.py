@@ -11,12 +11,8 @@ import eagerflow as tf
 
 with open(os.path.join(os.path.dirname(__file__), "keras3_ops_oracle.json")) as _f:
     SURFACE = json.load(_f)["surface"]
-_NO_BITWISE = "eagerflow has no bitwise ops (BitwiseAnd, LeftShift...) to build it on yet"
 NOT_YET = {
-    "numpy": {"bitwise_and": _NO_BITWISE, "bitwise_invert": _NO_BITWISE, "bitwise_left_shift": _NO_BITWISE,
-              "bitwise_not": _NO_BITWISE, "bitwise_or": _NO_BITWISE, "bitwise_right_shift": _NO_BITWISE,
-              "bitwise_xor": _NO_BITWISE, "left_shift": _NO_BITWISE, "right_shift": _NO_BITWISE,
-              "view": "needs a Bitcast op, which eagerflow lacks"},
+    "numpy": {},
     "nn": {},
     "core": {},
     "linalg": {},

@@ -94,3 +94,21 @@ def test_top_k_returns_tensorflows_named_tuple():
     assert type(kept).__name__ == "TopKV2" and kept.values == [5.0, 5.0] and kept.indices == [1, 3]
     traced = tf.function(lambda x: tf.math.top_k(x, 2))(tf.constant([1.0, 5.0, 3.0]))
     assert type(traced).__name__ == "TopKV2" and traced.indices.numpy().tolist() == [1, 2]
+
+
+def test_bitwise_as_tensorflow():
+    B = tf.bitwise
+    # TensorFlow 2.21: shift amounts are clamped into [0, bits - 1]; left shifts wrap.
+    assert B.right_shift(tf.constant([-8, -8, 8], tf.int32), tf.constant([40, -3, 2])).numpy().tolist() == [-1, -8, 2]
+    assert B.left_shift(tf.constant([1, 100, -1], tf.int8), tf.constant([7, 2, 9], tf.int8)).numpy().tolist() == \
+        [-128, -112, -128]
+    assert B.right_shift(tf.constant([200, 255], tf.uint8), tf.constant([1, 9], tf.uint8)).numpy().tolist() == [100, 1]
+    assert B.bitwise_xor(tf.constant([5, 6]), 3).numpy().tolist() == [6, 5]
+    assert B.invert(tf.constant([-1, 0], tf.int64)).numpy().tolist() == [0, -1]
+    assert sorted(n for n in dir(B) if not n.startswith("_")) == [
+        "bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift"]
+    cf = tf.function(B.left_shift).get_concrete_function(tf.TensorSpec([2], tf.int32), tf.TensorSpec([2], tf.int32))
+    assert [op.type for op in cf.graph.get_operations()] == ["Placeholder", "Placeholder", "LeftShift", "Identity"]
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match="Value for attr 'T' of float is not in the list of allowed values: int8, int16, int32"):
+        B.left_shift(tf.constant([1.0]), tf.constant([1.0]))

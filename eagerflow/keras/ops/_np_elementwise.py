@@ -389,3 +389,38 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     x = t.where(t.math.is_nan(x), t.cast(nan, x.dtype), x)
     x = t.where(x == np.inf, t.cast(info.max if posinf is None else posinf, x.dtype), x)
     return t.where(x == -np.inf, t.cast(info.min if neginf is None else neginf, x.dtype), x)
+
+
+# --- bitwise: promoted by Keras' rule, then tf.bitwise (integers only: a bool or float is TF's error) ---
+bitwise_and, bitwise_or, bitwise_xor = (_binary(n, module="bitwise") for n in ("bitwise_and", "bitwise_or",
+                                                                                "bitwise_xor"))
+bitwise_left_shift = left_shift = _binary("left_shift", module="bitwise")
+bitwise_right_shift = right_shift = _binary("right_shift", module="bitwise")
+
+
+def bitwise_invert(x):
+    return tf().bitwise.invert(tensor(x))
+
+
+bitwise_not = bitwise_invert
+
+
+def view(x, dtype=None):
+    """NumPy's `x.view(dtype)`: the same bytes as another dtype; with a different item size the last
+    axis is rescaled (float32 [2, 3] as uint8 is [2, 12]). Keras' ValueError when the bytes do not
+    divide; tf.bitcast does the reinterpretation."""
+    t = tf()
+    x = tensor(x)
+    new = t.as_dtype(dtype) if dtype is not None else x.dtype
+    old_size, new_size = x.dtype.size, new.size
+    shape = list(x.shape)
+    last = shape[-1] if shape else -1
+    if (old_size != new_size and last == -1) or (last * old_size) % new_size:
+        raise ValueError(f"Cannot view array of shape {x.shape} and dtype {x.dtype} as dtype {new} because the "
+                         f"total number of bytes is not divisible by the new itemsize.")
+    if old_size == new_size:
+        return t.bitcast(x, new)
+    if old_size > new_size:
+        return t.reshape(t.bitcast(x, new), shape[:-1] + [last * (old_size // new_size)])
+    ratio = new_size // old_size
+    return t.bitcast(t.reshape(x, shape[:-1] + [last // ratio, ratio]), new)
