@@ -20,5 +20,21 @@ from ..ops.nn_extra import (avg_pool1d, compute_average_loss, conv1d_transpose, 
 from ..ops.norms import l2_normalize  # noqa: F401,E402
 from ..ops.space_depth import depth_to_space, space_to_depth  # noqa: F401,E402
 from ..ops.special import softsign  # noqa: F401,E402
-from ..ops.ctc import ctc_loss, ctc_unique_labels  # noqa: F401,E402
-from ..ops.ctc_decoders import ctc_beam_search_decoder, ctc_greedy_decoder  # noqa: F401,E402
+
+# The CTC ops (ops/ctc*.py) load on first use, not at `import eagerflow`.
+_LAZY_CTC = {"ctc_loss": "ctc", "ctc_unique_labels": "ctc", "ctc_beam_search_decoder": "ctc_decoders",
+             "ctc_greedy_decoder": "ctc_decoders"}
+
+
+def __getattr__(name):
+    module = _LAZY_CTC.get(name)
+    if module is None:
+        raise AttributeError(f"module 'tf.nn' has no attribute {name!r}")
+    import importlib
+    value = getattr(importlib.import_module(f"..ops.{module}", __package__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY_CTC))

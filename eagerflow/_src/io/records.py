@@ -17,7 +17,23 @@ from __future__ import annotations
 import struct
 
 from ..core.errors import DataLossError
-from .crc32c import crc32c, crc32c_many, crc32c_python  # noqa: F401 - crc32c: the summary writer's name
+
+
+# io/crc32c.py (its tables and NumPy code) loads on the first record written or read, not at
+# `import eagerflow` (tf.summary imports this module).
+def crc32c(data):  # the summary writer's name
+    from .crc32c import crc32c as compute
+    return compute(data)
+
+
+def crc32c_many(buffers):
+    from .crc32c import crc32c_many as compute
+    return compute(buffers)
+
+
+def crc32c_python(data):
+    from .crc32c import crc32c_python as compute
+    return compute(data)
 
 HEADER = 12  # length (8) + its masked CRC (4)
 _BATCH_BYTES = 4 << 20
