@@ -87,6 +87,7 @@ from ._src.api import ragged  # noqa: E402  (tf.ragged: RaggedTensor factories a
 from ._src.composite.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa: E402
 from ._src.ops.strings import as_string  # noqa: E402
 from ._src.ops.string_hash import fingerprint  # noqa: E402
+from ._src.ops.complex import complex  # noqa: E402,A004 - TensorFlow's name
 from . import summary  # noqa: E402  (tf.summary: event files for TensorBoard)
 
 # The TensorFlow API version this package implements, which is what programs written for TensorFlow

@@ -37,7 +37,7 @@ EXPECTED = set("""
     ensure_shape get_static_value shape_n unravel_index realdiv saturate_cast truncatediv truncatemod
     dynamic_partition dynamic_stitch histogram_fixed_width control_dependencies group inside_function
     no_op timestamp tuple constant_initializer ones_initializer random_normal_initializer
-    random_uniform_initializer zeros_initializer hessians identity_n get_logger bitcast sets bitwise
+    random_uniform_initializer zeros_initializer hessians identity_n get_logger bitcast sets bitwise complex
     signal
     fingerprint
     SparseTensor SparseTensorSpec sparse RaggedTensor RaggedTensorSpec ragged IndexedSlicesSpec

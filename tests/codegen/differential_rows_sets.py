@@ -29,6 +29,8 @@ def rows(Row):
             dims="dynamic"),
         Row("Bitcast", lambda x: tf.bitcast(x, tf.float32), (np.array([0, 0, 128], np.uint8),),
             raises=tf.errors.InvalidArgumentError, label="bad-last-dimension", dims="dynamic"),  # (static: ValueError)
+        Row("Complex", tf.complex, (np.array([[1.0], [2.0]], np.float32), np.array([3.0, -4.0], np.float32))),
+        Row("Complex", tf.complex, (np.array([1.5, 2.0]), np.array([np.inf, -0.0])), label="float64", dims="dynamic"),
         Row("LeftShift", tf.bitwise.left_shift, (A, np.array([[1, 40, 3], [0, 31, -2]], np.int32))),
         Row("RightShift", tf.bitwise.right_shift, (-A, np.array([[1, 40, 3], [0, 31, -2]], np.int32)), dims="dynamic"),
         Row("DenseToDenseSetOperation", lambda a, b: _parts(S.union(a, b)), (A, B)),

@@ -67,6 +67,9 @@ ROWS = [
             make=_signed_away_from_zero((2, 3))),
     GradRow("Real", lambda x: tf.math.real(tf.cast(x, tf.complex128) * (1 + 2j)) * x, [(2, 3)]),
     GradRow("Imag", lambda x: tf.math.imag(tf.cast(x, tf.complex128) * (1 + 2j)) * x, [(2, 3)]),
+    # tf.complex(x, y) then |z|^2 = x^2 + y^2 and real/imag back: both parts' gradients, y broadcast
+    GradRow("Complex", lambda x, y: tf.abs(tf.complex(x, y * 2.0)) ** 2 + tf.math.imag(tf.complex(x, y)) * x,
+            [(2, 3), (3,)]),
     GradRow("Erf", tf.math.erf, [(2, 3)], order=2),
     # --- cast, add_n, clip ---
     GradRow("Cast/complex-round-trip", lambda x: tf.cast(tf.cast(x, tf.complex128), tf.float64) * x, [(2, 3)],

@@ -14,6 +14,7 @@ from ..core import dtypes as _dt
 from ..core.tensor import Tensor
 from . import shape_rules as R
 from .operands import as_tensor
+from .lazy_jax import jnp, lax
 from .registry import Spec, bind, defop
 
 _COMPLEX_TYPES = (_dt.complex64, _dt.complex128)
@@ -51,6 +52,42 @@ Real = defop("Real", inputs=("input",), kernel=lambda x: x.real.copy(), infer=_c
              grad=lambda op, g: _as_complex(g, op.inputs[0]))
 Imag = defop("Imag", inputs=("input",), kernel=lambda x: x.imag.copy(), infer=_complex_rule("Imag"),
              grad=lambda op, g: _as_complex(g, op.inputs[0]) * as_tensor(1j, op.inputs[0].dtype))
+
+
+_COMPLEX_OF = {_dt.float32: _dt.complex64, _dt.float64: _dt.complex128}
+
+
+def _complex_infer(inputs, attrs):
+    real_part, imag_part = inputs
+    spec = R.binary()(inputs, attrs)[0]
+    return [Spec(spec.shape, _COMPLEX_OF[real_part.dtype])]
+
+
+def _complex_kernel(real_part, imag_part):
+    out = np.empty(np.broadcast_shapes(real_part.shape, imag_part.shape),
+                   np.complex64 if real_part.dtype == np.float32 else np.complex128)
+    out.real, out.imag = real_part, imag_part
+    return out
+
+
+def _complex_grad(op, g):
+    """TensorFlow's rule: the real part of the gradient to `real`, its imaginary part to `imag`,
+    each summed back over the dimensions its input was broadcast along."""
+    return _math.sum_to(real(g), op.inputs[0]), _math.sum_to(imag(g), op.inputs[1])
+
+
+Complex = defop("Complex", inputs=("real", "imag"), kernel=_complex_kernel, infer=_complex_infer,
+                grad=_complex_grad, doc="real + imag * 1j with broadcasting (tf.complex).")
+Complex.jax = lambda re, im: lax.complex(*jnp.broadcast_arrays(re, im))
+
+
+def complex(real, imag, name=None):  # noqa: A001 - TensorFlow's name
+    """`tf.complex(real, imag)`: both float32 (complex64) or both float64 (complex128)."""
+    re, im = as_tensor(real), as_tensor(imag)
+    if re.dtype is not im.dtype or re.dtype not in _COMPLEX_OF:
+        raise TypeError(f"The `real` and `imag` components have incorrect types: {re.dtype.name} {im.dtype.name}. "
+                        f"They must be consistent, and one of [tf.float32, tf.float64]")
+    return bind(Complex, (re, im), name=name)
 
 
 def conj(x, name=None):
