@@ -88,6 +88,10 @@ from ._src.composite.ragged_tensor import RaggedTensor, RaggedTensorSpec  # noqa
 from ._src.ops.strings import as_string  # noqa: E402
 from ._src.ops.string_hash import fingerprint  # noqa: E402
 from ._src.ops.complex import complex  # noqa: E402,A004 - TensorFlow's name
+from ._src.ops.partitions import histogram_fixed_width_bins  # noqa: E402
+from ._src.api.small_names import AggregationMethod, grad_pass_through, is_symbolic_tensor  # noqa: E402
+from ._src.api.linalg import eig, eigvals  # noqa: E402
+from ._src.api.linalg import sqrtm as matrix_square_root  # noqa: E402
 from . import summary  # noqa: E402  (tf.summary: event files for TensorBoard)
 
 # The TensorFlow API version this package implements, which is what programs written for TensorFlow
@@ -100,7 +104,10 @@ __version__ = version.VERSION
 # `import eagerflow` would otherwise cost, and many programs never touch it.
 # The same for a few rarely used names: name -> (module, attribute of it, or None for the module).
 _LAZY = {"keras": (".keras", None), "sets": ("._src.api.sets", None), "bitcast": ("._src.ops.bitcast", "bitcast"),
-         "bitwise": ("._src.api.bitwise", None)}
+         "bitwise": ("._src.api.bitwise", None), "compat": ("._src.api.compat", None),
+         # TensorFlow 2.21's tf.losses / tf.metrics / tf.optimizers / tf.initializers are Keras 3's modules
+         "losses": (".keras.losses", None), "metrics": (".keras.metrics", None),
+         "optimizers": (".keras.optimizers", None), "initializers": (".keras.initializers", None)}
 
 
 def __getattr__(name):

@@ -38,6 +38,8 @@ EXPECTED = set("""
     dynamic_partition dynamic_stitch histogram_fixed_width control_dependencies group inside_function
     no_op timestamp tuple constant_initializer ones_initializer random_normal_initializer
     random_uniform_initializer zeros_initializer hessians identity_n get_logger bitcast sets bitwise complex
+    histogram_fixed_width_bins AggregationMethod grad_pass_through is_symbolic_tensor eig eigvals matrix_square_root
+    compat losses metrics optimizers initializers
     signal
     fingerprint
     SparseTensor SparseTensorSpec sparse RaggedTensor RaggedTensorSpec ragged IndexedSlicesSpec

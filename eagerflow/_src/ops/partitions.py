@@ -164,3 +164,20 @@ def _jax_stitch(*arrays, N):
 
 
 DynamicStitch.jax = _jax_stitch
+
+
+def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_dt.int32, name=None):
+    """`tf.histogram_fixed_width_bins`: the bin index of each value (the shape of `values`), with the
+    same binning as histogram_fixed_width: below the range is bin 0, at or above its end the last.
+    int32 whatever `dtype` says, as TensorFlow 2.21 returns."""
+    from .array import reshape, shape
+    from .math import cast, clip_by_value, floor, subtract, multiply, truediv
+    x = as_tensor(values)
+    bounds = as_tensor(value_range, x.dtype) if not hasattr(value_range, "dtype") else as_tensor(value_range)
+    work = _dt.float64 if x.dtype in (_dt.float64, _dt.int64) else _dt.float32
+    lo, hi = cast(bounds[0], work), cast(bounds[1], work)
+    n_float = cast(as_tensor(nbins, _dt.int32), work)
+    scaled = floor(multiply(truediv(subtract(cast(x, work), lo), subtract(hi, lo)), n_float))
+    bins = cast(clip_by_value(scaled, as_tensor(0, work), subtract(n_float, 1)), _dt.int32)
+    return reshape(bins, shape(x))
+
