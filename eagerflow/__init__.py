@@ -107,7 +107,10 @@ _LAZY = {"keras": (".keras", None), "sets": ("._src.api.sets", None), "bitcast":
          "bitwise": ("._src.api.bitwise", None), "compat": ("._src.api.compat", None),
          # TensorFlow 2.21's tf.losses / tf.metrics / tf.optimizers / tf.initializers are Keras 3's modules
          "losses": (".keras.losses", None), "metrics": (".keras.metrics", None),
-         "optimizers": (".keras.optimizers", None), "initializers": (".keras.initializers", None)}
+         "optimizers": (".keras.optimizers", None), "initializers": (".keras.initializers", None),
+         "space_to_batch_nd": ("._src.ops.space_batch", "space_to_batch_nd"),
+         "space_to_batch": ("._src.ops.space_batch", "space_to_batch"),
+         "batch_to_space": ("._src.ops.space_batch", "batch_to_space")}
 
 
 def __getattr__(name):

@@ -31,6 +31,13 @@ def rows(Row):
             raises=tf.errors.InvalidArgumentError, label="bad-last-dimension", dims="dynamic"),  # (static: ValueError)
         Row("Complex", tf.complex, (np.array([[1.0], [2.0]], np.float32), np.array([3.0, -4.0], np.float32))),
         Row("Complex", tf.complex, (np.array([1.5, 2.0]), np.array([np.inf, -0.0])), label="float64", dims="dynamic"),
+        Row("SpaceToBatchND", lambda x: tf.space_to_batch_nd(x, [2, 2], [[1, 1], [0, 2]]),
+            (np.arange(2 * 4 * 4 * 3, dtype=np.float32).reshape(2, 4, 4, 3),)),
+        Row("SpaceToBatchND", lambda x: tf.space_to_batch_nd(x, [3, 3], [[0, 0], [0, 0]]),
+            (np.ones((1, 4, 4, 1), np.float32),), raises=tf.errors.InvalidArgumentError, label="indivisible",
+            dims="dynamic"),
+        Row("BatchToSpaceND", lambda x: tf.batch_to_space(x, [2], [[1, 0]]),
+            (np.arange(4 * 3 * 2, dtype=np.float32).reshape(4, 3, 2),), dims="dynamic"),
         Row("LeftShift", tf.bitwise.left_shift, (A, np.array([[1, 40, 3], [0, 31, -2]], np.int32))),
         Row("RightShift", tf.bitwise.right_shift, (-A, np.array([[1, 40, 3], [0, 31, -2]], np.int32)), dims="dynamic"),
         Row("DenseToDenseSetOperation", lambda a, b: _parts(S.union(a, b)), (A, B)),

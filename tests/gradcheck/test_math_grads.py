@@ -71,6 +71,8 @@ ROWS = [
     GradRow("Complex", lambda x, y: tf.abs(tf.complex(x, y * 2.0)) ** 2 + tf.math.imag(tf.complex(x, y)) * x,
             [(2, 3), (3,)]),
     GradRow("Erf", tf.math.erf, [(2, 3)], order=2),
+    GradRow("SpaceToBatchND", lambda x: tf.space_to_batch_nd(x, [2, 2], [[1, 1], [0, 2]]) ** 2, [(2, 2, 2, 3)]),
+    GradRow("BatchToSpaceND", lambda x: tf.batch_to_space(x * x, [2], [[1, 0]]), [(4, 3, 2)]),
     # --- cast, add_n, clip ---
     GradRow("Cast/complex-round-trip", lambda x: tf.cast(tf.cast(x, tf.complex128), tf.float64) * x, [(2, 3)],
             order=2),

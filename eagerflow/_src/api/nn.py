@@ -21,9 +21,9 @@ from ..ops.norms import l2_normalize  # noqa: F401,E402
 from ..ops.space_depth import depth_to_space, space_to_depth  # noqa: F401,E402
 from ..ops.special import softsign  # noqa: F401,E402
 
-# The CTC ops (ops/ctc*.py) load on first use, not at `import eagerflow`.
+# The CTC ops (ops/ctc*.py) and space_to_batch load on first use, not at `import eagerflow`.
 _LAZY_CTC = {"ctc_loss": "ctc", "ctc_unique_labels": "ctc", "ctc_beam_search_decoder": "ctc_decoders",
-             "ctc_greedy_decoder": "ctc_decoders"}
+             "ctc_greedy_decoder": "ctc_decoders", "space_to_batch": "space_batch"}
 
 
 def __getattr__(name):
