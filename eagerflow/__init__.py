@@ -110,7 +110,9 @@ _LAZY = {"keras": (".keras", None), "sets": ("._src.api.sets", None), "bitcast":
          "optimizers": (".keras.optimizers", None), "initializers": (".keras.initializers", None),
          "space_to_batch_nd": ("._src.ops.space_batch", "space_to_batch_nd"),
          "space_to_batch": ("._src.ops.space_batch", "space_to_batch"),
-         "batch_to_space": ("._src.ops.space_batch", "batch_to_space")}
+         "batch_to_space": ("._src.ops.space_batch", "batch_to_space"),
+         "required_space_to_batch_paddings": ("._src.ops.space_batch", "required_space_to_batch_paddings"),
+         "edit_distance": ("._src.ops.edit_distance", "edit_distance")}
 
 
 def __getattr__(name):

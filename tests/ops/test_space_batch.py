@@ -44,3 +44,32 @@ def test_gradient_and_graph():
         "Placeholder", "Const", "Const", "SpaceToBatchND", "Const", "Const", "BatchToSpaceND", "Identity"]
     assert cf.output_shapes.as_list() == [None, 4, 4, 1]
     np.testing.assert_array_equal(round_trip(X).numpy(), X.numpy())
+
+
+def test_required_space_to_batch_paddings_as_tensorflow():
+    paddings, crops = tf.required_space_to_batch_paddings([5, 7], [2, 3])
+    assert paddings.numpy().tolist() == [[0, 1], [0, 2]] and crops.numpy().tolist() == [[0, 1], [0, 2]]
+    paddings, crops = tf.required_space_to_batch_paddings([5, 7], [2, 3], base_paddings=[[1, 0], [0, 2]])
+    assert paddings.numpy().tolist() == [[1, 0], [0, 2]] and crops.numpy().tolist() == [[0, 0], [0, 0]]
+
+
+def test_edit_distance_as_tensorflow():
+    h = tf.sparse.SparseTensor([[0, 0, 0], [1, 0, 0]], ["a", "b"], [2, 1, 1])
+    t = tf.sparse.SparseTensor([[0, 1, 0], [1, 0, 0], [1, 0, 1], [1, 0, 2], [1, 1, 0]], ["a", "b", "c", "a", "x"],
+                               [2, 2, 3])
+    np.testing.assert_allclose(tf.edit_distance(h, t).numpy(), [[np.inf, 1.0], [2 / 3, 1.0]], rtol=1e-6)
+    assert tf.edit_distance(h, t, normalize=False).numpy().tolist() == [[1.0, 1.0], [2.0, 1.0]]
+    empty = tf.sparse.SparseTensor(tf.zeros([0, 2], tf.int64), tf.constant([], tf.int32), [1, 1])
+    one = tf.sparse.SparseTensor([[0, 0]], [1], [1, 1])
+    assert tf.edit_distance(empty, empty).numpy().tolist() == [0.0]
+    assert tf.edit_distance(one, empty).numpy().tolist() == [np.inf]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"cannot compute EditDistance as input #4\(zero-based\) "
+                                                             r"was expected to be a int32 tensor but is a string tensor"):
+        tf.edit_distance(one, tf.sparse.SparseTensor([[0, 0]], ["a"], [1, 1]))
+    with pytest.raises(TypeError, match="Hypothesis must be a SparseTensor."):
+        tf.edit_distance(tf.constant([1]), one)
+    cf = tf.function(lambda a, b, c, d: tf.edit_distance(tf.sparse.SparseTensor(a, b, [2, 2]),
+                                                         tf.sparse.SparseTensor(c, d, [2, 1]))).get_concrete_function(
+        tf.TensorSpec([None, 2], tf.int64), tf.TensorSpec([None], tf.int32), tf.TensorSpec([None, 2], tf.int64),
+        tf.TensorSpec([None], tf.int32))
+    assert "EditDistance" in [op.type for op in cf.graph.get_operations()] and cf.output_shapes.as_list() == [2]

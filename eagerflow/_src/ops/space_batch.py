@@ -138,3 +138,18 @@ def batch_to_space(input, block_shape, crops, name=None):  # noqa: A002
 
 
 space_to_batch = space_to_batch_nd  # TensorFlow 2's tf.space_to_batch / tf.nn.space_to_batch: the same N-d op
+
+
+def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=None, name=None):
+    """`tf.required_space_to_batch_paddings`: (paddings, crops) making each padded spatial size a
+    multiple of its block: base_paddings plus the least extra padding at the end, which the crops
+    remove again after batch_to_space."""
+    from .array import zeros_like
+    from .joining import stack
+    shape = _int_operand(input_shape)
+    block = _int_operand(block_shape)
+    base = _int_operand(base_paddings) if base_paddings is not None else \
+        as_tensor(np.zeros((int(np.prod(block.shape.as_list())), 2), np.int32))
+    start, end = base[:, 0], base[:, 1]
+    extra = (block - (shape + start + end) % block) % block
+    return stack([start, end + extra], axis=1), stack([zeros_like(extra), extra], axis=1)
