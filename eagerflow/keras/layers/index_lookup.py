@@ -155,11 +155,7 @@ class IndexLookup(Layer):
     def adapt(self, data, steps=None, batch_size=None):
         """Counts tokens over `data` (list, array, tensor or Dataset of batches) and keeps the most frequent
         (ties: the larger token first); in "tf_idf" mode also the number of documents (rows) per token."""
-        from ..._src.data.dataset import Dataset
-        if isinstance(data, Dataset):
-            batches = data.take(steps) if steps is not None else data
-        else:
-            batches = [data]
+        batches = adapt_batches(data, steps)
 
         def documents():
             for batch in batches:
@@ -307,3 +303,12 @@ class IntegerLookup(IndexLookup):
 
     def _encoding_config(self):
         return {}
+
+
+def adapt_batches(data, steps):
+    """What `adapt` iterates: a Dataset's batches (its first `steps` when given), or the data as one batch."""
+    from ..._src.data.dataset import Dataset
+    if isinstance(data, Dataset):
+        return data.take(steps) if steps is not None else data
+    return [data]
+

@@ -105,11 +105,8 @@ class TextVectorization(Layer):
 
     def adapt(self, data, batch_size=None, steps=None):
         """Sets the vocabulary from `data` (strings: a list, array, tensor or Dataset), one document per string."""
-        from ..._src.data.dataset import Dataset
-        if isinstance(data, Dataset):
-            batches = data.take(steps) if steps is not None else data
-        else:
-            batches = [data]
+        from .index_lookup import adapt_batches
+        batches = adapt_batches(data, steps)
 
         def documents():
             for batch in batches:

@@ -31,6 +31,12 @@ def _float_step(step):
     return step if step.dtype is _dt.float32 else _math.cast(step, _dt.float32)
 
 
+def _progress(step, decay_steps, staircase):
+    """step / decay_steps, floored when `staircase` (exponential and inverse-time decay)."""
+    p = _float_step(step) / float(decay_steps)
+    return _math.floor(p) if staircase else p
+
+
 def _f32(value):
     return _convert(float(value), _dt.float32)
 
@@ -46,9 +52,7 @@ class ExponentialDecay(LearningRateSchedule):
         self.staircase, self.name = staircase, name
 
     def __call__(self, step):
-        p = _float_step(step) / float(self.decay_steps)
-        if self.staircase:
-            p = _math.floor(p)
+        p = _progress(step, self.decay_steps, self.staircase)
         return _math.multiply(_math.pow(_convert(float(self.decay_rate)), p),
                               float(self.initial_learning_rate))
 
@@ -114,9 +118,7 @@ class InverseTimeDecay(LearningRateSchedule):
         self.staircase, self.name = staircase, name
 
     def __call__(self, step):
-        p = _float_step(step) / float(self.decay_steps)
-        if self.staircase:
-            p = _math.floor(p)
+        p = _progress(step, self.decay_steps, self.staircase)
         return float(self.initial_learning_rate) / (1.0 + p * float(self.decay_rate))
 
     def get_config(self):
