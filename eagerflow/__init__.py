@@ -105,6 +105,7 @@ __version__ = version.VERSION
 # The same for a few rarely used names: name -> (module, attribute of it, or None for the module).
 _LAZY = {"keras": (".keras", None), "sets": ("._src.api.sets", None), "bitcast": ("._src.ops.bitcast", "bitcast"),
          "bitwise": ("._src.api.bitwise", None), "compat": ("._src.api.compat", None),
+         "lookup": ("._src.api.lookup", None),
          # TensorFlow 2.21's tf.losses / tf.metrics / tf.optimizers / tf.initializers are Keras 3's modules
          "losses": (".keras.losses", None), "metrics": (".keras.metrics", None),
          "optimizers": (".keras.optimizers", None), "initializers": (".keras.initializers", None),

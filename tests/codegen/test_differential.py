@@ -547,6 +547,9 @@ ROWS += differential_rows_ctc.rows(Row)  # tf.nn CTC losses, tf.linalg.experimen
 from tests.codegen import differential_rows_lookup  # noqa: E402
 ROWS += differential_rows_lookup.rows(Row)  # VocabularyLookup (Keras StringLookup / IntegerLookup)
 ROWS += differential_rows_lookup.text_token_rows(Row)  # UnicodeCharSplit, StringNGrams (TextVectorization)
+from tests.codegen import differential_rows_lookup_tables  # noqa: E402
+ROWS += differential_rows_lookup_tables.rows(Row)  # tf.lookup StaticHashTable / StaticVocabularyTable
+ROWS += differential_rows_lookup_tables.mutable_rows(Row)  # MutableHashTable's insert / remove
 
 
 def _spec(array, dims):

@@ -1,0 +1,110 @@
+"""`tf.lookup.experimental.MutableHashTable`: a key -> value table that insert / remove change, whose
+state lives across tf.function calls.
+
+TensorFlow keeps it behind a resource handle. Here the state is two non-trainable variables (keys sorted
+ascending, values alongside, each first dimension unknown), so a traced function captures them by
+reference like any variable and sees every change, eager or traced. insert / remove are pure ops over
+the pair (ops/lookup_mutable.py) followed by two assigns; lookup is VocabularyLookup (scalar values) or a
+position lookup and a gather (vector values). An insert or remove is a read of both variables and two
+assigns, not one atomic step: threads changing one table at the same time can lose an update.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import dtypes
+from ..core.context import graph_scope
+from ..core.convert import convert_to_tensor
+from ..core.shape import TensorShape
+from ..ops.array import concat, reshape, shape, size, where
+from ..ops.lookup_mutable import table_insert, table_remove
+from ..ops.lookup_tables import _check_key_dtype
+from ..ops.math import greater_equal, maximum
+from ..ops.sequences import range as index_range
+from ..ops.slicing import gather
+from ..ops.static_shapes import get_static_value
+from ..ops.vocabulary_lookup import vocabulary_lookup
+from .variables import Variable
+
+
+def _convert(arg, value, dtype):
+    """TensorFlow's conversion error for insert / remove arguments, prefixed with the argument's name."""
+    try:
+        return convert_to_tensor(value, dtype=dtype)
+    except ValueError as e:
+        raise ValueError(f"{arg}: {e}") from None
+
+
+class MutableHashTable:
+    """`tf.lookup.experimental.MutableHashTable(key_dtype, value_dtype, default_value)`."""
+
+    def __init__(self, key_dtype, value_dtype, default_value, name="MutableHashTable",
+                 checkpoint=True, experimental_is_anonymous=False):
+        self._key_dtype, self._value_dtype = dtypes.as_dtype(key_dtype), dtypes.as_dtype(value_dtype)
+        self._name = name
+        with graph_scope(None):  # state is created eagerly, also when the table is built inside a trace
+            default = np.asarray(get_static_value(convert_to_tensor(default_value, dtype=self._value_dtype)))
+            self._default_value = convert_to_tensor(default, dtype=self._value_dtype)
+            self._value_shape = default.shape
+            empty_keys = np.zeros([0], self._key_dtype.as_numpy_dtype if self._key_dtype != dtypes.string else object)
+            empty_values = np.zeros((0,) + default.shape, self._value_dtype.as_numpy_dtype
+                                    if self._value_dtype != dtypes.string else object)
+            self._keys = Variable(empty_keys, dtype=self._key_dtype, shape=TensorShape([None]), trainable=False,
+                                  name=f"{name}_keys")
+            self._values = Variable(empty_values, dtype=self._value_dtype, trainable=False, name=f"{name}_values",
+                                    shape=TensorShape([None] + list(default.shape)))
+
+    @property
+    def key_dtype(self):
+        return self._key_dtype
+
+    @property
+    def value_dtype(self):
+        return self._value_dtype
+
+    @property
+    def name(self):
+        return self._name
+
+    def size(self, name=None):
+        """The number of keys, an int64 scalar."""
+        return size(self._keys.read_value(), out_type=dtypes.int64)
+
+    def insert(self, keys, values, name=None):
+        """Maps each of `keys` to the matching entry of `values` (a later duplicate wins)."""
+        keys = _convert("keys", keys, self._key_dtype)
+        values = _convert("values", values, self._value_dtype)
+        new_keys, new_values = table_insert(self._keys.read_value(), self._values.read_value(), keys, values)
+        self._keys.assign(new_keys)
+        self._values.assign(new_values)
+
+    def remove(self, keys, name=None):
+        """Removes `keys` from the table; keys that are not in it are ignored."""
+        keys = convert_to_tensor(keys)
+        _check_key_dtype(keys, self._key_dtype)
+        new_keys, new_values = table_remove(self._keys.read_value(), self._values.read_value(), keys)
+        self._keys.assign(new_keys)
+        self._values.assign(new_values)
+
+    def lookup(self, keys, dynamic_default_values=None, name=None):
+        """Each key's value, or the default value (of shape value_shape) for a missing key."""
+        if dynamic_default_values is not None:
+            raise NotImplementedError("MutableHashTable.lookup: dynamic_default_values is not supported yet")
+        keys = _convert("keys", keys, self._key_dtype)
+        table_keys, table_values = self._keys.read_value(), self._values.read_value()
+        if not self._value_shape:
+            return vocabulary_lookup(table_keys, table_values, keys, self._default_value)
+        positions = vocabulary_lookup(table_keys, index_range(size(table_keys, out_type=dtypes.int64)), keys,
+                                      np.int64(-1))
+        rows = gather(table_values, maximum(positions, np.int64(0)))
+        found = reshape(greater_equal(positions, np.int64(0)),
+                        concat([shape(positions), np.ones(len(self._value_shape), np.int32)], 0))
+        return where(found, rows, self._default_value)
+
+    def __getitem__(self, keys):
+        return self.lookup(keys)
+
+    def export(self, name=None):
+        """(keys, values) tensors of the table's contents."""
+        return self._keys.read_value(), self._values.read_value()
+
