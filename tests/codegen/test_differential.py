@@ -37,6 +37,7 @@ from tests.codegen import (differential_rows_breadth, differential_rows_everyday
 from tests.codegen import differential_rows_signal
 from tests.codegen import differential_rows_linalg
 from tests.codegen import differential_rows_sets
+from tests.codegen import differential_rows_image
 
 for _module in pkgutil.iter_modules(eagerflow._src.ops.__path__):  # every op family registers its ops
     importlib.import_module(f"eagerflow._src.ops.{_module.name}")
@@ -542,6 +543,7 @@ ROWS += differential_rows_linalg.rows(Row)  # tf.linalg: expm, sqrtm, logm, lu, 
 ROWS += differential_rows_sparse.rows(Row)  # tf.sparse
 ROWS += differential_rows_ragged.rows(Row)  # tf.ragged, tf.strings.split
 ROWS += differential_rows_sets.rows(Row)  # tf.bitcast, tf.sets
+ROWS += differential_rows_image.rows(Row)  # tf.image colour spaces, hue and saturation
 
 
 def _spec(array, dims):
