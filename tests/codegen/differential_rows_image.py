@@ -100,6 +100,12 @@ def rows(Row):
             (NMS_BOXES, NMS_SCORES), label="soft"),
         Row("CombinedNonMaxSuppression", lambda b, s: tf.image.combined_non_max_suppression(b, s, 3, 5, 0.4, 0.1),
             (NMS_BOXES.reshape(2, 3, 1, 4), NMS_SCORES.reshape(2, 3, 1) * np.array([1.0, 0.5], np.float32))),
+        Row("NonMaxSuppressionWithOverlaps", lambda o, s: tf.image.non_max_suppression_overlaps(o, s, 4, 0.3, 0.1),
+            (np.abs(NMS_BOXES @ NMS_BOXES.T) / 2, NMS_SCORES), dims="dynamic"),
+        Row("NonMaxSuppressionPaddedV2", lambda b, s: tf.image.non_max_suppression_padded(
+            b, s, 5, 0.4, 0.1, pad_to_max_output_size=True, tile_size=4), (NMS_BOXES, NMS_SCORES)),
+        Row("NonMaxSuppressionPaddedV2", lambda b, s: tf.image.non_max_suppression_padded(b, s, 4, 0.5),
+            (NMS_BOXES, NMS_SCORES), dims="dynamic", label="unpadded-dynamic"),
         Row("NonMaxSuppressionV3", lambda b, s: tf.image.non_max_suppression(b, s, 5, 1.5), (NMS_BOXES, NMS_SCORES),
             raises=tf.errors.InvalidArgumentError, label="bad-iou"),
         # the stateless random adjustments: the same draw eagerly, in generated code and in the interpreter

@@ -88,3 +88,55 @@ def test_graph_op_types_and_shapes():
 def test_bad_calls_as_tensorflow(call, words):
     with pytest.raises(tf.errors.InvalidArgumentError, match=words):
         call()
+
+
+OVERLAPS = np.array([[1, .6, .2, 0], [.6, 1, .7, 0], [.2, .7, 1, 0], [0, 0, 0, 1]], np.float32)
+OV_SCORES = np.array([.9, .8, .7, .6], np.float32)
+
+
+@pytest.mark.parametrize("matrix,kwargs,want", [
+    (OVERLAPS, dict(max_output_size=4, overlap_threshold=0.5), [0, 2, 3]),
+    (OVERLAPS, dict(max_output_size=2, overlap_threshold=0.65), [0, 1]),
+    (OVERLAPS, dict(max_output_size=4, overlap_threshold=0.5, score_threshold=0.65), [0, 2]),
+    (OVERLAPS * 2, dict(max_output_size=4, overlap_threshold=1.5), [0, 1, 2, 3]),
+], ids=["default", "size-2", "score-threshold", "threshold-above-1"])
+def test_overlaps_match_tensorflow(matrix, kwargs, want):
+    assert tf.image.non_max_suppression_overlaps(matrix, OV_SCORES, **kwargs).numpy().tolist() == want
+
+
+def test_overlaps_graph_and_errors_as_tensorflow():
+    cf = tf.function(lambda o, s: tf.image.non_max_suppression_overlaps(o, s, 4)).get_concrete_function(
+        tf.TensorSpec([None, None]), tf.TensorSpec([None]))
+    assert "NonMaxSuppressionWithOverlaps" in {op.type for op in cf.graph.get_operations()}
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"overlaps must be square\[4,3\]"):
+        tf.image.non_max_suppression_overlaps(OVERLAPS[:, :3], OV_SCORES, 4)
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"scores has incompatible shape \(Dimensions must be "
+                                                             r"equal, but are 4 and 3\)"):
+        tf.image.non_max_suppression_overlaps(OVERLAPS, OV_SCORES[:3], 4)
+
+
+def _padded(*args, **kwargs):
+    return [x.numpy().tolist() for x in tf.image.non_max_suppression_padded(*args, **kwargs)]
+
+
+@pytest.mark.parametrize("args,kwargs,want", [
+    ((BOXES, SCORES, 6), dict(pad_to_max_output_size=True), [[3, 0, 6, 7, 5, 0], 5]),  # the flipped box 6 stays
+    ((BOXES, SCORES, 6), dict(), [[3, 0, 6, 7, 5], 5]),
+    ((BOXES, SCORES, 10), dict(iou_threshold=0.3, score_threshold=0.55, pad_to_max_output_size=True),
+     [[3, 0, 6, 7, 0, 0, 0, 0, 0, 0], 4]),
+    ((BOXES, SCORES, 5), dict(pad_to_max_output_size=True, tile_size=3), [[3, 0, 6, 7, 5], 5]),
+    ((BOXES[[6, 0, 1, 2, 3, 4, 5, 7]], SCORES, 8), dict(pad_to_max_output_size=True), [[3, 0, 6, 7, 1, 2, 4, 5], 8]),
+    ((np.array([[-2, -2, -1, -1], [0, 0, 1, 1], [-3, -3, -2.5, -2.5]], np.float32), np.array([0.9, 0.8, 0.7], np.float32),
+      3), dict(pad_to_max_output_size=True), [[1, 0, 0], 1]),  # boxes at negative coordinates never count
+    ((np.stack([BOXES, BOXES[::-1]]).reshape(2, 1, 8, 4), np.stack([SCORES, SCORES]).reshape(2, 1, 8), 4),
+     dict(pad_to_max_output_size=True, tile_size=4), [[[[3, 0, 6, 7]], [[3, 0, 6, 1]]], [[4], [4]]]),
+], ids=["padded", "unpadded", "thresholds", "tiles-of-3", "first-box-flipped", "negative-boxes", "batched-tiles"])
+def test_padded_matches_tensorflow(args, kwargs, want):
+    assert _padded(*args, **kwargs) == want
+    traced = tf.function(lambda b, s: tf.image.non_max_suppression_padded(b, s, *args[2:], **kwargs))
+    assert [x.numpy().tolist() for x in traced(tf.constant(args[0]), tf.constant(args[1]))] == want
+
+
+def test_padded_batched_input_needs_padding_as_tensorflow():
+    with pytest.raises(ValueError, match=r"'pad_to_max_output_size' \(value False\) must be True for batched input"):
+        tf.image.non_max_suppression_padded(BOXES.reshape(1, 8, 4), SCORES.reshape(1, 8), 4)

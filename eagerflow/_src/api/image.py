@@ -13,7 +13,8 @@ from ..ops.image_crop import crop_and_resize  # noqa: F401
 from ..ops.image_patches import extract_patches  # noqa: F401
 from ..ops.image_draw import draw_bounding_boxes  # noqa: F401
 from ..ops.image_nms import (combined_non_max_suppression, non_max_suppression,  # noqa: F401
-                             non_max_suppression_with_scores)
+                             non_max_suppression_overlaps, non_max_suppression_with_scores)
 from ..ops.image_random import (random_hue, random_saturation, stateless_random_brightness,  # noqa: F401
                                 stateless_random_contrast, stateless_random_crop, stateless_random_flip_left_right,
                                 stateless_random_flip_up_down, stateless_random_hue, stateless_random_saturation)
+from ..ops.image_nms_padded import non_max_suppression_padded  # noqa: F401

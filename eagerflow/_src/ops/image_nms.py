@@ -1,5 +1,5 @@
 """Non-max suppression: NonMaxSuppressionV3 (`tf.image.non_max_suppression`), NonMaxSuppressionV5
-(`non_max_suppression_with_scores`, soft-NMS) and CombinedNonMaxSuppression
+(`non_max_suppression_with_scores`, soft-NMS), NonMaxSuppressionWithOverlaps and CombinedNonMaxSuppression
 (`combined_non_max_suppression`).
 
 TensorFlow's greedy rule, step by step: candidates scoring above score_threshold wait in a queue
@@ -8,6 +8,7 @@ ordered by score (ties: lower index first). The best is compared with the boxes 
 drops it when IoU > iou_threshold for hard NMS. A candidate whose score did not change is selected;
 one that was only softened and still beats the threshold goes back into the queue. IoU uses each
 box's corners in either order, and is 0 when either box has no area. All arithmetic is float32.
+NonMaxSuppressionWithOverlaps runs the same rule over a given overlap matrix.
 Outputs have data-dependent sizes, so these ops have no JAX lowering (jit refuses them).
 """
 from __future__ import annotations
@@ -221,3 +222,31 @@ def combined_non_max_suppression(boxes, scores, max_output_size_per_class, max_t
                       (_f32(boxes), _f32(scores), _i32(max_output_size_per_class), _i32(max_total_size),
                        _f32(iou_threshold), _f32(score_threshold)),
                       {"pad_per_class": bool(pad_per_class), "clip_boxes": bool(clip_boxes)}))
+
+
+# --- NonMaxSuppressionWithOverlaps: the same greedy rule over a given overlap matrix ---
+
+def _overlaps_kernel(overlaps, scores, max_output_size, overlap_threshold, score_threshold):
+    overlaps, scores = np.asarray(overlaps, _F), np.asarray(scores, _F)
+    if overlaps.ndim != 2 or overlaps.shape[0] != overlaps.shape[1]:
+        raise InvalidArgumentError(None, None, f"overlaps must be square[{','.join(map(str, overlaps.shape))}]")
+    if scores.ndim != 1 or scores.shape[0] != overlaps.shape[0]:
+        raise InvalidArgumentError(None, None, f"scores has incompatible shape (Dimensions must be equal, but are "
+                                               f"{overlaps.shape[0]} and {scores.shape[0] if scores.ndim else 0})")
+    if int(max_output_size) < 0:
+        raise InvalidArgumentError(None, None, "max_output_size must be non-negative")
+    return _greedy(overlaps, scores, int(max_output_size), overlap_threshold, score_threshold)[0]
+
+
+NonMaxSuppressionWithOverlaps = defop(
+    "NonMaxSuppressionWithOverlaps",
+    inputs=("overlaps", "scores", "max_output_size", "overlap_threshold", "score_threshold"),
+    kernel=_overlaps_kernel, infer=_dynamic_length, grad=NO_GRADIENT,
+    doc="Greedy NMS over a precomputed [n, n] overlap matrix (no IoU, no threshold range check).")
+
+
+def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_threshold=0.5,
+                                 score_threshold=float("-inf"), name=None):
+    """`tf.image.non_max_suppression_overlaps`: int32 indices kept, best score first."""
+    return bind(NonMaxSuppressionWithOverlaps, (_f32(overlaps), _f32(scores), _i32(max_output_size),
+                                                _f32(overlap_threshold), _f32(score_threshold)))
