@@ -106,6 +106,13 @@ def rows(Row):
             b, s, 5, 0.4, 0.1, pad_to_max_output_size=True, tile_size=4), (NMS_BOXES, NMS_SCORES)),
         Row("NonMaxSuppressionPaddedV2", lambda b, s: tf.image.non_max_suppression_padded(b, s, 4, 0.5),
             (NMS_BOXES, NMS_SCORES), dims="dynamic", label="unpadded-dynamic"),
+        Row("CombinedNonMaxSuppression", lambda b, s: tf.image.combined_non_max_suppression(
+            b, s, 2, 7, 0.3, 0.05, pad_per_class=True, clip_boxes=False),
+            (np.stack([NMS_BOXES, NMS_BOXES[::-1] * 1.5], axis=1).reshape(2, 3, 2, 4),
+             NMS_SCORES.reshape(2, 3, 1) * np.array([1.0, 0.7], np.float32)), label="per-class-boxes"),
+        Row("CombinedNonMaxSuppression", lambda b, s: tf.image.combined_non_max_suppression(b, s, 3, 5, 0.5, 0.2),
+            (np.array([[[[0, 0, 1, 1]], [[0, 0.1, 1, 1.1]], [[0, 5, 1, 6]], [[0, 5.05, 1, 6.05]]]], np.float32),
+             np.array([[[0.9, 0.1], [0.8, 0.7], [0.3, 0.95], [0.6, 0.6]]], np.float32)), label="clipped"),
         Row("NonMaxSuppressionV3", lambda b, s: tf.image.non_max_suppression(b, s, 5, 1.5), (NMS_BOXES, NMS_SCORES),
             raises=tf.errors.InvalidArgumentError, label="bad-iou"),
         # the stateless random adjustments: the same draw eagerly, in generated code and in the interpreter

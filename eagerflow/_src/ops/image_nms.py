@@ -9,7 +9,8 @@ drops it when IoU > iou_threshold for hard NMS. A candidate whose score did not 
 one that was only softened and still beats the threshold goes back into the queue. IoU uses each
 box's corners in either order, and is 0 when either box has no area. All arithmetic is float32.
 NonMaxSuppressionWithOverlaps runs the same rule over a given overlap matrix.
-Outputs have data-dependent sizes, so these ops have no JAX lowering (jit refuses them).
+The other ops' outputs have data-dependent sizes, so they have no JAX lowering (jit refuses them);
+CombinedNonMaxSuppression's are static, and it has one (TensorFlow's XLA compiles it too).
 """
 from __future__ import annotations
 
@@ -250,3 +251,72 @@ def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_thre
     """`tf.image.non_max_suppression_overlaps`: int32 indices kept, best score first."""
     return bind(NonMaxSuppressionWithOverlaps, (_f32(overlaps), _f32(scores), _i32(max_output_size),
                                                 _f32(overlap_threshold), _f32(score_threshold)))
+
+
+# --- JAX lowering of CombinedNonMaxSuppression (TensorFlow's XLA compiles it: its outputs have
+# static shapes). Hard greedy NMS per (image, class) as a loop over the score-sorted candidates,
+# then one stable sort of every kept (score, class, box) by score, as the kernel does. ---
+
+def _jax_iou(boxes):
+    from .lazy_jax import jnp
+    y1, y2 = jnp.minimum(boxes[:, 0], boxes[:, 2]), jnp.maximum(boxes[:, 0], boxes[:, 2])
+    x1, x2 = jnp.minimum(boxes[:, 1], boxes[:, 3]), jnp.maximum(boxes[:, 1], boxes[:, 3])
+    area = (y2 - y1) * (x2 - x1)
+    ih = jnp.maximum(jnp.minimum(y2[:, None], y2[None, :]) - jnp.maximum(y1[:, None], y1[None, :]), 0)
+    iw = jnp.maximum(jnp.minimum(x2[:, None], x2[None, :]) - jnp.maximum(x1[:, None], x1[None, :]), 0)
+    inter = ih * iw
+    union = area[:, None] + area[None, :] - inter
+    empty = (area[:, None] <= 0) | (area[None, :] <= 0)
+    return jnp.where(empty, 0, inter / jnp.where(empty, 1, union)).astype(_F)
+
+
+def _jax_keep(boxes, scores, per_class, iou_threshold, score_threshold):
+    """(sorted order, keep mask in that order) of hard greedy NMS for one class of one image."""
+    import jax
+    from .lazy_jax import jnp
+    order = jnp.argsort(-scores, stable=True)
+    iou = _jax_iou(boxes)[order][:, order]
+    s = scores[order]
+
+    def step(i, state):
+        keep, count = state
+        clash = jnp.any(keep & (iou[i] > iou_threshold))
+        take = (s[i] > score_threshold) & (count < per_class) & ~clash
+        return keep.at[i].set(take), count + take.astype(np.int32)
+
+    keep, _ = jax.lax.fori_loop(0, s.shape[0], step, (jnp.zeros(s.shape, bool), np.int32(0)))
+    return order, keep
+
+
+def _jax_combined(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold, score_threshold,
+                  pad_per_class=False, clip_boxes=True):
+    from .lazy_jax import jnp
+    batch, n, q, _ = boxes.shape
+    classes = scores.shape[2]
+    per_class, total = int(max_output_size_per_class), int(max_total_size)
+    size = min(total, per_class * classes) if pad_per_class else total
+    outs = ([], [], [], [])
+    for b in range(batch):
+        cand_scores, cand_boxes, cand_classes, kept = [], [], [], []
+        for c in range(classes):
+            class_boxes = boxes[b, :, 0 if q == 1 else c].astype(_F)
+            order, keep = _jax_keep(class_boxes, scores[b, :, c].astype(_F), per_class, iou_threshold, score_threshold)
+            cand_scores.append(jnp.where(keep, scores[b, order, c], -np.inf))
+            cand_boxes.append(class_boxes[order])
+            cand_classes.append(jnp.full((n,), c, _F))
+            kept.append(keep)
+        all_scores = jnp.concatenate(cand_scores)
+        pick = jnp.argsort(-all_scores, stable=True)
+        pick = jnp.concatenate([pick, jnp.zeros((max(size - pick.shape[0], 0),), pick.dtype)])[:size]
+        valid = jnp.minimum(jnp.sum(jnp.concatenate(kept)), size).astype(np.int32)
+        live = jnp.arange(size) < valid
+        chosen = jnp.concatenate(cand_boxes)[pick]
+        chosen = jnp.clip(chosen, 0, 1) if clip_boxes else chosen
+        outs[0].append(jnp.where(live[:, None], chosen, 0).astype(_F))
+        outs[1].append(jnp.where(live, all_scores[pick], 0).astype(_F))
+        outs[2].append(jnp.where(live, jnp.concatenate(cand_classes)[pick], 0).astype(_F))
+        outs[3].append(valid)
+    return tuple(jnp.stack(o) for o in outs)
+
+
+CombinedNonMaxSuppression.jax = _jax_combined
