@@ -37,6 +37,7 @@ from tests.codegen import (differential_rows_breadth, differential_rows_everyday
 from tests.codegen import differential_rows_signal
 from tests.codegen import differential_rows_linalg
 from tests.codegen import differential_rows_sets
+from tests.codegen import differential_rows_image
 
 for _module in pkgutil.iter_modules(eagerflow._src.ops.__path__):  # every op family registers its ops
     importlib.import_module(f"eagerflow._src.ops.{_module.name}")
@@ -550,6 +551,7 @@ ROWS += differential_rows_lookup.text_token_rows(Row)  # UnicodeCharSplit, Strin
 from tests.codegen import differential_rows_lookup_tables  # noqa: E402
 ROWS += differential_rows_lookup_tables.rows(Row)  # tf.lookup StaticHashTable / StaticVocabularyTable
 ROWS += differential_rows_lookup_tables.mutable_rows(Row)  # MutableHashTable's insert / remove
+ROWS += differential_rows_image.rows(Row)  # tf.image colour spaces, hue and saturation
 
 
 def _spec(array, dims):

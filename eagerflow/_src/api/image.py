@@ -6,3 +6,15 @@ from ..ops.image_color import (adjust_brightness, adjust_contrast, adjust_gamma,
                                random_flip_up_down, rgb_to_grayscale, total_variation)
 from ..ops.image_geometry import (central_crop, crop_to_bounding_box, flip_left_right, flip_up_down,  # noqa: F401
                                   pad_to_bounding_box, resize_with_crop_or_pad, resize_with_pad, rot90, transpose)
+from ..ops.image_color_spaces import (adjust_hue, adjust_saturation, hsv_to_rgb, rgb_to_hsv, rgb_to_yiq,  # noqa: F401
+                                      rgb_to_yuv, yiq_to_rgb, yuv_to_rgb)
+from ..ops.image_quality import sobel_edges, ssim, ssim_multiscale  # noqa: F401
+from ..ops.image_crop import crop_and_resize  # noqa: F401
+from ..ops.image_patches import extract_patches  # noqa: F401
+from ..ops.image_draw import draw_bounding_boxes  # noqa: F401
+from ..ops.image_nms import (combined_non_max_suppression, non_max_suppression,  # noqa: F401
+                             non_max_suppression_overlaps, non_max_suppression_with_scores)
+from ..ops.image_random import (random_hue, random_saturation, stateless_random_brightness,  # noqa: F401
+                                stateless_random_contrast, stateless_random_crop, stateless_random_flip_left_right,
+                                stateless_random_flip_up_down, stateless_random_hue, stateless_random_saturation)
+from ..ops.image_nms_padded import non_max_suppression_padded  # noqa: F401
