@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..core import dtypes as _dt
 from ..core.shape import TensorShape, as_shape
 from ..core.tensor import TensorSpec
+from .binding import bind_components
 
 
 def _dims(shape):
@@ -80,16 +81,7 @@ class IndexedSlicesSpec:
     def bind_value(self, value, flat):
         """A ConcreteFunction's argument check: an IndexedSlices whose parts fit the component specs."""
         from ..state.indexed_slices import IndexedSlices
-        if not isinstance(value, IndexedSlices):
-            return f"'{type(value).__name__}' object has no attribute 'dense_shape'"
-        parts, specs = value.__tf_flatten__(), self._component_specs()
-        if len(parts) != len(specs):
-            return f"Can not cast {value._type_spec!r} to {self!r}"
-        for part, spec in zip(parts, specs):
-            if part.dtype is not spec.dtype or not spec.shape.is_compatible_with(part.shape):
-                return f"Can not cast {TensorSpec(part.shape, part.dtype)!r} to {spec!r}"
-        flat.extend(parts)
-        return True
+        return bind_components(self, value, IndexedSlices, "dense_shape", flat)
 
 
 def spec_of(values, indices, dense_shape, static_dense_shape):

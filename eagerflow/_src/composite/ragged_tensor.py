@@ -13,6 +13,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.shape import TensorShape, as_shape
 from ..core.tensor import EagerTensor, Tensor, TensorSpec
+from .binding import bind_components
 
 
 def _dims(shape):
@@ -310,14 +311,4 @@ class RaggedTensorSpec:
         return RaggedTensor(None, None, _internal=True).__tf_unflatten__(parts, dims)
 
     def bind_value(self, value, flat):
-        if not isinstance(value, RaggedTensor):
-            return f"'{type(value).__name__}' object has no attribute 'ragged_rank'"
-        parts = value.__tf_flatten__()
-        specs = self._component_specs()
-        if len(parts) != len(specs):
-            return f"Can not cast {value._type_spec!r} to {self!r}"
-        for part, spec in zip(parts, specs):
-            if part.dtype is not spec.dtype or not spec.shape.is_compatible_with(part.shape):
-                return f"Can not cast {TensorSpec(part.shape, part.dtype)!r} to {spec!r}"
-        flat.extend(parts)
-        return True
+        return bind_components(self, value, RaggedTensor, "ragged_rank", flat)

@@ -13,6 +13,7 @@ from ..core.convert import convert_to_tensor
 from ..core.shape import TensorShape, as_shape
 from ..core.tensor import EagerTensor, Tensor, TensorSpec
 from ..ops.registry import static_value
+from .binding import bind_components
 
 
 def _part(value, dtype, name):
@@ -220,10 +221,4 @@ class SparseTensorSpec:
     def bind_value(self, value, flat):
         """A ConcreteFunction's argument check: a SparseTensor whose parts fit the component specs.
         True, or why not (trace/call_binding.py quotes it)."""
-        if not isinstance(value, SparseTensor):
-            return f"'{type(value).__name__}' object has no attribute 'indices'"
-        for part, spec in zip(value.__tf_flatten__(), self._component_specs()):
-            if part.dtype is not spec.dtype or not spec.shape.is_compatible_with(part.shape):
-                return f"Can not cast {TensorSpec(part.shape, part.dtype)!r} to {spec!r}"
-        flat.extend(value.__tf_flatten__())
-        return True
+        return bind_components(self, value, SparseTensor, "indices", flat)
