@@ -54,13 +54,17 @@ class Adadelta(Optimizer):
         v.assign_add(lr * delta)
 
 
-class Adamax(Optimizer):
+class TwoMomentOptimizer(Optimizer):
+    """The constructor and config keys Keras gives its Adam-like rules (Adamax, Nadam, Lamb): two
+    moment decay rates and an epsilon."""
     _config_keys = ("beta_1", "beta_2", "epsilon")
 
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
         self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
 
+
+class Adamax(TwoMomentOptimizer):
     def _make_slots(self, variable):
         return (self.add_variable_from_reference(variable, "momentum"),
                 self.add_variable_from_reference(variable, "norm"))
@@ -72,13 +76,7 @@ class Adamax(Optimizer):
         v.assign_sub(lr * m / ((1.0 - _math.pow(self.beta_1, step)) * (u + self.epsilon)))
 
 
-class Nadam(Optimizer):
-    _config_keys = ("beta_1", "beta_2", "epsilon")
-
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
-        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
-
+class Nadam(TwoMomentOptimizer):
     def _make_slots(self, variable):
         return (self.add_variable_from_reference(variable, "momentum"),
                 self.add_variable_from_reference(variable, "velocity"))

@@ -18,6 +18,7 @@ from ..._src.ops import math as _math
 from ..._src.ops import reduce as _reduce
 from ..variables import KerasVariable
 from .base import Optimizer
+from .more_rules import TwoMomentOptimizer
 
 
 def _rms(x):
@@ -68,13 +69,7 @@ class Adafactor(Optimizer):
         v.assign_sub(alpha * (u / _math.maximum(1.0, _rms(u) / self.clip_threshold)))
 
 
-class Lamb(Optimizer):
-    _config_keys = ("beta_1", "beta_2", "epsilon")
-
-    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, name=None, **kwargs):
-        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
-        self.beta_1, self.beta_2, self.epsilon = beta_1, beta_2, epsilon
-
+class Lamb(TwoMomentOptimizer):
     def _make_slots(self, variable):
         return (self.add_variable_from_reference(variable, "momentum"),
                 self.add_variable_from_reference(variable, "velocity"))
