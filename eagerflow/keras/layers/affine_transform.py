@@ -70,7 +70,6 @@ def _read(flat, n_index, y, x, h, w, fill_value):
 
 def affine_transform(images, transforms, interpolation="bilinear", fill_mode="constant", fill_value=0.0):
     """images (N, H, W, C) with known H and W; transforms (N, 6) float rows [a0, a1, a2, b0, b1, b2]."""
-    n_dim = _array.shape(images)[:1]
     h, w = images.shape.as_list()[1:3]
     dtype = images.dtype
     ys = _math.cast(_array.reshape(_array.constant(list(range(h)), dtype="float32"), [1, h, 1]), dtype)
@@ -78,9 +77,17 @@ def affine_transform(images, transforms, interpolation="bilinear", fill_mode="co
     t = _array.reshape(_math.cast(transforms, dtype), [-1, 6, 1, 1])
     in_x = t[:, 0] * xs + t[:, 1] * ys + t[:, 2]
     in_y = t[:, 3] * xs + t[:, 4] * ys + t[:, 5]
-    in_x, in_y = _map(in_x, w, fill_mode), _map(in_y, h, fill_mode)
+    return sample(images, in_y, in_x, interpolation, fill_mode, fill_value)
+
+
+def sample(images, in_y, in_x, interpolation, fill_mode, fill_value):
+    """Output pixels read at the input points (in_y, in_x) (float tensors (N, H, W)) of images (N, H, W, C)
+    with known H and W: points mapped by `fill_mode`, then read nearest or bilinearly, `fill_value` off the
+    image (shared with keras.ops.image's projective transform)."""
     from ..._src.ops.sequences import range as _range
-    n_index = _array.reshape(_range(n_dim[0]), [-1, 1, 1])
+    h, w = images.shape.as_list()[1:3]
+    in_x, in_y = _map(in_x, w, fill_mode), _map(in_y, h, fill_mode)
+    n_index = _array.reshape(_range(_array.shape(images)[0]), [-1, 1, 1])
     flat = _array.reshape(images, [-1, images.shape.as_list()[-1]])
     if interpolation == "nearest":
         return _read(flat, n_index, _round_half_away(in_y), _round_half_away(in_x), h, w, fill_value)
