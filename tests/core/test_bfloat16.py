@@ -80,6 +80,68 @@ def test_printing_as_tensorflow():
 
 
 @needs_ml_dtypes
+def test_printing_does_not_depend_on_the_ml_dtypes_version():
+    # NumPy's layout as it prints with ml_dtypes <= 0.6 (ml_dtypes 0.7 makes NumPy write `dtype(bfloat16)`,
+    # and TensorFlow 2.21 then prints that too): the dtype's name is written by eagerflow
+    b = tf.bfloat16
+    assert repr(tf.constant(np.zeros((0, 3)), b)) == (
+        "<tf.Tensor: shape=(0, 3), dtype=bfloat16, numpy=array([], shape=(0, 3), dtype=bfloat16)>")
+    assert repr(tf.constant([], b)) == "<tf.Tensor: shape=(0,), dtype=bfloat16, numpy=array([], dtype=bfloat16)>"
+    # the dtype goes on a line of its own only when it would pass NumPy's line width (75)
+    # (NumPy 2.4 with ml_dtypes 0.6 prints these, the dtype first on a line of its own at 24 values)
+    assert repr(tf.constant([1.5] * 23, b)).endswith("\n       1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5], "
+                                                     "dtype=bfloat16)>")
+    assert repr(tf.constant([1.5] * 24, b)).endswith("1.5, 1.5, 1.5, 1.5, 1.5, 1.5, 1.5],\n      dtype=bfloat16)>")
+    assert repr(tf.constant([[1.0] * 40] * 2, b)).endswith("1, 1, 1, 1]],\n      dtype=bfloat16)>")
+    assert "dtype(" not in repr(tf.Variable([[1.0, 2.0]], dtype=b))
+
+
+@needs_ml_dtypes
+def test_rounding_to_bfloat16_goes_through_float32_whatever_the_source():
+    b = tf.bfloat16
+    x = 1 + 2 ** -8 + 2 ** -30  # a double just past a bfloat16 tie: float32 first makes it the tie, then even
+    # TensorFlow 2.21: 1.0 from a Python float, a float64 tensor cast, a complex128 cast
+    assert float(tf.constant(x, b)) == 1.0 and tf.Variable([x], dtype=b).numpy().astype(float).tolist() == [1.0]
+    assert tf.cast(tf.constant([x + 0j], tf.complex128), b).numpy().astype(float).tolist() == [1.0]
+    # NumPy float64 values too (TensorFlow 2.21 with ml_dtypes 0.7 gives 1.0078125 there, with 0.6 1.0: we keep
+    # the float32-first rule that its Cast kernel follows)
+    assert tf.constant(np.array([x]), b).numpy().astype(float).tolist() == [1.0]
+    assert tf.cast(tf.constant([2 ** 24 + 1, 2 ** 40 + 2 ** 32 + 1], tf.int64), b).numpy().astype(float).tolist() == [
+        16777216.0, 1099511627776.0]
+    # NaN keeps its sign as bfloat16's quiet NaN (TensorFlow: 0x7FC0 and 0xFFC0)
+    nans = tf.cast(tf.constant([float("nan"), -float("nan")], tf.float32), b).numpy().view(np.uint16).tolist()
+    assert nans == [32704, 65472]
+    # and back: bfloat16 widens to float32 first (TensorFlow 2.21; ml_dtypes 0.7's own cast of 1e10 to int32 is 0)
+    assert tf.cast(tf.constant([1e10, -1e10, 300.7, 65537.0], b), tf.int32).numpy().tolist() == [
+        -2147483648, -2147483648, 300, 65536]
+    assert tf.cast(tf.constant([1e10, 3e4], b), tf.int16).numpy().tolist() == [0, 29952]
+
+
+def test_rounding_matches_a_reference_on_many_values():
+    # round-to-nearest-even on float32's bits, checked against exact rational rounding in Python
+    from fractions import Fraction
+    from eagerflow._src.core.dtypes import round_to_bfloat16
+    pytest.importorskip("ml_dtypes")
+    rng = np.random.default_rng(0)
+    values = np.concatenate([rng.standard_normal(300) * 10.0 ** rng.integers(-40, 39, 300),
+                             [0.0, -0.0, 1.0 + 2 ** -8, 1.0 + 3 * 2 ** -8, 3.3895e38, 3.3896e38]]).astype(np.float32)
+    got = round_to_bfloat16(values).astype(np.float64)
+    for v, g in zip(values.astype(np.float64), got):
+        if not np.isfinite(g):
+            assert abs(v) >= 3.3895313892515355e+38
+            continue
+        # the two bfloat16 neighbours of v, and the nearest (ties to an even last mantissa bit)
+        m, e = np.frexp(abs(v)) if v else (0.0, 0)
+        step = Fraction(2) ** (max(int(e), -125) - 8) if v else Fraction(0)  # below 2**-126: subnormal steps
+        if step:
+            lo = (Fraction(abs(v)) // step) * step
+            hi = lo + step
+            d_lo, d_hi = Fraction(abs(v)) - lo, hi - Fraction(abs(v))
+            nearest = lo if d_lo < d_hi or (d_lo == d_hi and (lo / step) % 2 == 0) else hi
+            assert Fraction(abs(g)) == nearest, v
+
+
+@needs_ml_dtypes
 def test_values_and_numpy_interop():
     b = tf.bfloat16
     t = tf.constant(3.14159, b)

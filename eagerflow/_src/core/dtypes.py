@@ -177,6 +177,35 @@ def bfloat16_numpy_dtype() -> np.dtype:
     _BFLOAT16_NP.append(npd)
     return npd
 
+
+def round_to_bfloat16(value) -> np.ndarray:
+    """`value` (any numeric array) as a bfloat16 array, rounded as TensorFlow's Cast kernel rounds.
+
+    Why our own rounding: TensorFlow converts every source type to float32 first and then rounds
+    float32 to bfloat16, both round-to-nearest-even; ml_dtypes' `astype` has changed over versions
+    (0.7 rounds a float64 in one step, so `1 + 2**-8 + 2**-30` becomes 1.0078125, where TensorFlow
+    gives 1.0). Doing the float32 -> bfloat16 step on the bits here makes the values the same with
+    every ml_dtypes version; ml_dtypes only supplies the dtype the bits are viewed as. A complex
+    value keeps its real part, as the Cast kernel does. NaN becomes bfloat16's quiet NaN with the
+    sign kept (0x7FC0 / 0xFFC0), as TensorFlow's rounding does."""
+    bf16 = bfloat16_numpy_dtype()
+    arr = np.asarray(value)
+    if arr.dtype == bf16:
+        return arr
+    if arr.dtype.kind == "c":
+        arr = arr.real
+    with np.errstate(over="ignore"):  # past float32's range is inf, silently, as in TensorFlow
+        f32 = np.ascontiguousarray(arr, dtype=np.float32)
+    bits = f32.view(np.uint32)
+    # round to nearest, ties to even: add 0x7FFF plus the lowest kept bit, then drop the low 16 bits
+    rounded = ((bits + (np.uint32(0x7FFF) + ((bits >> np.uint32(16)) & np.uint32(1)))) >> np.uint32(16))
+    out = np.asarray(rounded, dtype=np.uint16)
+    nan = np.isnan(f32)
+    if nan.any():
+        out = np.where(nan, np.where(np.signbit(f32), np.uint16(0xFFC0), np.uint16(0x7FC0)), out).astype(np.uint16)
+    return out.reshape(arr.shape).view(bf16)
+
+
 ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
               bool_, complex64, complex128, string)
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
