@@ -34,6 +34,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError, graph_error_message
 from ..core.tensor import DeviceValue, wrap_output
+from ..core.update_locks import update_lock
 from . import jit_dispatch
 from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
 from . import xla_higher_order  # noqa: F401 - adds the higher-order gradient ops to SPECIAL
@@ -80,6 +81,20 @@ def _configure_dispatch(jax):
 # --- the check made before compiling: every op has a lowering ---
 
 _HANDLED_HERE = {"Placeholder", "Const"} | set(SPECIAL)
+
+
+def _updates_state(program) -> bool:
+    """Whether `program` (or a branch or loop body in it) has a stateful op: a variable update, a random
+    draw that advances a generator. Such a call reads the state, runs and writes it back, so concurrent
+    calls must take turns (core/update_locks.py)."""
+    for op in program.ops:
+        if getattr(op.opdef, "stateful", False):
+            return True
+        for key in ("then_branch", "else_branch", "cond", "body"):
+            branch = op.attrs.get(key)
+            if getattr(branch, "program", None) is not None and _updates_state(branch.program):
+                return True
+    return False
 
 
 def unsupported_ops(program, found=None):
@@ -155,6 +170,20 @@ class CompiledProgram:
         self._seen = None
         self._variables = tuple(var for _, var in self._captured_variables)
         self._resource_params = any(is_resource for _, is_resource in self._params)
+        self._updates_state = _updates_state(program)
+
+    def fn(self, *values):
+        if not self._updates_state:
+            return self._run(values)
+        holders = self._variables + tuple(v for (_, is_resource), v in zip(self._params, values) if is_resource)
+        locks = [lock for _, lock in sorted({id(h): update_lock(h) for h in holders}.items())]
+        for lock in locks:  # read, run and write back the state as one update (ids order them: no deadlock)
+            lock.acquire()
+        try:
+            return self._run(values)
+        finally:
+            for lock in reversed(locks):
+                lock.release()
 
     def jaxpr_text(self):
         """What runs: the program as JAX traced it for the first call's argument types (the jaxpr
@@ -188,7 +217,7 @@ class CompiledProgram:
         outputs = run_program(self._program, env, state)
         return tuple(outputs), {i: state.values[i] for i in sorted(state.assigned)}
 
-    def fn(self, *values):
+    def _run(self, values):
         if self._resource_params:
             variables = list(self._variables)
             arrays = []

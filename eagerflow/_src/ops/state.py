@@ -14,6 +14,7 @@ from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor
+from ..core.update_locks import update_lock
 from .registry import NO_GRADIENT, Spec, defop
 
 
@@ -67,20 +68,42 @@ def _check_assign(var, value):
 
 def _assign(var, value):
     _check_assign(var, value)
-    var._array = value
+    lock = _lock_of(var)
+    lock.acquire()  # one store, but not in the middle of another thread's assign_add (TensorFlow locks it too)
+    try:
+        var._array = value
+    finally:
+        lock.release()
     return []
 
 
 def _assign_add(var, delta):
     _check_assign(var, np.asarray(delta))  # TF 2.21 does not broadcast: a scalar delta needs a scalar variable
-    var._array = np.asarray(var._array + delta, dtype=var._array.dtype)
+    lock = _lock_of(var)
+    lock.acquire()  # read, add and store as one update (core/update_locks.py); inline: the hot path
+    try:
+        var._array = np.asarray(var._array + delta, dtype=var._array.dtype)
+    finally:
+        lock.release()
     return []
 
 
 def _assign_sub(var, delta):
     _check_assign(var, np.asarray(delta))
-    var._array = np.asarray(var._array - delta, dtype=var._array.dtype)
+    lock = _lock_of(var)
+    lock.acquire()
+    try:
+        var._array = np.asarray(var._array - delta, dtype=var._array.dtype)
+    finally:
+        lock.release()
     return []
+
+
+def _lock_of(var):
+    try:
+        return var._update_lock
+    except AttributeError:
+        return update_lock(var)
 
 
 def _update_infer(inputs, attrs):

@@ -16,6 +16,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
+from ..core.update_locks import locked_update
 from . import philox as _philox
 from .registry import NO_GRADIENT, Spec, defop, static_value
 
@@ -58,6 +59,7 @@ def _dims(shape):
 
 
 def _draw_kernel(draw):
+    @locked_update  # two threads drawing from one generator get different numbers, as in TensorFlow
     def kernel(holder, algorithm, shape, *bounds, dtype=_dt.float32):
         if int(algorithm) != PHILOX:
             raise InvalidArgumentError(None, None, f"Unsupported algorithm id: {int(algorithm)}")
@@ -109,7 +111,7 @@ StatefulUniformFullInt = _op("StatefulUniformFullInt", _philox.uniform_full_int,
 
 class _StateHolder:
     """What the kernels read and advance: the state array, as a variable holds it."""
-    __slots__ = ("_array",)
+    __slots__ = ("_array", "_update_lock")
 
     def __init__(self, array):
         self._array = array

@@ -13,6 +13,7 @@ import sys
 import numpy as np
 
 from ..core.errors import InvalidArgumentError
+from ..core.update_locks import locked_updates
 from .registry import NO_GRADIENT, defop
 
 # References to an array held by nothing but `holder._array`, seen from `_owned_array`:
@@ -36,6 +37,7 @@ def _check(var, name, like):
                         f"{var._array.dtype} vs {list(like.shape)} {like.dtype}")
 
 
+@locked_updates(3)  # var, m and v change together: one step at a time
 def _apply_adam_kernel(var, m, v, beta1_power, beta2_power, lr, one_minus_beta1, one_minus_beta2, epsilon, grad):
     """m += (g - m)(1 - b1); v += (g^2 - v)(1 - b2); var -= lr sqrt(1 - b2^t)/(1 - b1^t) * m / (sqrt(v) + eps).
     `1 - b1` comes in computed in double precision, as Keras' `(g - m) * (1 - beta_1)` has it (1 - 0.9f in

@@ -19,6 +19,7 @@ import numpy as np
 
 from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError
+from ..core.update_locks import locked_update
 from ..ops.registry import NO_GRADIENT, bind, defop
 from ..ops.slicing import (StridedSlice, _dense_entries, _is_bool_mask, _numpy_index, _spec_lists, boolean_mask,
                            slice_spec_from_key)
@@ -26,6 +27,7 @@ from ..ops.slicing import (StridedSlice, _dense_entries, _is_bool_mask, _numpy_i
 _ORIGINS = {}  # id(slice tensor) -> (weakref to it, variable, begin, end, strides, attrs)
 
 
+@locked_update
 def _strided_slice_assign(var, begin, end, strides, value, **attrs):
     params = var._array
     index = _numpy_index(params.shape, *_spec_lists(begin, end, strides), attrs)

@@ -16,6 +16,7 @@ from ..core import dtypes as _dt
 from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError, OutOfRangeError
 from ..core.tensor import Tensor
+from ..core.update_locks import locked_update
 from ..ops.registry import NO_GRADIENT, Spec, bind, defop
 from .indexed_slices import IndexedSlices
 
@@ -44,6 +45,7 @@ def _check_indices(indices, attr="Tindices"):
 # --- scatter_*: rows chosen by a vector of indices -----------------------------------------------
 
 def _scatter_kernel(apply):
+    @locked_update
     def kernel(var, indices, updates):
         params = var._array
         _check_indices(indices)
@@ -100,6 +102,7 @@ SCATTER_OPS = {name: defop(name, inputs=("resource", "indices", "updates"), kern
 # --- scatter_nd_*: elements or slices chosen by index tuples -------------------------------------
 
 def _scatter_nd_kernel(apply):
+    @locked_update
     def kernel(var, indices, updates):
         params = var._array
         _check_indices(indices)
@@ -143,6 +146,7 @@ SCATTER_ND_OPS = {name: defop(name, inputs=("ref", "indices", "updates"), kernel
 
 # --- count_up_to ----------------------------------------------------------------------------------
 
+@locked_update
 def _count_up_to(var, limit):
     value = var._array
     _check_indices(value, "T")

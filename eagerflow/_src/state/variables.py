@@ -7,6 +7,7 @@ the handle; `tape.gradient(y, variable)` looks up the handle's gradient.
 from __future__ import annotations
 
 import copy as _copy
+import threading
 
 import numpy as np
 
@@ -35,6 +36,7 @@ class Variable(SparseUpdates, TensorOperators):
             raise ValueError("The `initial_value` arg (None) must be specified as a Tensor or a Python callable.")
         if name is not None and not isinstance(name, str):
             raise ValueError("name for name_scope must be a string.")
+        self._update_lock = threading.Lock()  # updates are atomic per variable (core/update_locks.py)
         self._synchronization = check_synchronization(synchronization, name)
         self._aggregation = check_aggregation(aggregation, name)
         self._constraint = check_constraint(constraint)
