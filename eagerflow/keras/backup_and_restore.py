@@ -18,6 +18,7 @@ import shutil
 
 import numpy as np
 
+from .._src.io.atomic import atomic_file, write_file_atomically
 from .callbacks import Callback
 
 
@@ -98,10 +99,10 @@ class BackupAndRestore(Callback):
         self.model.save_weights(self._weights_path, overwrite=True)
         optimizer = getattr(self.model, "optimizer", None)
         if optimizer is not None:
-            with open(self._optimizer_path, "wb") as f:  # a file object: np.savez would append ".npz" to a path
+            with atomic_file(self._optimizer_path) as f:  # a file object: np.savez would append ".npz" to a path
                 np.savez(f, **{f"{i:05d}": np.asarray(v.numpy()) for i, v in enumerate(optimizer.variables)})
-        with open(self._training_metadata_path, "w") as f:
-            f.write(json.dumps({"epoch": self._current_epoch, "batch": self._last_batch_seen}))
+        write_file_atomically(self._training_metadata_path,
+                              json.dumps({"epoch": self._current_epoch, "batch": self._last_batch_seen}).encode())
 
     def _should_save_on_batch(self, batch):
         """Counts batches across epochs (a batch index not above the last one starts a new epoch)."""

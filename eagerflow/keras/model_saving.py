@@ -19,6 +19,7 @@ import zlib
 
 import numpy as np
 
+from .._src.io.atomic import atomic_file
 from .compile_config import compile_config, compile_from_config
 from .layers.lambda_layer import unsafe_deserialization
 from .layers.layer_config import set_weight_budget
@@ -58,12 +59,11 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
                 "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
-    tmp = f"{path}.tmp{os.getpid()}"
-    with zipfile.ZipFile(tmp, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+    # a failure or a crash mid-write never leaves a half-written model under the real name, nor a temporary
+    with atomic_file(path) as fh, zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(METADATA, json.dumps(metadata))
         zf.writestr(CONFIG, json.dumps(config, default=json_default))
         zf.writestr(WEIGHTS, buffer.getvalue(), compress_type=zipfile.ZIP_STORED)
-    os.replace(tmp, path)  # a crash mid-write never leaves a half-written model under the real name
 
 
 def _path(variable):

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._src.io.atomic import atomic_file
+
 _SUFFIXES = (".weights.h5", ".weights.npz")
 
 
@@ -22,7 +24,8 @@ def check_weights_path(filepath, who="save_weights"):
 def save_weights(model, filepath, overwrite=True):
     check_weights_path(filepath)
     arrays = {f"{i:05d}:{w.path if hasattr(w, 'path') else w.name}": w.numpy() for i, w in enumerate(model.weights)}
-    with open(filepath, "wb") as f:  # a file object: np.savez would append ".npz" to a path
+    # a file object (np.savez would append ".npz" to a path), under a temporary name until complete
+    with atomic_file(filepath) as f:
         np.savez(f, **arrays)
 
 

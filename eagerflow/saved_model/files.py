@@ -20,6 +20,7 @@ import numpy as np
 
 from .._src.core import dtypes as _dt
 from .._src.core.errors import DataLossError
+from .._src.io.atomic import write_file_atomically
 
 MAX_JSON_BYTES = 64 << 20  # a model description larger than this is not one we wrote
 MAX_TENSOR_BYTES = 16 << 30
@@ -44,7 +45,7 @@ def _refuse_constant(name):
 
 def write_json(path, document):
     text = json.dumps(document, allow_nan=False, indent=1, sort_keys=False)
-    _write_atomically(path, text.encode("utf-8"))
+    write_file_atomically(path, text.encode("utf-8"))
 
 
 def read_json(path, what="SavedModel"):
@@ -66,13 +67,6 @@ def read_json(path, what="SavedModel"):
     if not isinstance(document, dict):
         raise data_loss(path, f"the {what} document is not a JSON object")
     return document
-
-
-def _write_atomically(path, data: bytes):
-    tmp = f"{path}.tmp-{os.getpid()}"
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, path)
 
 
 # --- tensors ---

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import inspect
 import os
-import shutil
 
 import numpy as np
 
 from .._src.core import nest
 from .._src.core.tensor import Tensor, TensorSpec
+from .._src.io.atomic import atomic_directory
 from .._src.state.module import Module
 from .._src.state.variables import Variable
 from .._src.trace.function import ConcreteFunction, Function
@@ -27,19 +27,30 @@ from .graph_io import GraphWriter
 from .load import RestoredFunction
 
 
+# What a save writes into its directory (ours, and TensorFlow's SavedModel layout): replaced by a new
+# save. Anything else a user keeps in the directory is carried over into the new save.
+OWNED_ENTRIES = (DOCUMENT_NAME, TENSOR_DIR, "saved_model.pb", "saved_model.pbtxt", "variables", "assets",
+                 "assets.extra", "fingerprint.pb")
+
+
 def save(obj, export_dir, signatures=None, options=None):
-    """Writes `obj` to `export_dir` (created if needed; an earlier model there is replaced)."""
+    """Writes `obj` to `export_dir` (created if needed; an earlier model there is replaced).
+
+    The model is written into a temporary directory beside `export_dir` that takes its place only when
+    everything is written (io/atomic.py): a save that fails, for any reason, leaves an earlier model
+    there as it was."""
     export_dir = os.fspath(export_dir)
-    writer = _Saver(export_dir)
     signature_map = _signature_functions(signatures) if signatures is not None else _default_signatures(obj)
-    root = writer.node(obj, "root")
-    if root is None:
-        raise ValueError(f"Expected a tf.Module, a tf.function or an object holding them to save, got {obj!r}.")
-    entries = [writer.signature(key, cf) for key, cf in signature_map.items()]
-    document = {"format": FORMAT_NAME, "format_version": list(FORMAT_VERSION), "root": root,
-                "nodes": writer.nodes, "variables": writer.variables, "functions": writer.functions,
-                "signatures": entries}
-    write_json(os.path.join(export_dir, DOCUMENT_NAME), document)
+    with atomic_directory(export_dir, owns=OWNED_ENTRIES) as building:
+        writer = _Saver(building)
+        root = writer.node(obj, "root")
+        if root is None:
+            raise ValueError(f"Expected a tf.Module, a tf.function or an object holding them to save, got {obj!r}.")
+        entries = [writer.signature(key, cf) for key, cf in signature_map.items()]
+        document = {"format": FORMAT_NAME, "format_version": list(FORMAT_VERSION), "root": root,
+                    "nodes": writer.nodes, "variables": writer.variables, "functions": writer.functions,
+                    "signatures": entries}
+        write_json(os.path.join(building, DOCUMENT_NAME), document)
 
 
 def _signature_functions(signatures) -> dict:
@@ -96,10 +107,7 @@ def concrete_functions_of(fn: Function):
 class _Saver:
     def __init__(self, export_dir):
         self.export_dir = export_dir
-        tensors = os.path.join(export_dir, TENSOR_DIR)
-        if os.path.isfile(os.path.join(export_dir, DOCUMENT_NAME)) and os.path.isdir(tensors):
-            shutil.rmtree(tensors)  # an earlier model's tensors: replaced, not mixed with this one's
-        os.makedirs(tensors, exist_ok=True)
+        os.makedirs(os.path.join(export_dir, TENSOR_DIR), exist_ok=True)
         self.nodes = []
         self.variables = []
         self.functions = []

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import inspect
 import os
+import secrets
+import shutil
 
 import numpy as np
 
 from .._src.core import dtypes as _dt
-from .._src.core.errors import NotFoundError
+from .._src.core.errors import DataLossError, NotFoundError
+from .._src.io.atomic import atomic_directory
 from ..saved_model.files import data_loss, read_json, read_tensor, write_json, write_tensor
 from ..saved_model.load import RestoredFunction, check_version
 from .._src.trace.function import ConcreteFunction, Function
@@ -142,15 +145,31 @@ class Checkpoint:
 
     # --- writing ---
     def write(self, file_prefix, options=None):
-        """Writes the variables to `file_prefix` (no numbering); returns `file_prefix`."""
+        """Writes the variables to `file_prefix` (no numbering); returns `file_prefix`.
+
+        Atomic (io/atomic.py): the tensors go into a folder of their own, named afresh for this write, and
+        the `.json` document naming them replaces the previous one in one rename, last; only then is the
+        previous write's folder removed. A write that fails leaves the previous checkpoint as it was."""
         file_prefix = os.fspath(file_prefix)
+        document_path = f"{os.path.abspath(file_prefix)}.json"
         directory, base = os.path.split(os.path.abspath(file_prefix))
         os.makedirs(directory, exist_ok=True)
-        entries = []
-        for i, (path, var) in enumerate(self._variables().items()):
-            entries.append([path, write_tensor(directory, f"{base}.tensors/{i}.npy", np.asarray(var._array))])
-        write_json(f"{os.path.abspath(file_prefix)}.json",
-                   {"format": FORMAT_NAME, "format_version": list(FORMAT_VERSION), "variables": entries})
+        previous = _tensor_folders(document_path)
+        folder = f"{base}.tensors-{secrets.token_hex(4)}"
+        with atomic_directory(os.path.join(directory, folder)) as building:
+            entries = []
+            for i, (path, var) in enumerate(self._variables().items()):
+                ref = write_tensor(building, f"{i}.npy", np.asarray(var._array))
+                ref["file"] = f"{folder}/{ref['file']}"
+                entries.append([path, ref])
+        try:
+            write_json(document_path, {"format": FORMAT_NAME, "format_version": list(FORMAT_VERSION),
+                                       "variables": entries})
+        except BaseException:
+            shutil.rmtree(os.path.join(directory, folder), ignore_errors=True)
+            raise
+        for old in previous - {folder}:
+            shutil.rmtree(os.path.join(directory, old), ignore_errors=True)
         return file_prefix
 
     def save(self, file_prefix, options=None):
@@ -248,12 +267,36 @@ def latest_checkpoint(checkpoint_dir, latest_filename=None):
     return None if state is None else state["latest"]
 
 
+def _tensor_folders(document_path) -> set:
+    """The tensor folders (beside it) that an existing checkpoint document names; empty when there is
+    none or it cannot be read. Only plain folder names of the document's own checkpoint count, so a
+    crafted document cannot make a later write or removal touch anything else."""
+    if not os.path.isfile(document_path):
+        return set()
+    base = os.path.basename(document_path)[:-len(".json")]
+    try:
+        entries = read_json(document_path, "checkpoint").get("variables", [])
+    except (DataLossError, AttributeError):
+        return set()
+    folders = set()
+    for entry in entries if isinstance(entries, list) else ():
+        ref = entry[1] if isinstance(entry, list) and len(entry) == 2 else None
+        name = ref.get("file") if isinstance(ref, dict) else None
+        folder = name.split("/", 1)[0] if isinstance(name, str) and "/" in name else None
+        if folder is not None and (folder == f"{base}.tensors" or folder.startswith(f"{base}.tensors-")) \
+                and folder not in (".", ".."):
+            folders.add(folder)
+    return folders
+
+
 def _remove_checkpoint(prefix):
-    import shutil
-    for path in (f"{prefix}.json",):
-        if os.path.isfile(path):
-            os.remove(path)
-    shutil.rmtree(f"{prefix}.tensors", ignore_errors=True)
+    """Removes the files of the checkpoint `prefix` names: its document and the tensor folders it names."""
+    document_path = f"{prefix}.json"
+    directory = os.path.dirname(os.path.abspath(prefix))
+    for folder in _tensor_folders(document_path) | {f"{os.path.basename(prefix)}.tensors"}:
+        shutil.rmtree(os.path.join(directory, folder), ignore_errors=True)
+    if os.path.isfile(document_path):
+        os.remove(document_path)
 
 
 class CheckpointManager:
@@ -266,6 +309,7 @@ class CheckpointManager:
         self._checkpoint = checkpoint
         self._directory = os.fspath(directory)
         self._max_to_keep = max_to_keep
+        self._checkpoint_name = checkpoint_name
         self._prefix = os.path.join(self._directory, checkpoint_name)
         state = _read_state(self._directory) if os.path.isdir(self._directory) else None
         self._checkpoints = [] if state is None else list(state["all"])
@@ -297,12 +341,25 @@ class CheckpointManager:
         path = f"{self._prefix}-{number}"
         self._checkpoint.write(path)
         self._checkpoints = [p for p in self._checkpoints if p != path] + [path]
+        dropped = []
         if self._max_to_keep is not None:
             while len(self._checkpoints) > self._max_to_keep:
-                _remove_checkpoint(self._checkpoints.pop(0))
+                dropped.append(self._checkpoints.pop(0))
         self._latest = path
-        _write_state(self._directory, path, self._checkpoints)
+        _write_state(self._directory, path, self._checkpoints)  # the new list first, then the files go
+        for prefix in dropped:
+            if self._wrote(prefix):
+                _remove_checkpoint(prefix)
         return path
+
+    def _wrote(self, prefix) -> bool:
+        """Whether `prefix` names one of this manager's checkpoints: `<name>-<number>` directly inside its
+        directory. A `checkpoint` state file may list other paths (edited by hand, or crafted): those are
+        dropped from the list but their files are never removed."""
+        name = os.path.basename(prefix)
+        number = name[len(self._checkpoint_name) + 1:]
+        return (os.path.dirname(os.path.realpath(prefix)) == os.path.realpath(self._directory)
+                and name.startswith(f"{self._checkpoint_name}-") and number.isdigit())
 
     def restore_or_initialize(self):
         if self._latest is not None:

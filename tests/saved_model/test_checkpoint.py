@@ -2,6 +2,7 @@
 messages), run there and written here."""
 import json
 import os
+import re
 
 import numpy as np
 import pytest
@@ -113,10 +114,13 @@ def test_checkpoint_manager_keeps_the_newest_and_numbers_by_the_save_counter(tmp
 def test_a_corrupted_checkpoint_raises_data_loss_naming_the_file(tmp_path):
     ckpt = tf.train.Checkpoint(model=Net())
     path = ckpt.write(str(tmp_path / "c"))
-    tensor_file = tmp_path / "c.tensors" / "0.npy"
+    # each write puts its tensors in a folder named afresh (`c.tensors-<hex>`), named by the document
+    folder = json.loads((tmp_path / "c.json").read_text())["variables"][0][1]["file"].split("/")[0]
+    assert re.fullmatch(r"c\.tensors-[0-9a-f]{8}", folder)
+    tensor_file = tmp_path / folder / "0.npy"
     data = bytearray(tensor_file.read_bytes())
     tensor_file.write_bytes(bytes(data[:-2]))
-    with pytest.raises(tf.errors.DataLossError, match=r"c.tensors/0.npy: checksum mismatch"):
+    with pytest.raises(tf.errors.DataLossError, match=r"c.tensors-[0-9a-f]{8}/0.npy: checksum mismatch"):
         ckpt.read(path)
     document = json.loads((tmp_path / "c.json").read_text())
     ref = document["variables"][0][1]

@@ -9,9 +9,13 @@ checksums are computed many at a time (io/crc32c.py); flush() and close() write 
 """
 from __future__ import annotations
 
+import contextlib
+import os
+import tempfile
 import zlib
 
 from ..core.errors import FailedPreconditionError
+from .atomic import temporary_prefix
 from .compressed import compressor
 from .gfile import os_error
 from .records import frames
@@ -58,10 +62,14 @@ class TFRecordWriter:
         if self._compressor is not None and isinstance(options, TFRecordOptions) and options.compression_level:
             self._compressor = zlib.compressobj(level=options.compression_level, wbits=31 if kind == "GZIP" else 15)
         self._queue, self._queued_bytes = [], 0
+        # Written under a temporary name beside the file and renamed over it by close() (io/atomic.py): a
+        # writer that fails or is interrupted leaves a file that was there before as it was.
         try:
-            self._file = open(self._path, "wb")
+            fd, self._temporary = tempfile.mkstemp(prefix=temporary_prefix(self._path),
+                                                   dir=os.path.dirname(os.path.abspath(self._path)))
         except OSError as e:
             raise os_error(self._path, e) from None
+        self._file = os.fdopen(fd, "wb")
 
     def write(self, record):
         if isinstance(record, str):
@@ -74,7 +82,19 @@ class TFRecordWriter:
         self._queue.append(bytes(record))
         self._queued_bytes += len(record)
         if len(self._queue) >= _QUEUE_RECORDS or self._queued_bytes >= _QUEUE_BYTES:
-            self._write_queue()
+            self._guarded(self._write_queue)
+
+    def _guarded(self, write):
+        """Runs a write; if it fails (a full disk, an interrupt), the temporary file goes and the writer closes."""
+        try:
+            write()
+        except BaseException:
+            file, self._file = self._file, None
+            with contextlib.suppress(OSError):
+                file.close()
+            with contextlib.suppress(OSError):
+                os.unlink(self._temporary)
+            raise
 
     def _write_queue(self):
         if self._queue:
@@ -85,18 +105,34 @@ class TFRecordWriter:
     def flush(self):
         if self._file is None:
             raise FailedPreconditionError(None, None, "Writer is closed.")
+        self._guarded(self._flush_now)
+
+    def _flush_now(self):
         self._write_queue()
         if self._compressor is not None:
             self._file.write(self._compressor.flush(zlib.Z_SYNC_FLUSH))
         self._file.flush()
 
     def close(self):
-        if self._file is not None:
-            self._write_queue()
-            if self._compressor is not None:
-                self._file.write(self._compressor.flush())
-            self._file.close()
+        """Writes what is queued and puts the file in place (a failure removes the temporary file)."""
+        if self._file is None:
+            return
+        file, self._file = self._file, None
+        try:
+            with file:
+                self._file = file
+                self._write_queue()
+                if self._compressor is not None:
+                    file.write(self._compressor.flush())
+                file.flush()
+                os.fsync(file.fileno())
+                self._file = None
+            os.replace(self._temporary, self._path)
+        except BaseException:
             self._file = None
+            with contextlib.suppress(OSError):
+                os.unlink(self._temporary)
+            raise
 
     def __enter__(self):
         return self

@@ -14,6 +14,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
+from ..io.atomic import write_file_atomically
 from ..io.gfile import os_error
 from . import shape_rules as R
 from .operands import as_tensor
@@ -59,8 +60,7 @@ def _write_kernel(filename, contents):
         parent = os.path.dirname(path)
         if parent:
             os.makedirs(parent, exist_ok=True)
-        with open(path, "wb") as f:
-            f.write(data)
+        write_file_atomically(path, data)  # a failed write leaves the file as it was (io/atomic.py)
     except OSError as e:
         raise os_error(path, e) from None
     return ()
