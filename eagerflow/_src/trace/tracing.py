@@ -25,6 +25,7 @@ from ..core.convert import convert_to_tensor
 from ..core.tensor import Tensor
 from ..core.tracebacks import filter_traceback
 from ..codegen import jit_setting as _jit_setting
+from ..codegen.program import CompileOptions
 from . import cache as _cache
 from . import parity as _parity
 from . import placeholders as _ph
@@ -149,9 +150,9 @@ def trace(function, args, kwargs, key, call_key=None, changes=None, counted=Fals
     for external, internal in graph.captures:
         if hasattr(external, "_value"):  # not a tensor of an enclosing trace (see ConcreteFunction)
             captures[id(internal)] = external._value
-    cf = ConcreteFunction(graph, graph.structured_outputs, param_specs, captures, function._name,
-                          traced_call=(function._signature, args, kwargs),
-                          jit_compile=_jit_setting.wanted(function._jit_compile))
+    options = CompileOptions(jit_compile=_jit_setting.wanted(function._jit_compile))
+    cf = ConcreteFunction.from_graph(graph, graph.structured_outputs, param_specs, captures, function._name,
+                                     options=options, traced_call=(function._signature, args, kwargs))
     cf._guards = guards
     if guards is not None and function._retrace_on_stale and _stale.retraceable(args, kwargs):
         cf._stale_retrace = (args, kwargs, key)  # what a retrace for new values needs
