@@ -10,7 +10,7 @@ outlives its instance (`M().g(x)`, `f = M().g`) traces with `self` None, as Tens
 (Function.python_function).
 
 Why a module of its own: binding is a job apart from calling (function.py) and tracing
-(tracing.py), with its own error messages for instances that cannot be keys of a weak dictionary.
+(tracer.py), with its own error messages for instances that cannot be keys of a weak dictionary.
 """
 from __future__ import annotations
 
