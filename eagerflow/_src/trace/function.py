@@ -8,10 +8,10 @@ the cache, which calls back `_trace`: a Tracer runs the Python function once on 
 graph (tracer.py), `compile_program` turns the graph into one Python function
 (codegen/program.py), and a ConcreteFunction (concrete.py) binds calls to it.
 
-Function's other jobs live beside it, each in its own module, and are assigned in the class body
-(plain functions over the Function, so no extra call frame): a changed frozen value on a call
-(stale_calls.py), and one Function per instance for methods (method_binding.py). What stays here
-is what a call runs, what a miss runs, the public API and the decorator.
+Function's other jobs live beside it, each in its own module, called with what of the Function
+they need (none reads its fields): a changed frozen value on a call (stale_calls.py), and one
+Function per instance for methods (method_binding.py). What stays here is what a call runs, what a
+miss runs, the public API and the decorator.
 """
 from __future__ import annotations
 
@@ -135,7 +135,26 @@ class Function:
         what each trace was made for and which argument change caused it."""
         return list(self._monitor.history)
 
-    __get__ = _method_binding.bind_to_instance  # a method: one Function per instance (trace/method_binding.py)
+    def __get__(self, instance, owner):
+        """A method: one Function per instance, held weakly (trace/method_binding.py); the
+        Function itself on the class."""
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:  # an unhashable instance: bind() says so
+            bound = None
+        if bound is None:
+            bound = _method_binding.bind(self._bound, self._python_function, instance, owner, self._for_instance)
+        return bound
+
+    def _for_instance(self, python_function, instance):
+        """This Function's options over `python_function`, bound to `instance` (None for a
+        staticmethod or classmethod underneath)."""
+        return type(self)(python_function, self._input_signature, self._autograph, self._jit_compile,
+                          self._reduce_retracing, self._name, experimental_max_traces=self._max_traces,
+                          _instance=instance, experimental_check_parity=self._check_parity,
+                          experimental_retrace_on_stale_captures=self._retrace_on_stale)
 
     def __call__(self, *args, **kwargs):
         if _context._run_functions_eagerly:
@@ -212,8 +231,20 @@ class Function:
         return self._call(args, kwargs)
 
     # --- a value the trace froze has changed (trace/stale_calls.py; off the hot path) ---
-    _check_frozen = _stale_calls.check_frozen
-    _retrace_stale = _stale_calls.retrace_stale
+    def _check_frozen(self, cf, stacklevel=3):
+        """The trace to run for `cf` now that a value it froze is not the one it saw."""
+        retrace = self._retrace_stale if self._retrace_on_stale else None
+        return _stale_calls.check_frozen(cf, self._name, self._stale_warned, self._count_lock, retrace, stacklevel + 1)
+
+    def _retrace_stale(self, cf, changes):
+        """A trace of `cf`'s call for the values frozen captures have now; kept beside `cf` (and
+        evicted with it), at most MAX_STALE_VARIANTS, the oldest dropped."""
+        args, kwargs, key = cf._stale_retrace
+        new = self._trace(args, kwargs, key, changes=_stale_calls.retrace_reasons(changes), counted=True)
+        with self._count_lock:
+            self._cache.misses += 1
+            cf._stale_variants = ((new,) + cf._stale_variants)[:_stale.MAX_STALE_VARIANTS]
+        return new
 
     def _call(self, args, kwargs, fast_key=None):
         """Every call the hot path does not serve: an input_signature, keywords, non-tensor
