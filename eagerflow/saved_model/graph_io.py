@@ -185,7 +185,7 @@ class GraphReader:
         graph, params, outputs = self._build(doc, where, self._contexts[-1])
         explicit = graph.inputs[:len(params)]
         try:
-            return Branch(graph, explicit, outputs, list(outputs), graph.name)
+            return Branch.from_graph(graph, explicit, outputs, list(outputs), graph.name)
         except Exception as err:  # the passes or code generation refused the rebuilt graph
             raise data_loss(where, f"sub-graph {graph.name!r} cannot be compiled ({_brief(err)})") from None
 

@@ -218,8 +218,9 @@ class _Loader:
     def _concrete(self, graph, structure, param_specs, name, traced_call, outputs, where, specs, flat_positional=None):
         captures = {id(internal): external._value for external, internal in graph.captures}
         try:
-            return ConcreteFunction(graph, structure, param_specs, captures, name, outputs=outputs,
-                                    traced_call=traced_call, output_specs=specs, flat_positional=flat_positional)
+            return ConcreteFunction.from_graph(graph, structure, param_specs, captures, name, outputs=outputs,
+                                               traced_call=traced_call, output_specs=specs,
+                                               flat_positional=flat_positional)
         except DataLossError:
             raise
         except Exception as err:  # a pass or the binder refused what validation let through

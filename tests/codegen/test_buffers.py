@@ -203,7 +203,7 @@ BIG = RNG.standard_normal((256, 300)).astype(np.float32)  # 300 KiB: big enough 
 
 def _pools(cf):
     from eagerflow._src.codegen.buffers import SparePool
-    return [v for v in cf._generated.fn.__globals__.values() if isinstance(v, SparePool)]
+    return [v for v in cf.executable.generated.fn.__globals__.values() if isinstance(v, SparePool)]
 
 
 def test_large_temporaries_are_kept_for_the_next_call_and_results_stay_the_users():

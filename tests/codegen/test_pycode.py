@@ -32,7 +32,7 @@ def test_one_statement_per_op_with_last_use_deletes_and_user_lines():
 
 def test_source_is_registered_for_tracebacks():
     cf = _cf(lambda x: tf.exp(x) * 2.0, S)
-    filename = cf._generated.filename
+    filename = cf.executable.generated.filename
     lines = cf.code.splitlines()
     assert [linecache.getline(filename, i + 1).rstrip("\n") for i in range(len(lines))] == lines
 
@@ -83,7 +83,7 @@ def test_generated_source_leaves_linecache_with_its_function():
     import linecache
 
     cf = tf.function(lambda x: x * 3.0).get_concrete_function(tf.TensorSpec([2]))
-    filename = cf._generated.filename
+    filename = cf.executable.generated.filename
     assert filename in linecache.cache
     del cf
     gc.collect()

@@ -41,9 +41,9 @@ def test_functions_traced_concurrently_run_their_own_code():
         return out
 
     results = in_threads(work, THREADS)
-    names = [cf._generated.filename for per_thread in results for cf, _ in per_thread]
+    names = [cf.executable.generated.filename for per_thread in results for cf, _ in per_thread]
     assert len(set(names)) == len(names) == THREADS * 5
     for i, per_thread in enumerate(results):
         for n, (cf, value) in enumerate(per_thread, start=1):
             np.testing.assert_array_equal(value, np.full([n], i + 1.0, np.float32))
-            assert "".join(linecache.cache[cf._generated.filename][2]) == cf.code
+            assert "".join(linecache.cache[cf.executable.generated.filename][2]) == cf.code

@@ -209,7 +209,7 @@ def test_concurrent_calls_use_their_own_scratch(fast_thread_switches):
 
     assert in_threads(work, len(inputs)) == [True] * len(inputs)
     cf = f.get_concrete_function(tf.constant(inputs[0]))
-    pools = [v for v in cf._generated.fn.__globals__.values() if isinstance(v, tiling.TileScratch)]
+    pools = [v for v in cf.executable.generated.fn.__globals__.values() if isinstance(v, tiling.TileScratch)]
     assert pools and all(len(p._arrays) <= p.limit for p in pools)
 
 

@@ -68,7 +68,7 @@ def test_bincount_with_a_size_known_at_trace_time_runs_the_lowering():
     f = tf.function(counts, jit_compile=True)
     assert f(tf.constant([1, 1, 4, 9])).numpy().tolist() == [0.0, 2.0, 0.0, 0.0, 1.0]
     assert f(tf.constant([0, 0, 0, 2])).numpy().tolist() == [3.0, 0.0, 1.0, 0.0, 0.0]
-    assert not f.get_concrete_function(tf.constant([1, 1, 4, 9]))._compiled._static
+    assert not f.get_concrete_function(tf.constant([1, 1, 4, 9])).executable.compiled._static
 
 
 def test_a_shape_from_a_random_draw_is_refused_at_the_users_line():

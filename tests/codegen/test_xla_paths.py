@@ -148,7 +148,7 @@ def test_code_of_a_jit_function_shows_the_jaxpr_that_runs_and_labels_the_numpy_c
     code = cf.code
     assert "# { lambda" in code and "tanh" in code and "f32[3]" in code  # the jaxpr, as comments
     assert "the NumPy code jit_compile=False runs (the reference, not what runs here)" in code
-    assert code.endswith(cf._generated.source) and "k_Tanh(x)" in cf._generated.source
+    assert code.endswith(cf.executable.generated.source) and "k_Tanh(x)" in cf.executable.generated.source
     compile(code, "<code>", "exec")  # still valid Python: the jaxpr is in comments
 
 

@@ -147,7 +147,7 @@ def test_the_graph_does_not_keep_its_generated_code_alive():
     for i in range(300):
         cf = tf.function(lambda x: x * 2.0 + 1.0).get_concrete_function(tf.TensorSpec([None]))
         refs.append(weakref.ref(cf.graph))
-        assert cf.graph._generated() is cf._generated
+        assert cf.graph._generated() is cf.executable.generated
         del cf
     gc.collect()
     assert sum(r() is not None for r in refs) == 0

@@ -1,7 +1,7 @@
 """AutoGraph's source-to-source step: a Python function in, the same function with tensor-aware
 control flow out (parse -> converters -> compile), cached per function.
 
-Pure AST work: nothing of eagerflow is imported here, so `trace/tracing.py` may call
+Pure AST work: nothing of eagerflow is imported here, so `trace/tracer.py` may call
 `convert_function` (the one sanctioned upward reference). The converted code calls the runtime
 (`autograph/operators.py`) through a free variable `ag__`, bound when the function is rebuilt.
 

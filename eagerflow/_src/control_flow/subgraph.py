@@ -7,8 +7,7 @@ it passes those captured values as its own inputs, so the enclosing graph sees e
 """
 from __future__ import annotations
 
-import types
-
+from ..codegen import program as _program
 from ..core import nest
 from ..core.context import graph_scope, state
 from ..core.convert import convert_to_tensor
@@ -16,49 +15,66 @@ from ..core.tensor import Tensor
 
 
 class Branch:
-    def __init__(self, graph, explicit, outputs, structure, name):
-        from ..codegen.pycode import generate
-        from ..passes.pipeline import optimize
+    """A traced sub-graph and its Executable (codegen/program.py); constructing one never compiles
+    (`Branch.from_graph` compiles, then constructs).
+
+    A variant returning intermediates too (`with_intermediates`) shares its base's graph, live ops,
+    and where its captures sit (`index`, set on the base by `bind_externals`)."""
+
+    def __init__(self, graph, explicit, structure, name, executable, intermediates=(), base=None):
         self.graph = graph
         self.name = name
         self.explicit = explicit  # the placeholders for explicit inputs (loop variables)
-        self.outputs = outputs  # flat symbolic outputs
+        self.executable = executable
+        self.outputs = executable.outputs  # flat symbolic outputs (a variant's: then its intermediates)
         self.structure = structure  # the Python structure the callable returned (tensors inside)
         self.externals = graph.external_captures  # outer tensors, in capture order
-        self.operations = _live_operations(graph, outputs)
-        view = types.SimpleNamespace(get_operations=graph.get_operations, inputs=graph.inputs, outputs=outputs)
-        self.program = optimize(view)  # also what the enclosing function's generated code inlines
-        self.generated = generate(self.program, name, {})
-        self.fn = self.generated.fn
-        self.index = None  # positions of self.externals among the op's external inputs
-        self.intermediates = []
+        self._base = base
+        self.operations = _live_operations(graph, self.outputs) if base is None else base.operations
+        self.fn = executable.fn
+        self._index = None  # positions of self.externals among the op's external inputs
+        self.intermediates = list(intermediates)
         self._full = {}  # which intermediates are kept (None: all) -> Branch returning them
         # Positions (among all intermediates) the loop gradient reads, once it has been built:
         # generated code then keeps only those per iteration.
-        self.kept_for_gradient = None
+        self.kept_for_gradient = None if base is None else base.kept_for_gradient
+
+    @classmethod
+    def from_graph(cls, graph, explicit, outputs, structure, name):
+        """Compiles `graph` computing `outputs` (compile_program; its captured values are arguments
+        after the explicit inputs, so no captures are bound) and wraps it."""
+        return cls(graph, explicit, structure, name, _program.compile_program(graph, outputs, {}, name=name))
+
+    @property
+    def program(self):
+        """The graph after the passes: also what the enclosing function's generated code inlines."""
+        return self.executable.program
+
+    @property
+    def generated(self):
+        return self.executable.generated
+
+    @property
+    def index(self):
+        return self._index if self._base is None else self._base.index
 
     def with_intermediates(self, keep=None) -> "Branch":
         """This branch also returning, after its outputs, the values it computes (all of them, or
         the positions `keep` among them): what a loop keeps per iteration, and a cond for its taken
         branch, when a gradient will be taken, so the backward never recomputes."""
+        if self._base is not None:
+            return self._base.with_intermediates(keep)
         key = None if keep is None else tuple(keep)
         if key not in self._full:
             every = [t for op in self.operations if op.type not in ("Placeholder", "Const")
                      for t in op.outputs if t.dtype.name != "resource"]
             extra = every if key is None else [every[i] for i in key]
-            full = Branch.__new__(Branch)
-            full.__dict__.update(self.__dict__)
-            full.outputs = list(self.outputs) + extra
-            full.intermediates = every
-            from ..codegen.pycode import generate
-            from ..passes.pipeline import optimize
-            view = types.SimpleNamespace(get_operations=self.graph.get_operations, inputs=self.graph.inputs,
-                                         outputs=full.outputs)
-            full.program = optimize(view)
+            name = self.name + "_with_intermediates"
             # recording: control flow nested in this branch keeps what its own gradient reads
-            full.generated = generate(full.program, self.name + "_with_intermediates", {}, recording=True)
-            full.fn = full.generated.fn
-            self._full[key] = full
+            executable = _program.compile_program(self.graph, list(self.outputs) + extra, {}, name=name,
+                                                  options=_program.RECORDING)
+            self._full[key] = Branch(self.graph, self.explicit, self.structure, self.name, executable,
+                                     intermediates=every, base=self)
         return self._full[key]
 
     def get_operations(self):
@@ -70,7 +86,7 @@ class Branch:
     def bind_externals(self, all_externals):
         """Records where each of this branch's captured values sits among the op's inputs."""
         positions = {id(t): i for i, t in enumerate(all_externals)}
-        self.index = [positions[id(t)] for t in self.externals]
+        self._index = [positions[id(t)] for t in self.externals]
 
     def run(self, explicit_values, external_values):
         return self.fn(*explicit_values, *[external_values[i] for i in self.index])
@@ -145,7 +161,7 @@ def trace(fn, specs, name, convert_outputs=True):
     _watch_captured_variables(graph, saved_tapes)
     graph.outputs = outputs
     graph.finalize_names()
-    return Branch(graph, explicit, outputs, result, name)
+    return Branch.from_graph(graph, explicit, outputs, result, name)
 
 
 def _watch_captured_variables(graph, tapes):

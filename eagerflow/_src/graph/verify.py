@@ -62,8 +62,9 @@ def _name(graph):
     return getattr(graph, "name", None) or getattr(_home(graph.get_operations()), "name", "graph")
 
 
-def graph_problems(graph, check_shapes=True) -> list:
-    """Everything wrong with a finished (traced and named) graph, or a view of one."""
+def graph_problems(graph, check_shapes=True, outputs=None) -> list:
+    """Everything wrong with a finished (traced and named) graph, or a view of one, computing
+    `outputs` (default: the graph's own)."""
     problems = []
     ops = graph.get_operations()
     home = _home(ops)
@@ -104,15 +105,16 @@ def graph_problems(graph, check_shapes=True) -> list:
     for _external, internal in getattr(graph, "captures", ()):
         if not any(internal is t for t in graph.inputs):
             problems.append(f"capture placeholder {internal.name} is not among the graph inputs")
-    for t in graph.outputs:
+    for t in graph.outputs if outputs is None else outputs:
         if id(t) not in produced:
             problems.append(f"graph output {_tensor_label(t)} is not produced by this graph")
     return problems
 
 
-def verify_graph(graph, check_shapes=True):
-    """Raises VerificationError listing every broken invariant of `graph`."""
-    problems = list(dict.fromkeys(graph_problems(graph, check_shapes)))
+def verify_graph(graph, check_shapes=True, outputs=None):
+    """Raises VerificationError listing every broken invariant of `graph` computing `outputs`
+    (default: the graph's own)."""
+    problems = list(dict.fromkeys(graph_problems(graph, check_shapes, outputs)))
     if problems:
         raise VerificationError(f"graph {_name(graph)!r} is invalid:\n  " + "\n  ".join(problems))
 
@@ -131,8 +133,9 @@ def _resolve_checked(program, tensor, problems):
     return tensor
 
 
-def program_problems(program, graph, check_shapes=True) -> list:
-    """Everything wrong with `program`, a pass-rewritten view of `graph`.
+def program_problems(program, graph, check_shapes=True, outputs=None) -> list:
+    """Everything wrong with `program`, a pass-rewritten view of `graph` computing `outputs`
+    (default: the graph's own).
 
     Invariants: the program's ops are the graph's, each once, in graph order; every input of an op
     resolves (through the substitutions) to a tensor available at that point: an earlier op's output,
@@ -194,8 +197,9 @@ def program_problems(program, graph, check_shapes=True) -> list:
         for out in op.outputs:
             available.add(id(out))
 
-    if len(program.outputs) != len(graph.outputs):
-        problems.append(f"program has {len(program.outputs)} outputs, the graph {len(graph.outputs)}")
+    wanted = graph.outputs if outputs is None else outputs
+    if len(program.outputs) != len(wanted):
+        problems.append(f"program has {len(program.outputs)} outputs, the graph {len(wanted)}")
     for t in program.outputs:
         r = _resolve_checked(program, t, problems)
         if r is not None and (not hasattr(r, "op") or not usable(r)):
@@ -231,9 +235,10 @@ def program_problems(program, graph, check_shapes=True) -> list:
     return problems
 
 
-def verify_program(program, graph, after=None, check_shapes=True):
-    """Raises VerificationError listing every broken invariant; `after` names the pass just run."""
-    problems = list(dict.fromkeys(program_problems(program, graph, check_shapes)))
+def verify_program(program, graph, after=None, check_shapes=True, outputs=None):
+    """Raises VerificationError listing every broken invariant; `after` names the pass just run;
+    `outputs`: what the program computes (default: the graph's outputs)."""
+    problems = list(dict.fromkeys(program_problems(program, graph, check_shapes, outputs)))
     if problems:
         step = f" after pass {after!r}" if after else ""
         raise VerificationError(f"program for graph {_name(graph)!r} is invalid{step}:\n  " + "\n  ".join(problems))

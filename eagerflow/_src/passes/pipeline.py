@@ -71,20 +71,25 @@ PASSES = (
 )
 
 
-def program_of(graph) -> Program:
-    """The unoptimized Program of a graph: all its ops, no substitutions."""
-    return Program(ops=list(graph.get_operations()), inputs=list(graph.inputs), outputs=list(graph.outputs))
+def program_of(graph, outputs=None) -> Program:
+    """The unoptimized Program of a graph computing `outputs` (default: the graph's own): all its
+    ops, no substitutions."""
+    return Program(ops=list(graph.get_operations()), inputs=list(graph.inputs),
+                   outputs=list(graph.outputs if outputs is None else outputs))
 
 
-def optimize(graph, passes=None) -> Program:
-    """Runs `passes` (default: PASSES, in order) on a fresh Program view of `graph`."""
-    program = program_of(graph)
+def optimize(graph, passes=None, *, outputs=None) -> Program:
+    """Runs `passes` (default: PASSES, in order) on a fresh Program view of `graph` computing
+    `outputs` (default: the graph's own outputs; a traced function's gradient variant asks for
+    those plus intermediates, of the same graph)."""
+    program = program_of(graph, outputs)
     verify = VERIFY
     if verify:
         from ..graph.verify import verify_graph, verify_program
-        verify_graph(graph)
+        wanted = list(program.outputs)  # the passes may replace the program's list; the graph's stays
+        verify_graph(graph, outputs=wanted)
     for name, run in PASSES if passes is None else passes:
         run(program)
         if verify:
-            verify_program(program, graph, after=name)
+            verify_program(program, graph, after=name, outputs=wanted)
     return program

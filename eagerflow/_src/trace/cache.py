@@ -307,6 +307,11 @@ class TraceCache:
         self.table[stored] = trace.cf
         trace.call_keys.append(stored)
 
+    def remember(self, call_key, cf):
+        """The exact call key `call_key` (a call's own, before canonicalizing) finds `cf` from now on."""
+        with self._lock:
+            self.table[table_key(call_key)] = cf
+
     def remember_fast(self, key, cf):
         with self._lock:
             if cf in self._traces:  # not evicted meanwhile

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import operator
 import re
-import types
 
 import numpy as np
 
@@ -20,11 +19,11 @@ from ..core.errors import InvalidArgumentError, OpError, ParityError, graph_erro
 from ..core.shape import TensorShape
 from ..core.tensor import Tensor, TensorSpec, wrap_array
 # Loaded with eagerflow, not on the first traced call (where they cost about 1 ms of the 5 ms budget).
-from ..codegen.pycode import generate
-from ..passes.pipeline import optimize
+from ..codegen import program as _program
+from ..codegen.program import DEFAULT, CompileOptions
+from ..graph import listeners as traced_graphs
 from ..ops.fp_errors import NO_FP_WARNINGS, busy, run_quiet, switched_call
 from ..ops.validation import out_of_memory_error, rule_refusal
-from ..graph import listeners as traced_graphs
 from ..state.variables import variable_of
 from .call_binding import CallBinder
 from .jit_paths import jit_can_return, jit_code
@@ -33,35 +32,25 @@ from .jit_paths import jit_can_return, jit_code
 class ConcreteFunction:
     """One traced graph and its generated code. Call it with tensors matching its input specs."""
 
-    def __init__(self, graph, structured_outputs, param_specs, captures, name, outputs=None, recording=False,
-                 traced_call=None, jit_compile=False, output_specs=None, flat_positional=None):
-        """`traced_call`: (Python signature, args, kwargs) the trace ran with, TensorSpecs where
-        tensors went; calls are checked against it (trace/call_binding.py). `jit_compile`: run
-        through one XLA executable (codegen/xla.py) instead of the generated NumPy code.
-        `output_specs`: what `structured_outputs` reports instead of the graph's tensors (a loaded
-        function's named TensorSpecs, as TensorFlow restores them). `flat_positional`: how many
-        tensors the flat-signature fallback takes by position (None: all; a loaded signature's)."""
+    def __init__(self, graph, executable, structured_outputs, param_specs, name, traced_call=None,
+                 output_specs=None, flat_positional=None):
+        """`executable`: the graph already compiled (codegen/program.py `compile_program`; the
+        `from_graph` factory compiles and constructs in one step); constructing never compiles.
+        `param_specs`: [(param name, TensorSpec)] for the placeholders, in order. `traced_call`:
+        (Python signature, args, kwargs) the trace ran with, TensorSpecs where tensors went; calls
+        are checked against it (trace/call_binding.py). `output_specs`: what `structured_outputs`
+        reports instead of the graph's tensors (a loaded function's named TensorSpecs, as
+        TensorFlow restores them). `flat_positional`: how many tensors the flat-signature fallback
+        takes by position (None: all; a loaded signature's)."""
         self.graph = graph
+        self.executable = executable
         self._structure = structured_outputs
         self._output_specs = output_specs
-        self._param_specs = param_specs  # [(param name, TensorSpec)] for the placeholders, in order
-        self._captures = captures
+        self._param_specs = param_specs
         self.name = name
-        self._outputs = list(graph.outputs) if outputs is None else list(outputs)
-        view = types.SimpleNamespace(get_operations=graph.get_operations, inputs=graph.inputs,
-                                     outputs=self._outputs)
-        program = optimize(view)
-        self._generated = generate(program, name, captures, recording)
-        self._fn = self._generated.fn
-        self.jit_compile = bool(jit_compile)
-        if jit_compile:  # imported only when asked for: it needs JAX (the `xla` extra)
-            from ..codegen.xla import CompiledProgram
-            self._compiled = CompiledProgram(program, name, captures)
-            self._fn = self._compiled.fn
-        if outputs is None:  # the function as the user called it: what graph.to_html() shows
-            graph.set_generated(self._generated)
-            traced_graphs.traced(graph, name)  # tf.summary.trace_on's collector, when on
-        graph.outer = None  # the caller's graph mattered while tracing only; do not keep it alive
+        self._outputs = list(executable.outputs)
+        self.jit_compile = executable.jit_compile
+        self._fn = executable.fn
         enclosing = [t for t in graph.external_captures if not hasattr(t, "_value")]
         if enclosing:  # a nested function closing over its caller's tensors only runs inlined there
             self._fn = _runs_inlined_only(name, enclosing[0])
@@ -70,7 +59,7 @@ class ConcreteFunction:
         # (ops/fp_errors.py), or, when every op only moves, compares or selects values or the
         # function runs through XLA (which raises no NumPy warnings), as a plain call (decided
         # once here, not per call).
-        self._run = run_quiet if not jit_compile and _may_warn(graph, program) else operator.call
+        self._run = run_quiet if not self.jit_compile and _may_warn(graph, executable.program) else operator.call
         # Python values the trace froze, checked on every call while not None (trace/stale.py; set
         # by Function after tracing), and with experimental_retrace_on_stale_captures, the traces of
         # the same call for other such values and what retracing needs.
@@ -82,13 +71,30 @@ class ConcreteFunction:
         # wrap_array; a compiled (jit_compile) function returns its tensors already (DeviceTensors,
         # codegen/xla.py). `_single_output` is the hot paths' shortcut for one NumPy output
         # (wrap_array inlined), so never set under jit_compile.
-        self._wrap_output = _as_is if jit_compile else wrap_array
-        self._single_output = isinstance(structured_outputs, Tensor) and not jit_compile
+        self._wrap_output = _as_is if self.jit_compile else wrap_array
+        self._single_output = isinstance(structured_outputs, Tensor) and not self.jit_compile
         self.stateful = any(op.opdef.stateful for op in graph.get_operations())
         self._with_intermediates = None
         self._gradient = None
         self._binder = CallBinder(name, param_specs, self._output_type_text, *(traced_call or ()),
                                   flat_positional=flat_positional)
+
+    @classmethod
+    def from_graph(cls, graph, structured_outputs, param_specs, captures, name, *, outputs=None,
+                   options=DEFAULT, traced_call=None, output_specs=None, flat_positional=None):
+        """Compiles `graph` computing `outputs` (default: its own) through `compile_program` and
+        wraps the result. `captures`: id(placeholder) -> the outside value it stands for. For the
+        function as the user called it (`outputs` None) the graph learns its generated code (what
+        graph.to_html() shows) and tf.summary.trace_on's collector, when on, sees it. The graph
+        forgets the graph it was traced in: that mattered while tracing only."""
+        executable = _program.compile_program(graph, graph.outputs if outputs is None else outputs, captures,
+                                              name=name, options=options)
+        if outputs is None:
+            graph.set_generated(executable.generated)
+            traced_graphs.traced(graph, name)
+        graph.outer = None
+        return cls(graph, executable, structured_outputs, param_specs, name, traced_call=traced_call,
+                   output_specs=output_specs, flat_positional=flat_positional)
 
     # --- what ops/call.py needs (the call op) ---
     def run_arrays(self, arrays):
@@ -115,9 +121,10 @@ class ConcreteFunction:
             from .gradient import intermediates_of
             extra = intermediates_of(self.graph)
             outputs = self._outputs + extra
-            cf = ConcreteFunction(self.graph, None, self._param_specs, self._captures,
-                                  self.name + "_with_intermediates", outputs=outputs, recording=True,
-                                  jit_compile=self.jit_compile and jit_can_return(self.name, outputs))
+            jit = self.jit_compile and jit_can_return(self.name, outputs)
+            cf = ConcreteFunction.from_graph(self.graph, None, self._param_specs, self.executable.captures,
+                                             self.name + "_with_intermediates", outputs=outputs,
+                                             options=CompileOptions(recording=True, jit_compile=jit))
             cf.n_user_outputs = len(self._outputs)
             cf.intermediates = extra
             self._with_intermediates = cf
@@ -138,8 +145,8 @@ class ConcreteFunction:
         what runs is the XLA executable: its jaxpr (after the first call), then the NumPy code, under
         a header saying it is the jit_compile=False equivalent, not what runs."""
         if not self.jit_compile:
-            return self._generated.source
-        return jit_code(self._compiled, self._generated.source)
+            return self.executable.source
+        return jit_code(self.executable.compiled, self.executable.source)
 
     @property
     def inputs(self):
@@ -323,14 +330,15 @@ class ConcreteFunction:
         """The error a kernel raised, naming the node and the user's line that created it."""
         if isinstance(exc, ParityError):  # the parity check's mode="raise" (trace/parity.py): as it is
             return exc
+        generated = self.executable.generated
         tb = exc.__traceback__
         op = None
         inputs = ""
         while tb is not None:
-            if tb.tb_frame.f_code.co_filename == self._generated.filename:
-                op = self._generated.line_ops.get(tb.tb_lineno)
+            if tb.tb_frame.f_code.co_filename == generated.filename:
+                op = generated.line_ops.get(tb.tb_lineno)
                 if op is not None:
-                    arg_names = self._generated.line_args.get(tb.tb_lineno)
+                    arg_names = generated.line_args.get(tb.tb_lineno)
                     inputs = _input_shapes(op, tb.tb_frame, arg_names)
                     if not isinstance(exc, OpError):  # NumPy's words: the op's TF message
                         exc = _op_error(op, tb.tb_frame, arg_names, exc)

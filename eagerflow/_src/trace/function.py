@@ -4,13 +4,14 @@ A cached call is: build the key -> one dict lookup -> the identity check of the 
 trace froze, if any (trace/stale.py) -> the generated code on raw arrays -> wrap the outputs; for
 eager tensors only, all of it inline in `Function.__call__`. Anything else goes through the
 general key (signature.py), or the input_signature's binder (signature_binding.py), and, on a miss,
-the cache, which calls back `_trace`: the Python function runs once on stand-ins under a graph
-context, then passes and code generation turn the graph into one Python function.
+the cache, which calls back `_trace`: a Tracer runs the Python function once on stand-ins into a
+graph (tracer.py), `compile_program` turns the graph into one Python function
+(codegen/program.py), and a ConcreteFunction (concrete.py) binds calls to it.
 
-Function's other jobs live beside it, each in its own module, and are assigned in the class body
-(plain functions over the Function, so no extra call frame): tracing on a miss (tracing.py), a
-changed frozen value on a call (stale_calls.py), and one Function per instance for methods
-(method_binding.py). What stays here is what a call runs, the public API and the decorator.
+Function's other jobs live beside it, each in its own module, called with what of the Function
+they need (none reads its fields): a changed frozen value on a call (stale_calls.py), and one
+Function per instance for methods (method_binding.py). What stays here is what a call runs, what a
+miss runs, the public API and the decorator.
 """
 from __future__ import annotations
 
@@ -25,16 +26,20 @@ from ..core import nest
 from ..core.context import state
 from ..core.tensor import _BY_NP, DeviceTensor, EagerTensor, TensorSpec, _new_object, wrap_array
 from ..core.tracebacks import filter_traceback
+from ..codegen import jit_setting as _jit_setting
+from ..codegen.program import CompileOptions
 from ..ops.fp_errors import busy
 from . import cache as _cache
 from . import method_binding as _method_binding
+from . import parity as _parity
 from . import placeholders as _ph
 from . import retrace as _retrace
 from . import signature as sig
 from . import signature_binding as _signature_binding
+from . import stale as _stale
 from . import stale_calls as _stale_calls
-from . import tracing as _tracing
 from .concrete import ConcreteFunction
+from .tracer import Tracer
 
 
 class Function:
@@ -130,7 +135,26 @@ class Function:
         what each trace was made for and which argument change caused it."""
         return list(self._monitor.history)
 
-    __get__ = _method_binding.bind_to_instance  # a method: one Function per instance (trace/method_binding.py)
+    def __get__(self, instance, owner):
+        """A method: one Function per instance, held weakly (trace/method_binding.py); the
+        Function itself on the class."""
+        if instance is None:
+            return self
+        try:
+            bound = self._bound.get(instance)
+        except TypeError:  # an unhashable instance: bind() says so
+            bound = None
+        if bound is None:
+            bound = _method_binding.bind(self._bound, self._python_function, instance, owner, self._for_instance)
+        return bound
+
+    def _for_instance(self, python_function, instance):
+        """This Function's options over `python_function`, bound to `instance` (None for a
+        staticmethod or classmethod underneath)."""
+        return type(self)(python_function, self._input_signature, self._autograph, self._jit_compile,
+                          self._reduce_retracing, self._name, experimental_max_traces=self._max_traces,
+                          _instance=instance, experimental_check_parity=self._check_parity,
+                          experimental_retrace_on_stale_captures=self._retrace_on_stale)
 
     def __call__(self, *args, **kwargs):
         if _context._run_functions_eagerly:
@@ -207,8 +231,20 @@ class Function:
         return self._call(args, kwargs)
 
     # --- a value the trace froze has changed (trace/stale_calls.py; off the hot path) ---
-    _check_frozen = _stale_calls.check_frozen
-    _retrace_stale = _stale_calls.retrace_stale
+    def _check_frozen(self, cf, stacklevel=3):
+        """The trace to run for `cf` now that a value it froze is not the one it saw."""
+        retrace = self._retrace_stale if self._retrace_on_stale else None
+        return _stale_calls.check_frozen(cf, self._name, self._stale_warned, self._count_lock, retrace, stacklevel + 1)
+
+    def _retrace_stale(self, cf, changes):
+        """A trace of `cf`'s call for the values frozen captures have now; kept beside `cf` (and
+        evicted with it), at most MAX_STALE_VARIANTS, the oldest dropped."""
+        args, kwargs, key = cf._stale_retrace
+        new = self._trace(args, kwargs, key, changes=_stale_calls.retrace_reasons(changes), counted=True)
+        with self._count_lock:
+            self._cache.misses += 1
+            cf._stale_variants = ((new,) + cf._stale_variants)[:_stale.MAX_STALE_VARIANTS]
+        return new
 
     def _call(self, args, kwargs, fast_key=None):
         """Every call the hot path does not serve: an input_signature, keywords, non-tensor
@@ -288,11 +324,83 @@ class Function:
                 cf = self._check_frozen(cf, stacklevel=5)
         return cf._call_flat(tensors)
 
-    # --- a cache miss: find or make the trace (trace/tracing.py) ---
-    _miss = _tracing.miss
-    _trace_from_key = _tracing.trace_from_key
-    _trace = _tracing.trace
-    _output_tensor = _tracing.output_tensor
+    # --- a cache miss: find or make the trace ---
+    @filter_traceback  # a trace's errors show the user's frames (core/tracebacks.py); not on cached calls: ~0.2 us
+    def _miss(self, args, kwargs, key):
+        """Finds or makes the trace for a call the exact-key lookup missed; the call key is
+        remembered so the next such call is one lookup."""
+        canonical, call_args, call_kwargs = _cache.canonical_key(self._signature, args, kwargs, key)
+        found = {}
+
+        def plan(cache):
+            general = canonical
+            if self._reduce_retracing:
+                for previous in reversed(cache.general_keys()):
+                    relaxed = sig.relax(previous, canonical)
+                    if relaxed is not None:
+                        general = relaxed
+                        break
+            found["changes"] = _retrace.closest_changes(
+                cache.recent_general_keys(_retrace.COMPARED_TRACES), cache.last_dropped, canonical, self._names,
+                self._monitor.traces)
+            return general
+
+        def trace_general(general):
+            return self._trace_from_key(call_args, call_kwargs, general, canonical, found.get("changes"))
+
+        cf = self._cache.get_or_trace(canonical, plan, trace_general)
+        if canonical != key:
+            self._cache.remember(key, cf)
+        return cf
+
+    def _trace_from_key(self, args, kwargs, key, call_key, changes):
+        arg_keys, kw_keys = key
+        spec_args = tuple(_ph.specs_for(a, k) for a, k in zip(args, arg_keys))
+        kw = dict(kw_keys)
+        spec_kwargs = {k: _ph.specs_for(kwargs[k], kw[k]) for k in sorted(kwargs)}
+        return self._trace(spec_args, spec_kwargs, key, call_key, changes, counted=True)
+
+    def _trace(self, args, kwargs, key, call_key=None, changes=None, counted=False):
+        """One trace, in three steps: the Tracer runs the Python function into a graph
+        (trace/tracer.py), `compile_program` compiles it (codegen/program.py) and a
+        ConcreteFunction binds and runs it. Args hold TensorSpecs where tensors go. `changes`
+        (retrace.changes) say why; `counted`: a call traced (not get_concrete_function), which
+        TensorFlow's frequent-retracing warning counts. Every trace comes through here, the
+        retraces below included."""
+        described = self._python_function or self._unbound
+        with self._count_lock:
+            if changes is None and self._monitor.traces:
+                changes = []
+            self.last_retrace_reason = self._monitor.record(
+                call_key or key, self._names, changes, self._cache.hits, self._cache.hits + self._cache.misses + 1,
+                described, counted)
+            first_trace = self._monitor.traces <= 1 and not self._created_variables
+        # The plain values the trace freezes, as they are before it runs (trace/stale.py).
+        guards = _stale.collect(described, None if self._instance_ref is None else self._instance_ref())
+        tracer = Tracer(self._name, self._signature, autograph=self._autograph, described_as=described)
+        traced = tracer.run(self.python_function, args, kwargs)
+        created = traced.created
+        if created:
+            with self._count_lock:
+                if not first_trace or self._created_variables:
+                    raise ValueError(
+                        "tf.function only supports singleton tf.Variables created on the first call. Make sure "
+                        "the tf.Variable is only created once or created outside tf.function. See "
+                        "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+                self._created_variables = True
+        graph = traced.graph
+        options = CompileOptions(jit_compile=_jit_setting.wanted(self._jit_compile))
+        cf = ConcreteFunction.from_graph(graph, graph.structured_outputs, traced.param_specs, traced.captures,
+                                         self._name, options=options, traced_call=(self._signature, args, kwargs))
+        cf._guards = guards
+        if guards is not None and self._retrace_on_stale and _stale.retraceable(args, kwargs):
+            cf._stale_retrace = (args, kwargs, key)  # what a retrace for new values needs
+        if created:  # as TensorFlow: trace again now that the variables exist (see state/initial_value.py)
+            second = self._trace(args, kwargs, key, call_key, [], counted)  # raises if it creates variables again
+            if not any(v._pending_init for v in created):
+                cf = second  # else the first trace's graph, which initializes them on its first run, is kept
+        _parity.arm(self, cf, args, kwargs)  # the parity check's debug switch (one flag check when off)
+        return cf
 
     def __repr__(self):
         return f"<eagerflow.function {self._name}>"

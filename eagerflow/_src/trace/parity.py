@@ -94,7 +94,7 @@ def experimental_get_check_parity() -> bool:
 
 
 def arm(function, cf, args, kwargs):
-    """Called once per trace (trace/tracing.py): when the check is on for `function`, `cf` runs
+    """Called once per trace (Function._trace, trace/function.py): when the check is on for `function`, `cf` runs
     through `_Checked` for its first calls. `args`/`kwargs`: the traced call, TensorSpecs where
     tensors went."""
     wanted = getattr(function, "_check_parity", None)
