@@ -17,7 +17,7 @@ from ._src.core.convert import convert_to_tensor
 from ._src.core.predicates import is_tensor
 from ._src.composite.sparse_tensor import SparseTensor, SparseTensorSpec
 from ._src.composite.ragged_tensor import RaggedTensor, RaggedTensorSpec
-from ._src.state.indexed_slices import IndexedSlices
+from ._src.composite.indexed_slices import IndexedSlices
 from ._src.composite.indexed_slices_spec import IndexedSlicesSpec
 from ._src.state.variables import Variable
 from ._src.state.variable_options import VariableAggregation, VariableSynchronization

@@ -17,7 +17,7 @@ from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError, OutOfRangeError
 from ..core.tensor import Tensor
 from ..ops.registry import NO_GRADIENT, Spec, bind, defop
-from .indexed_slices import IndexedSlices
+from ..composite.indexed_slices import IndexedSlices
 
 _INDEX_DTYPES = (np.int32, np.int64)
 
