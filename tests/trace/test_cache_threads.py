@@ -3,7 +3,6 @@
 Every wait has a timeout, so a deadlock fails the test instead of hanging the suite (the threads
 are daemons: a stuck one does not keep the interpreter alive)."""
 import threading
-import time
 
 import numpy as np
 
@@ -12,6 +11,20 @@ from tests.threads import fast_thread_switches  # noqa: F401  (a fixture)
 import eagerflow as tf
 
 TIMEOUT = 20
+
+
+class _SignalsItsWaiters(threading.Event):
+    """An in-flight trace's `done` event that tells the test when a thread starts waiting on it
+    (`_wait_for` registers the waiter first, then waits): ordering by this event, not by sleeping,
+    keeps the race a test claims to exercise from passing untested on a loaded machine."""
+
+    def __init__(self):
+        super().__init__()
+        self.waited = threading.Event()
+
+    def wait(self, timeout=None):
+        self.waited.set()
+        return super().wait(timeout)
 
 
 def _run_threads(targets):
@@ -55,20 +68,40 @@ def test_two_functions_tracing_each_other_from_two_threads_do_not_deadlock():
     assert results == {"f": 2.0, "g": 2.0}
 
 
-def test_concurrent_first_calls_with_one_key_trace_once():
+def test_concurrent_first_calls_with_one_key_trace_once(monkeypatch):
+    """Eight first calls with one key: one thread traces, the seven others wait for its trace. The
+    trace holds until all seven are waiting on it (a barrier), so the test cannot pass by the others
+    simply arriving after the trace is done, however loaded the machine."""
+    from eagerflow._src.trace import cache
+
+    callers = 8
+    all_arrived = threading.Barrier(callers, timeout=TIMEOUT)  # the tracing thread + the seven waiters
+
+    class CountedWait(threading.Event):
+        def wait(self, timeout=None):
+            all_arrived.wait()  # a waiter, registered as waiting on the trace in flight
+            return super().wait(timeout)
+
+    class CountedFlight(cache._InFlight):
+        def __init__(self):
+            super().__init__()
+            self.done = CountedWait()
+
+    monkeypatch.setattr(cache, "_InFlight", CountedFlight)
     traced = []
 
     @tf.function
     def slow(x):
         traced.append(threading.get_ident())
-        time.sleep(0.2)  # at trace time: every other thread arrives while this one traces
+        all_arrived.wait()  # at trace time: until every other thread waits for this trace
         return x * 2.0
 
     x = tf.constant([1.0, 2.0])
     out = []
-    _run_threads([lambda: out.append(slow(x).numpy()) for _ in range(8)])
+    _run_threads([lambda: out.append(slow(x).numpy()) for _ in range(callers)])
     assert len(traced) == 1
     assert slow.experimental_get_tracing_count() == 1
+    assert len(out) == callers
     for o in out:
         np.testing.assert_array_equal(o, [2.0, 4.0])
 
@@ -107,6 +140,7 @@ def test_a_wait_that_would_close_a_cycle_is_refused():
     from eagerflow._src.trace import cache
 
     mine = cache._InFlight()  # a key this thread is tracing
+    mine.done = _SignalsItsWaiters()
     theirs = {}
     other_waiting = threading.Event()
     outcome = {}
@@ -119,9 +153,7 @@ def test_a_wait_that_would_close_a_cycle_is_refused():
     t = threading.Thread(target=other, daemon=True)
     t.start()
     assert other_waiting.wait(TIMEOUT)
-    deadline = time.monotonic() + TIMEOUT
-    while threading.get_ident() not in [f.owner for f in cache._waiting_on.values()] and time.monotonic() < deadline:
-        time.sleep(0.01)  # until the other thread is registered as waiting on `mine`
+    assert mine.done.waited.wait(TIMEOUT)  # the other thread is registered as waiting on `mine`
     assert cache._wait_for(theirs["flight"]) is False  # waiting now would deadlock: refused at once
     mine.done.set()
     t.join(TIMEOUT)
@@ -139,17 +171,20 @@ def test_a_waiter_released_by_the_tracing_thread_finds_its_trace(monkeypatch):
     a_call_returned = threading.Event()
     stalled = []
 
-    class StallAfterRelease(threading.Event):
+    class StallAfterRelease(_SignalsItsWaiters):
         def set(self):
             super().set()
             if not stalled:  # the first trace's release only: the releasing thread waits for a waiter's call
                 stalled.append(True)
                 a_call_returned.wait(TIMEOUT)
 
+    flights = []
+
     class StalledFlight(cache._InFlight):
         def __init__(self):
             super().__init__()
             self.done = StallAfterRelease()
+            flights.append(self)
 
     monkeypatch.setattr(cache, "_InFlight", StalledFlight)
     created = []
@@ -160,7 +195,7 @@ def test_a_waiter_released_by_the_tracing_thread_finds_its_trace(monkeypatch):
 
         def __call__(self, x):
             if self.v is None:
-                time.sleep(0.2)  # at the first trace: the other thread arrives and waits for this one
+                assert flights[0].done.waited.wait(TIMEOUT)  # at the first trace: the other thread waits for it
                 self.v = tf.Variable(x * 2.0)
                 created.append(self.v)
             return self.v + x

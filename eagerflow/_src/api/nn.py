@@ -1,27 +1,37 @@
-"""`tf.nn`: activations, softmax, losses, convolution, pooling, dropout, normalization."""
-from ..ops.conv import conv1d, conv2d, conv2d_transpose  # noqa: F401
-from ..ops.embedding import embedding_lookup  # noqa: F401
+"""`tf.nn`: activations, softmax, losses, convolution, pooling, dropout, normalization and moments.
+The CTC ops and space_to_batch load on first use (the table at the end), not at `import eagerflow`."""
+# Activations and softmax.
+from ..ops.nn import (elu, gelu, leaky_relu, log_softmax, relu, relu6, selu, sigmoid, silu, softmax,  # noqa: F401
+                      softplus, swish, tanh)
+from ..ops.nn_extra import crelu  # noqa: F401
+from ..ops.special import softsign  # noqa: F401
+
+# Losses.
 from ..ops.losses import (l2_loss, sigmoid_cross_entropy_with_logits,  # noqa: F401
                           softmax_cross_entropy_with_logits, sparse_softmax_cross_entropy_with_logits)
-from ..ops.nn import (batch_normalization, bias_add, dropout, elu, gelu, leaky_relu, log_softmax,  # noqa: F401
-                      moments, relu, relu6, selu, sigmoid, silu, softmax, softplus, swish, tanh)
-from ..ops.ordering import top_k  # noqa: F401,E402  (TensorFlow exports it under tf.nn; it lives with the sorts)
+from ..ops.nn_extra import (compute_average_loss, log_poisson_loss, scale_regularization_loss,  # noqa: F401
+                            weighted_cross_entropy_with_logits)
+
+# Convolution, pooling and moves between space and depth.
+from ..ops.conv import conv1d, conv2d, conv2d_transpose  # noqa: F401
+from ..ops.depthwise import depthwise_conv2d, separable_conv2d  # noqa: F401
+from ..ops.nn_extra import avg_pool1d, conv1d_transpose, conv_transpose, convolution, max_pool1d, pool  # noqa: F401
 from ..ops.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
+from ..ops.space_depth import depth_to_space, space_to_depth  # noqa: F401
+from ..ops.nn import bias_add  # noqa: F401
 
-# --- tf.nn breadth: depthwise/separable convolution, space/depth moves, LRN, the composed losses and
-# moment helpers, pool/convolution/conv_transpose (ops/depthwise.py, space_depth.py, lrn.py, nn_extra.py) ---
-from ..ops.depthwise import depthwise_conv2d, separable_conv2d  # noqa: F401,E402
-from ..ops.lrn import local_response_normalization, lrn  # noqa: F401,E402
-from ..ops.math_extra import in_top_k, zero_fraction  # noqa: F401,E402
-from ..ops.nn_extra import (avg_pool1d, compute_average_loss, conv1d_transpose, conv_transpose,  # noqa: F401,E402
-                            convolution, crelu, log_poisson_loss, max_pool1d, normalize_moments, pool,
-                            scale_regularization_loss, sufficient_statistics, weighted_cross_entropy_with_logits,
-                            weighted_moments)
-from ..ops.norms import l2_normalize  # noqa: F401,E402
-from ..ops.space_depth import depth_to_space, space_to_depth  # noqa: F401,E402
-from ..ops.special import softsign  # noqa: F401,E402
+# Dropout, normalization and moments.
+from ..ops.nn import batch_normalization, dropout, moments  # noqa: F401
+from ..ops.lrn import local_response_normalization, lrn  # noqa: F401
+from ..ops.norms import l2_normalize  # noqa: F401
+from ..ops.nn_extra import normalize_moments, sufficient_statistics, weighted_moments  # noqa: F401
 
-# The CTC ops (ops/ctc*.py) and space_to_batch load on first use, not at `import eagerflow`.
+# Lookups and ranking.
+from ..ops.embedding import embedding_lookup  # noqa: F401
+from ..ops.ordering import top_k  # noqa: F401 - TensorFlow exports it under tf.nn; it lives with the sorts
+from ..ops.math_extra import in_top_k, zero_fraction  # noqa: F401
+
+# Names that load on first use: name -> module of ops/ that defines it.
 _LAZY_CTC = {"ctc_loss": "ctc", "ctc_unique_labels": "ctc", "ctc_beam_search_decoder": "ctc_decoders",
              "ctc_greedy_decoder": "ctc_decoders", "space_to_batch": "space_batch"}
 

@@ -1,7 +1,5 @@
-"""`tf.test`. Its names load on first use (PEP 562), so `import eagerflow` does not import unittest
-and tempfile for programs that never test."""
-_NAMES = ("TestCase", "gpu_device_name", "is_built_with_cuda", "is_built_with_gpu_support", "is_built_with_rocm",
-          "is_built_with_xla", "is_gpu_available", "main")
+"""`tf.test`. Its names load on first use (PEP 562; the table at the end), so `import eagerflow` does
+not import unittest and tempfile for programs that never test."""
 
 
 class _Experimental:
@@ -16,6 +14,10 @@ class _Experimental:
 
 
 experimental = _Experimental()
+
+# Names that load on first use, all from api/test_case.py.
+_NAMES = ("TestCase", "gpu_device_name", "is_built_with_cuda", "is_built_with_gpu_support", "is_built_with_rocm",
+          "is_built_with_xla", "is_gpu_available", "main")
 
 
 def __getattr__(name):

@@ -1,4 +1,4 @@
-"""`tf.IndexedSlicesSpec`: the type of an IndexedSlices (state/indexed_slices.py), so one can be a
+"""`tf.IndexedSlicesSpec`: the type of an IndexedSlices (indexed_slices.py), so one can be a
 tf.function argument or output, as in TensorFlow.
 
 The components are (values, indices[, dense_shape]); the spec holds the dense shape ([None] plus the
@@ -11,6 +11,7 @@ from ..core import dtypes as _dt
 from ..core.shape import TensorShape, as_shape
 from ..core.tensor import TensorSpec
 from .binding import bind_components
+from .indexed_slices import IndexedSlices
 
 
 def _dims(shape):
@@ -36,7 +37,6 @@ class IndexedSlicesSpec:
 
     @property
     def value_type(self):
-        from ..state.indexed_slices import IndexedSlices
         return IndexedSlices
 
     def _component_specs(self):
@@ -74,13 +74,11 @@ class IndexedSlicesSpec:
                                  None if indices_dims is None else list(indices_dims))
 
     def _placeholders(self, placeholder):
-        from ..state.indexed_slices import IndexedSlices
         parts = [placeholder(s) for s in self._component_specs()]
         return IndexedSlices(*parts)
 
     def bind_value(self, value, flat):
         """A ConcreteFunction's argument check: an IndexedSlices whose parts fit the component specs."""
-        from ..state.indexed_slices import IndexedSlices
         return bind_components(self, value, IndexedSlices, "dense_shape", flat)
 
 

@@ -18,7 +18,7 @@ from ..core.errors import InvalidArgumentError, OutOfRangeError
 from ..core.tensor import Tensor
 from ..core.update_locks import locked_update
 from ..ops.registry import NO_GRADIENT, Spec, bind, defop
-from .indexed_slices import IndexedSlices
+from ..composite.indexed_slices import IndexedSlices
 
 _INDEX_DTYPES = (np.int32, np.int64)
 

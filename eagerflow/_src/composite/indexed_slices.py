@@ -3,7 +3,7 @@
 Why it exists: `Variable.scatter_*` take their updates in this form, as in TensorFlow. It converts
 to a dense tensor where a tensor is needed (`tf.convert_to_tensor`, any op), rows at repeated
 indices summed, as TensorFlow densifies it. It is a composite (composite/__init__.py) with an
-IndexedSlicesSpec, so a tf.function takes and returns it whole.
+IndexedSlicesSpec (indexed_slices_spec.py), so a tf.function takes and returns it whole.
 """
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ class IndexedSlices:
 
     @property
     def _type_spec(self):
-        from ..composite.indexed_slices_spec import spec_of
+        from .indexed_slices_spec import spec_of  # not at the top: the spec module imports this one
         return spec_of(self._values, self._indices, self._dense_shape, self.shape)
 
     # --- composite protocol (core/nest.py, trace/) ---
