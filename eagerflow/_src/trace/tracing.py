@@ -77,7 +77,7 @@ def trace(function, args, kwargs, key, call_key=None, changes=None, counted=Fals
     `changes` (retrace.changes) say why; `counted`: a call traced (not get_concrete_function),
     which TensorFlow's frequent-retracing warning counts."""
     from ..graph.graph import Graph
-    from ..ops.array import identity
+    from ..ops.array.basic import identity
     cache, monitor = function._cache, function._monitor
     with function._count_lock:
         if changes is None and monitor.traces:

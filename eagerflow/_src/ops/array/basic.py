@@ -10,16 +10,16 @@ from __future__ import annotations
 import numbers
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor, to_array
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from ..core.variant import VariantValue
-from . import shape_rules as R
+from ...core import dtypes as _dt
+from ...core.convert import convert_to_tensor, to_array
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from ...core.variant import VariantValue
+from .. import shape_rules as R
 from .branchless_select import select as _branchless_select
-from .operands import as_int_tensor, as_tensor, static_ints
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ..operands import as_int_tensor, as_tensor, static_ints
+from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 
 _NO_ATTRS: dict = {}
 
@@ -171,7 +171,7 @@ def transpose(a, perm=None, conjugate=False, name="transpose"):
             perm = list(range(r - 1, -1, -1))
     out = bind(Transpose, (x, as_int_tensor(perm)))
     if conjugate and x.dtype.is_complex:  # TensorFlow: the conjugate transpose (adjoint)
-        from .math import conj
+        from ..math.elementwise import conj
         out = conj(out)
     return out
 
@@ -436,18 +436,18 @@ def getitem(tensor, key):
     return strided_slice_from_key(as_tensor(tensor), key)
 
 
-from . import math as _math  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
 
 # Re-exported because modules outside the array families import them from here: stack
-# (autodiff/tape.py, ops/image.py, ops/slicing.py), unstack (graph/graph.py), concat
-# (autodiff/tape.py, ops/slicing.py), pad (ops/slicing.py).
+# (autodiff/tape.py, ops/image/resizing.py, ops/array/slicing.py), unstack (graph/graph.py), concat
+# (autodiff/tape.py, ops/array/slicing.py), pad (ops/array/slicing.py).
 from .joining import concat, stack, unstack  # noqa: E402,F401
 from .padding import pad  # noqa: E402,F401
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py). Shapes are static under XLA: Shape/Size/Rank
 # give NumPy arrays, so shape arithmetic downstream folds at trace time.
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _ints(s):

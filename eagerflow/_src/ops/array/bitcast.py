@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .lazy_jax import lax
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..lazy_jax import lax
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 # TensorFlow's DataType enum (types.proto), for its error message.
 _DATATYPE_NUMBER = {"float32": 1, "float64": 2, "int32": 3, "uint8": 4, "int16": 5, "int8": 6, "string": 7,

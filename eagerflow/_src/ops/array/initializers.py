@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from .operands import as_tensor
+from ...core import dtypes as _dt
+from ..operands import as_tensor
 
 
 class Initializer:
@@ -44,7 +44,7 @@ class Zeros(Initializer):
     """tf.zeros_initializer: zeros of the given shape (float32 unless told)."""
 
     def __call__(self, shape, dtype=_dt.float32, **kwargs):
-        from .array import zeros
+        from .basic import zeros
         return zeros(_shape_list(shape), _numeric_or_bool(dtype))
 
 
@@ -52,7 +52,7 @@ class Ones(Initializer):
     """tf.ones_initializer: ones of the given shape (float32 unless told)."""
 
     def __call__(self, shape, dtype=_dt.float32, **kwargs):
-        from .array import ones
+        from .basic import ones
         return ones(_shape_list(shape), _numeric_or_bool(dtype))
 
 
@@ -63,7 +63,7 @@ class Constant(Initializer):
         self.value = value
 
     def __call__(self, shape, dtype=None, **kwargs):
-        from .array import fill, reshape
+        from .basic import fill, reshape
         dims = _shape_list(shape)
         value = as_tensor(self.value, None if dtype is None else _dt.as_dtype(dtype))
         count = int(np.prod(dims, dtype=np.int64))
@@ -97,7 +97,7 @@ class RandomNormal(Initializer):
         dtype = _float_dtype(dtype)
         dims = _shape_list(shape)
         if self.seed is None:
-            from .random import normal
+            from ..random.draws import normal
             return normal(dims, self.mean, self.stddev, dtype=dtype)
         draw = np.random.default_rng(self.seed).normal(self.mean, self.stddev, size=dims)
         return as_tensor(draw.astype(dtype.np_dtype))
@@ -119,7 +119,7 @@ class RandomUniform(Initializer):
             raise ValueError(f"Argument `dtype` is expected to be floating point or integer. Received: {dtype!r}.")
         dims = _shape_list(shape)
         if self.seed is None:
-            from .random import uniform
+            from ..random.draws import uniform
             return uniform(dims, self.minval, self.maxval, dtype=dtype)
         rng = np.random.default_rng(self.seed)
         if dtype.is_integer:

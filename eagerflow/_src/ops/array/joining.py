@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import is_tensor_like
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_int_tensor, as_tensor, same_dtype_operands, static_ints
-from .registry import Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.convert import is_tensor_like
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_int_tensor, as_tensor, same_dtype_operands, static_ints
+from ..registry import Spec, bind, defop, static_value
 
 _NO_ATTRS: dict = {}
 
@@ -78,7 +78,7 @@ Unpack = defop("Unpack", inputs=("value",), infer=_unpack_infer, kernel=_unpack_
 
 
 # type -> (concat(values, axis), stack(values, axis)) for lists holding a composite of that type
-# (ops/ragged_join.py registers RaggedTensor), so this module never imports them.
+# (ops/ragged/join.py registers RaggedTensor), so this module never imports them.
 COMPOSITE_JOINERS: dict = {}
 
 
@@ -333,14 +333,14 @@ def tile(input, multiples, name=None):
     return bind(Tile, (as_tensor(input), as_int_tensor(multiples)))
 
 
-from . import array as _array  # noqa: E402  (array, math and the families below import each other)
-from . import math as _math  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
+from . import basic as _array  # noqa: E402  (array, math and the families below import each other)
+from ..math import elementwise as _math  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
 from . import sequences as _sequences  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py); axes and sizes are known at trace time ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_splitv(x, size_splits, axis, num_split):

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from . import shape_rules as R
-from .operands import as_int_tensor, as_tensor
-from .registry import Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.convert import convert_to_tensor
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from .. import shape_rules as R
+from ..operands import as_int_tensor, as_tensor
+from ..registry import Spec, bind, defop, static_value
 
 
 # --- Pad / PadV2 / MirrorPad ---------------------------------------------------------------------
@@ -155,13 +155,13 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
                      f"Received `mode` = {mode}")
 
 
-from . import array as _array  # noqa: E402  (array, math and the families below import each other)
+from . import basic as _array  # noqa: E402  (array, math and the families below import each other)
 from . import joining as _joining  # noqa: E402
-from . import math as _math  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
 from . import slicing as _slicing  # noqa: E402
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py); paddings are known at trace time ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_pad(x, paddings, constant_values=None):

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from .operands import as_tensor
-from ..core.shape import TensorShape
-from .registry import Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ..operands import as_tensor
+from ...core.shape import TensorShape
+from ..registry import Spec, bind, defop, static_value
 
 
 def _dims_text(dims):
@@ -23,7 +23,7 @@ def _dims_text(dims):
 
 def dynamic_partition(data, partitions, num_partitions, name=None):
     """`tf.dynamic_partition`: output i holds the slices of `data` whose partition is i, in order."""
-    from .math import equal
+    from ..math.elementwise import equal
     from .slicing import boolean_mask
     data, parts = as_tensor(data), as_tensor(partitions, _dt.int32)
     if not isinstance(num_partitions, (int, np.integer)) or num_partitions < 1:
@@ -102,7 +102,7 @@ DynamicStitch = defop("DynamicStitch", inputs=(), kernel=_stitch_kernel, infer=_
 
 def dynamic_stitch(indices, data, name=None):
     """`tf.dynamic_stitch`: merged[indices[m][i]] = data[m][i]; later entries win, unset rows are 0."""
-    from .math import cast
+    from ..math.elementwise import cast
     idx = [as_tensor(i, _dt.int32) for i in indices]
     idx = [i if i.dtype == _dt.int32 else cast(i, _dt.int32) for i in idx]
     vals = [as_tensor(d) for d in data]
@@ -122,10 +122,10 @@ def dynamic_stitch(indices, data, name=None):
 def histogram_fixed_width(values, value_range, nbins=100, dtype=_dt.int32, name=None):
     """`tf.histogram_fixed_width`: counts of `values` in `nbins` equal bins over value_range; values
     below the range count in the first bin, values at or above its end in the last."""
-    from .array import reshape
-    from .math import cast, clip_by_value, floor, subtract, multiply, truediv
-    from .segments import unsorted_segment_sum
-    from .array import ones_like
+    from .basic import reshape
+    from ..math.elementwise import cast, clip_by_value, floor, subtract, multiply, truediv
+    from ..math.segments import unsorted_segment_sum
+    from .basic import ones_like
     x = as_tensor(values)
     bounds = as_tensor(value_range, x.dtype) if not hasattr(value_range, "dtype") else as_tensor(value_range)
     known_range = static_value(bounds)
@@ -148,7 +148,7 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=_dt.int32, name=
     return cast(counts, dtype)
 
 
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 # --- JAX lowering: the output length needs the indices when compiling (codegen/xla.py then
@@ -170,8 +170,8 @@ def histogram_fixed_width_bins(values, value_range, nbins=100, dtype=_dt.int32, 
     """`tf.histogram_fixed_width_bins`: the bin index of each value (the shape of `values`), with the
     same binning as histogram_fixed_width: below the range is bin 0, at or above its end the last.
     int32 whatever `dtype` says, as TensorFlow 2.21 returns."""
-    from .array import reshape, shape
-    from .math import cast, clip_by_value, floor, subtract, multiply, truediv
+    from .basic import reshape, shape
+    from ..math.elementwise import cast, clip_by_value, floor, subtract, multiply, truediv
     x = as_tensor(values)
     bounds = as_tensor(value_range, x.dtype) if not hasattr(value_range, "dtype") else as_tensor(value_range)
     work = _dt.float64 if x.dtype in (_dt.float64, _dt.int64) else _dt.float32

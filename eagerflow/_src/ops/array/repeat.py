@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
+from ...core import dtypes as _dt
 
-from .operands import as_tensor
-from .registry import static_value
+from ..operands import as_tensor
+from ..registry import static_value
 
 
 def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's name
     """`tf.repeat`: each element (or slice along `axis`) repeated `repeats` times (a scalar, or
     one count per element); without `axis` the input is flattened first."""
-    from .array import reshape
+    from .basic import reshape
     from .slicing import gather
     x = as_tensor(input)
     if axis is None:
@@ -45,11 +45,11 @@ def repeat(input, repeats, axis=None, name=None):  # noqa: A002 - TensorFlow's n
 def _repeat_indices(x, counts, axis):
     """np.repeat(arange(n), counts) in the graph: the row numbers of the true cells of
     `range(max(counts)) < counts[:, None]`, read row by row."""
-    from .array import expand_dims, shape, where
-    from .math import cast, less, maximum
-    from .reduce import reduce_max
+    from .basic import expand_dims, shape, where
+    from ..math.elementwise import cast, less, maximum
+    from ..math.reduce import reduce_max
     from .sequences import range as range_
-    from .array import broadcast_to
+    from .basic import broadcast_to
     n = shape(x)[axis]
     counts = broadcast_to(cast(counts, _dt.int32), [n]) if counts.shape.rank == 0 else cast(counts, _dt.int32)
     longest = maximum(reduce_max(counts), 0)  # NOTE: the max of no counts is int32's lowest, not 0
@@ -60,7 +60,7 @@ def _repeat_indices(x, counts, axis):
 def meshgrid(*args, **kwargs):
     """`tf.meshgrid`: N coordinate grids from N vectors; indexing "xy" (Cartesian, the default:
     the first two axes swapped) or "ij" (matrix)."""
-    from .array import broadcast_to, reshape, size
+    from .basic import broadcast_to, reshape, size
     from .joining import stack
     indexing = kwargs.pop("indexing", "xy")
     kwargs.pop("name", None)

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 
 def _bound_kernel(side):
@@ -46,7 +46,7 @@ UpperBound = defop("UpperBound", inputs=("sorted_inputs", "values"), kernel=_bou
 
 def searchsorted(sorted_sequence, values, side="left", out_type=_dt.int32, name=None):
     """`tf.searchsorted`: sorted_sequence [..., n] and values [..., m] with the same leading dims."""
-    from .array import reshape, shape
+    from .basic import reshape, shape
     if side not in ("left", "right"):
         raise ValueError(f"Argument `side` must be either 'right' or 'left'. Received: `side` = '{side}'.")
     seq, vals = as_tensor(sorted_sequence), as_tensor(values)

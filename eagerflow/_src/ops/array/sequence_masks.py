@@ -7,17 +7,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from .operands import as_tensor
-from .registry import static_value
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ..operands import as_tensor
+from ..registry import static_value
 
 
 def sequence_mask(lengths, maxlen=None, dtype=_dt.bool_, name=None):
     """`tf.sequence_mask`: mask[..., j] = j < lengths[...]; `maxlen` defaults to max(lengths)."""
-    from .array import expand_dims
-    from .math import cast, less, maximum
-    from .reduce import reduce_max
+    from .basic import expand_dims
+    from ..math.elementwise import cast, less, maximum
+    from ..math.reduce import reduce_max
     from .sequences import range as range_
     lengths = as_tensor(lengths)
     if maxlen is None:
@@ -44,8 +44,8 @@ def _axis_list(value, what):
 def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
     """`tf.roll`: elements shifted along each axis, wrapping around; several shifts of one axis add
     up. The result gathers the input at (i - shift) mod n."""
-    from .array import shape
-    from .math import floormod, subtract
+    from .basic import shape
+    from ..math.elementwise import floormod, subtract
     from .sequences import range as range_
     from .slicing import gather
     x = as_tensor(input)
@@ -74,7 +74,7 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
             size = shape(x)[a] if n is None else as_tensor(np.int32(n))
             step = as_tensor(step, _dt.int32) if not hasattr(step, "dtype") else step
             if step.dtype != size.dtype:
-                from .math import cast
+                from ..math.elementwise import cast
                 step = cast(step, size.dtype)
             index = floormod(subtract(range_(size), step), size)
         x = gather(x, index, axis=a)
@@ -84,12 +84,12 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
 def reverse_sequence(input, seq_lengths, seq_axis=None, batch_axis=None, name=None):  # noqa: A002
     """`tf.reverse_sequence`: in each batch entry b, the first seq_lengths[b] elements along
     `seq_axis` reversed and the rest left in place: a gather at j -> len-1-j (j < len) else j."""
-    from .array import expand_dims, shape, where as select
-    from .math import cast, less, subtract
+    from .basic import expand_dims, shape, where as select
+    from ..math.elementwise import cast, less, subtract
     from .sequences import range as range_
     from .slicing import gather_nd
     from .joining import stack
-    from .array import transpose
+    from .basic import transpose
     x = as_tensor(input)
     lengths = as_tensor(seq_lengths)
     batch_axis = 0 if batch_axis is None else batch_axis

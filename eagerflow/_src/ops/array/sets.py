@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..composite.sparse_tensor import SparseTensor
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...composite.sparse_tensor import SparseTensor
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 _VALID = (_dt.int8, _dt.int16, _dt.int32, _dt.int64, _dt.uint8, _dt.uint16, _dt.string)
 # TensorFlow prints the frozenset of its valid dtypes in this order (2.21).

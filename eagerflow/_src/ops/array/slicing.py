@@ -14,14 +14,14 @@ import builtins
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import OUT_OF_RANGE
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from . import shape_rules as R
-from .operands import as_int_tensor, as_tensor
-from .registry import Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.convert import OUT_OF_RANGE
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from .. import shape_rules as R
+from ..operands import as_int_tensor, as_tensor
+from ..registry import Spec, bind, defop, static_value
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 _INDEX_TYPES = (_dt.int32, _dt.int64)
@@ -559,13 +559,13 @@ def scatter_nd(indices, updates, shape, name=None):
     return bind(ScatterNd, (ix, as_tensor(updates), as_int_tensor(shape, ix.dtype)))
 
 
-from . import array as _array  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
+from . import basic as _array  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py). Slice sizes must be known at trace time;
 # a shrinking index may be traced (`x[t]`, `x[t, 1]` with a loop counter `t`). ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_gather(params, indices, axis, batch_dims=0):

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from .lazy_jax import jnp
-from .operands import as_tensor
-from .registry import Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..lazy_jax import jnp
+from ..operands import as_tensor
+from ..registry import Spec, bind, defop, static_value
 
 
 def _pairs(block_shape, pads, what):
@@ -144,7 +144,7 @@ def required_space_to_batch_paddings(input_shape, block_shape, base_paddings=Non
     """`tf.required_space_to_batch_paddings`: (paddings, crops) making each padded spatial size a
     multiple of its block: base_paddings plus the least extra padding at the end, which the crops
     remove again after batch_to_space."""
-    from .array import zeros_like
+    from .basic import zeros_like
     from .joining import stack
     shape = _int_operand(input_shape)
     block = _int_operand(block_shape)

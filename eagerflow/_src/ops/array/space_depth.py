@@ -6,14 +6,14 @@ channel c lands in channel (bh * block_size + bw) * C + c.
 """
 from __future__ import annotations
 
-from ..core.context import state
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import Spec, bind, defop
-from .shape_rules import rank_message
-from .windows import check_format
+from ...core.context import state
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import Spec, bind, defop
+from ..shape_rules import rank_message
+from ..nn.windows import check_format
 
 
 def _space_to_depth_kernel(x, block_size):
@@ -97,7 +97,7 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None):
 
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): the same reshape-transpose-reshape ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_space_to_depth(x, block_size):

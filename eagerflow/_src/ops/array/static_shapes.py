@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.context import state
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from .bfloat16 import kernel_of
-from .operands import as_tensor
-from .registry import Spec, bind, defop, static_value
-from .shape_rules import broadcast_shape, check_same_dtype
+from ...core import dtypes as _dt
+from ...core.context import state
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..bfloat16 import kernel_of
+from ..operands import as_tensor
+from ..registry import Spec, bind, defop, static_value
+from ..shape_rules import broadcast_shape, check_same_dtype
 
 
 def _dims_text(dims):
@@ -124,7 +124,7 @@ def _known(tensor, depth):
 
 def shape_n(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's name
     """`tf.shape_n`: the shapes of several tensors, which must share one dtype (ShapeN's `T`)."""
-    from .array import shape
+    from .basic import shape
     tensors = [as_tensor(t) for t in input]
     if len(tensors) > 1:
         check_same_dtype("ShapeN", tensors)
@@ -145,8 +145,8 @@ def broadcast_static_shape(shape_x, shape_y):
 
 def broadcast_dynamic_shape(shape_x, shape_y):
     """`tf.broadcast_dynamic_shape` (BroadcastArgs): the broadcast of two shape vectors."""
-    from .array import fill, shape
-    from .math import add
+    from .basic import fill, shape
+    from ..math.elementwise import add
     x, y = as_tensor(shape_x, _dt.int32), as_tensor(shape_y, _dt.int32)
     if x.dtype != y.dtype:
         check_same_dtype("BroadcastArgs", [x, y])
@@ -167,9 +167,9 @@ def broadcast_dynamic_shape(shape_x, shape_y):
 def unravel_index(indices, dims, name=None):
     """`tf.unravel_index`: flat indices -> coordinates in an array of shape `dims` (row-major),
     shape [len(dims)] + indices.shape: coordinate k = (index // stride_k) % dims_k."""
-    from .array import expand_dims, reshape
-    from .special import cumprod
-    from .math import floordiv, floormod
+    from .basic import expand_dims, reshape
+    from ..math.special import cumprod
+    from ..math.elementwise import floordiv, floormod
     idx = as_tensor(indices, _dt.int32) if not hasattr(indices, "dtype") else as_tensor(indices)
     dims_t = as_tensor(dims, idx.dtype) if not hasattr(dims, "dtype") else as_tensor(dims)
     if idx.dtype not in (_dt.int32, _dt.int64):

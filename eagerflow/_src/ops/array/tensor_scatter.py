@@ -1,7 +1,7 @@
 """`tf.tensor_scatter_nd_update` / `_add` / `_sub` / `_max` / `_min`: a copy of a tensor with
 updates written at index tuples (the last axis of `indices` addresses a prefix of its dimensions).
 
-Why beside ops/slicing.py's ScatterNd (zeros plus updates): these start from a given tensor and
+Why beside ops/array/slicing.py's ScatterNd (zeros plus updates): these start from a given tensor and
 combine with it, which is what users write for "this tensor, but with these entries replaced".
 Repeated indices: `update` keeps the last update (TensorFlow's CPU kernel writes in order), the
 others combine all of them. Gradients: the tensor's gradient passes where it was not overwritten
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import Spec, bind, defop
 
 _INDEX_TYPES = (_dt.int32, _dt.int64)
 
@@ -78,7 +78,7 @@ def _gathered(g, indices):
 
 
 def _update_grad(op, g):
-    from .array import zeros_like
+    from .basic import zeros_like
     tensor, indices, updates = op.inputs
     return bind(TensorScatterUpdate, (g, indices, zeros_like(updates))), None, _gathered(g, indices)
 
@@ -88,15 +88,15 @@ def _add_grad(op, g):
 
 
 def _sub_grad(op, g):
-    from .math import negative
+    from ..math.elementwise import negative
     return g, None, negative(_gathered(g, op.inputs[1]))
 
 
 def _extreme_grad(op, g):
     """Where the output equals the tensor and/or an update, those share the gradient evenly."""
-    from .math import cast, equal
+    from ..math.elementwise import cast, equal
     from .slicing import scatter_nd
-    from .array import shape
+    from .basic import shape
     tensor, indices, updates = op.inputs
     out = op.outputs[0]
     from_tensor = cast(equal(tensor, out), g.dtype)
@@ -138,7 +138,7 @@ tensor_scatter_nd_max = _public(TensorScatterMax, "tensor_scatter_nd_max", "the 
 tensor_scatter_nd_min = _public(TensorScatterMin, "tensor_scatter_nd_min", "the minimum of themselves and")
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax(method):

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 
 def _unique_parts(x, out_idx):

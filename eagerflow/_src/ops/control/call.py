@@ -14,8 +14,8 @@ the forward computation: random draws and side effects happen once.
 """
 from __future__ import annotations
 
-from ..core.context import state
-from .registry import Spec, bind, defop
+from ...core.context import state
+from ..registry import Spec, bind, defop
 
 
 def _kernel(*arrays, f):
@@ -36,7 +36,7 @@ def _grad(op, *grads):
     if backward is None:
         return [None] * len(op.inputs)
     n_params = len(op.inputs) - len(f.capture_inputs())
-    from .array import zeros_like
+    from ..array.basic import zeros_like
     seeded = grads if all_outputs else grads[:n_user]
     seeds = [g if g is not None else zeros_like(o) for g, o in zip(seeded, op.outputs)]
     computed = call_function(backward, list(op.inputs[:n_params]) + list(op.outputs) + seeds)

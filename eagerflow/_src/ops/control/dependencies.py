@@ -15,10 +15,10 @@ import time
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.context import state
-from ..core.shape import TensorShape
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.context import state
+from ...core.shape import TensorShape
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 
 class ControlGroup:
@@ -106,7 +106,7 @@ def group(*inputs, **kwargs):
 def tuple(tensors, name=None, control_inputs=None):  # noqa: A001 - TensorFlow's name
     """`tf.tuple`: the tensors, each passed on only after all of them (and `control_inputs`) are
     computed; eagerly they are all computed already."""
-    from .array import identity
+    from ..array.basic import identity
     tensors = list(tensors)
     if state.graph is None:
         return tensors

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.variant import VariantValue
-from .array import shape as _shape_of, zeros_like
-from .operands import as_int_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.variant import VariantValue
+from ..array.basic import shape as _shape_of, zeros_like
+from ..operands import as_int_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 
 # --- the payload ---------------------------------------------------------------------------------
 
@@ -306,10 +306,10 @@ def _gather_infer(inputs, attrs):
 def _gather_grad(op, g):
     """Indices may repeat, so the rows of `g` are summed per index (a one-hot product) into a full
     list: scattering them would keep only the last row of a repeated index."""
-    from .array import reshape
-    from .joining import concat
-    from .matmul import matmul
-    from .sequences import one_hot
+    from ..array.basic import reshape
+    from ..array.joining import concat
+    from ..linalg.matmul import matmul
+    from ..array.sequences import one_hot
     lst, indices, _ = op.inputs
     n = bind(TensorListLength, (lst,))
     hot = one_hot(reshape(indices, [-1]), n, dtype=g.dtype)  # [k, n]

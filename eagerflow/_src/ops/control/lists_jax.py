@@ -1,6 +1,6 @@
 """TensorList ops under jit_compile=True: a list as one dense buffer of fixed size, as TensorFlow's XLA.
 
-The NumPy kernels (ops/lists.py) hold a tuple of items, any of them unset. XLA needs shapes known at
+The NumPy kernels (ops/control/lists.py) hold a tuple of items, any of them unset. XLA needs shapes known at
 compile time, so under jit a list is a `JaxList`: a buffer [length, *element_shape] (unwritten
 rows are zeros, which is what an unset item reads as), its static length and element dtype. A list
 reserved before its element shape is known (`tf.TensorArray(tf.float32, size=4)`, the shape comes
@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError, UnimplementedError
-from . import array as _array, math as _math
-from .lazy_jax import jnp, lax
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError, UnimplementedError
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..lazy_jax import jnp, lax
 from .lists import (TensorListConcatV2, TensorListFromTensor, TensorListGather, TensorListGetItem, TensorListLength,
                     TensorListReserve, TensorListScatterIntoExistingList, TensorListSetItem, TensorListSplit,
                     TensorListStack, _compatible, _decode_shape, _fmt, _merge)
@@ -299,7 +300,7 @@ TensorListSplit.jax = _split
 
 def _list_aware(lowering, on_lists):
     """`lowering`, with lists taken by `on_lists`: gradients reach ZerosLike and AddN with lists, as
-    the NumPy kernels reach ListValue's `zeros_like` and `+` hooks (ops/lists.py)."""
+    the NumPy kernels reach ListValue's `zeros_like` and `+` hooks (ops/control/lists.py)."""
     def lowered(*xs, **attrs):
         return on_lists(*xs) if isinstance(xs[0], JaxList) else lowering(*xs, **attrs)
     lowered.__doc__ = lowering.__doc__

@@ -13,7 +13,7 @@ The message layout is a static attr `form`:
 - "elementwise": assert_positive & co.: "Condition x > 0 did not hold element-wise:" and x.
 
 Checks TensorFlow makes on static shapes and dtypes (assert_rank, assert_shapes, assert_type, ...)
-live in ops/static_checks.py.
+live in ops/debugging/static_checks.py.
 """
 from __future__ import annotations
 
@@ -21,14 +21,14 @@ import collections.abc as _abc
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor, is_tensor_like
-from ..core.errors import InvalidArgumentError
-from ..core.tensor import make_eager
-from . import shape_rules as R
-from . import math as _math
-from .reduce import reduce_all
-from .registry import NO_GRADIENT, bind, defop
+from ...core import dtypes as _dt
+from ...core.convert import convert_to_tensor, is_tensor_like
+from ...core.errors import InvalidArgumentError
+from ...core.tensor import make_eager
+from .. import shape_rules as R
+from ..math import elementwise as _math
+from ..math.reduce import reduce_all
+from ..registry import NO_GRADIENT, bind, defop
 
 # ----------------------------------------------------------------------------------------------
 # The Assert op and its messages

@@ -3,7 +3,7 @@
 
 TensorFlow makes these checks on the static shapes and dtypes, raising ValueError/TypeError when
 the function is called (while tracing, inside a tf.function), so do we. Only a rank that is
-unknown until run time becomes a run-time `Assert` op (ops/checks.py).
+unknown until run time becomes a run-time `Assert` op (ops/debugging/checks.py).
 """
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ import collections.abc as _abc
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor, is_tensor_like
-from . import array as _array
-from . import math as _math
+from ...core import dtypes as _dt
+from ...core.convert import convert_to_tensor, is_tensor_like
+from ..array import basic as _array
+from ..math import elementwise as _math
 from .checks import Assert, message_prefix
-from .reduce import reduce_any
-from .registry import static_value
+from ..math.reduce import reduce_any
+from ..registry import static_value
 
 # ----------------------------------------------------------------------------------------------
 # Static properties: rank, shape, dtype (checked now when known, else by an Assert at run time)

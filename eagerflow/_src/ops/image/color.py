@@ -10,9 +10,9 @@ import math
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.tensor import Tensor
-from .operands import as_tensor
+from ...core import dtypes as _dt
+from ...core.tensor import Tensor
+from ..operands import as_tensor
 
 
 def _tensor(x):
@@ -22,7 +22,7 @@ def _tensor(x):
 def convert_image_dtype(image, dtype, saturate=False, name=None):
     """Rescales between dtypes: integers span [0, max], floats [0, 1]. Float to integer multiplies
     by (max + 0.5) and truncates; integer to integer shifts by the difference in bits."""
-    from .math import cast, clip_by_value, multiply
+    from ..math.elementwise import cast, clip_by_value, multiply
     image = _tensor(image)
     dtype = _dt.as_dtype(dtype)
     src = image.dtype
@@ -34,7 +34,7 @@ def convert_image_dtype(image, dtype, saturate=False, name=None):
         src_max, dst_max = int(np.iinfo(src.np_dtype).max), int(np.iinfo(dtype.np_dtype).max)
         if src_max > dst_max:  # fewer bits: divide (a right shift for these powers of two)
             scale = (src_max + 1) // (dst_max + 1)
-            from .math import floordiv
+            from ..math.elementwise import floordiv
             return cast(floordiv(image, cast(scale, src)), dtype)
         scale = (dst_max + 1) // (src_max + 1)
         return multiply(cast(image, dtype), cast(scale, dtype))
@@ -61,7 +61,7 @@ def _back(original, result):
 
 def rgb_to_grayscale(images, name=None):
     """The luma (0.2989 R + 0.5870 G + 0.1140 B) as one channel, in the input's dtype."""
-    from .reduce import reduce_sum
+    from ..math.reduce import reduce_sum
     images, flt = _as_float(images)
     weights = as_tensor(np.array([0.2989, 0.5870, 0.1140], flt.dtype.np_dtype))
     return _back(images, reduce_sum(flt * weights, axis=-1, keepdims=True))
@@ -69,7 +69,7 @@ def rgb_to_grayscale(images, name=None):
 
 def grayscale_to_rgb(images, name=None):
     """One channel repeated into three."""
-    from .joining import concat
+    from ..array.joining import concat
     images = _tensor(images)
     if images.shape.rank is not None and images.shape.rank >= 1 and images.shape[-1] not in (None, 1):
         raise ValueError(f"Last dimension of a grayscale image should be size 1, got {images.shape[-1]}")
@@ -84,7 +84,7 @@ def adjust_brightness(image, delta):
 
 def adjust_contrast(images, contrast_factor):
     """Each channel of each image moved away from its mean: (x - mean) * factor + mean."""
-    from .reduce import reduce_mean
+    from ..math.reduce import reduce_mean
     images, flt = _as_float(images)
     rank = flt.shape.rank
     mean = reduce_mean(flt, axis=[rank - 3, rank - 2], keepdims=True)
@@ -93,7 +93,7 @@ def adjust_contrast(images, contrast_factor):
 
 def adjust_gamma(image, gamma=1, gain=1):
     """gain * image ** gamma (on [0, 1] values for an integer image)."""
-    from .math import pow as _pow
+    from ..math.elementwise import pow as _pow
     if float(gamma) < 0:
         raise ValueError("Gamma should be a non-negative real number.")
     image, flt = _as_float(image)
@@ -104,8 +104,8 @@ def per_image_standardization(image):
     """Each image to zero mean and unit variance over all its pixels and channels; the stddev is
     at least 1/sqrt(number of elements) so a flat image does not divide by zero. float32 out for
     integer input."""
-    from .math import cast, maximum, rsqrt, sqrt
-    from .reduce import reduce_mean
+    from ..math.elementwise import cast, maximum, rsqrt, sqrt
+    from ..math.reduce import reduce_mean
     image = _tensor(image)
     flt = image if image.dtype.is_floating else cast(image, _dt.float32)
     rank = flt.shape.rank
@@ -121,8 +121,8 @@ def per_image_standardization(image):
 
 def psnr(a, b, max_val, name=None):
     """Peak signal-to-noise ratio per image: 20 log10(max_val) - 10 log10(mean squared error)."""
-    from .math import cast, log
-    from .reduce import reduce_mean
+    from ..math.elementwise import cast, log
+    from ..math.reduce import reduce_mean
     a, b = _tensor(a), _tensor(b)
     if a.dtype is not b.dtype:
         raise TypeError(f"psnr needs images of one dtype, got {a.dtype.name} and {b.dtype.name}")
@@ -138,7 +138,7 @@ def psnr(a, b, max_val, name=None):
 def image_gradients(image):
     """(dy, dx): forward differences along height and width of [N, H, W, C] images, zero in the
     last row / column."""
-    from .padding import pad
+    from ..array.padding import pad
     image = _tensor(image)
     if image.shape.rank != 4:
         raise ValueError(f"image_gradients expects a 4D tensor [batch_size, h, w, d], not {image.shape}.")
@@ -150,8 +150,8 @@ def image_gradients(image):
 def total_variation(images, name=None):
     """The sum of absolute differences between neighbouring pixels, per image (or one number for
     a single image)."""
-    from .math import abs as _abs
-    from .reduce import reduce_sum
+    from ..math.elementwise import abs as _abs
+    from ..math.reduce import reduce_sum
     images = _tensor(images)
     if images.shape.rank == 3:
         dh = images[1:, :, :] - images[:-1, :, :]
@@ -167,7 +167,7 @@ def total_variation(images, name=None):
 # --- random adjustments: a draw from tf.random (TensorFlow's seed rules, not its streams) ---
 
 def _draw(minval, maxval, seed, shape=()):
-    from .random import uniform
+    from ..random.draws import uniform
     return uniform(shape, minval, maxval, seed=seed)
 
 
@@ -186,8 +186,8 @@ def random_contrast(image, lower, upper, seed=None):
 
 
 def _random_flip(image, seed, flip):
-    from .array import reshape, where
-    from .math import less
+    from ..array.basic import reshape, where
+    from ..math.elementwise import less
     image = _tensor(image)
     if image.shape.rank == 3:
         return where(less(_draw(0.0, 1.0, seed), 0.5), flip(image), image)
@@ -199,18 +199,18 @@ def _random_flip(image, seed, flip):
 
 
 def random_flip_left_right(image, seed=None):
-    from .image_geometry import flip_left_right
+    from .geometry import flip_left_right
     return _random_flip(image, seed, flip_left_right)
 
 
 def random_flip_up_down(image, seed=None):
-    from .image_geometry import flip_up_down
+    from .geometry import flip_up_down
     return _random_flip(image, seed, flip_up_down)
 
 
 def random_crop(value, size, seed=None, name=None):
     """A crop of `size` at a uniformly drawn offset (each axis independently)."""
-    from .math import cast, floor
+    from ..math.elementwise import cast, floor
     value = _tensor(value)
     size = [int(s) for s in size]
     shape = value.shape.as_list()
@@ -220,5 +220,5 @@ def random_crop(value, size, seed=None, name=None):
         raise ValueError(f"Need value.shape >= size, got value.shape={shape}, size={size}")
     room = np.array([d - s + 1 for d, s in zip(shape, size)], np.float32)
     offsets = cast(floor(_draw(0.0, 1.0, seed, [len(size)]) * as_tensor(room)), _dt.int32)
-    from .slicing import slice as _slice
+    from ..array.slicing import slice as _slice
     return _slice(value, offsets, size)

@@ -2,18 +2,18 @@
 
 YUV and YIQ are linear: a tensordot of the last axis with TensorFlow's 3x3 matrices (so they are
 MatMuls in a graph and differentiable). HSV and the adjustments are ops of their own
-(ops/image_hsv.py). adjust_hue/adjust_saturation run in float32 and convert back, as TensorFlow's
+(ops/image/hsv.py). adjust_hue/adjust_saturation run in float32 and convert back, as TensorFlow's
 wrappers do (float16 stays float16: its kernels take it).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.tensor import Tensor
-from .image_hsv import AdjustHue, AdjustSaturation, HSVToRGB, RGBToHSV
-from .operands import as_tensor
-from .registry import bind
+from ...core import dtypes as _dt
+from ...core.tensor import Tensor
+from .hsv import AdjustHue, AdjustSaturation, HSVToRGB, RGBToHSV
+from ..operands import as_tensor
+from ..registry import bind
 
 _RGB_TO_YIQ = [[0.299, 0.59590059, 0.2115], [0.587, -0.27455667, -0.52273617], [0.114, -0.32134392, 0.31119955]]
 _YIQ_TO_RGB = [[1, 1, 1], [0.95598634, -0.27201283, -1.10674021], [0.6208248, -0.64720424, 1.70423049]]
@@ -26,7 +26,7 @@ def _tensor(x):
 
 
 def _linear(images, matrix):
-    from .matmul import tensordot
+    from ..linalg.matmul import tensordot
     images = _tensor(images)
     if not images.dtype.is_floating:
         raise TypeError(f"Cannot convert {matrix} to EagerTensor of dtype {images.dtype.name}")
@@ -63,7 +63,7 @@ def hsv_to_rgb(images, name=None):
 
 
 def _in_float32(image, op, amount):
-    from .image_color import convert_image_dtype
+    from .color import convert_image_dtype
     image = _tensor(image)
     if image.dtype in (_dt.float16, _dt.float32):
         return bind(op, (image, as_tensor(amount, _dt.float32)))

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError, OutOfRangeError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from . import shape_rules as R
-from .operands import as_int_tensor, as_tensor
-from .registry import UNREGISTERED_GRADIENT, Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError, OutOfRangeError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from .. import shape_rules as R
+from ..operands import as_int_tensor, as_tensor
+from ..registry import UNREGISTERED_GRADIENT, Spec, bind, defop, static_value
 
 _F = np.float32
 _IMAGE_TYPES = (_dt.uint8, _dt.uint16, _dt.int8, _dt.int16, _dt.int32, _dt.int64, _dt.float16, _dt.float32,
@@ -182,7 +182,7 @@ def _crop_grad(op, grad):
 
 
 def _shape(t):
-    from .array import shape
+    from ..array.basic import shape
     return shape(t)
 
 

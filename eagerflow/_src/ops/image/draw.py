@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.tensor import Tensor
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import UNREGISTERED_GRADIENT, Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.tensor import Tensor
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import UNREGISTERED_GRADIENT, Spec, bind, defop
 
 _DEFAULT_COLOURS = np.array([
     [1, 1, 0, 1], [0, 0, 1, 1], [1, 0, 0, 1], [0, 1, 0, 1], [0.5, 0, 0.5, 1],

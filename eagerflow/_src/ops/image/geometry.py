@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import math
 
-from ..core.tensor import Tensor
-from .operands import as_tensor
+from ...core.tensor import Tensor
+from ..operands import as_tensor
 
 
 def _image(image, name="image"):
@@ -27,21 +27,21 @@ def _hw_axes(t):
 
 def flip_left_right(image):
     """Mirrors the image across its vertical axis (the width reversed)."""
-    from .ordering import reverse
+    from ..array.ordering import reverse
     t = _image(image)
     return reverse(t, [_hw_axes(t)[1]])
 
 
 def flip_up_down(image):
     """Mirrors the image across its horizontal axis (the height reversed)."""
-    from .ordering import reverse
+    from ..array.ordering import reverse
     t = _image(image)
     return reverse(t, [_hw_axes(t)[0]])
 
 
 def transpose(image, name=None):
     """Swaps height and width."""
-    from .array import transpose as _transpose
+    from ..array.basic import transpose as _transpose
     t = _image(image)
     rank = t.shape.rank
     perm = list(range(rank))
@@ -101,7 +101,7 @@ def crop_to_bounding_box(image, offset_height, offset_width, target_height, targ
 
 def pad_to_bounding_box(image, offset_height, offset_width, target_height, target_width):
     """The image placed at (offset_height, offset_width) in zeros of the target size."""
-    from .padding import pad
+    from ..array.padding import pad
     t = _image(image)
     oh, ow, th, tw = (int(v) for v in (offset_height, offset_width, target_height, target_width))
     if oh < 0:
@@ -151,7 +151,7 @@ def resize_with_crop_or_pad(image, target_height, target_width):
 
 def resize_with_pad(image, target_height, target_width, method="bilinear", antialias=False):
     """Resizes to fit the target keeping the aspect ratio, then pads the rest with zeros, centred."""
-    from .image import resize
+    from .resizing import resize
     t = _image(image)
     height, width = _known_hw(t, "resize_with_pad")
     th, tw = int(target_height), int(target_width)

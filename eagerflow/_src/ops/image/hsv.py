@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import FailedPreconditionError, InvalidArgumentError
-from . import shape_rules as R
-from .registry import NO_GRADIENT, UNREGISTERED_GRADIENT, Spec, defop
+from ...core import dtypes as _dt
+from ...core.errors import FailedPreconditionError, InvalidArgumentError
+from .. import shape_rules as R
+from ..registry import NO_GRADIENT, UNREGISTERED_GRADIENT, Spec, defop
 
 _HSV_TYPES = R.FLOATS
 
@@ -172,8 +172,8 @@ def _rgb_to_hsv_grad(op, grad):
     """TensorFlow's piecewise derivative of (h, s, v) wrt (r, g, b), with its tie-breaking: the
     largest channel is red on r >= g, b; green on g > r, g >= b; blue on b > r, g; the smallest red on
     r < g, b; green on g <= r, g < b; blue on b <= r, g. Reciprocals of zero count as zero."""
-    from . import array as A
-    from . import math as M
+    from ..array import basic as A
+    from ..math import elementwise as M
     x, hsv = op.inputs[0], op.outputs[0]
     dtype = x.dtype
     ch = [x[..., i] for i in range(3)]
@@ -227,7 +227,7 @@ AdjustSaturation = defop(
 
 
 # --- JAX lowerings (jit_compile=True): TensorFlow's XLA compiles all four ---
-from .lazy_jax import jnp  # noqa: E402 - imports JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - imports JAX on first use only
 
 
 def _jax_rgb_to_hsv(images):

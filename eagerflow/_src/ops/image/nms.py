@@ -18,12 +18,12 @@ import heapq
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 
 _F = np.float32
 
@@ -258,7 +258,7 @@ def non_max_suppression_overlaps(overlaps, scores, max_output_size, overlap_thre
 # then one stable sort of every kept (score, class, box) by score, as the kernel does. ---
 
 def _jax_iou(boxes):
-    from .lazy_jax import jnp
+    from ..lazy_jax import jnp
     y1, y2 = jnp.minimum(boxes[:, 0], boxes[:, 2]), jnp.maximum(boxes[:, 0], boxes[:, 2])
     x1, x2 = jnp.minimum(boxes[:, 1], boxes[:, 3]), jnp.maximum(boxes[:, 1], boxes[:, 3])
     area = (y2 - y1) * (x2 - x1)
@@ -273,7 +273,7 @@ def _jax_iou(boxes):
 def _jax_keep(boxes, scores, per_class, iou_threshold, score_threshold):
     """(sorted order, keep mask in that order) of hard greedy NMS for one class of one image."""
     import jax
-    from .lazy_jax import jnp
+    from ..lazy_jax import jnp
     order = jnp.argsort(-scores, stable=True)
     iou = _jax_iou(boxes)[order][:, order]
     s = scores[order]
@@ -290,7 +290,7 @@ def _jax_keep(boxes, scores, per_class, iou_threshold, score_threshold):
 
 def _jax_combined(boxes, scores, max_output_size_per_class, max_total_size, iou_threshold, score_threshold,
                   pad_per_class=False, clip_boxes=True):
-    from .lazy_jax import jnp
+    from ..lazy_jax import jnp
     batch, n, q, _ = boxes.shape
     classes = scores.shape[2]
     per_class, total = int(max_output_size_per_class), int(max_total_size)

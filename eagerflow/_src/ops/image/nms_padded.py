@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 
 _F = np.float32
 
@@ -120,7 +120,7 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
                                pad_to_max_output_size=False, name=None, sorted_input=False,
                                canonicalized_coordinates=False, tile_size=512):
     """`tf.image.non_max_suppression_padded`: (indices, number valid)."""
-    from . import array as A
+    from ..array import basic as A
     boxes = boxes if isinstance(boxes, Tensor) else as_tensor(np.asarray(boxes, np.float32))
     scores = scores if isinstance(scores, Tensor) else as_tensor(np.asarray(scores, np.float32))
     rank = boxes.shape.rank
@@ -136,5 +136,5 @@ def non_max_suppression_padded(boxes, scores, max_output_size, iou_threshold=0.5
     valid = A.reshape(valid, batch_dims)
     if not pad_to_max_output_size:
         return idx[0, :valid], valid
-    from .joining import concat
+    from ..array.joining import concat
     return A.reshape(idx, concat([batch_dims, as_tensor(np.array([size], np.int32))], axis=0)), valid

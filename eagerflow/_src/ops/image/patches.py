@@ -14,12 +14,12 @@ import functools
 
 import numpy as np
 
-from ..core.errors import InvalidArgumentError, UnimplementedError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import Spec, bind, defop
+from ...core.errors import InvalidArgumentError, UnimplementedError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import Spec, bind, defop
 
 
 def _check_attrs(ksizes, strides, rates, padding):
@@ -99,8 +99,8 @@ def _infer(inputs, attrs):
 
 def _grad(op, grad):
     """Scatter-add of the patches' gradient back onto the pixels they were read from."""
-    from . import array as A
-    from .segments import unsorted_segment_sum
+    from ..array import basic as A
+    from ..math.segments import unsorted_segment_sum
     x = op.inputs[0]
     hw = x.shape.as_list()[1:3] if x.shape.rank == 4 else [None, None]
     if None in hw:
@@ -109,7 +109,7 @@ def _grad(op, grad):
     table = _table([None, height, width, None], **{k: op.attrs[k] for k in ("ksizes", "strides", "rates", "padding")})
     shape = A.shape(x)
     batch, channels = shape[0:1], shape[3:4]
-    from .joining import concat
+    from ..array.joining import concat
     cells = A.reshape(grad, concat([batch, as_tensor(np.array([table.size], np.int32)), channels], axis=0))
     cells = A.transpose(cells, [1, 0, 2])  # [cells, batch, channels]
     pixels = unsorted_segment_sum(cells, as_tensor(table.reshape(-1)), height * width)
@@ -123,7 +123,7 @@ ExtractImagePatches = defop(
 
 
 def _jax(images, ksizes, strides, rates, padding):
-    from .lazy_jax import jnp
+    from ..lazy_jax import jnp
     table = _table(images.shape, ksizes, strides, rates, padding)
     n, h, w, ch = images.shape
     flat = jnp.concatenate([jnp.reshape(images, (n, h * w, ch)), jnp.zeros((n, 1, ch), images.dtype)], axis=1)

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.tensor import Tensor
-from .operands import as_tensor
+from ...core import dtypes as _dt
+from ...core.tensor import Tensor
+from ..operands import as_tensor
 
 _MSSSIM_WEIGHTS = (0.0448, 0.2856, 0.3001, 0.2363, 0.1333)
 
@@ -27,10 +27,10 @@ def _tensor(x):
 
 def sobel_edges(image):
     """[batch, h, w, d] -> [batch, h, w, d, 2]: the vertical (dy) and horizontal (dx) Sobel responses."""
-    from . import array as A
-    from .depthwise import depthwise_conv2d
-    from .joining import concat, tile
-    from .padding import pad
+    from ..array import basic as A
+    from ..nn.depthwise import depthwise_conv2d
+    from ..array.joining import concat, tile
+    from ..array.padding import pad
     image = _tensor(image)
     static = image.shape
     kernels = np.array([[[-1, -2, -1], [0, 0, 0], [1, 2, 1]], [[-1, 0, 1], [-2, 0, 2], [-1, 0, 1]]])
@@ -60,8 +60,8 @@ def _check_compatible(img1, img2):
 
 
 def _as_float_images(img1, img2, max_val):
-    from .image_color import convert_image_dtype
-    from .math import cast
+    from .color import convert_image_dtype
+    from ..math.elementwise import cast
     img1, img2 = _tensor(img1), _tensor(img2)
     _check_compatible(img1, img2)
     max_val = convert_image_dtype(cast(as_tensor(max_val), img1.dtype), _dt.float32)
@@ -70,9 +70,9 @@ def _as_float_images(img1, img2, max_val):
 
 def _gaussian_window(size, sigma, dtype):
     """[size, size, 1, 1]: softmax over the grid of -0.5 * (dx^2 + dy^2) / sigma^2."""
-    from . import array as A
-    from .math import cast, square
-    from .nn import softmax
+    from ..array import basic as A
+    from ..math.elementwise import cast, square
+    from ..nn.basic import softmax
     sigma = as_tensor(np.array(sigma, dtype.np_dtype))
     coords = cast(as_tensor(np.arange(size, dtype=np.int32)), dtype)
     coords = coords - cast(as_tensor(np.int32(size - 1)), dtype) / 2.0
@@ -85,15 +85,15 @@ def _gaussian_window(size, sigma, dtype):
 
 def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2, return_index_map=False):
     """(ssim, cs) per channel: averaged over the positions unless return_index_map."""
-    from . import array as A
-    from .depthwise import depthwise_conv2d
-    from .joining import concat, tile
-    from .math import square
-    from .reduce import reduce_mean
+    from ..array import basic as A
+    from ..nn.depthwise import depthwise_conv2d
+    from ..array.joining import concat, tile
+    from ..math.elementwise import square
+    from ..math.reduce import reduce_mean
     for img in (img1, img2):
         hw = img.shape.as_list()[-3:-1] if img.shape.rank is not None else [None, None]
         if any(d is not None and d < filter_size for d in hw):
-            from ..core.errors import InvalidArgumentError
+            from ...core.errors import InvalidArgumentError
             raise InvalidArgumentError(None, None, f"assertion failed: [{img.shape}] [{filter_size}]: the image is "
                                                    f"smaller than the filter")
     window = _gaussian_window(filter_size, filter_sigma, img1.dtype)
@@ -124,7 +124,7 @@ def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2, re
 
 def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03, return_index_map=False):
     """Structural similarity of two batches of images (the last three axes are height, width, channels)."""
-    from .reduce import reduce_mean
+    from ..math.reduce import reduce_mean
     img1, img2, max_val = _as_float_images(img1, img2, max_val)
     per_channel, _ = _ssim_per_channel(img1, img2, max_val, int(filter_size), filter_sigma, k1, k2,
                                        return_index_map)
@@ -133,11 +133,11 @@ def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
 
 def _halve(images, heads):
     """One scale down: symmetric padding to even height and width, then a 2x2 average pool."""
-    from . import array as A
-    from .joining import concat, tile
-    from .math import floormod
-    from .padding import pad
-    from .pooling import avg_pool
+    from ..array import basic as A
+    from ..array.joining import concat, tile
+    from ..math.elementwise import floormod
+    from ..array.padding import pad
+    from ..nn.pooling import avg_pool
     out = []
     for x, head in zip(images, heads):
         tail = A.shape(x)[-3:]
@@ -153,10 +153,10 @@ def _halve(images, heads):
 def ssim_multiscale(img1, img2, max_val, power_factors=_MSSSIM_WEIGHTS, filter_size=11, filter_sigma=1.5,
                     k1=0.01, k2=0.03):
     """Multi-scale SSIM: the product over scales of relu(cs) ** weight, with the full SSIM at the last scale."""
-    from . import array as A
-    from .math import pow as _pow
-    from .nn import relu
-    from .reduce import reduce_mean, reduce_prod
+    from ..array import basic as A
+    from ..math.elementwise import pow as _pow
+    from ..nn.basic import relu
+    from ..math.reduce import reduce_mean, reduce_prod
     img1, img2, max_val = _as_float_images(img1, img2, max_val)
     images = [img1, img2]
     heads = [A.shape(img1)[:-3], A.shape(img2)[:-3]]

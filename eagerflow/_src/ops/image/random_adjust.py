@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.tensor import Tensor
-from .operands import as_tensor
+from ...core import dtypes as _dt
+from ...core.tensor import Tensor
+from ..operands import as_tensor
 
 
 def _tensor(x):
@@ -21,7 +21,7 @@ def _tensor(x):
 
 
 def _uniform(shape, seed, minval, maxval, dtype=_dt.float32):
-    from .stateless_random import stateless_uniform
+    from ..random.stateless import stateless_uniform
     return stateless_uniform(shape, seed, minval, maxval, dtype=dtype)
 
 
@@ -31,9 +31,9 @@ def _check_rank(image):
 
 
 def _stateless_flip(image, seed, axis):
-    from . import array as A
-    from .math import cast, less, round as _round
-    from .ordering import reverse
+    from ..array import basic as A
+    from ..math.elementwise import cast, less, round as _round
+    from ..array.ordering import reverse
     image = _tensor(image)
     _check_rank(image)
     if image.shape.rank == 3:
@@ -69,36 +69,36 @@ def _check_range(lower, upper):
 
 
 def stateless_random_brightness(image, max_delta, seed):
-    from .image_color import adjust_brightness
+    from .color import adjust_brightness
     _check_delta(max_delta)
     return adjust_brightness(image, _uniform([], seed, -max_delta, max_delta))
 
 
 def stateless_random_contrast(image, lower, upper, seed):
-    from .image_color import adjust_contrast
+    from .color import adjust_contrast
     _check_range(lower, upper)
     return adjust_contrast(image, _uniform([], seed, lower, upper))
 
 
 def stateless_random_saturation(image, lower, upper, seed):
-    from .image_color_spaces import adjust_saturation
+    from .color_spaces import adjust_saturation
     _check_range(lower, upper)
     return adjust_saturation(image, _uniform([], seed, lower, upper))
 
 
 def stateless_random_hue(image, max_delta, seed):
-    from .image_color_spaces import adjust_hue
+    from .color_spaces import adjust_hue
     _check_delta(max_delta, 0.5)
     return adjust_hue(image, _uniform([], seed, -max_delta, max_delta))
 
 
 def stateless_random_crop(value, size, seed, name=None):
     """A crop of `size` at offsets drawn as TensorFlow draws them (int32 uniform % room)."""
-    from . import array as A
-    from .checks import Assert
-    from .math import floormod, greater_equal
-    from .reduce import reduce_all
-    from .slicing import slice as _slice
+    from ..array import basic as A
+    from ..debugging.checks import Assert
+    from ..math.elementwise import floormod, greater_equal
+    from ..math.reduce import reduce_all
+    from ..array.slicing import slice as _slice
     value = _tensor(value)
     size = as_tensor(np.asarray(size, np.int32)) if not isinstance(size, Tensor) else size
     shape = A.shape(value)
@@ -110,14 +110,14 @@ def stateless_random_crop(value, size, seed, name=None):
 
 
 def random_hue(image, max_delta, seed=None):
-    from .image_color_spaces import adjust_hue
-    from .random import uniform
+    from .color_spaces import adjust_hue
+    from ..random.draws import uniform
     _check_delta(max_delta, 0.5)
     return adjust_hue(image, uniform([], -max_delta, max_delta, seed=seed))
 
 
 def random_saturation(image, lower, upper, seed=None):
-    from .image_color_spaces import adjust_saturation
-    from .random import uniform
+    from .color_spaces import adjust_saturation
+    from ..random.draws import uniform
     _check_range(lower, upper)
     return adjust_saturation(image, uniform([], lower, upper, seed=seed))

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
-from .strings import _FLOAT_TEXT, _HEX_FLOAT, _INT_TEXT
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop
+from ..strings.elementwise import _FLOAT_TEXT, _HEX_FLOAT, _INT_TEXT
 
 _TYPES = (_dt.float32, _dt.float64, _dt.int32, _dt.int64, _dt.string)
 _TYPE_WORDS = {"float32": "float", "float64": "double", "int32": "int32", "int64": "int64"}
@@ -139,7 +139,7 @@ DecodeCSV = defop("DecodeCSV", inputs=("records", "record_defaults"), kernel=_de
 def _default(value):
     t = as_tensor(value)
     if t.shape.rank == 0:
-        from .array import reshape
+        from ..array.basic import reshape
         t = reshape(t, [1])
     if t.dtype not in _TYPES:
         allowed = ", ".join(("float", "double", "int32", "int64", "string"))

@@ -11,13 +11,13 @@ import os
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..io.gfile import os_error
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...io.gfile import os_error
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 
 def _path(value) -> str:

@@ -15,14 +15,14 @@ import collections
 
 import numpy as np
 
-from ..composite.sparse_tensor import SparseTensor
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..io.example_proto import Example
-from ..io.wire import DecodeError
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...composite.sparse_tensor import SparseTensor
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...io.example_proto import Example
+from ...io.wire import DecodeError
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 _TYPE_WORDS = {"float32": "float", "int64": "int64", "string": "string"}
 _LIST_OF = {"float32": "float_list", "int64": "int64_list", "string": "bytes_list"}

@@ -20,11 +20,11 @@ import sys
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor, is_tensor_like
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.convert import convert_to_tensor, is_tensor_like
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 # ----------------------------------------------------------------------------------------------
 # One element, then one array (TensorFlow's SummarizeValue with print_v2=true)

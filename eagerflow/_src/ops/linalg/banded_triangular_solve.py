@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .linalg import _LINALG_TYPES, _run, building_graph
-from .operands import as_tensor
-from .registry import Spec, defop
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from .solves import _LINALG_TYPES, _run, building_graph
+from ..operands import as_tensor
+from ..registry import Spec, defop
 
 
 def _err(message):
@@ -104,6 +104,6 @@ def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None):
 
 
 from . import diagonals as _diagonals  # noqa: E402
-from . import linalg as _linalg  # noqa: E402
-from . import math as _math  # noqa: E402
+from . import solves as _linalg  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
 from . import matmul as _matmul  # noqa: E402

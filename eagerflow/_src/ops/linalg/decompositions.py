@@ -1,6 +1,6 @@
 """Matrix decompositions (`tf.linalg.qr`, `svd`, `eigh`, `eigvalsh`): one `defop` each, with the
 gradient rules for real dtypes (TensorFlow's QrGrad, SvdGrad and SelfAdjointEigV2 gradient), checked by
-finite differences in tests/gradcheck/test_linalg_grads.py. Shared helpers come from ops/linalg.py.
+finite differences in tests/gradcheck/test_linalg_grads.py. Shared helpers come from ops/linalg/solves.py.
 """
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import collections
 
 import numpy as np
 
-from ..core.shape import TensorShape
-from .linalg import _matmul, _matrix_shape, _mT, _run, triangular_solve
-from .operands import as_tensor
-from .registry import Spec, defop
+from ...core.shape import TensorShape
+from .solves import _matmul, _matrix_shape, _mT, _run, triangular_solve
+from ..operands import as_tensor
+from ..registry import Spec, defop
 
 # TensorFlow returns QR's factors as a named tuple (SVD and eigh give plain tuples).
 Qr = collections.namedtuple("Qr", ["q", "r"])
@@ -209,15 +209,15 @@ def eigvalsh(tensor, name=None):
     return _run(SelfAdjointEigV2, (as_tensor(tensor),), {"compute_v": False})[0]
 
 
-from . import array as _array  # noqa: E402
-from . import math as _math  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
 from . import matrix_parts as _parts  # noqa: E402
 
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): XLA's decompositions. Signs of the singular
 # and eigen vectors are LAPACK's choice on both sides; tests/codegen/test_xla_differential.py compares
 # the factors up to sign, and the matrices they rebuild. ---
-from .lazy_jax import jax_module  # noqa: E402 - imports JAX on first use only
+from ..lazy_jax import jax_module  # noqa: E402 - imports JAX on first use only
 
 
 def _jax_qr(x, full_matrices=False):

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from .operands import as_tensor
-from .validation import check_rule
-from .registry import Spec, bind, defop, static_value
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from ..operands import as_tensor
+from ..validation import check_rule
+from ..registry import Spec, bind, defop, static_value
 
 _ALIGNS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
 
@@ -225,12 +225,12 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
     return _run(MatrixSetDiagV3, (x, as_tensor(diagonal, x.dtype)), _attrs(lo, hi, align))
 
 
-from . import array as _array  # noqa: E402
+from ..array import basic as _array  # noqa: E402
 
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): the kernels' loops over the band, with
 # gathers and scatters at the same (static) positions. ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_diag_part(x, lower=0, upper=0, align="RIGHT_LEFT", padding_value=0):

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import InvalidArgumentError
-from . import shape_rules as R
-from .operands import as_tensor
+from ...core.errors import InvalidArgumentError
+from .. import shape_rules as R
+from ..operands import as_tensor
 
 
 def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=None, tol=None, name=None):
@@ -52,9 +52,9 @@ def _value(x):
     return x.numpy() if hasattr(x, "numpy") else x
 
 
-from . import array as _array  # noqa: E402
-from . import complex as _complex  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..math import complex as _complex  # noqa: E402
 from . import decompositions as _decompositions  # noqa: E402
 from . import diagonals as _diagonals  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..array import slicing as _slicing  # noqa: E402

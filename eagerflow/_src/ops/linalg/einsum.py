@@ -15,13 +15,13 @@ import functools
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import Spec, bind, defop
 
 _ELLIPSIS = "..."
 _EINSUM_TYPES = R.FLOAT_COMPLEX + (_dt.int32, _dt.int64)
@@ -140,7 +140,7 @@ def _einsum_grad(op, g):
 
 
 def _operand_grad(k, terms, out, inputs, g):
-    from . import array
+    from ..array import basic as array
     term, x = terms[k], inputs[k]
     named = [label for label in term if label != _ELLIPSIS]
     if len(set(named)) != len(named):
@@ -151,12 +151,12 @@ def _operand_grad(k, terms, out, inputs, g):
     present = set(out).union(*[set(t) for t, _ in others])
     kept = tuple(label for label in term if label in present or label == _ELLIPSIS)
     eq = ",".join("".join(t) for t in [out] + [t for t, _ in others]) + "->" + "".join(kept)
-    from .math import conj  # complex: TensorFlow's g * conj(derivative); a no-op for real inputs
+    from ..math.elementwise import conj  # complex: TensorFlow's g * conj(derivative); a no-op for real inputs
     partial = einsum(eq, g, *[conj(o) for _, o in others])
     if _ELLIPSIS in term:
         partial = _undo_ellipsis_broadcast(partial, x, term, kept)
     if kept != term:  # indices only this operand had: size 1 again, then broadcast back
-        from .reduce import ReducedShape
+        from ..math.reduce import ReducedShape
         summed = [i for i, label in enumerate(_axes_of(term, x)) if label not in present]
         ones_shape = bind(ReducedShape, (array.shape(x), as_tensor(np.array(summed, np.int32))))
         partial = array.broadcast_to(array.reshape(partial, ones_shape), array.shape(x))
@@ -174,7 +174,7 @@ def _axes_of(term, x):
 
 def _undo_ellipsis_broadcast(partial, x, term, kept):
     """Sums the gradient over ellipsis dimensions that were broadcast against other operands."""
-    from .math import SumToShape
+    from ..math.elementwise import SumToShape
     xs, ps = x.shape, partial.shape
     if not xs.is_fully_defined() or ps.rank is None:
         return partial
@@ -214,7 +214,7 @@ def einsum(equation, *inputs, **kwargs):
     return bind(Einsum, tuple(tensors), attrs)
 
 # --- JAX lowering (jit_compile=True, codegen/xla.py) ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_einsum(*xs, equation):

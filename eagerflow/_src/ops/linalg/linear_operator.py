@@ -1,7 +1,7 @@
 """`tf.linalg.LinearOperator` and the operators defined by a matrix or by other operators:
 LinearOperatorFullMatrix, LinearOperatorLowerTriangular, LinearOperatorComposition,
 LinearOperatorInversion, LinearOperatorAdjoint. The diagonal family (Diag, Identity, ScaledIdentity)
-is in ops/linear_operator_diagonal.py.
+is in ops/linalg/linear_operator_diagonal.py.
 
 An operator is a Python object over ordinary ops: each method builds what it computes from matmul,
 solves, diag_part and friends, so it runs eagerly, traces inside tf.function and differentiates like
@@ -11,9 +11,9 @@ TensorFlow 2.21's.
 """
 from __future__ import annotations
 
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
-from .operands import as_tensor
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
+from ..operands import as_tensor
 
 _FLOAT_COMPLEX = (_dt.float16, _dt.float32, _dt.float64, _dt.complex64, _dt.complex128)
 
@@ -383,12 +383,12 @@ def _complex_abs(x):
     return _math.abs(x) if not x.dtype.is_complex else _complex.complex_abs(x)
 
 
-from . import array as _array  # noqa: E402
-from . import complex as _complex  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..math import complex as _complex  # noqa: E402
 from . import diagonals as _diagonals  # noqa: E402
-from . import linalg as _linalg  # noqa: E402
-from . import math as _math  # noqa: E402
+from . import solves as _linalg  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
 from . import matmul as _matmul  # noqa: E402
 from . import matrix_parts as _parts  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
-from . import shape_rules as _rules  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
+from .. import shape_rules as _rules  # noqa: E402

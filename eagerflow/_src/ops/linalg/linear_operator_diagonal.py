@@ -1,5 +1,5 @@
 """The diagonal linear operators: LinearOperatorDiag, LinearOperatorIdentity,
-LinearOperatorScaledIdentity (base class and the others in ops/linear_operator.py).
+LinearOperatorScaledIdentity (base class and the others in ops/linalg/linear_operator.py).
 
 Their structure makes every method elementwise: matmul scales rows, solve divides, the determinant
 is a product, the adjoint and the inverse are diagonal again (so `adjoint()`/`inverse()` return the
@@ -8,10 +8,10 @@ marks it so.
 """
 from __future__ import annotations
 
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
 from .linear_operator import LinearOperator, _FLOAT_COMPLEX, _dtype_text
-from .operands import as_tensor
+from ..operands import as_tensor
 
 
 def is_diagonal(operator) -> bool:
@@ -164,9 +164,9 @@ class LinearOperatorScaledIdentity(_Diagonal):
         return LinearOperatorScaledIdentity(self._num_rows, _array.ones_like(self._multiplier) / self._multiplier)
 
 
-from . import array as _array  # noqa: E402
-from . import complex as _complex  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..math import complex as _complex  # noqa: E402
 from . import diagonals as _diagonals  # noqa: E402
-from . import linalg as _linalg  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
+from . import solves as _linalg  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402

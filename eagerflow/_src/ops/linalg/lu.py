@@ -18,15 +18,15 @@ import collections
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError, NotFoundError
-from ..core.shape import TensorShape
-from . import array as _array
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError, NotFoundError
+from ...core.shape import TensorShape
+from ..array import basic as _array
 from . import matrix_parts as _parts
-from .linalg import _matmul, _matrix_shape, _run, triangular_solve
-from .operands import as_tensor
-from .registry import UNREGISTERED_GRADIENT, Spec, defop
-from .shape_rules import check_dtype_in
+from .solves import _matmul, _matrix_shape, _run, triangular_solve
+from ..operands import as_tensor
+from ..registry import UNREGISTERED_GRADIENT, Spec, defop
+from ..shape_rules import check_dtype_in
 
 Lu = collections.namedtuple("Lu", ["lu", "p"])
 
@@ -81,7 +81,7 @@ def _permutation_matrix(perm, dtype):
     n = perm.shape[-1] if perm.shape.rank is not None else None
     if n is None:  # known only at run time (a tf.function traced with None dimensions)
         n = _array.shape(perm)[-1]
-    from .sequences import one_hot
+    from ..array.sequences import one_hot
     return one_hot(perm, n, dtype=dtype)
 
 

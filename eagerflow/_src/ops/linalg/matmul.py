@@ -1,20 +1,20 @@
 """Matrix products: MatMul (matrices), BatchMatMulV2 (batch dimensions broadcast), tensordot.
 
-Split from ops/math.py (elementwise ops) by job. As everywhere in ops/, each op is one `defop`
+Split from ops/math/elementwise.py (elementwise ops) by job. As everywhere in ops/, each op is one `defop`
 block whose gradient is written with ops, so products differentiate to any order.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.tensor import EagerTensor, Tensor
-from . import shape_rules as R
-from .math import sum_to
-from .operands import binary_operands
-from .registry import Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.tensor import EagerTensor, Tensor
+from .. import shape_rules as R
+from ..math.elementwise import sum_to
+from ..operands import binary_operands
+from ..registry import Spec, bind, defop
 
 # Element types (TensorFlow's op definitions, minus bfloat16 and quantized types).
 _MATMUL_TYPES = R.FLOAT_COMPLEX + (_dt.int32, _dt.int64, _dt.uint8, _dt.uint16, _dt.uint32, _dt.uint64)
@@ -62,7 +62,7 @@ def _matmul_infer(inputs, attrs, ta_key="transpose_a", tb_key="transpose_b", bat
 
 
 def _matmul_grad(op, g):
-    from .math import conj  # complex: TensorFlow's g * conj(derivative); a no-op for real inputs
+    from ..math.elementwise import conj  # complex: TensorFlow's g * conj(derivative); a no-op for real inputs
     a, b = conj(op.inputs[0]), conj(op.inputs[1])
     ta, tb = op.attrs.get("transpose_a", False), op.attrs.get("transpose_b", False)
     if not ta and not tb:
@@ -112,7 +112,7 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
     if a.dtype.is_complex and (adjoint_a or adjoint_b) and ra == 2 and rb == 2:
         # MatMul only transposes: the adjoint of a complex matrix is its conjugate, transposed
         # (TensorFlow builds the same Conj + MatMul for rank 2; BatchMatMulV2 conjugates itself).
-        from .math import conj
+        from ..math.elementwise import conj
         a, b = (conj(a) if adjoint_a else a), (conj(b) if adjoint_b else b)
     ta = bool(transpose_a or adjoint_a)
     tb = bool(transpose_b or adjoint_b)
@@ -229,13 +229,13 @@ def _as_int32(v):
     return v if isinstance(v, Tensor) else _array.constant(v, _dt.int32)
 
 
-from . import array as _array  # noqa: E402  (tensordot reshapes and transposes)
-from . import joining as _joining  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
+from ..array import basic as _array  # noqa: E402  (tensordot reshapes and transposes)
+from ..array import joining as _joining  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
+from ..array import slicing as _slicing  # noqa: E402
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_adjoint(x, flag):

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError, NotFoundError
-from .linalg import _LINALG_TYPES, _matrix_shape, _run
-from .operands import as_tensor
-from .registry import UNREGISTERED_GRADIENT, Spec, defop
-from .shape_rules import check_dtype_in
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError, NotFoundError
+from .solves import _LINALG_TYPES, _matrix_shape, _run
+from ..operands import as_tensor
+from ..registry import UNREGISTERED_GRADIENT, Spec, defop
+from ..shape_rules import check_dtype_in
 
 # --- MatrixExponential ----------------------------------------------------------------------------
 
@@ -272,10 +272,10 @@ def logm(input, name=None):  # noqa: A002
     return _run(MatrixLogarithm, (as_tensor(input),))
 
 
-from . import array as _array  # noqa: E402
-from . import complex as _complex  # noqa: E402
-from . import joining as _joining  # noqa: E402
-from . import linalg as _linalg  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..math import complex as _complex  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
+from . import solves as _linalg  # noqa: E402
 from . import matrix_parts as _parts  # noqa: E402
 
 

@@ -1,17 +1,17 @@
 """Bands of matrices (`tf.linalg.band_part`), and what is composed from diagonals and matmul:
-`tf.eye`, `tf.linalg.trace`, `tf.linalg.matvec`. The diagonal ops themselves are in ops/diagonals.py
+`tf.eye`, `tf.linalg.trace`, `tf.linalg.matvec`. The diagonal ops themselves are in ops/linalg/diagonals.py
 (re-exported here for the modules that reach them through this one).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.tensor import Tensor
-from .operands import as_tensor
-from .validation import check_rule
-from .registry import Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.tensor import Tensor
+from ..operands import as_tensor
+from ..validation import check_rule
+from ..registry import Spec, bind, defop, static_value
 
 
 def _err(message):
@@ -121,15 +121,15 @@ def eye_like(matrix):
 
 
 from .diagonals import diag, diag_part, set_diag  # noqa: E402,F401
-from . import array as _array  # noqa: E402
-from . import joining as _joining  # noqa: E402
-from . import math as _math  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
 from . import matmul as _matmul  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
-from . import sequences as _sequences  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
+from ..array import sequences as _sequences  # noqa: E402
 
 # --- JAX lowering (jit_compile=True, codegen/xla.py); the band limits are known at trace time ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_band(x, num_lower, num_upper):

@@ -10,7 +10,7 @@ import collections.abc
 
 import numpy as np
 
-from .operands import as_tensor
+from ..operands import as_tensor
 
 _MATRIX_ORDS = ["euclidean", "fro", 1, 2, np.inf]
 _VECTOR_ORDS = ["euclidean", 1, 2, np.inf]
@@ -137,13 +137,13 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
     and truncated back, as TensorFlow's kernel does."""
     x = as_tensor(input_tensor)
     if x.dtype.is_integer:
-        from ..core import dtypes as _dt
+        from ...core import dtypes as _dt
         out = reduce_euclidean_norm(_math.cast(x, _dt.float64), axis, keepdims)
         return _math.cast(out, x.dtype)
     return _math.sqrt(_reduce.reduce_sum(x * x, axis, keepdims=keepdims))
 
 
-from . import array as _array  # noqa: E402
+from ..array import basic as _array  # noqa: E402
 from . import decompositions as _decompositions  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import FailedPreconditionError
-from . import shape_rules as R
-from .operands import as_tensor, binary_operands
-from .validation import check_rule
-from .registry import Spec, bind, defop
+from ...core.errors import FailedPreconditionError
+from .. import shape_rules as R
+from ..operands import as_tensor, binary_operands
+from ..validation import check_rule
+from ..registry import Spec, bind, defop
 
 
 def _cross_kernel(a, b):
@@ -62,7 +62,7 @@ def matrix_rank(a, tol=None, validate_args=False, name=None):
         tol = _reduce.reduce_max(s, axis=-1, keepdims=True) * as_tensor(max(x.shape[-2], x.shape[-1]) * eps, x.dtype)
     else:
         tol = as_tensor(tol, x.dtype)
-    from ..core import dtypes as _dt
+    from ...core import dtypes as _dt
     return _reduce.reduce_sum(_math.cast(_math.greater(s, tol), _dt.int32), axis=-1)
 
 
@@ -95,15 +95,15 @@ def tensor_diag_part(input, name=None):  # noqa: A002
     return _array.reshape(_parts.diag_part(_array.reshape(x, [size, size])), shape[:k])
 
 
-from . import array as _array  # noqa: E402
+from ..array import basic as _array  # noqa: E402
 from . import decompositions as _decompositions  # noqa: E402
-from . import math as _math  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
 from . import matmul as _matmul  # noqa: E402
 from . import matrix_parts as _parts  # noqa: E402
 from . import norms as _norms  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
 
 # --- JAX lowering (jit_compile=True, codegen/xla.py) ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 Cross.jax = lambda a, b: jnp.cross(a, b)

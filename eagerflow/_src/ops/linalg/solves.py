@@ -1,12 +1,12 @@
-"""Inverses, determinants, solves and Cholesky (`tf.linalg`); QR, SVD and eigh are in ops/decompositions.py.
+"""Inverses, determinants, solves and Cholesky (`tf.linalg`); QR, SVD and eigh are in ops/linalg/decompositions.py.
 
 Each op is one `defop` (TensorFlow's op type, a NumPy/LAPACK kernel over the last two axes with the
 leading axes as a batch, a shape/dtype rule, a gradient written with ops). The gradient rules follow
 the standard matrix-calculus results (the same ones TensorFlow's linalg_grad uses) and are checked by
 finite differences in tests/gradcheck/test_linalg_grads.py; they are for real dtypes.
 
-The band, diagonal and trace ops live in ops/matrix_parts.py; norms and clipping in ops/norms.py.
-The helpers at the top (`_matrix_shape`, `_mT`, `_run`) are shared with ops/decompositions.py.
+The band, diagonal and trace ops live in ops/linalg/matrix_parts.py; norms and clipping in ops/linalg/norms.py.
+The helpers at the top (`_matrix_shape`, `_mT`, `_run`) are shared with ops/linalg/decompositions.py.
 """
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ import collections
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.context import state
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_tensor
-from .validation import check_rule
-from .registry import Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.context import state
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..validation import check_rule
+from ..registry import Spec, bind, defop
 
 _NO_ATTRS: dict = {}
 # TensorFlow's order in the "allowed values" messages of these ops.
@@ -330,16 +330,16 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
     return _matmul_mod.matmul(a, b, transpose_a=transpose_a, transpose_b=transpose_b)
 
 
-from . import array as _array  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import complex as _complex  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..math import complex as _complex  # noqa: E402
 from . import matmul as _matmul_mod  # noqa: E402
 from . import matrix_parts as _parts  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py). Under XLA a singular matrix gives inf/NaN
 # instead of the kernels' "not invertible" error (TensorFlow's XLA does not check either). ---
-from .lazy_jax import jax_module, jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jax_module, jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_adjoint(x):

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import Spec, bind, defop
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import Spec, bind, defop
 
 
 def _dense(diags):
@@ -189,16 +189,16 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
     return bind(TridiagonalMatMul, (*parts, r))
 
 
-from . import array as _array_ops  # noqa: E402
+from ..array import basic as _array_ops  # noqa: E402
 from . import diagonals as _diagonals  # noqa: E402
-from . import joining as _joining  # noqa: E402
-from . import linalg as _linalg  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import padding as _padding  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
+from . import solves as _linalg  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..array import padding as _padding  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_dense(diags):

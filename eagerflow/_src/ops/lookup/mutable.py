@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 
 def shape_text(shape):

@@ -4,7 +4,7 @@ TensorFlow keeps a table behind a resource handle and initializes it with an imp
 never changes after construction, so here it is materialized once, eagerly, when the table is built (the
 moment TensorFlow runs its initializer and reports duplicate keys or bad shapes): keys sorted ascending
 with their values in the same order. Every lookup is then a VocabularyLookup op over those two constant
-tensors (ops/vocabulary_lookup.py), so a table works eagerly, captured by tf.function, and in Dataset.map
+tensors (ops/lookup/vocabulary.py), so a table works eagerly, captured by tf.function, and in Dataset.map
 without any state op. Keys of the wrong dtype are refused in Python before any op is bound, so eager and
 traced calls raise the same TypeError with the same words.
 """
@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..composite.ragged_tensor import RaggedTensor
-from ..composite.sparse_tensor import SparseTensor
-from ..core import dtypes
-from ..core.context import graph_scope
-from ..core.convert import convert_to_tensor
-from ..core.errors import FailedPreconditionError, InvalidArgumentError
-from .array import where
-from .lookup_mutable import shape_text
-from .math import add, cast, not_equal
-from .static_shapes import get_static_value
-from .string_hash import to_hash_bucket_fast
-from .strings import as_string
-from .vocabulary_lookup import vocabulary_lookup
+from ...composite.ragged_tensor import RaggedTensor
+from ...composite.sparse_tensor import SparseTensor
+from ...core import dtypes
+from ...core.context import graph_scope
+from ...core.convert import convert_to_tensor
+from ...core.errors import FailedPreconditionError, InvalidArgumentError
+from ..array.basic import where
+from .mutable import shape_text
+from ..math.elementwise import add, cast, not_equal
+from ..array.static_shapes import get_static_value
+from ..strings.hashing import to_hash_bucket_fast
+from ..strings.elementwise import as_string
+from .vocabulary import vocabulary_lookup
 
 
 def _numpy(t):

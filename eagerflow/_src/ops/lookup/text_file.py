@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes
-from ..core.errors import InvalidArgumentError, NotFoundError
-from .lookup_tables import TableInitializerBase
+from ...core import dtypes
+from ...core.errors import InvalidArgumentError, NotFoundError
+from .tables import TableInitializerBase
 
 
 class TextFileIndex:

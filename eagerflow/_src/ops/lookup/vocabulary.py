@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import InvalidArgumentError
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...core.errors import InvalidArgumentError
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 
 def _utf8(x):

@@ -3,7 +3,7 @@ function, nextafter and angle (`tf.math`, the Bessel functions also under `tf.ma
 
 In NumPy: I0 and I1 by their power series up to |x| = 30 (positive terms, so no cancellation)
 and by the large-argument asymptotic series beyond; zeta(s, q) by Euler-Maclaurin summation after
-shifting q past 12, with the Bernoulli numbers that ops/special.py keeps for digamma.
+shifting q past 12, with the Bernoulli numbers that ops/math/special.py keeps for digamma.
 """
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import math as _pymath
 
 import numpy as np
 
-from . import shape_rules as R
-from .operands import as_tensor, binary_operands
-from .registry import NO_GRADIENT, Spec, bind, defop
+from .. import shape_rules as R
+from ..operands import as_tensor, binary_operands
+from ..registry import NO_GRADIENT, Spec, bind, defop
 from .special import _BERNOULLI
 
 _F32_64 = R.FLOATS[1:]
@@ -198,12 +198,12 @@ def angle(input, name=None):
     return _array.where(_math.less(x, _array.zeros_like(x)), pi, _array.zeros_like(x))
 
 
-from ..core import dtypes as _dt  # noqa: E402
-from . import array as _array  # noqa: E402
-from . import math as _math  # noqa: E402
+from ...core import dtypes as _dt  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from . import elementwise as _math  # noqa: E402
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from .lazy_jax import jnp, jsp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp, jsp  # noqa: E402 - callables that import JAX on first use only
 
 BesselI0.jax = lambda x: jsp.i0(x).astype(x.dtype)
 BesselI0e.jax = lambda x: jsp.i0e(x).astype(x.dtype)

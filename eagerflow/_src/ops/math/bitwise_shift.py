@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import shape_rules as R
-from .lazy_jax import jnp
-from .math import _binary_fn
-from .registry import NO_GRADIENT, defop
+from .. import shape_rules as R
+from ..lazy_jax import jnp
+from .elementwise import _binary_fn
+from ..registry import NO_GRADIENT, defop
 
 
 def _clamped(x, y):

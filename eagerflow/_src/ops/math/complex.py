@@ -3,19 +3,19 @@
 
 Why a family of its own: these are the ops whose meaning exists only for complex inputs, and
 whose gradients follow TensorFlow's convention for complex tensors (the gradient passed back for
-y = f(z) is g * conj(f'(z)); see ops/math.py's gradient helpers). On real tensors the functions
+y = f(z) is g * conj(f'(z)); see ops/math/elementwise.py's gradient helpers). On real tensors the functions
 build no op at all (conj and real return the tensor, as in TensorFlow).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.tensor import Tensor
-from . import shape_rules as R
-from .operands import as_tensor
-from .lazy_jax import jnp, lax
-from .registry import Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.tensor import Tensor
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..lazy_jax import jnp, lax
+from ..registry import Spec, bind, defop
 
 _COMPLEX_TYPES = (_dt.complex64, _dt.complex128)
 _COMPLEX = frozenset(_COMPLEX_TYPES)
@@ -132,11 +132,11 @@ def complex_sign(x):
     return _math.div_no_nan(x, _math.cast(complex_abs(x), x.dtype))
 
 
-from . import array as _array  # noqa: E402  (math uses conj; complex grads use math)
-from . import math as _math  # noqa: E402
+from ..array import basic as _array  # noqa: E402  (math uses conj; complex grads use math)
+from . import elementwise as _math  # noqa: E402
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 Conj.jax = lambda x: jnp.conj(x)
 ComplexAbs.jax = lambda x: jnp.abs(x)

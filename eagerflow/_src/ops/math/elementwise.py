@@ -1,4 +1,4 @@
-"""Elementwise math, comparisons, logic and casting (matrix products: ops/matmul.py).
+"""Elementwise math, comparisons, logic and casting (matrix products: ops/linalg/matmul.py).
 
 Each op is one `defop` block: TF op type, NumPy kernel, shape/dtype rule, gradient written with
 ops (so it traces and nests). The public functions below convert arguments and call `bind`.
@@ -9,14 +9,14 @@ import math as _pymath
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor
-from ..core.errors import InvalidArgumentError, NotFoundError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from . import shape_rules as R
-from .operands import as_tensor, binary_operands, convert_beside, same_dtype_operands
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.convert import convert_to_tensor
+from ...core.errors import InvalidArgumentError, NotFoundError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from .. import shape_rules as R
+from ..operands import as_tensor, binary_operands, convert_beside, same_dtype_operands
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 # Element types each op accepts (TensorFlow's op definitions, minus bfloat16 and quantized types).
 _D = _dt
@@ -58,7 +58,7 @@ def _sum_to_kernel(g, shape):
 
 
 def _sum_to_infer(inputs, attrs):
-    from .registry import static_value
+    from ..registry import static_value
     value = static_value(inputs[1])
     shape = TensorShape(None) if value is None else TensorShape([int(d) for d in value])
     if value is None and inputs[1].shape.rank == 1 and inputs[1].shape[0] is not None:
@@ -625,7 +625,7 @@ def tensor_not_equals(x, y):
     return _equality(x, y, not_equal)
 
 
-from . import array as _array  # noqa: E402  (array ops use math ops and vice versa)
+from ..array import basic as _array  # noqa: E402  (array ops use math ops and vice versa)
 from . import complex as _complex  # noqa: E402
 from .complex import conj  # noqa: E402,F401  (gradient rules conjugate; tf.math.conj)
 
@@ -634,7 +634,7 @@ from .complex import conj  # noqa: E402,F401  (gradient rules conjugate; tf.math
 # ----------------------------------------------------------------------------------------------
 import functools  # noqa: E402
 
-from .lazy_jax import jnp, jsp, lax  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp, jsp, lax  # noqa: E402 - callables that import JAX on first use only
 
 
 def _shape_tuple(s):

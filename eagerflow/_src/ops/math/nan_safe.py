@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_tensor, binary_operands
-from .validation import check_rule
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_tensor, binary_operands
+from ..validation import check_rule
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 # TensorFlow gives no gradient through rounding.
 Rint = defop("Rint", kernel=np.rint, infer=R.unary(R.FLOATS), grad=NO_GRADIENT)
@@ -107,14 +107,14 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
     return _slicing.scatter_nd(indices, updates, _array.stack([n, n]))
 
 
-from . import array as _array  # noqa: E402
-from . import checks as _checks  # noqa: E402
-from . import math as _math  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..debugging import checks as _checks  # noqa: E402
+from . import elementwise as _math  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
+from ..array import slicing as _slicing  # noqa: E402
 
 # --- JAX lowering (jit_compile=True, codegen/xla.py) ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 Rint.jax = lambda x: jnp.rint(x)
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.context import state
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.tensor import EagerTensor
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.context import state
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.tensor import EagerTensor
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 
 _KEEP = {"keep_dims": True}
 _NO_ATTRS: dict = {}
@@ -117,13 +117,13 @@ def _integer_mean(x, axis, keepdims, n):
 def _keep_shape(op):
     """Output gradient shape with the reduced axes kept as size 1 (for broadcasting back)."""
     x, axes = op.inputs
-    from . import array
+    from ..array import basic as array
     out_shape = bind(ReducedShape, (array.shape(x), axes))
     return out_shape
 
 
 def _sum_grad(op, g):
-    from . import array
+    from ..array import basic as array
     x = op.inputs[0]
     if not op.attrs.get("keep_dims", False):
         g = array.reshape(g, _keep_shape(op))
@@ -131,7 +131,8 @@ def _sum_grad(op, g):
 
 
 def _mean_grad(op, g):
-    from . import array, math
+    from ..array import basic as array
+    from . import elementwise as math
     gx, _ = _sum_grad(op, g)
     wide = _dt.float32 if g.dtype is _dt.float16 else g.dtype  # a float16 count overflows past 65504
     count = math.cast(array.size(op.inputs[0]), wide) / math.cast(
@@ -143,7 +144,8 @@ def _mean_grad(op, g):
 
 def _minmax_grad(op, g):
     """Gradient of Max/Min: split evenly between the positions equal to the extreme value."""
-    from . import array, math
+    from ..array import basic as array
+    from . import elementwise as math
     x, y = op.inputs[0], op.outputs[0]
     if not op.attrs.get("keep_dims", False):
         shp = _keep_shape(op)
@@ -156,12 +158,12 @@ def _minmax_grad(op, g):
 
 def _prod_grad(op, g):
     """Gradient of Prod, correct with zeros: product of all other elements (via cumprod both ways)."""
-    from . import array
+    from ..array import basic as array
     x, axes = op.inputs
     if not op.attrs.get("keep_dims", False):
         g = array.reshape(g, _keep_shape(op))
     others = bind(ProdOfOthers, (x, axes))
-    from .math import conj  # complex: TensorFlow's g * conj(derivative); a no-op for real inputs
+    from .elementwise import conj  # complex: TensorFlow's g * conj(derivative); a no-op for real inputs
     return array.broadcast_to(g, array.shape(x)) * conj(others), None
 
 
@@ -238,7 +240,7 @@ def _all_axes(x):
     r = x._value.ndim if type(x) is EagerTensor else x.shape.rank  # no TensorShape on the eager path
     if r is not None:
         return _const_axes(tuple(range(r)))
-    from . import array
+    from ..array import basic as array
     return bind(_RangeOfRank, (array.rank(x),))
 
 
@@ -262,7 +264,7 @@ def _axis_tensor(axis):
 
 
 # type -> fn(opname, the tf.reduce_* function, value, axis, keepdims): reductions of composites
-# (ops/ragged_reduce.py registers RaggedTensor), so this module never imports them.
+# (ops/ragged/reduce.py registers RaggedTensor), so this module never imports them.
 COMPOSITE_REDUCERS: dict = {}
 
 
@@ -421,7 +423,8 @@ def cumsum(x, axis=0, exclusive=False, reverse=False, name=None):
 def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
     """log(sum(exp(x))) without overflow: the (finite) maximum is taken out first and held
     constant for the gradient, as TensorFlow does."""
-    from . import array, math
+    from ..array import basic as array
+    from . import elementwise as math
     x = as_tensor(input_tensor)
     raw_max = reduce_max(x, axis, keepdims=True)
     shift = array.stop_gradient(array.where(math.is_finite(raw_max), raw_max, array.zeros_like(raw_max)))
@@ -433,7 +436,7 @@ def reduce_logsumexp(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
     """Mean squared deviation from the mean (floating point inputs only, as in TensorFlow)."""
-    from . import math
+    from . import elementwise as math
     x = as_tensor(input_tensor)
     if x.dtype.is_integer:
         raise TypeError(f"Input must be either real or complex. Received integer type {x.dtype}.")
@@ -446,20 +449,20 @@ def reduce_variance(input_tensor, axis=None, keepdims=False, name=None):
 
 def reduce_std(input_tensor, axis=None, keepdims=False, name=None):
     """Square root of `reduce_variance`."""
-    from . import math
+    from . import elementwise as math
     return math.sqrt(reduce_variance(input_tensor, axis, keepdims=keepdims))
 
 
 def count_nonzero(input, axis=None, keepdims=None, dtype=_dt.int64, name=None):  # noqa: A002
     """Number of elements that are not zero (not "" for strings) along `axis`."""
-    from . import math
+    from . import elementwise as math
     x = as_tensor(input)
     zero = as_tensor(b"" if x.dtype is _dt.string else np.zeros((), x.dtype.np_dtype))
     counted = reduce_sum(math.cast(math.not_equal(x, zero), _dt.int64), axis, keepdims=bool(keepdims))
     return math.cast(counted, dtype)
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py); axes are known at trace time ---
-from .lazy_jax import jnp, lax  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp, lax  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_reduce(jnp_fn, keep_dtype=True):

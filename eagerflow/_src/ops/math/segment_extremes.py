@@ -1,5 +1,5 @@
 """Segment maxima and minima: `tf.math.segment_max`/`segment_min` (sorted ids) and
-`unsorted_segment_max`/`unsorted_segment_min`. Kept beside ops/segments.py (the sums).
+`unsorted_segment_max`/`unsorted_segment_min`. Kept beside ops/math/segments.py (the sums).
 
 An empty sorted segment is 0; an empty unsorted segment is the dtype's lowest (max) or highest (min)
 value, as TensorFlow's kernels give. The gradient goes to the elements equal to their segment's
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from . import shape_rules as R
-from .registry import defop
+from ...core import dtypes as _dt
+from .. import shape_rules as R
+from ..registry import defop
 from .segments import (_check_ids_dtype, _gather_drop_negatives, _segment_sum_infer, _segment_sum_kernel,
                        _unsorted_infer, _unsorted_kernel, sorted_segment_function, unsorted_segment_function)
 
@@ -109,12 +109,12 @@ unsorted_segment_min = unsorted_segment_function(
     UnsortedSegmentMin, "unsorted_segment_min",
     "`tf.math.unsorted_segment_min`: into `num_segments` rows; negative ids are dropped.")
 
-from . import array as _array  # noqa: E402
-from . import math as _math  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from . import elementwise as _math  # noqa: E402
 from . import segments as _segments  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
+from ..array import slicing as _slicing  # noqa: E402
 
-# --- JAX lowerings (jit_compile=True, codegen/xla.py): see ops/segments.py ---
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): see ops/math/segments.py ---
 from .segments import jax_unsorted_segments  # noqa: E402
 
 # An empty segment holds the dtype's lowest (highest) finite value, as the kernels (TensorFlow) give.

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import defop
+from ...core import dtypes as _dt
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import defop
 from .segments import (_check_ids_dtype, _segment_sum_infer, _segment_sum_kernel, _unsorted_infer, _unsorted_kernel,
                        sorted_segment_function, unsorted_segment_function)
 
@@ -99,12 +99,12 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     return total / _math.sqrt(_math.maximum(count, _array.ones_like(count)))
 
 
-from . import array as _array  # noqa: E402
-from . import math as _math  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from . import elementwise as _math  # noqa: E402
 from . import segments as _segments  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
+from ..array import slicing as _slicing  # noqa: E402
 
-# --- JAX lowering (jit_compile=True, codegen/xla.py): see ops/segments.py ---
+# --- JAX lowering (jit_compile=True, codegen/xla.py): see ops/math/segments.py ---
 from .segments import jax_unsorted_segments  # noqa: E402
 
 UnsortedSegmentProd.jax = jax_unsorted_segments("segment_prod")

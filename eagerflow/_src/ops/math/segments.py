@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_tensor
-from .validation import check_rule
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..validation import check_rule
+from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 
 _INDEX_TYPES = (_dt.int32, _dt.int64)
 
@@ -248,10 +248,10 @@ def _known_nonempty(a):
     return n != 0
 
 
-from . import array as _array  # noqa: E402
-from . import math as _math  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from . import elementwise as _math  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
+from ..array import slicing as _slicing  # noqa: E402
 
 # --- JAX lowering (jit_compile=True, codegen/xla.py). The sorted segment ops have a number of
 # segments that depends on the ids (max id + 1) and stay without a lowering: TensorFlow 2.21's XLA
@@ -259,7 +259,7 @@ from . import slicing as _slicing  # noqa: E402
 # must be known when compiling: `int(size)` on a run-time value makes codegen/xla.py compile the
 # arguments it comes from in as constants, as TensorFlow's XLA does (tf.math.bincount(x) compiles
 # once per value of x there too). ---
-from .lazy_jax import jax_module, jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jax_module, jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def jax_unsorted_segments(reducer, empty=None):

@@ -13,10 +13,10 @@ import sys
 
 import numpy as np
 
-from . import shape_rules as R
-from .operands import as_tensor, binary_operands
-from .validation import check_rule
-from .registry import Spec, bind, defop
+from .. import shape_rules as R
+from ..operands import as_tensor, binary_operands
+from ..validation import check_rule
+from ..registry import Spec, bind, defop
 
 # B_2k / (2k) for k = 1..7 (the digamma series) and B_2k for the polygamma series.
 _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
@@ -156,7 +156,7 @@ Softsign = defop("Softsign", inputs=("features",), kernel=lambda x: x / (1 + np.
 def _cumprod_kernel(x, axis, exclusive=False, reverse=False):
     a = int(axis)
     if not -x.ndim <= a < x.ndim:
-        from ..core.errors import InvalidArgumentError
+        from ...core.errors import InvalidArgumentError
         raise InvalidArgumentError(None, None, f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), "
                                                f"but got {a}")
     if reverse:
@@ -229,7 +229,7 @@ def softsign(features, name=None):
 
 def cumprod(x, axis=0, exclusive=False, reverse=False, name=None):
     """`tf.math.cumprod`: running product along `axis` (`exclusive`, `reverse` as for cumsum)."""
-    from ..core import dtypes as _dt
+    from ...core import dtypes as _dt
     t = as_tensor(x)
     ax = as_tensor(axis, _dt.int32)
     attrs = {"exclusive": bool(exclusive), "reverse": bool(reverse)}
@@ -248,13 +248,13 @@ def reciprocal_no_nan(x, name=None):
     return _math.div_no_nan(_array.ones_like(t), t)
 
 
-from . import array as _array  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import nn as _nn  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from . import elementwise as _math  # noqa: E402
+from ..nn import basic as _nn  # noqa: E402
 from . import reduce as _reduce  # noqa: E402
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from .lazy_jax import jnp, jsp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp, jsp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_cumprod(x, axis, exclusive=False, reverse=False):

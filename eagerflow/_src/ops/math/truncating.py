@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InternalError
-from . import shape_rules as R
-from .math import RealDiv, _broadcastable, cast, clip_by_value
-from .operands import as_tensor, binary_operands
-from .registry import NO_GRADIENT, bind, defop
+from ...core import dtypes as _dt
+from ...core.errors import InternalError
+from .. import shape_rules as R
+from .elementwise import RealDiv, _broadcastable, cast, clip_by_value
+from ..operands import as_tensor, binary_operands
+from ..registry import NO_GRADIENT, bind, defop
 
 _NUMBERS = R.REAL_NUMBERS + (_dt.complex64, _dt.complex128)
 
@@ -107,7 +107,7 @@ def _bounds(source, target):
 
 
 # --- JAX lowerings: lax.div and lax.rem round toward zero, as these ops do ---
-from .lazy_jax import jnp, lax  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp, lax  # noqa: E402 - callables that import JAX on first use only
 def _jax_truncatediv(x, y):
     return lax.div(x, y) if x.dtype.kind in "iu" else jnp.trunc(x / y)
 

@@ -1,6 +1,6 @@
 """Neural-network ops (`tf.nn`): activations, softmax, bias_add, dropout, moments, batch normalization.
 
-Losses live in ops/losses.py, convolution in ops/conv.py, pooling in ops/pooling.py. Gradients of
+Losses live in ops/nn/losses.py, convolution in ops/nn/conv.py, pooling in ops/nn/pooling.py. Gradients of
 the activations are written with `where` over the op's own inputs/outputs rather than as separate
 *Grad ops (except ReluGrad, the hot one), so second derivatives come for free from the ops they
 are made of.
@@ -11,18 +11,18 @@ import math as _pymath
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from . import array as _array
-from . import math as _math
-from . import random as _random
-from . import reduce as _reduce
-from . import shape_rules as R
-from .operands import as_tensor, binary_operands
-from .registry import Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.convert import convert_to_tensor
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..random import draws as _random
+from ..math import reduce as _reduce
+from .. import shape_rules as R
+from ..operands import as_tensor, binary_operands
+from ..registry import Spec, bind, defop
 
 _NO_ATTRS: dict = {}
 
@@ -210,7 +210,7 @@ def gelu(features, approximate=False, name=None):
         return half * x * (_c(1.0, x) + _math.tanh(inner))
     # TensorFlow's form: x * Phi(x) through erfc, which keeps its relative accuracy for x << 0
     # (1 + erf(x / sqrt 2) cancels: gelu(-5) would be 4% off in float32).
-    from .special import erfc  # (special imports this module)
+    from ..math.special import erfc  # (special imports this module)
     return half * x * erfc(-x * _c(0.7071067811865476, x))
 
 
@@ -423,7 +423,7 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     return x * _math.cast(inv, x.dtype) + _math.cast(shift, x.dtype)
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from .lazy_jax import jnp, lax  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp, lax  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_softmax(x, log=False):

@@ -1,19 +1,19 @@
 """2-D convolution (NHWC): Conv2D and its two backprop ops, and the public conv1d/conv2d/conv2d_transpose.
 
 A convolution is one matmul over the flattened windows of the padded input (im2col, see
-ops/windows.py); its input gradient scatters the windows back. Pooling lives in ops/pooling.py.
+ops/nn/windows.py); its input gradient scatters the windows back. Pooling lives in ops/nn/pooling.py.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import array as _array
-from . import shape_rules as R
-from .operands import as_int_tensor, as_tensor, binary_operands
-from .registry import Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..array import basic as _array
+from .. import shape_rules as R
+from ..operands import as_int_tensor, as_tensor, binary_operands
+from ..registry import Spec, bind, defop
 from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
 
@@ -181,7 +181,7 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): lax.conv_general_dilated; the two backprop
 # ops are its vector-Jacobian products (XLA emits the transposed convolutions). ---
-from .lazy_jax import jax_module, lax  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jax_module, lax  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_conv(x, f, **attrs):

@@ -9,19 +9,19 @@ import math as _pymath
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError, UnimplementedError
-from ..core.tensor import Tensor
-from . import array as _array
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError, UnimplementedError
+from ...core.tensor import Tensor
+from ..array import basic as _array
 from . import conv as _conv
-from . import joining as _joining
-from . import math as _math
-from . import nn as _nn
+from ..array import joining as _joining
+from ..math import elementwise as _math
+from . import basic as _nn
 from . import pooling as _pooling
-from . import reduce as _reduce
-from . import slicing as _slicing
-from .operands import as_int_tensor, as_tensor, binary_operands
-from .registry import static_value
+from ..math import reduce as _reduce
+from ..array import slicing as _slicing
+from ..operands import as_int_tensor, as_tensor, binary_operands
+from ..registry import static_value
 from .windows import check_format, four
 
 

@@ -1,5 +1,5 @@
 """`tf.nn.ctc_loss` and `tf.nn.ctc_unique_labels`: two ops over the one NumPy forward-backward of
-ops/ctc_core.py, each returning (loss, gradient) as TensorFlow's CTC ops do, the gradient rule
+ops/nn/ctc_core.py, each returning (loss, gradient) as TensorFlow's CTC ops do, the gradient rule
 scaling the second output by the incoming loss gradient.
 
   - CTCLossDense: TensorFlow's dense path (labels padded, lengths given, blank = class 0), the
@@ -12,19 +12,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..composite.sparse_tensor import SparseTensor
-from ..core import dtypes as _dt
-from ..core.context import state
-from ..core.convert import convert_to_tensor
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import array as _array
-from . import math as _math
-from . import shape_rules as R
+from ...composite.sparse_tensor import SparseTensor
+from ...core import dtypes as _dt
+from ...core.context import state
+from ...core.convert import convert_to_tensor
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..array import basic as _array
+from ..math import elementwise as _math
+from .. import shape_rules as R
 from .ctc_core import ctc_loss_and_gradient, required_time
-from .joining import concat
-from .registry import NO_GRADIENT, Spec, bind, defop
-from .validation import InputTypeError
+from ..array.joining import concat
+from ..registry import NO_GRADIENT, Spec, bind, defop
+from ..validation import InputTypeError
 
 _INDEX_TYPES = (_dt.int32, _dt.int64)
 _LABEL_TYPES = (_dt.uint8, _dt.int8, _dt.int32, _dt.int64)  # what TensorFlow's one_hot of the labels takes

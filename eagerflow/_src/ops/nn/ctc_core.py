@@ -1,13 +1,13 @@
 """The one CTC forward-backward computation, in NumPy: the loss of each sequence and its gradient
 with respect to the logits. `tf.nn.ctc_loss` (dense or sparse labels) and Keras' CTC loss all reach
-it through the ops of ops/ctc.py.
+it through the ops of ops/nn/ctc.py.
 
 It follows TensorFlow's dense CTC (the batched forward-backward of Sim et al., 2017), so the numbers
 agree with TensorFlow's also where a label cannot be aligned at all:
   - states: 0 is the start, 1..L the label positions, L+1..2L+1 "a blank after position j"
     (j = 0..L). A state repeats itself; the start leads to position 1; blank j-1 to position j;
     position j to blank j; position j-1 to position j unless the two labels are equal.
-  - the blank is class 0 (ops/ctc.py rotates another blank index there first).
+  - the blank is class 0 (ops/nn/ctc.py rotates another blank index there first).
   - an "impossible" state is LOG_ZERO = log(1e-307) rather than -inf, at the start and at the end:
     a label that cannot fit in its logits gets a large finite loss (about 707 plus the path's cost)
     instead of inf, exactly as in TensorFlow (Keras reports that number too).

@@ -20,14 +20,14 @@ import math
 
 import numpy as np
 
-from ..composite.sparse_tensor import SparseTensor
-from ..core import dtypes as _dt
-from ..core.convert import convert_to_tensor
-from ..core.errors import FailedPreconditionError, InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .registry import NO_GRADIENT, Spec, bind, defop
-from .shape_rules import rank_message
+from ...composite.sparse_tensor import SparseTensor
+from ...core import dtypes as _dt
+from ...core.convert import convert_to_tensor
+from ...core.errors import FailedPreconditionError, InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..registry import NO_GRADIENT, Spec, bind, defop
+from ..shape_rules import rank_message
 
 _NEG_INF = -math.inf
 

@@ -1,4 +1,4 @@
-"""The JAX lowering of CTCLossDense (jit_compile=True): ops/ctc_core.py's forward-backward in
+"""The JAX lowering of CTCLossDense (jit_compile=True): ops/nn/ctc_core.py's forward-backward in
 jax.numpy, the time steps in lax.scan. TensorFlow's XLA compiles its dense CTC loss (ordinary ops in
 a While), so ours compiles too; the sparse CTCLoss and the decoders have no XLA kernel there, and
 no lowering here. JAX is imported when a lowering runs (codegen/xla.py has loaded it by then)."""

@@ -2,21 +2,21 @@
 depthwise_conv2d / separable_conv2d.
 
 Filters are [KH, KW, C, M]: input channel c is convolved with its own M filters and gives output
-channels c * M .. c * M + M - 1. Like Conv2D (ops/conv.py) the kernels work on window views of the
-padded input (ops/windows.py): the forward pass is one einsum over [N, OH, OW, KH, KW, C] windows.
+channels c * M .. c * M + M - 1. Like Conv2D (ops/nn/conv.py) the kernels work on window views of the
+padded input (ops/nn/windows.py): the forward pass is one einsum over [N, OH, OW, KH, KW, C] windows.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import array as _array
-from . import shape_rules as R
-from .operands import binary_operands
-from .registry import Spec, bind, defop
-from .shape_rules import rank_message
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..array import basic as _array
+from .. import shape_rules as R
+from ..operands import binary_operands
+from ..registry import Spec, bind, defop
+from ..shape_rules import rank_message
 from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
 
@@ -135,7 +135,7 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): a grouped lax.conv_general_dilated (one
 # group per input channel); the backprop ops are its vector-Jacobian products. ---
-from .lazy_jax import jax_module, jnp, lax  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jax_module, jnp, lax  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_depthwise(x, f, **attrs):

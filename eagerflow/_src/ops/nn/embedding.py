@@ -8,13 +8,13 @@ gather's: IndexedSlices of the rows used).
 from __future__ import annotations
 
 
-from .operands import as_tensor
+from ..operands import as_tensor
 
 
 def embedding_lookup(params, ids, max_norm=None, name=None):
-    from .joining import concat
-    from .norms import clip_by_norm
-    from .slicing import gather
+    from ..array.joining import concat
+    from ..linalg.norms import clip_by_norm
+    from ..array.slicing import gather
     ids = as_tensor(ids)
     if not ids.dtype.is_integer:
         raise TypeError(f"ids must be an integer tensor, got {ids.dtype.name}")

@@ -2,22 +2,22 @@
 
 The two softmax cross-entropies are real ops (as in TensorFlow), computing the loss and its
 backprop in one pass from a shifted log-softmax so neither overflows; their gradients reuse the
-Softmax and LogSoftmax ops of ops/nn.py. Ranks other than 2 are flattened to [batch, classes].
+Softmax and LogSoftmax ops of ops/nn/basic.py. Ranks other than 2 are flattened to [batch, classes].
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import array as _array
-from . import math as _math
-from . import reduce as _reduce
-from . import shape_rules as R
-from .nn import LogSoftmax, Softmax
-from .operands import as_tensor
-from .registry import Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..math import reduce as _reduce
+from .. import shape_rules as R
+from .basic import LogSoftmax, Softmax
+from ..operands import as_tensor
+from ..registry import Spec, bind, defop, static_value
 
 # ----------------------------------------------------------------------------------------------
 # Cross-entropy losses
@@ -243,7 +243,7 @@ def l2_loss(t, name=None):
     return bind(L2Loss, (as_tensor(t),))
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py); labels are valid under XLA (no range check) ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_log_softmax(features):

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
-from .shape_rules import rank_message
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop
+from ..shape_rules import rank_message
 
 _LRN_TYPES = (_dt.float16, _dt.float32)
 
@@ -85,7 +85,7 @@ def local_response_normalization(input, depth_radius=5, bias=1, alpha=1, beta=0.
 lrn = local_response_normalization
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): the window sum as a depth convolution ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_window_sum(v, r):

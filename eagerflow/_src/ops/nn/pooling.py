@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import InvalidArgumentError, UnimplementedError
-from ..core.shape import TensorShape
-from ..core.tensor import Tensor
-from . import array as _array
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import Spec, bind, defop
+from ...core.errors import InvalidArgumentError, UnimplementedError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from ..array import basic as _array
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import Spec, bind, defop
 from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
 
@@ -171,7 +171,7 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): lax.reduce_window; the gradient ops are its
 # vector-Jacobian (and Jacobian-vector) products. ---
-from .lazy_jax import jax_module, jnp, lax  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jax_module, jnp, lax  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_window_args(shape, attrs):

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core.errors import InvalidArgumentError, UnimplementedError
-from ..core.tensor import Tensor
-from .registry import static_value
+from ...core.errors import InvalidArgumentError, UnimplementedError
+from ...core.tensor import Tensor
+from ..registry import static_value
 
 
 # ----------------------------------------------------------------------------------------------

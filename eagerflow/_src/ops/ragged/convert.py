@@ -8,19 +8,19 @@ does.
 """
 from __future__ import annotations
 
-from ..composite.ragged_tensor import RaggedTensor
-from ..composite.sparse_tensor import SparseTensor
-from ..core import dtypes as _dt
-from . import array as _array
-from . import math as _math
-from .checks import Assert
-from .joining import concat
-from .operands import as_tensor
-from .ragged import bounding_shape, from_row_lengths, segment_ids_to_row_splits, value_coordinates
-from .reduce import cumsum, reduce_all, reduce_any, reduce_prod, reduce_sum
-from .slicing import boolean_mask as _dense_boolean_mask
-from .slicing import gather
-from .ragged_getitem import gather_rows
+from ...composite.ragged_tensor import RaggedTensor
+from ...composite.sparse_tensor import SparseTensor
+from ...core import dtypes as _dt
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..debugging.checks import Assert
+from ..array.joining import concat
+from ..operands import as_tensor
+from .factories import bounding_shape, from_row_lengths, segment_ids_to_row_splits, value_coordinates
+from ..math.reduce import cumsum, reduce_all, reduce_any, reduce_prod, reduce_sum
+from ..array.slicing import boolean_mask as _dense_boolean_mask
+from ..array.slicing import gather
+from .getitem import gather_rows
 
 
 def _fully_ragged(rt):
@@ -42,7 +42,7 @@ def _fully_ragged(rt):
 
 
 def _sequence_splits(nrows, length):
-    from .sequences import range as range_
+    from ..array.sequences import range as range_
     return range_(nrows + 1, dtype=_dt.int64) * length
 
 

@@ -9,21 +9,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..composite.ragged_tensor import RaggedTensor
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import array as _array
-from . import math as _math
-from . import sequences as _sequences
-from .checks import assert_equal, assert_non_negative
-from .joining import concat, stack
-from .operands import as_tensor
-from .reduce import cumsum, reduce_all, reduce_max, reduce_sum
-from .registry import NO_GRADIENT, Spec, bind, defop
-from .repeat import repeat
-from .segments import unsorted_segment_sum
-from .slicing import gather, gather_nd
+from ...composite.ragged_tensor import RaggedTensor
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..array import sequences as _sequences
+from ..debugging.checks import assert_equal, assert_non_negative
+from ..array.joining import concat, stack
+from ..operands import as_tensor
+from ..math.reduce import cumsum, reduce_all, reduce_max, reduce_sum
+from ..registry import NO_GRADIENT, Spec, bind, defop
+from ..array.repeat import repeat
+from ..math.segments import unsorted_segment_sum
+from ..array.slicing import gather, gather_nd
 
 
 def _bad(message):
@@ -51,7 +51,7 @@ def _nvals(values):
 
 def _check_partition(splits, values, factory, what="RaggedTensor"):
     """TensorFlow's checks of a row partition, as Assert ops: eagerly they raise at once, inside a
-    tf.function they run at every call, with the same words (ops/checks.py)."""
+    tf.function they run at every call, with the same words (ops/debugging/checks.py)."""
     assert_equal(splits[0], _array.constant(0, splits.dtype),
                  message=f"Arguments to {factory} do not form a valid {what}:zero")
     assert_non_negative(splits[1:] - splits[:-1],
@@ -167,7 +167,7 @@ def _to_tensor_kernel(shape, values, default_value, *row_partition_tensors, row_
 def _to_tensor_infer(inputs, attrs):
     shape, values, default_value = inputs[:3]
     k = len(inputs) - 3
-    from .registry import static_value
+    from ..registry import static_value
     wanted = static_value(shape)
     inner = values.shape.as_list()[1:] if values.shape.rank is not None else None
     if inner is None:

@@ -13,20 +13,20 @@ from __future__ import annotations
 
 import numbers
 
-from ..composite.ragged_tensor import RaggedTensor
-from ..core import dtypes as _dt
-from ..core.context import executing_eagerly
-from ..core.errors import InvalidArgumentError
-from ..core.tensor import Tensor
-from . import array as _array
-from . import math as _math
-from . import sequences as _sequences
-from .joining import concat
-from .operands import as_tensor
-from .ragged_uniform import from_uniform_row_length
-from .registry import static_value
-from .reduce import cumsum
-from .slicing import gather
+from ...composite.ragged_tensor import RaggedTensor
+from ...core import dtypes as _dt
+from ...core.context import executing_eagerly
+from ...core.errors import InvalidArgumentError
+from ...core.tensor import Tensor
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..array import sequences as _sequences
+from ..array.joining import concat
+from ..operands import as_tensor
+from .uniform import from_uniform_row_length
+from ..registry import static_value
+from ..math.reduce import cumsum
+from ..array.slicing import gather
 
 
 def _valid_index(k):
@@ -117,7 +117,7 @@ def _value_positions(new_splits, firsts, step):
     """For rows of lengths diff(new_splits): row r's j-th value comes from firsts[r] + j * step."""
     total = new_splits[-1]
     positions = _sequences.range(total, dtype=_dt.int64)
-    from .ragged import row_splits_to_segment_ids
+    from .factories import row_splits_to_segment_ids
     row = row_splits_to_segment_ids(new_splits)
     j = positions - gather(new_splits, row)
     return gather(firsts, row) + j * step

@@ -1,4 +1,4 @@
-"""tf.concat and tf.stack of RaggedTensors (ops/joining.py hands a list holding one here).
+"""tf.concat and tf.stack of RaggedTensors (ops/array/joining.py hands a list holding one here).
 
 axis 0 appends rows (values joined, each input's row_splits shifted past the ones before); axis 1
 joins row i of every input into row i of the result: the values are gathered in the order
@@ -9,18 +9,18 @@ axis of length 1 there. Everything is gathers and cumsums, so it traces and diff
 """
 from __future__ import annotations
 
-from ..composite.ragged_tensor import RaggedTensor
-from ..core import dtypes as _dt
-from . import array as _array
-from . import math as _math
-from .checks import assert_equal
-from .joining import COMPOSITE_JOINERS
-from .joining import concat as _dense_concat
-from .operands import as_tensor
-from .ragged_getitem import gather_rows, ragged_getitem
-from .reduce import cumsum
-from .sequences import range as range_
-from .slicing import gather
+from ...composite.ragged_tensor import RaggedTensor
+from ...core import dtypes as _dt
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..debugging.checks import assert_equal
+from ..array.joining import COMPOSITE_JOINERS
+from ..array.joining import concat as _dense_concat
+from ..operands import as_tensor
+from .getitem import gather_rows, ragged_getitem
+from ..math.reduce import cumsum
+from ..array.sequences import range as range_
+from ..array.slicing import gather
 
 
 def _as_ragged(x, ragged_rank):
@@ -95,7 +95,7 @@ def _join_rows(parts):
     piece_starts = _array.reshape(_array.stack(starts, axis=1), [-1])
     piece_lengths = _array.reshape(_array.stack(lengths, axis=1), [-1])
     piece_splits = _dense_concat([_array.zeros([1], _dt.int64), cumsum(piece_lengths)], axis=0)
-    from .ragged import row_splits_to_segment_ids
+    from .factories import row_splits_to_segment_ids
     piece = row_splits_to_segment_ids(piece_splits)
     within = range_(piece_splits[-1], dtype=_dt.int64) - gather(piece_splits, piece)
     positions = gather(piece_starts, piece) + within

@@ -1,4 +1,4 @@
-"""tf.reduce_sum / mean / max / min / prod of a RaggedTensor (ops/reduce.py hands a RaggedTensor here).
+"""tf.reduce_sum / mean / max / min / prod of a RaggedTensor (ops/math/reduce.py hands a RaggedTensor here).
 
 Over a ragged dimension the reduction is a segment reduction of the values: axis 1 (the rows) by each
 value's row, axis 0 (down the columns) by each value's position in its row, so an empty row gives
@@ -9,17 +9,17 @@ together (a ragged result); deeper ragged ranks are not reduced over their outer
 """
 from __future__ import annotations
 
-from ..composite.ragged_tensor import RaggedTensor
-from ..core import dtypes as _dt
-from . import array as _array
-from . import math as _math
-from .joining import concat
-from .reduce import COMPOSITE_REDUCERS, cumsum, reduce_max, reduce_sum
-from .segment_extremes import unsorted_segment_max, unsorted_segment_min
-from .segment_products import unsorted_segment_prod
-from .segments import unsorted_segment_sum
-from .sequences import range as range_
-from .slicing import gather
+from ...composite.ragged_tensor import RaggedTensor
+from ...core import dtypes as _dt
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..array.joining import concat
+from ..math.reduce import COMPOSITE_REDUCERS, cumsum, reduce_max, reduce_sum
+from ..math.segment_extremes import unsorted_segment_max, unsorted_segment_min
+from ..math.segment_products import unsorted_segment_prod
+from ..math.segments import unsorted_segment_sum
+from ..array.sequences import range as range_
+from ..array.slicing import gather
 
 _SEGMENT = {"Sum": unsorted_segment_sum, "Max": unsorted_segment_max, "Min": unsorted_segment_min,
             "Prod": unsorted_segment_prod}
@@ -64,7 +64,7 @@ def _reduce_axis(opname, dense_reduce, x, axis, keepdims, separator):
 def _reduce_rank2(opname, x, axis, keepdims, separator):
     """Axis 0 or 1 of a ragged_rank-2 RaggedTensor [I, J, K]: the values sharing the two other
     coordinates reduce together; the result is ragged [kept dimension, longest K]."""
-    from .ragged import value_coordinates
+    from .factories import value_coordinates
     splits = [_math.cast(s, _dt.int64) for s in x.nested_row_splits]
     flat = x.flat_values
     coords = value_coordinates(splits, _array.shape(flat, out_type=_dt.int64)[0])
@@ -90,7 +90,7 @@ def _longest(lengths):
 
 def _segment_reduce(opname, values, segments, count, separator):
     if opname == "Join":
-        from .strings_segment_join import unsorted_segment_join
+        from ..strings.segment_join import unsorted_segment_join
         return unsorted_segment_join(values, segments, count, separator)
     if opname in ("Any", "All"):  # as 0/1 ints: an empty row gives the lowest (Any: False) or highest (All: True)
         extreme = unsorted_segment_max if opname == "Any" else unsorted_segment_min

@@ -3,18 +3,18 @@ gains when tf.strings.split (or `rt[tf.newaxis]`) partitions rows into equal gro
 
 A uniform level is an ordinary row_splits vector (0, L, 2L, ...) plus the scalar L, so every ragged op
 reads it as it reads any level; the scalar makes the dimension static in `shape` (when L is known) and
-lets an integer index it (ops/ragged_getitem.py). The argument checks are TensorFlow's, raised as
+lets an integer index it (ops/ragged/getitem.py). The argument checks are TensorFlow's, raised as
 ValueError where the values are known while building, as TensorFlow's static checks do.
 """
 from __future__ import annotations
 
-from ..composite.ragged_tensor import RaggedTensor
-from ..core import dtypes as _dt
-from . import array as _array
-from . import math as _math
-from . import sequences as _sequences
-from .operands import as_tensor
-from .registry import static_value
+from ...composite.ragged_tensor import RaggedTensor
+from ...core import dtypes as _dt
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..array import sequences as _sequences
+from ..operands import as_tensor
+from ..registry import static_value
 
 
 def _nvals(values):

@@ -1,23 +1,23 @@
 """`tf.random.gamma` and `tf.random.poisson`: RandomGamma and RandomPoissonV2, seeded like the other
-stateful random ops (ops/random.py: TensorFlow's global/op seed rules, NumPy's streams, so a seed
+stateful random ops (ops/random/draws.py: TensorFlow's global/op seed rules, NumPy's streams, so a seed
 reproduces within eagerflow but not TensorFlow's numbers). Output shape: `shape + alpha.shape`.
 
 RandomGamma is differentiable in alpha by implicit reparameterization, as in TensorFlow: with the
 gamma CDF P(alpha, x), d sample / d alpha = -(dP/dalpha) / (dP/dx) at the sample, which is
-RandomGammaGrad (it reuses Igamma's dP/dalpha, ops/special_inverse.py).
+RandomGammaGrad (it reuses Igamma's dP/dalpha, ops/math/special_inverse.py).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_int_tensor, as_tensor
-from .random import _dims, _generator, _seed_attrs, _shape_from_input
-from .registry import NO_GRADIENT, Spec, bind, defop
-from .special import _lgamma_kernel
-from .special_inverse import _igamma_grad_a_kernel
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_int_tensor, as_tensor
+from .draws import _dims, _generator, _seed_attrs, _shape_from_input
+from ..registry import NO_GRADIENT, Spec, bind, defop
+from ..math.special import _lgamma_kernel
+from ..math.special_inverse import _igamma_grad_a_kernel
 
 
 def _sample_shape(inputs):
@@ -104,15 +104,15 @@ def poisson(shape, lam, dtype=_dt.float32, seed=None, name=None):
     return bind(RandomPoissonV2, (as_int_tensor(shape), as_tensor(lam)), attrs)
 
 
-from . import array as _array  # noqa: E402
-from . import joining as _joining  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
-from . import sequences as _sequences  # noqa: E402
-from . import static_shapes as _static_shapes  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
+from ..array import sequences as _sequences  # noqa: E402
+from ..array import static_shapes as _static_shapes  # noqa: E402
 
-# --- jit_compile=True: the draws run on the host from the same streams (as ops/random.py's do) ---
-from .lazy_jax import ON_HOST  # noqa: E402
+# --- jit_compile=True: the draws run on the host from the same streams (as ops/random/draws.py's do) ---
+from ..lazy_jax import ON_HOST  # noqa: E402
 
 RandomGamma.jax = ON_HOST
 RandomPoissonV2.jax = ON_HOST

@@ -2,7 +2,7 @@
 
 State: an int64 [3] variable, TensorFlow's Philox layout (a 128-bit counter in two words, a
 64-bit key). Each draw is TensorFlow's: Philox-4x32-10 under that key from that counter, with the
-same conversions as the stateless ops (ops/philox.py), so `Generator.from_seed(1).uniform([3])`
+same conversions as the stateless ops (ops/random/philox.py), so `Generator.from_seed(1).uniform([3])`
 gives TensorFlow's numbers. Like TensorFlow's kernel, a draw of n values then moves the counter
 on by 256 * n (room for rejection sampling whatever the distribution), so consecutive draws
 (eager, or each run of a traced function holding the generator) never overlap, and a generator
@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
 from . import philox as _philox
-from .registry import NO_GRADIENT, Spec, defop, static_value
+from ..registry import NO_GRADIENT, Spec, defop, static_value
 
 PHILOX = 1  # TensorFlow's Algorithm.PHILOX value
 _MASK = (1 << 64) - 1

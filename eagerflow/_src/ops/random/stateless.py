@@ -1,5 +1,5 @@
 """`tf.random.stateless_*`: random numbers that are a pure function of (shape, seed), TensorFlow's
-numbers included (ops/philox.py implements the generator and the conversions).
+numbers included (ops/random/philox.py implements the generator and the conversions).
 
 As in TensorFlow, a draw is two ops: StatelessRandomGetKeyCounter turns the seed pair into a Philox
 key and counter, and a V2 op (StatelessRandomUniformV2, ...) reads the stream from there; scaling to
@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError, UnimplementedError
-from ..core.shape import TensorShape
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError, UnimplementedError
+from ...core.shape import TensorShape
 from . import philox as _philox
-from . import shape_rules as R
-from .operands import as_int_tensor, as_tensor
-from .random import _dims, _exact, _shape_from_input
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+from .. import shape_rules as R
+from ..operands import as_int_tensor, as_tensor
+from .draws import _dims, _exact, _shape_from_input
+from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 
 _PHILOX = 1
 
@@ -250,11 +250,11 @@ def create_rng_state(seed, alg):
     return np.array(words, np.uint64).view(np.int64)
 
 
-from . import joining as _joining  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
 
 # --- jit_compile=True (codegen/xla.py): the Philox words are NumPy uint64 work, run on the host
 # during each compiled call, so a compiled function draws TensorFlow's numbers too. ---
-from .lazy_jax import ON_HOST  # noqa: E402
+from ..lazy_jax import ON_HOST  # noqa: E402
 
 for _op in (StatelessRandomGetKeyCounter, StatelessRandomUniformV2, StatelessRandomNormalV2,
             StatelessTruncatedNormalV2, StatelessRandomUniformFullIntV2, StatelessRandomUniformIntV2,

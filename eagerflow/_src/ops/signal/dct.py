@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from .fft import COMPLEX_OF
-from .operands import as_tensor
-from .registry import static_value
-from .signal_frames import check_rank_at_least, frame, overlap_and_add, shape_arg
-from .signal_windows import vorbis_window
+from ...core import dtypes as _dt
+from .fourier import COMPLEX_OF
+from ..operands import as_tensor
+from ..registry import static_value
+from .frames import check_rank_at_least, frame, overlap_and_add, shape_arg
+from .windows import vorbis_window
 
 
 def _validate(x, dct_type, n, axis, norm):
@@ -165,11 +165,11 @@ def inverse_mdct(mdcts, window_fn=vorbis_window, norm=None, name=None):
     return overlap_and_add(frames, half)
 
 
-from . import array as _array  # noqa: E402
-from . import complex as _complex  # noqa: E402
-from . import joining as _joining  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import ordering as _ordering  # noqa: E402
-from . import padding as _padding  # noqa: E402
-from . import sequences as _sequences  # noqa: E402
-from . import signal_fft as _signal_fft  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..math import complex as _complex  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..array import ordering as _ordering  # noqa: E402
+from ..array import padding as _padding  # noqa: E402
+from ..array import sequences as _sequences  # noqa: E402
+from . import fft as _signal_fft  # noqa: E402

@@ -1,5 +1,5 @@
 """`tf.signal.fft`/`ifft`/`fft2d`/... and `rfft`/`irfft`/... as TensorFlow's functions call the
-ops of ops/fft.py, plus `fftshift`/`ifftshift` (a roll, as in TensorFlow).
+ops of ops/signal/fourier.py, plus `fftshift`/`ifftshift` (a roll, as in TensorFlow).
 
 The real transforms' wrapper does what TensorFlow's does before binding the op: it refuses a
 non-float (non-complex) input with ValueError, infers `fft_length` when it is not given (the
@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.convert import is_tensor_like
-from ..core.tensor import Tensor
-from .fft import COMPLEX, REALS, complex_transform, real_transform
-from .operands import as_tensor
-from .registry import static_value
+from ...core import dtypes as _dt
+from ...core.convert import is_tensor_like
+from ...core.tensor import Tensor
+from .fourier import COMPLEX, REALS, complex_transform, real_transform
+from ..operands import as_tensor
+from ..registry import static_value
 
 
 def _complex_input(x):
@@ -151,10 +151,10 @@ def ifftshift(x, axes=None, name=None):
     return _shift(x, axes, -1)
 
 
-from . import array as _array  # noqa: E402
-from . import joining as _joining  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import padding as _padding  # noqa: E402
-from . import sequence_masks as _sequence_masks  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..array import padding as _padding  # noqa: E402
+from ..array import sequence_masks as _sequence_masks  # noqa: E402
+from ..array import slicing as _slicing  # noqa: E402
 

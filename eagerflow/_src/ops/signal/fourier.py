@@ -2,7 +2,7 @@
 IFFT3D on complex tensors, and RFFT/IRFFT/RFFT2D/IRFFT2D/RFFT3D/IRFFT3D between real and
 Hermitian-half spectra (attrs Treal, Tcomplex). Each transforms the innermost 1, 2 or 3 axes.
 
-The public functions (fft_length inference, padding, dtype checks) live in ops/signal_fft.py; here
+The public functions (fft_length inference, padding, dtype checks) live in ops/signal/fft.py; here
 is each op once: kernel (NumPy's pocketfft), shape rule, gradient, JAX lowering.
 
 Gradients follow TensorFlow's definitions: FFT's is IFFT(g) * N and IFFT's FFT(g) / N. RFFT's is
@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.context import state
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import UNREGISTERED_GRADIENT, Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.context import state
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import UNREGISTERED_GRADIENT, Spec, bind, defop, static_value
 
 COMPLEX = (_dt.complex64, _dt.complex128)
 REALS = (_dt.float32, _dt.float64)
@@ -239,7 +239,7 @@ def real_transform(x, fft_length, rank, inverse):
 
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py); fft_length is known at trace time ---
-from .lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
+from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_complex(rank, inverse):
@@ -276,10 +276,10 @@ IRFFT3D = _real_op("IRFFT3D", 3, True)
 REAL_OPS = {(1, False): RFFT, (1, True): IRFFT, (2, False): RFFT2D, (2, True): IRFFT2D,
             (3, False): RFFT3D, (3, True): IRFFT3D}
 
-from . import array as _array  # noqa: E402
-from . import joining as _joining  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import padding as _padding  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
-from . import sequences as _sequences  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..array import padding as _padding  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
+from ..array import sequences as _sequences  # noqa: E402
+from ..array import slicing as _slicing  # noqa: E402

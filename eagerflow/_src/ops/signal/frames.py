@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from .operands import as_tensor
-from .registry import static_value
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ..operands import as_tensor
+from ..registry import static_value
 
 
 def _int_scalar(value):
@@ -124,10 +124,10 @@ def overlap_and_add(signal, frame_step, name=None):
     return signal[..., :output_length]
 
 
-from . import array as _array  # noqa: E402
-from . import joining as _joining  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import padding as _padding  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
-from . import sequences as _sequences  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..array import padding as _padding  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
+from ..array import sequences as _sequences  # noqa: E402
+from ..array import slicing as _slicing  # noqa: E402

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.tensor import Tensor
-from .operands import as_tensor
-from .registry import static_value
-from .signal_dct import dct
-from .signal_frames import frame
+from ...core import dtypes as _dt
+from ...core.tensor import Tensor
+from ..operands import as_tensor
+from ..registry import static_value
+from .dct import dct
+from .frames import frame
 
 _MEL_BREAK_FREQUENCY_HERTZ = 700.0
 _MEL_HIGH_FREQUENCY_Q = 1127.0
@@ -81,8 +81,8 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
     return dct2 * _math.rsqrt(_math.cast(as_tensor(bins), dct2.dtype) * 2.0)
 
 
-from . import array as _array  # noqa: E402
-from . import joining as _joining  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import padding as _padding  # noqa: E402
-from . import sequences as _sequences  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..array import padding as _padding  # noqa: E402
+from ..array import sequences as _sequences  # noqa: E402

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from .operands import as_tensor
-from .registry import static_value
-from .signal_frames import check_rank_at_least, frame, overlap_and_add, shape_arg
-from .signal_windows import hann_window
+from ...core import dtypes as _dt
+from ..operands import as_tensor
+from ..registry import static_value
+from .frames import check_rank_at_least, frame, overlap_and_add, shape_arg
+from .windows import hann_window
 
 
 def _scalar(value):
@@ -103,10 +103,10 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=han
     return overlap_and_add(frames, frame_step)
 
 
-from . import array as _array  # noqa: E402
-from . import fft as _fft  # noqa: E402
-from . import joining as _joining  # noqa: E402
-from . import math as _math  # noqa: E402
-from . import padding as _padding  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
-from . import signal_fft as _signal_fft  # noqa: E402
+from ..array import basic as _array  # noqa: E402
+from . import fourier as _fft  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
+from ..array import padding as _padding  # noqa: E402
+from ..math import reduce as _reduce  # noqa: E402
+from . import fft as _signal_fft  # noqa: E402

@@ -9,19 +9,19 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..composite.sparse_tensor import SparseTensor
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
-from . import array as _array
-from . import math as _math
-from .joining import stack
-from .operands import as_tensor
-from .reduce import reduce_sum
-from .registry import NO_GRADIENT, Spec, bind, defop
-from .segments import unsorted_segment_sum
-from .slicing import gather, gather_nd
-from .sparse_core import as_sparse, bad, fmt_index, linear, unknown_dims
-from .unique import unique
+from ...composite.sparse_tensor import SparseTensor
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..array.joining import stack
+from ..operands import as_tensor
+from ..math.reduce import reduce_sum
+from ..registry import NO_GRADIENT, Spec, bind, defop
+from ..math.segments import unsorted_segment_sum
+from ..array.slicing import gather, gather_nd
+from .conversion import as_sparse, bad, fmt_index, linear, unknown_dims
+from ..array.unique import unique
 
 
 def _compare(a, b):
@@ -196,7 +196,7 @@ def _extremum_grad(take_a):
 
 def _densify(indices, values, shape, at):
     """An operand's values at the output's indices (0 where it has none)."""
-    from .sparse_core import SparseToDense
+    from .conversion import SparseToDense
     dense = bind(SparseToDense, (indices, shape, values, _array.zeros([], values.dtype)), {"validate_indices": False})
     return gather_nd(dense, at)
 

@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..composite.sparse_tensor import SparseTensor
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import array as _array
-from . import math as _math
-from .operands import as_tensor
-from .reduce import reduce_sum
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
-from . import sequences as _sequences
-from .slicing import gather, gather_nd, scatter_nd
+from ...composite.sparse_tensor import SparseTensor
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..operands import as_tensor
+from ..math.reduce import reduce_sum
+from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ..array import sequences as _sequences
+from ..array.slicing import gather, gather_nd, scatter_nd
 
 # --- index checks (TensorFlow's words) ---------------------------------------------------------
 
@@ -108,7 +108,7 @@ def _to_dense_grad(op, g):
 
 
 def _jax_to_dense(indices, output_shape, values, default_value, validate_indices=True):
-    from .lazy_jax import jnp
+    from ..lazy_jax import jnp
     shape = tuple(int(d) for d in np.asarray(output_shape).reshape(-1))
     idx = jnp.reshape(indices, (-1, len(shape)))
     out = jnp.full(shape, default_value, values.dtype)

@@ -7,15 +7,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
-from . import array as _array
-from . import math as _math
-from .joining import concat
-from .operands import as_tensor
-from .registry import Spec, bind, defop
-from .slicing import gather_nd, scatter_nd
-from .sparse_core import bad, fmt_index
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..array.joining import concat
+from ..operands import as_tensor
+from ..registry import Spec, bind, defop
+from ..array.slicing import gather_nd, scatter_nd
+from .conversion import bad, fmt_index
 
 
 def _at_indices(indices, shape, dense):

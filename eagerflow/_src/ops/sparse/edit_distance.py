@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..composite.sparse_tensor import SparseTensor
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ...composite.sparse_tensor import SparseTensor
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
+from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 
 
 def _sequences(indices, values, lead):
@@ -54,7 +54,7 @@ def _infer(inputs, attrs):
 def _check_values(inputs, attrs):
     h_values, t_values = inputs[1], inputs[4]
     if h_values.dtype is not t_values.dtype:
-        from ..core.errors import InvalidArgumentError
+        from ...core.errors import InvalidArgumentError
         raise InvalidArgumentError(None, None, f"cannot compute EditDistance as input #4(zero-based) was expected to "
                                                f"be a {h_values.dtype.name} tensor but is a {t_values.dtype.name} "
                                                f"tensor")

@@ -3,18 +3,18 @@ rows of an IndexedSlices whose indices are not in `mask_indices`.
 
 ListDiff's output length depends on the data: under jit_compile=True its inputs must be known when
 compiling (codegen/xla.py compiles the arguments they come from in as constants, as TensorFlow's
-XLA does for this op), like Unique (ops/unique.py).
+XLA does for this op), like Unique (ops/array/unique.py).
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from .operands import as_tensor
-from .registry import UNREGISTERED_GRADIENT, Spec, bind, defop
-from .slicing import gather
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..operands import as_tensor
+from ..registry import UNREGISTERED_GRADIENT, Spec, bind, defop
+from ..array.slicing import gather
 
 
 def _list_diff(x, y, out_idx=_dt.int32):

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..composite.sparse_tensor import SparseTensor
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
-from . import array as _array
-from . import math as _math
-from .operands import as_tensor
-from .registry import UNREGISTERED_GRADIENT, Spec, bind, defop, static_value
-from .segments import unsorted_segment_sum
-from .slicing import gather, gather_nd
-from .sparse_core import as_sparse, bad, linear
+from ...composite.sparse_tensor import SparseTensor
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..operands import as_tensor
+from ..registry import UNREGISTERED_GRADIENT, Spec, bind, defop, static_value
+from ..math.segments import unsorted_segment_sum
+from ..array.slicing import gather, gather_nd
+from .conversion import as_sparse, bad, linear
 
 
 def _axes(axes, rank):

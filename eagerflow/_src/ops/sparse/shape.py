@@ -6,17 +6,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..composite.sparse_tensor import SparseTensor
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
-from . import array as _array
-from . import math as _math
-from . import sequences as _sequences
-from .joining import concat, stack
-from .operands import as_tensor
-from .registry import NO_GRADIENT, UNREGISTERED_GRADIENT, Spec, bind, defop
-from .slicing import gather
-from .sparse_core import SparseToDense, as_sparse, bad, fmt_index, linear, reorder
+from ...composite.sparse_tensor import SparseTensor
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..array import sequences as _sequences
+from ..array.joining import concat, stack
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, UNREGISTERED_GRADIENT, Spec, bind, defop
+from ..array.slicing import gather
+from .conversion import SparseToDense, as_sparse, bad, fmt_index, linear, reorder
 
 
 def _ints(a):

@@ -25,13 +25,13 @@ import re
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.context import state
-from ..core.errors import InvalidArgumentError, OutOfRangeError
-from ..core.shape import TensorShape
-from . import shape_rules as R
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.context import state
+from ...core.errors import InvalidArgumentError, OutOfRangeError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 
 _S = _dt.string
 
@@ -397,13 +397,13 @@ ReduceJoin = defop("ReduceJoin", inputs=("inputs", "reduction_indices"), kernel=
 
 def reduce_join(inputs, axis=None, keepdims=False, separator="", name=None):
     """`tf.strings.reduce_join`: the strings along `axis` (all axes when None) joined; a RaggedTensor's
-    rows (or columns) by UnsortedSegmentJoin (ops/ragged_reduce.py)."""
+    rows (or columns) by UnsortedSegmentJoin (ops/ragged/reduce.py)."""
     if hasattr(inputs, "ragged_rank"):
-        from .ragged_reduce import ragged_reduce
+        from ..ragged.reduce import ragged_reduce
         dense = lambda x, a, keep: reduce_join(x, a, keep, separator)  # noqa: E731
         return ragged_reduce("Join", dense, inputs, axis, keepdims, _as_bytes(separator))
-    from .array import rank
-    from .sequences import range as _range
+    from ..array.basic import rank
+    from ..array.sequences import range as _range
     x = as_tensor(inputs, _S)
     if axis is None:  # every axis, last first: the strings in row-major order
         axes = list(range(x.shape.rank))[::-1] if x.shape.rank is not None else _range(rank(x) - 1, -1, -1)

@@ -15,14 +15,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.context import state
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from . import shape_rules as R
+from ...core import dtypes as _dt
+from ...core.context import state
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from .. import shape_rules as R
 from .farmhash import fingerprint64
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop
 from .siphash import siphash24
 
 _S = _dt.string

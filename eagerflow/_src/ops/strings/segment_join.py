@@ -1,16 +1,16 @@
 """UnsortedSegmentJoin (`tf.strings.unsorted_segment_join`): the strings of each segment joined in
 input order, "" for an empty segment; and tf.strings.reduce_join of a RaggedTensor, which is this
-op over the values' rows or columns (ops/ragged_reduce.py), as in TensorFlow.
+op over the values' rows or columns (ops/ragged/reduce.py), as in TensorFlow.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..operands import as_tensor
+from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 
 
 def _text(value):

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
-from .array import reshape
-from .operands import as_tensor
-from .array import shape as _shape_of
-from .ragged import from_value_rowids
-from .ragged_uniform import partition_outer
-from .registry import UNREGISTERED_GRADIENT, Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
+from ..array.basic import reshape
+from ..operands import as_tensor
+from ..array.basic import shape as _shape_of
+from ..ragged.factories import from_value_rowids
+from ..ragged.uniform import partition_outer
+from ..registry import UNREGISTERED_GRADIENT, Spec, bind, defop
 
 
 def _text(value):

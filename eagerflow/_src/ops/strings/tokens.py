@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.shape import TensorShape
-from .operands import as_tensor
-from .ragged import from_row_splits
-from .registry import NO_GRADIENT, Spec, bind, defop
+from ...core import dtypes as _dt
+from ...core.shape import TensorShape
+from ..operands import as_tensor
+from ..ragged.factories import from_row_splits
+from ..registry import NO_GRADIENT, Spec, bind, defop
 
 
 def _as_bytes(s):

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..core import dtypes as _dt
-from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.tensor import EagerTensor
-from .registry import NO_GRADIENT, Spec, defop
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.tensor import EagerTensor
+from ..registry import NO_GRADIENT, Spec, defop
 
 
 class ResourceHandle(EagerTensor):
