@@ -20,6 +20,8 @@ from ...core.variant import VariantValue
 from ..array.basic import shape as _shape_of, zeros_like
 from ..operands import as_int_tensor
 from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
+from . import lists_jax as _jax
+from .list_shapes import compatible_shapes, decode_shape, format_shape, merge_shapes
 
 # --- the payload ---------------------------------------------------------------------------------
 
@@ -66,14 +68,6 @@ def _new_list(items, element_shape, dtype):
 # --- element shapes --------------------------------------------------------------------------------
 
 
-def _decode_shape(value):
-    """An int32 element-shape value -> tuple with None dims, or None for an unknown rank."""
-    value = np.asarray(value)
-    if value.ndim == 0:
-        return None  # -1: unknown rank
-    return tuple(None if d < 0 else int(d) for d in value)
-
-
 def _static_element_shape(t) -> TensorShape:
     v = static_value(t)
     if v is None:
@@ -81,33 +75,8 @@ def _static_element_shape(t) -> TensorShape:
         if op is not None and op.type == "Shape":  # tf.shape(item) (SetItem's gradient): item's static shape,
             return op.inputs[0].shape  # as TensorFlow's shape inference reads a Shape op's input
         return TensorShape(None)
-    dims = _decode_shape(v)
+    dims = decode_shape(v)
     return TensorShape(None if dims is None else list(dims))
-
-
-def _fmt(shape):
-    return "<unknown>" if shape is None else "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
-
-
-def _merge(a, b):
-    """Merges two partial shapes; None when they conflict."""
-    if a is None:
-        return b
-    if b is None:
-        return a
-    if len(a) != len(b):
-        return None
-    out = []
-    for x, y in zip(a, b):
-        if x is not None and y is not None and x != y:
-            return None
-        out.append(x if x is not None else y)
-    return tuple(out)
-
-
-def _compatible(a, b):
-    return a is None or b is None or (len(a) == len(b) and all(x is None or y is None or x == y
-                                                                for x, y in zip(a, b)))
 
 
 def encode_shape(shape) -> np.ndarray:
@@ -121,13 +90,13 @@ def encode_shape(shape) -> np.ndarray:
 def _zero_item(lst, element_shape, what):
     """Zeros standing for an unset item: the shape must be known from the op's `element_shape`,
     the list's, or an item that is set."""
-    shape = _merge(lst.element_shape, element_shape) if _compatible(lst.element_shape, element_shape) else None
+    shape = merge_shapes(lst.element_shape, element_shape) if compatible_shapes(lst.element_shape, element_shape) else None
     if shape is None or any(d is None for d in shape):
         for a in lst.items:
             if a is not None:
                 return np.zeros_like(a)
         raise InvalidArgumentError(None, None, f"Trying to {what} an uninitialized tensor but element_shape is not "
-                                               f"fully defined: {_fmt(shape)} and no list element is set.")
+                                               f"fully defined: {format_shape(shape)} and no list element is set.")
     return np.zeros(shape, lst.element_dtype)
 
 
@@ -144,10 +113,10 @@ def _check_item(lst, item):
     if item.dtype != lst.element_dtype:
         raise InvalidArgumentError(None, None, f"Invalid data types; list elements {_dt.from_numpy(lst.element_dtype).name}"
                                                f" but tried to append {_dt.from_numpy(item.dtype).name}")
-    if not _compatible(lst.element_shape, item.shape):
+    if not compatible_shapes(lst.element_shape, item.shape):
         raise InvalidArgumentError(None, None, f"Tried to set a tensor with incompatible shape at a list index. Item "
-                                               f"element shape: {_fmt(item.shape)} list shape: "
-                                               f"{_fmt(lst.element_shape)}")
+                                               f"element shape: {format_shape(item.shape)} list shape: "
+                                               f"{format_shape(lst.element_shape)}")
 
 
 def _variant_spec():
@@ -162,7 +131,7 @@ def _reserve_kernel(element_shape, num_elements, element_dtype):
     if n < 0:
         raise InvalidArgumentError(None, None, f"The num_elements to reserve must be a non negative number, but "
                                                f"got {n}")
-    return _new_list([None] * n, _decode_shape(element_shape), element_dtype.np_dtype)
+    return _new_list([None] * n, decode_shape(element_shape), element_dtype.np_dtype)
 
 
 TensorListReserve = defop(
@@ -207,7 +176,7 @@ def _get_item_kernel(lst, index, element_shape, element_dtype):
     lst, i = lst.payload, int(index)
     _check_index(i, len(lst.items), "access")
     item = lst.items[i]
-    return item if item is not None else _zero_item(lst, _decode_shape(element_shape), "read")
+    return item if item is not None else _zero_item(lst, decode_shape(element_shape), "read")
 
 
 def _get_item_grad(op, g):
@@ -226,12 +195,12 @@ TensorListGetItem = defop(
 
 def _stack_kernel(lst, element_shape, element_dtype, num_elements=-1):
     lst = lst.payload
-    shape = _decode_shape(element_shape)
+    shape = decode_shape(element_shape)
     if not lst.items:
-        full = _merge(lst.element_shape, shape)
+        full = merge_shapes(lst.element_shape, shape)
         if full is None or any(d is None for d in full):
             raise InvalidArgumentError(None, None, f"Tried to stack elements of an empty list with non-fully-defined "
-                                                   f"element_shape: {_fmt(full)}")
+                                                   f"element_shape: {format_shape(full)}")
         return np.zeros((0, *full), lst.element_dtype)
     if num_elements >= 0 and num_elements != len(lst.items):
         raise InvalidArgumentError(None, None, f"Operation expected a list with {num_elements} elements but got a "
@@ -240,8 +209,8 @@ def _stack_kernel(lst, element_shape, element_dtype, num_elements=-1):
     first = items[0].shape
     for k, a in enumerate(items):
         if a.shape != first:
-            raise InvalidArgumentError(None, None, f"Incompatible shapes during merge: {_fmt(first)} vs. "
-                                                   f"{_fmt(a.shape)}")
+            raise InvalidArgumentError(None, None, f"Incompatible shapes during merge: {format_shape(first)} vs. "
+                                                   f"{format_shape(a.shape)}")
     return np.stack(items).astype(lst.element_dtype, copy=False)
 
 
@@ -264,10 +233,10 @@ def _from_tensor_kernel(tensor, element_shape):
     tensor = np.asarray(tensor)
     if tensor.ndim == 0:
         raise InvalidArgumentError(None, None, "Tensor must be at least a vector, but saw shape: []")
-    shape = _decode_shape(element_shape)
-    if not _compatible(shape, tensor.shape[1:]):
-        raise InvalidArgumentError(None, None, f"Incompatible shapes during merge: {_fmt(shape)} vs. "
-                                               f"{_fmt(tensor.shape[1:])}")
+    shape = decode_shape(element_shape)
+    if not compatible_shapes(shape, tensor.shape[1:]):
+        raise InvalidArgumentError(None, None, f"Incompatible shapes during merge: {format_shape(shape)} vs. "
+                                               f"{format_shape(tensor.shape[1:])}")
     return _new_list(list(tensor), shape, tensor.dtype)
 
 
@@ -290,7 +259,7 @@ def _gather_kernel(lst, indices, element_shape, element_dtype):
     indices = np.asarray(indices).reshape(-1)
     for i in indices:
         _check_index(int(i), len(lst.items), "gather")
-    shape = _decode_shape(element_shape)
+    shape = decode_shape(element_shape)
     picked = TensorList([lst.items[int(i)] for i in indices], lst.element_shape, lst.element_dtype)
     if not len(indices):
         return _stack_kernel(ListValue(picked), element_shape, element_dtype)
@@ -358,12 +327,12 @@ TensorListScatterIntoExistingList = defop(
 
 def _concat_kernel(lst, element_shape, leading_dims, element_dtype):
     lst = lst.payload
-    shape = _decode_shape(element_shape)
+    shape = decode_shape(element_shape)
     if not lst.items:
-        full = _merge(lst.element_shape, shape)
+        full = merge_shapes(lst.element_shape, shape)
         if full is None or len(full) == 0 or any(d is None for d in full[1:]):
             raise InvalidArgumentError(None, None, "All except the first dimension must be fully defined when "
-                                                   "concating an empty tensor list. element_shape: " + _fmt(full))
+                                                   "concating an empty tensor list. element_shape: " + format_shape(full))
         return np.zeros((0, *full[1:]), lst.element_dtype), np.zeros(0, np.int64)
     items = _dense_items(lst, shape, "read")
     for k, a in enumerate(items):
@@ -371,8 +340,8 @@ def _concat_kernel(lst, element_shape, leading_dims, element_dtype):
             raise InvalidArgumentError(None, None, f"Concat saw a scalar shape at index {k} but requires at least "
                                                    f"vectors.")
         if a.shape[1:] != items[0].shape[1:]:
-            raise InvalidArgumentError(None, None, f"Incompatible shapes during merge: {_fmt(items[0].shape[1:])} "
-                                                   f"vs. {_fmt(a.shape[1:])}")
+            raise InvalidArgumentError(None, None, f"Incompatible shapes during merge: {format_shape(items[0].shape[1:])} "
+                                                   f"vs. {format_shape(a.shape[1:])}")
     lengths = np.array([a.shape[0] for a in items], np.int64)
     return np.concatenate(items).astype(lst.element_dtype, copy=False), lengths
 
@@ -402,7 +371,7 @@ def _split_kernel(tensor, element_shape, lengths):
         raise InvalidArgumentError(None, None, f"Unused values in tensor. Length of tensor: {tensor.shape[0]} Values "
                                                f"used: {int(lengths.sum())}")
     cuts = np.cumsum(lengths)[:-1]
-    return _new_list(np.split(tensor, cuts), _decode_shape(element_shape), tensor.dtype)
+    return _new_list(np.split(tensor, cuts), decode_shape(element_shape), tensor.dtype)
 
 
 def _split_grad(op, g):
@@ -418,4 +387,14 @@ TensorListSplit = defop(
     doc="A list of consecutive pieces of a tensor along its first axis, of the given lengths.")
 
 
-from . import lists_jax as _lists_jax  # noqa: E402,F401 - the lowerings for jit_compile=True (dense buffers)
+# --- JAX lowerings (jit_compile=True): a list is one dense buffer there (lists_jax.py) ---
+TensorListReserve.jax = _jax.reserve
+TensorListLength.jax = lambda lst: np.array(lst.length, np.int32)
+TensorListSetItem.jax = _jax.set_item
+TensorListGetItem.jax = _jax.get_item
+TensorListStack.jax = _jax.stack
+TensorListFromTensor.jax = _jax.from_tensor
+TensorListGather.jax = _jax.gather
+TensorListScatterIntoExistingList.jax = _jax.scatter
+TensorListConcatV2.jax = _jax.concat
+TensorListSplit.jax = _jax.split

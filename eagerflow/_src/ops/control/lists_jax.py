@@ -23,9 +23,7 @@ from ...core.errors import InvalidArgumentError, UnimplementedError
 from ..array import basic as _array
 from ..math import elementwise as _math
 from ..lazy_jax import jnp, lax
-from .lists import (TensorListConcatV2, TensorListFromTensor, TensorListGather, TensorListGetItem, TensorListLength,
-                    TensorListReserve, TensorListScatterIntoExistingList, TensorListSetItem, TensorListSplit,
-                    TensorListStack, _compatible, _decode_shape, _fmt, _merge)
+from .list_shapes import compatible_shapes, decode_shape, format_shape, merge_shapes
 
 
 class JaxList:
@@ -56,7 +54,7 @@ class JaxList:
         element_shape), or None."""
         if self.buffer is not None:
             return self.element_shape
-        shape = _merge(self.declared, requested) if _compatible(self.declared, requested) else None
+        shape = merge_shapes(self.declared, requested) if compatible_shapes(self.declared, requested) else None
         return None if shape is None or any(d is None for d in shape) else shape
 
     def dense(self, requested, what):
@@ -65,7 +63,7 @@ class JaxList:
             return self.buffer
         shape = self.known_shape(requested)
         if shape is None:
-            raise _not_initialized(what, _merge(self.declared, requested))
+            raise _not_initialized(what, merge_shapes(self.declared, requested))
         return jnp.zeros((self.length, *shape), self.dtype)
 
     # --- what generic code does to a value, done to a list (gradients, loop carries) ---
@@ -109,7 +107,7 @@ class JaxList:
         return a.with_buffer(jnp.where(pred, a.buffer, b.buffer))
 
     def __repr__(self):
-        shape = _fmt(self.element_shape)
+        shape = format_shape(self.element_shape)
         return f"<JaxList length={self.length} element_shape={shape} {'dense' if self.buffer is not None else 'empty'}>"
 
 
@@ -123,7 +121,7 @@ def _not_initialized(what, shape):
     """TensorFlow's XLA: InvalidArgumentError "TensorList is not initialized" (a list whose element
     shape neither a write nor the op gives)."""
     return InvalidArgumentError(None, None, f"TensorList is not initialized: trying to {what} a list with no element "
-                                            f"written and element shape {_fmt(shape)} not fully defined, so XLA "
+                                            f"written and element shape {format_shape(shape)} not fully defined, so XLA "
                                             f"cannot size its buffer. Give the TensorArray an element_shape.")
 
 
@@ -144,10 +142,10 @@ def _item_for(lst, item):
     if item.dtype != lst.dtype:
         raise InvalidArgumentError(None, None, f"Invalid data types; list elements {_dt.from_numpy(lst.dtype).name} "
                                                f"but tried to append {_dt.from_numpy(item.dtype).name}")
-    if not _compatible(lst.element_shape, tuple(item.shape)):
+    if not compatible_shapes(lst.element_shape, tuple(item.shape)):
         raise InvalidArgumentError(None, None, f"Tried to set a tensor with incompatible shape at a list index. Item "
-                                               f"element shape: {_fmt(item.shape)} list shape: "
-                                               f"{_fmt(lst.element_shape)}")
+                                               f"element shape: {format_shape(item.shape)} list shape: "
+                                               f"{format_shape(lst.element_shape)}")
     return item
 
 
@@ -161,17 +159,17 @@ def grown(lst, length):
     return JaxList(jnp.concatenate([lst.buffer, pad]), length, lst.dtype)
 
 
-def _reserve(element_shape, num_elements, element_dtype):
+def reserve(element_shape, num_elements, element_dtype):
     n = int(num_elements)  # a traced size: JAX's concretization error, retried with it as a constant
     if n < 0:
         raise InvalidArgumentError(None, None, f"The num_elements to reserve must be a non negative number, but "
                                                f"got {n}")
-    lst = JaxList(None, n, element_dtype.np_dtype, _decode_shape(np.asarray(element_shape)))
+    lst = JaxList(None, n, element_dtype.np_dtype, decode_shape(np.asarray(element_shape)))
     shape = lst.known_shape()
     return lst if shape is None else lst.zeros(shape)
 
 
-def _set_item(lst, index, item, resize_if_index_out_of_bounds=False):
+def set_item(lst, index, item, resize_if_index_out_of_bounds=False):
     if resize_if_index_out_of_bounds:
         if _known(index):
             lst = grown(lst, int(index) + 1)
@@ -189,53 +187,53 @@ def _set_item(lst, index, item, resize_if_index_out_of_bounds=False):
     return lst.with_buffer(lax.dynamic_update_index_in_dim(lst.buffer, item, index, 0))
 
 
-def _get_item(lst, index, element_shape, element_dtype):
+def get_item(lst, index, element_shape, element_dtype):
     _check_known_index(index, lst.length, "access")
     if lst.buffer is None:
-        shape = lst.known_shape(_decode_shape(np.asarray(element_shape)))
+        shape = lst.known_shape(decode_shape(np.asarray(element_shape)))
         if shape is None:
-            raise _not_initialized("read an item of", _merge(lst.declared, _decode_shape(np.asarray(element_shape))))
+            raise _not_initialized("read an item of", merge_shapes(lst.declared, decode_shape(np.asarray(element_shape))))
         return jnp.zeros(shape, lst.dtype)
     return lax.dynamic_index_in_dim(lst.buffer, index, 0, keepdims=False)
 
 
-def _stack(lst, element_shape, element_dtype, num_elements=-1):
+def stack(lst, element_shape, element_dtype, num_elements=-1):
     if num_elements >= 0 and num_elements != lst.length:
         raise InvalidArgumentError(None, None, f"Operation expected a list with {num_elements} elements but got a list "
                                                f"with {lst.length} elements.")
-    requested = _decode_shape(np.asarray(element_shape))
+    requested = decode_shape(np.asarray(element_shape))
     if lst.length == 0 and lst.known_shape(requested) is None:
         raise InvalidArgumentError(None, None, f"Tried to stack elements of an empty list with non-fully-defined "
-                                               f"element_shape: {_fmt(_merge(lst.declared, requested))}")
+                                               f"element_shape: {format_shape(merge_shapes(lst.declared, requested))}")
     return lst.dense(requested, "stack")
 
 
-def _from_tensor(tensor, element_shape):
+def from_tensor(tensor, element_shape):
     tensor = jnp.asarray(tensor)
     if tensor.ndim == 0:
         raise InvalidArgumentError(None, None, "Tensor must be at least a vector, but saw shape: []")
-    shape = _decode_shape(np.asarray(element_shape))
-    if not _compatible(shape, tuple(tensor.shape[1:])):
-        raise InvalidArgumentError(None, None, f"Incompatible shapes during merge: {_fmt(shape)} vs. "
-                                               f"{_fmt(tensor.shape[1:])}")
+    shape = decode_shape(np.asarray(element_shape))
+    if not compatible_shapes(shape, tuple(tensor.shape[1:])):
+        raise InvalidArgumentError(None, None, f"Incompatible shapes during merge: {format_shape(shape)} vs. "
+                                               f"{format_shape(tensor.shape[1:])}")
     return JaxList(tensor, tensor.shape[0], tensor.dtype)
 
 
-def _gather(lst, indices, element_shape, element_dtype):
+def gather(lst, indices, element_shape, element_dtype):
     flat = jnp.reshape(indices, (-1,)) if not _known(indices) else np.reshape(indices, -1)
     if _known(flat):
         for i in flat:
             _check_known_index(i, lst.length, "gather")
-    requested = _decode_shape(np.asarray(element_shape))
+    requested = decode_shape(np.asarray(element_shape))
     if lst.buffer is None:
         shape = lst.known_shape(requested)
         if shape is None:
-            raise _not_initialized("gather from", _merge(lst.declared, requested))
+            raise _not_initialized("gather from", merge_shapes(lst.declared, requested))
         return jnp.zeros((flat.shape[0], *shape), lst.dtype)
     return jnp.take(lst.buffer, flat, axis=0, mode="clip")
 
 
-def _scatter(lst, tensor, indices):
+def scatter(lst, tensor, indices):
     tensor = jnp.asarray(tensor)
     flat = np.reshape(indices, -1) if _known(indices) else jnp.reshape(indices, (-1,))
     if tensor.ndim == 0 or tensor.shape[0] != flat.shape[0]:
@@ -252,14 +250,14 @@ def _scatter(lst, tensor, indices):
     return lst.with_buffer(lst.buffer.at[flat].set(tensor))  # a traced index past the end: dropped
 
 
-def _concat(lst, element_shape, leading_dims, element_dtype):
-    requested = _decode_shape(np.asarray(element_shape))
+def concat(lst, element_shape, leading_dims, element_dtype):
+    requested = decode_shape(np.asarray(element_shape))
     shape = lst.known_shape(requested)
     if lst.length == 0 and (shape is None or len(shape) == 0):
-        full = _merge(lst.declared, requested)
+        full = merge_shapes(lst.declared, requested)
         if full is None or len(full) == 0 or any(d is None for d in full[1:]):
             raise InvalidArgumentError(None, None, "All except the first dimension must be fully defined when "
-                                                   "concating an empty tensor list. element_shape: " + _fmt(full))
+                                                   "concating an empty tensor list. element_shape: " + format_shape(full))
     buffer = lst.dense(requested, "concat")
     if buffer.ndim < 2:
         raise InvalidArgumentError(None, None, "Concat saw a scalar shape at index 0 but requires at least vectors.")
@@ -267,7 +265,7 @@ def _concat(lst, element_shape, leading_dims, element_dtype):
     return jnp.reshape(buffer, (n * lead, *buffer.shape[2:])), np.full(n, lead, np.int64)
 
 
-def _split(tensor, element_shape, lengths):
+def split(tensor, element_shape, lengths):
     tensor = jnp.asarray(tensor)
     lengths = np.asarray(lengths).reshape(-1)  # traced: retried with the lengths as constants
     if tensor.ndim == 0:
@@ -276,7 +274,7 @@ def _split(tensor, element_shape, lengths):
         raise InvalidArgumentError(None, None, f"Unused values in tensor. Length of tensor: {tensor.shape[0]} Values "
                                                f"used: {int(lengths.sum())}")
     if lengths.size == 0:
-        return JaxList(None, 0, tensor.dtype, _decode_shape(np.asarray(element_shape)))
+        return JaxList(None, 0, tensor.dtype, decode_shape(np.asarray(element_shape)))
     if (lengths != lengths[0]).any():
         # TensorFlow's XLA: UnimplementedError "All lengths have to be the same" (a list is one buffer)
         raise UnimplementedError(None, None, f"All lengths have to be the same: XLA keeps a list as one buffer of "
@@ -286,16 +284,6 @@ def _split(tensor, element_shape, lengths):
     return JaxList(jnp.reshape(tensor, (k, int(lengths[0]), *tensor.shape[1:])), k, tensor.dtype)
 
 
-TensorListReserve.jax = _reserve
-TensorListLength.jax = lambda lst: np.array(lst.length, np.int32)
-TensorListSetItem.jax = _set_item
-TensorListGetItem.jax = _get_item
-TensorListStack.jax = _stack
-TensorListFromTensor.jax = _from_tensor
-TensorListGather.jax = _gather
-TensorListScatterIntoExistingList.jax = _scatter
-TensorListConcatV2.jax = _concat
-TensorListSplit.jax = _split
 
 
 def _list_aware(lowering, on_lists):
