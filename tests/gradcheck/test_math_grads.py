@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops.math.complex import Conj
-from eagerflow._src.ops.math.elementwise import SumToShape
+from eagerflow._src.ops.math.elementwise import Conj
+from eagerflow._src.ops.array.basic import SumToShape
 from eagerflow._src.ops.registry import bind
 from tests.gradcheck.harness import GradRow, check_row
 

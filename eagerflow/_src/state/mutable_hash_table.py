@@ -16,7 +16,8 @@ from ..core import dtypes
 from ..core.context import graph_scope
 from ..core.convert import convert_to_tensor
 from ..core.shape import TensorShape
-from ..ops.array.basic import concat, reshape, shape, size, where
+from ..ops.array.joining import concat
+from ..ops.array.basic import reshape, shape, size, where
 from ..ops.lookup.mutable import table_insert, table_remove
 from ..ops.lookup.tables import _check_key_dtype
 from ..ops.math.elementwise import greater_equal, maximum

@@ -17,6 +17,8 @@ from ...core.shape import TensorShape
 from ...core.tensor import Tensor
 from ...core.variant import VariantValue
 from .. import shape_rules as R
+from ..lazy_jax import jnp  # callables that import JAX on first use only
+from ..math import reduce as _reduce
 from .branchless_select import select as _branchless_select
 from ..operands import as_int_tensor, as_tensor, static_ints
 from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
@@ -232,13 +234,13 @@ Fill = defop("Fill", inputs=("dims", "value"), infer=_fill_infer,
 def zeros_like(input, dtype=None, name=None):
     x = as_tensor(input)
     out = bind(ZerosLike, (x,))
-    return out if dtype is None else _math.cast(out, dtype)
+    return out if dtype is None else cast(out, dtype)
 
 
 def ones_like(input, dtype=None, name=None):
     x = as_tensor(input)
     out = bind(OnesLike, (x,))
-    return out if dtype is None else _math.cast(out, dtype)
+    return out if dtype is None else cast(out, dtype)
 
 
 def fill(dims, value, name=None):
@@ -292,7 +294,7 @@ def _select_infer(inputs, attrs):
 def _select_grad(op, g):
     c, x, y = op.inputs
     zeros = zeros_like(g)
-    return None, _math.sum_to(where(c, g, zeros), x), _math.sum_to(where(c, zeros, g), y)
+    return None, sum_to(where(c, g, zeros), x), sum_to(where(c, zeros, g), y)
 
 
 SelectV2 = defop("SelectV2", inputs=("condition", "t", "e"), infer=_select_infer, grad=_select_grad,
@@ -336,7 +338,7 @@ def _broadcast_to_infer(inputs, attrs):
 
 BroadcastTo = defop("BroadcastTo", inputs=("input", "shape"), infer=_broadcast_to_infer,
                     kernel=lambda x, s: np.broadcast_to(x, tuple(int(d) for d in s)).copy(),
-                    grad=lambda op, g: (_math.sum_to(g, op.inputs[0]), None))
+                    grad=lambda op, g: (sum_to(g, op.inputs[0]), None))
 
 
 def broadcast_to(input, shape, name=None):
@@ -424,11 +426,82 @@ def expand_dims(input, axis, name=None):
     return bind(ExpandDims, (as_tensor(input), as_int_tensor(axis)))
 
 
-
 newaxis = None
 
 
+# --- Cast, and SumToShape (BroadcastTo's reverse) ---------------------------------------------
+# Here rather than in math/: every gradient rule of the array and math families reduces a broadcast
+# gradient (sum_to) or casts, so these two sit with Shape, Reshape and BroadcastTo at the bottom.
+
+
+def sum_to(grad, like):
+    """Reduces a broadcast gradient back to the shape of the input `like` (TF: BroadcastGradientArgs
+    + Sum + Reshape). Free when the shapes already agree."""
+    if grad is None:
+        return None
+    gs, ls = grad.shape, like.shape
+    if gs == ls and ls.is_fully_defined():
+        return grad
+    return bind(SumToShape, (grad, shape(like)))
+
+
+def _sum_to_kernel(g, shape):
+    shape = tuple(shape.tolist()) if isinstance(shape, np.ndarray) else tuple(int(d) for d in shape)
+    if g.shape == shape:
+        return g
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and g.shape[i + lead] != 1)
+    if axes:  # NOTE: the ndarray method, not np.sum: this runs once per broadcast op in every backward pass
+        g = g.sum(axis=axes)
+    return g.reshape(shape)
+
+
+def _sum_to_infer(inputs, attrs):
+    value = static_value(inputs[1])
+    shape = TensorShape(None) if value is None else TensorShape([int(d) for d in value])
+    if value is None and inputs[1].shape.rank == 1 and inputs[1].shape[0] is not None:
+        shape = TensorShape([None] * inputs[1].shape[0])
+    return [Spec(shape, inputs[0].dtype)]
+
+
+SumToShape = defop(
+    "SumToShape", inputs=("grad", "shape"), kernel=_sum_to_kernel, infer=_sum_to_infer,
+    grad=lambda op, g: (broadcast_to(g, shape(op.inputs[0])), None),
+    doc="Sums a broadcast gradient down to a shape (one op where TensorFlow uses three).")
+
+
+def _cast_grad(op, g):
+    src = op.inputs[0].dtype
+    if (src.is_floating or src.is_complex) and (g.dtype.is_floating or g.dtype.is_complex):
+        return cast(g, src)
+    return None
+
+
+def _cast_kernel(x, DstT):
+    if DstT is _dt.string:
+        raise InvalidArgumentError(None, None, "Cast to string is not supported")
+    if x.dtype == object:
+        raise InvalidArgumentError(None, None, f"Cast string to {DstT.name} is not supported")
+    if x.dtype.kind == "c" and not DstT.is_complex:  # TensorFlow keeps the real part, silently
+        x = x.real
+    return np.asarray(x).astype(DstT.np_dtype)
+
+
+Cast = defop("Cast", kernel=_cast_kernel, grad=_cast_grad,
+             infer=lambda inputs, attrs: [Spec(inputs[0].shape, attrs["DstT"])])
+
+
+def cast(x, dtype, name=None):
+    """`tf.cast`: changes the element type; float -> int truncates toward zero, as in TensorFlow."""
+    dtype = _dt.as_dtype(dtype)
+    x = as_tensor(x)
+    if x.dtype is dtype:
+        return x
+    return bind(Cast, (x,), {"DstT": dtype}, name=name)
+
+
 # --- indexing: x[...] ----------------------------------------------------------------------------
+
 
 def getitem(tensor, key):
     """`tensor[key]`: TensorFlow's strided slice (ints, slices, Ellipsis, newaxis, negative strides)."""
@@ -436,18 +509,8 @@ def getitem(tensor, key):
     return strided_slice_from_key(as_tensor(tensor), key)
 
 
-from ..math import elementwise as _math  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-
-# Re-exported because modules outside the array families import them from here: stack
-# (autodiff/tape.py, ops/image/resizing.py, ops/array/slicing.py), unstack (graph/graph.py), concat
-# (autodiff/tape.py, ops/array/slicing.py), pad (ops/array/slicing.py).
-from .joining import concat, stack, unstack  # noqa: E402,F401
-from .padding import pad  # noqa: E402,F401
-
 # --- JAX lowerings (jit_compile=True, codegen/xla.py). Shapes are static under XLA: Shape/Size/Rank
 # give NumPy arrays, so shape arithmetic downstream folds at trace time.
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _ints(s):
@@ -474,3 +537,14 @@ _Range_rev.jax = lambda n: np.arange(int(n) - 1, -1, -1, dtype=np.int32)  # n is
 # on a run-time `c`, np.asarray raises and codegen/xla.py compiles the arguments c comes from in as
 # constants (TensorFlow's XLA compiles it with bounded dynamic shapes, which JAX does not have).
 Where.jax = lambda c: np.argwhere(np.asarray(c)).astype(np.int64)
+
+
+def _jax_sum_to(g, shape):
+    shape = _ints(shape)
+    lead = g.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and g.shape[i + lead] != 1)
+    return jnp.reshape(jnp.sum(g, axis=axes) if axes else g, shape)
+
+
+SumToShape.jax = _jax_sum_to
+Cast.jax = lambda x, DstT: (jnp.real(x) if x.dtype.kind == "c" and not DstT.is_complex else x).astype(DstT.np_dtype)

@@ -14,7 +14,12 @@ from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor, same_dtype_operands, static_ints
+from ..lazy_jax import jnp  # callables that import JAX on first use only
+from ..math import elementwise as _math
+from ..math import reduce as _reduce
 from ..registry import Spec, bind, defop, static_value
+from . import basic as _array
+from . import sequences as _sequences
 
 _NO_ATTRS: dict = {}
 
@@ -170,7 +175,7 @@ def _concat_infer(inputs, attrs):
 def _concat_grad(op, g):
     xs, axis = op.inputs[:-1], op.inputs[-1]
     a = _math.floormod(_math.cast(_array.reshape(axis, []), _dt.int32), _array.rank(g))
-    sizes = [_slicing.gather(_array.shape(x), a) for x in xs]
+    sizes = [_array.shape(x)[a] for x in xs]  # a StridedSlice of the shape vector
     return tuple(split(g, stack(sizes), axis=a)) + (None,)
 
 
@@ -333,14 +338,7 @@ def tile(input, multiples, name=None):
     return bind(Tile, (as_tensor(input), as_int_tensor(multiples)))
 
 
-from . import basic as _array  # noqa: E402  (array, math and the families below import each other)
-from ..math import elementwise as _math  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-from . import sequences as _sequences  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
-
 # --- JAX lowerings (jit_compile=True, codegen/xla.py); axes and sizes are known at trace time ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_splitv(x, size_splits, axis, num_split):

@@ -1,10 +1,13 @@
-"""Padding: Pad (zeros), PadV2 (a given value), MirrorPad (reflection) and MirrorPadGrad.
+"""Padding: Pad (zeros), PadV2 (a given value), MirrorPad (reflection) and MirrorPadGrad; and Slice
+(tf.slice), whose gradient is a Pad as Pad's is a Slice.
 
 MirrorPadGrad is a real op (as in TensorFlow) rather than a composition: folding the reflected
 copies back onto the positions they came from is one NumPy scatter-add per axis, and the two ops
 are each other's gradients, so higher derivatives stay exact.
 """
 from __future__ import annotations
+
+import builtins
 
 import numpy as np
 
@@ -15,7 +18,23 @@ from ...core.shape import TensorShape
 from ...core.tensor import Tensor
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor
+from ..lazy_jax import jnp  # callables that import JAX on first use only
+from ..math import elementwise as _math
 from ..registry import Spec, bind, defop, static_value
+from . import basic as _array
+from . import joining as _joining
+
+_pyslice = builtins.slice  # this module defines tf.slice
+
+
+def _slice_error(message):
+    return InvalidArgumentError(None, None, message)
+
+
+def _static_ints(t):
+    """Static values of an int tensor as a list, or None when they are only known at run time."""
+    v = static_value(t)
+    return None if v is None else [int(d) for d in np.ravel(v)]
 
 
 # --- Pad / PadV2 / MirrorPad ---------------------------------------------------------------------
@@ -58,9 +77,9 @@ def _pad_kernel(x, paddings, constant_values=None):
 def _pad_grad(op, g):
     """The gradient of padding is the slice of g where the input sits."""
     x, paddings = op.inputs[0], op.inputs[1]
-    befores = _slicing.slice(_math.cast(paddings, _dt.int32), [0, 0], _joining.stack([_array.rank(x), 1]))
+    befores = slice(_math.cast(paddings, _dt.int32), [0, 0], _joining.stack([_array.rank(x), 1]))
     begin = _array.reshape(befores, [-1])
-    dx = _slicing.slice(g, begin, _array.shape(x))
+    dx = slice(g, begin, _array.shape(x))
     return (dx, None) if len(op.inputs) == 2 else (dx, None, None)
 
 
@@ -155,13 +174,68 @@ def pad(tensor, paddings, mode="CONSTANT", constant_values=0, name=None):
                      f"Received `mode` = {mode}")
 
 
-from . import basic as _array  # noqa: E402  (array, math and the families below import each other)
-from . import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
+# --- Slice: Pad's transpose (the gradient of each is the other), so it lives here ------
+# --- Slice ------------------------------------------------------------------------------------------
+
+def _slice_bounds(shape, begin, size):
+    """Concrete (begin, size) per dim with TensorFlow's checks; size -1 means "to the end"."""
+    out = []
+    for i, (d, b, s) in enumerate(zip(shape, begin, size)):
+        if not 0 <= b <= d:
+            raise _slice_error(f"Expected begin[{i}] in [0, {d}], but got {b}")
+        s = d - b if s == -1 else s
+        if not 0 <= s <= d - b:
+            raise _slice_error(f"Expected size[{i}] in [0, {d - b}], but got {s}")
+        out.append((b, s))
+    return out
+
+
+def _slice_kernel(x, begin, size):
+    if len(begin) != x.ndim or len(size) != x.ndim:
+        raise _slice_error(f"Expected begin and size arguments to be 1-D tensors of size {x.ndim}, but got shapes "
+                   f"[{len(begin)}] and [{len(size)}] instead.")
+    bounds = _slice_bounds(x.shape, [int(b) for b in begin], [int(s) for s in size])
+    return np.array(x[tuple(_pyslice(b, b + s) for b, s in bounds)], copy=True)
+
+
+def _slice_infer(inputs, attrs):
+    x, begin, size = inputs
+    b, s = _static_ints(begin), _static_ints(size)
+    n = size.shape[0] if size.shape.rank == 1 else x.shape.rank
+    if s is None:
+        return [Spec(TensorShape(None if n is None else [None] * n), x.dtype)]
+    if x.shape.rank is not None and len(s) != x.shape.rank:
+        raise _slice_error(f"Expected begin and size arguments to be 1-D tensors of size {x.shape.rank}, but got "
+                   f"shapes [{len(b) if b is not None else len(s)}] and [{len(s)}] instead.")
+    dims = []
+    for i, si in enumerate(s):
+        d = x.shape[i] if x.shape.rank is not None else None
+        if si != -1:
+            dims.append(si)
+        elif d is not None and b is not None:
+            dims.append(d - b[i])
+        else:
+            dims.append(None)
+    return [Spec(TensorShape(dims), x.dtype)]
+
+
+def _slice_grad(op, g):
+    """Pad the incoming gradient back to the input's shape: before = begin, after = rest."""
+    x, begin, _ = op.inputs
+    before = _math.cast(begin, _dt.int32)
+    after = _array.shape(x) - before - _array.shape(g)
+    return pad(g, _joining.stack([before, after], axis=1)), None, None
+
+
+Slice = defop("Slice", inputs=("input", "begin", "size"), kernel=_slice_kernel, infer=_slice_infer,
+              grad=_slice_grad, doc="A contiguous block: input[begin[i] : begin[i] + size[i]] per dim.")
+
+
+def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
+    return bind(Slice, (as_tensor(input_), as_int_tensor(begin), as_int_tensor(size)))
+
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py); paddings are known at trace time ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_pad(x, paddings, constant_values=None):
@@ -188,3 +262,5 @@ Pad.jax = _jax_pad
 PadV2.jax = _jax_pad
 MirrorPad.jax = _jax_mirror_pad
 MirrorPadGrad.jax = _jax_mirror_pad_grad
+Slice.jax = lambda x, begin, size: x[tuple(_pyslice(b, b + s) for b, s in _slice_bounds(
+    x.shape, [int(b) for b in begin], [int(s) for s in size]))]

@@ -12,7 +12,11 @@ from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor
+from ..lazy_jax import jnp  # callables that import JAX on first use only
+from ..math import elementwise as _math
+from ..math import reduce as _reduce
 from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
+from . import basic as _array
 
 _NO_ATTRS: dict = {}
 
@@ -173,12 +177,7 @@ def one_hot(indices, depth, on_value=None, off_value=None, axis=None, dtype=None
     return bind(OneHot, (ix, as_int_tensor(depth), on, off), attrs)
 
 
-from . import basic as _array  # noqa: E402  (array, math and the families below import each other)
-from ..math import elementwise as _math  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): lengths are known at trace time under XLA ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_one_hot(indices, depth, on_value, off_value, axis=-1):

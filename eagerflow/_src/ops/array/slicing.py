@@ -21,7 +21,13 @@ from ...core.shape import TensorShape
 from ...core.tensor import Tensor
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor
+from ..lazy_jax import jnp  # callables that import JAX on first use only
+from ..math import elementwise as _math
+from ..math import reduce as _reduce
 from ..registry import Spec, bind, defop, static_value
+from . import basic as _array
+from .joining import concat, stack
+from .padding import slice  # noqa: F401,A004 - tf.slice, beside Pad (each is the other's gradient)
 
 _MASKS = ("begin_mask", "end_mask", "ellipsis_mask", "new_axis_mask", "shrink_axis_mask")
 _INDEX_TYPES = (_dt.int32, _dt.int64)
@@ -269,7 +275,7 @@ def _pack(values):
         return as_int_tensor(np.array(values, dtype=dtype.np_dtype))
     parts = [v if not isinstance(v, Tensor) else (v if v.dtype is dtype else _math.cast(v, dtype))
              for v in values]
-    return _array.stack([as_tensor(p, dtype) if not isinstance(p, Tensor) else p for p in parts])
+    return stack([as_tensor(p, dtype) if not isinstance(p, Tensor) else p for p in parts])
 
 
 def _is_bool_mask(key):
@@ -335,66 +341,6 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     return gather_nd(x, _array.where(m))
 
 
-# --- Slice ------------------------------------------------------------------------------------------
-
-def _slice_bounds(shape, begin, size):
-    """Concrete (begin, size) per dim with TensorFlow's checks; size -1 means "to the end"."""
-    out = []
-    for i, (d, b, s) in enumerate(zip(shape, begin, size)):
-        if not 0 <= b <= d:
-            raise _err(f"Expected begin[{i}] in [0, {d}], but got {b}")
-        s = d - b if s == -1 else s
-        if not 0 <= s <= d - b:
-            raise _err(f"Expected size[{i}] in [0, {d - b}], but got {s}")
-        out.append((b, s))
-    return out
-
-
-def _slice_kernel(x, begin, size):
-    if len(begin) != x.ndim or len(size) != x.ndim:
-        raise _err(f"Expected begin and size arguments to be 1-D tensors of size {x.ndim}, but got shapes "
-                   f"[{len(begin)}] and [{len(size)}] instead.")
-    bounds = _slice_bounds(x.shape, [int(b) for b in begin], [int(s) for s in size])
-    return np.array(x[tuple(_pyslice(b, b + s) for b, s in bounds)], copy=True)
-
-
-def _slice_infer(inputs, attrs):
-    x, begin, size = inputs
-    b, s = _ints(begin), _ints(size)
-    n = size.shape[0] if size.shape.rank == 1 else x.shape.rank
-    if s is None:
-        return [Spec(TensorShape(None if n is None else [None] * n), x.dtype)]
-    if x.shape.rank is not None and len(s) != x.shape.rank:
-        raise _err(f"Expected begin and size arguments to be 1-D tensors of size {x.shape.rank}, but got "
-                   f"shapes [{len(b) if b is not None else len(s)}] and [{len(s)}] instead.")
-    dims = []
-    for i, si in enumerate(s):
-        d = x.shape[i] if x.shape.rank is not None else None
-        if si != -1:
-            dims.append(si)
-        elif d is not None and b is not None:
-            dims.append(d - b[i])
-        else:
-            dims.append(None)
-    return [Spec(TensorShape(dims), x.dtype)]
-
-
-def _slice_grad(op, g):
-    """Pad the incoming gradient back to the input's shape: before = begin, after = rest."""
-    x, begin, _ = op.inputs
-    before = _math.cast(begin, _dt.int32)
-    after = _array.shape(x) - before - _array.shape(g)
-    return _array.pad(g, _array.stack([before, after], axis=1)), None, None
-
-
-Slice = defop("Slice", inputs=("input", "begin", "size"), kernel=_slice_kernel, infer=_slice_infer,
-              grad=_slice_grad, doc="A contiguous block: input[begin[i] : begin[i] + size[i]] per dim.")
-
-
-def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
-    return bind(Slice, (as_tensor(input_), as_int_tensor(begin), as_int_tensor(size)))
-
-
 # --- GatherV2 ---------------------------------------------------------------------------------------
 
 _GATHER_INDEX_TYPES = (_dt.int16, _dt.int32, _dt.int64)
@@ -456,9 +402,9 @@ def _gather_grad(op, g):
     inner = _reduce.reduce_prod(strided_slice(pshape, _array.reshape(a + 1, [1]), [0], end_mask=1))
     k = _array.size(indices)
     n = _array.reshape(gather(pshape, a), [1])
-    g3 = _array.transpose(_array.reshape(g, _array.stack([outer, k, inner])), [1, 0, 2])
-    flat = _array.reshape(_math.cast(indices, _dt.int32), _array.stack([k, 1]))
-    summed = scatter_nd(flat, g3, _array.concat([n, _array.stack([outer, inner])], 0))
+    g3 = _array.transpose(_array.reshape(g, stack([outer, k, inner])), [1, 0, 2])
+    flat = _array.reshape(_math.cast(indices, _dt.int32), stack([k, 1]))
+    summed = scatter_nd(flat, g3, concat([n, stack([outer, inner])], 0))
     return _array.reshape(_array.transpose(summed, [1, 0, 2]), pshape), None, None
 
 
@@ -559,13 +505,8 @@ def scatter_nd(indices, updates, shape, name=None):
     return bind(ScatterNd, (ix, as_tensor(updates), as_int_tensor(shape, ix.dtype)))
 
 
-from . import basic as _array  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-
 # --- JAX lowerings (jit_compile=True, codegen/xla.py). Slice sizes must be known at trace time;
 # a shrinking index may be traced (`x[t]`, `x[t, 1]` with a loop counter `t`). ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_gather(params, indices, axis, batch_dims=0):
@@ -645,8 +586,6 @@ StridedSlice.jax = lambda x, begin, end, strides, **attrs: x[_jax_index(x.shape,
 StridedSliceGrad.jax = lambda shape, begin, end, strides, dy, **attrs: jnp.zeros(
     tuple(int(d) for d in shape), dy.dtype).at[_jax_index(tuple(int(d) for d in shape), begin, end, strides,
                                                           attrs)].set(dy)
-Slice.jax = lambda x, begin, size: x[tuple(_pyslice(b, b + s) for b, s in _slice_bounds(
-    x.shape, [int(b) for b in begin], [int(s) for s in size]))]
 GatherV2.jax = _jax_gather
 GatherNd.jax = _jax_gather_nd
 ScatterNd.jax = _jax_scatter_nd

@@ -173,6 +173,7 @@ def _rgb_to_hsv_grad(op, grad):
     largest channel is red on r >= g, b; green on g > r, g >= b; blue on b > r, g; the smallest red on
     r < g, b; green on g <= r, g < b; blue on b <= r, g. Reciprocals of zero count as zero."""
     from ..array import basic as A
+    from ..array import joining as J
     from ..math import elementwise as M
     x, hsv = op.inputs[0], op.outputs[0]
     dtype = x.dtype
@@ -208,9 +209,9 @@ def _rgb_to_hsv_grad(op, grad):
             total = total + 60 * term
         dh.append(total / 360)
     gh, gs, gv = grad[..., 0], grad[..., 1], grad[..., 2]
-    dv_rgb = A.stack([gv * big[0], gv * big[1], gv * big[2]], axis=-1)
-    ds_rgb = A.stack([gs * ds[0], gs * ds[1], gs * ds[2]], axis=-1)
-    dh_rgb = A.stack([gh * dh[0], gh * dh[1], gh * dh[2]], axis=-1)
+    dv_rgb = J.stack([gv * big[0], gv * big[1], gv * big[2]], axis=-1)
+    ds_rgb = J.stack([gs * ds[0], gs * ds[1], gs * ds[2]], axis=-1)
+    dh_rgb = J.stack([gh * dh[0], gh * dh[1], gh * dh[2]], axis=-1)
     return ((dv_rgb + ds_rgb) + dh_rgb,)
 
 

@@ -154,6 +154,7 @@ def ssim_multiscale(img1, img2, max_val, power_factors=_MSSSIM_WEIGHTS, filter_s
                     k1=0.01, k2=0.03):
     """Multi-scale SSIM: the product over scales of relu(cs) ** weight, with the full SSIM at the last scale."""
     from ..array import basic as A
+    from ..array import joining as J
     from ..math.elementwise import pow as _pow
     from ..nn.basic import relu
     from ..math.reduce import reduce_mean, reduce_prod
@@ -168,6 +169,6 @@ def ssim_multiscale(img1, img2, max_val, power_factors=_MSSSIM_WEIGHTS, filter_s
         per_channel, cs = _ssim_per_channel(*images, max_val, int(filter_size), filter_sigma, k1, k2)
         terms.append(relu(cs))
     terms[-1] = relu(per_channel)
-    stacked = A.stack(terms, axis=-1)
+    stacked = J.stack(terms, axis=-1)
     weights = as_tensor(np.array(power_factors, np.float32))
     return reduce_mean(reduce_prod(_pow(stacked, weights), [-1]), [-1])

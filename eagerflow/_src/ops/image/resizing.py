@@ -16,6 +16,7 @@ from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
 from ...core.tensor import Tensor
 from ..array import basic as _array
+from ..array import joining as _joining
 from ..math import elementwise as _math
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor
@@ -336,7 +337,7 @@ def _size_tensor(size):
             raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")
         if any(isinstance(v, Tensor) or hasattr(type(v), "_as_tensor") for v in size):
             parts = [_math.cast(as_int_tensor(v), _dt.int32) for v in size]
-            return _array.stack(parts)
+            return _joining.stack(parts)
     t = as_int_tensor(size)
     if t.shape.rank is not None and (t.shape.rank != 1 or t.shape[0] not in (None, 2)):
         raise ValueError("'size' must be a 1-D Tensor of 2 elements: new_height, new_width")

@@ -52,7 +52,7 @@ def _qr_grad(op, dq, dr):
     y = a[..., :, m:]
     dv = dr[..., :, m:]
     dx = _qr_grad_square_or_tall(q, r[..., :, :m], dq + _matmul(y, dv, transpose_b=True), dr[..., :, :m])
-    return _array.concat([dx, _matmul(q, dv)], axis=-1)
+    return _joining.concat([dx, _matmul(q, dv)], axis=-1)
 
 
 def _qr_grad_square_or_tall(q, r, dq, dr):
@@ -210,6 +210,7 @@ def eigvalsh(tensor, name=None):
 
 
 from ..array import basic as _array  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
 from ..math import elementwise as _math  # noqa: E402
 from . import matrix_parts as _parts  # noqa: E402
 

@@ -52,7 +52,7 @@ def _eig_grad(op, grad_e, grad_v):
         vh = _linalg.adjoint(v)
         f = _parts.set_diag(_safe_reciprocal(_array.expand_dims(e, -2) - _array.expand_dims(e, -1)),
                             _array.zeros_like(e))
-        f = _complex.conj(f)
+        f = _math.conj(f)
         vgv = _matmul.matmul(vh, grad_v)
         diag_of_real = _parts.diag(_math.cast(_complex.real(_parts.diag_part(vgv)), vgv.dtype))
         mid = _parts.diag(grad_e) + f * (vgv - _matmul.matmul(_matmul.matmul(vh, v), diag_of_real))

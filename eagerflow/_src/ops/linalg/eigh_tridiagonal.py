@@ -33,7 +33,7 @@ def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=No
         raise InvalidArgumentError(None, None, f"Incompatible shapes: {R.fmt_dims(n)} vs. {R.fmt_dims(m)}")
     matrix = _diagonals.diag(alpha)
     if n[0] is None or n[0] > 1:
-        matrix = matrix + _diagonals.diag(beta, k=1) + _diagonals.diag(_complex.conj(beta), k=-1)
+        matrix = matrix + _diagonals.diag(beta, k=1) + _diagonals.diag(_math.conj(beta), k=-1)
     values, vectors = _decompositions.eigh(matrix)
     if alpha.dtype.is_complex:
         values = _complex.real(values)

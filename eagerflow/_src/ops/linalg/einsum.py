@@ -174,7 +174,7 @@ def _axes_of(term, x):
 
 def _undo_ellipsis_broadcast(partial, x, term, kept):
     """Sums the gradient over ellipsis dimensions that were broadcast against other operands."""
-    from ..math.elementwise import SumToShape
+    from ..array.basic import SumToShape
     xs, ps = x.shape, partial.shape
     if not xs.is_fully_defined() or ps.rank is None:
         return partial

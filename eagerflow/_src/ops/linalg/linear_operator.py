@@ -368,7 +368,7 @@ class LinearOperatorAdjoint(LinearOperator):
 
     def _determinant(self):
         det = self._operator.determinant()
-        return _complex.conj(det) if det.dtype.is_complex else det
+        return _math.conj(det) if det.dtype.is_complex else det
 
     def _log_abs_determinant(self):
         return self._operator.log_abs_determinant()
@@ -380,11 +380,10 @@ class LinearOperatorAdjoint(LinearOperator):
 
 
 def _complex_abs(x):
-    return _math.abs(x) if not x.dtype.is_complex else _complex.complex_abs(x)
+    return _math.abs(x) if not x.dtype.is_complex else _math.complex_abs(x)
 
 
 from ..array import basic as _array  # noqa: E402
-from ..math import complex as _complex  # noqa: E402
 from . import diagonals as _diagonals  # noqa: E402
 from . import solves as _linalg  # noqa: E402
 from ..math import elementwise as _math  # noqa: E402

@@ -31,13 +31,13 @@ class _Diagonal(LinearOperator):
     def _matmul(self, x, adjoint, adjoint_arg):
         x = _linalg.adjoint(x) if adjoint_arg else x
         d = self._diagonal_values()
-        d = _complex.conj(d) if (adjoint and d.dtype.is_complex) else d
+        d = _math.conj(d) if (adjoint and d.dtype.is_complex) else d
         return _array.expand_dims(d, -1) * x
 
     def _solve(self, rhs, adjoint, adjoint_arg):
         rhs = _linalg.adjoint(rhs) if adjoint_arg else rhs
         d = self._diagonal_values()
-        d = _complex.conj(d) if (adjoint and d.dtype.is_complex) else d
+        d = _math.conj(d) if (adjoint and d.dtype.is_complex) else d
         return rhs / _array.expand_dims(d, -1)
 
     def _determinant(self):
@@ -45,7 +45,7 @@ class _Diagonal(LinearOperator):
 
     def _log_abs_determinant(self):
         d = self.diag_part()
-        magnitude = _complex.complex_abs(d) if d.dtype.is_complex else _math.abs(d)
+        magnitude = _math.complex_abs(d) if d.dtype.is_complex else _math.abs(d)
         return _reduce.reduce_sum(_math.log(magnitude), axis=-1)
 
     def __matmul__(self, other):
@@ -81,7 +81,7 @@ class LinearOperatorDiag(_Diagonal):
         return self._diag
 
     def adjoint(self, name="adjoint"):
-        return self if not self.dtype.is_complex else LinearOperatorDiag(_complex.conj(self._diag))
+        return self if not self.dtype.is_complex else LinearOperatorDiag(_math.conj(self._diag))
 
     H = property(adjoint)
 
@@ -156,7 +156,7 @@ class LinearOperatorScaledIdentity(_Diagonal):
     def adjoint(self, name="adjoint"):
         if not self.dtype.is_complex:
             return self
-        return LinearOperatorScaledIdentity(self._num_rows, _complex.conj(self._multiplier))
+        return LinearOperatorScaledIdentity(self._num_rows, _math.conj(self._multiplier))
 
     H = property(adjoint)
 
@@ -165,7 +165,6 @@ class LinearOperatorScaledIdentity(_Diagonal):
 
 
 from ..array import basic as _array  # noqa: E402
-from ..math import complex as _complex  # noqa: E402
 from . import diagonals as _diagonals  # noqa: E402
 from . import solves as _linalg  # noqa: E402
 from ..math import elementwise as _math  # noqa: E402

@@ -196,7 +196,7 @@ def _sqrtm_grad(op, g):
     eye = _parts.eye(n, dtype=x.dtype)
     x_h = _linalg.adjoint(x)
     kron_left = _kron(x_h, eye, batch, n)
-    kron_right = _kron(eye, _complex.conj(x), batch, n)
+    kron_right = _kron(eye, _math.conj(x), batch, n)
     rhs = _array.reshape(g, batch + [n * n, 1])
     vec_b = _linalg.solve(kron_left + kron_right, rhs)
     return _array.reshape(vec_b, batch + [n, n])
@@ -273,7 +273,7 @@ def logm(input, name=None):  # noqa: A002
 
 
 from ..array import basic as _array  # noqa: E402
-from ..math import complex as _complex  # noqa: E402
+from ..math import elementwise as _math  # noqa: E402
 from ..array import joining as _joining  # noqa: E402
 from . import solves as _linalg  # noqa: E402
 from . import matrix_parts as _parts  # noqa: E402

@@ -318,7 +318,7 @@ def lstsq(matrix, rhs, l2_regularizer=0.0, fast=True, name=None):
 
 def adjoint(matrix, name=None):
     """`tf.linalg.adjoint`: the conjugate transpose of the last two axes."""
-    return _complex.conj(_mT(as_tensor(matrix)))
+    return _math.conj(_mT(as_tensor(matrix)))
 
 
 def matrix_transpose(a, name="matrix_transpose", conjugate=False):
@@ -332,7 +332,6 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
 
 from ..array import basic as _array  # noqa: E402
 from ..math import elementwise as _math  # noqa: E402
-from ..math import complex as _complex  # noqa: E402
 from . import matmul as _matmul_mod  # noqa: E402
 from . import matrix_parts as _parts  # noqa: E402
 from ..math import reduce as _reduce  # noqa: E402

@@ -5,6 +5,7 @@ ops (so it traces and nests). The public functions below convert arguments and c
 """
 from __future__ import annotations
 
+import functools
 import math as _pymath
 
 import numpy as np
@@ -15,6 +16,9 @@ from ...core.errors import InvalidArgumentError, NotFoundError
 from ...core.shape import TensorShape
 from ...core.tensor import Tensor
 from .. import shape_rules as R
+from ..array import basic as _array
+from ..array.basic import cast, sum_to
+from ..lazy_jax import jnp, jsp, lax  # callables that import JAX on first use only
 from ..operands import as_tensor, binary_operands, convert_beside, same_dtype_operands
 from ..registry import NO_GRADIENT, Spec, bind, defop
 
@@ -34,42 +38,6 @@ _NO_ATTRS: dict = {}
 # Wirtinger derivative, what gradient descent on a real loss needs), so each rule conjugates its
 # derivative factor. conj of a real tensor is the tensor itself: real gradients build no extra op.
 
-
-def sum_to(grad, like):
-    """Reduces a broadcast gradient back to the shape of the input `like` (TF: BroadcastGradientArgs
-    + Sum + Reshape). Free when the shapes already agree."""
-    if grad is None:
-        return None
-    gs, ls = grad.shape, like.shape
-    if gs == ls and ls.is_fully_defined():
-        return grad
-    return bind(SumToShape, (grad, _array.shape(like)))
-
-
-def _sum_to_kernel(g, shape):
-    shape = tuple(shape.tolist()) if isinstance(shape, np.ndarray) else tuple(int(d) for d in shape)
-    if g.shape == shape:
-        return g
-    lead = g.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and g.shape[i + lead] != 1)
-    if axes:  # NOTE: the ndarray method, not np.sum: this runs once per broadcast op in every backward pass
-        g = g.sum(axis=axes)
-    return g.reshape(shape)
-
-
-def _sum_to_infer(inputs, attrs):
-    from ..registry import static_value
-    value = static_value(inputs[1])
-    shape = TensorShape(None) if value is None else TensorShape([int(d) for d in value])
-    if value is None and inputs[1].shape.rank == 1 and inputs[1].shape[0] is not None:
-        shape = TensorShape([None] * inputs[1].shape[0])
-    return [Spec(shape, inputs[0].dtype)]
-
-
-SumToShape = defop(
-    "SumToShape", inputs=("grad", "shape"), kernel=_sum_to_kernel, infer=_sum_to_infer,
-    grad=lambda op, g: (_array.broadcast_to(g, _array.shape(op.inputs[0])), None),
-    doc="Sums a broadcast gradient down to a shape (one op where TensorFlow uses three).")
 
 # ----------------------------------------------------------------------------------------------
 # Binary elementwise ops
@@ -247,7 +215,6 @@ def _sigmoid_kernel(x):
     return num
 
 
-
 def _load_erf():
     """SciPy's erf (exact and vectorised) when SciPy is installed, else math.erf per element.
     Looked up on the first Erf, never at `import eagerflow`: SciPy takes longer to import than
@@ -341,27 +308,6 @@ IsFinite = defop("IsFinite", kernel=np.isfinite, infer=R.unary(R.FLOATS, _BOOL),
 # ----------------------------------------------------------------------------------------------
 # Cast, AddN, ClipByValue
 # ----------------------------------------------------------------------------------------------
-
-
-def _cast_grad(op, g):
-    src = op.inputs[0].dtype
-    if (src.is_floating or src.is_complex) and (g.dtype.is_floating or g.dtype.is_complex):
-        return cast(g, src)
-    return None
-
-
-def _cast_kernel(x, DstT):
-    if DstT is _dt.string:
-        raise InvalidArgumentError(None, None, "Cast to string is not supported")
-    if x.dtype == object:
-        raise InvalidArgumentError(None, None, f"Cast string to {DstT.name} is not supported")
-    if x.dtype.kind == "c" and not DstT.is_complex:  # TensorFlow keeps the real part, silently
-        x = x.real
-    return np.asarray(x).astype(DstT.np_dtype)
-
-
-Cast = defop("Cast", kernel=_cast_kernel, grad=_cast_grad,
-             infer=lambda inputs, attrs: [Spec(inputs[0].shape, attrs["DstT"])])
 
 
 def _add_n_infer(inputs, attrs):
@@ -493,16 +439,70 @@ _real_abs = _unary_fn(Abs)
 _real_sign = _unary_fn(Sign)
 
 
+# --- complex numbers: Conj and ComplexAbs (what gradient rules and tf.abs/tf.sign of complex input
+# build; Real, Imag and Complex are in complex.py, above this module) ---------------------------
+
+_COMPLEX_TYPES = (_dt.complex64, _dt.complex128)
+COMPLEX_DTYPES = frozenset(_COMPLEX_TYPES)
+REAL_NUMBER_DTYPES = frozenset(R.REAL_NUMBERS)
+_PART_DTYPE = {_dt.complex64: _dt.float32, _dt.complex128: _dt.float64}
+
+
+def complex_part_rule(op_name):
+    """The rule of an op from a complex tensor to a real one of its part dtype (ComplexAbs, Real, Imag)."""
+    def infer(inputs, attrs):
+        x = inputs[0]
+        R.check_dtype_in(op_name, x.dtype, _COMPLEX_TYPES)
+        return [Spec(x.shape, _PART_DTYPE[x.dtype])]
+    return infer
+
+
+def _complex_abs_grad(op, g):
+    # TensorFlow: g * z / |z|, 0 where z = 0
+    x = op.inputs[0]
+    return div_no_nan(cast(g, x.dtype) * x, cast(op.outputs[0], x.dtype))
+
+
+# Conj is its own adjoint: the gradient of conj(z) is conj(g) (TensorFlow's rule).
+Conj = defop("Conj", kernel=np.conj, infer=R.unary(R.NUMBERS), grad=lambda op, g: conj(g),
+             doc="Complex conjugate; built only for complex tensors (conj of a real tensor is the tensor).")
+ComplexAbs = defop("ComplexAbs", kernel=np.abs, infer=complex_part_rule("ComplexAbs"), grad=_complex_abs_grad,
+                   doc="|z| of a complex tensor, as a real tensor (tf.abs of complex input).")
+
+
+def conj(x, name=None):
+    """`tf.math.conj`: the complex conjugate; a real number tensor comes back unchanged (no op),
+    as in TensorFlow."""
+    if not isinstance(x, Tensor):
+        x = as_tensor(x)
+    dtype = x.dtype
+    if dtype in REAL_NUMBER_DTYPES or dtype.is_floating:  # NOTE: first and cheap: every real gradient rule passes here
+        return x
+    if dtype in COMPLEX_DTYPES:
+        return bind(Conj, (x,), name=name)
+    raise TypeError(f"Expected numeric or variant tensor, got dtype {x.dtype!r}.")
+
+
+def complex_abs(x, name=None):
+    """|z| for a complex tensor (what `tf.abs` builds for complex input)."""
+    return bind(ComplexAbs, (x,), name=name)
+
+
+def complex_sign(x):
+    """TensorFlow's sign of a complex tensor: z / |z| (0 at 0), composed so it has a gradient."""
+    return div_no_nan(x, cast(complex_abs(x), x.dtype))
+
+
 def abs(x, name=None):  # noqa: A001 - TensorFlow's name
     """`tf.abs`: |x|; for complex input the magnitude, a real tensor (ComplexAbs), as in TensorFlow."""
     x = x if isinstance(x, Tensor) else convert_to_tensor(x)
-    return _complex.complex_abs(x, name) if x.dtype.is_complex else _real_abs(x, name)
+    return complex_abs(x, name) if x.dtype.is_complex else _real_abs(x, name)
 
 
 def sign(x, name=None):
     """`tf.sign`; for complex input z / |z| (0 at 0), built from ops so it has TensorFlow's gradient."""
     x = x if isinstance(x, Tensor) else convert_to_tensor(x)
-    return _complex.complex_sign(x) if x.dtype.is_complex else _real_sign(x, name)
+    return complex_sign(x) if x.dtype.is_complex else _real_sign(x, name)
 exp = _unary_fn(Exp)
 expm1 = _unary_fn(Expm1)
 log = _unary_fn(Log)
@@ -546,15 +546,6 @@ def truediv(x, y, name=None):
 
 def divide(x, y, name=None):
     return truediv(x, y)
-
-
-def cast(x, dtype, name=None):
-    """`tf.cast`: changes the element type; float -> int truncates toward zero, as in TensorFlow."""
-    dtype = _dt.as_dtype(dtype)
-    x = as_tensor(x)
-    if x.dtype is dtype:
-        return x
-    return bind(Cast, (x,), {"DstT": dtype}, name=name)
 
 
 def add_n(inputs, name=None):
@@ -625,30 +616,11 @@ def tensor_not_equals(x, y):
     return _equality(x, y, not_equal)
 
 
-from ..array import basic as _array  # noqa: E402  (array ops use math ops and vice versa)
-from . import complex as _complex  # noqa: E402
-from .complex import conj  # noqa: E402,F401  (gradient rules conjugate; tf.math.conj)
-
 # ----------------------------------------------------------------------------------------------
 # JAX lowerings (jit_compile=True, codegen/xla.py): each op's kernel as jax.numpy, same arguments
 # ----------------------------------------------------------------------------------------------
-import functools  # noqa: E402
-
-from ..lazy_jax import jnp, jsp, lax  # noqa: E402 - callables that import JAX on first use only
 
 
-def _shape_tuple(s):
-    return tuple(int(d) for d in np.ravel(s))
-
-
-def _jax_sum_to(g, shape):
-    shape = _shape_tuple(shape)
-    lead = g.ndim - len(shape)
-    axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(shape) if d == 1 and g.shape[i + lead] != 1)
-    return jnp.reshape(jnp.sum(g, axis=axes) if axes else g, shape)
-
-
-SumToShape.jax = _jax_sum_to
 for _op, _fn in ((AddV2, "add"), (Sub, "subtract"), (Mul, "multiply"), (Maximum, "maximum"), (Minimum, "minimum"),
                  (Equal, "equal"), (NotEqual, "not_equal"), (Less, "less"), (LessEqual, "less_equal"),
                  (Greater, "greater"), (GreaterEqual, "greater_equal"), (LogicalAnd, "logical_and"),
@@ -672,6 +644,7 @@ Sign.jax = lambda x: jnp.sign(x)
 Rsqrt.jax = lambda x: lax.rsqrt(x)
 Sigmoid.jax = lambda x: jsp.expit(x)
 Erf.jax = lambda x: jsp.erf(x)
-Cast.jax = lambda x, DstT: (jnp.real(x) if x.dtype.kind == "c" and not DstT.is_complex else x).astype(DstT.np_dtype)
 AddN.jax = lambda *xs: functools.reduce(jnp.add, xs)
+Conj.jax = lambda x: jnp.conj(x)
+ComplexAbs.jax = lambda x: jnp.abs(x)
 ClipByValue.jax = lambda t, lo, hi: jnp.minimum(jnp.maximum(t, lo), hi).astype(t.dtype)

@@ -103,11 +103,12 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
         _checks.assert_less(labels, n, message="`labels` out of bound")
         _checks.assert_less(predictions, n, message="`predictions` out of bound")
     updates = _array.ones_like(predictions, dtype=dtype) if weights is None else _math.cast(as_tensor(weights), dtype)
-    indices = _array.stack([labels, predictions], axis=1)
-    return _slicing.scatter_nd(indices, updates, _array.stack([n, n]))
+    indices = _joining.stack([labels, predictions], axis=1)
+    return _slicing.scatter_nd(indices, updates, _joining.stack([n, n]))
 
 
 from ..array import basic as _array  # noqa: E402
+from ..array import joining as _joining  # noqa: E402
 from ..debugging import checks as _checks  # noqa: E402
 from . import elementwise as _math  # noqa: E402
 from . import reduce as _reduce  # noqa: E402

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ...composite.ragged_tensor import RaggedTensor
 from ...core import dtypes as _dt
 from ..array import basic as _array
+from ..array import joining as _joining
 from ..math import elementwise as _math
 from ..debugging.checks import assert_equal
 from ..array.joining import COMPOSITE_JOINERS
@@ -92,8 +93,8 @@ def _join_rows(parts):
         lengths.append(s[1:] - s[:-1])
         offset = s[-1] if offset is None else offset + s[-1]
     # pieces in row-major order: (row 0 of part 0, row 0 of part 1, ..., row 1 of part 0, ...)
-    piece_starts = _array.reshape(_array.stack(starts, axis=1), [-1])
-    piece_lengths = _array.reshape(_array.stack(lengths, axis=1), [-1])
+    piece_starts = _array.reshape(_joining.stack(starts, axis=1), [-1])
+    piece_lengths = _array.reshape(_joining.stack(lengths, axis=1), [-1])
     piece_splits = _dense_concat([_array.zeros([1], _dt.int64), cumsum(piece_lengths)], axis=0)
     from .factories import row_splits_to_segment_ids
     piece = row_splits_to_segment_ids(piece_splits)
