@@ -20,7 +20,7 @@ from .._src.ops.linalg import diagonals as _diagonals
 from .._src.ops.math import elementwise as _math
 from .._src.ops.math import reduce as _reduce
 from .._src.ops.array import slicing as _slicing
-from .._src.ops.math.nan_safe import confusion_matrix
+from .._src.ops.math.counting import confusion_matrix
 from .metrics import Metric
 from .naming import unique_name
 

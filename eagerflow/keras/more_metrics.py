@@ -12,7 +12,7 @@ from .._src.core.convert import convert_to_tensor
 from .._src.ops.array import basic as _array
 from .._src.ops.math import elementwise as _math
 from .._src.ops.math import reduce as _reduce
-from .._src.ops.math.nan_safe import in_top_k
+from .._src.ops.math.counting import in_top_k
 from .losses import (binary_crossentropy, categorical_crossentropy, mean_absolute_error, mean_squared_error,
                      sparse_categorical_crossentropy, squeeze_or_expand_to_same_rank)
 from .metrics import MeanMetricWrapper, _NamedMetric

@@ -9,7 +9,10 @@ from ..ops.linalg.solves import (adjoint, cholesky, cholesky_solve, det, inv, lo
 from ..ops.linalg.diagonals import diag, diag_part, set_diag  # noqa: F401,E402
 from ..ops.linalg.matrix_parts import band_part, eye, matvec, trace  # noqa: F401,E402
 from ..ops.linalg.norms import global_norm, l2_normalize, norm  # noqa: F401,E402
-from ..ops.linalg.pinv_rank import cross, matrix_rank, normalize, pinv, tensor_diag, tensor_diag_part  # noqa: F401,E402
+from ..ops.linalg.matmul import cross
+from ..ops.linalg.pinv_rank import matrix_rank, pinv
+from ..ops.linalg.norms import normalize
+from ..ops.linalg.diagonals import tensor_diag, tensor_diag_part  # noqa: F401,E402
 # --- end everyday tf.linalg ---
 from ..ops.linalg.tridiagonal import tridiagonal_matmul, tridiagonal_solve  # noqa: F401,E402
 from ..ops.linalg.lu import lu, lu_matrix_inverse, lu_reconstruct, lu_solve  # noqa: F401,E402

@@ -21,8 +21,9 @@ from ..ops.math.special import (acos, acosh, asin, asinh, atan, atan2, atanh, co
 from ..ops.array.basic import invert_permutation  # noqa: F401,E402
 from ..ops.math.cumulative import (accumulate_n, cumulative_logsumexp, is_non_decreasing,  # noqa: F401,E402
                               is_strictly_increasing, lbeta, polyval)
-from ..ops.math.nan_safe import (confusion_matrix, in_top_k, multiply_no_nan, rint, xdivy,  # noqa: F401,E402
-                              xlog1py, zero_fraction)
+from ..ops.math.counting import confusion_matrix, in_top_k, zero_fraction  # noqa: F401,E402
+from ..ops.math.nan_safe import multiply_no_nan, xdivy, xlog1py  # noqa: F401,E402
+from ..ops.math.truncating import rint  # noqa: F401,E402
 from ..ops.math.segment_products import segment_prod, unsorted_segment_prod, unsorted_segment_sqrt_n  # noqa: F401,E402
 from ..ops.nn.basic import log_softmax, softmax  # noqa: F401,E402
 from ..ops.math.segment_extremes import (segment_max, segment_min, unsorted_segment_max,  # noqa: F401,E402

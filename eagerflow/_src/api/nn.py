@@ -12,11 +12,13 @@ from ..ops.nn.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa:
 # moment helpers, pool/convolution/conv_transpose (ops/nn/depthwise.py, space_depth.py, lrn.py, nn_extra.py) ---
 from ..ops.nn.depthwise import depthwise_conv2d, separable_conv2d  # noqa: F401,E402
 from ..ops.nn.lrn import local_response_normalization, lrn  # noqa: F401,E402
-from ..ops.math.nan_safe import in_top_k, zero_fraction  # noqa: F401,E402
-from ..ops.nn.convolution import (avg_pool1d, compute_average_loss, conv1d_transpose, conv_transpose,  # noqa: F401,E402
-                            convolution, crelu, log_poisson_loss, max_pool1d, normalize_moments, pool,
-                            scale_regularization_loss, sufficient_statistics, weighted_cross_entropy_with_logits,
-                            weighted_moments)
+from ..ops.math.counting import in_top_k, zero_fraction  # noqa: F401,E402
+from ..ops.nn.convolution import (avg_pool1d, conv1d_transpose, conv_transpose, convolution,  # noqa: F401,E402
+                                  max_pool1d, pool)
+from ..ops.nn.losses import (compute_average_loss, log_poisson_loss, scale_regularization_loss,  # noqa: F401,E402
+                             weighted_cross_entropy_with_logits)
+from ..ops.nn.basic import crelu  # noqa: F401,E402
+from ..ops.nn.statistics import normalize_moments, sufficient_statistics, weighted_moments  # noqa: F401,E402
 from ..ops.linalg.norms import l2_normalize  # noqa: F401,E402
 from ..ops.array.space_depth import depth_to_space, space_to_depth  # noqa: F401,E402
 from ..ops.math.special import softsign  # noqa: F401,E402

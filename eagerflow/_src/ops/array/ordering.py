@@ -16,6 +16,12 @@ from ...core.tensor import Tensor
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor, static_ints
 from ..registry import Spec, bind, defop, static_value
+from . import basic as _array
+from . import joining as _joining
+from ..math import elementwise as _math
+from . import sequences as _sequences
+from . import slicing as _slicing
+from ..lazy_jax import lax, jnp  # callables that import JAX on first use only
 
 
 # --- ReverseV2 -----------------------------------------------------------------------------------
@@ -162,14 +168,7 @@ def argsort(values, axis=-1, direction="ASCENDING", stable=False, name=None):
     return _sort_along(values, axis, direction, want_indices=True)
 
 
-from . import basic as _array  # noqa: E402  (array, math and the families below import each other)
-from . import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from . import sequences as _sequences  # noqa: E402
-from . import slicing as _slicing  # noqa: E402
-
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from ..lazy_jax import lax, jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_top_k(x, k, sorted=True, index_type=_dt.int32):  # noqa: A002 - TensorFlow's attribute name

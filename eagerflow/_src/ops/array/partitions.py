@@ -15,6 +15,7 @@ from ...core.errors import InvalidArgumentError
 from ..operands import as_tensor
 from ...core.shape import TensorShape
 from ..registry import Spec, bind, defop, static_value
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 
 def _dims_text(dims):
@@ -146,9 +147,6 @@ def histogram_fixed_width(values, value_range, nbins=100, dtype=_dt.int32, name=
     bins = cast(clip_by_value(scaled, as_tensor(0, work), subtract(n_float, 1)), _dt.int32)
     counts = unsorted_segment_sum(ones_like(bins), bins, nbins)
     return cast(counts, dtype)
-
-
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 # --- JAX lowering: the output length needs the indices when compiling (codegen/xla.py then

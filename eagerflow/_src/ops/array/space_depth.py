@@ -14,6 +14,7 @@ from ..operands import as_tensor
 from ..registry import Spec, bind, defop
 from ..shape_rules import rank_message
 from ..nn.windows import check_format
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 
 def _space_to_depth_kernel(x, block_size):
@@ -97,7 +98,6 @@ def depth_to_space(input, block_size, data_format="NHWC", name=None):
 
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): the same reshape-transpose-reshape ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_space_to_depth(x, block_size):

@@ -18,6 +18,7 @@ from ...core.shape import TensorShape
 from .. import shape_rules as R
 from ..operands import as_tensor
 from ..registry import Spec, bind, defop
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 _INDEX_TYPES = (_dt.int32, _dt.int64)
 
@@ -138,7 +139,6 @@ tensor_scatter_nd_max = _public(TensorScatterMax, "tensor_scatter_nd_max", "the 
 tensor_scatter_nd_min = _public(TensorScatterMin, "tensor_scatter_nd_min", "the minimum of themselves and")
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax(method):

@@ -18,6 +18,7 @@ from ...core import dtypes as _dt
 from ...core.errors import FailedPreconditionError, InvalidArgumentError
 from .. import shape_rules as R
 from ..registry import NO_GRADIENT, UNREGISTERED_GRADIENT, Spec, defop
+from ..lazy_jax import jnp  # imports JAX on first use only
 
 _HSV_TYPES = R.FLOATS
 
@@ -228,7 +229,6 @@ AdjustSaturation = defop(
 
 
 # --- JAX lowerings (jit_compile=True): TensorFlow's XLA compiles all four ---
-from ..lazy_jax import jnp  # noqa: E402 - imports JAX on first use only
 
 
 def _jax_rgb_to_hsv(images):

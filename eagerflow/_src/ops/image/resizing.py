@@ -21,6 +21,7 @@ from ..math import elementwise as _math
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor
 from ..registry import UNREGISTERED_GRADIENT, Spec, bind, defop, static_value
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 _F32 = np.float32
 
@@ -392,7 +393,6 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): the kernels' own weight matrices (built with
 # NumPy from the static sizes: XLA needs them known, as TensorFlow's XLA does) applied by XLA, so
 # the numbers are the kernels' (align_corners/half_pixel_centers included), not jax.image.resize's. ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_apply(images, wy, wx, dtype):

@@ -19,6 +19,10 @@ from .. import shape_rules as R
 from .solves import _LINALG_TYPES, _run, building_graph
 from ..operands import as_tensor
 from ..registry import Spec, defop
+from . import diagonals as _diagonals
+from . import solves as _linalg
+from ..math import elementwise as _math
+from . import matmul as _matmul
 
 
 def _err(message):
@@ -103,7 +107,3 @@ def banded_triangular_solve(bands, rhs, lower=True, adjoint=False, name=None):
     return _run(BandedTriangularSolve, (bands, rhs), {"lower": bool(lower), "adjoint": bool(adjoint)})
 
 
-from . import diagonals as _diagonals  # noqa: E402
-from . import solves as _linalg  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from . import matmul as _matmul  # noqa: E402

@@ -12,6 +12,11 @@ from ...core.shape import TensorShape
 from .solves import _matmul, _matrix_shape, _mT, _run, triangular_solve
 from ..operands import as_tensor
 from ..registry import Spec, defop
+from ..array import basic as _array
+from ..array import joining as _joining
+from ..math import elementwise as _math
+from . import matrix_parts as _parts
+from ..lazy_jax import jax_module  # imports JAX on first use only
 
 # TensorFlow returns QR's factors as a named tuple (SVD and eigh give plain tuples).
 Qr = collections.namedtuple("Qr", ["q", "r"])
@@ -209,16 +214,9 @@ def eigvalsh(tensor, name=None):
     return _run(SelfAdjointEigV2, (as_tensor(tensor),), {"compute_v": False})[0]
 
 
-from ..array import basic as _array  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from . import matrix_parts as _parts  # noqa: E402
-
-
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): XLA's decompositions. Signs of the singular
 # and eigen vectors are LAPACK's choice on both sides; tests/codegen/test_xla_differential.py compares
 # the factors up to sign, and the matrices they rebuild. ---
-from ..lazy_jax import jax_module  # noqa: E402 - imports JAX on first use only
 
 
 def _jax_qr(x, full_matrices=False):

@@ -1,5 +1,6 @@
 """Diagonals of matrices: `tf.linalg.diag` (MatrixDiagV3), `diag_part` (MatrixDiagPartV3) and
-`set_diag` (MatrixSetDiagV3), for one diagonal `k` or a band of them, `k=(low, high)`.
+`set_diag` (MatrixSetDiagV3), for one diagonal `k` or a band of them, `k=(low, high)`; and
+`tensor_diag` / `tensor_diag_part`, the same on rank-2k tensors (composed from diag and reshape).
 
 A band is stored as rows, from diagonal `high` down to `low`, each `max_diag_len` long; a diagonal
 shorter than that is padded on one side, chosen by `align` ("RIGHT_LEFT": superdiagonals padded on the
@@ -16,6 +17,8 @@ from ...core.tensor import Tensor
 from ..operands import as_tensor
 from ..validation import check_rule
 from ..registry import Spec, bind, defop, static_value
+from ..array import basic as _array
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 _ALIGNS = ("RIGHT_LEFT", "LEFT_RIGHT", "LEFT_LEFT", "RIGHT_RIGHT")
 
@@ -225,12 +228,30 @@ def set_diag(input, diagonal, name="set_diag", k=0, align="RIGHT_LEFT"):  # noqa
     return _run(MatrixSetDiagV3, (x, as_tensor(diagonal, x.dtype)), _attrs(lo, hi, align))
 
 
-from ..array import basic as _array  # noqa: E402
+def tensor_diag(diagonal, name=None):
+    """`tf.linalg.tensor_diag`: a rank-2k tensor with `diagonal` (rank k) on its diagonal."""
+    d = as_tensor(diagonal)
+    shape = d.shape.as_list()
+    if None in shape:
+        raise NotImplementedError("tf.linalg.tensor_diag needs a fully known shape")
+    size = int(np.prod(shape))
+    flat = diag(_array.reshape(d, [size]))
+    return _array.reshape(flat, shape + shape)
+
+
+def tensor_diag_part(input, name=None):  # noqa: A002
+    """`tf.linalg.tensor_diag_part`: the diagonal of a rank-2k tensor of shape s + s."""
+    x = as_tensor(input)
+    shape = x.shape.as_list()
+    k = len(shape) // 2
+    if None in shape or len(shape) % 2 or shape[:k] != shape[k:]:
+        raise ValueError(f"tensor_diag_part needs a fully known shape of the form s + s, got {shape}")
+    size = int(np.prod(shape[:k]))
+    return _array.reshape(diag_part(_array.reshape(x, [size, size])), shape[:k])
 
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): the kernels' loops over the band, with
 # gathers and scatters at the same (static) positions. ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_diag_part(x, lower=0, upper=0, align="RIGHT_LEFT", padding_value=0):

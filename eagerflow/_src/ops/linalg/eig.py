@@ -18,6 +18,12 @@ from .solves import _matrix_shape, _run
 from ..operands import as_tensor
 from ..registry import Spec, defop
 from ..shape_rules import check_dtype_in
+from ..array import basic as _array
+from ..math import complex as _complex
+from . import solves as _linalg
+from ..math import elementwise as _math
+from . import matmul as _matmul
+from . import matrix_parts as _parts
 
 _EIG_TYPES = (_dt.float32, _dt.float64, _dt.complex64, _dt.complex128)
 _COMPLEX_OF = {_dt.float32: _dt.complex64, _dt.complex64: _dt.complex64,
@@ -84,9 +90,3 @@ def eigvals(tensor, name=None):
     return _run(Eig, (t,), {"compute_v": False, "Tout": _COMPLEX_OF.get(t.dtype, _dt.complex64)})[0]
 
 
-from ..array import basic as _array  # noqa: E402
-from ..math import complex as _complex  # noqa: E402
-from . import solves as _linalg  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from . import matmul as _matmul  # noqa: E402
-from . import matrix_parts as _parts  # noqa: E402

@@ -17,6 +17,12 @@ import numpy as np
 from ...core.errors import InvalidArgumentError
 from .. import shape_rules as R
 from ..operands import as_tensor
+from ..array import basic as _array
+from ..math import complex as _complex
+from . import decompositions as _decompositions
+from . import diagonals as _diagonals
+from ..math import elementwise as _math
+from ..array import slicing as _slicing
 
 
 def eigh_tridiagonal(alpha, beta, eigvals_only=True, select="a", select_range=None, tol=None, name=None):
@@ -52,9 +58,3 @@ def _value(x):
     return x.numpy() if hasattr(x, "numpy") else x
 
 
-from ..array import basic as _array  # noqa: E402
-from ..math import complex as _complex  # noqa: E402
-from . import decompositions as _decompositions  # noqa: E402
-from . import diagonals as _diagonals  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..array import slicing as _slicing  # noqa: E402

@@ -22,6 +22,7 @@ from ...core.tensor import Tensor
 from .. import shape_rules as R
 from ..operands import as_tensor
 from ..registry import Spec, bind, defop
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 _ELLIPSIS = "..."
 _EINSUM_TYPES = R.FLOAT_COMPLEX + (_dt.int32, _dt.int64)
@@ -214,7 +215,6 @@ def einsum(equation, *inputs, **kwargs):
     return bind(Einsum, tuple(tensors), attrs)
 
 # --- JAX lowering (jit_compile=True, codegen/xla.py) ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_einsum(*xs, equation):

@@ -14,6 +14,14 @@ from __future__ import annotations
 from ...core import dtypes as _dt
 from ...core.shape import TensorShape
 from ..operands import as_tensor
+from ..array import basic as _array
+from . import diagonals as _diagonals
+from . import solves as _linalg
+from ..math import elementwise as _math
+from . import matmul as _matmul
+from . import matrix_parts as _parts
+from ..math import reduce as _reduce
+from .. import shape_rules as _rules
 
 _FLOAT_COMPLEX = (_dt.float16, _dt.float32, _dt.float64, _dt.complex64, _dt.complex128)
 
@@ -383,11 +391,3 @@ def _complex_abs(x):
     return _math.abs(x) if not x.dtype.is_complex else _math.complex_abs(x)
 
 
-from ..array import basic as _array  # noqa: E402
-from . import diagonals as _diagonals  # noqa: E402
-from . import solves as _linalg  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from . import matmul as _matmul  # noqa: E402
-from . import matrix_parts as _parts  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-from .. import shape_rules as _rules  # noqa: E402

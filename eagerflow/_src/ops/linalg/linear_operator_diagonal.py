@@ -12,6 +12,11 @@ from ...core import dtypes as _dt
 from ...core.shape import TensorShape
 from .linear_operator import LinearOperator, _FLOAT_COMPLEX, _dtype_text
 from ..operands import as_tensor
+from ..array import basic as _array
+from . import diagonals as _diagonals
+from . import solves as _linalg
+from ..math import elementwise as _math
+from ..math import reduce as _reduce
 
 
 def is_diagonal(operator) -> bool:
@@ -164,8 +169,3 @@ class LinearOperatorScaledIdentity(_Diagonal):
         return LinearOperatorScaledIdentity(self._num_rows, _array.ones_like(self._multiplier) / self._multiplier)
 
 
-from ..array import basic as _array  # noqa: E402
-from . import diagonals as _diagonals  # noqa: E402
-from . import solves as _linalg  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402

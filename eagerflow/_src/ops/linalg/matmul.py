@@ -1,4 +1,5 @@
-"""Matrix products: MatMul (matrices), BatchMatMulV2 (batch dimensions broadcast), tensordot.
+"""Matrix products: MatMul (matrices), BatchMatMulV2 (batch dimensions broadcast), tensordot, and the
+cross product of 3-element vectors (Cross).
 
 Split from ops/math/elementwise.py (elementwise ops) by job. As everywhere in ops/, each op is one `defop`
 block whose gradient is written with ops, so products differentiate to any order.
@@ -8,13 +9,19 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import dtypes as _dt
-from ...core.errors import InvalidArgumentError
+from ...core.errors import FailedPreconditionError, InvalidArgumentError
 from ...core.shape import TensorShape
 from ...core.tensor import EagerTensor, Tensor
 from .. import shape_rules as R
 from ..math.elementwise import sum_to
 from ..operands import binary_operands
 from ..registry import Spec, bind, defop
+from ..validation import check_rule
+from ..array import basic as _array  # (tensordot reshapes and transposes)
+from ..array import joining as _joining
+from ..math import reduce as _reduce
+from ..array import slicing as _slicing
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 # Element types (TensorFlow's op definitions, minus bfloat16 and quantized types).
 _MATMUL_TYPES = R.FLOAT_COMPLEX + (_dt.int32, _dt.int64, _dt.uint8, _dt.uint16, _dt.uint32, _dt.uint64)
@@ -138,7 +145,6 @@ def _rank(t):
     return t.shape.rank
 
 
-
 def tensordot(a, b, axes, name=None):
     """`tf.tensordot`, built from transpose, reshape and matmul (so its gradient comes for free).
     Dimensions unknown while tracing (a None in an input_signature, or after reduce_retracing
@@ -229,13 +235,36 @@ def _as_int32(v):
     return v if isinstance(v, Tensor) else _array.constant(v, _dt.int32)
 
 
-from ..array import basic as _array  # noqa: E402  (tensordot reshapes and transposes)
-from ..array import joining as _joining  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-from ..array import slicing as _slicing  # noqa: E402
+# --- Cross: the cross product of 3-element vectors (tf.linalg.cross) ----------------------------
+
+def _cross_kernel(a, b):
+    if a.shape[-1] != 3 or b.shape[-1] != 3:
+        raise FailedPreconditionError(None, None, "Cross-products are only defined for 3-element vectors.")
+    return np.cross(a, b)
+
+
+def _cross_infer(inputs, attrs):
+    a, b = inputs
+    R.check_same_dtype("Cross", inputs)
+    for t in (a, b):
+        if t.shape.rank is not None and t.shape[-1] not in (None, 3):
+            raise FailedPreconditionError(None, None, "Cross-products are only defined for 3-element vectors.")
+    return [Spec(R.broadcast_shape(a.shape, b.shape), a.dtype)]
+
+
+Cross = defop("Cross", inputs=("a", "b"), kernel=_cross_kernel, infer=_cross_infer,
+              grad=lambda op, g: (sum_to(cross(op.inputs[1], g), op.inputs[0]),
+                                  sum_to(cross(g, op.inputs[0]), op.inputs[1])))
+
+
+def cross(a, b, name=None):
+    """`tf.linalg.cross`: the cross product of 3-element vectors (batched over leading axes)."""
+    x, y = binary_operands(a, b, "Cross")
+    check_rule(Cross, (x, y), {})
+    return bind(Cross, (x, y))
+
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_adjoint(x, flag):
@@ -256,3 +285,4 @@ def _jax_matmul(a, b, transpose_a=False, transpose_b=False):
 
 MatMul.jax = _jax_matmul
 BatchMatMulV2.jax = lambda x, y, adj_x=False, adj_y=False: jnp.matmul(_jax_adjoint(x, adj_x), _jax_adjoint(y, adj_y))
+Cross.jax = lambda a, b: jnp.cross(a, b)

@@ -24,6 +24,11 @@ from .solves import _LINALG_TYPES, _matrix_shape, _run
 from ..operands import as_tensor
 from ..registry import UNREGISTERED_GRADIENT, Spec, defop
 from ..shape_rules import check_dtype_in
+from ..array import basic as _array
+from ..math import elementwise as _math
+from ..array import joining as _joining
+from . import solves as _linalg
+from . import matrix_parts as _parts
 
 # --- MatrixExponential ----------------------------------------------------------------------------
 
@@ -270,13 +275,6 @@ def sqrtm(input, name=None):  # noqa: A002
 def logm(input, name=None):  # noqa: A002
     """`tf.linalg.logm`: the principal logarithm of each complex matrix."""
     return _run(MatrixLogarithm, (as_tensor(input),))
-
-
-from ..array import basic as _array  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from . import solves as _linalg  # noqa: E402
-from . import matrix_parts as _parts  # noqa: E402
 
 
 # --- JAX lowering (jit_compile=True): TensorFlow's expm compiles under XLA, so ours lowers to JAX's.

@@ -12,6 +12,14 @@ from ...core.tensor import Tensor
 from ..operands import as_tensor
 from ..validation import check_rule
 from ..registry import Spec, bind, defop, static_value
+from .diagonals import diag, diag_part, set_diag  # noqa: F401
+from ..array import basic as _array
+from ..array import joining as _joining
+from ..math import elementwise as _math
+from . import matmul as _matmul
+from ..math import reduce as _reduce
+from ..array import sequences as _sequences
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 
 def _err(message):
@@ -120,16 +128,7 @@ def eye_like(matrix):
     return eye(_array.shape(matrix)[-1] if n is None else n, dtype=matrix.dtype)
 
 
-from .diagonals import diag, diag_part, set_diag  # noqa: E402,F401
-from ..array import basic as _array  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from . import matmul as _matmul  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-from ..array import sequences as _sequences  # noqa: E402
-
 # --- JAX lowering (jit_compile=True, codegen/xla.py); the band limits are known at trace time ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_band(x, num_lower, num_upper):

@@ -1,5 +1,5 @@
 """Norms and norm clipping: `tf.norm` / `tf.linalg.norm`, `tf.linalg.global_norm`, `tf.clip_by_norm`,
-`tf.clip_by_global_norm`, `tf.math.l2_normalize`, `tf.math.reduce_euclidean_norm`.
+`tf.clip_by_global_norm`, `tf.math.l2_normalize`, `tf.math.reduce_euclidean_norm`, `tf.linalg.normalize`.
 
 All are composed from existing ops (as in TensorFlow), so they trace and differentiate with no rule
 of their own. The argument checks and their messages are TensorFlow's.
@@ -11,6 +11,10 @@ import collections.abc
 import numpy as np
 
 from ..operands import as_tensor
+from ..array import basic as _array
+from . import decompositions as _decompositions
+from ..math import elementwise as _math
+from ..math import reduce as _reduce
 
 _MATRIX_ORDS = ["euclidean", "fro", 1, 2, np.inf]
 _VECTOR_ORDS = ["euclidean", 1, 2, np.inf]
@@ -143,7 +147,8 @@ def reduce_euclidean_norm(input_tensor, axis=None, keepdims=False, name=None):
     return _math.sqrt(_reduce.reduce_sum(x * x, axis, keepdims=keepdims))
 
 
-from ..array import basic as _array  # noqa: E402
-from . import decompositions as _decompositions  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
+def normalize(tensor, ord="euclidean", axis=None, name=None):  # noqa: A002 - TensorFlow's name
+    """`tf.linalg.normalize`: (tensor / its norm, the norm kept with size-1 axes)."""
+    x = as_tensor(tensor)
+    value = norm(x, ord=ord, axis=axis, keepdims=True)
+    return x / value, value

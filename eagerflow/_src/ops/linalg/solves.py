@@ -22,6 +22,12 @@ from .. import shape_rules as R
 from ..operands import as_tensor
 from ..validation import check_rule
 from ..registry import Spec, bind, defop
+from ..array import basic as _array
+from ..math import elementwise as _math
+from . import matmul as _matmul_mod
+from . import matrix_parts as _parts
+from ..math import reduce as _reduce
+from ..lazy_jax import jax_module, jnp  # callables that import JAX on first use only
 
 _NO_ATTRS: dict = {}
 # TensorFlow's order in the "allowed values" messages of these ops.
@@ -247,8 +253,6 @@ Cholesky = defop("Cholesky", inputs=("input",), kernel=_cholesky_kernel, infer=_
                  grad=_cholesky_grad)
 
 
-
-
 # --- Public functions ----------------------------------------------------------------------------
 
 def inv(input, adjoint=False, name=None):  # noqa: A002 - TensorFlow's argument name
@@ -330,15 +334,8 @@ def _matmul(a, b, transpose_a=False, transpose_b=False):
     return _matmul_mod.matmul(a, b, transpose_a=transpose_a, transpose_b=transpose_b)
 
 
-from ..array import basic as _array  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from . import matmul as _matmul_mod  # noqa: E402
-from . import matrix_parts as _parts  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-
 # --- JAX lowerings (jit_compile=True, codegen/xla.py). Under XLA a singular matrix gives inf/NaN
 # instead of the kernels' "not invertible" error (TensorFlow's XLA does not check either). ---
-from ..lazy_jax import jax_module, jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_adjoint(x):

@@ -15,6 +15,14 @@ from ...core.shape import TensorShape
 from .. import shape_rules as R
 from ..operands import as_tensor
 from ..registry import Spec, bind, defop
+from ..array import basic as _array_ops
+from . import diagonals as _diagonals
+from ..array import joining as _joining
+from . import solves as _linalg
+from ..math import elementwise as _math
+from ..array import padding as _padding
+from ..math import reduce as _reduce
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 
 def _dense(diags):
@@ -189,16 +197,7 @@ def tridiagonal_matmul(diagonals, rhs, diagonals_format="compact", name=None):
     return bind(TridiagonalMatMul, (*parts, r))
 
 
-from ..array import basic as _array_ops  # noqa: E402
-from . import diagonals as _diagonals  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from . import solves as _linalg  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..array import padding as _padding  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_dense(diags):

@@ -15,6 +15,10 @@ from .. import shape_rules as R
 from ..operands import as_tensor, binary_operands
 from ..registry import NO_GRADIENT, Spec, bind, defop
 from .special import _BERNOULLI
+from ...core import dtypes as _dt
+from ..array import basic as _array
+from . import elementwise as _math
+from ..lazy_jax import jnp, jsp  # callables that import JAX on first use only
 
 _F32_64 = R.FLOATS[1:]
 _SERIES_LIMIT = 30.0
@@ -198,12 +202,7 @@ def angle(input, name=None):
     return _array.where(_math.less(x, _array.zeros_like(x)), pi, _array.zeros_like(x))
 
 
-from ...core import dtypes as _dt  # noqa: E402
-from ..array import basic as _array  # noqa: E402
-from . import elementwise as _math  # noqa: E402
-
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from ..lazy_jax import jnp, jsp  # noqa: E402 - callables that import JAX on first use only
 
 BesselI0.jax = lambda x: jsp.i0(x).astype(x.dtype)
 BesselI0e.jax = lambda x: jsp.i0e(x).astype(x.dtype)

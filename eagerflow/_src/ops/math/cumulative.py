@@ -11,6 +11,11 @@ from .. import shape_rules as R
 from ..operands import as_tensor
 from ..validation import check_rule
 from ..registry import Spec, bind, defop
+from ..array import basic as _array
+from . import elementwise as _math
+from . import reduce as _reduce
+from . import special as _special
+from ..lazy_jax import jax_module, jnp  # callables that import JAX on first use only
 
 
 def _cumulative_logsumexp_kernel(x, axis, exclusive=False, reverse=False):
@@ -105,13 +110,7 @@ def accumulate_n(inputs, shape=None, tensor_dtype=None, name=None):
     return _math.add_n(list(inputs) if not isinstance(inputs, Tensor) else [inputs])
 
 
-from ..array import basic as _array  # noqa: E402
-from . import elementwise as _math  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
-from . import special as _special  # noqa: E402
-
 # --- JAX lowering (jit_compile=True, codegen/xla.py) ---
-from ..lazy_jax import jax_module, jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_cumulative_logsumexp(x, axis, exclusive=False, reverse=False):

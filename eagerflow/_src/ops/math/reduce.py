@@ -14,6 +14,7 @@ from ...core.tensor import EagerTensor
 from .. import shape_rules as R
 from ..operands import as_tensor
 from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ..lazy_jax import jnp, lax  # callables that import JAX on first use only
 
 _KEEP = {"keep_dims": True}
 _NO_ATTRS: dict = {}
@@ -462,7 +463,6 @@ def count_nonzero(input, axis=None, keepdims=None, dtype=_dt.int64, name=None): 
     return math.cast(counted, dtype)
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py); axes are known at trace time ---
-from ..lazy_jax import jnp, lax  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_reduce(jnp_fn, keep_dtype=True):

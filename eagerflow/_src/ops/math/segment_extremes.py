@@ -14,6 +14,11 @@ from .. import shape_rules as R
 from ..registry import defop
 from .segments import (_check_ids_dtype, _gather_drop_negatives, _segment_sum_infer, _segment_sum_kernel,
                        _unsorted_infer, _unsorted_kernel, sorted_segment_function, unsorted_segment_function)
+from ..array import basic as _array
+from . import elementwise as _math
+from . import segments as _segments
+from ..array import slicing as _slicing
+from .segments import jax_unsorted_segments
 
 
 def _extreme_identity(dtype, is_max):
@@ -109,13 +114,8 @@ unsorted_segment_min = unsorted_segment_function(
     UnsortedSegmentMin, "unsorted_segment_min",
     "`tf.math.unsorted_segment_min`: into `num_segments` rows; negative ids are dropped.")
 
-from ..array import basic as _array  # noqa: E402
-from . import elementwise as _math  # noqa: E402
-from . import segments as _segments  # noqa: E402
-from ..array import slicing as _slicing  # noqa: E402
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): see ops/math/segments.py ---
-from .segments import jax_unsorted_segments  # noqa: E402
 
 # An empty segment holds the dtype's lowest (highest) finite value, as the kernels (TensorFlow) give.
 UnsortedSegmentMax.jax = jax_unsorted_segments("segment_max", lambda dtype: _extreme_identity(dtype, True))

@@ -15,6 +15,11 @@ from ..operands import as_tensor
 from ..registry import defop
 from .segments import (_check_ids_dtype, _segment_sum_infer, _segment_sum_kernel, _unsorted_infer, _unsorted_kernel,
                        sorted_segment_function, unsorted_segment_function)
+from ..array import basic as _array
+from . import elementwise as _math
+from . import segments as _segments
+from ..array import slicing as _slicing
+from .segments import jax_unsorted_segments
 
 
 def _sorted_prod_kernel(data, segment_ids):
@@ -99,12 +104,6 @@ def unsorted_segment_sqrt_n(data, segment_ids, num_segments, name=None):
     return total / _math.sqrt(_math.maximum(count, _array.ones_like(count)))
 
 
-from ..array import basic as _array  # noqa: E402
-from . import elementwise as _math  # noqa: E402
-from . import segments as _segments  # noqa: E402
-from ..array import slicing as _slicing  # noqa: E402
-
 # --- JAX lowering (jit_compile=True, codegen/xla.py): see ops/math/segments.py ---
-from .segments import jax_unsorted_segments  # noqa: E402
 
 UnsortedSegmentProd.jax = jax_unsorted_segments("segment_prod")

@@ -17,6 +17,11 @@ from .. import shape_rules as R
 from ..operands import as_tensor
 from ..validation import check_rule
 from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ..array import basic as _array
+from . import elementwise as _math
+from . import reduce as _reduce
+from ..array import slicing as _slicing
+from ..lazy_jax import jax_module, jnp  # callables that import JAX on first use only
 
 _INDEX_TYPES = (_dt.int32, _dt.int64)
 
@@ -248,18 +253,12 @@ def _known_nonempty(a):
     return n != 0
 
 
-from ..array import basic as _array  # noqa: E402
-from . import elementwise as _math  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
-from ..array import slicing as _slicing  # noqa: E402
-
 # --- JAX lowering (jit_compile=True, codegen/xla.py). The sorted segment ops have a number of
 # segments that depends on the ids (max id + 1) and stay without a lowering: TensorFlow 2.21's XLA
 # refuses them too ("No registered 'SegmentSum' OpKernel for XLA_CPU_JIT"). DenseBincount's size
 # must be known when compiling: `int(size)` on a run-time value makes codegen/xla.py compile the
 # arguments it comes from in as constants, as TensorFlow's XLA does (tf.math.bincount(x) compiles
 # once per value of x there too). ---
-from ..lazy_jax import jax_module, jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def jax_unsorted_segments(reducer, empty=None):

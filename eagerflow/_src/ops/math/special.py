@@ -17,6 +17,11 @@ from .. import shape_rules as R
 from ..operands import as_tensor, binary_operands
 from ..validation import check_rule
 from ..registry import Spec, bind, defop
+from ..array import basic as _array
+from . import elementwise as _math
+from ..nn import basic as _nn
+from . import reduce as _reduce
+from ..lazy_jax import jnp, jsp  # callables that import JAX on first use only
 
 # B_2k / (2k) for k = 1..7 (the digamma series) and B_2k for the polygamma series.
 _BERNOULLI = (1 / 6, -1 / 30, 1 / 42, -1 / 30, 5 / 66, -691 / 2730, 7 / 6)
@@ -248,13 +253,7 @@ def reciprocal_no_nan(x, name=None):
     return _math.div_no_nan(_array.ones_like(t), t)
 
 
-from ..array import basic as _array  # noqa: E402
-from . import elementwise as _math  # noqa: E402
-from ..nn import basic as _nn  # noqa: E402
-from . import reduce as _reduce  # noqa: E402
-
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from ..lazy_jax import jnp, jsp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_cumprod(x, axis, exclusive=False, reverse=False):

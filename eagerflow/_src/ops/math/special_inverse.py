@@ -21,6 +21,10 @@ from .. import shape_rules as R
 from ..operands import as_tensor, binary_operands
 from ..registry import NO_GRADIENT, Spec, bind, defop
 from .special import _lgamma_kernel
+from . import elementwise as _math
+from . import nan_safe as _math_extra
+from . import special as _special
+from ..lazy_jax import jsp, jax_module  # callables that import JAX on first use only
 
 _F32_64 = R.FLOATS[1:]
 _erfc = np.vectorize(_pymath.erfc, otypes=[np.float64])
@@ -296,12 +300,7 @@ def betainc(a, b, x, name=None):
     return bind(Betainc, (ta, tb, as_tensor(tx)))
 
 
-from . import elementwise as _math  # noqa: E402
-from . import nan_safe as _math_extra  # noqa: E402
-from . import special as _special  # noqa: E402
-
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from ..lazy_jax import jsp, jax_module  # noqa: E402 - callables that import JAX on first use only
 
 Erfinv.jax = lambda x: jsp.erfinv(x).astype(x.dtype)
 Ndtri.jax = lambda x: jsp.ndtri(x).astype(x.dtype)

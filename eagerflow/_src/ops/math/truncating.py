@@ -1,5 +1,6 @@
 """`tf.truncatediv`, `tf.truncatemod` (C's integer division and remainder: rounding toward zero,
-the remainder taking the dividend's sign), `tf.realdiv` and `tf.saturate_cast`.
+the remainder taking the dividend's sign), `tf.realdiv`, `tf.saturate_cast`, and `tf.math.rint`
+(round to nearest, halves to even; no gradient through rounding, as in TensorFlow).
 
 TensorFlow registers no gradient for TruncateDiv or TruncateMod (a LookupError there; None here).
 An integer divisor of zero fails with TensorFlow's own (internal) wording.
@@ -13,7 +14,9 @@ from ...core.errors import InternalError
 from .. import shape_rules as R
 from .elementwise import RealDiv, _broadcastable, cast, clip_by_value
 from ..operands import as_tensor, binary_operands
+from ..validation import check_rule
 from ..registry import NO_GRADIENT, bind, defop
+from ..lazy_jax import jnp, lax  # callables that import JAX on first use only
 
 _NUMBERS = R.REAL_NUMBERS + (_dt.complex64, _dt.complex128)
 
@@ -106,8 +109,17 @@ def _bounds(source, target):
     return lo, hi
 
 
+Rint = defop("Rint", kernel=np.rint, infer=R.unary(R.FLOATS), grad=NO_GRADIENT)
+
+
+def rint(x, name=None):
+    """`tf.math.rint`: round to the nearest integer, halves to even."""
+    t = as_tensor(x)
+    check_rule(Rint, (t,), {})
+    return bind(Rint, (t,))
+
+
 # --- JAX lowerings: lax.div and lax.rem round toward zero, as these ops do ---
-from ..lazy_jax import jnp, lax  # noqa: E402 - callables that import JAX on first use only
 def _jax_truncatediv(x, y):
     return lax.div(x, y) if x.dtype.kind in "iu" else jnp.trunc(x / y)
 
@@ -118,3 +130,4 @@ def _jax_truncatemod(x, y):
 
 TruncateDiv.jax = _jax_truncatediv
 TruncateMod.jax = _jax_truncatemod
+Rint.jax = lambda x: jnp.rint(x)

@@ -17,12 +17,14 @@ from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
 from ...core.tensor import Tensor
 from ..array import basic as _array
+from ..array.joining import concat
 from ..math import elementwise as _math
 from ..random import draws as _random
 from ..math import reduce as _reduce
 from .. import shape_rules as R
 from ..operands import as_tensor, binary_operands
 from ..registry import Spec, bind, defop
+from ..lazy_jax import jnp, lax  # callables that import JAX on first use only
 
 _NO_ATTRS: dict = {}
 
@@ -168,6 +170,12 @@ for _op, _passes in ((Relu, 1), (ReluGrad, 2), (Relu6, 2), (Elu, 3), (Selu, 6), 
 
 def relu(features, name=None):
     return bind(Relu, (_same(features),))
+
+
+def crelu(features, axis=-1, name=None):
+    """`tf.nn.crelu`: relu of [x, -x] concatenated along `axis` (twice the channels)."""
+    x = as_tensor(features)
+    return relu(concat([x, -x], axis))
 
 
 def relu6(features, name=None):
@@ -423,7 +431,6 @@ def batch_normalization(x, mean, variance, offset, scale, variance_epsilon, name
     return x * _math.cast(inv, x.dtype) + _math.cast(shift, x.dtype)
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---
-from ..lazy_jax import jnp, lax  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_softmax(x, log=False):

@@ -16,6 +16,7 @@ from ..operands import as_int_tensor, as_tensor, binary_operands
 from ..registry import Spec, bind, defop
 from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
+from ..lazy_jax import jax_module, lax  # callables that import JAX on first use only
 
 _CONV_TYPES = (_dt.float16, _dt.float32, _dt.float64, _dt.int32)
 
@@ -181,7 +182,6 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): lax.conv_general_dilated; the two backprop
 # ops are its vector-Jacobian products (XLA emits the transposed convolutions). ---
-from ..lazy_jax import jax_module, lax  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_conv(x, f, **attrs):

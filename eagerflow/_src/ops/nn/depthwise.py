@@ -19,6 +19,7 @@ from ..registry import Spec, bind, defop
 from ..shape_rules import rank_message
 from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
+from ..lazy_jax import jax_module, jnp, lax  # callables that import JAX on first use only
 
 _TYPES = (_dt.float16, _dt.float32, _dt.float64)
 
@@ -135,7 +136,6 @@ def separable_conv2d(input, depthwise_filter, pointwise_filter, strides, padding
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): a grouped lax.conv_general_dilated (one
 # group per input channel); the backprop ops are its vector-Jacobian products. ---
-from ..lazy_jax import jax_module, jnp, lax  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_depthwise(x, f, **attrs):

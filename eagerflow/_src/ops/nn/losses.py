@@ -6,6 +6,8 @@ Softmax and LogSoftmax ops of ops/nn/basic.py. Ranks other than 2 are flattened 
 """
 from __future__ import annotations
 
+import math as _pymath
+
 import numpy as np
 
 from ...core import dtypes as _dt
@@ -15,9 +17,10 @@ from ..array import basic as _array
 from ..math import elementwise as _math
 from ..math import reduce as _reduce
 from .. import shape_rules as R
-from .basic import LogSoftmax, Softmax
+from .basic import LogSoftmax, Softmax, relu
 from ..operands import as_tensor
 from ..registry import Spec, bind, defop, static_value
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 # ----------------------------------------------------------------------------------------------
 # Cross-entropy losses
@@ -243,7 +246,6 @@ def l2_loss(t, name=None):
     return bind(L2Loss, (as_tensor(t),))
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py); labels are valid under XLA (no range check) ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_log_softmax(features):
@@ -267,3 +269,67 @@ def _jax_sparse_xent(features, labels):
 SoftmaxCrossEntropyWithLogits.jax = _jax_xent
 SparseSoftmaxCrossEntropyWithLogits.jax = _jax_sparse_xent
 L2Loss.jax = lambda x: (jnp.sum(jnp.square(x)) / 2).astype(x.dtype)
+
+
+# --- composed from ops (TensorFlow's Python wrappers): they trace and differentiate through them ---
+
+
+def _c(value, like):
+    return as_tensor(value, like.dtype)
+
+
+def weighted_cross_entropy_with_logits(labels, logits, pos_weight, name=None):
+    """`tf.nn.weighted_cross_entropy_with_logits`: sigmoid cross entropy whose positive term is
+    scaled by `pos_weight`, in TensorFlow's overflow-free form
+    (1 - z) x + (1 + (q - 1) z) (log1p(exp(-|x|)) + relu(-x))."""
+    x = as_tensor(logits)
+    z = as_tensor(labels, x.dtype)
+    log_weight = 1 + (pos_weight - 1) * z
+    return (1 - z) * x + log_weight * (_math.log1p(_math.exp(-_math.abs(x))) + relu(-x))
+
+
+def log_poisson_loss(targets, log_input, compute_full_loss=False, name=None):
+    """`tf.nn.log_poisson_loss`: exp(c) - z c; with `compute_full_loss` the Stirling term
+    z log z - z + 0.5 log(2 pi z) is added where z > 1."""
+    c = as_tensor(log_input)
+    z = as_tensor(targets, c.dtype)
+    if c.shape.rank is not None and z.shape.rank is not None and not c.shape.is_compatible_with(z.shape):
+        raise ValueError(f"`log_input` and `targets` must have the same shape, received "
+                         f"({tuple(c.shape.as_list())} vs {tuple(z.shape.as_list())}).")
+    result = _math.exp(c) - c * z
+    if compute_full_loss:
+        stirling = z * _math.log(z) - z + 0.5 * _math.log(_c(2 * _pymath.pi, z) * z)
+        small = _math.logical_and(_math.greater_equal(z, _c(0, z)), _math.less_equal(z, _c(1, z)))
+        result = result + _array.where(small, _array.zeros_like(z), stirling)
+    return result
+
+
+def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size=None):
+    """`tf.nn.compute_average_loss`: sum(loss * weight) / global_batch_size (one replica: by
+    default the batch's size, the first dimension). Integer losses are averaged in float64, as
+    TensorFlow does."""
+    loss = as_tensor(per_example_loss)
+    if loss.shape.rank == 0:
+        raise ValueError(f"Invalid value passed for `per_example_loss`. Expected a tensor with at least rank 1. "
+                         f"Received per_example_loss={loss} with rank 0")
+    if not loss.dtype.is_floating:
+        loss = _math.cast(loss, _dt.float64)
+    if sample_weight is not None:
+        loss = loss * as_tensor(sample_weight, loss.dtype)
+    if global_batch_size is None:
+        batch = _array.shape(loss)[0]
+    else:
+        batch = as_tensor(global_batch_size)
+        value = static_value(batch)
+        if value is not None and np.any(np.asarray(value) < 0):
+            raise InvalidArgumentError(None, None, f"global_batch_size must be non-negative.  Condition x >= 0 did "
+                                                   f"not hold element-wise: x (shape=() dtype={batch.dtype.name}) = "
+                                                   f"{value}")
+    return _math.div_no_nan(_reduce.reduce_sum(loss), _math.cast(batch, loss.dtype))
+
+
+def scale_regularization_loss(regularization_loss):
+    """`tf.nn.scale_regularization_loss`: the sum of the losses (a list is stacked) divided by the
+    number of replicas (one)."""
+    loss = as_tensor(regularization_loss)
+    return _reduce.reduce_sum(loss) / _c(1, loss)

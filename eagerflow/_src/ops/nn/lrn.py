@@ -17,6 +17,7 @@ from .. import shape_rules as R
 from ..operands import as_tensor
 from ..registry import NO_GRADIENT, Spec, bind, defop
 from ..shape_rules import rank_message
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 _LRN_TYPES = (_dt.float16, _dt.float32)
 
@@ -85,7 +86,6 @@ def local_response_normalization(input, depth_radius=5, bias=1, alpha=1, beta=0.
 lrn = local_response_normalization
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): the window sum as a depth convolution ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_window_sum(v, r):

@@ -18,6 +18,7 @@ from ..operands import as_tensor
 from ..registry import Spec, bind, defop
 from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
+from ..lazy_jax import jax_module, jnp, lax  # callables that import JAX on first use only
 
 
 def _pool_k(attrs):
@@ -171,7 +172,6 @@ def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py): lax.reduce_window; the gradient ops are its
 # vector-Jacobian (and Jacobian-vector) products. ---
-from ..lazy_jax import jax_module, jnp, lax  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_window_args(shape, attrs):

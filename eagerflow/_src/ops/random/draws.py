@@ -33,6 +33,7 @@ from ...core.tensor import Tensor
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor
 from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ..lazy_jax import ON_HOST
 
 DEFAULT_GRAPH_SEED = 87654321  # TensorFlow's global seed when only an op seed is given
 _MAXINT32 = 2 ** 31 - 1
@@ -318,7 +319,6 @@ def categorical(logits, num_samples, dtype=None, seed=None, name=None):
     return bind(Multinomial, (logits, as_int_tensor(num_samples)), attrs)
 
 # --- Under jit_compile=True (codegen/xla.py) the draws run on the host, from the same streams ---
-from ..lazy_jax import ON_HOST  # noqa: E402
 
 for _op in (RandomStandardNormal, RandomUniform, TruncatedNormal, RandomUniformInt, RandomShuffle, Multinomial):
     _op.jax = ON_HOST

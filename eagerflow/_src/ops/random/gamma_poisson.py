@@ -18,6 +18,13 @@ from .draws import _dims, _generator, _seed_attrs, _shape_from_input
 from ..registry import NO_GRADIENT, Spec, bind, defop
 from ..math.special import _lgamma_kernel
 from ..math.special_inverse import _igamma_grad_a_kernel
+from ..array import basic as _array
+from ..array import joining as _joining
+from ..math import elementwise as _math
+from ..math import reduce as _reduce
+from ..array import sequences as _sequences
+from ..array import static_shapes as _static_shapes
+from ..lazy_jax import ON_HOST
 
 
 def _sample_shape(inputs):
@@ -104,15 +111,7 @@ def poisson(shape, lam, dtype=_dt.float32, seed=None, name=None):
     return bind(RandomPoissonV2, (as_int_tensor(shape), as_tensor(lam)), attrs)
 
 
-from ..array import basic as _array  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-from ..array import sequences as _sequences  # noqa: E402
-from ..array import static_shapes as _static_shapes  # noqa: E402
-
 # --- jit_compile=True: the draws run on the host from the same streams (as ops/random/draws.py's do) ---
-from ..lazy_jax import ON_HOST  # noqa: E402
 
 RandomGamma.jax = ON_HOST
 RandomPoissonV2.jax = ON_HOST

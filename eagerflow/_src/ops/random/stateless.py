@@ -18,6 +18,8 @@ from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor
 from .draws import _dims, _exact, _shape_from_input
 from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
+from ..array import joining as _joining
+from ..lazy_jax import ON_HOST
 
 _PHILOX = 1
 
@@ -100,7 +102,6 @@ def _uniform_int_infer(inputs, attrs):
 StatelessRandomUniformIntV2 = defop("StatelessRandomUniformIntV2",
                                     inputs=("shape", "key", "counter", "alg", "minval", "maxval"),
                                     kernel=_uniform_int_kernel, infer=_uniform_int_infer, grad=NO_GRADIENT)
-
 
 
 def _multinomial_kernel(logits, num_samples, seed, output_dtype=_dt.int64):
@@ -250,11 +251,8 @@ def create_rng_state(seed, alg):
     return np.array(words, np.uint64).view(np.int64)
 
 
-from ..array import joining as _joining  # noqa: E402
-
 # --- jit_compile=True (codegen/xla.py): the Philox words are NumPy uint64 work, run on the host
 # during each compiled call, so a compiled function draws TensorFlow's numbers too. ---
-from ..lazy_jax import ON_HOST  # noqa: E402
 
 for _op in (StatelessRandomGetKeyCounter, StatelessRandomUniformV2, StatelessRandomNormalV2,
             StatelessTruncatedNormalV2, StatelessRandomUniformFullIntV2, StatelessRandomUniformIntV2,

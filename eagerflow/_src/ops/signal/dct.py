@@ -14,6 +14,14 @@ from ..operands import as_tensor
 from ..registry import static_value
 from .frames import check_rank_at_least, frame, overlap_and_add, shape_arg
 from .windows import vorbis_window
+from ..array import basic as _array
+from ..math import complex as _complex
+from ..array import joining as _joining
+from ..math import elementwise as _math
+from ..array import ordering as _ordering
+from ..array import padding as _padding
+from ..array import sequences as _sequences
+from . import fft as _signal_fft
 
 
 def _validate(x, dct_type, n, axis, norm):
@@ -165,11 +173,3 @@ def inverse_mdct(mdcts, window_fn=vorbis_window, norm=None, name=None):
     return overlap_and_add(frames, half)
 
 
-from ..array import basic as _array  # noqa: E402
-from ..math import complex as _complex  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..array import ordering as _ordering  # noqa: E402
-from ..array import padding as _padding  # noqa: E402
-from ..array import sequences as _sequences  # noqa: E402
-from . import fft as _signal_fft  # noqa: E402

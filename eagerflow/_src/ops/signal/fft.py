@@ -16,6 +16,12 @@ from ...core.tensor import Tensor
 from .fourier import COMPLEX, REALS, complex_transform, real_transform
 from ..operands import as_tensor
 from ..registry import static_value
+from ..array import basic as _array
+from ..array import joining as _joining
+from ..math import elementwise as _math
+from ..array import padding as _padding
+from ..array import sequence_masks as _sequence_masks
+from ..array import slicing as _slicing
 
 
 def _complex_input(x):
@@ -150,11 +156,4 @@ def ifftshift(x, axes=None, name=None):
     """`tf.signal.ifftshift`: fftshift undone (they differ by one sample on odd lengths)."""
     return _shift(x, axes, -1)
 
-
-from ..array import basic as _array  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..array import padding as _padding  # noqa: E402
-from ..array import sequence_masks as _sequence_masks  # noqa: E402
-from ..array import slicing as _slicing  # noqa: E402
 

@@ -25,6 +25,14 @@ from ...core.shape import TensorShape
 from .. import shape_rules as R
 from ..operands import as_tensor
 from ..registry import UNREGISTERED_GRADIENT, Spec, bind, defop, static_value
+from ..lazy_jax import jnp  # callables that import JAX on first use only
+from ..array import basic as _array
+from ..array import joining as _joining
+from ..math import elementwise as _math
+from ..array import padding as _padding
+from ..math import reduce as _reduce
+from ..array import sequences as _sequences
+from ..array import slicing as _slicing
 
 COMPLEX = (_dt.complex64, _dt.complex128)
 REALS = (_dt.float32, _dt.float64)
@@ -239,7 +247,6 @@ def real_transform(x, fft_length, rank, inverse):
 
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py); fft_length is known at trace time ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_complex(rank, inverse):
@@ -276,10 +283,3 @@ IRFFT3D = _real_op("IRFFT3D", 3, True)
 REAL_OPS = {(1, False): RFFT, (1, True): IRFFT, (2, False): RFFT2D, (2, True): IRFFT2D,
             (3, False): RFFT3D, (3, True): IRFFT3D}
 
-from ..array import basic as _array  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..array import padding as _padding  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-from ..array import sequences as _sequences  # noqa: E402
-from ..array import slicing as _slicing  # noqa: E402

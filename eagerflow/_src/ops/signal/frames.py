@@ -13,6 +13,13 @@ from ...core import dtypes as _dt
 from ...core.errors import InvalidArgumentError
 from ..operands import as_tensor
 from ..registry import static_value
+from ..array import basic as _array
+from ..array import joining as _joining
+from ..math import elementwise as _math
+from ..array import padding as _padding
+from ..math import reduce as _reduce
+from ..array import sequences as _sequences
+from ..array import slicing as _slicing
 
 
 def _int_scalar(value):
@@ -124,10 +131,3 @@ def overlap_and_add(signal, frame_step, name=None):
     return signal[..., :output_length]
 
 
-from ..array import basic as _array  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..array import padding as _padding  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-from ..array import sequences as _sequences  # noqa: E402
-from ..array import slicing as _slicing  # noqa: E402

@@ -12,6 +12,11 @@ from ..operands import as_tensor
 from ..registry import static_value
 from .dct import dct
 from .frames import frame
+from ..array import basic as _array
+from ..array import joining as _joining
+from ..math import elementwise as _math
+from ..array import padding as _padding
+from ..array import sequences as _sequences
 
 _MEL_BREAK_FREQUENCY_HERTZ = 700.0
 _MEL_HIGH_FREQUENCY_Q = 1127.0
@@ -81,8 +86,3 @@ def mfccs_from_log_mel_spectrograms(log_mel_spectrograms, name=None):
     return dct2 * _math.rsqrt(_math.cast(as_tensor(bins), dct2.dtype) * 2.0)
 
 
-from ..array import basic as _array  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..array import padding as _padding  # noqa: E402
-from ..array import sequences as _sequences  # noqa: E402

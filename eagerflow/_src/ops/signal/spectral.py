@@ -11,6 +11,13 @@ from ..operands import as_tensor
 from ..registry import static_value
 from .frames import check_rank_at_least, frame, overlap_and_add, shape_arg
 from .windows import hann_window
+from ..array import basic as _array
+from . import fourier as _fft
+from ..array import joining as _joining
+from ..math import elementwise as _math
+from ..array import padding as _padding
+from ..math import reduce as _reduce
+from . import fft as _signal_fft
 
 
 def _scalar(value):
@@ -103,10 +110,3 @@ def inverse_stft(stfts, frame_length, frame_step, fft_length=None, window_fn=han
     return overlap_and_add(frames, frame_step)
 
 
-from ..array import basic as _array  # noqa: E402
-from . import fourier as _fft  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..array import padding as _padding  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-from . import fft as _signal_fft  # noqa: E402

@@ -11,6 +11,13 @@ import numpy as np
 from ...core import dtypes as _dt
 from ..operands import as_tensor
 from ..registry import static_value
+from ..array import basic as _array
+from ..math import bessel_zeta as _bessel
+from ..array import joining as _joining
+from ..math import elementwise as _math
+from ..nn import basic as _nn
+from ..math import reduce as _reduce
+from ..array import sequences as _sequences
 
 
 def check_window_args(window_length, dtype):
@@ -95,10 +102,3 @@ def vorbis_window(window_length, dtype=_dt.float32, name=None):
     return _math.sin(pi / 2.0 * _math.pow(inner, as_tensor(np.array(2.0, dtype.np_dtype))))
 
 
-from ..array import basic as _array  # noqa: E402
-from ..math import bessel_zeta as _bessel  # noqa: E402
-from ..array import joining as _joining  # noqa: E402
-from ..math import elementwise as _math  # noqa: E402
-from ..nn import basic as _nn  # noqa: E402
-from ..math import reduce as _reduce  # noqa: E402
-from ..array import sequences as _sequences  # noqa: E402

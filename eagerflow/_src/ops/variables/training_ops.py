@@ -14,6 +14,7 @@ import numpy as np
 
 from ...core.errors import InvalidArgumentError
 from ..registry import NO_GRADIENT, defop
+from ..lazy_jax import jnp  # callables that import JAX on first use only
 
 # References to an array held by nothing but `holder._array`, seen from `_owned_array`:
 # the attribute, the local name and getrefcount's own argument.
@@ -79,7 +80,6 @@ AdamUpdate = defop(
 
 # --- JAX lowering (jit_compile=True, codegen/xla.py): the same step as new values for the three
 # variables (XLA updates them in place when it can). ---
-from ..lazy_jax import jnp  # noqa: E402 - callables that import JAX on first use only
 
 
 def _jax_adam(var, m, v, beta1_power, beta2_power, lr, one_minus_beta1, one_minus_beta2, epsilon, grad):
