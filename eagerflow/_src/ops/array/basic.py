@@ -1,9 +1,11 @@
-"""Array ops: constants, shapes, reshaping and transposing, filled tensors, identity, select and
-broadcast. One defop block per TensorFlow op type.
+"""Array ops: constants, shapes, reshaping and transposing, filled tensors, identity, select,
+broadcast and its reverse (sum_to), and cast. One defop block per TensorFlow op type.
 
+This is the bottom op module: the gradient rules of every family are made of these ops, so it
+imports no other op module at module level but math/reduce.py (which imports none itself).
 The other array families have their own modules: joining.py (stack, concat, split, tile),
-padding.py, ordering.py (reverse, top_k, sort), sequences.py (range, linspace, one_hot) and
-slicing.py (strided slices, gather, scatter, boolean_mask).
+padding.py (pad, and slice: each the other's gradient), ordering.py (reverse, top_k, sort),
+sequences.py (range, linspace, one_hot) and slicing.py (strided slices, gather, scatter, boolean_mask).
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Selecting parts of a tensor by index: StridedSlice (what `x[...]` runs), Slice, GatherV2, GatherNd
-and ScatterNd (the gathers' gradient).
+"""Selecting parts of a tensor by index: StridedSlice (what `x[...]` runs), GatherV2, GatherNd and
+ScatterNd (the gathers' gradient). Slice, Pad's transpose, is in padding.py.
 
 StridedSlice is the hard one. Its begin/end/strides are int32 input tensors (so a traced graph can
 take dynamic indices) and five bitmask attrs say how to read each position of that "sparse" spec:

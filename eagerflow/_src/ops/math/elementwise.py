@@ -1,4 +1,5 @@
-"""Elementwise math, comparisons, logic and casting (matrix products: ops/linalg/matmul.py).
+"""Elementwise math, comparisons, logic, and the complex ops every gradient rule conjugates with (Conj,
+ComplexAbs). Cast and sum_to are in ops/array/basic.py, matrix products in ops/linalg/matmul.py.
 
 Each op is one `defop` block: TF op type, NumPy kernel, shape/dtype rule, gradient written with
 ops (so it traces and nests). The public functions below convert arguments and call `bind`.
