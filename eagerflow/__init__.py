@@ -29,7 +29,7 @@ from ._src.trace.function import function
 from ._src.api.small_names import is_symbolic_tensor
 from ._src.core.scopes import get_current_name_scope, init_scope, name_scope
 from ._src.core.devices import device
-from ._src.ops.control_dependencies import control_dependencies, group, inside_function, no_op, timestamp, tuple
+from ._src.ops.control.dependencies import control_dependencies, group, inside_function, no_op, timestamp, tuple
 from ._src.core.logger import get_logger
 
 # Gradients.
@@ -47,60 +47,60 @@ from ._src.control_flow.tensor_array import TensorArray
 from ._src.control_flow.functional import foldl, foldr, map_fn, scan, vectorized_map
 
 # Making arrays and changing their shape.
-from ._src.ops.array import (broadcast_to, constant, expand_dims, fill, identity, newaxis, ones, ones_like, rank,
+from ._src.ops.array.basic import (broadcast_to, constant, expand_dims, fill, identity, newaxis, ones, ones_like, rank,
                              reshape, shape, size, squeeze, stop_gradient, transpose, where, zeros, zeros_like)
 from ._src.autodiff.hessians import identity_n
-from ._src.ops.sequences import linspace, one_hot, range
-from ._src.ops.matrix_parts import eye
-from ._src.ops.joining import concat, split, stack, tile, unstack
-from ._src.ops.padding import pad
-from ._src.ops.repeat import meshgrid, repeat
-from ._src.ops.sequence_masks import reverse_sequence, roll, sequence_mask
-from ._src.ops.static_shapes import (broadcast_dynamic_shape, broadcast_static_shape, ensure_shape, get_static_value,
+from ._src.ops.array.sequences import linspace, one_hot, range
+from ._src.ops.linalg.matrix_parts import eye
+from ._src.ops.array.joining import concat, split, stack, tile, unstack
+from ._src.ops.array.padding import pad
+from ._src.ops.array.repeat import meshgrid, repeat
+from ._src.ops.array.sequence_masks import reverse_sequence, roll, sequence_mask
+from ._src.ops.array.static_shapes import (broadcast_dynamic_shape, broadcast_static_shape, ensure_shape, get_static_value,
                                      shape_n, unravel_index)
 
 # Indexing, gathering, scattering, sorting and searching.
-from ._src.ops.slicing import boolean_mask, gather, gather_nd, scatter_nd, slice, strided_slice
-from ._src.ops.tensor_scatter import (tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min,
+from ._src.ops.array.slicing import boolean_mask, gather, gather_nd, scatter_nd, slice, strided_slice
+from ._src.ops.array.tensor_scatter import (tensor_scatter_nd_add, tensor_scatter_nd_max, tensor_scatter_nd_min,
                                       tensor_scatter_nd_sub, tensor_scatter_nd_update)
-from ._src.ops.partitions import dynamic_partition, dynamic_stitch
-from ._src.ops.ordering import argsort, reverse, sort
-from ._src.ops.searchsorted import searchsorted
-from ._src.ops.unique import unique, unique_with_counts
+from ._src.ops.array.partitions import dynamic_partition, dynamic_stitch
+from ._src.ops.array.ordering import argsort, reverse, sort
+from ._src.ops.array.searchsorted import searchsorted
+from ._src.ops.array.unique import unique, unique_with_counts
 
 # Elementwise math, comparisons and logic.
-from ._src.ops.math import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor, greater,
+from ._src.ops.math.elementwise import (abs, add, add_n, cast, clip_by_value, cos, divide, equal, exp, floor, greater,
                             greater_equal, less, less_equal, logical_and, logical_not, logical_or, maximum, minimum,
                             multiply, negative, not_equal, pow, round, scalar_mul, sigmoid, sign, sin, sqrt, square,
                             subtract, tan, tanh, truediv)
-from ._src.ops.special import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
-from ._src.ops.truncating import realdiv, saturate_cast, truncatediv, truncatemod
-from ._src.ops.complex import complex  # noqa: A004 - TensorFlow's name
-from ._src.ops.norms import clip_by_global_norm, clip_by_norm
+from ._src.ops.math.special import acos, acosh, asin, asinh, atan, atan2, atanh, cosh, sinh
+from ._src.ops.math.truncating import realdiv, saturate_cast, truncatediv, truncatemod
+from ._src.ops.math.complex import complex  # noqa: A004 - TensorFlow's name
+from ._src.ops.linalg.norms import clip_by_global_norm, clip_by_norm
 
 # Reductions, scans and histograms.
-from ._src.ops.reduce import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp, reduce_max,
+from ._src.ops.math.reduce import (argmax, argmin, cumsum, reduce_all, reduce_any, reduce_logsumexp, reduce_max,
                               reduce_mean, reduce_min, reduce_prod, reduce_sum)
-from ._src.ops.partitions import histogram_fixed_width, histogram_fixed_width_bins
+from ._src.ops.array.partitions import histogram_fixed_width, histogram_fixed_width_bins
 
 # Linear algebra.
-from ._src.ops.matmul import matmul, tensordot
-from ._src.ops.einsum import einsum
-from ._src.ops.norms import norm
-from ._src.ops.eig import eig, eigvals
-from ._src.ops.linalg_matrix_functions import sqrtm as matrix_square_root
+from ._src.ops.linalg.matmul import matmul, tensordot
+from ._src.ops.linalg.einsum import einsum
+from ._src.ops.linalg.norms import norm
+from ._src.ops.linalg.eig import eig, eigvals
+from ._src.ops.linalg.matrix_functions import sqrtm as matrix_square_root
 
 # Checks.
-from ._src.ops.checks import Assert, assert_equal, assert_greater, assert_less
-from ._src.ops.static_checks import assert_rank
+from ._src.ops.debugging.checks import Assert, assert_equal, assert_greater, assert_less
+from ._src.ops.debugging.static_checks import assert_rank
 
 # Strings and printing.
-from ._src.ops.io import print_ as print  # noqa: A001 - TensorFlow's name: `tf.print`
-from ._src.ops.strings import as_string
-from ._src.ops.string_hash import fingerprint
+from ._src.ops.io.printing import print_ as print  # noqa: A001 - TensorFlow's name: `tf.print`
+from ._src.ops.strings.elementwise import as_string
+from ._src.ops.strings.hashing import fingerprint
 
 # Initializers (TensorFlow 2's top-level ones; tf.keras.initializers has the rest).
-from ._src.ops.initializers import (constant_initializer, ones_initializer, random_normal_initializer,
+from ._src.ops.array.initializers import (constant_initializer, ones_initializer, random_normal_initializer,
                                     random_uniform_initializer, zeros_initializer)
 
 # The namespaces.
@@ -131,12 +131,12 @@ _LAZY = {
     "compat": ("._src.api.compat", None),
     "lookup": ("._src.api.lookup", None),
     "sets": ("._src.api.sets", None),
-    "bitcast": ("._src.ops.bitcast", "bitcast"),
-    "edit_distance": ("._src.ops.edit_distance", "edit_distance"),
-    "space_to_batch_nd": ("._src.ops.space_batch", "space_to_batch_nd"),
-    "space_to_batch": ("._src.ops.space_batch", "space_to_batch"),
-    "batch_to_space": ("._src.ops.space_batch", "batch_to_space"),
-    "required_space_to_batch_paddings": ("._src.ops.space_batch", "required_space_to_batch_paddings"),
+    "bitcast": ("._src.ops.array.bitcast", "bitcast"),
+    "edit_distance": ("._src.ops.sparse.edit_distance", "edit_distance"),
+    "space_to_batch_nd": ("._src.ops.array.space_batch", "space_to_batch_nd"),
+    "space_to_batch": ("._src.ops.array.space_batch", "space_to_batch"),
+    "batch_to_space": ("._src.ops.array.space_batch", "batch_to_space"),
+    "required_space_to_batch_paddings": ("._src.ops.array.space_batch", "required_space_to_batch_paddings"),
 }
 
 

@@ -74,11 +74,6 @@ ALLOWED_UPWARD = {
 # ---- TEMPORARY: module-level import cycles that exist today and are being removed; empty this list once
 # the re-layouts are merged. Each: the modules of one cycle (a strongly connected component) -> reason.
 TEMPORARY_CYCLES = {
-    frozenset({"eagerflow._src.ops.array", "eagerflow._src.ops.complex", "eagerflow._src.ops.joining",
-               "eagerflow._src.ops.math", "eagerflow._src.ops.padding", "eagerflow._src.ops.sequences",
-               "eagerflow._src.ops.slicing"}): "removed by the ops/keras re-layout (issue 22)",
-    frozenset({"eagerflow._src.ops.lists", "eagerflow._src.ops.lists_jax"}):
-        "removed by the ops/keras re-layout (issue 22)",
     frozenset({"eagerflow.keras.circle_loss", "eagerflow.keras.ctc", "eagerflow.keras.losses",
                "eagerflow.keras.more_losses"}): "removed by the ops/keras re-layout (issue 22)",
     frozenset({"eagerflow.keras.backup_and_restore", "eagerflow.keras.callbacks", "eagerflow.keras.monitor_callback",
@@ -222,9 +217,9 @@ def _cycles(edges: dict) -> list:
 
 
 def test_the_import_parser_sees_relative_and_function_level_imports():
-    # ops/array.py imports `.slicing` inside getitem and `.math` at its bottom: both are edges.
-    assert {"eagerflow._src.ops.slicing", "eagerflow._src.ops.math", "eagerflow._src.core.tensor"} <= \
-        _package_imports("eagerflow._src.ops.array")
+    # ops/array/basic.py imports `.slicing` inside getitem and `..math.reduce` at its top: both are edges.
+    assert {"eagerflow._src.ops.array.slicing", "eagerflow._src.ops.math.reduce", "eagerflow._src.core.tensor"} <= \
+        _package_imports("eagerflow._src.ops.array.basic")
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
@@ -240,7 +235,7 @@ def _folder(module: str) -> str:
     """The folder (or loose module) a module belongs to, as FLOORS names it."""
     parts = module.split(".")
     if parts[1:2] == ["_src"]:
-        parts = parts[1:]  # eagerflow._src.ops.math -> _src, ops, math; eagerflow._src -> _src
+        parts = parts[1:]  # eagerflow._src.ops.math.elementwise -> _src, ops, math; eagerflow._src -> _src
     return parts[1] if len(parts) > 1 else parts[0]
 
 
@@ -249,7 +244,7 @@ def _floor(module):
 
 
 def test_the_folder_of_a_module():
-    assert [_folder(m) for m in ("eagerflow", "eagerflow._src", "eagerflow._src.ops", "eagerflow._src.ops.math",
+    assert [_folder(m) for m in ("eagerflow", "eagerflow._src", "eagerflow._src.ops", "eagerflow._src.ops.math.elementwise",
                                  "eagerflow._src.demo", "eagerflow.keras.layers.core", "eagerflow.__main__",
                                  "eagerflow.onnx")] == \
         ["eagerflow", "_src", "ops", "ops", "demo", "keras", "__main__", "onnx"]
@@ -276,12 +271,12 @@ def test_the_pure_half_of_autograph_imports_nothing_of_ours_outside_it():
 
 def test_module_level_imports_are_read_as_python_runs_them():
     source = """
-import eagerflow._src.ops.math
+import eagerflow._src.ops.math.elementwise
 from eagerflow._src.core import dtypes
 try:
-    from .lists import x
+    from ..control.lists import x
 except ImportError:
-    from ..state import variables
+    from ...state import variables
 if TYPE_CHECKING:
     from eagerflow._src.trace import function
 class C:
@@ -289,12 +284,12 @@ class C:
 def f():
     from eagerflow._src.codegen import pycode
 """
-    module = "eagerflow._src.ops.reduce"
+    module = "eagerflow._src.ops.math.reduce"
     nodes = _module_level_nodes(ast.parse(source).body)
     read = _with_packages(module, _ours(module, False, nodes))
-    expected = {"eagerflow._src.ops.math", "eagerflow._src.core", "eagerflow._src.core.dtypes", "eagerflow._src.ops.lists",
-                "eagerflow._src.state", "eagerflow._src.state.variables", "eagerflow._src.graph",
-                "eagerflow._src.graph.graph"}
+    expected = {"eagerflow._src.ops.math.elementwise", "eagerflow._src.core", "eagerflow._src.core.dtypes",
+                "eagerflow._src.ops.control", "eagerflow._src.ops.control.lists", "eagerflow._src.state",
+                "eagerflow._src.state.variables", "eagerflow._src.graph", "eagerflow._src.graph.graph"}
     assert "eagerflow._src.graph" in read  # a package's __init__.py (core/ and state/ have none: no edge)
     assert read == {name for name in expected if name in MODULES}
 
@@ -321,7 +316,9 @@ def test_no_module_of_core_is_in_an_import_cycle():
 def test_every_operator_slot_is_filled_by_ops():
     from eagerflow._src.core.tensor import op_table
     assert op_table.missing() == []
-    from eagerflow._src.ops import array, joining, math, matmul
+    from eagerflow._src.ops.array import basic as array, joining
+    from eagerflow._src.ops.math import elementwise as math
+    from eagerflow._src.ops.linalg import matmul
     assert op_table.add is math.add and op_table.matmul is matmul.matmul
     assert op_table.getitem is array.getitem and op_table.stack is joining.stack
 

@@ -46,7 +46,7 @@ def test_import_loads_no_optional_package(tmp_path):
 
 
 def test_scipy_is_imported_by_the_first_float64_erf_and_used(tmp_path):
-    """float32 erf is NumPy's own rational function (ops/erf_float32.py): no SciPy for it."""
+    """float32 erf is NumPy's own rational function (ops/math/erf_float32.py): no SciPy for it."""
     got = _run(tmp_path, """
         import json
         import eagerflow as tf

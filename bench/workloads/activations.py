@@ -5,7 +5,7 @@ GELU through erfc) on arrays larger than the L2 cache. Watched rows, no targets.
   select; `np.logaddexp(0, x)` for softplus; GELU through SciPy's `erfc` when SciPy is installed
   (else `math.erfc` per element, the only erfc NumPy users have: the ratio then says so).
 * `eagerflow`: `tf.sigmoid`, `tf.nn.softplus`, `tf.nn.gelu` (exact) in a `tf.function`: select-free
-  kernels, erf/erfc as float32 rational functions (ops/erf_float32.py), run tile by tile
+  kernels, erf/erfc as float32 rational functions (ops/math/erf_float32.py), run tile by tile
   (codegen/tiling.py).
 * `tensorflow`: the same `tf.function` in TensorFlow (through `--tf-python`).
 """

@@ -11,13 +11,13 @@ the defined values.
 from __future__ import annotations
 
 from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import joining as _joining
-from .._src.ops import math as _math
-from .._src.ops import nn as _nn
-from .._src.ops import ordering as _ordering
-from .._src.ops import reduce as _reduce
-from .._src.ops import sequences as _sequences
+from .._src.ops.array import basic as _array
+from .._src.ops.array import joining as _joining
+from .._src.ops.math import elementwise as _math
+from .._src.ops.nn import basic as _nn
+from .._src.ops.array import ordering as _ordering
+from .._src.ops.math import reduce as _reduce
+from .._src.ops.array import sequences as _sequences
 
 
 def linear(x):

@@ -9,9 +9,9 @@ UnitNorm divides by the norm, NonNeg zeroes negative entries.
 from __future__ import annotations
 
 from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
+from .._src.ops.array import basic as _array
+from .._src.ops.math import elementwise as _math
+from .._src.ops.math import reduce as _reduce
 from .serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
 
 _MODULE = "keras.constraints"

@@ -1,7 +1,7 @@
 """Connectionist Temporal Classification: `keras.ops.ctc_loss`, `keras.losses.ctc` and `keras.losses.CTC`.
 
 As Keras 3.15 computes it on TensorFlow: tf.nn.ctc_loss with dense labels, batch-major logits and
-`mask_index` as the blank (ops/ctc.py, the one CTC computation, shared with tf.nn.ctc_loss).
+`mask_index` as the blank (ops/nn/ctc.py, the one CTC computation, shared with tf.nn.ctc_loss).
 `output` holds logits (batch, time, classes), softmaxed inside (a model's softmax output is taken as
 logits too, as Keras does). float64 logits run in float32 and the loss comes back as float64;
 float16 gives a float32 loss (Keras' result_type of float16 and float32). A label its logits cannot
@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from .._src.core import dtypes as _dt
 from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
-from .._src.ops.ctc import ctc_loss as _tf_ctc_loss
+from .._src.ops.array import basic as _array
+from .._src.ops.math import elementwise as _math
+from .._src.ops.math import reduce as _reduce
+from .._src.ops.nn.ctc import ctc_loss as _tf_ctc_loss
 from .losses import LossFunctionWrapper
 
 

@@ -18,7 +18,7 @@ def set_random_seed(seed):
     """Reseeds the generator every initializer and Dropout layer draws from (`keras.utils.set_random_seed`)."""
     global _rng
     _rng = np.random.default_rng(seed)
-    from .._src.ops.random import set_seed
+    from .._src.ops.random.draws import set_seed
     set_seed(seed)
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from .._src.core import dtypes as _dt
 from .._src.core import nest
 from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import losses as _xent
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
+from .._src.ops.array import basic as _array
+from .._src.ops.nn import losses as _xent
+from .._src.ops.math import elementwise as _math
+from .._src.ops.math import reduce as _reduce
 
 EPSILON = 1e-7
 _REDUCTIONS = ("sum_over_batch_size", "sum", "none", None, "mean", "mean_with_sample_weight")

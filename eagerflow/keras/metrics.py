@@ -7,9 +7,9 @@ import numpy as np
 
 from .._src.core import dtypes as _dt
 from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
+from .._src.ops.array import basic as _array
+from .._src.ops.math import elementwise as _math
+from .._src.ops.math import reduce as _reduce
 from .losses import mean_absolute_error, mean_squared_error, squeeze_or_expand_to_same_rank
 from .naming import to_snake_case
 from .variables import KerasVariable

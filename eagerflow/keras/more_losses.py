@@ -15,10 +15,10 @@ from __future__ import annotations
 import math
 
 from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import math as _math
-from .._src.ops import nn as _nn
-from .._src.ops import reduce as _reduce
+from .._src.ops.array import basic as _array
+from .._src.ops.math import elementwise as _math
+from .._src.ops.nn import basic as _nn
+from .._src.ops.math import reduce as _reduce
 from .losses import EPSILON, LossFunctionWrapper, _float_pred, _tensor
 
 

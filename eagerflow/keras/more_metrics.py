@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from .._src.core import dtypes as _dt
 from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
-from .._src.ops.math_extra import in_top_k
+from .._src.ops.array import basic as _array
+from .._src.ops.math import elementwise as _math
+from .._src.ops.math import reduce as _reduce
+from .._src.ops.math.counting import in_top_k
 from .losses import (binary_crossentropy, categorical_crossentropy, mean_absolute_error, mean_squared_error,
                      sparse_categorical_crossentropy, squeeze_or_expand_to_same_rank)
 from .metrics import MeanMetricWrapper, _NamedMetric

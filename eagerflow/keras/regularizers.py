@@ -12,11 +12,11 @@ import math
 
 from .._src.core import dtypes as _dt
 from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
-from .._src.ops.matmul import matmul
-from .._src.ops.matrix_parts import eye
+from .._src.ops.array import basic as _array
+from .._src.ops.math import elementwise as _math
+from .._src.ops.math import reduce as _reduce
+from .._src.ops.linalg.matmul import matmul
+from .._src.ops.linalg.matrix_parts import eye
 from .serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
 
 _MODULE = "keras.regularizers"

@@ -6,7 +6,7 @@ it as the tf.Variable it is.
 """
 from __future__ import annotations
 
-from .._src.ops.math import cast
+from .._src.ops.math.elementwise import cast
 from .._src.state.variables import Variable
 from .mixed_precision import autocast_dtype
 

@@ -247,7 +247,7 @@ def _output_paths(outdir, keys, overwrite):
 
 def _as_input(key, value, spec):
     """The value in the signature's dtype (TensorFlow's feed converts it the same way), shape checked."""
-    from .._src.ops.array import constant
+    from .._src.ops.array.basic import constant
     try:
         array = np.asarray(value).astype(spec.dtype.np_dtype, casting="unsafe") \
             if spec.dtype.name != "string" else np.asarray(value).astype(bytes)

@@ -150,10 +150,8 @@ def _register_every_op():
     """Imports every module that defines ops, so a file can name any of them: `import eagerflow`
     leaves some to their first use (tf.keras's fused optimizer ops, the call op)."""
     import importlib
-    import pkgutil
-    from .._src import ops as _ops
-    for module in pkgutil.iter_modules(_ops.__path__):
-        importlib.import_module(f"{_ops.__name__}.{module.name}")
+    from .._src.ops import import_every_op_module
+    import_every_op_module()
     importlib.import_module("eagerflow.summary.ops")
 
 

@@ -1,5 +1,5 @@
 """Differential rows (generated code == eager == reference interpreter) for the tf.image colour
-ops (ops/image_hsv.py, ops/image_color_spaces.py), beside test_differential.py; rows of ops with a
+ops (ops/image/hsv.py, ops/image/color_spaces.py), beside test_differential.py; rows of ops with a
 JAX lowering also run under jit (test_xla_differential.py)."""
 import numpy as np
 

@@ -1,5 +1,5 @@
 """Differential rows (generated code == eager == reference interpreter) for the tf.io ops
-(ops/io_files.py, ops/decode_csv.py, ops/parse_example.py), beside test_differential.py.
+(ops/io/files.py, ops/io/decode_csv.py, ops/io/parse_example.py), beside test_differential.py.
 `rows(Row)` builds them with that test's Row class. The files they read live in a fresh
 temporary directory made at import."""
 import os

@@ -1,8 +1,8 @@
-"""Differential rows for VocabularyLookup (ops/vocabulary_lookup.py), the table op behind Keras'
+"""Differential rows for VocabularyLookup (ops/lookup/vocabulary.py), the table op behind Keras'
 StringLookup / IntegerLookup, beside test_differential.py. `rows(Row)` builds them with that test's Row class."""
 import numpy as np
 
-from eagerflow._src.ops.vocabulary_lookup import vocabulary_lookup
+from eagerflow._src.ops.lookup.vocabulary import vocabulary_lookup
 
 KEYS = np.array([b"a", b"c", b"d"], dtype=object)
 IDS = np.array([1, 3, 4], np.int64)
@@ -18,9 +18,9 @@ def rows(Row):
 
 
 def text_token_rows(Row):
-    """UnicodeCharSplit and StringNGrams (ops/text_tokens.py), TextVectorization's "character" split and ngrams."""
+    """UnicodeCharSplit and StringNGrams (ops/strings/tokens.py), TextVectorization's "character" split and ngrams."""
     import eagerflow as tf
-    from eagerflow._src.ops.text_tokens import ngrams, unicode_split
+    from eagerflow._src.ops.strings.tokens import ngrams, unicode_split
 
     def grams(s):
         return ngrams(tf.strings.split(s), (1, 2)).to_tensor("")

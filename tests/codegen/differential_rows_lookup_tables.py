@@ -1,4 +1,4 @@
-"""Differential rows for tf.lookup tables (ops/lookup_tables.py): StaticHashTable and StaticVocabularyTable
+"""Differential rows for tf.lookup tables (ops/lookup/tables.py): StaticHashTable and StaticVocabularyTable
 lookups traced, generated and run eagerly, beside test_differential.py. `rows(Row)` builds them with that
 test's Row class. The tables add no op of their own: a lookup is VocabularyLookup, and the vocabulary
 table's out-of-vocabulary ids are AsString + StringToHashBucketFast + SelectV2 around it."""
@@ -24,7 +24,7 @@ def rows(Row):
 def mutable_rows(Row):
     """The pure ops a MutableHashTable's insert / remove compute its next state with."""
     from eagerflow._src.core.errors import InvalidArgumentError
-    from eagerflow._src.ops.lookup_mutable import table_insert, table_remove
+    from eagerflow._src.ops.lookup.mutable import table_insert, table_remove
     keys = np.array([b"a", b"c", b"d"], dtype=object)
     values = np.array([1, 3, 4], np.int64)
     return [

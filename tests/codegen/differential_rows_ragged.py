@@ -1,5 +1,5 @@
 """Differential rows (generated code == eager == reference interpreter) for the tf.ragged ops
-(ops/ragged.py, ops/strings_split.py), beside test_differential.py."""
+(ops/ragged/factories.py, ops/strings/split.py), beside test_differential.py."""
 import numpy as np
 
 import eagerflow as tf

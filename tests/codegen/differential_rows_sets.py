@@ -1,5 +1,5 @@
-"""Differential rows for tf.bitcast, tf.bitwise shifts and tf.sets (ops/bitcast.py, ops/bitwise_shift.py,
-ops/sets.py), beside
+"""Differential rows for tf.bitcast, tf.bitwise shifts and tf.sets (ops/array/bitcast.py, ops/math/bitwise_shift.py,
+ops/array/sets.py), beside
 test_differential.py's table. `rows(Row)` builds them with that test's Row class."""
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Differential rows (generated code == eager == reference interpreter) for tf.signal (ops/fft.py
+"""Differential rows (generated code == eager == reference interpreter) for tf.signal (ops/signal/fourier.py
 and the composites built on it), beside test_differential.py. `rows(Row)` builds them with that
 test's Row class; rows of ops with a JAX lowering also run under jit (test_xla_differential.py)."""
 import numpy as np

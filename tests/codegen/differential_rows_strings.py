@@ -1,5 +1,5 @@
 """Differential rows (generated code == eager == reference interpreter) for the tf.strings ops
-(ops/strings.py), beside test_differential.py. `rows(Row)` builds them with that test's Row class."""
+(ops/strings/elementwise.py), beside test_differential.py. `rows(Row)` builds them with that test's Row class."""
 import numpy as np
 
 import eagerflow as tf

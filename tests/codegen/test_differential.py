@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import importlib
 import io
-import pkgutil
 import re
 from typing import Callable
 
@@ -28,8 +26,8 @@ import eagerflow as tf
 import eagerflow._src.ops
 from eagerflow._src.core import nest
 from eagerflow._src.graph.evaluate import evaluate
-from eagerflow._src.ops import io as _io
-from eagerflow._src.ops import math as _math
+from eagerflow._src.ops.io import printing as _io
+from eagerflow._src.ops.math import elementwise as _math
 from eagerflow._src.ops.registry import OPS, bind
 from tests.codegen import (differential_rows_breadth, differential_rows_everyday, differential_rows_io,
                            differential_rows_ragged, differential_rows_sparse,
@@ -39,8 +37,7 @@ from tests.codegen import differential_rows_linalg
 from tests.codegen import differential_rows_sets
 from tests.codegen import differential_rows_image
 
-for _module in pkgutil.iter_modules(eagerflow._src.ops.__path__):  # every op family registers its ops
-    importlib.import_module(f"eagerflow._src.ops.{_module.name}")
+eagerflow._src.ops.import_every_op_module()  # every op family registers its ops
 
 # Ops that cannot be a row of their own, and why.
 NO_ROW = {
@@ -202,7 +199,7 @@ def _custom_square(x):
 
 def _adam_update(g):
     from eagerflow._src.ops.registry import bind
-    from eagerflow._src.ops.training_ops import AdamUpdate
+    from eagerflow._src.ops.variables.training_ops import AdamUpdate
     var, m, v = (_var(k, np.zeros(3, np.float32)) for k in ("adam_var", "adam_m", "adam_v"))
     for holder, start in ((var, [1.0, -2.0, 0.5]), (m, [0.1, 0.0, -0.2]), (v, [0.01, 0.0, 0.04])):
         holder.assign(tf.constant(start))  # the same state in every run
@@ -226,7 +223,7 @@ def _checked_double(x):
 
 
 def _call(make):
-    from eagerflow._src.ops.call import call_function
+    from eagerflow._src.ops.control.call import call_function
 
     def f(x):
         return call_function(make(), [x])
@@ -236,7 +233,7 @@ def _call(make):
 def _resize_v1(op_name, align_corners):
     """TF1's resize ops with align_corners=True, or with half_pixel_centers=False (pixel corners at
     integer coordinates): the semantics tf.image.resize (TF2) never picks, upsampling to 7x5."""
-    from eagerflow._src.ops import image
+    from eagerflow._src.ops.image import resizing as image
 
     def f(x):
         return bind(getattr(image, op_name), (x, tf.constant([7, 5])),
@@ -268,7 +265,7 @@ def _ta(size, **kwargs):
 
 def _list_read_out_of_range():
     """The op itself (an eager TensorArray checks indices in Python, with its own message)."""
-    from eagerflow._src.ops import lists
+    from eagerflow._src.ops.control import lists
     from eagerflow._src.ops.registry import bind
     lst = bind(lists.TensorListReserve, (tf.constant([2]), tf.constant(2)), {"element_dtype": tf.float32})
     return bind(lists.TensorListGetItem, (lst, tf.constant(5), tf.constant([2])), {"element_dtype": tf.float32})
@@ -351,7 +348,7 @@ ROWS = [
     Row("Rank", tf.rank, (X,), dims="unknown"),
     Row("Reshape", lambda x: tf.reshape(x, [3, -1]), (X,)),
     Row("Transpose", lambda x: tf.transpose(x, [1, 0]), (X,)),
-    Row("InvertPermutation", eagerflow._src.ops.array.invert_permutation, (_i32(2, 0, 3, 1),)),
+    Row("InvertPermutation", eagerflow._src.ops.array.basic.invert_permutation, (_i32(2, 0, 3, 1),)),
     Row("ReversedRange", tf.transpose, (_f32(2, 3, 4),), dims="unknown"),
     Row("ZerosLike", tf.zeros_like, (X,)),
     Row("OnesLike", tf.ones_like, (I,)),
@@ -521,7 +518,7 @@ ROWS = [
     # --- calls of traced functions as one op ---
     Row("PartitionedCall", _call(_inner_stateless), (_f32(3),)),
     Row("StatefulPartitionedCall", _call(_inner_stateful), (_f32(3),), seed=11),
-    # --- TensorList ops behind tf.TensorArray (ops/lists.py) ---
+    # --- TensorList ops behind tf.TensorArray (ops/control/lists.py) ---
     Row("TensorListReserve", lambda x: _ta(3).write(1, x).stack(), (_f32(2),)),
     Row("TensorListSetItem", lambda x: _ta(2).write(0, x).write(1, x * 2.0).stack(), (_f32(2),)),
     Row("TensorListGetItem", lambda x: _ta(2, clear_after_read=False).unstack(x).read(1), (X,)),

@@ -191,7 +191,7 @@ def test_nested_function_is_inlined_and_compiled():
 
 
 def test_one_executable_per_trace_and_shape_arguments_as_constants(monkeypatch):
-    from eagerflow._src.ops import math as _math
+    from eagerflow._src.ops.math import elementwise as _math
     calls = []
     real = _math.Tanh.jax
     monkeypatch.setattr(_math.Tanh, "jax", lambda x: (calls.append(1), real(x))[1])
@@ -298,7 +298,7 @@ def test_gradient_through_a_cond_on_a_tensor_reads_the_kept_values():
 
 def test_called_from_many_threads_compiles_once_and_agrees():
     import threading
-    from eagerflow._src.ops import math as _math
+    from eagerflow._src.ops.math import elementwise as _math
     calls = []
     real = _math.Tanh.jax
 

@@ -59,7 +59,7 @@ def test_bincount_with_a_size_known_at_trace_time_runs_the_lowering():
     """DenseBincount with a constant size and run-time values: the scatter-add in XLA, no constant
     arguments (the result changes with the argument on the same executable)."""
     from eagerflow._src.ops.registry import bind
-    from eagerflow._src.ops.segments import DenseBincount
+    from eagerflow._src.ops.math.segments import DenseBincount
 
     def counts(x):
         return bind(DenseBincount, (x, tf.constant(5), tf.constant([], tf.float32)),

@@ -121,7 +121,7 @@ _SIGN_FREE_ROWS = [
 
 
 
-# TensorLists (ops/lists_jax.py): a list is one dense buffer under XLA. These rows put the list ops
+# TensorLists (ops/control/lists_jax.py): a list is one dense buffer under XLA. These rows put the list ops
 # where that matters: in loops (the element shape found by looking into the body), under a data-
 # dependent If, behind tf.map_fn / tf.scan, and read at an index known only at run time.
 def _written_in_loop(x):

@@ -1,5 +1,5 @@
 """`x[t, 1]`, `x[t, 1:]`, `x[:, -1, t]` with a loop counter `t` under jit_compile=True: a shrinking
-index may be known only at run time (ops/slicing.py's _jax_index, codegen/xla_run.py's spec
+index may be known only at run time (ops/array/slicing.py's _jax_index, codegen/xla_run.py's spec
 elements); slice sizes must be known. References: NumPy, and the same function without
 jit_compile (TensorFlow 2.21's graph mode gives the same values; its XLA returns
 [[36, 40], [44, 48]] for `x[t, 1:]` and [39, 51, 63, 75] for the third case: we follow the

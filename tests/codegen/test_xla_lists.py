@@ -1,5 +1,5 @@
 """tf.TensorArray, tf.map_fn and tf.scan under jit_compile=True: TensorLists as dense buffers
-(ops/lists_jax.py) carried through XLA's loops and branches (codegen/xla_lists.py). Needs JAX.
+(ops/control/lists_jax.py) carried through XLA's loops and branches (codegen/xla_lists.py). Needs JAX.
 
 References: TensorFlow 2.21's values and messages for the same functions under jit_compile=True
 (quoted where asserted), the same function as a plain tf.function (the NumPy kernels), and NumPy."""

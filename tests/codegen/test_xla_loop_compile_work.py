@@ -52,7 +52,7 @@ def test_items_whose_shape_the_graph_does_not_know_still_size_the_buffer():
 def test_the_trip_count_run_does_not_compute_the_loops_other_known_values(monkeypatch):
     """The RNN's hidden state is known at trace time too (constant inputs, zero start): the static
     trip count used to compute it T times with NumPy (MatMul and Tanh kernels) to count the steps."""
-    from eagerflow._src.ops import matmul as matmul_ops
+    from eagerflow._src.ops.linalg import matmul as matmul_ops
     x, wx, wh = _rnn_inputs()
     consts = [tf.constant(a) for a in (x, wx, wh)]
 

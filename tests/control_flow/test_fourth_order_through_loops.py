@@ -16,8 +16,8 @@ import pytest
 import eagerflow as tf
 from tests.control_flow.nested_tapes import cond_in_cond_loop, cond_loop, derivatives, sine_nested_loops
 from eagerflow._src.core.variant import VariantValue
-from eagerflow._src.ops.array import ZerosLike
-from eagerflow._src.ops.math import AddN
+from eagerflow._src.ops.array.basic import ZerosLike
+from eagerflow._src.ops.math.elementwise import AddN
 
 
 def cond_in_a_loop(x):

@@ -1,4 +1,4 @@
-"""Finite-difference gradient checks for array and slicing ops (ops/array.py, ops/slicing.py).
+"""Finite-difference gradient checks for array and slicing ops (ops/array/basic.py, ops/array/slicing.py).
 
 Most of these ops are linear, so a second-order check of `op(x)` alone is trivially zero. Rows with
 `order=2` square the op's output, so the first-order gradient itself runs the op's gradient rule
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops.padding import MirrorPadGrad
+from eagerflow._src.ops.array.padding import MirrorPadGrad
 from eagerflow._src.ops.registry import bind
-from eagerflow._src.ops.slicing import strided_slice_grad
+from eagerflow._src.ops.array.slicing import strided_slice_grad
 from tests.gradcheck.harness import GradRow, check_row
 
 

@@ -1,4 +1,4 @@
-"""Finite-difference rows for the CTC loss ops (ops/ctc.py): the dense op (what tf.nn.ctc_loss with
+"""Finite-difference rows for the CTC loss ops (ops/nn/ctc.py): the dense op (what tf.nn.ctc_loss with
 dense labels and Keras' CTC run) and TensorFlow's CTCLoss (SparseTensor labels). The public dense
 path refuses float64 logits as TensorFlow does, so that row binds the op itself, in float64. (Where a label cannot fit, TensorFlow's
 "gradient" is not the loss's derivative; tests/ops/test_ctc_loss.py holds TensorFlow's numbers.)"""
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops.ctc import CTCLossDense
+from eagerflow._src.ops.nn.ctc import CTCLossDense
 from eagerflow._src.ops.registry import bind
 from tests.gradcheck.harness import GradRow, check_row
 

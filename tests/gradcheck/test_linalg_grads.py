@@ -1,4 +1,4 @@
-"""Gradcheck rows for tf.linalg (ops/linalg.py, ops/matrix_parts.py) and the norms built on them.
+"""Gradcheck rows for tf.linalg (ops/linalg/solves.py, ops/linalg/matrix_parts.py) and the norms built on them.
 
 Decompositions are checked through quantities that do not depend on the sign conventions of the
 factors (singular vectors and eigenvectors are unique only up to sign: their squares are not), and

@@ -1,4 +1,4 @@
-"""Gradcheck rows for every differentiable op in ops/math.py and ops/einsum.py.
+"""Gradcheck rows for every differentiable op in ops/math/elementwise.py and ops/linalg/einsum.py.
 
 Binary ops get broadcasting inputs (so the gradient goes through SumToShape); domains avoid
 singularities (log/sqrt/div on positive values, pow with a positive base); many rows also check
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops.complex import Conj
-from eagerflow._src.ops.math import SumToShape
+from eagerflow._src.ops.math.elementwise import Conj
+from eagerflow._src.ops.array.basic import SumToShape
 from eagerflow._src.ops.registry import bind
 from tests.gradcheck.harness import GradRow, check_row
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops import depthwise as D
+from eagerflow._src.ops.nn import depthwise as D
 from eagerflow._src.ops.registry import bind
 from tests.gradcheck.harness import GradRow, check_row
 

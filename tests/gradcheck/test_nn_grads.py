@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops import conv as C
-from eagerflow._src.ops import image as I
-from eagerflow._src.ops import nn as N
-from eagerflow._src.ops import pooling as P
+from eagerflow._src.ops.nn import conv as C
+from eagerflow._src.ops.image import resizing as I
+from eagerflow._src.ops.nn import basic as N
+from eagerflow._src.ops.nn import pooling as P
 from eagerflow._src.ops.registry import bind
 from tests.gradcheck.harness import GradRow, check_row
 

@@ -1,4 +1,4 @@
-"""Gradcheck rows for the tf.ragged ops (ops/ragged.py) against finite differences."""
+"""Gradcheck rows for the tf.ragged ops (ops/ragged/factories.py) against finite differences."""
 import pytest
 
 import eagerflow as tf

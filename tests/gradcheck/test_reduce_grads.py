@@ -1,4 +1,4 @@
-"""Gradcheck rows for the reductions and scans in ops/reduce.py (and the reductions composed there).
+"""Gradcheck rows for the reductions and scans in ops/math/reduce.py (and the reductions composed there).
 
 Max/Min rows use distinct values (a tie is a kink); the tie case is checked on its own against
 TensorFlow's even split. Prod is checked on an input holding a zero, where dividing the product by

@@ -1,4 +1,4 @@
-"""Gradcheck rows for tf.signal (ops/fft.py and the composites built on it): finite differences
+"""Gradcheck rows for tf.signal (ops/signal/fourier.py and the composites built on it): finite differences
 of each transform, complex ones seen through real inputs (z = x + i y) and a real readout
 (re(z * (1 + 2i)) + im(z), so real and imaginary parts of the gradient both matter)."""
 import pytest

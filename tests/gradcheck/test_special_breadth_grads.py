@@ -1,4 +1,4 @@
-"""Gradcheck rows for ops/special_inverse.py and ops/bessel_zeta.py. Betainc and Zeta are
+"""Gradcheck rows for ops/math/special_inverse.py and ops/math/bessel_zeta.py. Betainc and Zeta are
 differentiated only where TensorFlow defines a gradient (x, and q); Igamma's gradient in a goes
 through IgammaGradA."""
 import numpy as np

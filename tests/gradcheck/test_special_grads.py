@@ -1,5 +1,5 @@
-"""Gradcheck rows for ops/special.py (gamma family, hyperbolic and inverse trigonometric functions,
-atan2, xlogy, cumprod) and ops/segments.py (segment sums)."""
+"""Gradcheck rows for ops/math/special.py (gamma family, hyperbolic and inverse trigonometric functions,
+atan2, xlogy, cumprod) and ops/math/segments.py (segment sums)."""
 import numpy as np
 import pytest
 

@@ -1,4 +1,4 @@
-"""Gradcheck rows for the TensorList ops behind tf.TensorArray (ops/lists.py), eagerly and in a
+"""Gradcheck rows for the TensorList ops behind tf.TensorArray (ops/control/lists.py), eagerly and in a
 tf.function with a tf.while_loop, against finite differences."""
 import pytest
 

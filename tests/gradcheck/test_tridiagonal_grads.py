@@ -1,4 +1,4 @@
-"""Gradcheck rows for ops/tridiagonal.py (TensorFlow's gradient rules for TridiagonalSolve and
+"""Gradcheck rows for ops/linalg/tridiagonal.py (TensorFlow's gradient rules for TridiagonalSolve and
 TridiagonalMatMul); the diagonally dominant main diagonal keeps the solves well conditioned."""
 import numpy as np
 import pytest

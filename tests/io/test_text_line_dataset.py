@@ -117,7 +117,7 @@ def test_keras_fit_on_csv_lines(files):
 
 def test_stacking_string_scalars_keeps_their_bytes():
     # Regression: Pack's scalar fast path nested the 0-d object arrays, so a batch of lines held
-    # arrays and tf.strings.length measured 8-byte pointers (ops/joining.py).
+    # arrays and tf.strings.length measured 8-byte pointers (ops/array/joining.py).
     packed = tf.stack([tf.constant(b"ab"), tf.constant(b"c")])
     assert list(packed.numpy()) == [b"ab", b"c"]
     assert tf.strings.length(packed).numpy().tolist() == [2, 1]

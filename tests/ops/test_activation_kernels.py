@@ -1,5 +1,5 @@
-"""The select-free activation kernels and the vectorised float32 erf/erfc (ops/math.py, ops/nn.py,
-ops/erf_float32.py).
+"""The select-free activation kernels and the vectorised float32 erf/erfc (ops/math/elementwise.py, ops/nn/basic.py,
+ops/math/erf_float32.py).
 
 sigmoid, elu, selu and leaky_relu are rewritten without np.where: they must equal the two-branch
 formulas (written out here in plain NumPy) bit for bit, special values included. softplus, erf and
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops import math as _math_ops
-from eagerflow._src.ops import nn as _nn
-from eagerflow._src.ops.erf_float32 import erf_float32, erfc_float32
+from eagerflow._src.ops.math import elementwise as _math_ops
+from eagerflow._src.ops.nn import basic as _nn
+from eagerflow._src.ops.math.erf_float32 import erf_float32, erfc_float32
 
 SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1e-30, -1e-30, 88.0, -88.0, 1e-3, -1e-3, 20.0, -20.0]
 

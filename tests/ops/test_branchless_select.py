@@ -1,11 +1,11 @@
-"""SelectV2's branch-free kernel (ops/branchless_select.py) against np.where, bit for bit: nan
+"""SelectV2's branch-free kernel (ops/array/branchless_select.py) against np.where, bit for bit: nan
 payloads, infinities, -0.0, broadcasting of the condition and of either branch, every float
 width; small or non-float inputs take np.where itself."""
 import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops.branchless_select import BRANCHLESS_MIN_SIZE, select
+from eagerflow._src.ops.array.branchless_select import BRANCHLESS_MIN_SIZE, select
 
 SPECIALS = np.array([np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-310, -3.5, 7.0])
 

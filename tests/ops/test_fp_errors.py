@@ -123,7 +123,7 @@ def test_a_kernel_running_ops_inside_the_quiet_context_falls_back():
     """A traced function called eagerly as one op (its kernel runs generated code that runs
     kernels) nests quiet sections."""
     inner = tf.function(lambda x: tf.math.log(x) + 1.0).get_concrete_function(tf.TensorSpec([2]))
-    from eagerflow._src.ops.call import call_function
+    from eagerflow._src.ops.control.call import call_function
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         out = call_function(inner, [tf.constant([0.0, 1.0])])

@@ -1,4 +1,4 @@
-"""tf.lookup static tables (ops/lookup_tables.py, ops/lookup_text_file.py). Expected values, dtypes and error
+"""tf.lookup static tables (ops/lookup/tables.py, ops/lookup/text_file.py). Expected values, dtypes and error
 messages were recorded from TensorFlow 2.21."""
 import gc
 import weakref
@@ -192,7 +192,7 @@ def test_import_eagerflow_does_not_load_lookup():
     import subprocess
     import sys
     code = "import sys, eagerflow; print('eagerflow._src.api.lookup' in sys.modules, " \
-           "'eagerflow._src.ops.lookup_tables' in sys.modules)"
+           "'eagerflow._src.ops.lookup.tables' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "False"]
 

@@ -246,6 +246,6 @@ def test_moments_and_batch_normalization():
 
 def test_top_k_is_exported_when_available():
     if not hasattr(tf.nn, "top_k"):
-        pytest.skip("top_k is not provided by ops/array.py yet")
+        pytest.skip("top_k is not provided by ops/array/basic.py yet")
     values, indices = tf.nn.top_k(tf.constant([1.0, 5.0, 3.0]), k=2)
     assert values.numpy().tolist() == [5.0, 3.0] and indices.numpy().tolist() == [1, 2]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops import image as I
+from eagerflow._src.ops.image import resizing as I
 
 GRAPH_MESSAGE = ("No gradient defined for operation'{name}' (op type: ResizeArea). In general every operation must "
                  "have an associated `@tf.RegisterGradient` for correct autodiff, which this op is lacking. If you want "

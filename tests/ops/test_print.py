@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops.io import print_, string_format, summarize_array
+from eagerflow._src.ops.io.printing import print_, string_format, summarize_array
 
 
 def printed(capsys, *inputs, **kwargs):

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops.random_gamma_poisson import RandomGammaGrad
+from eagerflow._src.ops.random.gamma_poisson import RandomGammaGrad
 from eagerflow._src.ops.registry import bind
 
 

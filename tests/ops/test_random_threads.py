@@ -1,5 +1,5 @@
 """tf.random from many threads at once: the global seed and op-seed sequence (core/context.py) and
-the table of seeded streams (ops/random.py) are shared by every thread, as in TensorFlow.
+the table of seeded streams (ops/random/draws.py) are shared by every thread, as in TensorFlow.
 
 Reference for each test: the same calls made one after another in a single thread. Threads may
 interleave in any order, so the threaded run must produce the same multiset of draws: each call
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops import random as random_ops
+from eagerflow._src.ops.random import draws as random_ops
 from tests.threads import fast_thread_switches, in_threads, yield_between_opcodes_of  # noqa: F401
 
 THREADS, CALLS = 6, 12

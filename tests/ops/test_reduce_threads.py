@@ -5,7 +5,7 @@ import pytest
 import eagerflow as tf
 from eagerflow._src.core.errors import InvalidArgumentError
 from eagerflow._src.core.shape import TensorShape
-from eagerflow._src.ops.reduce import ArgMax, ArgMin
+from eagerflow._src.ops.math.reduce import ArgMax, ArgMin
 from eagerflow._src.ops.registry import Spec
 from tests.threads import fast_thread_switches, in_threads, yield_between_opcodes_of  # noqa: F401
 

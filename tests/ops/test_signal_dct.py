@@ -1,4 +1,4 @@
-"""tf.signal.dct / idct / mdct / inverse_mdct (ops/signal_dct.py) against TensorFlow 2.21's values
+"""tf.signal.dct / idct / mdct / inverse_mdct (ops/signal/dct.py) against TensorFlow 2.21's values
 and errors, and SciPy-free references: the DCT definitions summed in NumPy."""
 import numpy as np
 import pytest

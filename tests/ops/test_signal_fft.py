@@ -1,4 +1,4 @@
-"""tf.signal's Fourier transforms (ops/fft.py, ops/signal_fft.py) against TensorFlow 2.21's values,
+"""tf.signal's Fourier transforms (ops/signal/fourier.py, ops/signal/fft.py) against TensorFlow 2.21's values,
 dtypes, shapes and errors (written in here) and NumPy's transforms."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""tf.signal.frame and overlap_and_add (ops/signal_frames.py) against TensorFlow 2.21's values,
+"""tf.signal.frame and overlap_and_add (ops/signal/frames.py) against TensorFlow 2.21's values,
 shapes and errors, eagerly and traced."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""tf.signal.linear_to_mel_weight_matrix and mfccs_from_log_mel_spectrograms (ops/signal_mel.py)
+"""tf.signal.linear_to_mel_weight_matrix and mfccs_from_log_mel_spectrograms (ops/signal/mel.py)
 against TensorFlow 2.21's values, defaults and errors."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""tf.signal.stft / inverse_stft / inverse_stft_window_fn (ops/signal_spectral.py) against
+"""tf.signal.stft / inverse_stft / inverse_stft_window_fn (ops/signal/spectral.py) against
 TensorFlow 2.21's values for a few signals, eagerly and traced."""
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""tf.signal windows (ops/signal_windows.py) against TensorFlow 2.21's values and errors."""
+"""tf.signal windows (ops/signal/windows.py) against TensorFlow 2.21's values and errors."""
 import numpy as np
 import pytest
 

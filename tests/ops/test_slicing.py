@@ -168,7 +168,7 @@ def test_strided_slice_shape_rule_with_unknown_dims():
 
 def test_strided_slice_grad_op_scatters_into_zeros():
     dy = tf.constant(np.ones((2, 3), np.float32))
-    from eagerflow._src.ops.slicing import strided_slice_grad
+    from eagerflow._src.ops.array.slicing import strided_slice_grad
     out = strided_slice_grad([4, 3], [1, 0], [3, 0], [1, 1], dy, end_mask=2).numpy()
     want = np.zeros((4, 3), np.float32)
     want[1:3] = 1

@@ -1,4 +1,4 @@
-"""tf.strings (ops/strings.py) against TensorFlow 2.21: the values, dtypes, static shapes, graph op
+"""tf.strings (ops/strings/elementwise.py) against TensorFlow 2.21: the values, dtypes, static shapes, graph op
 types and error messages below are TensorFlow's, written in."""
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ import pytest
 
 import eagerflow as tf
 from eagerflow._src.core.errors import InternalError
-from eagerflow._src.ops import nn as _nn
+from eagerflow._src.ops.nn import basic as _nn
 from eagerflow._src.ops import validation
 from eagerflow._src.ops.registry import OpDef, Spec, bind
 
@@ -134,7 +134,7 @@ def test_rule_runs_once_per_dtype_and_rank(monkeypatch):
 
 
 def test_list_attributes_make_a_hashable_key(monkeypatch):
-    from eagerflow._src.ops import pooling
+    from eagerflow._src.ops.nn import pooling
     calls = _counting_rule(pooling.MaxPool, monkeypatch)
     x = tf.constant(np.arange(16, dtype=np.float32).reshape(1, 4, 4, 1))
     for _ in range(3):

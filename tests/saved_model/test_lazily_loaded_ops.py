@@ -22,7 +22,7 @@ def test_a_saved_optimizer_step_loads_in_a_process_that_never_imported_keras(tmp
         return module.w.read_value()
     module.step = step
     ops = {op.type for op in step.get_concrete_function().graph.get_operations()}
-    assert "AdamUpdate" in ops  # the fused step, whose module (ops/training_ops.py) loads with tf.keras
+    assert "AdamUpdate" in ops  # the fused step, whose module (ops/variables/training_ops.py) loads with tf.keras
     tf.saved_model.save(module, str(tmp_path))
     want = module.step(tf.constant([0.5, -0.5])).numpy()
 

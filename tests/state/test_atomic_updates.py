@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops import state as state_ops
+from eagerflow._src.ops.variables import resource as state_ops
 from eagerflow._src.state import sparse_updates
 from tests.threads import fast_thread_switches, in_threads, yield_between_opcodes_of  # noqa: F401 - fixture
 

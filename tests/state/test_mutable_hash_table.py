@@ -1,4 +1,4 @@
-"""tf.lookup.experimental.MutableHashTable (state/mutable_hash_table.py, ops/lookup_mutable.py). Expected
+"""tf.lookup.experimental.MutableHashTable (state/mutable_hash_table.py, ops/lookup/mutable.py). Expected
 values and error messages were recorded from TensorFlow 2.21."""
 import gc
 import weakref

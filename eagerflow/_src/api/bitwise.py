@@ -1,4 +1,4 @@
 """`tf.bitwise`: and, or, xor, invert and shifts on integer tensors."""
-from ..ops.bitwise_shift import left_shift, right_shift  # noqa: F401
-from ..ops.math import bitwise_and, bitwise_or, bitwise_xor  # noqa: F401
-from ..ops.math import invert  # noqa: F401
+from ..ops.math.bitwise_shift import left_shift, right_shift  # noqa: F401
+from ..ops.math.elementwise import bitwise_and, bitwise_or, bitwise_xor  # noqa: F401
+from ..ops.math.elementwise import invert  # noqa: F401

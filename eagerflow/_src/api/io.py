@@ -2,10 +2,10 @@
 import types as _types
 
 from ..io import gfile as _gfile
-from ..ops.decode_csv import decode_csv  # noqa: F401
+from ..ops.io.decode_csv import decode_csv  # noqa: F401
 from ..io.tfrecord_writer import TFRecordOptions, TFRecordWriter  # noqa: F401
-from ..ops.io_files import read_file, write_file  # noqa: F401
-from ..ops.parse_example import (FixedLenFeature, VarLenFeature, parse_example,  # noqa: F401
+from ..ops.io.files import read_file, write_file  # noqa: F401
+from ..ops.io.parse_example import (FixedLenFeature, VarLenFeature, parse_example,  # noqa: F401
                                  parse_single_example)
 
 gfile = _types.SimpleNamespace(

@@ -1,2 +1,2 @@
 """`tf.random.experimental`: seed derivation for the stateless ops."""
-from ..ops.stateless_random import stateless_fold_in, stateless_split  # noqa: F401
+from ..ops.random.stateless import stateless_fold_in, stateless_split  # noqa: F401

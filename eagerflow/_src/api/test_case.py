@@ -53,7 +53,7 @@ class TestCase(unittest.TestCase):
         super().setUp()
         random.seed(_TEST_SEED)
         np.random.seed(_TEST_SEED)
-        from ..ops.random import set_seed
+        from ..ops.random.draws import set_seed
         set_seed(_TEST_SEED)
 
     # --- running ---

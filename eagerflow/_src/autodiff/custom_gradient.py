@@ -132,7 +132,7 @@ def _identity_n_grad(op, *out_grads):
     n_results = len(op.outputs)
     if call is None:  # an Identity: gradients pass straight to the results
         return tuple(out_grads) + (None,) * (len(op.inputs) - n_results)
-    from ..ops.array import zeros_like
+    from ..ops.array.basic import zeros_like
     upstream = [g if g is not None else zeros_like(o) for g, o in zip(out_grads, op.outputs)]
     grad_fn, variables = call.grad_fn, call.variables
     if not call.traced_in(state.graph):  # see the module docstring: run the function again here

@@ -52,7 +52,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
     for x, source in zip(flat_xs, sources):
         g = grads.get(id(source))
         if g is None and unconnected is UnconnectedGradients.ZERO:
-            from ..ops.array import zeros_like
+            from ..ops.array.basic import zeros_like
             g = zeros_like(x if isinstance(x, Tensor) else x.value())
         out.append(g)
     return out

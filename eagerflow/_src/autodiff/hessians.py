@@ -17,8 +17,8 @@ from .gradients import gradients
 def hessians(ys, xs, name="hessians", colocate_gradients_with_ops=False, gate_gradients=False,
              aggregation_method=None):
     """`tf.hessians`: a list with one Hessian per x."""
-    from ..ops.array import reshape, shape
-    from ..ops.joining import concat, stack
+    from ..ops.array.basic import reshape, shape
+    from ..ops.array.joining import concat, stack
     xs = nest.flatten(xs, expand_composites=True)
     first = gradients(ys, xs)
     out = []

@@ -97,7 +97,7 @@ def _eager_grad(op, *grads):
     """Runs the function again under a tape on the same inputs: the inputs' gradients for the
     output gradients that arrived (zeros for the others)."""
     from ..core.tensor import wrap_array
-    from ..ops.array import zeros_like
+    from ..ops.array.basic import zeros_like
     from .tape import GradientTape
     func, n = op.attrs["func"], len(op.inputs)
     grads = [g if g is not None else zeros_like(o) for g, o in zip(grads, op.outputs)]

@@ -190,7 +190,7 @@ class GradientTape:
         for src, handle in zip(flat_sources, source_handles):
             g = grads.get(id(handle))
             if g is None and unconnected is UnconnectedGradients.ZERO:
-                from ..ops.array import zeros_like
+                from ..ops.array.basic import zeros_like
                 g = zeros_like(handle if isinstance(src, Tensor) else src.value())
             out.append(g)
         return nest.pack_sequence_as(sources, out, expand_composites=True)
@@ -198,7 +198,8 @@ class GradientTape:
     def jacobian(self, target, sources, unconnected_gradients=UnconnectedGradients.NONE,
                  parallel_iterations=None, experimental_use_pfor=True):
         """Full Jacobian: result[s] has shape target.shape + source.shape."""
-        from ..ops import array as A
+        from ..ops.array import basic as A
+        from ..ops.array import joining as J
         self._check_usable()
         check_jacobian_target(target)
         target = target if isinstance(target, Tensor) else _read_if_variable(target)
@@ -221,7 +222,7 @@ class GradientTape:
                 out.append(None)
                 continue
             filled = [g if g is not None else A.zeros_like(_value_of(s)) for g in rows[k]]
-            stacked = A.stack(filled) if filled else A.zeros(list(target.shape) + list(s.shape), s.dtype)
+            stacked = J.stack(filled) if filled else A.zeros(list(target.shape) + list(s.shape), s.dtype)
             out.append(A.reshape(stacked, list(target.shape) + list(s.shape)))
         if not self._persistent:
             self._used = True
@@ -231,7 +232,8 @@ class GradientTape:
                        parallel_iterations=None, experimental_use_pfor=True):
         """Per-example Jacobian: result[b] = d target[b] / d source[b], shape
         [batch] + target.shape[1:] + source.shape[1:]; examples must be independent."""
-        from ..ops import array as A
+        from ..ops.array import basic as A
+        from ..ops.array import joining as J
         self._check_usable()
         tshape, sshape = target.shape, source.shape
         if tshape.rank is None or tshape.rank < 1 or not tshape[1:].is_fully_defined():
@@ -240,7 +242,7 @@ class GradientTape:
             raise ValueError(f"Need first dimension of target shape ({tshape}) and source shape ({sshape}) "
                              f"to match.")
         inner = tshape[1:].num_elements()
-        from ..ops.array import concat
+        from ..ops.array.joining import concat
         if inner == 0:  # as in jacobian: zeros of [batch] + target.shape[1:] + source.shape[1:]
             source_shape = A.shape(_value_of(source))
             shape = concat([source_shape[:1], list(tshape[1:]), source_shape[1:]], 0)
@@ -256,14 +258,14 @@ class GradientTape:
         if all(c is None for c in columns):
             return None
         columns = [c if c is not None else A.zeros_like(_value_of(source)) for c in columns]
-        stacked = A.stack(columns, axis=1)  # [batch, inner, source...]
+        stacked = J.stack(columns, axis=1)  # [batch, inner, source...]
         batch = A.shape(source)[:1]
         return A.reshape(stacked, concat([batch, list(tshape[1:]), A.shape(source)[1:]], 0))
 
     def _empty_jacobians(self, target, flat_sources, shape, unconnected_gradients):
         """Jacobians of a target with no elements: zeros of `shape` (+ the source's shape) for each
         source the target depends on, None (or zeros, as asked) for the others, as TensorFlow does."""
-        from ..ops import array as A
+        from ..ops.array import basic as A
         seed = A.zeros_like(target)
         grads = self._gradient(target, flat_sources, [seed], unconnected_gradients)
         if not self._persistent:
@@ -303,8 +305,8 @@ def backprop(records, targets, sources, output_gradients=None):
     Only records on a path from a source to a target run their gradient rule. Gradients arriving
     at one tensor from several consumers are summed (AddN, as TensorFlow aggregates).
     """
-    from ..ops import array as A
-    from ..ops import math as M
+    from ..ops.array import basic as A
+    from ..ops.math import elementwise as M
 
     # Forward pass: which tensors depend on a source.
     reach = {id(s) for s in sources}

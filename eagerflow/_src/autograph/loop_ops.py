@@ -58,7 +58,7 @@ def for_stmt(iterable, loop_body, init, names, extra_test=None, opts=None, lists
     if _is_symbolic(iterable):
         items = convert_to_tensor(iterable)
         if items.shape.rank == 0:  # TensorFlow's words (its loop takes len() of the tensor)
-            from ..ops.array import shape as _shape
+            from ..ops.array.basic import shape as _shape
             raise ValueError(f"len requires a non-scalar tensor, got one of shape {_shape(items)}")
         return _tf_loop(extra_test, loop_body, init, names, opts, items, lists)
     if state.graph is not None and hasattr(type(iterable), "_loop_source"):
@@ -95,7 +95,7 @@ def _tf_loop(loop_test, loop_body, init, names, opts, items, lists=(), shapes_va
 
 
 def _tf_loop_with(loop_test, loop_body, init, names, opts, items, invariants, user_set, undefined, shapes_vary):
-    from ..ops.array import shape as _shape
+    from ..ops.array.basic import shape as _shape
     structures = [v for v in init]
     flat_init, sizes = [], []
     for v in init:
@@ -107,7 +107,7 @@ def _tf_loop_with(loop_test, loop_body, init, names, opts, items, invariants, us
         start, limit, delta = counting
         widen = _may_wrap(items.dtype, start, limit, delta)
         if widen:  # counted in int64: the step past the last value must not wrap around
-            from ..ops.math import cast
+            from ..ops.math.elementwise import cast
             start, limit, delta = (cast(t, _dt.int64) for t in (start, limit, delta))
         flat_init = [start] + flat_init
         invariants = [TensorShape([])] + invariants
@@ -137,7 +137,7 @@ def _tf_loop_with(loop_test, loop_body, init, names, opts, items, invariants, us
             flat = flat[:-1]
         if items is not None:
             index, flat = flat[0], flat[1:]
-            from ..ops.math import less
+            from ..ops.math.elementwise import less
             if hasattr(items, "has_element"):  # a stream dataset: the loop's test pulls the next element
                 go = items.has_element(index)
             else:
@@ -153,11 +153,11 @@ def _tf_loop_with(loop_test, loop_body, init, names, opts, items, invariants, us
         if items is not None:
             index, flat = flat[0], flat[1:]
             # NOTE: gather, not items[index]: an unused StridedSlice trips passes/prune.py under verify.
-            from ..ops.slicing import gather
+            from ..ops.array.slicing import gather
             if counting is not None:
                 item = index
                 if widen:
-                    from ..ops.math import cast
+                    from ..ops.math.elementwise import cast
                     item = cast(index, items.dtype)
             elif not isinstance(items, Tensor):
                 item = items.element(index)
@@ -180,7 +180,7 @@ def _tf_loop_with(loop_test, loop_body, init, names, opts, items, invariants, us
                            maximum_iterations=opts.maximum_iterations if opts is not None else None)
     flat_out = list(flat_out) if isinstance(flat_out, (list, tuple)) else [flat_out]
     if undefined:
-        from ..ops.checks import Assert
+        from ..ops.debugging.checks import Assert
         Assert(flat_out.pop(), [checks.zero_iterations_message(undefined)])
     if items is not None:
         flat_out = flat_out[1:]
@@ -224,7 +224,7 @@ def _flatten_outputs(out, structures, names, flat_init, invariants, user_set, sh
         if value is None or isinstance(value, Undefined):
             raise ValueError(f"'{name}' is None at the end of the iteration.")
         if isinstance(before, TensorList) and isinstance(value, list):
-            from ..ops.joining import stack
+            from ..ops.array.joining import stack
             value = TensorList(stack(value))
         if not isinstance(before, TensorList):
             checks.check_structure(name, before, value)
@@ -263,7 +263,7 @@ def _prepare(loop_test, loop_body, init, names, opts, items, lists=()):
     for var, shape in (opts.shape_invariants if opts is not None else []):
         user[id(var)] = as_shape(shape)
     out, invariants, user_set = [], [], []
-    from ..ops.array import zeros
+    from ..ops.array.basic import zeros
     for i, v in enumerate(init):
         if i in probed:
             kind, shape, dtype = probed[i]
@@ -277,7 +277,7 @@ def _prepare(loop_test, loop_body, init, names, opts, items, lists=()):
             user_set.append(False)
             continue
         if isinstance(v, list) and names[i] in lists and all(isinstance(x, Tensor) for x in v):
-            from ..ops.joining import stack
+            from ..ops.array.joining import stack
             t = stack(v)
             out.append(TensorList(t))
             invariants.append(TensorShape([None] + t.shape.as_list()[1:]))
@@ -330,7 +330,7 @@ def _probe(loop_body, init, names, unknown, items):
                 if value is None or isinstance(value, Undefined):
                     raise ValueError(f"'{names[i]}' is None at the end of the iteration.")
                 if isinstance(value, list):
-                    from ..ops.joining import stack
+                    from ..ops.array.joining import stack
                     value = stack(value)
                 results.append(convert_to_tensor(value))
                 found[i] = "value"

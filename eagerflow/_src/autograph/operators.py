@@ -129,7 +129,7 @@ def or_(a, b):
 def not_(a):
     if not _is_symbolic(a):
         return not a
-    from ..ops.math import logical_not
+    from ..ops.math.elementwise import logical_not
     return logical_not(_bool_tensor(a))
 
 
@@ -146,7 +146,7 @@ def len_(x):
             raise ValueError(f"len requires a non-scalar tensor, got one of shape {shape}")
         if shape.rank is not None and shape[0] is not None:
             return shape[0]
-        from ..ops.array import shape as _shape
+        from ..ops.array.basic import shape as _shape
         return _shape(x)[0]
     return len(x)
 
@@ -154,7 +154,7 @@ def len_(x):
 def range_(*args):
     """`range(...)`; a symbolic bound gives `tf.range` (a loop over it becomes a loop op)."""
     if any(_is_symbolic(a) for a in args):
-        from ..ops.sequences import range as _range
+        from ..ops.array.sequences import range as _range
         return _range(*args)
     return range(*[int(a) if isinstance(a, EagerTensor) else a for a in args])
 
@@ -162,8 +162,8 @@ def range_(*args):
 def list_append(xs, value):
     """`xs.append(value)`: in place for Python lists; a new stacked tensor for a TensorList."""
     if isinstance(xs, TensorList):
-        from ..ops.array import expand_dims
-        from ..ops.joining import concat
+        from ..ops.array.basic import expand_dims
+        from ..ops.array.joining import concat
         return TensorList(concat([xs.tensor, expand_dims(convert_to_tensor(value), 0)], 0))
     xs.append(value)
     return xs
@@ -176,7 +176,7 @@ def list_stack(stack, xs, *args, **kwargs):
     axis = args[0] if args else kwargs.get("axis", 0)
     if axis == 0:
         return xs.tensor
-    from ..ops.array import transpose
+    from ..ops.array.basic import transpose
     rank = xs.tensor.shape.rank
     axis = axis % rank
     perm = list(range(1, axis + 1)) + [0] + list(range(axis + 1, rank))
@@ -187,7 +187,7 @@ def assert_(test, msg=None):
     """`assert test, msg`: tf.debugging.Assert on a tensor (checked at run time), else Python's.
     (Beyond TensorFlow's default on purpose: see converters/asserts.py.)"""
     if _is_symbolic(test):
-        from ..ops.checks import Assert
+        from ..ops.debugging.checks import Assert
         text = msg() if callable(msg) else msg
         Assert(_bool_tensor(test), [text if text is not None else "Assertion failed"])
         return None

@@ -99,7 +99,7 @@ def is_symbolic(value):
 def bool_tensor(value):
     t = convert_to_tensor(value)
     if t.dtype is not _dt.bool_:
-        from ..ops.math import cast
+        from ..ops.math.elementwise import cast
         t = cast(t, _dt.bool_)
     return t
 

@@ -48,7 +48,7 @@ def _scalar_operands(inputs):
 
 def _sum_to_shape(inputs, args):
     """A broadcast gradient summed back to a known shape as the one `.sum(axis=...)` the kernel
-    would call (ops/math.py, _sum_to_kernel), when both shapes are static: it sits in every
+    would call (ops/math/elementwise.py, _sum_to_kernel), when both shapes are static: it sits in every
     backward pass, often inside a loop's gradient."""
     grad, target = inputs
     shape = target._op.attrs.get("value") if target._op.type == "Const" and not target._op.inputs else None

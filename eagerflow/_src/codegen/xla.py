@@ -18,7 +18,7 @@ XLA compiles the whole trace: loops and all.
 JAX runs with 64-bit types enabled (TensorFlow's int64/float64 must not shrink to 32 bits).
 This file: the check for ops without a lowering, and the compiled callable; xla_run.py runs a
 program over jax arrays, xla_control_flow.py lowers If/While, xla_trip_count.py finds static trip counts,
-xla_lists.py carries TensorLists (ops/lists_jax.py: dense buffers) through loops and branches,
+xla_lists.py carries TensorLists (ops/control/lists_jax.py: dense buffers) through loops and branches,
 xla_higher_order.py the ops a gradient of a gradient adds around them, xla_outputs.py hands large
 outputs out as views and recycles their buffers into later calls; the others are handed out as
 they are (DeviceTensors: NumPy on first read), and jit_dispatch.py says whether a call waits.
@@ -39,7 +39,7 @@ from . import jit_dispatch
 from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
 from . import xla_higher_order  # noqa: F401 - adds the higher-order gradient ops to SPECIAL
 from . import xla_lists  # TensorLists as pytrees: registered once JAX is imported
-from ..ops.lists_jax import SizeNeedsConstants
+from ..ops.control.lists_jax import SizeNeedsConstants
 from .xla_outputs import OutputRecycler, array_viewed, xla_array_of
 from .xla_run import SPECIAL, NeedsConstant, Slot, State, dtype_of, run_program
 

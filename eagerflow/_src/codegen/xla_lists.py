@@ -1,4 +1,4 @@
-"""TensorLists in XLA's control flow: lists (ops/lists_jax.py JaxList) as loop and branch values.
+"""TensorLists in XLA's control flow: lists (ops/control/lists_jax.py JaxList) as loop and branch values.
 
 A list is a pytree whose one leaf is its buffer, so lax.scan/while_loop/cond carry it; what they
 need besides is that a carry keeps its structure. A list reserved before its element shape is
@@ -19,7 +19,7 @@ import threading
 
 import numpy as np
 
-from ..ops.lists_jax import JaxList, grown as grown_list
+from ..ops.control.lists_jax import JaxList, grown as grown_list
 
 _registered = []
 _register_lock = threading.Lock()
@@ -159,7 +159,7 @@ def grown_for_loop(init, raw_init, cond, body, externals, limit):
     with resize_if_index_out_of_bounds) grown to hold every write, when the loop's trip count and
     the indices written are known at trace time (`for t in tf.range(n)`, n constant: the indices
     come from the counter). Else unchanged: a write at a run-time index into an empty list then
-    raises "XLA compilation requires a fixed tensor list size" (ops/lists_jax.py)."""
+    raises "XLA compilation requires a fixed tensor list size" (ops/control/lists_jax.py)."""
     writes = _resized_writes(body, init)
     if not writes:
         return init

@@ -13,7 +13,7 @@ import numpy as np
 from ..core.errors import InvalidArgumentError
 from ..ops.bfloat16 import kernel_of
 from ..ops.lazy_jax import ON_HOST
-from ..ops.lists_jax import JaxList
+from ..ops.control.lists_jax import JaxList
 
 _FOLD_LIMIT = 4096  # elements: values computed at trace time larger than this are left to XLA
 
@@ -49,7 +49,7 @@ def _concretization_errors():
     global _CONCRETIZATION_ERRORS
     if _CONCRETIZATION_ERRORS is None:
         import jax
-        from ..ops.lists_jax import SizeNeedsConstants  # a TensorList sized by run-time values
+        from ..ops.control.lists_jax import SizeNeedsConstants  # a TensorList sized by run-time values
         _CONCRETIZATION_ERRORS = tuple(getattr(jax.errors, name) for name in (
             "ConcretizationTypeError", "TracerArrayConversionError", "TracerIntegerConversionError",
             "TracerBoolConversionError") if hasattr(jax.errors, name)) + (SizeNeedsConstants,)
@@ -155,7 +155,7 @@ def run_program(program, env, state):
     return [value_of(program, env, t) for t in program.outputs]
 
 
-# Ops whose slice-spec inputs (by position) are read element by element (ops/slicing.py's
+# Ops whose slice-spec inputs (by position) are read element by element (ops/array/slicing.py's
 # _jax_index): a spec packed from scalars, some traced and some known (`x[t, 1:]` in a loop),
 # goes in as its elements, so the known ones stay known (TensorFlow's XLA infers them too).
 _SPEC_ELEMENTS = {"StridedSlice": (1, 2, 3), "StridedSliceGrad": (1, 2, 3)}

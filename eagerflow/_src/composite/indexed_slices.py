@@ -47,8 +47,8 @@ class IndexedSlices:
         """The dense tensor: rows scattered into zeros (repeated indices summed)."""
         if self._dense_shape is None:
             raise ValueError("Cannot convert an IndexedSlices without a dense_shape to a Tensor.")
-        from ..ops.array import expand_dims
-        from ..ops.slicing import scatter_nd
+        from ..ops.array.basic import expand_dims
+        from ..ops.array.slicing import scatter_nd
         return scatter_nd(expand_dims(self._indices, -1), self._values, self._dense_shape)
 
     def __repr__(self):

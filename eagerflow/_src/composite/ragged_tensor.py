@@ -41,30 +41,30 @@ class RaggedTensor:
         # is then uniform, known in the static shape, and may be indexed by an integer.
         self._uniform_row_length = uniform_row_length
 
-    # --- factories (checks and ops in ops/ragged.py) ---
+    # --- factories (checks and ops in ops/ragged/factories.py) ---
     @classmethod
     def from_row_splits(cls, values, row_splits, name=None, validate=True):
-        from ..ops.ragged import from_row_splits
+        from ..ops.ragged.factories import from_row_splits
         return from_row_splits(values, row_splits, validate)
 
     @classmethod
     def from_row_lengths(cls, values, row_lengths, name=None, validate=True):
-        from ..ops.ragged import from_row_lengths
+        from ..ops.ragged.factories import from_row_lengths
         return from_row_lengths(values, row_lengths, validate)
 
     @classmethod
     def from_value_rowids(cls, values, value_rowids, nrows=None, name=None, validate=True):
-        from ..ops.ragged import from_value_rowids
+        from ..ops.ragged.factories import from_value_rowids
         return from_value_rowids(values, value_rowids, nrows, validate)
 
     @classmethod
     def from_uniform_row_length(cls, values, uniform_row_length, nrows=None, validate=True, name=None):
-        from ..ops.ragged_uniform import from_uniform_row_length
+        from ..ops.ragged.uniform import from_uniform_row_length
         return from_uniform_row_length(values, uniform_row_length, nrows, validate)
 
     @classmethod
     def from_sparse(cls, st_input, name=None, row_splits_dtype=_dt.int64):
-        from ..ops.ragged_convert import from_sparse
+        from ..ops.ragged.convert import from_sparse
         return from_sparse(st_input, row_splits_dtype)
 
     @classmethod
@@ -134,21 +134,21 @@ class RaggedTensor:
         return self.shape
 
     def row_lengths(self, axis=1, name=None):
-        from ..ops.ragged import row_lengths
+        from ..ops.ragged.factories import row_lengths
         return row_lengths(self._row_splits)
 
     def value_rowids(self, name=None):
-        from ..ops.ragged import row_splits_to_segment_ids
+        from ..ops.ragged.factories import row_splits_to_segment_ids
         return row_splits_to_segment_ids(self._row_splits)
 
     def nrows(self, out_type=None, name=None):
-        from ..ops.array import shape
-        from ..ops.math import cast
+        from ..ops.array.basic import shape
+        from ..ops.math.elementwise import cast
         n = shape(self._row_splits, out_type=self.row_splits_dtype)[0] - 1
         return n if out_type is None else cast(n, out_type)
 
     def bounding_shape(self, axis=None, name=None, out_type=None):
-        from ..ops.ragged import bounding_shape
+        from ..ops.ragged.factories import bounding_shape
         return bounding_shape(self)
 
     def with_values(self, new_values):
@@ -161,20 +161,20 @@ class RaggedTensor:
         return self.with_values(new_values)
 
     def to_sparse(self, name=None):
-        from ..ops.ragged_convert import to_sparse
+        from ..ops.ragged.convert import to_sparse
         return to_sparse(self)
 
     def merge_dims(self, outer_axis, inner_axis):
-        from ..ops.ragged_convert import merge_dims
+        from ..ops.ragged.convert import merge_dims
         return merge_dims(self, outer_axis, inner_axis)
 
     def to_tensor(self, default_value=None, name=None, shape=None):
-        from ..ops.ragged import to_tensor
+        from ..ops.ragged.factories import to_tensor
         return to_tensor(self, default_value, shape)
 
     def __getitem__(self, key):
-        """Rows, slices of rows and of the ragged dimensions, as TensorFlow indexes (ops/ragged_getitem.py)."""
-        from ..ops.ragged_getitem import ragged_getitem
+        """Rows, slices of rows and of the ragged dimensions, as TensorFlow indexes (ops/ragged/getitem.py)."""
+        from ..ops.ragged.getitem import ragged_getitem
         return ragged_getitem(self, key)
 
     def __iter__(self):
@@ -247,7 +247,7 @@ class RaggedTensor:
 
 
 def _uniform_length_constant(dim, dtype):
-    from ..ops.array import constant
+    from ..ops.array.basic import constant
     return constant(dim, dtype)
 
 

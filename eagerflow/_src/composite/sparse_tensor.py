@@ -140,12 +140,12 @@ class SparseTensor:
     __str__ = __repr__
 
     def __mul__(self, other):
-        """`sp * dense`: SparseDenseCwiseMul (ops/sparse_cwise.py), the result keeps sp's indices."""
-        from ..ops.sparse_cwise import SparseDenseCwiseMul, cwise
+        """`sp * dense`: SparseDenseCwiseMul (ops/sparse/cwise.py), the result keeps sp's indices."""
+        from ..ops.sparse.cwise import SparseDenseCwiseMul, cwise
         return cwise(SparseDenseCwiseMul, self, other)
 
     def __truediv__(self, other):
-        from ..ops.sparse_cwise import SparseDenseCwiseDiv, cwise
+        from ..ops.sparse.cwise import SparseDenseCwiseDiv, cwise
         return cwise(SparseDenseCwiseDiv, self, other)
 
     # --- composite protocol (core/nest.py, trace/) ---

@@ -52,7 +52,7 @@ def _if_grad(op, *grads):
 
 
 def _zeros_like(t):
-    from ..ops.array import zeros_like
+    from ..ops.array.basic import zeros_like
     return zeros_like(t)
 
 
@@ -145,6 +145,6 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     if isinstance(index, EagerTensor):
         i = int(index)
         return fns[i]() if 0 <= i < len(fns) else default()
-    from ..ops.math import equal
+    from ..ops.math.elementwise import equal
     pairs = [(equal(index, i), fn) for i, fn in enumerate(fns)]
     return case(pairs, default=default)

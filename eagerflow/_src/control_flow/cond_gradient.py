@@ -81,7 +81,7 @@ IfKeptSeed = defop(
 
 
 def _zeros_like(t):
-    from ..ops.array import zeros_like
+    from ..ops.array.basic import zeros_like
     return zeros_like(t)
 
 
@@ -90,7 +90,7 @@ def gradient_branch(branch, externals, kept, seeds, kept_seeds, wanted):
     the predicate), given the output gradients `seeds` and, at higher orders, `kept_seeds` (the
     gradient of `kept`, or None), from the values the forward `branch` kept."""
     from ..autodiff.tape import backprop
-    from ..ops.state import ReadVariableOp
+    from ..ops.variables.resource import ReadVariableOp
     from ..trace.gradient import records_of
     intermediates = branch.with_intermediates().intermediates
     seeded = [p for p in (branch.kept_for_gradient or ()) if intermediates[p].dtype.is_differentiable] \

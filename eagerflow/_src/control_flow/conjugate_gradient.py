@@ -19,12 +19,12 @@ import collections
 
 from ..core import dtypes as _dt
 from ..core.convert import convert_to_tensor
-from ..ops import array as _array
-from ..ops import math as _math
-from ..ops import reduce as _reduce
-from ..ops.joining import concat
-from ..ops.norms import norm
-from ..ops.static_shapes import broadcast_dynamic_shape
+from ..ops.array import basic as _array
+from ..ops.math import elementwise as _math
+from ..ops.math import reduce as _reduce
+from ..ops.array.joining import concat
+from ..ops.linalg.norms import norm
+from ..ops.array.static_shapes import broadcast_dynamic_shape
 from .while_loop import while_loop
 
 CGState = collections.namedtuple("CGState", ["i", "x", "r", "p", "gamma"])

@@ -12,8 +12,8 @@ from ..core import dtypes as _dt
 from ..core import nest
 from ..core.errors import InvalidArgumentError, OutOfRangeError
 from ..core.tensor import Tensor, TensorSpec
-from ..ops import array as _array
-from ..ops import math as _math
+from ..ops.array import basic as _array
+from ..ops.math import elementwise as _math
 from ..ops.operands import as_tensor
 from . import subgraph
 from .tensor_array import TensorArray

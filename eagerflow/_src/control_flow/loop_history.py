@@ -55,7 +55,7 @@ def while_grad_grad(op, *grads):
 
 
 def _distinct(tensors):
-    from ..ops.array import identity
+    from ..ops.array.basic import identity
     seen, out = set(), []
     for t in tensors:
         out.append(identity(t) if id(t) in seen and t.dtype is not _dt.resource else t)
@@ -71,9 +71,9 @@ def _differentiable_backward(history, body, body_grad, externals, seeds, wanted,
     (a WhileGrad of a second order), each iteration also adds the gradients that reached its loop
     variables and kept values, as WhileGrad's kernel does."""
     from ..graph.evaluate import evaluate
-    from ..ops.array import zeros
-    from ..ops.math import cast, greater_equal
-    from ..ops.state import ReadVariableOp
+    from ..ops.array.basic import zeros
+    from ..ops.math.elementwise import cast, greater_equal
+    from ..ops.variables.resource import ReadVariableOp
     n = len(body.explicit)
     positions = tuple(body.kept_for_gradient or ())
     full = body.with_intermediates()
@@ -124,14 +124,14 @@ def _differentiable_backward(history, body, body_grad, externals, seeds, wanted,
 
 
 def _zeros(t):
-    from ..ops.array import zeros_like
+    from ..ops.array.basic import zeros_like
     return zeros_like(t)
 
 
 def _sum(a, b):
     """a + b, also for variant gradients (what a cond in the body kept, stacked: AddN adds those)."""
     if a.dtype is _dt.variant or b.dtype is _dt.variant:
-        from ..ops.math import add_n
+        from ..ops.math.elementwise import add_n
         return add_n([a, b])
     return a + b
 

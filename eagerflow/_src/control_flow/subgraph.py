@@ -139,7 +139,7 @@ def trace(fn, specs, name, convert_outputs=True):
 
     `specs` are TensorSpec-likes for the explicit inputs. Returns a Branch."""
     from ..graph.graph import Graph
-    from ..ops.array import identity
+    from ..ops.array.basic import identity
     graph = Graph(name, outer=state.graph if state.graph is not None else _EAGER_OUTER)
     saved_tapes = state.tapes
     state.tapes = []  # the sub-graph's own ops are not the outer tapes' business

@@ -1,6 +1,6 @@
 """`tf.TensorArray`: a list of same-dtype tensors written one at a time (typically in a loop).
 
-Its whole state is one `variant` tensor, the `flow` (a TensorList, see ops/lists.py), so it can be
+Its whole state is one `variant` tensor, the `flow` (a TensorList, see ops/control/lists.py), so it can be
 a `tf.while_loop` or `tf.cond` value: `core/nest.py` flattens a TensorArray to `[flow]` through
 `__tf_flatten__` and rebuilds it with `__tf_unflatten__`. Every method is a TensorList op, so a
 GradientTape differentiates through writes, reads, stacks, ... eagerly and in graphs alike.
@@ -24,8 +24,8 @@ from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError, OutOfRangeError
 from ..core.shape import TensorShape, as_shape
 from ..core.tensor import Tensor
-from ..ops import lists as L
-from ..ops.array import identity as _identity
+from ..ops.control import lists as L
+from ..ops.array.basic import identity as _identity
 from ..ops.operands import as_int_tensor
 from ..ops.registry import bind, static_value
 

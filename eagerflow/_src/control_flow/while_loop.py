@@ -82,7 +82,7 @@ def _while_grad(op, *grads):
 
 
 def _zeros(t):
-    from ..ops.array import zeros_like
+    from ..ops.array.basic import zeros_like
     return zeros_like(t)
 
 
@@ -98,7 +98,7 @@ def _body_gradient(body, externals, wanted, seed_positions=()):
     """The traced gradient of one body iteration, from the values that iteration kept:
     (loop vars in, externals, intermediates, output grads) -> (grads of the loop vars in, grads of
     the wanted externals). The body's ops are replayed as tape records, nothing recomputed."""
-    from ..ops.state import ReadVariableOp
+    from ..ops.variables.resource import ReadVariableOp
     from ..trace.gradient import records_of
     from ..autodiff.tape import backprop
     full = body.with_intermediates()

@@ -239,7 +239,7 @@ class Dataset:
         n = self._size
         if is_static(n):
             return convert_to_tensor(np.int64(n))
-        from ..ops.math import cast
+        from ..ops.math.elementwise import cast
         return cast(n, _dt.int64)
 
     def __len__(self):
@@ -314,7 +314,7 @@ class _TensorSliceDataset(Dataset):
                 raise ValueError(f"Dimensions {first} and {dim} are not compatible")
             first = dim if first is None else first
         if first is None:  # only known at run time (a tensor of a graph being traced)
-            from ..ops.array import shape
+            from ..ops.array.basic import shape
             first = shape(flat[0])[0]
         self._size = first
         self._spec = nest.map_structure(lambda t: TensorSpec(TensorShape(t.shape.as_list()[1:])
@@ -322,7 +322,7 @@ class _TensorSliceDataset(Dataset):
                                         self._tensors, expand_composites=True)
 
     def _open(self, epochs):
-        from ..ops.slicing import gather
+        from ..ops.array.slicing import gather
 
         def rows(index, epoch):
             return nest.map_structure(lambda t: gather(t, index), self._tensors, expand_composites=True)
@@ -339,8 +339,8 @@ class _TensorDataset(Dataset):
         self._spec = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), self._tensors, expand_composites=True)
 
     def _open(self, epochs):
-        from ..ops.array import expand_dims, zeros_like
-        from ..ops.slicing import gather
+        from ..ops.array.basic import expand_dims, zeros_like
+        from ..ops.array.slicing import gather
 
         def copies(indices, epoch):
             zeros = np.zeros_like(indices) if isinstance(indices, np.ndarray) else zeros_like(indices)
@@ -368,7 +368,7 @@ class _RangeDataset(Dataset):
         self._size = len(r)
 
     def _symbolic_bounds(self, args):
-        from ..ops.math import cast, maximum
+        from ..ops.math.elementwise import cast, maximum
         bounds = [cast(convert_to_tensor(a), _dt.int64) for a in args]
         if len(bounds) == 1:
             bounds = [convert_to_tensor(np.int64(0))] + bounds
@@ -380,7 +380,7 @@ class _RangeDataset(Dataset):
         self._start, self._step = cast(start, self._dtype), cast(step, self._dtype)
 
     def _open(self, epochs):
-        from ..ops.math import cast
+        from ..ops.math.elementwise import cast
 
         def value(i, epoch):
             if isinstance(self._start, Tensor):  # bounds known at run time only

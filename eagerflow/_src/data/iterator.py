@@ -28,7 +28,7 @@ from ..core.context import state
 from ..core.convert import convert_to_tensor
 from ..core.errors import OutOfRangeError
 from ..ops.registry import bind
-from ..ops.state import ResourceHandle
+from ..ops.variables.resource import ResourceHandle
 from .stream import IteratorGetNext, IteratorHasNext, flat_arrays, unpack
 
 _END = object()

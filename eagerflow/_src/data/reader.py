@@ -42,8 +42,8 @@ class Reader:
     def _gather_loop(self, indices, epoch):
         from ..control_flow.tensor_array import TensorArray
         from ..control_flow.while_loop import while_loop
-        from ..ops.array import shape
-        from ..ops.slicing import gather
+        from ..ops.array.basic import shape
+        from ..ops.array.slicing import gather
         flat_spec = nest.flatten(self.spec, expand_composites=True)
         k = indices.shape[0] if indices.shape[0] is not None else shape(indices)[0]
         arrays = [TensorArray(s.dtype, size=k, element_shape=s.shape) for s in flat_spec]

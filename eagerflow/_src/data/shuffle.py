@@ -15,7 +15,7 @@ Two forms of one algorithm:
   input's elements (`_stream`).
 
 Orders are reproducible with a seed (not TensorFlow's exact orders). A seeded shuffle draws from
-the stream of its (global seed, op seed) pair like every seeded random op here (ops/random.py);
+the stream of its (global seed, op seed) pair like every seeded random op here (ops/random/draws.py);
 `tf.random.set_seed` restarts it.
 """
 from __future__ import annotations
@@ -62,7 +62,7 @@ def buffered_order(rng, n: int, buffer_size: int) -> np.ndarray:
 
 
 def _generator(seed, seed2):
-    from ..ops.random import _generator as seeded
+    from ..ops.random.draws import _generator as seeded
     return seeded("ShuffleOrder", seed, seed2)
 
 
@@ -95,7 +95,7 @@ class ShuffleDataset(Dataset):
     _name = "_ShuffleDataset"
 
     def __init__(self, parent, buffer_size, seed, reshuffle_each_iteration):
-        from ..ops.random import get_seed
+        from ..ops.random.draws import get_seed
         self._parent, self._spec, self._size = parent, parent.element_spec, parent._size
         self._buffer = buffer_size
         self._seeds = get_seed(seed)
@@ -134,8 +134,8 @@ class ShuffleDataset(Dataset):
 
 
 def _stack_shape(rows, n):
-    from ..ops.joining import stack
-    from ..ops.math import cast
+    from ..ops.array.joining import stack
+    from ..ops.math.elementwise import cast
     return stack([convert_to_tensor(rows), cast(n, _dt.int32)])
 
 
@@ -161,19 +161,19 @@ class _ShuffleReader(Reader):
             if epoch not in self._orders:
                 self._orders[epoch] = self._ds._draw(1).numpy()[0]
             return self._orders[epoch]
-        from ..ops.slicing import gather
+        from ..ops.array.slicing import gather
         return gather(self._table, epoch % self._rows)
 
     def element(self, i, epoch):
         order = self._order(epoch)
         if isinstance(order, np.ndarray) and is_static(i):
             return self._parent.element(int(order[i]), epoch)
-        from ..ops.slicing import gather
+        from ..ops.array.slicing import gather
         return self._parent.element(gather(order, i), epoch)
 
     def gather(self, indices, epoch):
         order = self._order(epoch)
         if isinstance(order, np.ndarray) and isinstance(indices, np.ndarray):
             return self._parent.gather(order[indices].astype(np.int32), epoch)
-        from ..ops.slicing import gather
+        from ..ops.array.slicing import gather
         return self._parent.gather(gather(order, indices), epoch)

@@ -41,14 +41,14 @@ def is_static(n) -> bool:
 def minimum(a, b):
     if is_static(a) and is_static(b):
         return min(int(a), int(b))
-    from ..ops.math import minimum as _minimum
+    from ..ops.math.elementwise import minimum as _minimum
     return _minimum(convert_to_tensor(a), convert_to_tensor(b))
 
 
 def maximum(a, b):
     if is_static(a) and is_static(b):
         return max(int(a), int(b))
-    from ..ops.math import maximum as _maximum
+    from ..ops.math.elementwise import maximum as _maximum
     return _maximum(convert_to_tensor(a), convert_to_tensor(b))
 
 
@@ -56,13 +56,13 @@ def index_range(start, stop):
     """The indices start..stop-1: a NumPy array when both are ints, else an int32 tensor."""
     if is_static(start) and is_static(stop):
         return np.arange(int(start), int(stop), dtype=np.int32)
-    from ..ops.sequences import range as _range
+    from ..ops.array.sequences import range as _range
     return _range(start, stop)
 
 
 def stack_elements(elements):
     """Per component, the elements stacked along a new first dimension."""
-    from ..ops.joining import stack
+    from ..ops.array.joining import stack
     return nest.map_structure(lambda *xs: stack(list(xs)), *elements, expand_composites=True)
 
 
@@ -77,7 +77,7 @@ class DatasetSpec:
     def _probe(self):
         """An empty dataset of this spec."""
         from .dataset import Dataset
-        from ..ops.array import zeros
+        from ..ops.array.basic import zeros
         spec = self.element_spec
         empty = nest.map_structure(lambda s: zeros([0] + [d or 0 for d in s.shape.as_list()], s.dtype), spec,
                                    expand_composites=True)

@@ -32,7 +32,7 @@ _UNBOUNDED = np.iinfo(np.int32).max // 2  # "endless" where a count is symbolic 
 
 
 def _count_tensor(value):
-    from ..ops.math import cast
+    from ..ops.math.elementwise import cast
     return cast(value, _dt.int32)
 
 
@@ -150,7 +150,7 @@ class RepeatDataset(Dataset):
         self._indexable = parent._indexable
         n = parent._size
         if _symbolic(count):  # inside a trace, known at run time only (negative: without end)
-            from ..ops.array import where
+            from ..ops.array.basic import where
             self._count = c = _count_tensor(count)
             if _infinite(n) or (is_static(n) and n == 0):
                 self._size = n
@@ -201,7 +201,7 @@ class TakeDataset(Dataset):
         self._indexable = parent._indexable
         n = parent._size
         if _symbolic(count):  # inside a trace: min(count, n), all of it when count < 0
-            from ..ops.array import where
+            from ..ops.array.basic import where
             k = _count_tensor(count)
             cap = _count_tensor(convert_to_tensor(_UNBOUNDED if _infinite(n) else n))
             self._size = minimum(where(k < 0, cap, k), cap)
@@ -230,7 +230,7 @@ class SkipDataset(Dataset):
         self._indexable = parent._indexable
         n = parent._size
         if _symbolic(count):  # inside a trace: n - count clipped at 0, nothing when count < 0
-            from ..ops.array import where
+            from ..ops.array.basic import where
             k = self._k = _count_tensor(count)
             rest = _count_tensor(convert_to_tensor(_UNBOUNDED)) if _infinite(n) else maximum(n - k, 0)
             self._size = where(k < 0, _count_tensor(convert_to_tensor(0)), rest)

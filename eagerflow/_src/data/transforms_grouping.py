@@ -112,8 +112,8 @@ def bucket_by_sequence_length(dataset, element_length_func, bucket_boundaries, b
     if len(sizes) != len(boundaries) + 1:
         raise ValueError(f"`len(bucket_batch_sizes)` must equal `len(bucket_boundaries) + 1` but "
                          f"`len(bucket_batch_sizes)={len(sizes)}` and `len(bucket_boundaries)={len(boundaries)}`.")
-    from ..ops import math as _math
-    from ..ops.reduce import reduce_sum
+    from ..ops.math import elementwise as _math
+    from ..ops.math.reduce import reduce_sum
     bounds = np.array(boundaries, np.int64)
 
     def key(*element):
@@ -143,7 +143,7 @@ def bucket_by_sequence_length(dataset, element_length_func, bucket_boundaries, b
 
 
 def _bucket_size(sizes, bucket):
-    from ..ops.slicing import gather
+    from ..ops.array.slicing import gather
     return gather(np.array(sizes, np.int64), bucket)
 
 
@@ -254,7 +254,7 @@ class SampleFromDatasets(Dataset):
             raise ValueError(f"Invalid `weights`. `weights` should have the same length as `datasets` but got "
                              f"`len(weights)={len(w)}` vs. `len(datasets)={n}`.")
         self._weights, self._stop = w, bool(stop_on_empty_dataset)
-        from ..ops.random import get_seed
+        from ..ops.random.draws import get_seed
         seeds = get_seed(seed)  # (0, 0): not seeded, fresh draws on each iteration
         self._seed = None if seeds == (0, 0) else list(seeds)
 

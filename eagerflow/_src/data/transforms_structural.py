@@ -179,7 +179,7 @@ class UnbatchDataset(Dataset):
             self._size = n if n < 0 else n * rows
 
     def _open(self, epochs):
-        from ..ops.slicing import gather
+        from ..ops.array.slicing import gather
         parent, d = self._parent._open(epochs), self._d
 
         def element(i, epoch):

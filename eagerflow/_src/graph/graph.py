@@ -266,7 +266,7 @@ class Graph(Drawable):
 
     def literal(self, array, name=None):
         """A Python/NumPy value converted while tracing: a Const named after its consumer."""
-        from ..ops.array import Const
+        from ..ops.array.basic import Const
         from ..ops.registry import Spec
         op = self._new_op(Const, name, (), {"value": array, "dtype": _dt.from_numpy(array.dtype)},
                           [Spec(TensorShape(array.shape), _dt.from_numpy(array.dtype))])

@@ -62,7 +62,7 @@ def jax_module():
 class _OnHost:
     """`OpDef.jax = ON_HOST`: the op runs its NumPy kernel on the host during each compiled call
     (jax.experimental.io_callback). Random ops use it: their draws continue eagerflow's seeded
-    streams (ops/random.py), so a compiled function draws what the plain one would."""
+    streams (ops/random/draws.py), so a compiled function draws what the plain one would."""
 
     def __repr__(self):
         return "ON_HOST"

@@ -8,7 +8,9 @@ it right after core/, before any user code can apply an operator to a tensor.
 from __future__ import annotations
 
 from ..core.tensor import op_table
-from . import array, joining, math, matmul
+from .array import basic as array, joining
+from .math import elementwise as math
+from .linalg import matmul
 
 op_table.register(
     add=math.add,                          # a + b

@@ -11,316 +11,336 @@ qint/quint types, variant), which we print anyway so the text matches TensorFlow
 
 Names are TensorFlow's Python dtype names (float16, float32); eager messages translate them to the
 C++ spelling (half, float) as TensorFlow does.
+
+The lists are named by what they hold, in the order they hold it (that order is the text of TensorFlow's
+messages): FLOAT is bfloat16 float16 float32 float64, INT int8..int64, UINT uint8..uint64, INTS_BY_WIDTH int8
+uint8 int16 uint16 .. int64 uint64, COMPLEX complex64 complex128, and NUMBER_TYPES / REAL_NUMBER_TYPES are
+TensorFlow's `numbertypes` / `realnumbertypes` in its DataType enum order (float32 float64 int32 uint8 ...); a
+list in any other order spells its dtypes out (F16_BF16_F32_F64 is float16 bfloat16 float32 float64).
 """
 from __future__ import annotations
 
 
-ABS_T = "bfloat16 float16 float32 float64 int8 int16 int32 int64"
-ACOS_T = "bfloat16 float16 float32 float64 complex64 complex128"
-ADD_N_T = ("float32 float64 int32 uint8 int16 int8 complex64 int64 qint8 quint8 qint32 bfloat16 qint16 quint16 "
-    "uint16 complex128 float16 uint32 uint64 variant")
-ADD_V2_T = ("bfloat16 float16 float32 float64 uint8 uint16 uint32 uint64 int8 int16 int32 int64 complex64 "
-    "complex128")
-ALL_TIDX = "int32 int64"
-ANGLE_T = "complex64 complex128"
-ANGLE_TOUT = "float32 float64"
-ARG_MAX_T = ("float32 float64 int32 uint8 int16 int8 int64 bfloat16 uint16 float16 uint32 uint64 qint8 quint8 "
-    "qint32 qint16 quint16 bool")
-ARG_MAX_TIDX = "int16 int32 int64"
-ARG_MAX_OUTPUT_TYPE = "int16 uint16 int32 int64"
-AS_STRING_T = ("float32 float64 int32 uint8 int16 int8 int64 bfloat16 uint16 float16 uint32 uint64 complex64 "
-    "complex128 bool variant string")
-ATAN2_T = "bfloat16 float16 float32 float64"
-AVG_POOL_T = "float16 bfloat16 float32 float64"
-BATCH_MAT_MUL_V2_T = ("bfloat16 float16 float32 float64 int16 int32 int64 uint8 uint16 uint32 uint64 complex64 "
-    "complex128")
-BIAS_ADD_T = ("float32 float64 int32 uint8 int16 int8 complex64 int64 qint8 quint8 qint32 bfloat16 qint16 quint16 "
-    "uint16 complex128 float16 uint32 uint64")
-BITWISE_AND_T = "int8 int16 int32 int64 uint8 uint16 uint32 uint64"
-CHOLESKY_T = "float64 float32 float16 complex64 complex128"
-CONJ_T = "complex64 complex128 variant"
-CONV2_D_T = "float16 bfloat16 float32 float64 int32"
-CROSS_T = "float32 float64 int32 uint8 int16 int8 int64 bfloat16 uint16 float16 uint32 uint64"
-DENSE_BINCOUNT_T = "int32 int64 float32 float64"
-DIV_NO_NAN_T = "float16 float32 bfloat16 float64 complex64 complex128"
-FLOOR_DIV_T = ("bfloat16 float16 float32 float64 uint8 int8 uint16 int16 int32 uint32 uint64 int64 complex64 "
-    "complex128")
-FLOOR_MOD_T = "int8 int16 int32 int64 uint8 uint16 uint32 uint64 bfloat16 float16 float32 float64"
-L_R_N_T = "float16 bfloat16 float32"
-LOG_MATRIX_DETERMINANT_T = "float16 float32 float64 complex64 complex128"
-MAT_MUL_T = "bfloat16 float16 float32 float64 int32 int64 uint8 uint16 uint32 uint64 complex64 complex128"
-MATRIX_TRIANGULAR_SOLVE_T = "bfloat16 float64 float32 float16 complex64 complex128"
-MAX_T = ("float32 float64 int32 uint8 int16 int8 int64 bfloat16 uint16 float16 uint32 uint64 qint8 quint8 "
-    "qint32 qint16 quint16")
-MAX_POOL_T = "float16 bfloat16 float32 float64 int32 int64 uint8 int16 int8 uint16 qint8"
-MAXIMUM_T = "bfloat16 float16 float32 float64 int8 uint8 int16 uint16 int32 uint32 int64 uint64"
-NEG_T = "bfloat16 float16 float32 float64 int8 int16 int32 int64 complex64 complex128"
-NEXT_AFTER_T = "float64 float32"
-ONE_HOT_TI = "uint8 int8 int32 int64"
-ONES_LIKE_T = ("bfloat16 float16 float32 float64 int8 uint8 int16 uint16 int32 uint32 int64 uint64 complex64 "
-    "complex128 bool")
-POW_T = "bfloat16 float32 float16 float64 int8 int16 int32 int64 complex64 complex128"
-RANDOM_GAMMA_T = "float16 float32 float64"
-RANDOM_POISSON_V2_R = "float16 float32 float64 int32 int64"
-RANGE_TIDX = "bfloat16 float16 float32 float64 int8 int16 int32 int64 uint16 uint32 uint64"
-RELU_T = "float32 float64 int32 uint8 int16 int8 int64 bfloat16 uint16 float16 uint32 uint64 qint8"
-RESIZE_AREA_T = "int8 uint8 int16 uint16 int32 int64 float16 float32 float64 bfloat16"
-RESIZE_BILINEAR_T = "int8 uint8 int16 uint16 int32 int64 bfloat16 float16 float32 float64 bfloat16"
-RESIZE_BILINEAR_GRAD_T = "float32 bfloat16 float16 float64"
-RESIZE_NEAREST_NEIGHBOR_GRAD_T = "uint8 int8 int32 float16 float32 float64 bfloat16"
-REVERSE_V2_T = ("uint8 int8 uint16 int16 int32 uint32 int64 uint64 bool bfloat16 float16 float32 float64 complex64 "
-    "complex128 string")
-SCALE_AND_TRANSLATE_T = "int8 uint8 int16 uint16 int32 int64 bfloat16 float16 float32 float64"
-SCALE_AND_TRANSLATE_GRAD_T = "float32"
-SPLIT_V_TLEN = "int8 int32 int64"
-SQUARE_T = ("bfloat16 float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64 complex64 "
-    "complex128")
-SQUARED_DIFFERENCE_T = "bfloat16 float16 float32 float64 int32 int64 complex64 complex128"
-STATELESS_RANDOM_UNIFORM_FULL_INT_V2_DTYPE = "int32 int64 uint32 uint64"
-STRING_TO_NUMBER_OUT_TYPE = "float32 float64 int32 int64 uint32 uint64"
-SUB_T = "bfloat16 float16 float32 float64 uint8 int8 uint16 int16 int32 int64 complex64 complex128 uint32 uint64"
-TENSOR_SCATTER_UPDATE_TINDICES = "int16 int32 int64 uint16"
-TRIDIAGONAL_MAT_MUL_T = "float64 float32 complex64 complex128"
-TRUNCATE_MOD_T = "int32 int64 bfloat16 float16 float32 float64"
-WHERE_T = ("float32 float64 int32 uint8 int16 int8 complex64 int64 qint8 quint8 qint32 bfloat16 qint16 quint16 "
-    "uint16 complex128 float16 uint32 uint64 bool")
-XLOGY_T = "float16 bfloat16 float32 float64 complex64 complex128"
+BF16_F32_F16_F64_INT_COMPLEX = "bfloat16 float32 float16 float64 int8 int16 int32 int64 complex64 complex128"
+BF16_F64_F32_F16_COMPLEX = "bfloat16 float64 float32 float16 complex64 complex128"
+COMPLEX = "complex64 complex128"
+COMPLEX_VARIANT = "complex64 complex128 variant"
+F16_BF16_F32 = "float16 bfloat16 float32"
+F16_BF16_F32_F64 = "float16 bfloat16 float32 float64"
+F16_BF16_F32_F64_COMPLEX = "float16 bfloat16 float32 float64 complex64 complex128"
+F16_BF16_F32_F64_INT32 = "float16 bfloat16 float32 float64 int32"
+F16_BF16_F32_F64_INT32_INT64_UINT8_INT16_INT8_UINT16_QINT8 = (
+    "float16 bfloat16 float32 float64 int32 int64 uint8 int16 int8 uint16 qint8")
+F16_F32_BF16_F64_COMPLEX = "float16 float32 bfloat16 float64 complex64 complex128"
+F16_F32_F64 = "float16 float32 float64"
+F16_F32_F64_COMPLEX = "float16 float32 float64 complex64 complex128"
+F16_F32_F64_INT32_INT64 = "float16 float32 float64 int32 int64"
+F32_BF16_F16_F64 = "float32 bfloat16 float16 float64"
+F64_F32_COMPLEX = "float64 float32 complex64 complex128"
+F64_F32_F16_COMPLEX = "float64 float32 float16 complex64 complex128"
+FLOAT = "bfloat16 float16 float32 float64"
+FLOAT32 = "float32"
+FLOAT32_FLOAT64 = "float32 float64"
+FLOAT32_FLOAT64_INT32_INT64_UINT32_UINT64 = "float32 float64 int32 int64 uint32 uint64"
+FLOAT64_FLOAT32 = "float64 float32"
+FLOAT_COMPLEX = "bfloat16 float16 float32 float64 complex64 complex128"
+FLOAT_INT = "bfloat16 float16 float32 float64 int8 int16 int32 int64"
+FLOAT_INT16_INT32_INT64_UINT_COMPLEX = (
+    "bfloat16 float16 float32 float64 int16 int32 int64 uint8 uint16 uint32 uint64 complex64 complex128")
+FLOAT_INT32_INT64_COMPLEX = "bfloat16 float16 float32 float64 int32 int64 complex64 complex128"
+FLOAT_INT32_INT64_UINT_COMPLEX = (
+    "bfloat16 float16 float32 float64 int32 int64 uint8 uint16 uint32 uint64 complex64 complex128")
+FLOAT_INTS_BY_WIDTH = "bfloat16 float16 float32 float64 int8 uint8 int16 uint16 int32 uint32 int64 uint64"
+FLOAT_INTS_BY_WIDTH_COMPLEX_BOOL = (
+    "bfloat16 float16 float32 float64 int8 uint8 int16 uint16 int32 uint32 int64 uint64 complex64 complex128 bool")
+FLOAT_INT_COMPLEX = "bfloat16 float16 float32 float64 int8 int16 int32 int64 complex64 complex128"
+FLOAT_INT_UINT16_UINT32_UINT64 = "bfloat16 float16 float32 float64 int8 int16 int32 int64 uint16 uint32 uint64"
+FLOAT_INT_UINT_COMPLEX = (
+    "bfloat16 float16 float32 float64 int8 int16 int32 int64 uint8 uint16 uint32 uint64 complex64 complex128")
+FLOAT_UINT8_INT8_UINT16_INT16_INT32_INT64_COMPLEX_UINT32_UINT64 = (
+    "bfloat16 float16 float32 float64 uint8 int8 uint16 int16 int32 int64 complex64 complex128 uint32 uint64")
+FLOAT_UINT8_INT8_UINT16_INT16_INT32_UINT32_UINT64_INT64_COMPLEX = (
+    "bfloat16 float16 float32 float64 uint8 int8 uint16 int16 int32 uint32 uint64 int64 complex64 complex128")
+FLOAT_UINT_INT_COMPLEX = (
+    "bfloat16 float16 float32 float64 uint8 uint16 uint32 uint64 int8 int16 int32 int64 complex64 complex128")
+INT16_INT32_INT64 = "int16 int32 int64"
+INT16_INT32_INT64_UINT16 = "int16 int32 int64 uint16"
+INT16_UINT16_INT32_INT64 = "int16 uint16 int32 int64"
+INT32_INT64 = "int32 int64"
+INT32_INT64_FLOAT = "int32 int64 bfloat16 float16 float32 float64"
+INT32_INT64_FLOAT32_FLOAT64 = "int32 int64 float32 float64"
+INT32_INT64_UINT32_UINT64 = "int32 int64 uint32 uint64"
+INT8_INT32_INT64 = "int8 int32 int64"
+INT8_UINT8_INT16_UINT16_INT32_INT64_BF16_F16_F32_F64_BF16 = (
+    "int8 uint8 int16 uint16 int32 int64 bfloat16 float16 float32 float64 bfloat16")
+INT8_UINT8_INT16_UINT16_INT32_INT64_F16_F32_F64_BF16 = (
+    "int8 uint8 int16 uint16 int32 int64 float16 float32 float64 bfloat16")
+INT8_UINT8_INT16_UINT16_INT32_INT64_FLOAT = "int8 uint8 int16 uint16 int32 int64 bfloat16 float16 float32 float64"
+INT_UINT = "int8 int16 int32 int64 uint8 uint16 uint32 uint64"
+INT_UINT_FLOAT = "int8 int16 int32 int64 uint8 uint16 uint32 uint64 bfloat16 float16 float32 float64"
+NUMBER_TYPES = (
+    "float32 float64 int32 uint8 int16 int8 complex64 int64 qint8 quint8 qint32 bfloat16 qint16 quint16 uint16 "
+    "complex128 float16 uint32 uint64")
+NUMBER_TYPES_BOOL = (
+    "float32 float64 int32 uint8 int16 int8 complex64 int64 qint8 quint8 qint32 bfloat16 qint16 quint16 uint16 "
+    "complex128 float16 uint32 uint64 bool")
+NUMBER_TYPES_VARIANT = (
+    "float32 float64 int32 uint8 int16 int8 complex64 int64 qint8 quint8 qint32 bfloat16 qint16 quint16 uint16 "
+    "complex128 float16 uint32 uint64 variant")
+REAL_NUMBER_TYPES = "float32 float64 int32 uint8 int16 int8 int64 bfloat16 uint16 float16 uint32 uint64"
+REAL_NUMBER_TYPES_COMPLEX_BOOL_VARIANT_STRING = (
+    "float32 float64 int32 uint8 int16 int8 int64 bfloat16 uint16 float16 uint32 uint64 complex64 complex128 bool "
+    "variant string")
+REAL_NUMBER_TYPES_QINT8 = "float32 float64 int32 uint8 int16 int8 int64 bfloat16 uint16 float16 uint32 uint64 qint8"
+REAL_NUMBER_TYPES_QUANTIZED = (
+    "float32 float64 int32 uint8 int16 int8 int64 bfloat16 uint16 float16 uint32 uint64 qint8 quint8 qint32 qint16 "
+    "quint16")
+REAL_NUMBER_TYPES_QUANTIZED_BOOL = (
+    "float32 float64 int32 uint8 int16 int8 int64 bfloat16 uint16 float16 uint32 uint64 qint8 quint8 qint32 qint16 "
+    "quint16 bool")
+UINT8_INT8_INT32_F16_F32_F64_BF16 = "uint8 int8 int32 float16 float32 float64 bfloat16"
+UINT8_INT8_INT32_INT64 = "uint8 int8 int32 int64"
+UINT8_INT8_UINT16_INT16_INT32_UINT32_INT64_UINT64_BOOL_FLOAT_COMPLEX_STRING = (
+    "uint8 int8 uint16 int16 int32 uint32 int64 uint64 bool bfloat16 float16 float32 float64 complex64 complex128 "
+    "string")
 
 # op name -> {attr name: its allowed dtypes}
 _BY_OP = {
-    "Abs": {"T": ABS_T},
-    "Acos": {"T": ACOS_T},
-    "Acosh": {"T": ACOS_T},
-    "AddN": {"T": ADD_N_T},
-    "AddV2": {"T": ADD_V2_T},
-    "All": {"Tidx": ALL_TIDX},
-    "Angle": {"T": ANGLE_T, "Tout": ANGLE_TOUT},
-    "Any": {"Tidx": ALL_TIDX},
-    "ArgMax": {"T": ARG_MAX_T, "Tidx": ARG_MAX_TIDX, "output_type": ARG_MAX_OUTPUT_TYPE},
-    "ArgMin": {"T": ARG_MAX_T, "Tidx": ALL_TIDX, "output_type": ALL_TIDX},
-    "AsString": {"T": AS_STRING_T},
-    "Asin": {"T": ACOS_T},
-    "Asinh": {"T": ACOS_T},
-    "Atan": {"T": ACOS_T},
-    "Atan2": {"T": ATAN2_T},
-    "Atanh": {"T": ACOS_T},
-    "AvgPool": {"T": AVG_POOL_T},
-    "AvgPoolGrad": {"T": AVG_POOL_T},
-    "BatchMatMulV2": {"T": BATCH_MAT_MUL_V2_T},
-    "BesselI0": {"T": ATAN2_T},
-    "BesselI0e": {"T": ATAN2_T},
-    "BesselI1": {"T": ATAN2_T},
-    "BesselI1e": {"T": ATAN2_T},
-    "Betainc": {"T": ANGLE_TOUT},
-    "BiasAdd": {"T": BIAS_ADD_T},
-    "BiasAddGrad": {"T": BIAS_ADD_T},
+    "Abs": {"T": FLOAT_INT},
+    "Acos": {"T": FLOAT_COMPLEX},
+    "Acosh": {"T": FLOAT_COMPLEX},
+    "AddN": {"T": NUMBER_TYPES_VARIANT},
+    "AddV2": {"T": FLOAT_UINT_INT_COMPLEX},
+    "All": {"Tidx": INT32_INT64},
+    "Angle": {"T": COMPLEX, "Tout": FLOAT32_FLOAT64},
+    "Any": {"Tidx": INT32_INT64},
+    "ArgMax": {"T": REAL_NUMBER_TYPES_QUANTIZED_BOOL, "Tidx": INT16_INT32_INT64,
+               "output_type": INT16_UINT16_INT32_INT64},
+    "ArgMin": {"T": REAL_NUMBER_TYPES_QUANTIZED_BOOL, "Tidx": INT32_INT64, "output_type": INT32_INT64},
+    "AsString": {"T": REAL_NUMBER_TYPES_COMPLEX_BOOL_VARIANT_STRING},
+    "Asin": {"T": FLOAT_COMPLEX},
+    "Asinh": {"T": FLOAT_COMPLEX},
+    "Atan": {"T": FLOAT_COMPLEX},
+    "Atan2": {"T": FLOAT},
+    "Atanh": {"T": FLOAT_COMPLEX},
+    "AvgPool": {"T": F16_BF16_F32_F64},
+    "AvgPoolGrad": {"T": F16_BF16_F32_F64},
+    "BatchMatMulV2": {"T": FLOAT_INT16_INT32_INT64_UINT_COMPLEX},
+    "BesselI0": {"T": FLOAT},
+    "BesselI0e": {"T": FLOAT},
+    "BesselI1": {"T": FLOAT},
+    "BesselI1e": {"T": FLOAT},
+    "Betainc": {"T": FLOAT32_FLOAT64},
+    "BiasAdd": {"T": NUMBER_TYPES},
+    "BiasAddGrad": {"T": NUMBER_TYPES},
     "Bitcast": {"T": "bfloat16 float16 float32 float64 int64 int32 uint8 uint16 uint32 uint64 int8 int16 complex64 "
                      "complex128 qint8 quint8 qint16 quint16 qint32",
                 "type": "bfloat16 float16 float32 float64 int64 int32 uint8 uint16 uint32 uint64 int8 int16 complex64 "
                         "complex128 qint8 quint8 qint16 quint16 qint32"},
-    "BitwiseAnd": {"T": BITWISE_AND_T},
-    "BitwiseOr": {"T": BITWISE_AND_T},
-    "BitwiseXor": {"T": BITWISE_AND_T},
-    "BroadcastTo": {"Tidx": ALL_TIDX},
-    "Ceil": {"T": ATAN2_T},
-    "CheckNumerics": {"T": ATAN2_T},
-    "Cholesky": {"T": CHOLESKY_T},
-    "ClipByValue": {"T": BIAS_ADD_T},
-    "ComplexAbs": {"T": ANGLE_T, "Tout": ANGLE_TOUT},
-    "ConcatV2": {"Tidx": ALL_TIDX},
-    "Conj": {"T": CONJ_T},
-    "Conv2D": {"T": CONV2_D_T},
-    "Conv2DBackpropFilter": {"T": AVG_POOL_T},
-    "Conv2DBackpropInput": {"T": CONV2_D_T},
-    "Cos": {"T": ACOS_T},
-    "Cosh": {"T": ACOS_T},
-    "Cross": {"T": CROSS_T},
-    "Cumprod": {"T": BIAS_ADD_T, "Tidx": ALL_TIDX},
-    "Cumsum": {"T": BIAS_ADD_T, "Tidx": ALL_TIDX},
-    "CumulativeLogsumexp": {"T": ATAN2_T, "Tidx": ALL_TIDX},
-    "DenseBincount": {"T": DENSE_BINCOUNT_T, "Tidx": ALL_TIDX},
-    "DepthwiseConv2dNative": {"T": AVG_POOL_T},
-    "DepthwiseConv2dNativeBackpropFilter": {"T": AVG_POOL_T},
-    "DepthwiseConv2dNativeBackpropInput": {"T": AVG_POOL_T},
-    "Digamma": {"T": ATAN2_T},
-    "DivNoNan": {"T": DIV_NO_NAN_T},
-    "Elu": {"T": AVG_POOL_T},
-    "Erf": {"T": ATAN2_T},
-    "Erfc": {"T": ATAN2_T},
-    "Erfinv": {"T": ATAN2_T},
-    "Exp": {"T": ACOS_T},
-    "ExpandDims": {"Tdim": ALL_TIDX},
-    "Expm1": {"T": ACOS_T},
-    "Fill": {"index_type": ALL_TIDX},
-    "Floor": {"T": ATAN2_T},
-    "FloorDiv": {"T": FLOOR_DIV_T},
-    "FloorMod": {"T": FLOOR_MOD_T},
-    "GatherNd": {"Tindices": ARG_MAX_TIDX},
-    "GatherV2": {"Taxis": ALL_TIDX, "Tindices": ARG_MAX_TIDX},
-    "Greater": {"T": CROSS_T},
-    "GreaterEqual": {"T": CROSS_T},
-    "Igamma": {"T": ATAN2_T},
-    "IgammaGradA": {"T": ANGLE_TOUT},
-    "Igammac": {"T": ATAN2_T},
-    "Imag": {"T": ANGLE_T, "Tout": ANGLE_TOUT},
-    "InTopKV2": {"T": ALL_TIDX},
-    "Invert": {"T": BITWISE_AND_T},
-    "InvertPermutation": {"T": ALL_TIDX},
-    "IsFinite": {"T": ATAN2_T},
-    "IsInf": {"T": ATAN2_T},
-    "IsNan": {"T": ATAN2_T},
-    "L2Loss": {"T": AVG_POOL_T},
-    "LRN": {"T": L_R_N_T},
-    "LRNGrad": {"T": L_R_N_T},
-    "LeakyRelu": {"T": AVG_POOL_T},
-    "LeftShift": {"T": BITWISE_AND_T},
-    "Less": {"T": CROSS_T},
-    "LessEqual": {"T": CROSS_T},
-    "Lgamma": {"T": ATAN2_T},
-    "LinSpace": {"T": ATAN2_T, "Tidx": ALL_TIDX},
-    "Log": {"T": ACOS_T},
-    "Log1p": {"T": ACOS_T},
-    "LogMatrixDeterminant": {"T": LOG_MATRIX_DETERMINANT_T},
-    "LogSoftmax": {"T": AVG_POOL_T},
-    "LowerBound": {"out_type": ALL_TIDX},
-    "MatMul": {"T": MAT_MUL_T},
-    "MatrixBandPart": {"Tindex": ALL_TIDX},
-    "MatrixDeterminant": {"T": LOG_MATRIX_DETERMINANT_T},
-    "MatrixInverse": {"T": CHOLESKY_T},
-    "MatrixSolve": {"T": CHOLESKY_T},
-    "MatrixTriangularSolve": {"T": MATRIX_TRIANGULAR_SOLVE_T},
-    "Max": {"T": MAX_T, "Tidx": ALL_TIDX},
-    "MaxPool": {"T": MAX_POOL_T},
-    "MaxPoolGrad": {"T": CROSS_T},
-    "MaxPoolGradGrad": {"T": CROSS_T},
-    "Maximum": {"T": MAXIMUM_T},
-    "Mean": {"T": BIAS_ADD_T, "Tidx": ALL_TIDX},
-    "Min": {"T": MAX_T, "Tidx": ALL_TIDX},
-    "Minimum": {"T": MAXIMUM_T},
-    "MirrorPad": {"Tpaddings": ALL_TIDX},
-    "MirrorPadGrad": {"Tpaddings": ALL_TIDX},
-    "Mul": {"T": FLOOR_DIV_T},
-    "Multinomial": {"T": CROSS_T, "output_dtype": ALL_TIDX},
-    "Ndtri": {"T": ATAN2_T},
-    "Neg": {"T": NEG_T},
-    "NextAfter": {"T": NEXT_AFTER_T},
-    "OneHot": {"TI": ONE_HOT_TI},
-    "OnesLike": {"T": ONES_LIKE_T},
-    "Pad": {"Tpaddings": ALL_TIDX},
-    "PadV2": {"Tpaddings": ALL_TIDX},
-    "Polygamma": {"T": ANGLE_TOUT},
-    "Pow": {"T": POW_T},
-    "Prod": {"T": BIAS_ADD_T, "Tidx": ALL_TIDX},
-    "Qr": {"T": CHOLESKY_T},
-    "RandomGamma": {"S": ALL_TIDX, "T": RANDOM_GAMMA_T},
-    "RandomGammaGrad": {"T": ANGLE_TOUT},
-    "RandomPoissonV2": {"R": RANDOM_POISSON_V2_R, "S": ALL_TIDX, "dtype": RANDOM_POISSON_V2_R},
-    "RandomStandardNormal": {"T": ALL_TIDX, "dtype": AVG_POOL_T},
-    "RandomUniform": {"T": ALL_TIDX, "dtype": AVG_POOL_T},
-    "RandomUniformInt": {"T": ALL_TIDX, "Tout": ALL_TIDX},
-    "Range": {"Tidx": RANGE_TIDX},
-    "Real": {"T": ANGLE_T, "Tout": ANGLE_TOUT},
-    "RealDiv": {"T": FLOOR_DIV_T},
-    "Reciprocal": {"T": NEG_T},
-    "Relu": {"T": RELU_T},
-    "Relu6": {"T": CROSS_T},
-    "ReluGrad": {"T": CROSS_T},
-    "Reshape": {"Tshape": ALL_TIDX},
-    "ResizeArea": {"T": RESIZE_AREA_T},
-    "ResizeBicubic": {"T": RESIZE_AREA_T},
-    "ResizeBicubicGrad": {"T": ANGLE_TOUT},
-    "ResizeBilinear": {"T": RESIZE_BILINEAR_T},
-    "ResizeBilinearGrad": {"T": RESIZE_BILINEAR_GRAD_T},
-    "ResizeNearestNeighbor": {"T": RESIZE_AREA_T},
-    "ResizeNearestNeighborGrad": {"T": RESIZE_NEAREST_NEIGHBOR_GRAD_T},
-    "ResourceCountUpTo": {"T": ALL_TIDX},
-    "ResourceScatterAdd": {"Tindices": ALL_TIDX, "dtype": BIAS_ADD_T},
-    "ResourceScatterDiv": {"Tindices": ALL_TIDX, "dtype": BIAS_ADD_T},
-    "ResourceScatterMax": {"Tindices": ALL_TIDX, "dtype": BIAS_ADD_T},
-    "ResourceScatterMin": {"Tindices": ALL_TIDX, "dtype": BIAS_ADD_T},
-    "ResourceScatterMul": {"Tindices": ALL_TIDX, "dtype": BIAS_ADD_T},
-    "ResourceScatterNdAdd": {"Tindices": ALL_TIDX},
-    "ResourceScatterNdMax": {"Tindices": ALL_TIDX},
-    "ResourceScatterNdMin": {"Tindices": ALL_TIDX},
-    "ResourceScatterNdSub": {"Tindices": ALL_TIDX},
-    "ResourceScatterNdUpdate": {"Tindices": ALL_TIDX},
-    "ResourceScatterSub": {"Tindices": ALL_TIDX, "dtype": BIAS_ADD_T},
-    "ResourceScatterUpdate": {"Tindices": ALL_TIDX},
-    "ResourceStridedSliceAssign": {"Index": ALL_TIDX},
-    "ReverseV2": {"T": REVERSE_V2_T, "Tidx": ALL_TIDX},
-    "RightShift": {"T": BITWISE_AND_T},
-    "Rint": {"T": ATAN2_T},
-    "Round": {"T": NEG_T},
-    "Rsqrt": {"T": ACOS_T},
-    "ScaleAndTranslate": {"T": SCALE_AND_TRANSLATE_T},
-    "ScaleAndTranslateGrad": {"T": SCALE_AND_TRANSLATE_GRAD_T},
-    "ScatterNd": {"Tindices": ARG_MAX_TIDX},
-    "SegmentMax": {"T": CROSS_T, "Tindices": ALL_TIDX},
-    "SegmentMin": {"T": CROSS_T, "Tindices": ALL_TIDX},
-    "SegmentProd": {"T": BIAS_ADD_T, "Tindices": ALL_TIDX},
-    "SegmentSum": {"T": BIAS_ADD_T, "Tindices": ALL_TIDX},
-    "SelfAdjointEigV2": {"T": CHOLESKY_T},
-    "Selu": {"T": AVG_POOL_T},
-    "Shape": {"out_type": ALL_TIDX},
-    "Sigmoid": {"T": ACOS_T},
-    "Sign": {"T": NEG_T},
-    "Sin": {"T": ACOS_T},
-    "Sinh": {"T": ACOS_T},
-    "Size": {"out_type": ALL_TIDX},
-    "Slice": {"Index": ALL_TIDX},
-    "Softmax": {"T": AVG_POOL_T},
-    "SoftmaxCrossEntropyWithLogits": {"T": AVG_POOL_T},
-    "Softplus": {"T": AVG_POOL_T},
-    "Softsign": {"T": AVG_POOL_T},
-    "SparseSoftmaxCrossEntropyWithLogits": {"T": AVG_POOL_T, "Tlabels": ALL_TIDX},
-    "SplitV": {"Tlen": SPLIT_V_TLEN},
-    "Sqrt": {"T": ACOS_T},
-    "Square": {"T": SQUARE_T},
-    "SquaredDifference": {"T": SQUARED_DIFFERENCE_T},
-    "StatelessMultinomial": {"T": CROSS_T, "Tseed": ALL_TIDX, "output_dtype": ALL_TIDX},
-    "StatelessRandomGetKeyCounter": {"Tseed": ALL_TIDX},
-    "StatelessRandomNormalV2": {"Tshape": ALL_TIDX, "dtype": AVG_POOL_T},
-    "StatelessRandomUniformFullIntV2": {"Tshape": ALL_TIDX, "dtype": STATELESS_RANDOM_UNIFORM_FULL_INT_V2_DTYPE},
-    "StatelessRandomUniformIntV2": {"Tshape": ALL_TIDX, "dtype": STATELESS_RANDOM_UNIFORM_FULL_INT_V2_DTYPE},
-    "StatelessRandomUniformV2": {"Tshape": ALL_TIDX, "dtype": AVG_POOL_T},
-    "StatelessTruncatedNormalV2": {"Tshape": ALL_TIDX, "dtype": AVG_POOL_T},
-    "StridedSlice": {"Index": ARG_MAX_TIDX},
-    "StridedSliceGrad": {"Index": ALL_TIDX},
-    "StringToNumber": {"out_type": STRING_TO_NUMBER_OUT_TYPE},
-    "Sub": {"T": SUB_T},
-    "Substr": {"T": ALL_TIDX},
-    "Sum": {"T": BIAS_ADD_T, "Tidx": ALL_TIDX},
-    "Svd": {"T": CHOLESKY_T},
-    "Tan": {"T": ACOS_T},
-    "Tanh": {"T": ACOS_T},
-    "TensorListConcatV2": {"shape_type": ALL_TIDX},
-    "TensorListFromTensor": {"shape_type": ALL_TIDX},
-    "TensorListGetItem": {"Tshape": ALL_TIDX},
-    "TensorListReserve": {"shape_type": ALL_TIDX},
-    "TensorListSplit": {"shape_type": ALL_TIDX},
-    "TensorScatterAdd": {"Tindices": ALL_TIDX},
-    "TensorScatterMax": {"Tindices": ALL_TIDX},
-    "TensorScatterMin": {"Tindices": ALL_TIDX},
-    "TensorScatterSub": {"Tindices": ALL_TIDX},
-    "TensorScatterUpdate": {"Tindices": TENSOR_SCATTER_UPDATE_TINDICES},
-    "Tile": {"Tmultiples": ALL_TIDX},
-    "TopKV2": {"T": CROSS_T, "Tk": ARG_MAX_TIDX, "index_type": ARG_MAX_TIDX},
-    "Transpose": {"Tperm": ALL_TIDX},
-    "TridiagonalMatMul": {"T": TRIDIAGONAL_MAT_MUL_T},
-    "TridiagonalSolve": {"T": TRIDIAGONAL_MAT_MUL_T},
-    "TruncateDiv": {"T": FLOOR_DIV_T},
-    "TruncateMod": {"T": TRUNCATE_MOD_T},
-    "TruncatedNormal": {"T": ALL_TIDX, "dtype": AVG_POOL_T},
-    "Unique": {"out_idx": ALL_TIDX},
-    "UniqueWithCounts": {"out_idx": ALL_TIDX},
-    "UnsortedSegmentMax": {"T": CROSS_T, "Tindices": ALL_TIDX, "Tnumsegments": ALL_TIDX},
-    "UnsortedSegmentMin": {"T": CROSS_T, "Tindices": ALL_TIDX, "Tnumsegments": ALL_TIDX},
-    "UnsortedSegmentProd": {"T": BIAS_ADD_T, "Tindices": ALL_TIDX, "Tnumsegments": ALL_TIDX},
-    "UnsortedSegmentSum": {"T": BIAS_ADD_T, "Tindices": ARG_MAX_TIDX, "Tnumsegments": ALL_TIDX},
-    "UpperBound": {"out_type": ALL_TIDX},
-    "Where": {"T": WHERE_T},
-    "Xlogy": {"T": XLOGY_T},
-    "Zeta": {"T": ANGLE_TOUT},
+    "BitwiseAnd": {"T": INT_UINT},
+    "BitwiseOr": {"T": INT_UINT},
+    "BitwiseXor": {"T": INT_UINT},
+    "BroadcastTo": {"Tidx": INT32_INT64},
+    "Ceil": {"T": FLOAT},
+    "CheckNumerics": {"T": FLOAT},
+    "Cholesky": {"T": F64_F32_F16_COMPLEX},
+    "ClipByValue": {"T": NUMBER_TYPES},
+    "ComplexAbs": {"T": COMPLEX, "Tout": FLOAT32_FLOAT64},
+    "ConcatV2": {"Tidx": INT32_INT64},
+    "Conj": {"T": COMPLEX_VARIANT},
+    "Conv2D": {"T": F16_BF16_F32_F64_INT32},
+    "Conv2DBackpropFilter": {"T": F16_BF16_F32_F64},
+    "Conv2DBackpropInput": {"T": F16_BF16_F32_F64_INT32},
+    "Cos": {"T": FLOAT_COMPLEX},
+    "Cosh": {"T": FLOAT_COMPLEX},
+    "Cross": {"T": REAL_NUMBER_TYPES},
+    "Cumprod": {"T": NUMBER_TYPES, "Tidx": INT32_INT64},
+    "Cumsum": {"T": NUMBER_TYPES, "Tidx": INT32_INT64},
+    "CumulativeLogsumexp": {"T": FLOAT, "Tidx": INT32_INT64},
+    "DenseBincount": {"T": INT32_INT64_FLOAT32_FLOAT64, "Tidx": INT32_INT64},
+    "DepthwiseConv2dNative": {"T": F16_BF16_F32_F64},
+    "DepthwiseConv2dNativeBackpropFilter": {"T": F16_BF16_F32_F64},
+    "DepthwiseConv2dNativeBackpropInput": {"T": F16_BF16_F32_F64},
+    "Digamma": {"T": FLOAT},
+    "DivNoNan": {"T": F16_F32_BF16_F64_COMPLEX},
+    "Elu": {"T": F16_BF16_F32_F64},
+    "Erf": {"T": FLOAT},
+    "Erfc": {"T": FLOAT},
+    "Erfinv": {"T": FLOAT},
+    "Exp": {"T": FLOAT_COMPLEX},
+    "ExpandDims": {"Tdim": INT32_INT64},
+    "Expm1": {"T": FLOAT_COMPLEX},
+    "Fill": {"index_type": INT32_INT64},
+    "Floor": {"T": FLOAT},
+    "FloorDiv": {"T": FLOAT_UINT8_INT8_UINT16_INT16_INT32_UINT32_UINT64_INT64_COMPLEX},
+    "FloorMod": {"T": INT_UINT_FLOAT},
+    "GatherNd": {"Tindices": INT16_INT32_INT64},
+    "GatherV2": {"Taxis": INT32_INT64, "Tindices": INT16_INT32_INT64},
+    "Greater": {"T": REAL_NUMBER_TYPES},
+    "GreaterEqual": {"T": REAL_NUMBER_TYPES},
+    "Igamma": {"T": FLOAT},
+    "IgammaGradA": {"T": FLOAT32_FLOAT64},
+    "Igammac": {"T": FLOAT},
+    "Imag": {"T": COMPLEX, "Tout": FLOAT32_FLOAT64},
+    "InTopKV2": {"T": INT32_INT64},
+    "Invert": {"T": INT_UINT},
+    "InvertPermutation": {"T": INT32_INT64},
+    "IsFinite": {"T": FLOAT},
+    "IsInf": {"T": FLOAT},
+    "IsNan": {"T": FLOAT},
+    "L2Loss": {"T": F16_BF16_F32_F64},
+    "LRN": {"T": F16_BF16_F32},
+    "LRNGrad": {"T": F16_BF16_F32},
+    "LeakyRelu": {"T": F16_BF16_F32_F64},
+    "LeftShift": {"T": INT_UINT},
+    "Less": {"T": REAL_NUMBER_TYPES},
+    "LessEqual": {"T": REAL_NUMBER_TYPES},
+    "Lgamma": {"T": FLOAT},
+    "LinSpace": {"T": FLOAT, "Tidx": INT32_INT64},
+    "Log": {"T": FLOAT_COMPLEX},
+    "Log1p": {"T": FLOAT_COMPLEX},
+    "LogMatrixDeterminant": {"T": F16_F32_F64_COMPLEX},
+    "LogSoftmax": {"T": F16_BF16_F32_F64},
+    "LowerBound": {"out_type": INT32_INT64},
+    "MatMul": {"T": FLOAT_INT32_INT64_UINT_COMPLEX},
+    "MatrixBandPart": {"Tindex": INT32_INT64},
+    "MatrixDeterminant": {"T": F16_F32_F64_COMPLEX},
+    "MatrixInverse": {"T": F64_F32_F16_COMPLEX},
+    "MatrixSolve": {"T": F64_F32_F16_COMPLEX},
+    "MatrixTriangularSolve": {"T": BF16_F64_F32_F16_COMPLEX},
+    "Max": {"T": REAL_NUMBER_TYPES_QUANTIZED, "Tidx": INT32_INT64},
+    "MaxPool": {"T": F16_BF16_F32_F64_INT32_INT64_UINT8_INT16_INT8_UINT16_QINT8},
+    "MaxPoolGrad": {"T": REAL_NUMBER_TYPES},
+    "MaxPoolGradGrad": {"T": REAL_NUMBER_TYPES},
+    "Maximum": {"T": FLOAT_INTS_BY_WIDTH},
+    "Mean": {"T": NUMBER_TYPES, "Tidx": INT32_INT64},
+    "Min": {"T": REAL_NUMBER_TYPES_QUANTIZED, "Tidx": INT32_INT64},
+    "Minimum": {"T": FLOAT_INTS_BY_WIDTH},
+    "MirrorPad": {"Tpaddings": INT32_INT64},
+    "MirrorPadGrad": {"Tpaddings": INT32_INT64},
+    "Mul": {"T": FLOAT_UINT8_INT8_UINT16_INT16_INT32_UINT32_UINT64_INT64_COMPLEX},
+    "Multinomial": {"T": REAL_NUMBER_TYPES, "output_dtype": INT32_INT64},
+    "Ndtri": {"T": FLOAT},
+    "Neg": {"T": FLOAT_INT_COMPLEX},
+    "NextAfter": {"T": FLOAT64_FLOAT32},
+    "OneHot": {"TI": UINT8_INT8_INT32_INT64},
+    "OnesLike": {"T": FLOAT_INTS_BY_WIDTH_COMPLEX_BOOL},
+    "Pad": {"Tpaddings": INT32_INT64},
+    "PadV2": {"Tpaddings": INT32_INT64},
+    "Polygamma": {"T": FLOAT32_FLOAT64},
+    "Pow": {"T": BF16_F32_F16_F64_INT_COMPLEX},
+    "Prod": {"T": NUMBER_TYPES, "Tidx": INT32_INT64},
+    "Qr": {"T": F64_F32_F16_COMPLEX},
+    "RandomGamma": {"S": INT32_INT64, "T": F16_F32_F64},
+    "RandomGammaGrad": {"T": FLOAT32_FLOAT64},
+    "RandomPoissonV2": {"R": F16_F32_F64_INT32_INT64, "S": INT32_INT64, "dtype": F16_F32_F64_INT32_INT64},
+    "RandomStandardNormal": {"T": INT32_INT64, "dtype": F16_BF16_F32_F64},
+    "RandomUniform": {"T": INT32_INT64, "dtype": F16_BF16_F32_F64},
+    "RandomUniformInt": {"T": INT32_INT64, "Tout": INT32_INT64},
+    "Range": {"Tidx": FLOAT_INT_UINT16_UINT32_UINT64},
+    "Real": {"T": COMPLEX, "Tout": FLOAT32_FLOAT64},
+    "RealDiv": {"T": FLOAT_UINT8_INT8_UINT16_INT16_INT32_UINT32_UINT64_INT64_COMPLEX},
+    "Reciprocal": {"T": FLOAT_INT_COMPLEX},
+    "Relu": {"T": REAL_NUMBER_TYPES_QINT8},
+    "Relu6": {"T": REAL_NUMBER_TYPES},
+    "ReluGrad": {"T": REAL_NUMBER_TYPES},
+    "Reshape": {"Tshape": INT32_INT64},
+    "ResizeArea": {"T": INT8_UINT8_INT16_UINT16_INT32_INT64_F16_F32_F64_BF16},
+    "ResizeBicubic": {"T": INT8_UINT8_INT16_UINT16_INT32_INT64_F16_F32_F64_BF16},
+    "ResizeBicubicGrad": {"T": FLOAT32_FLOAT64},
+    "ResizeBilinear": {"T": INT8_UINT8_INT16_UINT16_INT32_INT64_BF16_F16_F32_F64_BF16},
+    "ResizeBilinearGrad": {"T": F32_BF16_F16_F64},
+    "ResizeNearestNeighbor": {"T": INT8_UINT8_INT16_UINT16_INT32_INT64_F16_F32_F64_BF16},
+    "ResizeNearestNeighborGrad": {"T": UINT8_INT8_INT32_F16_F32_F64_BF16},
+    "ResourceCountUpTo": {"T": INT32_INT64},
+    "ResourceScatterAdd": {"Tindices": INT32_INT64, "dtype": NUMBER_TYPES},
+    "ResourceScatterDiv": {"Tindices": INT32_INT64, "dtype": NUMBER_TYPES},
+    "ResourceScatterMax": {"Tindices": INT32_INT64, "dtype": NUMBER_TYPES},
+    "ResourceScatterMin": {"Tindices": INT32_INT64, "dtype": NUMBER_TYPES},
+    "ResourceScatterMul": {"Tindices": INT32_INT64, "dtype": NUMBER_TYPES},
+    "ResourceScatterNdAdd": {"Tindices": INT32_INT64},
+    "ResourceScatterNdMax": {"Tindices": INT32_INT64},
+    "ResourceScatterNdMin": {"Tindices": INT32_INT64},
+    "ResourceScatterNdSub": {"Tindices": INT32_INT64},
+    "ResourceScatterNdUpdate": {"Tindices": INT32_INT64},
+    "ResourceScatterSub": {"Tindices": INT32_INT64, "dtype": NUMBER_TYPES},
+    "ResourceScatterUpdate": {"Tindices": INT32_INT64},
+    "ResourceStridedSliceAssign": {"Index": INT32_INT64},
+    "ReverseV2": {"T": UINT8_INT8_UINT16_INT16_INT32_UINT32_INT64_UINT64_BOOL_FLOAT_COMPLEX_STRING,
+                  "Tidx": INT32_INT64},
+    "RightShift": {"T": INT_UINT},
+    "Rint": {"T": FLOAT},
+    "Round": {"T": FLOAT_INT_COMPLEX},
+    "Rsqrt": {"T": FLOAT_COMPLEX},
+    "ScaleAndTranslate": {"T": INT8_UINT8_INT16_UINT16_INT32_INT64_FLOAT},
+    "ScaleAndTranslateGrad": {"T": FLOAT32},
+    "ScatterNd": {"Tindices": INT16_INT32_INT64},
+    "SegmentMax": {"T": REAL_NUMBER_TYPES, "Tindices": INT32_INT64},
+    "SegmentMin": {"T": REAL_NUMBER_TYPES, "Tindices": INT32_INT64},
+    "SegmentProd": {"T": NUMBER_TYPES, "Tindices": INT32_INT64},
+    "SegmentSum": {"T": NUMBER_TYPES, "Tindices": INT32_INT64},
+    "SelfAdjointEigV2": {"T": F64_F32_F16_COMPLEX},
+    "Selu": {"T": F16_BF16_F32_F64},
+    "Shape": {"out_type": INT32_INT64},
+    "Sigmoid": {"T": FLOAT_COMPLEX},
+    "Sign": {"T": FLOAT_INT_COMPLEX},
+    "Sin": {"T": FLOAT_COMPLEX},
+    "Sinh": {"T": FLOAT_COMPLEX},
+    "Size": {"out_type": INT32_INT64},
+    "Slice": {"Index": INT32_INT64},
+    "Softmax": {"T": F16_BF16_F32_F64},
+    "SoftmaxCrossEntropyWithLogits": {"T": F16_BF16_F32_F64},
+    "Softplus": {"T": F16_BF16_F32_F64},
+    "Softsign": {"T": F16_BF16_F32_F64},
+    "SparseSoftmaxCrossEntropyWithLogits": {"T": F16_BF16_F32_F64, "Tlabels": INT32_INT64},
+    "SplitV": {"Tlen": INT8_INT32_INT64},
+    "Sqrt": {"T": FLOAT_COMPLEX},
+    "Square": {"T": FLOAT_INT_UINT_COMPLEX},
+    "SquaredDifference": {"T": FLOAT_INT32_INT64_COMPLEX},
+    "StatelessMultinomial": {"T": REAL_NUMBER_TYPES, "Tseed": INT32_INT64, "output_dtype": INT32_INT64},
+    "StatelessRandomGetKeyCounter": {"Tseed": INT32_INT64},
+    "StatelessRandomNormalV2": {"Tshape": INT32_INT64, "dtype": F16_BF16_F32_F64},
+    "StatelessRandomUniformFullIntV2": {"Tshape": INT32_INT64, "dtype": INT32_INT64_UINT32_UINT64},
+    "StatelessRandomUniformIntV2": {"Tshape": INT32_INT64, "dtype": INT32_INT64_UINT32_UINT64},
+    "StatelessRandomUniformV2": {"Tshape": INT32_INT64, "dtype": F16_BF16_F32_F64},
+    "StatelessTruncatedNormalV2": {"Tshape": INT32_INT64, "dtype": F16_BF16_F32_F64},
+    "StridedSlice": {"Index": INT16_INT32_INT64},
+    "StridedSliceGrad": {"Index": INT32_INT64},
+    "StringToNumber": {"out_type": FLOAT32_FLOAT64_INT32_INT64_UINT32_UINT64},
+    "Sub": {"T": FLOAT_UINT8_INT8_UINT16_INT16_INT32_INT64_COMPLEX_UINT32_UINT64},
+    "Substr": {"T": INT32_INT64},
+    "Sum": {"T": NUMBER_TYPES, "Tidx": INT32_INT64},
+    "Svd": {"T": F64_F32_F16_COMPLEX},
+    "Tan": {"T": FLOAT_COMPLEX},
+    "Tanh": {"T": FLOAT_COMPLEX},
+    "TensorListConcatV2": {"shape_type": INT32_INT64},
+    "TensorListFromTensor": {"shape_type": INT32_INT64},
+    "TensorListGetItem": {"Tshape": INT32_INT64},
+    "TensorListReserve": {"shape_type": INT32_INT64},
+    "TensorListSplit": {"shape_type": INT32_INT64},
+    "TensorScatterAdd": {"Tindices": INT32_INT64},
+    "TensorScatterMax": {"Tindices": INT32_INT64},
+    "TensorScatterMin": {"Tindices": INT32_INT64},
+    "TensorScatterSub": {"Tindices": INT32_INT64},
+    "TensorScatterUpdate": {"Tindices": INT16_INT32_INT64_UINT16},
+    "Tile": {"Tmultiples": INT32_INT64},
+    "TopKV2": {"T": REAL_NUMBER_TYPES, "Tk": INT16_INT32_INT64, "index_type": INT16_INT32_INT64},
+    "Transpose": {"Tperm": INT32_INT64},
+    "TridiagonalMatMul": {"T": F64_F32_COMPLEX},
+    "TridiagonalSolve": {"T": F64_F32_COMPLEX},
+    "TruncateDiv": {"T": FLOAT_UINT8_INT8_UINT16_INT16_INT32_UINT32_UINT64_INT64_COMPLEX},
+    "TruncateMod": {"T": INT32_INT64_FLOAT},
+    "TruncatedNormal": {"T": INT32_INT64, "dtype": F16_BF16_F32_F64},
+    "Unique": {"out_idx": INT32_INT64},
+    "UniqueWithCounts": {"out_idx": INT32_INT64},
+    "UnsortedSegmentMax": {"T": REAL_NUMBER_TYPES, "Tindices": INT32_INT64, "Tnumsegments": INT32_INT64},
+    "UnsortedSegmentMin": {"T": REAL_NUMBER_TYPES, "Tindices": INT32_INT64, "Tnumsegments": INT32_INT64},
+    "UnsortedSegmentProd": {"T": NUMBER_TYPES, "Tindices": INT32_INT64, "Tnumsegments": INT32_INT64},
+    "UnsortedSegmentSum": {"T": NUMBER_TYPES, "Tindices": INT16_INT32_INT64, "Tnumsegments": INT32_INT64},
+    "UpperBound": {"out_type": INT32_INT64},
+    "Where": {"T": NUMBER_TYPES_BOOL},
+    "Xlogy": {"T": F16_BF16_F32_F64_COMPLEX},
+    "Zeta": {"T": FLOAT32_FLOAT64},
 }
 
 

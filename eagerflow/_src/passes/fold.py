@@ -56,7 +56,7 @@ def _numeric_known(op, shape):
 
 def fold_constants(program):
     from ..graph.graph import Operation, SymbolicTensor
-    from ..ops.array import Const
+    from ..ops.array.basic import Const
     for op in program.ops:
         if op.opdef.stateful or op.type in ("Const", "Placeholder") or not op.inputs or _too_big(op):
             continue

@@ -27,8 +27,8 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.shape import TensorShape
 from ..graph.graph import Operation, SymbolicTensor
-from ..ops import math as M
-from ..ops.array import Const
+from ..ops.math import elementwise as M
+from ..ops.array.basic import Const
 
 
 def _const_value(tensor):

@@ -4,7 +4,7 @@ state lives across tf.function calls.
 TensorFlow keeps it behind a resource handle. Here the state is two non-trainable variables (keys sorted
 ascending, values alongside, each first dimension unknown), so a traced function captures them by
 reference like any variable and sees every change, eager or traced. insert / remove are pure ops over
-the pair (ops/lookup_mutable.py) followed by two assigns; lookup is VocabularyLookup (scalar values) or a
+the pair (ops/lookup/mutable.py) followed by two assigns; lookup is VocabularyLookup (scalar values) or a
 position lookup and a gather (vector values). An insert or remove is a read of both variables and two
 assigns, not one atomic step: threads changing one table at the same time can lose an update.
 """
@@ -16,14 +16,15 @@ from ..core import dtypes
 from ..core.context import graph_scope
 from ..core.convert import convert_to_tensor
 from ..core.shape import TensorShape
-from ..ops.array import concat, reshape, shape, size, where
-from ..ops.lookup_mutable import table_insert, table_remove
-from ..ops.lookup_tables import _check_key_dtype
-from ..ops.math import greater_equal, maximum
-from ..ops.sequences import range as index_range
-from ..ops.slicing import gather
-from ..ops.static_shapes import get_static_value
-from ..ops.vocabulary_lookup import vocabulary_lookup
+from ..ops.array.joining import concat
+from ..ops.array.basic import reshape, shape, size, where
+from ..ops.lookup.mutable import table_insert, table_remove
+from ..ops.lookup.tables import _check_key_dtype
+from ..ops.math.elementwise import greater_equal, maximum
+from ..ops.array.sequences import range as index_range
+from ..ops.array.slicing import gather
+from ..ops.array.static_shapes import get_static_value
+from ..ops.lookup.vocabulary import vocabulary_lookup
 from .variables import Variable
 
 

@@ -2,9 +2,9 @@
 
 Why a variable: the state then lives across calls of a traced function (each run of the graph
 advances it, like any variable update) and is saved and restored with the model. Draws are the
-ops of ops/stateful_random.py. `from_seed(s)` puts s into the state's words as TensorFlow does
+ops of ops/random/generator.py. `from_seed(s)` puts s into the state's words as TensorFlow does
 (counter = s, key = 0 for a small s), and the draws are TensorFlow's Philox stream
-(ops/stateful_random.py): a seed gives TensorFlow's numbers.
+(ops/random/generator.py): a seed gives TensorFlow's numbers.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ..core import dtypes as _dt
 from ..core.convert import convert_to_tensor
 from ..ops.operands import as_int_tensor
 from ..ops.registry import bind
-from ..ops.stateful_random import (PHILOX, as_state, StatefulStandardNormalV2, StatefulTruncatedNormal, StatefulUniform,
+from ..ops.random.generator import (PHILOX, as_state, StatefulStandardNormalV2, StatefulTruncatedNormal, StatefulUniform,
                                    StatefulUniformFullInt, StatefulUniformInt)
 from .variables import Variable
 
@@ -131,8 +131,8 @@ class Generator:
     def make_seeds(self, count=1):
         """int64 [2, count]: seeds for the stateless random ops; as TensorFlow makes them for Philox,
         `count` random keys over a row of zeros."""
-        from ..ops.array import zeros_like
-        from ..ops.joining import stack
+        from ..ops.array.basic import zeros_like
+        from ..ops.array.joining import stack
         keys = self.uniform_full_int([count], _dt.int64)
         return stack([keys, zeros_like(keys)])
 

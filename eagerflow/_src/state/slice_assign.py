@@ -21,7 +21,7 @@ from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError
 from ..core.update_locks import locked_update
 from ..ops.registry import NO_GRADIENT, bind, defop
-from ..ops.slicing import (StridedSlice, _dense_entries, _is_bool_mask, _numpy_index, _spec_lists, boolean_mask,
+from ..ops.array.slicing import (StridedSlice, _dense_entries, _is_bool_mask, _numpy_index, _spec_lists, boolean_mask,
                            slice_spec_from_key)
 
 _ORIGINS = {}  # id(slice tensor) -> (weakref to it, variable, begin, end, strides, attrs)

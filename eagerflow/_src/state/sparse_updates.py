@@ -157,7 +157,7 @@ def _count_up_to(var, limit):
 
 
 def _count_infer(inputs, attrs):
-    from ..ops.state import _var_spec
+    from ..ops.variables.resource import _var_spec
     shape, dtype = _var_spec(inputs[0])
     return [Spec(shape, dtype)]
 
@@ -173,11 +173,11 @@ class SparseUpdates:
     __slots__ = ()
 
     def sparse_read(self, indices, name=None):
-        from ..ops.slicing import gather
+        from ..ops.array.slicing import gather
         return gather(self._as_tensor(), indices)
 
     def gather_nd(self, indices, name=None):
-        from ..ops.slicing import gather_nd
+        from ..ops.array.slicing import gather_nd
         return gather_nd(self._as_tensor(), indices)
 
     def _scatter(self, op_name, sparse_delta):

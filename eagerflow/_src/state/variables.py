@@ -16,7 +16,7 @@ from ..core.context import state
 from ..core.convert import convert_to_tensor
 from ..core.shape import TensorShape, as_shape
 from ..core.tensor import DeviceValue, Tensor, TensorOperators, _numpy_text
-from ..ops import state as _ops
+from ..ops.variables import resource as _ops
 from ..ops.registry import bind
 from .initial_value import initial_array, initialize_in_graph
 from .slice_assign import slice_of

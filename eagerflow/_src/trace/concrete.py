@@ -2,7 +2,7 @@
 
 Called directly it checks the arguments against the traced call (trace/call_binding.py), then
 runs the generated Python on raw arrays (the cached-call hot path). Under a
-recording tape it runs as one call op (ops/call.py) that also returns its intermediates, and its
+recording tape it runs as one call op (ops/control/call.py) that also returns its intermediates, and its
 gradient is another ConcreteFunction (trace/gradient.py). Inside another trace it is inlined.
 """
 from __future__ import annotations
@@ -96,7 +96,7 @@ class ConcreteFunction:
         return cls(graph, executable, structured_outputs, param_specs, name, traced_call=traced_call,
                    output_specs=output_specs, flat_positional=flat_positional)
 
-    # --- what ops/call.py needs (the call op) ---
+    # --- what ops/control/call.py needs (the call op) ---
     def run_arrays(self, arrays):
         """The generated code on raw arrays; trailing capture inputs of a call op are ignored (the
         generated code holds its captures)."""
@@ -280,7 +280,7 @@ class ConcreteFunction:
         if state.graph is not None:
             from ..graph.evaluate import evaluate
             return evaluate(self.graph, tensors, self._structure)
-        from ..ops.call import call_function
+        from ..ops.control.call import call_function
         inputs = list(tensors) + list(self.capture_inputs())
         if not any(tape.recording and tape.should_record(inputs) for tape in state.tapes):
             return self._wrap(self._run_switched([t._value for t in tensors]))

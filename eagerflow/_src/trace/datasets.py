@@ -29,7 +29,7 @@ from ..core import dtypes as _dt
 from ..core import nest
 from ..core.convert import convert_to_tensor
 from ..core.tensor import DeviceTensor, EagerTensor, TensorSpec
-from ..ops.state import ResourceHandle
+from ..ops.variables.resource import ResourceHandle
 from . import signature as sig
 
 DATASET = "D"

@@ -233,7 +233,7 @@ def _restore(variables, values):
 
 def _save_random():
     from ..core.context import random_seeds
-    from ..ops.random import _streams
+    from ..ops.random.draws import _streams
     with _streams._lock:
         streams = [(k, g, g.bit_generator.state) for k, g in _streams._by_key.items()]
         unseeded = _streams._unseeded
@@ -243,7 +243,7 @@ def _save_random():
 
 def _restore_random(saved):
     from ..core.context import random_seeds
-    from ..ops.random import _streams
+    from ..ops.random.draws import _streams
     global_seed, op_seeds, streams, unseeded, unseeded_state = saved
     with random_seeds._lock:
         random_seeds._global_seed = global_seed

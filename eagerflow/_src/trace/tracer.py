@@ -51,7 +51,7 @@ class Tracer:
         being traced now, if any (so it may close over the caller's tensors); args hold
         TensorSpecs where tensors go."""
         from ..graph.graph import Graph
-        from ..ops.array import identity
+        from ..ops.array.basic import identity
         graph = Graph(self.name, outer=state.graph)
         param_specs = []
         symbols = []

@@ -1,8 +1,8 @@
 """Activation layers with parameters: LeakyReLU, ELU, PReLU (a learned slope per feature) and Identity."""
 from __future__ import annotations
 
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.nn import basic as _nn
 from .. import constraints as _con
 from .. import initializers as _init
 from .. import regularizers as _reg

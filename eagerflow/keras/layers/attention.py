@@ -5,11 +5,11 @@ sum of the values; masked query steps give zero rows. Keras 3's rules and messag
 from __future__ import annotations
 
 from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
-from ..._src.ops.matmul import matmul
-from ..._src.ops.reduce import reduce_sum
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.nn import basic as _nn
+from ..._src.ops.linalg.matmul import matmul
+from ..._src.ops.math.reduce import reduce_sum
 from .base import Layer
 from .multi_head_attention import causal_mask
 

@@ -28,8 +28,8 @@ from ..._src.core.context import state
 from ..._src.core import nest
 from ..._src.core.convert import convert_to_tensor
 from ..._src.core.tensor import Tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
 from ..._src.state.module import Module
 from ..._src.state.variables import Variable
 from .. import constraints as _con

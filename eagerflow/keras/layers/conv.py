@@ -2,9 +2,9 @@
 GlobalAveragePooling2D."""
 from __future__ import annotations
 
-from ..._src.ops import conv as _conv
-from ..._src.ops import pooling as _pool
-from ..._src.ops import reduce as _reduce
+from ..._src.ops.nn import conv as _conv
+from ..._src.ops.nn import pooling as _pool
+from ..._src.ops.math import reduce as _reduce
 from .. import activations as _act
 from .. import constraints as _con
 from .. import initializers as _init

@@ -7,12 +7,12 @@ convolution and pooling ops (no 3-D op needed):
 - Conv1DTranspose is Conv2DTranspose over a height-1 image."""
 from __future__ import annotations
 
-from ..._src.ops import array as _array
-from ..._src.ops import conv as _conv
-from ..._src.ops import pooling as _pool
-from ..._src.ops import reduce as _reduce
-from ..._src.ops.joining import concat
-from ..._src.ops.padding import pad
+from ..._src.ops.array import basic as _array
+from ..._src.ops.nn import conv as _conv
+from ..._src.ops.nn import pooling as _pool
+from ..._src.ops.math import reduce as _reduce
+from ..._src.ops.array.joining import concat
+from ..._src.ops.array.padding import pad
 from .base import Layer
 from .conv import _channels_last, _padding, add_kernel_and_bias, conv_weight_config, read_weight_args
 from .input_spec import check_ndim

@@ -3,9 +3,9 @@ DepthwiseConv2D (one filter bank per input channel, run as a grouped convolution
 channel) and SeparableConv2D (a depthwise convolution, then a 1x1 pointwise one)."""
 from __future__ import annotations
 
-from ..._src.ops import array as _array
-from ..._src.ops import conv as _conv
-from ..._src.ops.joining import concat
+from ..._src.ops.array import basic as _array
+from ..._src.ops.nn import conv as _conv
+from ..._src.ops.array.joining import concat
 from .. import activations as _act
 from .. import constraints as _con
 from .. import initializers as _init

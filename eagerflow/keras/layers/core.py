@@ -3,13 +3,13 @@ from __future__ import annotations
 
 import math
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
-from ..._src.ops.matmul import matmul
-from ..._src.ops.reduce import reduce_logsumexp
-from ..._src.ops.joining import concat
-from ..._src.ops.slicing import gather
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.nn import basic as _nn
+from ..._src.ops.linalg.matmul import matmul
+from ..._src.ops.math.reduce import reduce_logsumexp
+from ..._src.ops.array.joining import concat
+from ..._src.ops.array.slicing import gather
 from .. import activations as _act
 from .. import constraints as _con
 from .. import initializers as _init

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ..._src.ops.einsum import einsum
+from ..._src.ops.linalg.einsum import einsum
 from .. import activations as _act
 from .. import constraints as _con
 from .. import initializers as _init

@@ -8,7 +8,7 @@ a hash (FarmHash of a string, floormod of an integer), as Keras does. "one_hot" 
 return int64 like Keras' TensorFlow backend, "tf_idf" float32 (count times the token's idf weight; the
 OOV slots weigh the mean of the token weights).
 
-The table is a VocabularyLookup op (ops/vocabulary_lookup.py) over constant key / value tensors built
+The table is a VocabularyLookup op (ops/lookup/vocabulary.py) over constant key / value tensors built
 once per vocabulary, so the layer runs eagerly, in tf.function, in Dataset.map and inside a model.
 `adapt` orders tokens by count, ties by the larger token first (Keras' order).
 """
@@ -22,13 +22,13 @@ import numpy as np
 from ..._src.core.convert import convert_to_tensor
 from ..._src.core.errors import FailedPreconditionError
 from ..._src.core.tensor import wrap_array
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import reduce as _reduce
-from ..._src.ops.checks import Assert
-from ..._src.ops.slicing import boolean_mask
-from ..._src.ops.string_hash import to_hash_bucket_fast
-from ..._src.ops.vocabulary_lookup import vocabulary_lookup
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.math import reduce as _reduce
+from ..._src.ops.debugging.checks import Assert
+from ..._src.ops.array.slicing import boolean_mask
+from ..._src.ops.strings.hashing import to_hash_bucket_fast
+from ..._src.ops.lookup.vocabulary import vocabulary_lookup
 from .base import Layer
 from .preprocessing import encode_categorical
 

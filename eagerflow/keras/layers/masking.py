@@ -17,9 +17,9 @@ import weakref
 
 from ..._src.core import nest
 from ..._src.core.tensor import Tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import reduce as _reduce
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.math import reduce as _reduce
 from .base import Layer
 
 _masks = {}  # id(eager tensor) -> (weakref to it, mask)

@@ -2,12 +2,12 @@
 Minimum (elementwise, broadcasting as Keras 3 does) and Dot (a batched dot product over chosen axes)."""
 from __future__ import annotations
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import reduce as _reduce
-from ..._src.ops.joining import concat
-from ..._src.ops.einsum import einsum
-from ..._src.ops.math import add_n
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.math import reduce as _reduce
+from ..._src.ops.array.joining import concat
+from ..._src.ops.linalg.einsum import einsum
+from ..._src.ops.math.elementwise import add_n
 from .base import Layer
 
 

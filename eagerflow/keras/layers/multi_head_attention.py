@@ -9,10 +9,10 @@ import math
 import string
 
 from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops.einsum import einsum
-from ..._src.ops.sequences import range as _range
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.linalg.einsum import einsum
+from ..._src.ops.array.sequences import range as _range
 from .. import constraints as _con
 from .. import initializers as _init
 from .. import regularizers as _reg

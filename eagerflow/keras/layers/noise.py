@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import math
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
-from ..._src.ops import random as _random
-from ..._src.ops.joining import concat
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.nn import basic as _nn
+from ..._src.ops.random import draws as _random
+from ..._src.ops.array.joining import concat
 from .base import Layer
 from .input_spec import check_ndim
 

@@ -3,12 +3,12 @@ causal padding), MaxPooling1D, AveragePooling1D, GlobalAveragePooling1D, GlobalM
 GlobalMaxPooling2D beside conv.py's average one. 1-D pooling runs the 2-D pooling op over a size-1 axis."""
 from __future__ import annotations
 
-from ..._src.ops import array as _array
-from ..._src.ops import conv as _conv
-from ..._src.ops import math as _math
-from ..._src.ops import pooling as _pool
-from ..._src.ops import reduce as _reduce
-from ..._src.ops.padding import pad
+from ..._src.ops.array import basic as _array
+from ..._src.ops.nn import conv as _conv
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.nn import pooling as _pool
+from ..._src.ops.math import reduce as _reduce
+from ..._src.ops.array.padding import pad
 from .base import Layer
 from .conv import _channels_last, add_kernel_and_bias, conv_weight_config, read_weight_args
 from .input_spec import check_ndim

@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import reduce as _reduce
-from ..._src.ops.sequences import one_hot
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.math import reduce as _reduce
+from ..._src.ops.array.sequences import one_hot
 from .base import Layer
 
 EPSILON = 1e-7  # keras.backend.epsilon(): the smallest standard deviation Normalization divides by

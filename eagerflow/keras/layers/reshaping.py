@@ -2,12 +2,12 @@
 (channels_last images)."""
 from __future__ import annotations
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops.image import resize
-from ..._src.ops.joining import tile
-from ..._src.ops.padding import pad
-from ..._src.ops.repeat import repeat
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.image.resizing import resize
+from ..._src.ops.array.joining import tile
+from ..._src.ops.array.padding import pad
+from ..._src.ops.array.repeat import repeat
 from .base import Layer
 from .conv import _channels_last
 from .input_spec import check_ndim

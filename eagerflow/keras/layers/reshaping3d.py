@@ -2,8 +2,8 @@
 2-D ones: ZeroPadding1D/3D, Cropping1D/3D, UpSampling1D/3D (nearest: each step/voxel repeated)."""
 from __future__ import annotations
 
-from ..._src.ops.padding import pad
-from ..._src.ops.repeat import repeat
+from ..._src.ops.array.padding import pad
+from ..._src.ops.array.repeat import repeat
 from .base import Layer
 from .input_spec import check_ndim
 from .reshaping import _channels_last, _int_pair

@@ -2,7 +2,7 @@
 indices (padded to the longest row, or to `output_sequence_length`) or a multi-hot / count / tf-idf vector
 per string, as Keras 3.15 does it.
 
-The steps are tensor ops (tf.strings.lower, regex_replace, split, the ops of ops/text_tokens.py), so the
+The steps are tensor ops (tf.strings.lower, regex_replace, split, the ops of ops/strings/tokens.py), so the
 layer runs eagerly, in tf.function and in Dataset.map; a callable `standardize` or `split` gets the
 tensor and returns a tensor (split: a RaggedTensor). The vocabulary is a StringLookup with mask token ""
 (index 0, also the padding) and OOV token "[UNK]": rows are padded with "" before the lookup, so padding
@@ -13,12 +13,12 @@ from __future__ import annotations
 import numpy as np
 
 from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops.padding import pad as _pad
-from ..._src.ops.strings import lower, regex_replace
-from ..._src.ops.strings_split import split as _split_whitespace
-from ..._src.ops.text_tokens import ngrams as _ngrams
-from ..._src.ops.text_tokens import unicode_split
+from ..._src.ops.array import basic as _array
+from ..._src.ops.array.padding import pad as _pad
+from ..._src.ops.strings.elementwise import lower, regex_replace
+from ..._src.ops.strings.split import split as _split_whitespace
+from ..._src.ops.strings.tokens import ngrams as _ngrams
+from ..._src.ops.strings.tokens import unicode_split
 from .base import Layer
 from .index_lookup import StringLookup
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import copy
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops.joining import concat
-from ..._src.ops.ordering import reverse
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.array.joining import concat
+from ..._src.ops.array.ordering import reverse
 from ..naming import name_scope, scope_stack
 from .base import Layer
 from .input_spec import check_ndim

@@ -16,9 +16,9 @@ from ..._src.autodiff.tape import GradientTape
 from ..._src.core import dtypes as _dt
 from ..._src.core import nest
 from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import reduce as _reduce
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.math import reduce as _reduce
 from ..._src.trace.function import function
 from .. import callbacks as _callbacks
 from .. import losses as _losses

@@ -12,9 +12,10 @@ import numpy as np
 
 from ..._src.control_flow.cond import cond
 from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import reduce as _reduce
+from ..._src.ops.array import basic as _array
+from ..._src.ops.array import joining as _joining
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.math import reduce as _reduce
 from ..variables import KerasVariable
 from .base import Optimizer
 
@@ -75,7 +76,7 @@ class LossScaleOptimizer(Optimizer):
 
     @staticmethod
     def check_finite(grads):
-        return _reduce.reduce_all(_array.stack([_reduce.reduce_all(_math.is_finite(g)) for g in grads
+        return _reduce.reduce_all(_joining.stack([_reduce.reduce_all(_math.is_finite(g)) for g in grads
                                                 if g is not None]))
 
     def apply(self, grads, trainable_variables=None):

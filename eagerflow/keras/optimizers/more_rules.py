@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._src.ops import math as _math
+from ..._src.ops.math import elementwise as _math
 from ..naming import unique_name
 from ..variables import KerasVariable
 from .base import Optimizer

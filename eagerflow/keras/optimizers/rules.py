@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import math as _math
+from ..._src.ops.math import elementwise as _math
 from ..._src.ops.registry import bind
-from ..._src.ops.training_ops import AdamUpdate
+from ..._src.ops.variables.training_ops import AdamUpdate
 from .base import Optimizer
 
 
@@ -58,7 +58,7 @@ class Adam(Optimizer):
     def update_step(self, g, v, lr, step):
         slots = self._slots_for(v)
         m, vel = slots[0], slots[1]
-        if not self.amsgrad:  # one fused op (ops/training_ops.py): the same formula, far fewer large temporaries
+        if not self.amsgrad:  # one fused op (ops/variables/training_ops.py): the same formula, far fewer large temporaries
             dtype = g.dtype
             scalar = [_math.cast(x, dtype) if x.dtype is not dtype else x for x in (
                 _math.pow(convert_to_tensor(float(self.beta_1)), step),

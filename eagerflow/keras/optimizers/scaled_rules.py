@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import reduce as _reduce
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
+from ..._src.ops.math import reduce as _reduce
 from ..variables import KerasVariable
 from .base import Optimizer
 from .more_rules import TwoMomentOptimizer

@@ -6,8 +6,8 @@ import math as _pymath
 
 from ..._src.core import dtypes as _dt
 from ..._src.core.convert import convert_to_tensor as _convert
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
+from ..._src.ops.array import basic as _array
+from ..._src.ops.math import elementwise as _math
 
 
 class LearningRateSchedule:

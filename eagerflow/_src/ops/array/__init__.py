@@ -1,0 +1,1 @@
+"""Array ops: shapes, reshaping, joining, padding, slicing, sequences, ordering, scatter, partitions, sets."""

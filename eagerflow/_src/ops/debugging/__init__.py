@@ -1,0 +1,1 @@
+"""tf.debugging: run-time assertions and checks of static properties."""

@@ -1,0 +1,273 @@
+"""Run-time checks: `tf.Assert`, `tf.debugging.assert_*` and `check_numerics`.
+
+Every value check is an `Assert` op (stateful: no pass may drop it) whose condition is a boolean
+scalar computed with ordinary ops (`reduce_all(greater(x, y))`). Eagerly the op runs at once and
+its kernel raises `InvalidArgumentError`; inside a traced function the same code records the op and
+the check happens at every call. The kernel writes the message TensorFlow writes *eagerly* (NumPy
+text of the values, "Condition x > y did not hold.", ...), in graphs too: one wording everywhere.
+
+The message layout is a static attr `form`:
+- "data": tf.Assert's "Expected '<condition>' to be true. Summarized data: ..." over the data tensors;
+- "compare": the binary asserts (inputs x, y and the elementwise test): the failing indices and
+  values when x and y have the same shape, then the first `summarize` elements of each;
+- "elementwise": assert_positive & co.: "Condition x > 0 did not hold element-wise:" and x.
+
+Checks TensorFlow makes on static shapes and dtypes (assert_rank, assert_shapes, assert_type, ...)
+live in ops/debugging/static_checks.py.
+"""
+from __future__ import annotations
+
+import collections.abc as _abc
+
+import numpy as np
+
+from ...core import dtypes as _dt
+from ...core.convert import convert_to_tensor, is_tensor_like
+from ...core.errors import InvalidArgumentError
+from ...core.tensor import make_eager
+from .. import shape_rules as R
+from ..math import elementwise as _math
+from ..math.reduce import reduce_all
+from ..registry import NO_GRADIENT, bind, defop
+
+# ----------------------------------------------------------------------------------------------
+# The Assert op and its messages
+# ----------------------------------------------------------------------------------------------
+
+
+def _limit(summarize) -> int:
+    """TensorFlow's summarize: None -> 3, negative -> everything."""
+    if summarize is None:
+        return 3
+    return np.iinfo(np.int64).max if summarize < 0 else int(summarize)
+
+
+def _flat_list(value: np.ndarray, limit: int) -> list[str]:
+    flat = value.reshape(-1)
+    items = [str(v) for v in flat[:limit]]
+    if len(items) < flat.size:
+        items.append("...")
+    return items
+
+
+def _data_message(condition, data, summarize, condition_text=None):
+    if condition_text is None:
+        condition_text = str(make_eager(condition, _dt.from_numpy(condition.dtype)))
+    limit = _limit(summarize)
+    parts = []
+    for d in data:
+        if d.ndim:
+            parts.append(", ".join(_flat_list(d, limit)))
+        else:
+            parts.append(str(d[()]) if limit else "")
+    return f"Expected '{condition_text}' to be true. Summarized data: " + "\n".join(parts)
+
+
+def _compare_message(condition, data, summarize, symbol, message=None):
+    x, y, test = data
+    lines = [] if message is None else [str(message)]
+    lines.append(f"Condition x {symbol} y did not hold.")
+    limit = _limit(summarize)
+    if limit > 0:
+        if x.shape == y.shape and x.ndim:
+            # Only when the shapes agree: indices into a broadcast would confuse more than help.
+            mask = np.logical_not(test)
+            indices = np.argwhere(mask)
+            n = min(limit, indices.shape[0])
+            lines += [f"Indices of first {n} different values:", str(indices[:n]),
+                      "Corresponding x values:", str(x[mask].reshape(-1)[:n]),
+                      "Corresponding y values:", str(y[mask].reshape(-1)[:n])]
+        for label, v in (("x", x), ("y", y)):
+            flat = v.reshape(-1)
+            n = min(flat.size, limit)
+            lines += [f"First {n} elements of {label}:", str(flat[:n])]
+    return "\n".join(lines)
+
+
+def _elementwise_message(condition, data, summarize, prefix, header, fused=False):
+    x, = data
+    described = f"x (shape={tuple(x.shape)} dtype={_dt.from_numpy(x.dtype).name}) = "
+    values = str(x[()]) if x.ndim == 0 else str(_flat_list(x, _limit(summarize)))
+    # NOTE: TensorFlow's assert_non_positive glues the header to "x (...)" without a newline (a
+    # missing comma in its source); `fused` keeps its messages identical.
+    head = [header + described] if fused else [header, described]
+    return "\n".join([prefix] + head + [values])
+
+
+class AssertionFailed(InvalidArgumentError):
+    """What the Assert kernel raises; `_run_assert` re-raises it as a plain InvalidArgumentError
+    without the " [Op:Assert]" tag that eager `bind` appends, since TensorFlow's eager assertion
+    messages carry none."""
+
+
+_FORMS = {"data": _data_message, "compare": _compare_message, "elementwise": _elementwise_message}
+
+
+def _assert_kernel(condition, *data, summarize=3, form="data", **details):
+    if np.size(condition) != 1:
+        raise InvalidArgumentError(None, None, f"In[0] should be a scalar: {list(np.shape(condition))}")
+    if not np.asarray(condition).reshape(())[()]:
+        raise AssertionFailed(None, None, _FORMS[form](condition, data, summarize, **details))
+    return ()
+
+
+def _assert_infer(inputs, attrs):
+    shape = inputs[0].shape
+    if shape.rank is not None and shape.is_fully_defined() and shape.num_elements() != 1:
+        raise InvalidArgumentError(None, None, f"In[0] should be a scalar: {shape}")
+    return []
+
+
+AssertOp = defop("Assert", inputs=("condition", "data"), kernel=_assert_kernel, infer=_assert_infer,
+                grad=NO_GRADIENT, multi_output=True, stateful=True,
+                doc="Raises InvalidArgumentError (message built from the data) when the condition is false.")
+
+
+def _run_assert(inputs, attrs, name):
+    try:
+        bind(AssertOp, inputs, attrs, name)
+    except AssertionFailed as err:
+        raise InvalidArgumentError(None, None, err.message.rsplit(" [Op:Assert]", 1)[0]) from None
+    return None
+
+
+def Assert(condition, data, summarize=None, name=None):
+    """`tf.debugging.Assert` / `tf.Assert`: raises InvalidArgumentError with the data summarized
+    when `condition` is false. Returns None (the op stays in a traced graph by being stateful)."""
+    if is_tensor_like(data) or not isinstance(data, _abc.Sequence) or isinstance(data, (str, bytes)):
+        raise TypeError("values must be a sequence.")
+    text = None if is_tensor_like(condition) else str(condition)
+    cond = convert_to_tensor(condition)
+    shape = cond.shape
+    if shape.rank is not None and shape.is_fully_defined() and shape.num_elements() != 1:
+        raise ValueError("The truth value of an array with more than one element is ambiguous. "
+                         "Use a.any() or a.all()")
+    tensors = [convert_to_tensor(d) for d in data]
+    attrs = {"summarize": _limit(summarize) if summarize is None else int(summarize), "form": "data",
+             "condition_text": text}
+    _run_assert([cond, *tensors], attrs, name)
+    return None
+
+
+# ----------------------------------------------------------------------------------------------
+# Comparisons: x OP y for every element
+# ----------------------------------------------------------------------------------------------
+
+
+def _binary_assert(op_fn, symbol, x, y, message, summarize, name):
+    # Each side converted on its own (no dtype borrowed from the other), as TensorFlow does: so
+    # assert_equal(float_tensor, 1) reports the dtype mismatch.
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y)
+    test = op_fn(x, y)
+    attrs = {"summarize": summarize, "form": "compare", "symbol": symbol, "message": message}
+    _run_assert([reduce_all(test), x, y, test], attrs, name)
+    return None
+
+
+def _binary(op_fn, symbol, public):
+    def fn(x, y, message=None, summarize=None, name=None):
+        return _binary_assert(op_fn, symbol, x, y, message, summarize, name)
+    fn.__name__ = public
+    fn.__qualname__ = public
+    fn.__doc__ = (f"`tf.debugging.{public}`: raises InvalidArgumentError unless `x {symbol} y` holds for "
+                  f"every element (with broadcasting). Returns None.")
+    return fn
+
+
+assert_equal = _binary(_math.equal, "==", "assert_equal")
+assert_none_equal = _binary(_math.not_equal, "!=", "assert_none_equal")
+assert_less = _binary(_math.less, "<", "assert_less")
+assert_less_equal = _binary(_math.less_equal, "<=", "assert_less_equal")
+assert_greater = _binary(_math.greater, ">", "assert_greater")
+assert_greater_equal = _binary(_math.greater_equal, ">=", "assert_greater_equal")
+
+
+def message_prefix(message) -> str:
+    """How TensorFlow puts a user's `message` before its own text in assertion errors."""
+    return f"{message}.  " if message else ""
+
+
+def _sign_assert(op_fn, header, fused=False, public=""):
+    def fn(x, message=None, summarize=None, name=None):
+        x = convert_to_tensor(x)
+        try:
+            zero = convert_to_tensor(0, dtype=x.dtype)
+        except (TypeError, ValueError):
+            raise TypeError(f"Cannot convert 0 to EagerTensor of dtype {x.dtype.name}") from None
+        test = op_fn(x, zero)
+        attrs = {"summarize": summarize, "form": "elementwise", "prefix": message_prefix(message),
+                 "header": header, "fused": fused}
+        _run_assert([reduce_all(test), x], attrs, name)
+        return None
+    fn.__name__ = fn.__qualname__ = public
+    fn.__doc__ = f"`tf.debugging.{public}`: raises InvalidArgumentError unless {header[10:-25]} everywhere."
+    return fn
+
+
+assert_positive = _sign_assert(_math.greater, "Condition x > 0 did not hold element-wise:",
+                               public="assert_positive")
+assert_negative = _sign_assert(_math.less, "Condition x < 0 did not hold element-wise:",
+                               public="assert_negative")
+assert_non_negative = _sign_assert(_math.greater_equal, "Condition x >= 0 did not hold element-wise:",
+                                   public="assert_non_negative")
+assert_non_positive = _sign_assert(_math.less_equal, "Condition x <= 0 did not hold element-wise:",
+                                   fused=True, public="assert_non_positive")
+
+
+def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):
+    """`tf.debugging.assert_near`: |x - y| <= atol + rtol * |y| everywhere (default tolerances:
+    10 * machine epsilon of the dtype)."""
+    x = convert_to_tensor(x)
+    y = convert_to_tensor(y, dtype=x.dtype)
+    eps = float(np.finfo(x.dtype.np_dtype).eps) if x.dtype.is_floating else 0.0
+    rtol = convert_to_tensor(10 * eps if rtol is None else rtol, dtype=x.dtype)
+    atol = convert_to_tensor(10 * eps if atol is None else atol, dtype=x.dtype)
+    diff = _math.abs(_math.subtract(x, y))
+    test = _math.less_equal(diff, _math.add(atol, _math.multiply(rtol, _math.abs(y))))
+    described = f"shape={x.shape} dtype={x.dtype.name}"
+    data = ["" if message is None else message,
+            f"x and y not equal to tolerance rtol = {rtol!s}, atol = {atol!s}",
+            f"x ({described}) = ", x, f"y (shape={y.shape} dtype={y.dtype.name}) = ", y]
+    return Assert(reduce_all(test), data, summarize=summarize, name=name)
+
+
+# ----------------------------------------------------------------------------------------------
+# CheckNumerics: identity that refuses NaN and Inf
+# ----------------------------------------------------------------------------------------------
+
+
+def _check_numerics_kernel(x, message):
+    nan = bool(np.isnan(x).any())
+    inf = bool(np.isinf(x).any())
+    if nan or inf:
+        found = "Inf and NaN" if nan and inf else ("NaN" if nan else "Inf")
+        raise InvalidArgumentError(None, None, f"{message} : Tensor had {found} values")
+    return x
+
+
+def _check_numerics_grad(op, g):
+    # As TensorFlow: the gradient passes through, checked in turn (a NaN born in backprop is named).
+    return check_numerics(g, "Not a number (NaN) or infinity (Inf) values detected in gradient. "
+                          + op.attrs["message"])
+
+
+CheckNumerics = defop("CheckNumerics", inputs=("tensor",), kernel=_check_numerics_kernel,
+                      infer=R.unary(R.FLOATS), grad=_check_numerics_grad, stateful=True,
+                      doc="Passes a float tensor through; InvalidArgumentError if it has NaN or Inf.")
+
+def check_numerics(tensor, message, name=None):
+    """`tf.debugging.check_numerics`: the tensor, unchanged, or InvalidArgumentError naming NaN/Inf."""
+    x = convert_to_tensor(tensor)
+    return bind(CheckNumerics, (x,), {"message": str(message)}, name)
+
+
+def assert_all_finite(t, msg, name=None):
+    """`tf.debugging.assert_all_finite`: `check_numerics` under its other name."""
+    return check_numerics(t, msg, name=name)
+
+# --- Under jit_compile=True (codegen/xla.py) Assert is a no-op, as in TensorFlow's XLA bridge ---
+AssertOp.jax = lambda condition, *data, **attrs: []
+# CheckNumerics too: TF 2.21's XLA compiles it to its input, unchecked (check_numerics of log(0) under
+# jit_compile=True returns -inf without raising), so a compiled step keeps XLA's speed.
+CheckNumerics.jax = lambda tensor, message: tensor

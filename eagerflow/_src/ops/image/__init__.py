@@ -1,0 +1,1 @@
+"""tf.image: resizing, colour, geometry, crops, patches, quality measures, non-max suppression."""

@@ -1,0 +1,1 @@
+"""tf.linalg: matrix products, solves, decompositions, matrix functions, norms and linear operators."""

@@ -1,0 +1,1 @@
+"""tf.lookup: static and mutable hash tables, vocabulary lookups, text-file initializers."""

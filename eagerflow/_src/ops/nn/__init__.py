@@ -1,0 +1,1 @@
+"""tf.nn: activations, convolution, pooling, normalization, losses, CTC and embedding lookups."""

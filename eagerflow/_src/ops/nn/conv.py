@@ -1,0 +1,210 @@
+"""2-D convolution (NHWC): Conv2D and its two backprop ops, and the public conv1d/conv2d/conv2d_transpose.
+
+A convolution is one matmul over the flattened windows of the padded input (im2col, see
+ops/nn/windows.py); its input gradient scatters the windows back. Pooling lives in ops/nn/pooling.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ..array import basic as _array
+from .. import shape_rules as R
+from ..operands import as_int_tensor, as_tensor, binary_operands
+from ..registry import Spec, bind, defop
+from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
+                      spatial_infer, static_sizes, window_view)
+from ..lazy_jax import jax_module, lax  # callables that import JAX on first use only
+
+_CONV_TYPES = (_dt.float16, _dt.float32, _dt.float64, _dt.int32)
+
+# ----------------------------------------------------------------------------------------------
+# Conv2D and its gradients. Filters are [KH, KW, C / groups, O]; groups = C / filter depth.
+# ----------------------------------------------------------------------------------------------
+
+
+def _groups(c, fc):
+    if fc == 0 or c % fc:
+        raise InvalidArgumentError(None, None, f"input depth must be evenly divisible by filter depth: {c} vs {fc}")
+    return c // fc
+
+
+def _conv_kernel(x, f, **attrs):
+    kh, kw, fc, o = f.shape
+    geo = geometry(x.shape[1:3], (kh, kw), attrs)
+    groups = _groups(x.shape[3], fc)
+    win = window_view(pad_spatial(x, geo), geo, (kh, kw), attrs)
+    n, oh, ow = win.shape[:3]
+    og = o // groups
+    outs = []
+    for g in range(groups):  # one matmul per group (usually exactly one)
+        cols = win[..., g * fc:(g + 1) * fc].reshape(n * oh * ow, kh * kw * fc)
+        outs.append(cols @ f[..., g * og:(g + 1) * og].reshape(kh * kw * fc, og))
+    out = outs[0] if groups == 1 else np.concatenate(outs, axis=1)
+    return out.reshape(n, oh, ow, o).astype(x.dtype, copy=False)
+
+
+def _conv_backprop_input_kernel(input_sizes, f, dy, **attrs):
+    in_shape = tuple(int(d) for d in input_sizes)
+    kh, kw, fc, o = f.shape
+    geo = geometry(in_shape[1:3], (kh, kw), attrs)
+    groups = _groups(in_shape[3], fc)
+    n, oh, ow, _ = dy.shape
+    og = o // groups
+    parts = []
+    for g in range(groups):
+        w = f[..., g * og:(g + 1) * og].reshape(kh * kw * fc, og)
+        parts.append((dy[..., g * og:(g + 1) * og].reshape(-1, og) @ w.T).reshape(n, oh, ow, kh, kw, fc))
+    cols = parts[0] if groups == 1 else np.concatenate(parts, axis=-1)
+    return scatter_windows(cols, in_shape, geo, (kh, kw), attrs).astype(dy.dtype, copy=False)
+
+
+def _conv_backprop_filter_kernel(x, filter_sizes, dy, **attrs):
+    kh, kw, fc, o = (int(d) for d in filter_sizes)
+    geo = geometry(x.shape[1:3], (kh, kw), attrs)
+    groups = _groups(x.shape[3], fc)
+    win = window_view(pad_spatial(x, geo), geo, (kh, kw), attrs)
+    m = win.shape[0] * win.shape[1] * win.shape[2]
+    og = o // groups
+    parts = []
+    for g in range(groups):
+        cols = win[..., g * fc:(g + 1) * fc].reshape(m, kh * kw * fc)
+        parts.append((cols.T @ dy[..., g * og:(g + 1) * og].reshape(m, og)).reshape(kh, kw, fc, og))
+    out = parts[0] if groups == 1 else np.concatenate(parts, axis=-1)
+    return out.astype(x.dtype, copy=False)
+
+
+def _check_conv_inputs(op_name, x_shape, f_shape, dtype):
+    R.check_dtype_in(op_name, dtype, _CONV_TYPES, "input")
+    if x_shape.rank is not None and x_shape.rank != 4:
+        raise InvalidArgumentError(None, None, f"convolution input must be 4-dimensional: {R.fmt_dims(x_shape)}")
+    if f_shape.rank is not None and f_shape.rank != 4:
+        raise InvalidArgumentError(None, None, f"convolution filter must be 4-dimensional: {R.fmt_dims(f_shape)}")
+
+
+def _conv_infer(inputs, attrs):
+    x, f = inputs
+    R.check_same_dtype("Conv2D", inputs)
+    _check_conv_inputs("Conv2D", x.shape, f.shape, x.dtype)
+    check_strides(attrs)
+    if x.shape.rank is None:
+        return [Spec(TensorShape([None] * 4), x.dtype)]
+    fdims = [None] * 4 if f.shape.rank is None else list(f.shape)
+    if x.shape[3] is not None and fdims[2] is not None:
+        _groups(x.shape[3], fdims[2])
+    return [Spec(TensorShape(spatial_infer(list(x.shape), fdims[:2], attrs) + [fdims[3]]), x.dtype)]
+
+
+def _backprop_input_infer(inputs, attrs):
+    sizes, f, dy = inputs
+    R.check_same_dtype("Conv2DBackpropInput", (f, dy))
+    return [Spec(TensorShape(static_sizes(sizes)), dy.dtype)]
+
+
+def _backprop_filter_infer(inputs, attrs):
+    x, sizes, dy = inputs
+    R.check_same_dtype("Conv2DBackpropFilter", (x, dy))
+    return [Spec(TensorShape(static_sizes(sizes)), dy.dtype)]
+
+
+def _conv_grad(op, g):
+    x, f = op.inputs
+    return (bind(Conv2DBackpropInput, (_array.shape(x), f, g), op.attrs),
+            bind(Conv2DBackpropFilter, (x, _array.shape(f), g), op.attrs))
+
+
+def _backprop_input_grad(op, g):
+    """Conv2DBackpropInput is linear in filter and out_backprop: differentiate each as a Conv2D."""
+    _, f, dy = op.inputs
+    return (None, bind(Conv2DBackpropFilter, (g, _array.shape(f), dy), op.attrs), bind(Conv2D, (g, f), op.attrs))
+
+
+def _backprop_filter_grad(op, g):
+    x, _, dy = op.inputs
+    return (bind(Conv2DBackpropInput, (_array.shape(x), g, dy), op.attrs), None, bind(Conv2D, (x, g), op.attrs))
+
+
+Conv2D = defop("Conv2D", inputs=("input", "filter"), kernel=_conv_kernel, infer=_conv_infer, grad=_conv_grad)
+Conv2DBackpropInput = defop("Conv2DBackpropInput", inputs=("input_sizes", "filter", "out_backprop"),
+                            kernel=_conv_backprop_input_kernel, infer=_backprop_input_infer,
+                            grad=_backprop_input_grad)
+Conv2DBackpropFilter = defop("Conv2DBackpropFilter", inputs=("input", "filter_sizes", "out_backprop"),
+                             kernel=_conv_backprop_filter_kernel, infer=_backprop_filter_infer,
+                             grad=_backprop_filter_grad)
+
+# ----------------------------------------------------------------------------------------------
+# Public functions
+# ----------------------------------------------------------------------------------------------
+
+
+def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
+    """`tf.nn.conv2d`: NHWC input, [KH, KW, C / groups, O] filters."""
+    check_format(data_format)
+    x, f = binary_operands(input, filters, "Conv2D")
+    attrs = {"strides": four(strides, "strides"), "dilations": four(dilations, "dilations")}
+    attrs.update(padding_attrs(padding))
+    check_strides(attrs)
+    return bind(Conv2D, (x, f), attrs)
+
+
+def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data_format="NHWC", dilations=None,
+                     name=None):
+    """`tf.nn.conv2d_transpose`: the gradient of conv2d with respect to its input (filters are
+    [KH, KW, out_channels, in_channels])."""
+    check_format(data_format)
+    x, f = binary_operands(input, filters, "Conv2DBackpropInput")
+    attrs = {"strides": four(strides, "strides"), "dilations": four(dilations, "dilations")}
+    attrs.update(padding_attrs(padding))
+    return bind(Conv2DBackpropInput, (as_int_tensor(output_shape), f, x), attrs)
+
+
+def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, name=None):
+    """`tf.nn.conv1d`: [N, W, C] input and [K, C, O] filters, run as a 2-D convolution of height 1.
+    Unlike conv2d, TensorFlow converts the two arguments separately (neither borrows the other's
+    dtype), so `conv1d(float_tensor, [[[2]]])` is Conv2D's dtype mismatch, not an int-to-float cast."""
+    check_format(data_format)
+    x, f = as_tensor(input), as_tensor(filters)
+    R.check_same_dtype("Conv2D", (x, f))  # the eager kernel alone would run on mixed dtypes
+    s = four(stride, "stride", 1)
+    d = four(dilations, "dilations", 1)
+    attrs = {"strides": [1, 1, s[1], 1], "dilations": [1, 1, d[1], 1]}
+    attrs.update(padding_attrs(padding))
+    if attrs["padding"] == "EXPLICIT":
+        raise ValueError("conv1d takes 'SAME' or 'VALID' padding")
+    xs, fs = x.shape.as_list(), f.shape.as_list()
+    x4 = _array.reshape(x, [-1 if xs[0] is None else xs[0], 1] + [-1 if v is None else v for v in xs[1:]])
+    f4 = _array.reshape(f, [1] + [-1 if v is None else v for v in fs])
+    y = bind(Conv2D, (x4, f4), attrs)
+    ys = y.shape.as_list()
+    return _array.reshape(y, [-1 if ys[0] is None else ys[0]] + [-1 if v is None else v for v in ys[2:]])
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): lax.conv_general_dilated; the two backprop
+# ops are its vector-Jacobian products (XLA emits the transposed convolutions). ---
+
+
+def _jax_conv(x, f, **attrs):
+    kh, kw, fc, _ = f.shape
+    geo = geometry(x.shape[1:3], (kh, kw), attrs)
+    strides, dil = attrs["strides"], attrs.get("dilations", (1, 1, 1, 1))
+    return lax.conv_general_dilated(x, f, (strides[1], strides[2]), [(g[1], g[2]) for g in geo],
+                                    rhs_dilation=(dil[1], dil[2]), dimension_numbers=("NHWC", "HWIO", "NHWC"),
+                                    feature_group_count=_groups(x.shape[3], fc))
+
+
+def _jax_conv_backprop_input(input_sizes, f, dy, **attrs):
+    shape = tuple(int(d) for d in input_sizes)
+    _, vjp = jax_module().vjp(lambda x: _jax_conv(x, f, **attrs), jax_module().numpy.zeros(shape, dy.dtype))
+    return vjp(dy)[0]
+
+
+def _jax_conv_backprop_filter(x, filter_sizes, dy, **attrs):
+    shape = tuple(int(d) for d in filter_sizes)
+    _, vjp = jax_module().vjp(lambda f: _jax_conv(x, f, **attrs), jax_module().numpy.zeros(shape, dy.dtype))
+    return vjp(dy)[0]
+
+
+Conv2D.jax = _jax_conv
+Conv2DBackpropInput.jax = _jax_conv_backprop_input
+Conv2DBackpropFilter.jax = _jax_conv_backprop_filter

@@ -1,0 +1,214 @@
+"""2-D pooling (NHWC): MaxPool, AvgPool and their gradients, and the public max_pool/avg_pool
+(1-D pooling runs as 2-D pooling of height 1).
+
+ksize and strides are attrs of 4 ints ([1, kh, kw, 1]). MaxPoolGrad routes each output's gradient
+to the first maximum of its window; MaxPoolGradGrad (the adjoint of that routing) makes second
+derivatives exact. SAME average pooling divides by the number of real (unpadded) cells.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.errors import InvalidArgumentError, UnimplementedError
+from ...core.shape import TensorShape
+from ...core.tensor import Tensor
+from ..array import basic as _array
+from .. import shape_rules as R
+from ..operands import as_tensor
+from ..registry import Spec, bind, defop
+from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
+                      spatial_infer, static_sizes, window_view)
+from ..lazy_jax import jax_module, jnp, lax  # callables that import JAX on first use only
+
+
+def _pool_k(attrs):
+    return attrs["ksize"][1], attrs["ksize"][2]
+
+
+def _lowest(dtype):
+    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
+
+
+def _max_pool_kernel(x, **attrs):
+    k = _pool_k(attrs)
+    geo = geometry(x.shape[1:3], k, attrs)
+    return window_view(pad_spatial(x, geo, _lowest(x.dtype)), geo, k, attrs).max(axis=(3, 4))
+
+
+def _argmax_in_window(x, attrs):
+    """Per output cell, the flat (kh * KW + kw) offset of the first maximum in its window."""
+    k = _pool_k(attrs)
+    geo = geometry(x.shape[1:3], k, attrs)
+    win = window_view(pad_spatial(x, geo, _lowest(x.dtype)), geo, k, attrs)
+    n, oh, ow, kh, kw, c = win.shape
+    return np.argmax(win.reshape(n, oh, ow, kh * kw, c), axis=3), geo, k
+
+
+def _max_pool_grad_kernel(x, y, g, **attrs):
+    idx, geo, k = _argmax_in_window(x, attrs)
+    cols = np.zeros(g.shape[:3] + k + g.shape[3:], dtype=g.dtype)
+    for i in range(k[0]):
+        for j in range(k[1]):
+            cols[:, :, :, i, j, :] = np.where(idx == i * k[1] + j, g, 0)
+    return scatter_windows(cols, x.shape, geo, k, attrs).astype(x.dtype, copy=False)
+
+
+def _max_pool_grad_grad_kernel(x, y, gg, **attrs):
+    """The gradient's own adjoint: read `gg` at each window's argmax (an output-shaped result)."""
+    idx, geo, k = _argmax_in_window(x, attrs)
+    win = window_view(pad_spatial(gg, geo), geo, k, attrs)
+    n, oh, ow, kh, kw, c = win.shape
+    return np.take_along_axis(win.reshape(n, oh, ow, kh * kw, c), idx[:, :, :, None, :], axis=3)[:, :, :, 0, :]
+
+
+def _pool_counts(in_hw, k, geo, attrs):
+    """[OH, OW] number of real (unpadded) cells in each window: SAME averages only those."""
+    counts = []
+    for d in range(2):
+        out, before, _ = geo[d]
+        start = np.arange(out) * attrs["strides"][d + 1] - before
+        lo, hi = np.maximum(start, 0), np.minimum(start + k[d], in_hw[d])
+        counts.append(np.maximum(hi - lo, 0))
+    return np.outer(counts[0], counts[1])
+
+
+def _avg_pool_kernel(x, **attrs):
+    k = _pool_k(attrs)
+    geo = geometry(x.shape[1:3], k, attrs)
+    total = window_view(pad_spatial(x, geo), geo, k, attrs).sum(axis=(3, 4))
+    counts = _pool_counts(x.shape[1:3], k, geo, attrs)
+    return (total / np.maximum(counts, 1)[None, :, :, None]).astype(x.dtype, copy=False)
+
+
+def _avg_pool_grad_kernel(orig_shape, g, **attrs):
+    shape = tuple(int(d) for d in orig_shape)
+    k = _pool_k(attrs)
+    geo = geometry(shape[1:3], k, attrs)
+    share = g / np.maximum(_pool_counts(shape[1:3], k, geo, attrs), 1)[None, :, :, None]
+    cols = np.broadcast_to(share[:, :, :, None, None, :], g.shape[:3] + k + g.shape[3:])
+    return scatter_windows(cols, shape, geo, k, attrs).astype(g.dtype, copy=False)
+
+
+def _pool_infer(op_name):
+    def infer(inputs, attrs):
+        x = inputs[0]
+        R.check_dtype_in(op_name, x.dtype, R.REAL_NUMBERS if op_name == "MaxPool" else R.FLOATS, "input")
+        if x.shape.rank is not None and x.shape.rank != 4:
+            raise InvalidArgumentError(None, None, f"input must be 4-dimensional{R.fmt_dims(x.shape)}")
+        if attrs["ksize"][0] != 1 or attrs["ksize"][3] != 1:
+            raise UnimplementedError(None, None, "Pooling is not yet supported on the batch nor depth dimensions.")
+        check_strides(attrs)
+        if x.shape.rank is None:
+            return [Spec(TensorShape([None] * 4), x.dtype)]
+        return [Spec(TensorShape(spatial_infer(list(x.shape), _pool_k(attrs), attrs) + [x.shape[3]]), x.dtype)]
+    return infer
+
+
+def _same_as_input(index):
+    return lambda inputs, attrs: [Spec(inputs[index].shape, inputs[index].dtype)]
+
+
+MaxPool = defop("MaxPool", inputs=("input",), kernel=_max_pool_kernel, infer=_pool_infer("MaxPool"),
+                grad=lambda op, g: bind(MaxPoolGrad, (op.inputs[0], op.outputs[0], g), op.attrs))
+MaxPoolGrad = defop("MaxPoolGrad", inputs=("orig_input", "orig_output", "grad"), kernel=_max_pool_grad_kernel,
+                    infer=_same_as_input(0),
+                    grad=lambda op, gg: (None, None, bind(MaxPoolGradGrad, (*op.inputs[:2], gg), op.attrs)))
+MaxPoolGradGrad = defop("MaxPoolGradGrad", inputs=("orig_input", "orig_output", "grad"),
+                        kernel=_max_pool_grad_grad_kernel, infer=_same_as_input(1),
+                        grad=lambda op, g: (None, None, bind(MaxPoolGrad, (*op.inputs[:2], g), op.attrs)))
+AvgPool = defop("AvgPool", inputs=("value",), kernel=_avg_pool_kernel, infer=_pool_infer("AvgPool"),
+                grad=lambda op, g: bind(AvgPoolGrad, (_array.shape(op.inputs[0]), g), op.attrs))
+AvgPoolGrad = defop("AvgPoolGrad", inputs=("orig_input_shape", "grad"), kernel=_avg_pool_grad_kernel,
+                    infer=lambda inputs, attrs: [Spec(TensorShape(static_sizes(inputs[0])), inputs[1].dtype)],
+                    grad=lambda op, gg: (None, bind(AvgPool, (gg,), op.attrs)))
+
+# ----------------------------------------------------------------------------------------------
+# Public functions
+# ----------------------------------------------------------------------------------------------
+
+
+def _pool(opdef, input, ksize, strides, padding, data_format, fn_name):
+    check_format(data_format)
+    x = input if isinstance(input, Tensor) else as_tensor(input)
+    rank = x.shape.rank
+    if rank == 3:  # 1-D pooling: [N, W, C] runs as [N, 1, W, C]
+        k, s = four(ksize, "ksize", 1), four(strides, "strides", 1)
+        attrs = {"ksize": [1, 1] + k[1:], "strides": [1, 1] + s[1:]}
+        attrs.update(padding_attrs(padding))
+        if attrs["padding"] == "EXPLICIT":
+            raise ValueError("explicit padding is not supported for 1-D pooling")
+        shape = x.shape.as_list()
+        y = bind(opdef, (_array.reshape(x, [-1 if shape[0] is None else shape[0], 1] + [
+            -1 if d is None else d for d in shape[1:]]),), attrs)
+        ys = y.shape.as_list()
+        return _array.reshape(y, [-1 if ys[0] is None else ys[0]] + [-1 if d is None else d for d in ys[2:]])
+    if rank is not None and rank != 4:
+        raise ValueError(f"`{fn_name}` supports inputs of rank 3 or 4 in eagerflow; got rank {rank}")
+    attrs = {"ksize": four(ksize, "ksize"), "strides": four(strides, "strides")}
+    attrs.update(padding_attrs(padding))
+    if attrs["padding"] == "EXPLICIT":
+        raise ValueError(f"`{fn_name}` does not support explicit padding in eagerflow")
+    if attrs["ksize"][0] != 1 or attrs["ksize"][3] != 1:
+        raise UnimplementedError(None, None, "Pooling is not yet supported on the batch nor depth dimensions.")
+    check_strides(attrs)
+    return bind(opdef, (x,), attrs)
+
+
+def max_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
+    return _pool(MaxPool, input, ksize, strides, padding, data_format, "max_pool2d")
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format="NHWC", name=None):
+    return _pool(AvgPool, input, ksize, strides, padding, data_format, "avg_pool2d")
+
+
+def max_pool(input, ksize, strides, padding, data_format=None, name=None):
+    """`tf.nn.max_pool`: picks 1-D or 2-D pooling from the input's rank."""
+    return _pool(MaxPool, input, ksize, strides, padding, data_format, "max_pool")
+
+
+def avg_pool(input, ksize, strides, padding, data_format=None, name=None):
+    return _pool(AvgPool, input, ksize, strides, padding, data_format, "avg_pool")
+
+# --- JAX lowerings (jit_compile=True, codegen/xla.py): lax.reduce_window; the gradient ops are its
+# vector-Jacobian (and Jacobian-vector) products. ---
+
+
+def _jax_window_args(shape, attrs):
+    k = _pool_k(attrs)
+    geo = geometry(shape[1:3], k, attrs)
+    return ((1, k[0], k[1], 1), (1, attrs["strides"][1], attrs["strides"][2], 1),
+            [(0, 0), (geo[0][1], geo[0][2]), (geo[1][1], geo[1][2]), (0, 0)], geo, k)
+
+
+def _jax_max_pool(x, **attrs):
+    window, strides, pads, _, _ = _jax_window_args(x.shape, attrs)
+    # NOTE: the real lax.max (not the lazy stand-in): JAX recognises it and can differentiate the max window
+    return lax.reduce_window(x, np.array(_lowest(x.dtype), x.dtype), jax_module().lax.max, window, strides, pads)
+
+
+def _jax_avg_pool(x, **attrs):
+    window, strides, pads, geo, k = _jax_window_args(x.shape, attrs)
+    total = lax.reduce_window(x, np.array(0, x.dtype), jax_module().lax.add, window, strides, pads)
+    counts = np.maximum(_pool_counts(x.shape[1:3], k, geo, attrs), 1)[None, :, :, None]
+    return (total / counts.astype(x.dtype)).astype(x.dtype)
+
+
+def _jax_max_pool_grad(x, y, g, **attrs):
+    return jax_module().vjp(lambda v: _jax_max_pool(v, **attrs), x)[1](g)[0]
+
+
+def _jax_max_pool_grad_grad(x, y, gg, **attrs):
+    return jax_module().jvp(lambda v: _jax_max_pool(v, **attrs), (x,), (gg,))[1]
+
+
+def _jax_avg_pool_grad(orig_shape, g, **attrs):
+    zeros = jnp.zeros(tuple(int(d) for d in orig_shape), g.dtype)
+    return jax_module().vjp(lambda v: _jax_avg_pool(v, **attrs), zeros)[1](g)[0]
+
+
+MaxPool.jax = _jax_max_pool
+MaxPoolGrad.jax = _jax_max_pool_grad
+MaxPoolGradGrad.jax = _jax_max_pool_grad_grad
+AvgPool.jax = _jax_avg_pool
+AvgPoolGrad.jax = _jax_avg_pool_grad

@@ -1,0 +1,150 @@
+"""What convolution and pooling share: window geometry on NHWC tensors, and turning the public
+functions' strides/ksize/padding arguments into op attributes.
+
+Kernels work on windows, never on single pixels: `window_view` views the padded input as
+[N, OH, OW, KH, KW, C] with stride tricks (no copy), and every "scatter back into the input"
+(input gradients, pooling gradients) is `scatter_windows`, a loop over the KH*KW window offsets,
+each a strided slice of the whole batch.
+
+Padding follows TensorFlow exactly: SAME gives ceil(in / stride) outputs and splits the padding
+with the extra cell on the bottom/right; VALID gives ceil((in - k_eff + 1) / stride); EXPLICIT
+takes the user's [[top, bottom], [left, right]].
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ...core.errors import InvalidArgumentError, UnimplementedError
+from ...core.tensor import Tensor
+from ..registry import static_value
+
+
+# ----------------------------------------------------------------------------------------------
+# Geometry: output sizes, padding, window views
+# ----------------------------------------------------------------------------------------------
+
+
+def out_size(size, k, stride, dilation, padding, explicit=(0, 0)):
+    """(output size, pad before, pad after) for one spatial dimension, as TensorFlow computes it."""
+    eff = (k - 1) * dilation + 1
+    if padding == "SAME":
+        out = -(-size // stride)
+        total = max((out - 1) * stride + eff - size, 0)
+        return out, total // 2, total - total // 2
+    before, after = explicit if padding == "EXPLICIT" else (0, 0)
+    out = (size + before + after - eff + stride) // stride
+    if out < 0:
+        raise InvalidArgumentError(None, None, f"Computed output size would be negative: {out} [input_size: "
+                                               f"{size}, effective_filter_size: {eff}, stride: {stride}]")
+    return out, before, after
+
+
+def geometry(in_hw, k_hw, attrs):
+    """[(out, before, after)] for height and width, from an op's attrs."""
+    strides, dil = attrs["strides"], attrs.get("dilations", (1, 1, 1, 1))
+    padding = attrs["padding"]
+    explicit = attrs.get("explicit_paddings") or (0,) * 8
+    return [out_size(in_hw[i], k_hw[i], strides[i + 1], dil[i + 1], padding,
+                      (explicit[2 * i + 2], explicit[2 * i + 3])) for i in range(2)]
+
+
+def pad_spatial(x, geo, value=0):
+    (_, t, b), (_, lt, r) = geo
+    if not (t or b or lt or r):
+        return x
+    return np.pad(x, ((0, 0), (t, b), (lt, r), (0, 0)), constant_values=value)
+
+
+def window_view(xp, geo, k_hw, attrs):
+    """View of padded input `xp` as [N, OH, OW, KH, KW, C] (no copy)."""
+    strides, dil = attrs["strides"], attrs.get("dilations", (1, 1, 1, 1))
+    n, _, _, c = xp.shape
+    sn, sh, sw, sc = xp.strides
+    shape = (n, geo[0][0], geo[1][0], k_hw[0], k_hw[1], c)
+    st = (sn, sh * strides[1], sw * strides[2], sh * dil[1], sw * dil[2], sc)
+    return np.lib.stride_tricks.as_strided(xp, shape, st, writeable=False)
+
+
+def scatter_windows(cols, in_shape, geo, k_hw, attrs):
+    """Adjoint of `window_view` followed by cropping: adds each window value [N,OH,OW,KH,KW,C] back
+    into the input position it was read from; returns an array of `in_shape`."""
+    strides, dil = attrs["strides"], attrs.get("dilations", (1, 1, 1, 1))
+    n, h, w, c = in_shape
+    (oh, t, b), (ow, lt, r) = geo
+    out = np.zeros((n, h + t + b, w + lt + r, c), dtype=cols.dtype)
+    for i in range(k_hw[0]):
+        r0 = i * dil[1]
+        for j in range(k_hw[1]):
+            c0 = j * dil[2]
+            out[:, r0:r0 + strides[1] * (oh - 1) + 1:strides[1], c0:c0 + strides[2] * (ow - 1) + 1:strides[2], :] \
+                += cols[:, :, :, i, j, :]
+    return out[:, t:t + h, lt:lt + w, :]
+
+
+def spatial_infer(in_shape, k_hw, attrs):
+    """Output [N, OH, OW] dims for a shape rule (None where unknown)."""
+    dims = []
+    for i in range(2):
+        size, k = in_shape[i + 1], k_hw[i]
+        if size is None or k is None:
+            dims.append(None)
+            continue
+        explicit = attrs.get("explicit_paddings") or (0,) * 8
+        dims.append(out_size(size, k, attrs["strides"][i + 1], attrs.get("dilations", (1, 1, 1, 1))[i + 1],
+                              attrs["padding"], (explicit[2 * i + 2], explicit[2 * i + 3]))[0])
+    return [in_shape[0]] + dims
+
+
+def check_strides(attrs, what="strides"):
+    s = attrs[what]
+    if s[0] != 1 or s[3] != 1:
+        raise UnimplementedError(None, None, "Current implementation does not yet support strides in the batch "
+                                             "and depth dimensions.")
+
+
+def static_sizes(t, rank=4):
+    value = static_value(t)
+    return [None] * rank if value is None else [int(d) for d in np.ravel(value)]
+
+
+# ----------------------------------------------------------------------------------------------
+# Attributes from the public functions' arguments
+# ----------------------------------------------------------------------------------------------
+
+
+def four(value, name, n=2):
+    """An int or a list of 1, n or n + 2 ints -> the full [1, ..., 1] attribute list."""
+    if value is None:
+        return [1] * (n + 2)
+    if isinstance(value, Tensor):
+        value = static_value(value)
+    if np.ndim(value) == 0:
+        return [1] + [int(value)] * n + [1]
+    value = [int(v) for v in value]
+    if len(value) == 1:
+        return [1] + value * n + [1]
+    if len(value) == n:
+        return [1] + value + [1]
+    if len(value) == n + 2:
+        return value
+    raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: {name}={value} of length {len(value)}")
+
+
+def padding_attrs(padding):
+    if isinstance(padding, str):
+        p = padding.upper()
+        if p not in ("SAME", "VALID"):
+            raise ValueError(f"`padding` must be either 'VALID', 'SAME', or a list of paddings. "
+                             f"Received: padding={padding}")
+        return {"padding": p}
+    pairs = [[int(a), int(b)] for a, b in padding]
+    if len(pairs) != 4 or pairs[0] != [0, 0] or pairs[3] != [0, 0]:
+        raise ValueError(f"When `padding` is a list it must have 4 [before, after] pairs with zeros for the "
+                         f"batch and channel dimensions. Received: padding={padding}")
+    return {"padding": "EXPLICIT", "explicit_paddings": [v for p in pairs for v in p]}
+
+
+def check_format(data_format):
+    if data_format not in (None, "NHWC", "NWC", "NDHWC"):
+        raise UnimplementedError(None, None, f"eagerflow implements the channels-last layout only; got "
+                                             f"data_format={data_format!r}")

@@ -1,0 +1,1 @@
+"""Ops on RaggedTensors (tf.ragged): building, converting, indexing, joining and reducing them."""

@@ -1,0 +1,1 @@
+"""tf.random: seeded, stateless and Generator draws, and the Philox generator behind them."""

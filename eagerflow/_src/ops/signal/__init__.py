@@ -1,0 +1,1 @@
+"""tf.signal: Fourier transforms, DCT, framing, windows, mel scales and spectrograms."""

@@ -1,0 +1,1 @@
+"""Ops on SparseTensors (tf.sparse), and tf.edit_distance."""

@@ -1,0 +1,1 @@
+"""tf.strings: elementwise string ops, splitting, joining, hashing and tokens."""

@@ -1,0 +1,1 @@
+"""Resource-variable reads and writes, and the fused optimizer updates (training ops)."""
