@@ -17,7 +17,7 @@ from .._src.ops import math as _math
 from .._src.ops import reduce as _reduce
 from .._src.ops.matmul import matmul
 from .._src.ops.matrix_parts import eye
-from .serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
+from .saving.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
 
 _MODULE = "keras.regularizers"
 

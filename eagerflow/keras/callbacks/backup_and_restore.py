@@ -18,7 +18,7 @@ import shutil
 
 import numpy as np
 
-from .callbacks import Callback
+from .callback import Callback
 
 
 class BackupAndRestore(Callback):

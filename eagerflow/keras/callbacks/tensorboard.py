@@ -15,9 +15,9 @@ from __future__ import annotations
 import os
 import weakref
 
-from .. import summary
-from .._src.graph import listeners
-from .callbacks import Callback
+from ... import summary
+from ..._src.graph import listeners
+from .callback import Callback
 
 
 class TensorBoard(Callback):

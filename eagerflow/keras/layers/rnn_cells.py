@@ -169,13 +169,13 @@ class GRUCell(GRUMath, _Cell):
 
 
 def _deserialize(config, custom_objects=None):
-    from ..serialization import deserialize_keras_object, keras_classes
+    from ..saving.serialization import deserialize_keras_object, keras_classes
     config = {k: v for k, v in config.items() if k != "build_config"}
     return deserialize_keras_object(config, keras_classes(), custom_objects, kind="layer")
 
 
 def _serialize(layer):
-    from ..serialization import serialize_layer
+    from ..saving.serialization import serialize_layer
     return serialize_layer(layer)
 
 

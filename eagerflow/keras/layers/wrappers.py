@@ -18,14 +18,14 @@ from .input_spec import check_ndim
 
 
 def _serialize(layer):
-    from ..serialization import serialize_layer
+    from ..saving.serialization import serialize_layer
     return serialize_layer(layer)
 
 
 def _deserialize(config, custom_objects=None):
     """The wrapped layer, unbuilt: the wrapper builds it inside its own scope, so its weight paths stay
     "wrapper/layer/..." (its build_config is the wrapper's to apply)."""
-    from ..serialization import deserialize_keras_object, keras_classes
+    from ..saving.serialization import deserialize_keras_object, keras_classes
     config = {k: v for k, v in config.items() if k != "build_config"}
     return deserialize_keras_object(config, keras_classes(), custom_objects, kind="layer")
 

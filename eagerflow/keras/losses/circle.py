@@ -13,15 +13,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._src.core import dtypes as _dt
-from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
-from .._src.ops.matmul import matmul
-from .._src.ops.nn import softplus
-from .._src.ops.sequences import range as _range
-from .losses import LossFunctionWrapper, reduce_values
+from ..._src.core import dtypes as _dt
+from ..._src.core.convert import convert_to_tensor
+from ..._src.ops import array as _array
+from ..._src.ops import math as _math
+from ..._src.ops import reduce as _reduce
+from ..._src.ops.matmul import matmul
+from ..._src.ops.nn import softplus
+from ..._src.ops.sequences import range as _range
+from .loss import LossFunctionWrapper, reduce_values
 
 
 def _masked_logsumexp(values, mask):

@@ -9,13 +9,13 @@ hold gives TensorFlow's large finite loss (about 707 plus the path's cost), not 
 """
 from __future__ import annotations
 
-from .._src.core import dtypes as _dt
-from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
-from .._src.ops.ctc import ctc_loss as _tf_ctc_loss
-from .losses import LossFunctionWrapper
+from ..._src.core import dtypes as _dt
+from ..._src.core.convert import convert_to_tensor
+from ..._src.ops import array as _array
+from ..._src.ops import math as _math
+from ..._src.ops import reduce as _reduce
+from ..._src.ops.ctc import ctc_loss as _tf_ctc_loss
+from .loss import LossFunctionWrapper
 
 
 def ctc_loss(target, output, target_length, output_length, mask_index=0):

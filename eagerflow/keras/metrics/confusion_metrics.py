@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._src.core import dtypes as _dt
-from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
-from .metrics import Metric
-from .naming import to_snake_case, unique_name
+from ..._src.core import dtypes as _dt
+from ..._src.core.convert import convert_to_tensor
+from ..._src.ops import array as _array
+from ..._src.ops import math as _math
+from ..._src.ops import reduce as _reduce
+from .metric import Metric
+from ..naming import to_snake_case, unique_name
 
 _EPSILON = 1e-7
 

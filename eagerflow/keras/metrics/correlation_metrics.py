@@ -8,11 +8,11 @@ this computes.
 """
 from __future__ import annotations
 
-from .._src.core.convert import convert_to_tensor
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
-from .losses import EPSILON, squeeze_or_expand_to_same_rank
-from .metrics import MeanMetricWrapper
+from ..._src.core.convert import convert_to_tensor
+from ..._src.ops import math as _math
+from ..._src.ops import reduce as _reduce
+from ..losses.loss import EPSILON, squeeze_or_expand_to_same_rank
+from .reduction_metrics import MeanMetricWrapper
 
 
 def _paired(y_true, y_pred):

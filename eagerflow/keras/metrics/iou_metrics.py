@@ -13,16 +13,16 @@ import warnings
 
 import numpy as np
 
-from .._src.core import dtypes as _dt
-from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import diagonals as _diagonals
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
-from .._src.ops import slicing as _slicing
-from .._src.ops.math_extra import confusion_matrix
-from .metrics import Metric
-from .naming import unique_name
+from ..._src.core import dtypes as _dt
+from ..._src.core.convert import convert_to_tensor
+from ..._src.ops import array as _array
+from ..._src.ops import diagonals as _diagonals
+from ..._src.ops import math as _math
+from ..._src.ops import reduce as _reduce
+from ..._src.ops import slicing as _slicing
+from ..._src.ops.math_extra import confusion_matrix
+from .metric import Metric
+from ..naming import unique_name
 
 
 class IoU(Metric):

@@ -9,13 +9,13 @@ does): PrecisionAtRecall(0.8) is the best precision at any threshold whose recal
 """
 from __future__ import annotations
 
-from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
+from ..._src.core.convert import convert_to_tensor
+from ..._src.ops import array as _array
+from ..._src.ops import math as _math
+from ..._src.ops import reduce as _reduce
 from .confusion_metrics import _confusion_updates
-from .metrics import Metric
-from .naming import to_snake_case, unique_name
+from .metric import Metric
+from ..naming import to_snake_case, unique_name
 
 
 class SensitivitySpecificityBase(Metric):

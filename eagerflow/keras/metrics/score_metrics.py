@@ -9,13 +9,13 @@ largest prediction (when it is not zero) as the predicted class.
 """
 from __future__ import annotations
 
-from .._src.core import dtypes as _dt
-from .._src.core.convert import convert_to_tensor
-from .._src.ops import array as _array
-from .._src.ops import math as _math
-from .._src.ops import reduce as _reduce
-from .losses import EPSILON, squeeze_or_expand_to_same_rank
-from .metrics import Metric
+from ..._src.core import dtypes as _dt
+from ..._src.core.convert import convert_to_tensor
+from ..._src.ops import array as _array
+from ..._src.ops import math as _math
+from ..._src.ops import reduce as _reduce
+from ..losses.loss import EPSILON, squeeze_or_expand_to_same_rank
+from .metric import Metric
 
 
 def _float(x):

@@ -87,8 +87,8 @@ def model_to_json(model, **kwargs):
     """`model.to_json(**kwargs)`: Keras 3's serialized model (with its compile config) as JSON text;
     `kwargs` go to json.dumps (indent=2)."""
     from ..compile_config import compile_config
-    from ..model_saving import json_default
-    from ..serialization import serialize_layer
+    from ..saving.model_saving import json_default
+    from ..saving.serialization import serialize_layer
     config = serialize_layer(model)
     config["compile_config"] = compile_config(model) or None
     return json.dumps(config, default=json_default, **kwargs)
@@ -96,6 +96,6 @@ def model_to_json(model, **kwargs):
 
 def model_from_json(json_string, custom_objects=None):
     """A model (not compiled, new weights) from `model.to_json()`'s text."""
-    from ..serialization import deserialize_keras_object, keras_classes
+    from ..saving.serialization import deserialize_keras_object, keras_classes
     config = json.loads(json_string)
     return deserialize_keras_object(config, keras_classes(), custom_objects, "model")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ..._src.core import nest
 from ..layers.input_layer import InputLayer, KerasTensor
-from ..serialization import deserialize_keras_object, serialize_layer
+from ..saving.serialization import deserialize_keras_object, serialize_layer
 
 
 def _history(node_of, tensor):

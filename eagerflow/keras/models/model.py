@@ -135,7 +135,7 @@ class Functional(Model):
 
     @classmethod
     def from_config(cls, config, module_objects=None, custom_objects=None):
-        from ..serialization import keras_classes
+        from ..saving.serialization import keras_classes
         from .config import functional_from_config
         return functional_from_config(Functional, config, module_objects or keras_classes(), custom_objects)
 

@@ -99,7 +99,7 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config, module_objects=None, custom_objects=None):
-        from ..serialization import keras_classes
+        from ..saving.serialization import keras_classes
         from .config import sequential_from_config
         return sequential_from_config(cls, config, module_objects or keras_classes(), custom_objects)
 

@@ -1,13 +1,10 @@
-"""Keras 3's update rules that scale each step by a norm of the variable: Adafactor and Lamb.
-
-Adafactor (t = step, rho = min(lr, 1/sqrt(t)); with relative_step, lr itself is capped the same way):
+"""Adafactor: each step scaled by the variable's root mean square, with a factored second moment for
+matrices (Keras 3's formula; t = step, rho = min(lr, 1/sqrt(t)); with relative_step, lr itself is capped the same way):
     alpha = max(epsilon_2, rms(var)) * rho;  g2 = g^2 + epsilon_1;  b = 1 - t^beta_2_decay
     rank >= 2: r = b r + (1 - b) mean(g2, -1);  c = b c + (1 - b) mean(g2, -2)
                v = (r / mean(r, -1))[..., None] * c[..., None, :]   (factored second moment)
     rank < 2:  v = b v + (1 - b) g2
     u = g / sqrt(v);  var -= alpha * u / max(1, rms(u) / clip_threshold)
-Lamb: Adam's bias-corrected step  u = m_hat / (sqrt(v_hat) + eps), scaled by the trust ratio
-    ||var|| / ||u|| (1 when either norm is 0):  var -= ratio * lr * u.
 """
 from __future__ import annotations
 
@@ -18,7 +15,6 @@ from ..._src.ops import math as _math
 from ..._src.ops import reduce as _reduce
 from ..variables import KerasVariable
 from .base import Optimizer
-from .more_rules import TwoMomentOptimizer
 
 
 def _rms(x):
@@ -69,20 +65,3 @@ class Adafactor(Optimizer):
         v.assign_sub(alpha * (u / _math.maximum(1.0, _rms(u) / self.clip_threshold)))
 
 
-class Lamb(TwoMomentOptimizer):
-    def _make_slots(self, variable):
-        return (self.add_variable_from_reference(variable, "momentum"),
-                self.add_variable_from_reference(variable, "velocity"))
-
-    def update_step(self, g, v, lr, step):
-        m, vel = self._slots_for(v)
-        m.assign_add((g - m) * (1.0 - self.beta_1))
-        vel.assign_add((_math.square(g) - vel) * (1.0 - self.beta_2))
-        m_hat = m / (1.0 - _math.pow(self.beta_1, step))
-        update = m_hat / (_math.sqrt(vel / (1.0 - _math.pow(self.beta_2, step))) + self.epsilon)
-        w_norm = _math.sqrt(_reduce.reduce_sum(_math.square(v)))
-        u_norm = _math.sqrt(_reduce.reduce_sum(_math.square(update)))
-        one = _array.ones_like(w_norm)
-        ratio = _array.where(_math.greater(w_norm, 0.0),
-                             _array.where(_math.greater(u_norm, 0.0), w_norm / u_norm, one), one)
-        v.assign_sub(ratio * lr * update)

@@ -1,9 +1,5 @@
-"""The update rules (Keras 3's formulas), one class each: SGD, Adam, AdamW, RMSprop.
-
-Adam: m += (g - m)(1 - b1); v += (g^2 - v)(1 - b2);
+"""Adam (Keras 3's formula): m += (g - m)(1 - b1); v += (g^2 - v)(1 - b2);
       var -= lr * sqrt(1 - b2^t) / (1 - b1^t) * m / (sqrt(v) + eps)  (eps outside the bias correction).
-RMSprop: v = rho v + (1 - rho) g^2; var -= lr * g / sqrt(v + eps)  (eps inside the square root).
-SGD with momentum: m = mu m - lr g; var += m, or with Nesterov var += mu m - lr g.
 """
 from __future__ import annotations
 
@@ -14,30 +10,6 @@ from ..._src.ops import math as _math
 from ..._src.ops.registry import bind
 from ..._src.ops.training_ops import AdamUpdate
 from .base import Optimizer
-
-
-class SGD(Optimizer):
-    _config_keys = ("momentum", "nesterov")
-
-    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name=None, **kwargs):
-        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
-        if not 0 <= momentum <= 1:
-            raise ValueError("`momentum` must be a float between [0, 1].")
-        self.momentum, self.nesterov = momentum, nesterov
-
-    def _make_slots(self, variable):
-        return (self.add_variable_from_reference(variable, "momentum"),) if self.momentum else ()
-
-    def update_step(self, g, v, lr, step):
-        if not self.momentum:
-            v.assign_sub(g * lr)
-            return
-        (m,) = self._slots_for(v)
-        m.assign(m * self.momentum - g * lr)
-        if self.nesterov:
-            v.assign_add(m * self.momentum - g * lr)
-        else:
-            v.assign_add(m)
 
 
 class Adam(Optimizer):
@@ -80,46 +52,3 @@ class Adam(Optimizer):
         v.assign_sub((m * alpha) / (_math.sqrt(denom_v) + self.epsilon))
 
 
-class AdamW(Adam):
-    def __init__(self, learning_rate=0.001, weight_decay=0.004, beta_1=0.9, beta_2=0.999, epsilon=1e-7,
-                 amsgrad=False, name=None, **kwargs):
-        super().__init__(learning_rate=learning_rate, beta_1=beta_1, beta_2=beta_2, epsilon=epsilon,
-                         amsgrad=amsgrad, name=name, weight_decay=weight_decay, **kwargs)
-        if weight_decay is None:
-            raise ValueError("Argument `weight_decay` must be a float. Received: weight_decay=None")
-
-
-class RMSprop(Optimizer):
-    _config_keys = ("rho", "momentum", "epsilon", "centered")
-
-    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False, name=None,
-                 **kwargs):
-        super().__init__(learning_rate=learning_rate, name=name, **kwargs)
-        self.rho, self.momentum, self.epsilon, self.centered = rho, momentum, epsilon, centered
-
-    def _make_slots(self, variable):
-        slots = [self.add_variable_from_reference(variable, "velocity"), None, None]
-        if self.momentum > 0:
-            slots[1] = self.add_variable_from_reference(variable, "momentum")
-        if self.centered:
-            slots[2] = self.add_variable_from_reference(variable, "average_gradient")
-        return tuple(slots)
-
-    @property
-    def variables(self):
-        return [v for v in super().variables if v is not None]
-
-    def update_step(self, g, v, lr, step):
-        vel, mom, avg = self._slots_for(v)
-        vel.assign(vel * self.rho + _math.square(g) * (1.0 - self.rho))
-        if self.centered:
-            avg.assign(avg * self.rho + g * (1.0 - self.rho))
-            denominator = vel - _math.square(avg) + self.epsilon
-        else:
-            denominator = vel + self.epsilon
-        increment = lr * g * _math.rsqrt(denominator)
-        if mom is not None:
-            mom.assign(mom * self.momentum + increment)
-            v.assign_sub(mom)
-        else:
-            v.assign_sub(increment)

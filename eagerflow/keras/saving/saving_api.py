@@ -1,4 +1,5 @@
-"""save_weights/load_weights in a safe format: a NumPy .npz archive (loaded with
+"""`keras.saving`'s functions: whole models (.keras files, model_saving.py) and
+save_weights/load_weights in a safe format: a NumPy .npz archive (loaded with
 allow_pickle=False), one array per weight, keyed by the weight's position and path.
 
 Keras 3 insists on the suffix ".weights.h5"; we accept it (so Keras programs run unchanged) and
@@ -7,6 +8,8 @@ Keras 3 insists on the suffix ".weights.h5"; we accept it (so Keras programs run
 from __future__ import annotations
 
 import numpy as np
+
+from . import serialization
 
 _SUFFIXES = (".weights.h5", ".weights.npz")
 
@@ -37,16 +40,12 @@ def load_weights(model, filepath):
         model.set_weights([data[k] for k in keys])
 
 
-# --- `keras.saving`: whole models (.keras files) and the name registry; see model_saving.py ---
-from .serialization import (custom_object_scope, deserialize_keras_object, get_registered_name,  # noqa: E402,F401
-                            get_registered_object, register_keras_serializable)
-
-
 def serialize_keras_object(obj):
-    from .serialization import serialize_keras_object as _serialize
-    return _serialize(obj, None)
+    return serialization.serialize_keras_object(obj, None)
 
 
+# model_saving.py builds models from configs (it imports layers and models, which import this
+# package's serialization.py): imported when a model is saved or loaded, not with `keras.saving`.
 def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
     from .model_saving import save_model as _save
     return _save(model, filepath, overwrite=overwrite, zipped=zipped, **kwargs)

@@ -120,9 +120,9 @@ def serialize_layer(layer):
 
 def keras_classes():
     """Every class a config may name without custom_objects: the shipped layers and models."""
-    from . import layers as _layers
-    from .models.model import Functional, Model
-    from .models.sequential import Sequential
+    from .. import layers as _layers
+    from ..models.model import Functional, Model
+    from ..models.sequential import Sequential
     table = {name: obj for name, obj in vars(_layers).items() if isinstance(obj, type) and issubclass(obj, _layers.Layer)}
     table.update({"Functional": Functional, "Model": Model, "Sequential": Sequential})
     return table

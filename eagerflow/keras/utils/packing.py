@@ -71,7 +71,7 @@ def _module_of(obj):
 
 def serialize_keras_object(obj):
     """Keras 3's config dict for an object with get_config (None stays None)."""
-    from ..serialization import serialize_keras_object as serialize, serialize_layer
+    from ..saving.serialization import serialize_keras_object as serialize, serialize_layer
     from ..layers.base import Layer
     if obj is None:
         return None
@@ -83,7 +83,7 @@ def serialize_keras_object(obj):
 def deserialize_keras_object(config, custom_objects=None, **kwargs):
     """An object from Keras 3's config dict, found among the shipped classes by name (or in
     `custom_objects` and the registry); never by importing the module the config names."""
-    from ..serialization import deserialize_keras_object as deserialize, keras_classes
+    from ..saving.serialization import deserialize_keras_object as deserialize, keras_classes
     table = {}
     for _, module in _public_modules():
         table.update({k: v for k, v in vars(module).items() if isinstance(v, type)})
