@@ -1,7 +1,24 @@
 """`keras.layers`."""
 from .base import Layer  # noqa: F401
-from .conv import (AveragePooling2D, AvgPool2D, Conv2D, GlobalAveragePooling2D, GlobalAvgPool2D,  # noqa: F401
-                   MaxPool2D, MaxPooling2D)
+from .convolutional.conv1d import Conv1D  # noqa: F401
+from .convolutional.conv1d_transpose import Conv1DTranspose  # noqa: F401
+from .convolutional.conv2d import Conv2D  # noqa: F401
+from .convolutional.conv2d_transpose import Conv2DTranspose  # noqa: F401
+from .convolutional.conv3d import Conv3D  # noqa: F401
+from .convolutional.depthwise_conv2d import DepthwiseConv2D  # noqa: F401
+from .convolutional.separable_conv2d import SeparableConv2D  # noqa: F401
+from .pooling.average_pooling1d import AveragePooling1D, AvgPool1D  # noqa: F401
+from .pooling.average_pooling2d import AveragePooling2D, AvgPool2D  # noqa: F401
+from .pooling.average_pooling3d import AveragePooling3D, AvgPool3D  # noqa: F401
+from .pooling.global_average_pooling1d import GlobalAveragePooling1D, GlobalAvgPool1D  # noqa: F401
+from .pooling.global_average_pooling2d import GlobalAveragePooling2D, GlobalAvgPool2D  # noqa: F401
+from .pooling.global_average_pooling3d import GlobalAveragePooling3D, GlobalAvgPool3D  # noqa: F401
+from .pooling.global_max_pooling1d import GlobalMaxPool1D, GlobalMaxPooling1D  # noqa: F401
+from .pooling.global_max_pooling2d import GlobalMaxPool2D, GlobalMaxPooling2D  # noqa: F401
+from .pooling.global_max_pooling3d import GlobalMaxPool3D, GlobalMaxPooling3D  # noqa: F401
+from .pooling.max_pooling1d import MaxPool1D, MaxPooling1D  # noqa: F401
+from .pooling.max_pooling2d import MaxPool2D, MaxPooling2D  # noqa: F401
+from .pooling.max_pooling3d import MaxPool3D, MaxPooling3D  # noqa: F401
 from .core import Activation, Dense, Dropout, Embedding, Flatten, ReLU, Reshape, Softmax  # noqa: F401
 from .input_layer import Input, InputLayer  # noqa: F401
 from .merging import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract  # noqa: F401
@@ -10,12 +27,8 @@ from .rnn import GRU, LSTM, SimpleRNN  # noqa: F401,E402
 from .masking import Masking  # noqa: F401,E402
 from .activations_layers import ELU, Identity, LeakyReLU, PReLU  # noqa: F401,E402
 from .reshaping import Cropping2D, Permute, RepeatVector, Rescaling, UpSampling2D, ZeroPadding2D  # noqa: F401,E402
-from .pooling1d import (AveragePooling1D, AvgPool1D, Conv1D, GlobalAveragePooling1D, GlobalAvgPool1D,  # noqa: F401
-                        GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D,
-                        MaxPooling1D)
 from .noise import GaussianDropout, GaussianNoise, SpatialDropout1D  # noqa: F401,E402
 from .wrappers import Bidirectional, TimeDistributed  # noqa: F401,E402
-from .conv_extra import Conv2DTranspose, DepthwiseConv2D, SeparableConv2D  # noqa: F401,E402
 from .lambda_layer import Lambda  # noqa: F401,E402
 from .einsum_dense import EinsumDense  # noqa: F401,E402
 from .multi_head_attention import MultiHeadAttention  # noqa: F401,E402
@@ -29,8 +42,6 @@ from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, 
                                   RandomRotation, RandomZoom, Resizing)
 from .reshaping3d import (Cropping1D, Cropping3D, UpSampling1D, UpSampling3D, ZeroPadding1D,  # noqa: F401,E402
                           ZeroPadding3D)
-from .conv3d import (AveragePooling3D, AvgPool3D, Conv1DTranspose, Conv3D, GlobalAveragePooling3D,  # noqa: F401,E402
-                     GlobalAvgPool3D, GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D)
 from .merging import add, average, concatenate, dot, maximum, minimum, multiply, subtract  # noqa: F401,E402
 from .index_lookup import IntegerLookup, StringLookup  # noqa: F401,E402
 from .text_vectorization import TextVectorization  # noqa: F401,E402

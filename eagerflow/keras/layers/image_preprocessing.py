@@ -12,7 +12,7 @@ from ..._src.ops import reduce as _reduce
 from ..._src.ops.image import resize
 from ..._src.ops.ordering import reverse
 from .base import Layer
-from .conv import _channels_last
+from .arguments import check_channels_last
 
 
 def _float(layer, images):
@@ -35,7 +35,7 @@ class Resizing(Layer):
     def __init__(self, height, width, interpolation="bilinear", crop_to_aspect_ratio=False, pad_to_aspect_ratio=False,
                  fill_mode="constant", fill_value=0.0, antialias=False, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         if pad_to_aspect_ratio:
             raise NotImplementedError("Resizing(pad_to_aspect_ratio=True) is not supported yet.")
         self.height, self.width, self.interpolation = height, width, interpolation
@@ -62,7 +62,7 @@ class CenterCrop(Layer):
 
     def __init__(self, height, width, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         self.height, self.width = height, width
 
     def call(self, inputs):
@@ -110,7 +110,7 @@ class RandomFlip(Layer):
 
     def __init__(self, mode="horizontal_and_vertical", seed=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         if mode not in ("horizontal", "vertical", "horizontal_and_vertical"):
             raise ValueError(f"RandomFlip layer {self.name} received an unknown mode argument {mode}")
         self.mode, self.seed = mode, seed
@@ -138,7 +138,7 @@ class RandomContrast(Layer):
 
     def __init__(self, factor, value_range=(0, 255), seed=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         self.factor = _factor_pair(factor, (0, 1))
         self.value_range, self.seed = value_range, seed
 
@@ -163,7 +163,7 @@ class RandomBrightness(Layer):
 
     def __init__(self, factor, value_range=(0, 255), seed=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         self.factor = _factor_pair(factor, (-1, 1))
         self.value_range, self.seed = value_range, seed
 
@@ -205,7 +205,7 @@ class _AffineAugmentation(Layer):
 
     def __init__(self, fill_mode, interpolation, seed, fill_value, data_format, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         from .affine_transform import FILL_MODES
         if fill_mode not in FILL_MODES:
             raise NotImplementedError(f"Unknown `fill_mode` {fill_mode}. Expected of one {FILL_MODES}.")

@@ -9,7 +9,7 @@ from ..._src.ops.joining import tile
 from ..._src.ops.padding import pad
 from ..._src.ops.repeat import repeat
 from .base import Layer
-from .conv import _channels_last
+from .arguments import check_channels_last
 from .input_spec import check_ndim
 
 
@@ -91,7 +91,7 @@ class ZeroPadding2D(Layer):
 
     def __init__(self, padding=(1, 1), data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         self.padding = _pairs_2d(padding, "padding")
 
     def call(self, inputs):
@@ -109,7 +109,7 @@ class UpSampling2D(Layer):
 
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         self.size = _int_pair(size, "size")
         if interpolation not in ("nearest", "bilinear"):
             raise NotImplementedError(f"UpSampling2D(interpolation={interpolation!r}) is not supported yet; "
@@ -136,7 +136,7 @@ class Cropping2D(Layer):
 
     def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         self.cropping = _pairs_2d(cropping, "cropping")
 
     def call(self, inputs):

@@ -6,7 +6,8 @@ from ..._src.ops.padding import pad
 from ..._src.ops.repeat import repeat
 from .base import Layer
 from .input_spec import check_ndim
-from .reshaping import _channels_last, _int_pair
+from .arguments import check_channels_last
+from .reshaping import _int_pair
 
 
 def _one_pair(value, name):
@@ -39,7 +40,7 @@ class ZeroPadding1D(Layer):
 
     def __init__(self, padding=1, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         self.padding = _one_pair(padding, "padding")
 
     def call(self, inputs):
@@ -55,7 +56,7 @@ class ZeroPadding3D(Layer):
 
     def __init__(self, padding=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         self.padding = _pairs_3d(padding, "padding")
 
     def call(self, inputs):
@@ -91,7 +92,7 @@ class Cropping3D(Layer):
 
     def __init__(self, cropping=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         self.cropping = _pairs_3d(cropping, "cropping")
 
     def call(self, inputs):
@@ -128,7 +129,7 @@ class UpSampling3D(Layer):
 
     def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
         super().__init__(**kwargs)
-        _channels_last(data_format)
+        check_channels_last(data_format)
         self.size = _triple(size, "size")
 
     def call(self, inputs):
