@@ -223,7 +223,7 @@ def test_keras_masks_from_an_embedding_reach_attention_as_in_keras():
     """Embedding(mask_zero=True) outputs carry masks: MultiHeadAttention reads the query's and value's masks,
     its output carries the query's mask, and (as Keras 3.15 does) the inputs lose theirs; Attention reads both
     masks and passes the query's on."""
-    from eagerflow.keras.layers.masking import get_keras_mask
+    from eagerflow.keras.layers.masks import get_keras_mask
     emb = L.Embedding(10, 5, mask_zero=True)
     emb.build((None,))
     emb.set_weights([arr("emb_w")])

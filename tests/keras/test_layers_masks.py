@@ -26,7 +26,7 @@ def _embedded():
 
 
 def _mask_of(t):
-    from eagerflow.keras.layers.masking import get_keras_mask
+    from eagerflow.keras.layers.masks import get_keras_mask
     m = get_keras_mask(t)
     return None if m is None else m.numpy().tolist()
 

@@ -15,6 +15,7 @@ from .. import constraints as _con
 from .. import initializers as _init
 from .. import regularizers as _reg
 from .base import Layer
+from .masks import embedding_mask
 
 
 def matmul_last_axis(x, kernel):
@@ -233,7 +234,6 @@ class Embedding(Layer):
 
     def compute_mask(self, inputs, mask=None):
         """`inputs != 0` with mask_zero=True (index 0 is padding), else no mask."""
-        from .masking import embedding_mask
         return embedding_mask(inputs, self.mask_zero)
 
     def get_config(self):

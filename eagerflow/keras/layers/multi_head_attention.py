@@ -20,7 +20,7 @@ from ..naming import name_scope, scope_stack
 from .base import BUILD_LOCK, Layer, shape_tuple
 from .core import Dropout, Softmax, masked_softmax
 from .einsum_dense import EinsumDense
-from .masking import get_keras_mask, set_keras_mask
+from .masks import get_keras_mask, set_keras_mask
 
 _LETTERS = string.ascii_lowercase
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 
 from ..._src.core import nest
-from ..layers.input_layer import InputLayer, KerasTensor
+from ..layers.input_layer import InputLayer
+from ..layers.keras_tensor import KerasTensor
 
 
 def _clone_layer(layer):

@@ -30,7 +30,7 @@ class Model(Trainer, Layer):
         """Builds the weights by calling the model once on a symbolic batch of `input_shape`."""
         if self.built and self.weights:
             return
-        from ..layers.input_layer import KerasTensor
+        from ..layers.keras_tensor import KerasTensor
         shape = tuple(input_shape)
         self(KerasTensor(shape))
         self.built = True

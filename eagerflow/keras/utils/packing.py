@@ -20,7 +20,7 @@ def unpack_x_y_sample_weight(data):
 
 def is_keras_tensor(x) -> bool:
     """Whether `x` is a symbolic Keras tensor (what keras.Input and layer calls on it give)."""
-    from ..layers.input_layer import KerasTensor
+    from ..layers.keras_tensor import KerasTensor
     return isinstance(x, KerasTensor)
 
 
@@ -43,7 +43,7 @@ def get_source_inputs(tensor):
 
 def _node_inputs(node):
     from ..._src.core import nest
-    from ..layers.input_layer import KerasTensor
+    from ..layers.keras_tensor import KerasTensor
     args = list(getattr(node, "args", ())) + list(getattr(node, "kwargs", {}).values())
     return [t for t in nest.flatten(args, expand_composites=True) if isinstance(t, KerasTensor)]
 
