@@ -19,29 +19,29 @@ from .pooling.global_max_pooling3d import GlobalMaxPool3D, GlobalMaxPooling3D  #
 from .pooling.max_pooling1d import MaxPool1D, MaxPooling1D  # noqa: F401
 from .pooling.max_pooling2d import MaxPool2D, MaxPooling2D  # noqa: F401
 from .pooling.max_pooling3d import MaxPool3D, MaxPooling3D  # noqa: F401
-from .core import Activation, Dense, Dropout, Embedding, Flatten, ReLU, Reshape, Softmax  # noqa: F401
-from .input_layer import Input, InputLayer  # noqa: F401
-from .merging import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract  # noqa: F401
-from .normalization import BatchNormalization, LayerNormalization  # noqa: F401
-from .rnn import GRU, LSTM, SimpleRNN  # noqa: F401,E402
-from .masking import Masking  # noqa: F401,E402
-from .activations_layers import ELU, Identity, LeakyReLU, PReLU  # noqa: F401,E402
-from .reshaping import Cropping2D, Permute, RepeatVector, Rescaling, UpSampling2D, ZeroPadding2D  # noqa: F401,E402
-from .noise import GaussianDropout, GaussianNoise, SpatialDropout1D  # noqa: F401,E402
-from .wrappers import Bidirectional, TimeDistributed  # noqa: F401,E402
-from .lambda_layer import Lambda  # noqa: F401,E402
-from .einsum_dense import EinsumDense  # noqa: F401,E402
-from .multi_head_attention import MultiHeadAttention  # noqa: F401,E402
-from .attention import AdditiveAttention, Attention  # noqa: F401,E402
-from .normalization_extra import GroupNormalization, UnitNormalization  # noqa: F401,E402
-from .noise import ActivityRegularization, AlphaDropout, SpatialDropout2D, SpatialDropout3D  # noqa: F401,E402
-from .rnn_cells import GRUCell, LSTMCell, RNN, SimpleRNNCell, StackedRNNCells  # noqa: F401,E402
-from .preprocessing import CategoryEncoding, Discretization, Normalization  # noqa: F401,E402
-from .hashing import Hashing  # noqa: F401,E402
-from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomFlip, RandomTranslation,  # noqa: F401,E402,E501
+from .core.dense import Activation, Dense, Dropout, Embedding, Flatten, ReLU, Reshape, Softmax  # noqa: F401
+from .core.input_layer import Input, InputLayer  # noqa: F401
+from .merging.base_merge import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract  # noqa: F401
+from .normalization.batch_normalization import BatchNormalization, LayerNormalization  # noqa: F401
+from .rnn.recurrent import GRU, LSTM, SimpleRNN  # noqa: F401,E402
+from .core.masking import Masking  # noqa: F401,E402
+from .activations.leaky_relu import ELU, Identity, LeakyReLU, PReLU  # noqa: F401,E402
+from .reshaping.zero_padding2d import Cropping2D, Permute, RepeatVector, Rescaling, UpSampling2D, ZeroPadding2D  # noqa: F401,E402
+from .regularization.gaussian_noise import GaussianDropout, GaussianNoise, SpatialDropout1D  # noqa: F401,E402
+from .rnn.bidirectional import Bidirectional, TimeDistributed  # noqa: F401,E402
+from .core.lambda_layer import Lambda  # noqa: F401,E402
+from .core.einsum_dense import EinsumDense  # noqa: F401,E402
+from .attention.multi_head_attention import MultiHeadAttention  # noqa: F401,E402
+from .attention.attention import AdditiveAttention, Attention  # noqa: F401,E402
+from .normalization.group_normalization import GroupNormalization, UnitNormalization  # noqa: F401,E402
+from .regularization.gaussian_noise import ActivityRegularization, AlphaDropout, SpatialDropout2D, SpatialDropout3D  # noqa: F401,E402
+from .rnn.cells import GRUCell, LSTMCell, RNN, SimpleRNNCell, StackedRNNCells  # noqa: F401,E402
+from .preprocessing.normalization import CategoryEncoding, Discretization, Normalization  # noqa: F401,E402
+from .preprocessing.hashing import Hashing  # noqa: F401,E402
+from .preprocessing.image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomFlip, RandomTranslation,  # noqa: F401,E402,E501
                                   RandomRotation, RandomZoom, Resizing)
-from .reshaping3d import (Cropping1D, Cropping3D, UpSampling1D, UpSampling3D, ZeroPadding1D,  # noqa: F401,E402
+from .reshaping.zero_padding3d import (Cropping1D, Cropping3D, UpSampling1D, UpSampling3D, ZeroPadding1D,  # noqa: F401,E402
                           ZeroPadding3D)
-from .merging import add, average, concatenate, dot, maximum, minimum, multiply, subtract  # noqa: F401,E402
-from .index_lookup import IntegerLookup, StringLookup  # noqa: F401,E402
-from .text_vectorization import TextVectorization  # noqa: F401,E402
+from .merging.base_merge import add, average, concatenate, dot, maximum, minimum, multiply, subtract  # noqa: F401,E402
+from .preprocessing.index_lookup import IntegerLookup, StringLookup  # noqa: F401,E402
+from .preprocessing.text_vectorization import TextVectorization  # noqa: F401,E402

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from ..._src.core import nest
-from ..layers.input_layer import InputLayer
+from ..layers.core.input_layer import InputLayer
 from ..layers.keras_tensor import KerasTensor
 
 
@@ -41,7 +41,7 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
 
 def _new_input(reference):
     """A keras.Input like the InputLayer `reference`: its batch shape, dtype and name."""
-    from ..layers.input_layer import Input
+    from ..layers.core.input_layer import Input
     return Input(batch_shape=reference.batch_shape, dtype=reference.dtype, name=reference.name)
 
 

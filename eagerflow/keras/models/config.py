@@ -9,7 +9,7 @@ Class names resolve only through the caller's table of known classes (see serial
 from __future__ import annotations
 
 from ..._src.core import nest
-from ..layers.input_layer import InputLayer
+from ..layers.core.input_layer import InputLayer
 from ..layers.keras_tensor import KerasTensor
 from ..saving.serialization import deserialize_keras_object, serialize_layer
 

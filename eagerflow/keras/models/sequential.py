@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..layers.base import Layer
-from ..layers.input_layer import InputLayer
+from ..layers.core.input_layer import InputLayer
 from ..layers.keras_tensor import KerasTensor
 from ..naming import name_scope, unique_name
 from .model import Model

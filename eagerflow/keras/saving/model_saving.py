@@ -20,7 +20,7 @@ import zlib
 import numpy as np
 
 from ..compile_config import compile_config, compile_from_config
-from ..layers.lambda_layer import unsafe_deserialization
+from ..layers.core.lambda_layer import unsafe_deserialization
 from ..layers.layer_config import set_weight_budget
 from .serialization import custom_object_scope, deserialize_keras_object, keras_classes, serialize_layer
 

@@ -26,7 +26,7 @@ def is_keras_tensor(x) -> bool:
 
 def get_source_inputs(tensor):
     """The keras.Input tensors `tensor` was computed from, in the order first reached."""
-    from ..layers.input_layer import InputLayer
+    from ..layers.core.input_layer import InputLayer
     found, seen, stack = [], set(), [tensor]
     while stack:
         t = stack.pop()

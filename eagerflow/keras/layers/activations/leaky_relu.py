@@ -1,12 +1,12 @@
 """Activation layers with parameters: LeakyReLU, ELU, PReLU (a learned slope per feature) and Identity."""
 from __future__ import annotations
 
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
-from .. import constraints as _con
-from .. import initializers as _init
-from .. import regularizers as _reg
-from .base import Layer
+from ...._src.ops import math as _math
+from ...._src.ops import nn as _nn
+from ... import constraints as _con
+from ... import initializers as _init
+from ... import regularizers as _reg
+from ..base import Layer
 
 
 class LeakyReLU(Layer):

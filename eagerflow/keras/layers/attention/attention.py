@@ -4,13 +4,13 @@ value steps with the value mask (and the causal mask) pushing masked steps to -1
 sum of the values; masked query steps give zero rows. Keras 3's rules and messages."""
 from __future__ import annotations
 
-from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
-from ..._src.ops.matmul import matmul
-from ..._src.ops.reduce import reduce_sum
-from .base import Layer
+from ...._src.core.convert import convert_to_tensor
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops import nn as _nn
+from ...._src.ops.matmul import matmul
+from ...._src.ops.reduce import reduce_sum
+from ..base import Layer
 from .multi_head_attention import causal_mask
 
 

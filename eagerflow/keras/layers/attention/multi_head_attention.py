@@ -8,19 +8,19 @@ from __future__ import annotations
 import math
 import string
 
-from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops.einsum import einsum
-from ..._src.ops.sequences import range as _range
-from .. import constraints as _con
-from .. import initializers as _init
-from .. import regularizers as _reg
-from ..naming import name_scope, scope_stack
-from .base import BUILD_LOCK, Layer, shape_tuple
-from .core import Dropout, Softmax, masked_softmax
-from .einsum_dense import EinsumDense
-from .masks import get_keras_mask, set_keras_mask
+from ...._src.core.convert import convert_to_tensor
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops.einsum import einsum
+from ...._src.ops.sequences import range as _range
+from ... import constraints as _con
+from ... import initializers as _init
+from ... import regularizers as _reg
+from ...naming import name_scope, scope_stack
+from ..base import BUILD_LOCK, Layer, shape_tuple
+from ..core.dense import Dropout, Softmax, masked_softmax
+from ..core.einsum_dense import EinsumDense
+from ..masks import get_keras_mask, set_keras_mask
 
 _LETTERS = string.ascii_lowercase
 

@@ -9,7 +9,7 @@ from ...._src.ops.joining import concat
 from ...._src.ops.padding import pad
 from ..arguments import padding_mode
 from ..input_spec import check_ndim
-from ..reshaping3d import _triple
+from ..reshaping.zero_padding3d import _triple
 from .base_conv import BaseConv
 
 

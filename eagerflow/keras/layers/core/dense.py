@@ -3,19 +3,19 @@ from __future__ import annotations
 
 import math
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
-from ..._src.ops.matmul import matmul
-from ..._src.ops.reduce import reduce_logsumexp
-from ..._src.ops.joining import concat
-from ..._src.ops.slicing import gather
-from .. import activations as _act
-from .. import constraints as _con
-from .. import initializers as _init
-from .. import regularizers as _reg
-from .base import Layer
-from .masks import embedding_mask
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops import nn as _nn
+from ...._src.ops.matmul import matmul
+from ...._src.ops.reduce import reduce_logsumexp
+from ...._src.ops.joining import concat
+from ...._src.ops.slicing import gather
+from ... import activations as _act
+from ... import constraints as _con
+from ... import initializers as _init
+from ... import regularizers as _reg
+from ..base import Layer
+from ..masks import embedding_mask
 
 
 def matmul_last_axis(x, kernel):

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import re
 
-from ..._src.ops.einsum import einsum
-from .. import activations as _act
-from .. import constraints as _con
-from .. import initializers as _init
-from .. import regularizers as _reg
-from .base import Layer
+from ...._src.ops.einsum import einsum
+from ... import activations as _act
+from ... import constraints as _con
+from ... import initializers as _init
+from ... import regularizers as _reg
+from ..base import Layer
 
 _FORMS = ((re.compile(r"([a-zA-Z]+),([a-zA-Z]+)->([a-zA-Z]+)$"), None),
           (re.compile(r"\.\.\.([a-zA-Z]+),([a-zA-Z]+)->\.\.\.([a-zA-Z]+)$"), True),

@@ -2,8 +2,8 @@
 is in keras_tensor.py)."""
 from __future__ import annotations
 
-from .base import Layer
-from .keras_tensor import KerasTensor, Node  # noqa: F401 - keras.layers.input_layer's names
+from ..base import Layer
+from ..keras_tensor import KerasTensor, Node  # noqa: F401 - keras.layers.input_layer's names
 
 
 class InputLayer(Layer):

@@ -13,7 +13,7 @@ import marshal
 import threading
 import types
 
-from .base import Layer
+from ..base import Layer
 
 _state = threading.local()
 
@@ -55,7 +55,7 @@ def _deserialize_function(config):
         closure = inner.get("closure")
         cells = None if closure is None else tuple(types.CellType(v) for v in closure)
         return types.FunctionType(code, globals(), None, None if defaults is None else tuple(defaults), cells)
-    from ..saving.serialization import get_registered_object
+    from ...saving.serialization import get_registered_object
     name, registered = config.get("config"), config.get("registered_name")
     fn = None
     for key in (registered, name):  # a registered function's "Package>name" first, then its plain name

@@ -2,9 +2,9 @@
 the mask on to later layers)."""
 from __future__ import annotations
 
-from ..._src.ops import math as _math
-from ..._src.ops import reduce as _reduce
-from .base import Layer
+from ...._src.ops import math as _math
+from ...._src.ops import reduce as _reduce
+from ..base import Layer
 
 
 class Masking(Layer):

@@ -2,13 +2,13 @@
 Minimum (elementwise, broadcasting as Keras 3 does) and Dot (a batched dot product over chosen axes)."""
 from __future__ import annotations
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import reduce as _reduce
-from ..._src.ops.joining import concat
-from ..._src.ops.einsum import einsum
-from ..._src.ops.math import add_n
-from .base import Layer
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops import reduce as _reduce
+from ...._src.ops.joining import concat
+from ...._src.ops.einsum import einsum
+from ...._src.ops.math import add_n
+from ..base import Layer
 
 
 def _check_masks(inputs, mask):

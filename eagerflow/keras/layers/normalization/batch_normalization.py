@@ -1,14 +1,14 @@
 """BatchNormalization and LayerNormalization (Keras 3 defaults: epsilon 1e-3, momentum 0.99)."""
 from __future__ import annotations
 
-from ..._src.core import dtypes as _dt
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
-from .. import constraints as _con
-from .. import initializers as _init
-from .. import mixed_precision as _mixed
-from .. import regularizers as _reg
-from .base import Layer
+from ...._src.core import dtypes as _dt
+from ...._src.ops import math as _math
+from ...._src.ops import nn as _nn
+from ... import constraints as _con
+from ... import initializers as _init
+from ... import mixed_precision as _mixed
+from ... import regularizers as _reg
+from ..base import Layer
 
 
 def _axes_except(rank, axis):
@@ -79,7 +79,7 @@ def _normalize(x, mean, variance, gamma, beta, epsilon, axis):
     if axis % rank != rank - 1:  # broadcast per-channel statistics along a non-last axis
         shape = [1] * rank
         shape[axis % rank] = -1
-        from ..._src.ops.array import reshape
+        from ...._src.ops.array import reshape
         mean, variance = reshape(mean, shape), reshape(variance, shape)
         gamma = None if gamma is None else reshape(gamma, shape)
         beta = None if beta is None else reshape(beta, shape)
@@ -129,7 +129,7 @@ class LayerNormalization(Layer):
 
 
 def _bcast(v, x, axis):
-    from ..._src.ops.array import reshape
+    from ...._src.ops.array import reshape
     shape = [1] * x.shape.rank
     shape[axis] = -1
     return reshape(v, shape)

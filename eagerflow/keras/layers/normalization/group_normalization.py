@@ -3,16 +3,16 @@ and InstanceNormalization, one group per channel) and UnitNormalization (each sa
 over `axis`), as Keras 3.15 computes them."""
 from __future__ import annotations
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
-from ..._src.ops.joining import concat
-from ..._src.ops.norms import l2_normalize
-from .. import constraints as _con
-from .. import initializers as _init
-from .. import regularizers as _reg
-from .base import Layer
-from .input_spec import check_ndim
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops import nn as _nn
+from ...._src.ops.joining import concat
+from ...._src.ops.norms import l2_normalize
+from ... import constraints as _con
+from ... import initializers as _init
+from ... import regularizers as _reg
+from ..base import Layer
+from ..input_spec import check_ndim
 
 
 class GroupNormalization(Layer):

@@ -12,7 +12,7 @@ from ..arguments import as_list, check_channels_last, int_pair, padding_mode, si
 from ..base import Layer
 from ..convolutional.conv3d import with_leading
 from ..input_spec import check_ndim
-from ..reshaping3d import _triple
+from ..reshaping.zero_padding3d import _triple
 
 
 def _pool_steps(layer, inputs, pool):

@@ -6,9 +6,9 @@ d c b a | a b c d | d c b a, "wrap", "nearest": the edge, "constant": left off t
 gives `fill_value`. Composed from existing ops, so it runs eagerly and under tf.function alike."""
 from __future__ import annotations
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops.slicing import gather
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops.slicing import gather
 
 FILL_MODES = ("reflect", "wrap", "constant", "nearest")
 
@@ -84,7 +84,7 @@ def sample(images, in_y, in_x, interpolation, fill_mode, fill_value):
     """Output pixels read at the input points (in_y, in_x) (float tensors (N, H, W)) of images (N, H, W, C)
     with known H and W: points mapped by `fill_mode`, then read nearest or bilinearly, `fill_value` off the
     image (shared with keras.ops.image's projective transform)."""
-    from ..._src.ops.sequences import range as _range
+    from ...._src.ops.sequences import range as _range
     h, w = images.shape.as_list()[1:3]
     in_x, in_y = _map(in_x, w, fill_mode), _map(in_y, h, fill_mode)
     n_index = _array.reshape(_range(_array.shape(images)[0]), [-1, 1, 1])

@@ -8,13 +8,13 @@ bins as CategoryEncoding does (float32 unless a dtype is given).
 """
 from __future__ import annotations
 
-from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops.string_hash import to_hash_bucket_fast, to_hash_bucket_strong
-from ..._src.ops.strings import as_string
-from .base import Layer
-from .preprocessing import encode_categorical
+from ...._src.core.convert import convert_to_tensor
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops.string_hash import to_hash_bucket_fast, to_hash_bucket_strong
+from ...._src.ops.strings import as_string
+from ..base import Layer
+from .normalization import encode_categorical
 
 _OUTPUT_MODES = ("int", "one_hot", "multi_hot", "count")
 

@@ -5,14 +5,14 @@ RandomTranslation and RandomZoom (resampled by affine_transform.py), which apply
 the transformations themselves are Keras 3.15's."""
 from __future__ import annotations
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import random as _random
-from ..._src.ops import reduce as _reduce
-from ..._src.ops.image import resize
-from ..._src.ops.ordering import reverse
-from .base import Layer
-from .arguments import check_channels_last
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops import random as _random
+from ...._src.ops import reduce as _reduce
+from ...._src.ops.image import resize
+from ...._src.ops.ordering import reverse
+from ..base import Layer
+from ..arguments import check_channels_last
 
 
 def _float(layer, images):
@@ -83,7 +83,7 @@ def _draw_shape(images):
     if rank == 3:
         return [1, 1, 1]
     if rank == 4:
-        from ..._src.ops.joining import concat
+        from ...._src.ops.joining import concat
         batch = _array.shape(images)[:1]
         return concat([batch, _array.constant([1, 1, 1], dtype=batch.dtype)], 0)
     raise ValueError(f"Expected the input image to be rank 3 or 4. Received inputs.shape={tuple(images.shape.as_list())}")
@@ -237,7 +237,7 @@ class _AffineAugmentation(Layer):
 
 
 def _n_by_1(n):
-    from ..._src.ops.joining import concat
+    from ...._src.ops.joining import concat
     return concat([n, _array.constant([1], dtype=n.dtype)], 0)
 
 
@@ -258,7 +258,7 @@ class RandomTranslation(_AffineAugmentation):
         dy = self._draw(n, self.height_range) * float(h)
         dx = self._draw(n, self.width_range) * float(w)
         one, zero = _array.ones_like(dx), _array.zeros_like(dx)
-        from ..._src.ops.joining import concat
+        from ...._src.ops.joining import concat
         return concat([one, zero, -dx, zero, one, -dy], 1)
 
     def get_config(self):
@@ -283,7 +283,7 @@ class RandomZoom(_AffineAugmentation):
         zy = 1.0 + self._draw(n, self.height_range)
         zx = zy if self.width_range is None else 1.0 + self._draw(n, self.width_range)
         zero = _array.zeros_like(zx)
-        from ..._src.ops.joining import concat
+        from ...._src.ops.joining import concat
         return concat([zx, zero, (w - 1.0) / 2.0 * (1.0 - zx), zero, zy, (h - 1.0) / 2.0 * (1.0 - zy)], 1)
 
     def get_config(self):
@@ -302,7 +302,7 @@ class RandomRotation(_AffineAugmentation):
         self.factor = _factor_pair(factor, (-1, 1))
 
     def _transforms(self, images):
-        from ..._src.ops.joining import concat
+        from ...._src.ops.joining import concat
         n = _array.shape(images)[:1]
         h, w = images.shape.as_list()[1:3]
         angle = self._draw(n, (self.factor[0] * 360.0, self.factor[1] * 360.0)) * (3.141592653589793 / 180.0)

@@ -19,18 +19,18 @@ import math
 
 import numpy as np
 
-from ..._src.core.convert import convert_to_tensor
-from ..._src.core.errors import FailedPreconditionError
-from ..._src.core.tensor import wrap_array
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import reduce as _reduce
-from ..._src.ops.checks import Assert
-from ..._src.ops.slicing import boolean_mask
-from ..._src.ops.string_hash import to_hash_bucket_fast
-from ..._src.ops.vocabulary_lookup import vocabulary_lookup
-from .base import Layer
-from .preprocessing import encode_categorical
+from ...._src.core.convert import convert_to_tensor
+from ...._src.core.errors import FailedPreconditionError
+from ...._src.core.tensor import wrap_array
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops import reduce as _reduce
+from ...._src.ops.checks import Assert
+from ...._src.ops.slicing import boolean_mask
+from ...._src.ops.string_hash import to_hash_bucket_fast
+from ...._src.ops.vocabulary_lookup import vocabulary_lookup
+from ..base import Layer
+from .normalization import encode_categorical
 
 OUTPUT_MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
 _OOV = -2  # the lookup's default while OOV slots are still to be chosen (-1 is a dropped mask token)
@@ -307,7 +307,7 @@ class IntegerLookup(IndexLookup):
 
 def adapt_batches(data, steps):
     """What `adapt` iterates: a Dataset's batches (its first `steps` when given), or the data as one batch."""
-    from ..._src.data.dataset import Dataset
+    from ...._src.data.dataset import Dataset
     if isinstance(data, Dataset):
         return data.take(steps) if steps is not None else data
     return [data]

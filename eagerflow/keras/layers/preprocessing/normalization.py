@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import reduce as _reduce
-from ..._src.ops.sequences import one_hot
-from .base import Layer
+from ...._src.core.convert import convert_to_tensor
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops import reduce as _reduce
+from ...._src.ops.sequences import one_hot
+from ..base import Layer
 
 EPSILON = 1e-7  # keras.backend.epsilon(): the smallest standard deviation Normalization divides by
 
@@ -71,7 +71,7 @@ class Normalization(Layer):
     def adapt(self, data, batch_size=None, steps=None):
         """Sets mean and variance from `data` (an array or tensor, or a Dataset of batches: the batches'
         statistics are combined by their counts)."""
-        from ..._src.data.dataset import Dataset
+        from ...._src.data.dataset import Dataset
         if isinstance(data, Dataset):
             shape = tuple(data.element_spec.shape.as_list())
             if len(shape) == 1:
@@ -183,7 +183,7 @@ class Discretization(Layer):
     def adapt(self, data, steps=None):
         """Sets num_bins - 1 boundaries at the data's quantiles, with Keras' summary (each batch summarised
         to about 1/epsilon points, summaries merged and compressed by interpolated cumulative weights)."""
-        from ..._src.data.dataset import Dataset
+        from ...._src.data.dataset import Dataset
         if self.num_bins is None:
             raise ValueError("Cannot adapt a Discretization layer that has been initialized with `bin_boundaries`, "
                              "use `num_bins` instead.")

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops.padding import pad as _pad
-from ..._src.ops.strings import lower, regex_replace
-from ..._src.ops.strings_split import split as _split_whitespace
-from ..._src.ops.text_tokens import ngrams as _ngrams
-from ..._src.ops.text_tokens import unicode_split
-from .base import Layer
+from ...._src.core.convert import convert_to_tensor
+from ...._src.ops import array as _array
+from ...._src.ops.padding import pad as _pad
+from ...._src.ops.strings import lower, regex_replace
+from ...._src.ops.strings_split import split as _split_whitespace
+from ...._src.ops.text_tokens import ngrams as _ngrams
+from ...._src.ops.text_tokens import unicode_split
+from ..base import Layer
 from .index_lookup import StringLookup
 
 STANDARDIZE = ("lower_and_strip_punctuation", "lower", "strip_punctuation")

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import math
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
-from ..._src.ops import random as _random
-from ..._src.ops.joining import concat
-from .base import Layer
-from .input_spec import check_ndim
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops import nn as _nn
+from ...._src.ops import random as _random
+from ...._src.ops.joining import concat
+from ..base import Layer
+from ..input_spec import check_ndim
 
 
 def _check_unit(name, value):
@@ -145,7 +145,7 @@ class ActivityRegularization(Layer):
     supports_masking = True
 
     def __init__(self, l1=0.0, l2=0.0, **kwargs):
-        from .. import regularizers as _reg
+        from ... import regularizers as _reg
         super().__init__(activity_regularizer=_reg.L1L2(l1=l1, l2=l2), **kwargs)
         self.l1, self.l2 = l1, l2
 

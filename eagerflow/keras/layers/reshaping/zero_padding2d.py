@@ -2,15 +2,15 @@
 (channels_last images)."""
 from __future__ import annotations
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops.image import resize
-from ..._src.ops.joining import tile
-from ..._src.ops.padding import pad
-from ..._src.ops.repeat import repeat
-from .base import Layer
-from .arguments import check_channels_last
-from .input_spec import check_ndim
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops.image import resize
+from ...._src.ops.joining import tile
+from ...._src.ops.padding import pad
+from ...._src.ops.repeat import repeat
+from ..base import Layer
+from ..arguments import check_channels_last
+from ..input_spec import check_ndim
 
 
 def _int_pair(value, name):

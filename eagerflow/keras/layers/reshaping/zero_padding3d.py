@@ -2,12 +2,12 @@
 2-D ones: ZeroPadding1D/3D, Cropping1D/3D, UpSampling1D/3D (nearest: each step/voxel repeated)."""
 from __future__ import annotations
 
-from ..._src.ops.padding import pad
-from ..._src.ops.repeat import repeat
-from .base import Layer
-from .input_spec import check_ndim
-from .arguments import check_channels_last
-from .reshaping import _int_pair
+from ...._src.ops.padding import pad
+from ...._src.ops.repeat import repeat
+from ..base import Layer
+from ..input_spec import check_ndim
+from ..arguments import check_channels_last
+from .zero_padding2d import _int_pair
 
 
 def _one_pair(value, name):

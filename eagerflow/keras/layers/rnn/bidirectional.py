@@ -8,24 +8,24 @@ from __future__ import annotations
 
 import copy
 
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops.joining import concat
-from ..._src.ops.ordering import reverse
-from ..naming import name_scope, scope_stack
-from .base import Layer
-from .input_spec import check_ndim
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops.joining import concat
+from ...._src.ops.ordering import reverse
+from ...naming import name_scope, scope_stack
+from ..base import Layer
+from ..input_spec import check_ndim
 
 
 def _serialize(layer):
-    from ..saving.serialization import serialize_layer
+    from ...saving.serialization import serialize_layer
     return serialize_layer(layer)
 
 
 def _deserialize(config, custom_objects=None):
     """The wrapped layer, unbuilt: the wrapper builds it inside its own scope, so its weight paths stay
     "wrapper/layer/..." (its build_config is the wrapper's to apply)."""
-    from ..saving.serialization import deserialize_keras_object, keras_classes
+    from ...saving.serialization import deserialize_keras_object, keras_classes
     config = {k: v for k, v in config.items() if k != "build_config"}
     return deserialize_keras_object(config, keras_classes(), custom_objects, kind="layer")
 

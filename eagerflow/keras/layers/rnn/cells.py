@@ -7,23 +7,23 @@ from __future__ import annotations
 
 import threading
 
-from ..._src.control_flow.tensor_array import TensorArray
-from ..._src.control_flow.while_loop import while_loop
-from ..._src.core import nest
-from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
-from ..._src.ops.joining import concat
-from ..._src.ops.matmul import matmul
-from ..._src.ops.slicing import gather
-from .. import activations as _act
-from .. import constraints as _con
-from .. import initializers as _init
-from .. import regularizers as _reg
-from ..naming import name_scope, scope_stack
-from .base import Layer
-from .rnn import GRUMath, LSTMMath, SimpleRNNMath
+from ...._src.control_flow.tensor_array import TensorArray
+from ...._src.control_flow.while_loop import while_loop
+from ...._src.core import nest
+from ...._src.core.convert import convert_to_tensor
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops import nn as _nn
+from ...._src.ops.joining import concat
+from ...._src.ops.matmul import matmul
+from ...._src.ops.slicing import gather
+from ... import activations as _act
+from ... import constraints as _con
+from ... import initializers as _init
+from ... import regularizers as _reg
+from ...naming import name_scope, scope_stack
+from ..base import Layer
+from .recurrent import GRUMath, LSTMMath, SimpleRNNMath
 
 
 def build_in_scope(owner, layer, input_shape):
@@ -169,13 +169,13 @@ class GRUCell(GRUMath, _Cell):
 
 
 def _deserialize(config, custom_objects=None):
-    from ..saving.serialization import deserialize_keras_object, keras_classes
+    from ...saving.serialization import deserialize_keras_object, keras_classes
     config = {k: v for k, v in config.items() if k != "build_config"}
     return deserialize_keras_object(config, keras_classes(), custom_objects, kind="layer")
 
 
 def _serialize(layer):
-    from ..saving.serialization import serialize_layer
+    from ...saving.serialization import serialize_layer
     return serialize_layer(layer)
 
 

@@ -10,23 +10,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._src.control_flow.tensor_array import TensorArray
-from ..._src.control_flow.while_loop import while_loop
-from ..._src.core.convert import convert_to_tensor
-from ..._src.ops import array as _array
-from ..._src.ops import math as _math
-from ..._src.ops import nn as _nn
-from ..._src.ops.joining import concat
-from ..._src.ops.joining import split
-from ..._src.ops.slicing import gather
-from ..._src.ops.matmul import matmul
-from .. import activations as _act
-from .. import constraints as _con
-from .. import initializers as _init
-from .. import regularizers as _reg
-from ..naming import name_scope, to_snake_case
-from .base import Layer
-from .core import matmul_last_axis
+from ...._src.control_flow.tensor_array import TensorArray
+from ...._src.control_flow.while_loop import while_loop
+from ...._src.core.convert import convert_to_tensor
+from ...._src.ops import array as _array
+from ...._src.ops import math as _math
+from ...._src.ops import nn as _nn
+from ...._src.ops.joining import concat
+from ...._src.ops.joining import split
+from ...._src.ops.slicing import gather
+from ...._src.ops.matmul import matmul
+from ... import activations as _act
+from ... import constraints as _con
+from ... import initializers as _init
+from ... import regularizers as _reg
+from ...naming import name_scope, to_snake_case
+from ..base import Layer
+from ..core.dense import matmul_last_axis
 
 
 class _GateMath:
