@@ -18,7 +18,8 @@ from ... import initializers as _init
 from ... import regularizers as _reg
 from ...naming import name_scope, scope_stack
 from ..base import BUILD_LOCK, Layer, shape_tuple
-from ..core.dense import Dropout, Softmax, masked_softmax
+from ..regularization.dropout import Dropout
+from ..activations.softmax import Softmax, masked_softmax
 from ..core.einsum_dense import EinsumDense
 from ..masks import get_keras_mask, set_keras_mask
 

@@ -1,13 +1,9 @@
-"""Merging layers, called on a list of tensors: Concatenate, Add, Subtract, Multiply, Average, Maximum,
-Minimum (elementwise, broadcasting as Keras 3 does) and Dot (a batched dot product over chosen axes)."""
+"""What the merging layers share: the checks of their list input and masks, and the elementwise base
+class (broadcasting as Keras 3 does) of Maximum, Minimum, Multiply, Average and Subtract."""
 from __future__ import annotations
 
 from ...._src.ops import array as _array
 from ...._src.ops import math as _math
-from ...._src.ops import reduce as _reduce
-from ...._src.ops.joining import concat
-from ...._src.ops.einsum import einsum
-from ...._src.ops.math import add_n
 from ..base import Layer
 
 
@@ -25,50 +21,6 @@ def _check_list(layer, inputs):
     if not isinstance(inputs, (list, tuple)) or len(inputs) < 1:
         raise ValueError(f"A merge layer should be called on a list of inputs. Received: inputs={inputs} "
                          f"(not a list of tensors)")
-
-
-class Concatenate(Layer):
-    supports_masking = True
-
-    def compute_mask(self, inputs, mask=None):
-        """Keras 3: each input's mask (all-true where it has none) broadcast over its features, joined
-        along the axis, then any() over the last axis."""
-        if mask is None:
-            return None
-        _check_masks(inputs, mask)
-        if all(m is None for m in mask):
-            return None
-        parts = []
-        for x, m in zip(inputs, mask):
-            if m is None:
-                parts.append(_math.not_equal(_array.ones_like(x), _array.zeros_like(x)))
-            elif m.shape.rank < x.shape.rank:
-                parts.append(_array.broadcast_to(_array.expand_dims(m, -1), _array.shape(x)))
-            else:
-                parts.append(m)
-        return _reduce.reduce_any(concat(parts, self.axis), axis=-1)
-
-    def __init__(self, axis=-1, **kwargs):
-        super().__init__(**kwargs)
-        self.axis = axis
-
-    def call(self, inputs):
-        _check_list(self, inputs)
-        return concat(list(inputs), self.axis)
-
-    def get_config(self):
-        return {**super().get_config(), "axis": self.axis}
-
-
-class Add(Layer):
-    supports_masking = True
-
-    def compute_mask(self, inputs, mask=None):
-        return _or_masks(inputs, mask)
-
-    def call(self, inputs):
-        _check_list(self, inputs)
-        return add_n(list(inputs)) if len(inputs) > 1 else inputs[0]
 
 
 def _or_masks(inputs, mask):
@@ -166,132 +118,3 @@ class _Elementwise(Layer):
         return out
 
 
-class Maximum(_Elementwise):
-    _op = staticmethod(_math.maximum)
-
-
-class Minimum(_Elementwise):
-    _op = staticmethod(_math.minimum)
-
-
-class Multiply(_Elementwise):
-    """The product; a masked step counts as 1, and where every input is masked the output is 0 (Keras 3)."""
-    _op = staticmethod(_math.multiply)
-
-    def call(self, inputs, mask=None):
-        if mask is None or all(m is None for m in mask):
-            return super().call(inputs)
-        inputs = _aligned(inputs)
-        masks = _feature_masks(inputs, mask)
-        out, out_mask = None, None
-        for x, m in zip(inputs, masks):
-            if m is not None:
-                x = _array.where(m, x, _array.ones_like(x))
-                out_mask = m if out_mask is None else _math.logical_or(out_mask, m)
-            out = x if out is None else _math.multiply(out, x)
-        if all(m is not None for m in masks):
-            out = _array.where(out_mask, out, _array.zeros_like(out))
-        return out
-
-
-class Average(_Elementwise):
-    def call(self, inputs):
-        inputs = _aligned(inputs)
-        total = add_n(list(inputs)) if len(inputs) > 1 else inputs[0]
-        return total / _math.cast(len(inputs), total.dtype)
-
-
-class Subtract(_Elementwise):
-    def call(self, inputs):
-        if isinstance(inputs, (list, tuple)) and len(inputs) != 2:
-            raise ValueError(f"A `Subtract` layer should be called on exactly 2 inputs. Received: input_shape="
-                             f"{_shapes(inputs)}")
-        inputs = _aligned(inputs)
-        return _math.subtract(inputs[0], inputs[1])
-
-
-_LETTERS = "bcdefghijklmnopqrstuvwxyz"
-
-
-def _l2_normalize(x, axis):
-    """x / max(||x||, 1e-6), along `axis`, as Keras 3's Dot(normalize=True) scales its inputs."""
-    square_sum = _reduce.reduce_sum(x * x, axis=axis, keepdims=True)
-    return x * _math.rsqrt(_math.maximum(square_sum, _math.cast(1e-12, x.dtype)))
-
-
-class Dot(Layer):
-    """The dot product of two batched tensors over axes[0] of the first and axes[1] of the second; the
-    output keeps the first's other axes then the second's (a (batch,) result becomes (batch, 1))."""
-
-    def __init__(self, axes, normalize=False, **kwargs):
-        super().__init__(**kwargs)
-        if not isinstance(axes, int):
-            if not isinstance(axes, (list, tuple)):
-                raise TypeError(f"Invalid type for argument `axes`: it should be a list or an int. Received: "
-                                f"axes={axes}")
-            if len(axes) != 2:
-                raise ValueError(f"Invalid format for argument `axes`: it should contain two elements. Received: "
-                                 f"axes={axes}")
-            if not isinstance(axes[0], int) or not isinstance(axes[1], int):
-                raise ValueError(f"Invalid format for argument `axes`: list elements should be integers. Received: "
-                                 f"axes={axes}")
-        self.axes = axes
-        self.normalize = normalize
-
-    def call(self, inputs):
-        if not isinstance(inputs, (list, tuple)) or len(inputs) != 2:
-            raise ValueError(f"A `Dot` layer should be called on a list of 2 inputs. Received: input_shape="
-                             f"{_shapes(inputs)}")
-        x, y = inputs
-        rx, ry = x.shape.rank, y.shape.rank
-        axes = [self.axes, self.axes] if isinstance(self.axes, int) else list(self.axes)
-        axes = [axes[0] % rx, axes[1] % ry]
-        sx, sy = x.shape.as_list(), y.shape.as_list()
-        if sx[axes[0]] is not None and sy[axes[1]] is not None and sx[axes[0]] != sy[axes[1]]:
-            raise ValueError(f"Incompatible input shapes: axis values {sx[axes[0]]} (at axis {axes[0]}) != "
-                             f"{sy[axes[1]]} (at axis {axes[1]}). Full input shapes: {tuple(sx)}, {tuple(sy)}")
-        if self.normalize:
-            x, y = _l2_normalize(x, axes[0]), _l2_normalize(y, axes[1])
-        # one einsum: "a" is the batch, "z" the contracted axis, distinct letters for the rest
-        letters = iter(_LETTERS)
-        sub_x = ["a"] + [("z" if i == axes[0] else next(letters)) for i in range(1, rx)]
-        sub_y = ["a"] + [("z" if i == axes[1] else next(letters)) for i in range(1, ry)]
-        kept = [c for c in sub_x + sub_y[1:] if c != "z"]
-        out = einsum(f"{''.join(sub_x)},{''.join(sub_y)}->{''.join(kept)}", x, y)
-        return _array.expand_dims(out, 1) if len(kept) == 1 else out
-
-    def get_config(self):
-        return {**super().get_config(), "axes": self.axes, "normalize": self.normalize}
-
-
-# Keras' functional forms: `keras.layers.add([a, b])` is `Add()([a, b])` (a fresh layer per call)
-def add(inputs, **kwargs):
-    return Add(**kwargs)(inputs)
-
-
-def subtract(inputs, **kwargs):
-    return Subtract(**kwargs)(inputs)
-
-
-def multiply(inputs, **kwargs):
-    return Multiply(**kwargs)(inputs)
-
-
-def average(inputs, **kwargs):
-    return Average(**kwargs)(inputs)
-
-
-def maximum(inputs, **kwargs):
-    return Maximum(**kwargs)(inputs)
-
-
-def minimum(inputs, **kwargs):
-    return Minimum(**kwargs)(inputs)
-
-
-def concatenate(inputs, axis=-1, **kwargs):
-    return Concatenate(axis=axis, **kwargs)(inputs)
-
-
-def dot(inputs, axes=-1, normalize=False, **kwargs):
-    return Dot(axes=axes, normalize=normalize, **kwargs)(inputs)

@@ -1,13 +1,11 @@
-"""GroupNormalization (statistics per sample over groups of channels: between LayerNormalization, one group,
-and InstanceNormalization, one group per channel) and UnitNormalization (each sample scaled to unit L2 norm
-over `axis`), as Keras 3.15 computes them."""
+"""GroupNormalization: statistics per sample over groups of channels (between LayerNormalization, one
+group, and InstanceNormalization, one group per channel), as Keras 3.15 computes them."""
 from __future__ import annotations
 
 from ...._src.ops import array as _array
 from ...._src.ops import math as _math
 from ...._src.ops import nn as _nn
 from ...._src.ops.joining import concat
-from ...._src.ops.norms import l2_normalize
 from ... import constraints as _con
 from ... import initializers as _init
 from ... import regularizers as _reg
@@ -83,21 +81,3 @@ class GroupNormalization(Layer):
                 "gamma_constraint": _con.serialize(self._cons[0])}
 
 
-class UnitNormalization(Layer):
-    """x / sqrt(max(sum(x**2 over axis), 1e-12)): every sample's vector gets unit L2 norm."""
-    supports_masking = True
-
-    def __init__(self, axis=-1, **kwargs):
-        super().__init__(**kwargs)
-        if isinstance(axis, (list, tuple)):
-            axis = list(axis)
-        elif not isinstance(axis, int):
-            raise TypeError(f"Invalid value for `axis` argument: expected an int or a list/tuple of ints. "
-                            f"Received: axis={axis}")
-        self.axis = axis
-
-    def call(self, inputs):
-        return l2_normalize(inputs, axis=self.axis, epsilon=1e-12)
-
-    def get_config(self):
-        return {**super().get_config(), "axis": self.axis}

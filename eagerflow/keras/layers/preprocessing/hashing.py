@@ -14,7 +14,7 @@ from ...._src.ops import math as _math
 from ...._src.ops.string_hash import to_hash_bucket_fast, to_hash_bucket_strong
 from ...._src.ops.strings import as_string
 from ..base import Layer
-from .normalization import encode_categorical
+from .category_encoding import encode_categorical
 
 _OUTPUT_MODES = ("int", "one_hot", "multi_hot", "count")
 

@@ -30,7 +30,7 @@ from ...._src.ops.slicing import boolean_mask
 from ...._src.ops.string_hash import to_hash_bucket_fast
 from ...._src.ops.vocabulary_lookup import vocabulary_lookup
 from ..base import Layer
-from .normalization import encode_categorical
+from .category_encoding import encode_categorical
 
 OUTPUT_MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
 _OOV = -2  # the lookup's default while OOV slots are still to be chosen (-1 is a dropped mask token)

@@ -1,4 +1,4 @@
-"""Recurrent layers: SimpleRNN, GRU (Keras 3's reset_after form) and LSTM.
+"""The base of the built-in recurrent layers (SimpleRNN, LSTM, GRU): weights, masks, dropout and the time loop.
 
 The input projection x_t @ kernel + bias is one matmul over every time step up front; the time
 loop is a `tf.while_loop` (a Python loop eagerly, a `While` op under tf.function, differentiable
@@ -8,8 +8,6 @@ LSTM [i, f, c, o] (forget-gate bias starts at 1), GRU [z, r, h] with bias rows (
 """
 from __future__ import annotations
 
-import numpy as np
-
 from ...._src.control_flow.tensor_array import TensorArray
 from ...._src.control_flow.while_loop import while_loop
 from ...._src.core.convert import convert_to_tensor
@@ -17,9 +15,8 @@ from ...._src.ops import array as _array
 from ...._src.ops import math as _math
 from ...._src.ops import nn as _nn
 from ...._src.ops.joining import concat
-from ...._src.ops.joining import split
-from ...._src.ops.slicing import gather
 from ...._src.ops.matmul import matmul
+from ...._src.ops.slicing import gather
 from ... import activations as _act
 from ... import constraints as _con
 from ... import initializers as _init
@@ -207,73 +204,3 @@ class _RNN(_GateMath, Layer):
         return config
 
 
-class SimpleRNNMath(_GateMath):
-    """h_t = activation(x_t W + h_{t-1} U + b)."""
-
-    def _step(self, x, hs, recurrent, extra, rec_masks=None):
-        return (self.activation(x + self._recurrent(hs[0], recurrent, rec_masks)),)
-
-
-class LSTMMath(_GateMath):
-    """i, f, o = sigmoid(.), c~ = tanh(.); c_t = f c_{t-1} + i c~; h_t = o tanh(c_t)."""
-    _gates = 4
-    _n_states = 2
-
-    def _bias_value(self, shape, dtype):
-        value = np.asarray(self.bias_initializer((self.units * 4,), dtype))
-        if self._extra.get("unit_forget_bias", True):
-            value = value.copy()
-            value[self.units:2 * self.units] = 1.0
-        return value
-
-    def _step(self, x, hs, recurrent, extra, rec_masks=None):
-        h, c = hs
-        z = x + self._recurrent(h, recurrent, rec_masks)
-        i, f, cc, o = split(z, 4, axis=1)
-        i, f, o = self.recurrent_activation(i), self.recurrent_activation(f), self.recurrent_activation(o)
-        c = f * c + i * self.activation(cc)
-        return (o * self.activation(c), c)
-
-
-class GRUMath(_GateMath):
-    """Keras 3's default GRU (reset_after=True): z, r = sigmoid(x W + b_in + h U + b_rec);
-    h~ = tanh(x W_h + b_in_h + r * (h U_h + b_rec_h)); h_t = z h_{t-1} + (1 - z) h~."""
-    _gates = 3
-
-    def _bias_shape(self):
-        return (2, 3 * self.units)
-
-    def _input_bias(self):
-        return self.bias[0]
-
-    def _loop_constants(self):
-        return (self.bias[1] if self.bias is not None else None,)
-
-    def _step(self, x, hs, recurrent, extra, rec_masks=None):
-        h = hs[0]
-        rec = self._recurrent(h, recurrent, rec_masks)  # h itself (undropped) mixes below, as in Keras
-        if extra[0] is not None:
-            rec = rec + extra[0]
-        x_z, x_r, x_h = split(x, 3, axis=1)
-        r_z, r_r, r_h = split(rec, 3, axis=1)
-        z = self.recurrent_activation(x_z + r_z)
-        r = self.recurrent_activation(x_r + r_r)
-        hh = self.activation(x_h + r * r_h)
-        return (z * h + (1.0 - z) * hh,)
-
-
-class SimpleRNN(SimpleRNNMath, _RNN):
-    __doc__ = SimpleRNNMath.__doc__
-
-
-class LSTM(LSTMMath, _RNN):
-    __doc__ = LSTMMath.__doc__
-
-
-class GRU(GRUMath, _RNN):
-    __doc__ = GRUMath.__doc__
-
-    def __init__(self, units, **kwargs):
-        super().__init__(units, **kwargs)
-        if not self._extra.get("reset_after", True):
-            raise NotImplementedError("GRU(reset_after=False) is not supported yet.")
