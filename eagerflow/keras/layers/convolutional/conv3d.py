@@ -9,7 +9,7 @@ from ...._src.ops.joining import concat
 from ...._src.ops.padding import pad
 from ..arguments import padding_mode
 from ..input_spec import check_ndim
-from ..reshaping.zero_padding3d import _triple
+from ..reshaping.zero_padding3d import triple
 from .base_conv import BaseConv
 
 
@@ -45,8 +45,8 @@ class Conv3D(BaseConv):
                                                 "bias": (bias_initializer, bias_regularizer, bias_constraint)},
                          activity_regularizer, data_format, **kwargs)
         self.filters = filters
-        self.kernel_size, self.strides = _triple(kernel_size, "kernel_size"), _triple(strides, "strides")
-        self.dilation_rate = _triple(dilation_rate, "dilation_rate")
+        self.kernel_size, self.strides = triple(kernel_size, "kernel_size"), triple(strides, "strides")
+        self.dilation_rate = triple(dilation_rate, "dilation_rate")
         self.padding = padding_mode(padding).upper()
 
     def build(self, input_shape):

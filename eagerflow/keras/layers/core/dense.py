@@ -20,7 +20,7 @@ def matmul_last_axis(x, kernel):
     return _array.reshape(out, concat([lead, _array.constant([int(kernel.shape[1])], dtype=lead.dtype)], 0))
 
 
-def _batch_and(x, dims):
+def batch_and(x, dims):
     """[batch size of x (known only at run time), *dims] as a shape tensor."""
     batch = _array.shape(x)[:1]
     return concat([batch, _array.constant(dims, dtype=batch.dtype)], 0)

@@ -3,17 +3,17 @@ from __future__ import annotations
 
 from ...._src.ops.math import add_n
 from ..base import Layer
-from .base_merge import _check_list, _or_masks
+from .base_merge import check_list, or_masks
 
 
 class Add(Layer):
     supports_masking = True
 
     def compute_mask(self, inputs, mask=None):
-        return _or_masks(inputs, mask)
+        return or_masks(inputs, mask)
 
     def call(self, inputs):
-        _check_list(self, inputs)
+        check_list(self, inputs)
         return add_n(list(inputs)) if len(inputs) > 1 else inputs[0]
 
 

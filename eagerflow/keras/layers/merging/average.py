@@ -3,12 +3,12 @@ from __future__ import annotations
 
 from ...._src.ops import math as _math
 from ...._src.ops.math import add_n
-from .base_merge import _aligned, _Elementwise
+from .base_merge import aligned_inputs, Elementwise
 
 
-class Average(_Elementwise):
+class Average(Elementwise):
     def call(self, inputs):
-        inputs = _aligned(inputs)
+        inputs = aligned_inputs(inputs)
         total = add_n(list(inputs)) if len(inputs) > 1 else inputs[0]
         return total / _math.cast(len(inputs), total.dtype)
 

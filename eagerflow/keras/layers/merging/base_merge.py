@@ -7,7 +7,7 @@ from ...._src.ops import math as _math
 from ..base import Layer
 
 
-def _check_masks(inputs, mask):
+def check_masks(inputs, mask):
     if not isinstance(mask, (tuple, list)):
         raise ValueError(f"`mask` should be a list. Received: mask={mask}")
     if not isinstance(inputs, (tuple, list)):
@@ -17,17 +17,17 @@ def _check_masks(inputs, mask):
                          f"length {len(inputs)}, and mask={mask} of length {len(mask)}")
 
 
-def _check_list(layer, inputs):
+def check_list(layer, inputs):
     if not isinstance(inputs, (list, tuple)) or len(inputs) < 1:
         raise ValueError(f"A merge layer should be called on a list of inputs. Received: inputs={inputs} "
                          f"(not a list of tensors)")
 
 
-def _or_masks(inputs, mask):
+def or_masks(inputs, mask):
     """Keras 3's merge rule: the OR of the inputs' masks; none if any input has none."""
     if mask is None:
         return None
-    _check_masks(inputs, mask)
+    check_masks(inputs, mask)
     if any(m is None for m in mask):
         return None
     out = mask[0]
@@ -36,7 +36,7 @@ def _or_masks(inputs, mask):
     return out
 
 
-def _shapes(inputs):
+def input_shapes(inputs):
     """Static shapes as Keras quotes them in messages: a tuple, or a list of tuples."""
     if isinstance(inputs, (list, tuple)):
         return [tuple(x.shape.as_list()) for x in inputs]
@@ -62,12 +62,12 @@ def _elementwise_shape(shape1, shape2):
     return tuple(out)
 
 
-def _aligned(inputs):
+def aligned_inputs(inputs):
     """The inputs checked as Keras checks them, the lower-rank ones given size-1 axes after the batch axis
     until every rank is equal (Keras' rule, which is not NumPy's right-aligned broadcasting)."""
     if not isinstance(inputs, (list, tuple)):
         raise ValueError(f"A merge layer should be called on a list of inputs. Received: input_shape="
-                         f"{_shapes(inputs)} (not a list of shapes)")
+                         f"{input_shapes(inputs)} (not a list of shapes)")
     shapes = [tuple(x.shape.as_list()) for x in inputs]
     out_shape = shapes[0][1:]
     for shape in shapes[1:]:
@@ -81,7 +81,7 @@ def _aligned(inputs):
     return aligned
 
 
-def _feature_masks(inputs, mask):
+def feature_masks(inputs, mask):
     """Each input's (batch, steps) mask broadcast over its features, or None for an input without one."""
     if mask is None:
         return [None] * len(inputs)
@@ -89,24 +89,24 @@ def _feature_masks(inputs, mask):
             for x, m in zip(inputs, mask)]
 
 
-class _Elementwise(Layer):
+class Elementwise(Layer):
     """A merge of two or more inputs by one elementwise binary op, applied left to right; masked steps of
     one input take the other's value (Keras 3's rule for Maximum and Minimum, which have no identity)."""
     supports_masking = True
     _op = None
 
     def compute_mask(self, inputs, mask=None):
-        return _or_masks(inputs, mask)
+        return or_masks(inputs, mask)
 
     def call(self, inputs, mask=None):
-        inputs = _aligned(inputs)
+        inputs = aligned_inputs(inputs)
         op = type(self)._op
         if mask is None or all(m is None for m in mask):
             out = inputs[0]
             for x in inputs[1:]:
                 out = op(out, x)
             return out
-        masks = _feature_masks(inputs, mask)
+        masks = feature_masks(inputs, mask)
         out, out_mask = inputs[0], masks[0]
         for x, m in zip(inputs[1:], masks[1:]):
             if m is not None:

@@ -6,7 +6,7 @@ from ...._src.ops import math as _math
 from ...._src.ops import reduce as _reduce
 from ...._src.ops.joining import concat
 from ..base import Layer
-from .base_merge import _check_list, _check_masks
+from .base_merge import check_list, check_masks
 
 
 class Concatenate(Layer):
@@ -17,7 +17,7 @@ class Concatenate(Layer):
         along the axis, then any() over the last axis."""
         if mask is None:
             return None
-        _check_masks(inputs, mask)
+        check_masks(inputs, mask)
         if all(m is None for m in mask):
             return None
         parts = []
@@ -35,7 +35,7 @@ class Concatenate(Layer):
         self.axis = axis
 
     def call(self, inputs):
-        _check_list(self, inputs)
+        check_list(self, inputs)
         return concat(list(inputs), self.axis)
 
     def get_config(self):

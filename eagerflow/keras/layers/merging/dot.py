@@ -6,7 +6,7 @@ from ...._src.ops import math as _math
 from ...._src.ops import reduce as _reduce
 from ...._src.ops.einsum import einsum
 from ..base import Layer
-from .base_merge import _shapes
+from .base_merge import input_shapes
 
 
 _LETTERS = "bcdefghijklmnopqrstuvwxyz"
@@ -40,7 +40,7 @@ class Dot(Layer):
     def call(self, inputs):
         if not isinstance(inputs, (list, tuple)) or len(inputs) != 2:
             raise ValueError(f"A `Dot` layer should be called on a list of 2 inputs. Received: input_shape="
-                             f"{_shapes(inputs)}")
+                             f"{input_shapes(inputs)}")
         x, y = inputs
         rx, ry = x.shape.rank, y.shape.rank
         axes = [self.axes, self.axes] if isinstance(self.axes, int) else list(self.axes)

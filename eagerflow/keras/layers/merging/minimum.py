@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from ...._src.ops import math as _math
-from .base_merge import _Elementwise
+from .base_merge import Elementwise
 
 
-class Minimum(_Elementwise):
+class Minimum(Elementwise):
     _op = staticmethod(_math.minimum)
 
 

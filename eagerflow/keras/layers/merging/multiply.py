@@ -3,18 +3,18 @@ from __future__ import annotations
 
 from ...._src.ops import array as _array
 from ...._src.ops import math as _math
-from .base_merge import _aligned, _Elementwise, _feature_masks
+from .base_merge import aligned_inputs, Elementwise, feature_masks
 
 
-class Multiply(_Elementwise):
+class Multiply(Elementwise):
     """The product; a masked step counts as 1, and where every input is masked the output is 0 (Keras 3)."""
     _op = staticmethod(_math.multiply)
 
     def call(self, inputs, mask=None):
         if mask is None or all(m is None for m in mask):
             return super().call(inputs)
-        inputs = _aligned(inputs)
-        masks = _feature_masks(inputs, mask)
+        inputs = aligned_inputs(inputs)
+        masks = feature_masks(inputs, mask)
         out, out_mask = None, None
         for x, m in zip(inputs, masks):
             if m is not None:

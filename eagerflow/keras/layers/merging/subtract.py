@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 from ...._src.ops import math as _math
-from .base_merge import _aligned, _Elementwise, _shapes
+from .base_merge import aligned_inputs, Elementwise, input_shapes
 
 
-class Subtract(_Elementwise):
+class Subtract(Elementwise):
     def call(self, inputs):
         if isinstance(inputs, (list, tuple)) and len(inputs) != 2:
             raise ValueError(f"A `Subtract` layer should be called on exactly 2 inputs. Received: input_shape="
-                             f"{_shapes(inputs)}")
-        inputs = _aligned(inputs)
+                             f"{input_shapes(inputs)}")
+        inputs = aligned_inputs(inputs)
         return _math.subtract(inputs[0], inputs[1])
 
 

@@ -12,7 +12,7 @@ from ..arguments import as_list, check_channels_last, int_pair, padding_mode, si
 from ..base import Layer
 from ..convolutional.conv3d import with_leading
 from ..input_spec import check_ndim
-from ..reshaping.zero_padding3d import _triple
+from ..reshaping.zero_padding3d import triple
 
 
 def _pool_steps(layer, inputs, pool):
@@ -41,7 +41,7 @@ def _pool_volumes(layer, inputs, pool):
     return out
 
 
-_BY_RANK = {1: (single_int, _pool_steps), 2: (int_pair, _pool_images), 3: (_triple, _pool_volumes)}
+_BY_RANK = {1: (single_int, _pool_steps), 2: (int_pair, _pool_images), 3: (triple, _pool_volumes)}
 
 
 class BasePooling(Layer):

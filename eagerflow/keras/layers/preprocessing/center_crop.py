@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...._src.ops.image import resize
 from ..arguments import check_channels_last
 from ..base import Layer
-from .image_preprocessing import _float, crop_to_aspect_ratio
+from .image_preprocessing import float_images, crop_to_aspect_ratio
 
 
 class CenterCrop(Layer):
@@ -17,7 +17,7 @@ class CenterCrop(Layer):
         self.height, self.width = height, width
 
     def call(self, inputs):
-        images = _float(self, inputs)
+        images = float_images(self, inputs)
         h, w = images.shape.as_list()[-3:-1]
         dh, dw = h - self.height, w - self.width
         if dh >= 0 and dw >= 0:

@@ -10,7 +10,7 @@ from ..arguments import check_channels_last
 from ..base import Layer
 
 
-def _float(layer, images):
+def float_images(layer, images):
     return _math.cast(images, layer._dtype) if images.dtype is not layer._dtype else images
 
 
@@ -23,7 +23,7 @@ def crop_to_aspect_ratio(images, height, width):
     return images[..., top:top + crop_h, left:left + crop_w, :]
 
 
-def _draw_shape(images):
+def draw_shape(images):
     rank = images.shape.rank
     if rank == 3:
         return [1, 1, 1]
@@ -34,7 +34,7 @@ def _draw_shape(images):
     raise ValueError(f"Expected the input image to be rank 3 or 4. Received inputs.shape={tuple(images.shape.as_list())}")
 
 
-def _factor_pair(factor, bounds):
+def factor_pair(factor, bounds):
     """Keras' _set_factor: a number f -> (max(-f, low), f); a pair -> sorted; outside `bounds` is an error."""
     message = (f"The `factor` argument should be a number (or a list of two numbers) in the range [{bounds[0]}, "
                f"{bounds[1]}]. Received: factor={factor}")
@@ -53,7 +53,7 @@ def _factor_pair(factor, bounds):
 _FACTOR_ERROR = "The `factor` argument should be a number (or a list of two numbers) in the range [-1.0, 1.0]. "
 
 
-def _signed_range(factor, name):
+def signed_range(factor, name):
     """Keras' RandomTranslation/RandomZoom factor: a number f -> (-|f|, |f|); a pair -> sorted; each in [-1, 1]."""
     def check(v):
         if v > 1.0 or v < -1.0:
@@ -68,7 +68,7 @@ def _signed_range(factor, name):
     return (-abs(factor), abs(factor))
 
 
-class _AffineAugmentation(Layer):
+class AffineAugmentation(Layer):
     """What RandomTranslation and RandomZoom share: fill mode, interpolation, one affine map drawn per image
     while training (identity at inference)."""
 
@@ -89,7 +89,7 @@ class _AffineAugmentation(Layer):
 
     def call(self, inputs, training=True):
         from .affine_transform import affine_transform
-        images = _float(self, inputs)
+        images = float_images(self, inputs)
         if not training:
             return images
         single = images.shape.rank == 3

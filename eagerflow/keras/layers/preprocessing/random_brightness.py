@@ -5,7 +5,7 @@ from ...._src.ops import math as _math
 from ...._src.ops import random as _random
 from ..arguments import check_channels_last
 from ..base import Layer
-from .image_preprocessing import _draw_shape, _factor_pair, _float
+from .image_preprocessing import draw_shape, factor_pair, float_images
 
 
 class RandomBrightness(Layer):
@@ -15,14 +15,14 @@ class RandomBrightness(Layer):
     def __init__(self, factor, value_range=(0, 255), seed=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
         check_channels_last(data_format)
-        self.factor = _factor_pair(factor, (-1, 1))
+        self.factor = factor_pair(factor, (-1, 1))
         self.value_range, self.seed = value_range, seed
 
     def call(self, inputs, training=True):
-        images = _float(self, inputs)
+        images = float_images(self, inputs)
         if not training:
             return images
-        delta = _random.uniform(_draw_shape(images), self.factor[0], self.factor[1], dtype=images.dtype,
+        delta = _random.uniform(draw_shape(images), self.factor[0], self.factor[1], dtype=images.dtype,
                                 seed=self.seed)
         images = images + delta * _math.cast(self.value_range[1] - self.value_range[0], images.dtype)
         return _math.clip_by_value(images, *(_math.cast(v, images.dtype) for v in self.value_range))

@@ -6,7 +6,7 @@ from ...._src.ops import random as _random
 from ...._src.ops import reduce as _reduce
 from ..arguments import check_channels_last
 from ..base import Layer
-from .image_preprocessing import _draw_shape, _factor_pair, _float
+from .image_preprocessing import draw_shape, factor_pair, float_images
 
 
 class RandomContrast(Layer):
@@ -16,14 +16,14 @@ class RandomContrast(Layer):
     def __init__(self, factor, value_range=(0, 255), seed=None, data_format=None, **kwargs):
         super().__init__(**kwargs)
         check_channels_last(data_format)
-        self.factor = _factor_pair(factor, (0, 1))
+        self.factor = factor_pair(factor, (0, 1))
         self.value_range, self.seed = value_range, seed
 
     def call(self, inputs, training=True):
-        images = _float(self, inputs)
+        images = float_images(self, inputs)
         if not training:
             return images
-        c = _random.uniform(_draw_shape(images), 1.0 - self.factor[0], 1.0 + self.factor[1], dtype=images.dtype,
+        c = _random.uniform(draw_shape(images), 1.0 - self.factor[0], 1.0 + self.factor[1], dtype=images.dtype,
                             seed=self.seed)
         mean = _reduce.reduce_mean(images, [-3, -2], keepdims=True)
         out = (images - mean) * c + mean

@@ -7,7 +7,7 @@ from ...._src.ops import random as _random
 from ...._src.ops.ordering import reverse
 from ..arguments import check_channels_last
 from ..base import Layer
-from .image_preprocessing import _draw_shape, _float
+from .image_preprocessing import draw_shape, float_images
 
 
 class RandomFlip(Layer):
@@ -21,10 +21,10 @@ class RandomFlip(Layer):
         self.mode, self.seed = mode, seed
 
     def call(self, inputs, training=True):
-        images = _float(self, inputs)
+        images = float_images(self, inputs)
         if not training:
             return images
-        flips = _math.less_equal(_random.uniform(_draw_shape(images), seed=self.seed), 0.5)
+        flips = _math.less_equal(_random.uniform(draw_shape(images), seed=self.seed), 0.5)
         flips = _array.broadcast_to(flips, _array.shape(images))
         rank = images.shape.rank
         if self.mode in ("horizontal", "horizontal_and_vertical"):

@@ -3,17 +3,17 @@ from __future__ import annotations
 
 from ...._src.ops import array as _array
 from ...._src.ops import math as _math
-from .image_preprocessing import _AffineAugmentation, _factor_pair
+from .image_preprocessing import AffineAugmentation, factor_pair
 
 
-class RandomRotation(_AffineAugmentation):
+class RandomRotation(AffineAugmentation):
     """While training, rotates each image about its centre by an angle drawn from factor * 360 degrees
     (a number f: [-f, f] turns), filling the uncovered corners by `fill_mode` (reflect by default)."""
 
     def __init__(self, factor, fill_mode="reflect", interpolation="bilinear", seed=None, fill_value=0.0,
                  data_format=None, **kwargs):
         super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
-        self.factor = _factor_pair(factor, (-1, 1))
+        self.factor = factor_pair(factor, (-1, 1))
 
     def _transforms(self, images):
         from ...._src.ops.joining import concat

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from ...._src.ops import array as _array
-from .image_preprocessing import _AffineAugmentation, _signed_range
+from .image_preprocessing import AffineAugmentation, signed_range
 
 
-class RandomTranslation(_AffineAugmentation):
+class RandomTranslation(AffineAugmentation):
     """While training, shifts each image by (height, width) fractions drawn from the factors' ranges
     (a number f: [-f, f]), filling the uncovered border by `fill_mode` (reflect by default)."""
 
@@ -13,8 +13,8 @@ class RandomTranslation(_AffineAugmentation):
                  fill_value=0.0, data_format=None, **kwargs):
         super().__init__(fill_mode, interpolation, seed, fill_value, data_format, **kwargs)
         self.height_factor, self.width_factor = height_factor, width_factor
-        self.height_range = _signed_range(height_factor, "height_factor")
-        self.width_range = _signed_range(width_factor, "width_factor")
+        self.height_range = signed_range(height_factor, "height_factor")
+        self.width_range = signed_range(width_factor, "width_factor")
 
     def _transforms(self, images):
         n = _array.shape(images)[:1]

@@ -5,7 +5,7 @@ from ...._src.ops import math as _math
 from ...._src.ops.image import resize
 from ..arguments import check_channels_last
 from ..base import Layer
-from .image_preprocessing import _float, crop_to_aspect_ratio
+from .image_preprocessing import float_images, crop_to_aspect_ratio
 
 
 class Resizing(Layer):
@@ -23,7 +23,7 @@ class Resizing(Layer):
         self.antialias = antialias
 
     def call(self, inputs):
-        images = _float(self, inputs)
+        images = float_images(self, inputs)
         if self.crop_to_aspect_ratio:
             images = crop_to_aspect_ratio(images, self.height, self.width)
         return _math.cast(resize(images, [self.height, self.width], method=self.interpolation,

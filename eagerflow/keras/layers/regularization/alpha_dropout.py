@@ -5,7 +5,7 @@ from ...._src.ops import array as _array
 from ...._src.ops import math as _math
 from ...._src.ops import random as _random
 from ..base import Layer
-from .gaussian_noise import _check_unit
+from .gaussian_noise import check_unit
 
 
 class AlphaDropout(Layer):
@@ -16,7 +16,7 @@ class AlphaDropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
-        _check_unit("rate", rate)
+        check_unit("rate", rate)
         self.rate, self.noise_shape, self.seed = rate, noise_shape, seed
 
     def call(self, inputs, training=False):

@@ -7,7 +7,7 @@ from ...._src.ops import array as _array
 from ...._src.ops import math as _math
 from ...._src.ops import random as _random
 from ..base import Layer
-from .gaussian_noise import _check_unit
+from .gaussian_noise import check_unit
 
 
 class GaussianDropout(Layer):
@@ -17,7 +17,7 @@ class GaussianDropout(Layer):
 
     def __init__(self, rate, seed=None, **kwargs):
         super().__init__(**kwargs)
-        _check_unit("rate", rate)
+        check_unit("rate", rate)
         self.rate, self.seed = rate, seed
 
     def call(self, inputs, training=False):

@@ -1,4 +1,4 @@
-"""GaussianNoise: while training, adds noise from N(0, stddev). `_check_unit` checks the rates of the
+"""GaussianNoise: while training, adds noise from N(0, stddev). `check_unit` checks the rates of the
 noise and dropout layers."""
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from ...._src.ops import random as _random
 from ..base import Layer
 
 
-def _check_unit(name, value):
+def check_unit(name, value):
     if not 0 <= value <= 1:
         raise ValueError(f"Invalid value received for argument `{name}`. Expected a float value between 0 and 1. "
                          f"Received: {name}={value}")
@@ -19,7 +19,7 @@ class GaussianNoise(Layer):
 
     def __init__(self, stddev, seed=None, **kwargs):
         super().__init__(**kwargs)
-        _check_unit("stddev", stddev)
+        check_unit("stddev", stddev)
         self.stddev, self.seed = stddev, seed
 
     def call(self, inputs, training=False):

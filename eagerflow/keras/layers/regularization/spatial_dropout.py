@@ -6,7 +6,7 @@ from ...._src.ops import nn as _nn
 from ...._src.ops.joining import concat
 from ..base import Layer
 from ..input_spec import check_ndim
-from .gaussian_noise import _check_unit
+from .gaussian_noise import check_unit
 
 
 class SpatialDropout1D(Layer):
@@ -15,7 +15,7 @@ class SpatialDropout1D(Layer):
 
     def __init__(self, rate, seed=None, name=None, dtype=None):
         super().__init__(name=name, dtype=dtype)
-        _check_unit("rate", rate)
+        check_unit("rate", rate)
         self.rate, self.seed = rate, seed
 
     def call(self, inputs, training=False):
@@ -37,7 +37,7 @@ class _SpatialDropout(Layer):
 
     def __init__(self, rate, data_format=None, seed=None, name=None, dtype=None):
         super().__init__(name=name, dtype=dtype)
-        _check_unit("rate", rate)
+        check_unit("rate", rate)
         if data_format not in (None, "channels_last"):
             raise NotImplementedError("Only data_format='channels_last' is supported.")
         self.rate, self.seed = rate, seed

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ..base import Layer
 from ..input_spec import check_ndim
-from .zero_padding3d import _one_pair
+from .zero_padding3d import one_pair
 
 
 class Cropping1D(Layer):
@@ -11,7 +11,7 @@ class Cropping1D(Layer):
 
     def __init__(self, cropping=(1, 1), **kwargs):
         super().__init__(**kwargs)
-        self.cropping = _one_pair(cropping, "cropping")
+        self.cropping = one_pair(cropping, "cropping")
 
     def call(self, inputs):
         check_ndim(self, inputs, ndim=3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..arguments import check_channels_last
 from ..base import Layer
 from ..input_spec import check_ndim
-from .zero_padding2d import _pairs_2d
+from .zero_padding2d import pairs_2d
 
 
 class Cropping2D(Layer):
@@ -13,7 +13,7 @@ class Cropping2D(Layer):
     def __init__(self, cropping=((0, 0), (0, 0)), data_format=None, **kwargs):
         super().__init__(**kwargs)
         check_channels_last(data_format)
-        self.cropping = _pairs_2d(cropping, "cropping")
+        self.cropping = pairs_2d(cropping, "cropping")
 
     def call(self, inputs):
         check_ndim(self, inputs, ndim=4)

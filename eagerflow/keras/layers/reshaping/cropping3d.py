@@ -4,7 +4,7 @@ from __future__ import annotations
 from ..arguments import check_channels_last
 from ..base import Layer
 from ..input_spec import check_ndim
-from .zero_padding3d import _pairs_3d
+from .zero_padding3d import pairs_3d
 
 
 class Cropping3D(Layer):
@@ -13,7 +13,7 @@ class Cropping3D(Layer):
     def __init__(self, cropping=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
         super().__init__(**kwargs)
         check_channels_last(data_format)
-        self.cropping = _pairs_3d(cropping, "cropping")
+        self.cropping = pairs_3d(cropping, "cropping")
 
     def call(self, inputs):
         check_ndim(self, inputs, ndim=5)

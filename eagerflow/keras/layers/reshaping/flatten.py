@@ -5,7 +5,7 @@ import math
 
 from ...._src.ops import array as _array
 from ..base import Layer
-from ..core.dense import _batch_and
+from ..core.dense import batch_and
 
 
 class Flatten(Layer):
@@ -21,4 +21,4 @@ class Flatten(Layer):
         dims = inputs.shape.as_list()[1:]
         if all(d is not None for d in dims):
             return _array.reshape(inputs, [-1, math.prod(dims)])
-        return _array.reshape(inputs, _batch_and(inputs, [-1]))
+        return _array.reshape(inputs, batch_and(inputs, [-1]))

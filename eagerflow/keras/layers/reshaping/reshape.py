@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from ...._src.ops import array as _array
 from ..base import Layer
-from ..core.dense import _batch_and
+from ..core.dense import batch_and
 
 
 class Reshape(Layer):
@@ -14,7 +14,7 @@ class Reshape(Layer):
     def call(self, inputs):
         if -1 not in self.target_shape:
             return _array.reshape(inputs, [-1] + list(self.target_shape))
-        return _array.reshape(inputs, _batch_and(inputs, list(self.target_shape)))
+        return _array.reshape(inputs, batch_and(inputs, list(self.target_shape)))
 
     def get_config(self):
         return {**super().get_config(), "target_shape": list(self.target_shape)}

@@ -6,7 +6,7 @@ from ...._src.ops.repeat import repeat
 from ..arguments import check_channels_last
 from ..base import Layer
 from ..input_spec import check_ndim
-from .zero_padding2d import _int_pair
+from .zero_padding2d import pair_of_ints
 
 
 class UpSampling2D(Layer):
@@ -16,7 +16,7 @@ class UpSampling2D(Layer):
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest", **kwargs):
         super().__init__(**kwargs)
         check_channels_last(data_format)
-        self.size = _int_pair(size, "size")
+        self.size = pair_of_ints(size, "size")
         if interpolation not in ("nearest", "bilinear"):
             raise NotImplementedError(f"UpSampling2D(interpolation={interpolation!r}) is not supported yet; "
                                       f"only 'nearest' and 'bilinear' are.")

@@ -5,7 +5,7 @@ from ...._src.ops.repeat import repeat
 from ..arguments import check_channels_last
 from ..base import Layer
 from ..input_spec import check_ndim
-from .zero_padding3d import _triple
+from .zero_padding3d import triple
 
 
 class UpSampling3D(Layer):
@@ -14,7 +14,7 @@ class UpSampling3D(Layer):
     def __init__(self, size=(2, 2, 2), data_format=None, **kwargs):
         super().__init__(**kwargs)
         check_channels_last(data_format)
-        self.size = _triple(size, "size")
+        self.size = triple(size, "size")
 
     def call(self, inputs):
         check_ndim(self, inputs, ndim=5)

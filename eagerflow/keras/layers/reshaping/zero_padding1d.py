@@ -5,7 +5,7 @@ from ...._src.ops.padding import pad
 from ..arguments import check_channels_last
 from ..base import Layer
 from ..input_spec import check_ndim
-from .zero_padding3d import _one_pair
+from .zero_padding3d import one_pair
 
 
 class ZeroPadding1D(Layer):
@@ -14,7 +14,7 @@ class ZeroPadding1D(Layer):
     def __init__(self, padding=1, data_format=None, **kwargs):
         super().__init__(**kwargs)
         check_channels_last(data_format)
-        self.padding = _one_pair(padding, "padding")
+        self.padding = one_pair(padding, "padding")
 
     def call(self, inputs):
         check_ndim(self, inputs, ndim=3)

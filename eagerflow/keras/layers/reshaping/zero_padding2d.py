@@ -7,7 +7,7 @@ from ..base import Layer
 from ..input_spec import check_ndim
 
 
-def _int_pair(value, name):
+def pair_of_ints(value, name):
     """An int n -> (n, n); two ints -> themselves (as a tuple)."""
     if isinstance(value, int):
         return (value, value)
@@ -17,7 +17,7 @@ def _int_pair(value, name):
     return value
 
 
-def _pairs_2d(value, name):
+def pairs_2d(value, name):
     """Keras' symmetric/asymmetric spec: n, (h, w), or ((top, bottom), (left, right))."""
     if isinstance(value, int):
         return ((value, value), (value, value))
@@ -26,7 +26,7 @@ def _pairs_2d(value, name):
         raise ValueError(f"`{name}` should have two elements. Received: {name}={value}.")
     out = []
     for v in value:
-        out.append((v, v) if isinstance(v, int) else _int_pair(v, name))
+        out.append((v, v) if isinstance(v, int) else pair_of_ints(v, name))
     return tuple(tuple(int(i) for i in p) for p in out)
 
 
@@ -36,7 +36,7 @@ class ZeroPadding2D(Layer):
     def __init__(self, padding=(1, 1), data_format=None, **kwargs):
         super().__init__(**kwargs)
         check_channels_last(data_format)
-        self.padding = _pairs_2d(padding, "padding")
+        self.padding = pairs_2d(padding, "padding")
 
     def call(self, inputs):
         check_ndim(self, inputs, ndim=4)

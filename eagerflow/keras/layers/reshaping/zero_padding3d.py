@@ -6,15 +6,15 @@ from ...._src.ops.padding import pad
 from ..arguments import check_channels_last
 from ..base import Layer
 from ..input_spec import check_ndim
-from .zero_padding2d import _int_pair
+from .zero_padding2d import pair_of_ints
 
 
-def _one_pair(value, name):
+def one_pair(value, name):
     """n -> (n, n); (a, b) -> itself: the two ends of the steps axis."""
-    return (int(value), int(value)) if isinstance(value, int) else tuple(int(v) for v in _int_pair(value, name))
+    return (int(value), int(value)) if isinstance(value, int) else tuple(int(v) for v in pair_of_ints(value, name))
 
 
-def _triple(value, name):
+def triple(value, name):
     """n -> (n, n, n); three ints -> themselves."""
     if isinstance(value, int):
         return (value,) * 3
@@ -24,14 +24,14 @@ def _triple(value, name):
     return tuple(int(v) for v in value)
 
 
-def _pairs_3d(value, name):
+def pairs_3d(value, name):
     """n, (a, b, c) or ((a0, a1), (b0, b1), (c0, c1)): the two ends of each of the three spatial axes."""
     if isinstance(value, int):
         return ((value, value),) * 3
     value = tuple(value)
     if len(value) != 3:
         raise ValueError(f"`{name}` should have 3 elements. Received: {name}={value}.")
-    return tuple((v, v) if isinstance(v, int) else tuple(int(i) for i in _int_pair(v, name)) for v in value)
+    return tuple((v, v) if isinstance(v, int) else tuple(int(i) for i in pair_of_ints(v, name)) for v in value)
 
 
 class ZeroPadding3D(Layer):
@@ -40,7 +40,7 @@ class ZeroPadding3D(Layer):
     def __init__(self, padding=((1, 1), (1, 1), (1, 1)), data_format=None, **kwargs):
         super().__init__(**kwargs)
         check_channels_last(data_format)
-        self.padding = _pairs_3d(padding, "padding")
+        self.padding = pairs_3d(padding, "padding")
 
     def call(self, inputs):
         check_ndim(self, inputs, ndim=5)

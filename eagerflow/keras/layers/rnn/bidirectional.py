@@ -12,12 +12,12 @@ from ..base import Layer
 from ..input_spec import check_ndim
 
 
-def _serialize(layer):
+def serialize_wrapped(layer):
     from ...saving.serialization import serialize_layer
     return serialize_layer(layer)
 
 
-def _deserialize(config, custom_objects=None):
+def deserialize_wrapped(config, custom_objects=None):
     """The wrapped layer, unbuilt: the wrapper builds it inside its own scope, so its weight paths stay
     "wrapper/layer/..." (its build_config is the wrapper's to apply)."""
     from ...saving.serialization import deserialize_keras_object, keras_classes
@@ -25,7 +25,7 @@ def _deserialize(config, custom_objects=None):
     return deserialize_keras_object(config, keras_classes(), custom_objects, kind="layer")
 
 
-def _build_inside(wrapper, layer, input_shape):
+def build_inside(wrapper, layer, input_shape):
     """Builds `layer` now with its weights under wrapper/layer/..., as a call inside the wrapper would."""
     if layer.built:
         return
@@ -95,8 +95,8 @@ class Bidirectional(Layer):
         self.return_state = layer.return_state
 
     def build(self, input_shape):
-        _build_inside(self, self.forward_layer, input_shape)
-        _build_inside(self, self.backward_layer, input_shape)
+        build_inside(self, self.forward_layer, input_shape)
+        build_inside(self, self.backward_layer, input_shape)
         self.built = True
 
     def call(self, inputs, training=None, mask=None):
@@ -135,13 +135,13 @@ class Bidirectional(Layer):
         return mask
 
     def get_config(self):
-        return {**super().get_config(), "merge_mode": self.merge_mode, "layer": _serialize(self.forward_layer),
-                "backward_layer": _serialize(self.backward_layer)}
+        return {**super().get_config(), "merge_mode": self.merge_mode, "layer": serialize_wrapped(self.forward_layer),
+                "backward_layer": serialize_wrapped(self.backward_layer)}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
         config = dict(config)
-        config["layer"] = _deserialize(config["layer"], custom_objects)
+        config["layer"] = deserialize_wrapped(config["layer"], custom_objects)
         if config.get("backward_layer") is not None:
-            config["backward_layer"] = _deserialize(config["backward_layer"], custom_objects)
+            config["backward_layer"] = deserialize_wrapped(config["backward_layer"], custom_objects)
         return cls(**config)

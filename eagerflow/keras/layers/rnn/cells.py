@@ -164,13 +164,13 @@ class GRUCell(GRUMath, _Cell):
             raise NotImplementedError("GRUCell(reset_after=False) is not supported yet.")
 
 
-def _deserialize(config, custom_objects=None):
+def deserialize_cell(config, custom_objects=None):
     from ...saving.serialization import deserialize_keras_object, keras_classes
     config = {k: v for k, v in config.items() if k != "build_config"}
     return deserialize_keras_object(config, keras_classes(), custom_objects, kind="layer")
 
 
-def _serialize(layer):
+def serialize_cell(layer):
     from ...saving.serialization import serialize_layer
     return serialize_layer(layer)
 

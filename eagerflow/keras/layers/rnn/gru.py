@@ -3,10 +3,10 @@ shared with GRUCell."""
 from __future__ import annotations
 
 from ...._src.ops.joining import split
-from .recurrent import _GateMath, _RNN
+from .recurrent import GateMath, RecurrentLayer
 
 
-class GRUMath(_GateMath):
+class GRUMath(GateMath):
     """Keras 3's default GRU (reset_after=True): z, r = sigmoid(x W + b_in + h U + b_rec);
     h~ = tanh(x W_h + b_in_h + r * (h U_h + b_rec_h)); h_t = z h_{t-1} + (1 - z) h~."""
     _gates = 3
@@ -33,7 +33,7 @@ class GRUMath(_GateMath):
         return (z * h + (1.0 - z) * hh,)
 
 
-class GRU(GRUMath, _RNN):
+class GRU(GRUMath, RecurrentLayer):
     __doc__ = GRUMath.__doc__
 
     def __init__(self, units, **kwargs):

@@ -4,10 +4,10 @@ from __future__ import annotations
 import numpy as np
 
 from ...._src.ops.joining import split
-from .recurrent import _GateMath, _RNN
+from .recurrent import GateMath, RecurrentLayer
 
 
-class LSTMMath(_GateMath):
+class LSTMMath(GateMath):
     """i, f, o = sigmoid(.), c~ = tanh(.); c_t = f c_{t-1} + i c~; h_t = o tanh(c_t)."""
     _gates = 4
     _n_states = 2
@@ -28,5 +28,5 @@ class LSTMMath(_GateMath):
         return (o * self.activation(c), c)
 
 
-class LSTM(LSTMMath, _RNN):
+class LSTM(LSTMMath, RecurrentLayer):
     __doc__ = LSTMMath.__doc__

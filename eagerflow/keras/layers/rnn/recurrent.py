@@ -26,7 +26,7 @@ from ..base import Layer
 from ..core.dense import matmul_last_axis
 
 
-class _GateMath:
+class GateMath:
     """The step math a recurrent layer and its cell share (rnn_cells.py's SimpleRNNCell/LSTMCell/GRUCell mix in
     the same classes below): gate layout, bias shape and value, and x_proj, h -> new states."""
     _gates = 1
@@ -54,7 +54,7 @@ class _GateMath:
         return concat([matmul(h * m, recurrent[:, g * u:(g + 1) * u]) for g, m in enumerate(masks)], 1)
 
 
-class _RNN(_GateMath, Layer):
+class RecurrentLayer(GateMath, Layer):
     supports_masking = True
 
     def __init__(self, units, activation="tanh", use_bias=True, kernel_initializer="glorot_uniform",

@@ -10,7 +10,7 @@ from ...._src.ops import math as _math
 from ...._src.ops.joining import concat
 from ...._src.ops.slicing import gather
 from ..base import Layer
-from .cells import _deserialize, _serialize, build_in_scope
+from .cells import deserialize_cell, serialize_cell, build_in_scope
 from .stacked_rnn_cells import StackedRNNCells
 
 
@@ -138,10 +138,10 @@ class RNN(Layer):
     def get_config(self):
         return {**super().get_config(), "return_sequences": self.return_sequences,
                 "return_state": self.return_state, "go_backwards": self.go_backwards, "stateful": False,
-                "unroll": False, "zero_output_for_mask": self.zero_output_for_mask, "cell": _serialize(self.cell)}
+                "unroll": False, "zero_output_for_mask": self.zero_output_for_mask, "cell": serialize_cell(self.cell)}
 
     @classmethod
     def from_config(cls, config, custom_objects=None, **_):
         config = dict(config)
-        config["cell"] = _deserialize(config["cell"], custom_objects)
+        config["cell"] = deserialize_cell(config["cell"], custom_objects)
         return cls(**config)

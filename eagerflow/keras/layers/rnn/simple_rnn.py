@@ -2,15 +2,15 @@
 SimpleRNNCell."""
 from __future__ import annotations
 
-from .recurrent import _GateMath, _RNN
+from .recurrent import GateMath, RecurrentLayer
 
 
-class SimpleRNNMath(_GateMath):
+class SimpleRNNMath(GateMath):
     """h_t = activation(x_t W + h_{t-1} U + b)."""
 
     def _step(self, x, hs, recurrent, extra, rec_masks=None):
         return (self.activation(x + self._recurrent(hs[0], recurrent, rec_masks)),)
 
 
-class SimpleRNN(SimpleRNNMath, _RNN):
+class SimpleRNN(SimpleRNNMath, RecurrentLayer):
     __doc__ = SimpleRNNMath.__doc__

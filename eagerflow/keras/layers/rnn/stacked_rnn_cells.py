@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ..base import Layer
-from .cells import _deserialize, _serialize, build_in_scope
+from .cells import deserialize_cell, serialize_cell, build_in_scope
 
 
 class StackedRNNCells(Layer):
@@ -41,10 +41,10 @@ class StackedRNNCells(Layer):
         return inputs, new_states
 
     def get_config(self):
-        return {**super().get_config(), "cells": [_serialize(c) for c in self.cells]}
+        return {**super().get_config(), "cells": [serialize_cell(c) for c in self.cells]}
 
     @classmethod
     def from_config(cls, config, custom_objects=None, **_):
         config = dict(config)
-        config["cells"] = [_deserialize(c, custom_objects) for c in config["cells"]]
+        config["cells"] = [deserialize_cell(c, custom_objects) for c in config["cells"]]
         return cls(**config)

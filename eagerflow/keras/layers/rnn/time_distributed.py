@@ -4,7 +4,7 @@ from __future__ import annotations
 from ...._src.ops import array as _array
 from ...._src.ops.joining import concat
 from ..base import Layer
-from .bidirectional import _build_inside, _deserialize, _serialize
+from .bidirectional import build_inside, deserialize_wrapped, serialize_wrapped
 
 
 class TimeDistributed(Layer):
@@ -21,7 +21,7 @@ class TimeDistributed(Layer):
     def build(self, input_shape):
         if len(input_shape) < 3:
             return  # call() raises Keras' message
-        _build_inside(self, self.layer, (None,) + tuple(input_shape[2:]))
+        build_inside(self, self.layer, (None,) + tuple(input_shape[2:]))
         self.built = True
 
     def call(self, inputs, training=None):
@@ -47,10 +47,10 @@ class TimeDistributed(Layer):
         return out
 
     def get_config(self):
-        return {**super().get_config(), "layer": _serialize(self.layer)}
+        return {**super().get_config(), "layer": serialize_wrapped(self.layer)}
 
     @classmethod
     def from_config(cls, config, custom_objects=None):
         config = dict(config)
-        config["layer"] = _deserialize(config["layer"], custom_objects)
+        config["layer"] = deserialize_wrapped(config["layer"], custom_objects)
         return cls(**config)
