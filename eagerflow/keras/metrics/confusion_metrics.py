@@ -22,7 +22,7 @@ from ..naming import to_snake_case, unique_name
 _EPSILON = 1e-7
 
 
-def _confusion_updates(y_true, y_pred, thresholds, sample_weight, from_logits=False):
+def confusion_updates(y_true, y_pred, thresholds, sample_weight, from_logits=False):
     """(tp, fp, tn, fn) increments, one per threshold, for flattened labels and predictions."""
     y_pred = convert_to_tensor(y_pred)
     if not y_pred.dtype.is_floating:
@@ -83,7 +83,7 @@ class AUC(Metric):
         return list(self._thresholds)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        tp, fp, tn, fn = _confusion_updates(y_true, y_pred, self._thresholds, sample_weight, self._from_logits)
+        tp, fp, tn, fn = confusion_updates(y_true, y_pred, self._thresholds, sample_weight, self._from_logits)
         self.true_positives.assign_add(tp)
         self.false_positives.assign_add(fp)
         self.true_negatives.assign_add(tn)
@@ -145,7 +145,7 @@ class _ThresholdRatio(Metric):
         self._other_counts = self.add_variable(self._other, (len(self._thresholds),))
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        tp, fp, _, fn = _confusion_updates(y_true, y_pred, self._thresholds, sample_weight)
+        tp, fp, _, fn = confusion_updates(y_true, y_pred, self._thresholds, sample_weight)
         self.true_positives.assign_add(tp)
         self._other_counts.assign_add(fp if self._other == "false_positives" else fn)
 
@@ -169,7 +169,7 @@ class Recall(_ThresholdRatio):
 
 class _ConfusionCount(Metric):
     """One confusion count (weighted) at each threshold, 0.5 by default; a scalar for one threshold."""
-    _position = None  # index into _confusion_updates' (tp, fp, tn, fn)
+    _position = None  # index into confusion_updates' (tp, fp, tn, fn)
 
     def __init__(self, thresholds=None, name=None, dtype=None):
         super().__init__(name=name or unique_name(to_snake_case(type(self).__name__)), dtype=dtype)
@@ -180,7 +180,7 @@ class _ConfusionCount(Metric):
         self.accumulator = self.add_variable("accumulator", (len(self._thresholds),))
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        self.accumulator.assign_add(_confusion_updates(y_true, y_pred, self._thresholds, sample_weight)[self._position])
+        self.accumulator.assign_add(confusion_updates(y_true, y_pred, self._thresholds, sample_weight)[self._position])
 
     def result(self):
         value = convert_to_tensor(self.accumulator)

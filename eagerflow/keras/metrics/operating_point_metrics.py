@@ -13,7 +13,7 @@ from ..._src.core.convert import convert_to_tensor
 from ..._src.ops import array as _array
 from ..._src.ops import math as _math
 from ..._src.ops import reduce as _reduce
-from .confusion_metrics import _confusion_updates
+from .confusion_metrics import confusion_updates
 from .metric import Metric
 from ..naming import to_snake_case, unique_name
 
@@ -50,7 +50,7 @@ class SensitivitySpecificityBase(Metric):
                 sw = convert_to_tensor(sample_weight)
                 if sw.shape.rank is not None and sw.shape.rank == y_true.shape.rank + 1:
                     sample_weight = sw[..., 0] if sw.shape[-1] == 1 else sw[..., self.class_id]
-        tp, fp, tn, fn = _confusion_updates(y_true, y_pred, self.thresholds, sample_weight)
+        tp, fp, tn, fn = confusion_updates(y_true, y_pred, self.thresholds, sample_weight)
         self.true_positives.assign_add(tp)
         self.false_positives.assign_add(fp)
         self.true_negatives.assign_add(tn)

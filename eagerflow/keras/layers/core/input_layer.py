@@ -3,7 +3,7 @@ is in keras_tensor.py)."""
 from __future__ import annotations
 
 from ..base import Layer
-from ..keras_tensor import KerasTensor, Node  # noqa: F401 - keras.layers.input_layer's names
+from ..keras_tensor import KerasTensor, Node
 
 
 class InputLayer(Layer):
