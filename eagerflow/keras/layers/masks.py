@@ -81,8 +81,10 @@ def propagate(layer, first_input, outputs, previous_mask):
         return
     out_mask = layer.compute_mask(first_input, previous_mask)
     flat_out = nest.flatten(outputs, expand_composites=True)
-    flat_mask = nest.flatten(out_mask, expand_composites=True) if isinstance(out_mask, (list,
-                                                                                        tuple)) else [out_mask] * len(flat_out)
+    if isinstance(out_mask, (list, tuple)):
+        flat_mask = nest.flatten(out_mask, expand_composites=True)
+    else:
+        flat_mask = [out_mask] * len(flat_out)
     for tensor, mask in zip(flat_out, flat_mask):
         set_keras_mask(tensor, mask)
 

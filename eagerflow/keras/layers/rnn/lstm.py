@@ -1,4 +1,5 @@
-"""LSTM (gates [i, f, c, o], forget-gate bias starting at 1, as Keras lays them out); LSTMMath is its step, shared with LSTMCell."""
+"""LSTM (gates [i, f, c, o], forget-gate bias starting at 1, as Keras lays them out); LSTMMath is its
+step, shared with LSTMCell."""
 from __future__ import annotations
 
 import numpy as np
