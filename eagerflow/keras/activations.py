@@ -220,7 +220,7 @@ def get(identifier):
     if isinstance(identifier, str) and identifier in _BY_NAME:
         return _BY_NAME[identifier]
     if isinstance(identifier, str):  # a custom function registered by name (keras.saving)
-        from .serialization import get_registered_object
+        from .saving.serialization import get_registered_object
         found = get_registered_object(identifier)
         if found is not None:
             return found

@@ -12,7 +12,7 @@ import numpy as np
 from . import losses as _losses
 from . import metrics as _metrics
 from . import optimizers as _optimizers
-from .serialization import deserialize_keras_object
+from .saving.serialization import deserialize_keras_object
 
 
 def _constructor_values(obj, extra=None):

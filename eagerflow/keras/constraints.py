@@ -12,7 +12,7 @@ from .._src.core.convert import convert_to_tensor
 from .._src.ops.array import basic as _array
 from .._src.ops.math import elementwise as _math
 from .._src.ops.math import reduce as _reduce
-from .serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
+from .saving.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
 
 _MODULE = "keras.constraints"
 _EPSILON = 1e-7

@@ -209,12 +209,12 @@ _CLASSES = {c.__name__: c for c in (Constant, Zeros, Ones, RandomUniform, Random
 
 
 def serialize(initializer):
-    from .serialization import serialize_keras_object
+    from .saving.serialization import serialize_keras_object
     return serialize_keras_object(initializer, "keras.initializers")
 
 
 def deserialize(config, custom_objects=None):
-    from .serialization import deserialize_keras_object
+    from .saving.serialization import deserialize_keras_object
     return deserialize_keras_object(config, _CLASSES, custom_objects, "initializer")
 
 

@@ -17,7 +17,7 @@ from .._src.ops.math import elementwise as _math
 from .._src.ops.math import reduce as _reduce
 from .._src.ops.linalg.matmul import matmul
 from .._src.ops.linalg.matrix_parts import eye
-from .serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
+from .saving.serialization import deserialize_keras_object, get_keras_object, serialize_keras_object
 
 _MODULE = "keras.regularizers"
 

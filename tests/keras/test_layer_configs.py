@@ -89,7 +89,7 @@ def test_model_configs_written_by_keras_3_rebuild_here():
     layers and parameter counts (Keras counted 170 and 212) come back."""
     import os
 
-    from eagerflow.keras.serialization import deserialize_keras_object, keras_classes
+    from eagerflow.keras.saving.serialization import deserialize_keras_object, keras_classes
     with open(os.path.join(os.path.dirname(__file__), "keras3_model_configs.json")) as f:
         configs = json.load(f)
     seq = deserialize_keras_object(configs["sequential_cnn"], keras_classes())

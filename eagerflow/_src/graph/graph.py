@@ -40,7 +40,8 @@ _RESOLUTIONS = ("You can attempt the following resolutions to the problem: If yo
 class SymbolicTensor(Tensor):
     """An edge of a graph: output `value_index` of `op`, with a static (partial) shape and dtype."""
 
-    __slots__ = ("_op", "_value_index", "_shape", "_dtype", "__weakref__")
+    # _keras_mask: the Keras mask a layer attached to this tensor (keras/layers/masks.py); unset until then
+    __slots__ = ("_op", "_value_index", "_shape", "_dtype", "_keras_mask", "__weakref__")
 
     def __init__(self, op, value_index, shape, dtype):
         self._op = op

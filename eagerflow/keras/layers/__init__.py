@@ -1,36 +1,93 @@
-"""`keras.layers`."""
+"""`keras.layers`: every layer by the name Keras 3 exports, one layer per file in the family folders
+(core, convolutional, pooling, normalization, rnn, attention, merging, reshaping, preprocessing,
+regularization, activations); the Layer base and the plumbing every layer shares stay at this level."""
+from .activations.activation import Activation  # noqa: F401
+from .activations.elu import ELU  # noqa: F401
+from .activations.leaky_relu import LeakyReLU  # noqa: F401
+from .activations.prelu import PReLU  # noqa: F401
+from .activations.relu import ReLU  # noqa: F401
+from .activations.softmax import Softmax  # noqa: F401
+from .attention.additive_attention import AdditiveAttention  # noqa: F401
+from .attention.attention import Attention  # noqa: F401
+from .attention.multi_head_attention import MultiHeadAttention  # noqa: F401
 from .base import Layer  # noqa: F401
-from .conv import (AveragePooling2D, AvgPool2D, Conv2D, GlobalAveragePooling2D, GlobalAvgPool2D,  # noqa: F401
-                   MaxPool2D, MaxPooling2D)
-from .core import Activation, Dense, Dropout, Embedding, Flatten, ReLU, Reshape, Softmax  # noqa: F401
-from .input_layer import Input, InputLayer  # noqa: F401
-from .merging import Add, Average, Concatenate, Dot, Maximum, Minimum, Multiply, Subtract  # noqa: F401
-from .normalization import BatchNormalization, LayerNormalization  # noqa: F401
-from .rnn import GRU, LSTM, SimpleRNN  # noqa: F401,E402
-from .masking import Masking  # noqa: F401,E402
-from .activations_layers import ELU, Identity, LeakyReLU, PReLU  # noqa: F401,E402
-from .reshaping import Cropping2D, Permute, RepeatVector, Rescaling, UpSampling2D, ZeroPadding2D  # noqa: F401,E402
-from .pooling1d import (AveragePooling1D, AvgPool1D, Conv1D, GlobalAveragePooling1D, GlobalAvgPool1D,  # noqa: F401
-                        GlobalMaxPool1D, GlobalMaxPool2D, GlobalMaxPooling1D, GlobalMaxPooling2D, MaxPool1D,
-                        MaxPooling1D)
-from .noise import GaussianDropout, GaussianNoise, SpatialDropout1D  # noqa: F401,E402
-from .wrappers import Bidirectional, TimeDistributed  # noqa: F401,E402
-from .conv_extra import Conv2DTranspose, DepthwiseConv2D, SeparableConv2D  # noqa: F401,E402
-from .lambda_layer import Lambda  # noqa: F401,E402
-from .einsum_dense import EinsumDense  # noqa: F401,E402
-from .multi_head_attention import MultiHeadAttention  # noqa: F401,E402
-from .attention import AdditiveAttention, Attention  # noqa: F401,E402
-from .normalization_extra import GroupNormalization, UnitNormalization  # noqa: F401,E402
-from .noise import ActivityRegularization, AlphaDropout, SpatialDropout2D, SpatialDropout3D  # noqa: F401,E402
-from .rnn_cells import GRUCell, LSTMCell, RNN, SimpleRNNCell, StackedRNNCells  # noqa: F401,E402
-from .preprocessing import CategoryEncoding, Discretization, Normalization  # noqa: F401,E402
-from .hashing import Hashing  # noqa: F401,E402
-from .image_preprocessing import (CenterCrop, RandomBrightness, RandomContrast, RandomFlip, RandomTranslation,  # noqa: F401,E402,E501
-                                  RandomRotation, RandomZoom, Resizing)
-from .reshaping3d import (Cropping1D, Cropping3D, UpSampling1D, UpSampling3D, ZeroPadding1D,  # noqa: F401,E402
-                          ZeroPadding3D)
-from .conv3d import (AveragePooling3D, AvgPool3D, Conv1DTranspose, Conv3D, GlobalAveragePooling3D,  # noqa: F401,E402
-                     GlobalAvgPool3D, GlobalMaxPool3D, GlobalMaxPooling3D, MaxPool3D, MaxPooling3D)
-from .merging import add, average, concatenate, dot, maximum, minimum, multiply, subtract  # noqa: F401,E402
-from .index_lookup import IntegerLookup, StringLookup  # noqa: F401,E402
-from .text_vectorization import TextVectorization  # noqa: F401,E402
+from .convolutional.conv1d import Conv1D  # noqa: F401
+from .convolutional.conv1d_transpose import Conv1DTranspose  # noqa: F401
+from .convolutional.conv2d import Conv2D  # noqa: F401
+from .convolutional.conv2d_transpose import Conv2DTranspose  # noqa: F401
+from .convolutional.conv3d import Conv3D  # noqa: F401
+from .convolutional.depthwise_conv2d import DepthwiseConv2D  # noqa: F401
+from .convolutional.separable_conv2d import SeparableConv2D  # noqa: F401
+from .core.dense import Dense  # noqa: F401
+from .core.einsum_dense import EinsumDense  # noqa: F401
+from .core.embedding import Embedding  # noqa: F401
+from .core.identity import Identity  # noqa: F401
+from .core.input_layer import Input, InputLayer  # noqa: F401
+from .core.lambda_layer import Lambda  # noqa: F401
+from .core.masking import Masking  # noqa: F401
+from .merging.add import Add, add  # noqa: F401
+from .merging.average import Average, average  # noqa: F401
+from .merging.concatenate import Concatenate, concatenate  # noqa: F401
+from .merging.dot import Dot, dot  # noqa: F401
+from .merging.maximum import Maximum, maximum  # noqa: F401
+from .merging.minimum import Minimum, minimum  # noqa: F401
+from .merging.multiply import Multiply, multiply  # noqa: F401
+from .merging.subtract import Subtract, subtract  # noqa: F401
+from .normalization.batch_normalization import BatchNormalization  # noqa: F401
+from .normalization.group_normalization import GroupNormalization  # noqa: F401
+from .normalization.layer_normalization import LayerNormalization  # noqa: F401
+from .normalization.unit_normalization import UnitNormalization  # noqa: F401
+from .pooling.average_pooling1d import AveragePooling1D, AvgPool1D  # noqa: F401
+from .pooling.average_pooling2d import AveragePooling2D, AvgPool2D  # noqa: F401
+from .pooling.average_pooling3d import AveragePooling3D, AvgPool3D  # noqa: F401
+from .pooling.global_average_pooling1d import GlobalAveragePooling1D, GlobalAvgPool1D  # noqa: F401
+from .pooling.global_average_pooling2d import GlobalAveragePooling2D, GlobalAvgPool2D  # noqa: F401
+from .pooling.global_average_pooling3d import GlobalAveragePooling3D, GlobalAvgPool3D  # noqa: F401
+from .pooling.global_max_pooling1d import GlobalMaxPool1D, GlobalMaxPooling1D  # noqa: F401
+from .pooling.global_max_pooling2d import GlobalMaxPool2D, GlobalMaxPooling2D  # noqa: F401
+from .pooling.global_max_pooling3d import GlobalMaxPool3D, GlobalMaxPooling3D  # noqa: F401
+from .pooling.max_pooling1d import MaxPool1D, MaxPooling1D  # noqa: F401
+from .pooling.max_pooling2d import MaxPool2D, MaxPooling2D  # noqa: F401
+from .pooling.max_pooling3d import MaxPool3D, MaxPooling3D  # noqa: F401
+from .preprocessing.category_encoding import CategoryEncoding  # noqa: F401
+from .preprocessing.center_crop import CenterCrop  # noqa: F401
+from .preprocessing.discretization import Discretization  # noqa: F401
+from .preprocessing.hashing import Hashing  # noqa: F401
+from .preprocessing.index_lookup import IntegerLookup, StringLookup  # noqa: F401
+from .preprocessing.normalization import Normalization  # noqa: F401
+from .preprocessing.random_brightness import RandomBrightness  # noqa: F401
+from .preprocessing.random_contrast import RandomContrast  # noqa: F401
+from .preprocessing.random_flip import RandomFlip  # noqa: F401
+from .preprocessing.random_rotation import RandomRotation  # noqa: F401
+from .preprocessing.random_translation import RandomTranslation  # noqa: F401
+from .preprocessing.random_zoom import RandomZoom  # noqa: F401
+from .preprocessing.rescaling import Rescaling  # noqa: F401
+from .preprocessing.resizing import Resizing  # noqa: F401
+from .preprocessing.text_vectorization import TextVectorization  # noqa: F401
+from .regularization.activity_regularization import ActivityRegularization  # noqa: F401
+from .regularization.alpha_dropout import AlphaDropout  # noqa: F401
+from .regularization.dropout import Dropout  # noqa: F401
+from .regularization.gaussian_dropout import GaussianDropout  # noqa: F401
+from .regularization.gaussian_noise import GaussianNoise  # noqa: F401
+from .regularization.spatial_dropout import SpatialDropout1D, SpatialDropout2D, SpatialDropout3D  # noqa: F401
+from .reshaping.cropping1d import Cropping1D  # noqa: F401
+from .reshaping.cropping2d import Cropping2D  # noqa: F401
+from .reshaping.cropping3d import Cropping3D  # noqa: F401
+from .reshaping.flatten import Flatten  # noqa: F401
+from .reshaping.permute import Permute  # noqa: F401
+from .reshaping.repeat_vector import RepeatVector  # noqa: F401
+from .reshaping.reshape import Reshape  # noqa: F401
+from .reshaping.up_sampling1d import UpSampling1D  # noqa: F401
+from .reshaping.up_sampling2d import UpSampling2D  # noqa: F401
+from .reshaping.up_sampling3d import UpSampling3D  # noqa: F401
+from .reshaping.zero_padding1d import ZeroPadding1D  # noqa: F401
+from .reshaping.zero_padding2d import ZeroPadding2D  # noqa: F401
+from .reshaping.zero_padding3d import ZeroPadding3D  # noqa: F401
+from .rnn.bidirectional import Bidirectional  # noqa: F401
+from .rnn.cells import GRUCell, LSTMCell, SimpleRNNCell  # noqa: F401
+from .rnn.gru import GRU  # noqa: F401
+from .rnn.lstm import LSTM  # noqa: F401
+from .rnn.rnn import RNN  # noqa: F401
+from .rnn.simple_rnn import SimpleRNN  # noqa: F401
+from .rnn.stacked_rnn_cells import StackedRNNCells  # noqa: F401
+from .rnn.time_distributed import TimeDistributed  # noqa: F401

@@ -38,11 +38,19 @@ from .. import initializers as _init
 from .. import regularizers as _reg
 from ..naming import current_path, scope_stack, to_snake_case, unique_name
 from ..variables import KerasVariable
+from . import masks as _masks
+from .functional_call import symbolic_call
+from .keras_tensor import KerasTensor
 from .layer_config import auto_config, charge_weight_budget, dtype_policy, record_init_arguments
 
 _training = threading.local()
-_LOSSES_USED = [False]  # set by the first add_loss/activity loss: until then calls skip clearing losses
+_any_loss_added = False  # until the first add_loss/activity loss, calls skip clearing losses
 BUILD_LOCK = threading.RLock()  # re-entrant: a model's build builds its layers
+
+
+def _note_loss_added():
+    global _any_loss_added
+    _any_loss_added = True
 
 
 def _training_stack():
@@ -56,33 +64,6 @@ def current_training():
     """The `training` value of the innermost layer call in progress (None outside any call)."""
     stack = getattr(_training, "stack", None)
     return stack[-1] if stack else None
-
-
-_KERAS_TENSOR = []
-
-
-def _keras_tensor_type():
-    """KerasTensor, imported on first use (input_layer.py imports this module)."""
-    if not _KERAS_TENSOR:
-        from .input_layer import KerasTensor
-        _KERAS_TENSOR.append(KerasTensor)
-    return _KERAS_TENSOR[0]
-
-
-_MASKING = []
-
-
-def _masking():
-    """layers/masking.py, imported on first use (it imports this module)."""
-    if not _MASKING:
-        from . import masking
-        _MASKING.append(masking)
-    return _MASKING[0]
-
-
-def _symbolic_call(layer, args, kwargs):
-    from .functional_call import symbolic_call
-    return symbolic_call(layer, args, kwargs)
 
 
 def _to_input_tensor(value, dtype):
@@ -105,7 +86,7 @@ def shape_tuple(x):
 class Layer(Module):
     """Base class of every Keras layer and model."""
 
-    supports_masking = False  # passes its input's mask on (compute_mask); see masking.py
+    supports_masking = False  # passes its input's mask on (compute_mask); see masks.py
 
     def __new__(cls, *args, **kwargs):
         layer = super().__new__(cls)
@@ -193,11 +174,11 @@ class Layer(Module):
         if args:
             first = args[0]
             if isinstance(first, (list, tuple, dict)):
-                if any(isinstance(v, _keras_tensor_type()) for v in nest.flatten(first, expand_composites=True)):
-                    return _symbolic_call(self, args, kwargs)
+                if any(isinstance(v, KerasTensor) for v in nest.flatten(first, expand_composites=True)):
+                    return symbolic_call(self, args, kwargs)
                 first = nest.map_structure(lambda v: _to_input_tensor(v, self._compute), first, expand_composites=True)
-            elif isinstance(first, _keras_tensor_type()):
-                return _symbolic_call(self, args, kwargs)
+            elif isinstance(first, KerasTensor):
+                return symbolic_call(self, args, kwargs)
             else:
                 first = _to_input_tensor(first, self._compute)
             args = (first,) + args[1:]
@@ -208,10 +189,10 @@ class Layer(Module):
                 training = self._training_default
         if self._call_has_training:
             kwargs["training"] = training
-        masks_live = _masking().any_masks()
+        masks_live = _masks.any_masks()
         previous_mask = None
         if masks_live and args:
-            previous_mask = _masking().previous_mask(args[0])
+            previous_mask = _masks.previous_mask(args[0])
             if previous_mask is not None and self._call_has_mask and kwargs.get("mask") is None:
                 kwargs["mask"] = previous_mask
             elif previous_mask is not None and not self.supports_masking and not self._call_has_mask:
@@ -222,7 +203,7 @@ class Layer(Module):
         if state.graph is not None:  # tracing: a user's `call` gets AutoGraph, as Keras converts it in a tf.function
             call = convert_function(call)
         names, trainings = scope_stack(), _training_stack()
-        if not trainings and _LOSSES_USED[0]:  # the outermost call starts afresh: Keras 3 clears nested losses
+        if not trainings and _any_loss_added:  # the outermost call starts afresh: Keras 3 clears nested losses
             self._clear_losses()
         names.append(self.name)
         trainings.append(training)
@@ -242,7 +223,7 @@ class Layer(Module):
         if self.activity_regularizer is not None:
             self._add_activity_losses(outputs)
         if (masks_live or self.supports_masking and type(self).compute_mask is not Layer.compute_mask) and args:
-            _masking().propagate(self, args[0], outputs, kwargs.get("mask", previous_mask))
+            _masks.propagate(self, args[0], outputs, kwargs.get("mask", previous_mask))
         if self._last_output_shape is None:  # for summary(): the shapes of the first call, as Keras shows them
             self._last_output_shape = _output_shapes(outputs)
         return outputs
@@ -255,7 +236,7 @@ class Layer(Module):
                 raise ValueError("`add_loss()` can only be called from inside `build()` or `call()`, on a tensor "
                                  f"input. Received invalid value: {value}")
             self._losses.append(value)
-            _LOSSES_USED[0] = True
+            _note_loss_added()
 
     def _add_activity_losses(self, outputs):
         for output in nest.flatten(outputs, expand_composites=True):
@@ -264,7 +245,7 @@ class Layer(Module):
                 if output.shape.rank:  # Keras 3 divides by the batch size
                     loss = _math.div_no_nan(loss, _math.cast(_array.shape(output)[0], loss.dtype))
                 self._losses.append(loss)
-                _LOSSES_USED[0] = True
+                _note_loss_added()
 
     def _clear_losses(self):
         self._losses.clear()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..._src.core import nest
 from ..._src.core.tensor import TensorSpec
 from ..._src.trace.function import function
-from .input_layer import KerasTensor, Node
+from .keras_tensor import KerasTensor, Node
 
 
 def symbolic_call(layer, args, kwargs):

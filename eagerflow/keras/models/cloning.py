@@ -11,7 +11,8 @@ from __future__ import annotations
 import json
 
 from ..._src.core import nest
-from ..layers.input_layer import InputLayer, KerasTensor
+from ..layers.core.input_layer import InputLayer
+from ..layers.keras_tensor import KerasTensor
 
 
 def _clone_layer(layer):
@@ -40,7 +41,7 @@ def clone_model(model, input_tensors=None, clone_function=None, call_function=No
 
 def _new_input(reference):
     """A keras.Input like the InputLayer `reference`: its batch shape, dtype and name."""
-    from ..layers.input_layer import Input
+    from ..layers.core.input_layer import Input
     return Input(batch_shape=reference.batch_shape, dtype=reference.dtype, name=reference.name)
 
 
@@ -87,8 +88,8 @@ def model_to_json(model, **kwargs):
     """`model.to_json(**kwargs)`: Keras 3's serialized model (with its compile config) as JSON text;
     `kwargs` go to json.dumps (indent=2)."""
     from ..compile_config import compile_config
-    from ..model_saving import json_default
-    from ..serialization import serialize_layer
+    from ..saving.model_saving import json_default
+    from ..saving.serialization import serialize_layer
     config = serialize_layer(model)
     config["compile_config"] = compile_config(model) or None
     return json.dumps(config, default=json_default, **kwargs)
@@ -96,6 +97,6 @@ def model_to_json(model, **kwargs):
 
 def model_from_json(json_string, custom_objects=None):
     """A model (not compiled, new weights) from `model.to_json()`'s text."""
-    from ..serialization import deserialize_keras_object, keras_classes
+    from ..saving.serialization import deserialize_keras_object, keras_classes
     config = json.loads(json_string)
     return deserialize_keras_object(config, keras_classes(), custom_objects, "model")

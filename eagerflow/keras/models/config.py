@@ -9,8 +9,9 @@ Class names resolve only through the caller's table of known classes (see serial
 from __future__ import annotations
 
 from ..._src.core import nest
-from ..layers.input_layer import InputLayer, KerasTensor
-from ..serialization import deserialize_keras_object, serialize_layer
+from ..layers.core.input_layer import InputLayer
+from ..layers.keras_tensor import KerasTensor
+from ..saving.serialization import deserialize_keras_object, serialize_layer
 
 
 def _history(node_of, tensor):

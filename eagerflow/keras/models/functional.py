@@ -7,7 +7,8 @@ maps each KerasTensor to a real tensor as the nodes run.
 from __future__ import annotations
 
 from ..._src.core import nest
-from ..layers.input_layer import InputLayer, KerasTensor
+from ..layers.core.input_layer import InputLayer
+from ..layers.keras_tensor import KerasTensor
 
 
 def ordered_nodes(outputs):

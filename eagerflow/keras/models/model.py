@@ -30,7 +30,7 @@ class Model(Trainer, Layer):
         """Builds the weights by calling the model once on a symbolic batch of `input_shape`."""
         if self.built and self.weights:
             return
-        from ..layers.input_layer import KerasTensor
+        from ..layers.keras_tensor import KerasTensor
         shape = tuple(input_shape)
         self(KerasTensor(shape))
         self.built = True
@@ -135,7 +135,7 @@ class Functional(Model):
 
     @classmethod
     def from_config(cls, config, module_objects=None, custom_objects=None):
-        from ..serialization import keras_classes
+        from ..saving.serialization import keras_classes
         from .config import functional_from_config
         return functional_from_config(Functional, config, module_objects or keras_classes(), custom_objects)
 

@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 from ..layers.base import Layer
-from ..layers.input_layer import InputLayer, KerasTensor
+from ..layers.core.input_layer import InputLayer
+from ..layers.keras_tensor import KerasTensor
 from ..naming import name_scope, unique_name
 from .model import Model
 
@@ -99,7 +100,7 @@ class Sequential(Model):
 
     @classmethod
     def from_config(cls, config, module_objects=None, custom_objects=None):
-        from ..serialization import keras_classes
+        from ..saving.serialization import keras_classes
         from .config import sequential_from_config
         return sequential_from_config(cls, config, module_objects or keras_classes(), custom_objects)
 

@@ -8,7 +8,7 @@ from ._common import tf
 
 def projective_resample(images, transforms, interpolation="bilinear", fill_mode="constant", fill_value=0.0):
     """images (N, H, W, C) float with known H and W; transforms (N, 8) rows [a0, a1, a2, b0, b1, b2, c0, c1]."""
-    from ..layers.affine_transform import sample
+    from ..layers.preprocessing.affine_transform import sample
     t = tf()
     h, w = images.shape.as_list()[1:3]
     dtype = images.dtype

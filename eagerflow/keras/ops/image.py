@@ -98,7 +98,7 @@ def resize(images, size, interpolation="bilinear", antialias=False, crop_to_aspe
     x, back = _channels_last(images, data_format)
     height, width = size
     if crop_to_aspect_ratio:
-        from ..layers.image_preprocessing import crop_to_aspect_ratio as crop
+        from ..layers.preprocessing.image_preprocessing import crop_to_aspect_ratio as crop
         x = crop(x, height, width)
     elif pad_to_aspect_ratio:
         x = _pad_to_aspect(x, height, width, fill_value)
@@ -196,7 +196,7 @@ def affine_transform(images, transform, interpolation="bilinear", fill_mode="con
     """Output pixel (x, y) reads input point (a0 x + a1 y + a2, b0 x + b1 y + b2) / (c0 x + c1 y + 1); transform
     rows are [a0, a1, a2, b0, b1, b2, c0, c1]."""
     t = tf()
-    from ..layers.affine_transform import FILL_MODES
+    from ..layers.preprocessing.affine_transform import FILL_MODES
     if interpolation not in ("nearest", "bilinear"):
         raise ValueError("Invalid value for argument `interpolation`. Expected of one {'nearest', 'bilinear'}. "
                          f"Received: interpolation={interpolation}")

@@ -229,4 +229,4 @@ def sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
     return loss(target, output, from_logits=from_logits, axis=axis)
 
 
-from ..ctc import ctc_loss  # noqa: E402 - keras.ops.ctc_loss lives in keras/ctc.py
+from ..losses.ctc import ctc_loss  # noqa: E402 - keras.ops.ctc_loss lives in keras/losses/ctc.py

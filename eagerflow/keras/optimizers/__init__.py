@@ -1,10 +1,20 @@
 """`keras.optimizers`."""
+from ..saving import serialization as _serialization
 from . import schedules  # noqa: F401
 from .base import Optimizer  # noqa: F401
-from .more_rules import Adadelta, Adagrad, Adamax, Ftrl, Lion, Nadam  # noqa: F401
-from .rules import SGD, Adam, AdamW, RMSprop  # noqa: F401
-from .scaled_rules import Adafactor, Lamb  # noqa: F401
+from .adadelta import Adadelta  # noqa: F401
+from .adafactor import Adafactor  # noqa: F401
+from .adagrad import Adagrad  # noqa: F401
+from .adam import Adam  # noqa: F401
+from .adamax import Adamax  # noqa: F401
+from .adamw import AdamW  # noqa: F401
+from .ftrl import Ftrl  # noqa: F401
+from .lamb import Lamb  # noqa: F401
+from .lion import Lion  # noqa: F401
 from .loss_scale_optimizer import LossScaleOptimizer  # noqa: F401
+from .nadam import Nadam  # noqa: F401
+from .rmsprop import RMSprop  # noqa: F401
+from .sgd import SGD  # noqa: F401
 
 _CLASSES = (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, Nadam, Ftrl, Lion, Adafactor, Lamb,
             LossScaleOptimizer)
@@ -28,5 +38,5 @@ def serialize(optimizer):
 
 
 def deserialize(config, custom_objects=None):
-    from ..serialization import deserialize_keras_object
-    return deserialize_keras_object(config, {c.__name__: c for c in _CLASSES}, custom_objects, "optimizer")
+    return _serialization.deserialize_keras_object(config, {c.__name__: c for c in _CLASSES}, custom_objects,
+                                                   "optimizer")

@@ -197,5 +197,5 @@ def serialize(learning_rate_schedule):
 
 
 def deserialize(config, custom_objects=None):
-    from ..serialization import deserialize_keras_object
+    from ..saving.serialization import deserialize_keras_object
     return deserialize_keras_object(config, _SCHEDULES, custom_objects, "learning rate schedule")

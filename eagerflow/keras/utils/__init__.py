@@ -3,7 +3,7 @@ and the Keras-tensor helpers, as Keras 3.15 in TensorFlow 2.21 has them."""
 from ..initializers import set_random_seed  # noqa: F401
 from ..naming import clear_session  # noqa: F401
 from ..progbar import Progbar  # noqa: F401
-from ..serialization import (custom_object_scope, get_registered_name, get_registered_object,  # noqa: F401
+from ..saving.serialization import (custom_object_scope, get_registered_name, get_registered_object,  # noqa: F401
                              register_keras_serializable)
 from .arrays import normalize, pad_sequences, to_categorical  # noqa: F401
 from .datasets import split_dataset, timeseries_dataset_from_array  # noqa: F401
@@ -16,5 +16,5 @@ CustomObjectScope = custom_object_scope
 
 def get_custom_objects():
     """The global name -> object table that loading consults (registered classes land here)."""
-    from ..serialization import _REGISTERED
+    from ..saving.serialization import _REGISTERED
     return _REGISTERED

@@ -20,13 +20,13 @@ def unpack_x_y_sample_weight(data):
 
 def is_keras_tensor(x) -> bool:
     """Whether `x` is a symbolic Keras tensor (what keras.Input and layer calls on it give)."""
-    from ..layers.input_layer import KerasTensor
+    from ..layers.keras_tensor import KerasTensor
     return isinstance(x, KerasTensor)
 
 
 def get_source_inputs(tensor):
     """The keras.Input tensors `tensor` was computed from, in the order first reached."""
-    from ..layers.input_layer import InputLayer
+    from ..layers.core.input_layer import InputLayer
     found, seen, stack = [], set(), [tensor]
     while stack:
         t = stack.pop()
@@ -43,7 +43,7 @@ def get_source_inputs(tensor):
 
 def _node_inputs(node):
     from ..._src.core import nest
-    from ..layers.input_layer import KerasTensor
+    from ..layers.keras_tensor import KerasTensor
     args = list(getattr(node, "args", ())) + list(getattr(node, "kwargs", {}).values())
     return [t for t in nest.flatten(args, expand_composites=True) if isinstance(t, KerasTensor)]
 
@@ -71,7 +71,7 @@ def _module_of(obj):
 
 def serialize_keras_object(obj):
     """Keras 3's config dict for an object with get_config (None stays None)."""
-    from ..serialization import serialize_keras_object as serialize, serialize_layer
+    from ..saving.serialization import serialize_keras_object as serialize, serialize_layer
     from ..layers.base import Layer
     if obj is None:
         return None
@@ -83,7 +83,7 @@ def serialize_keras_object(obj):
 def deserialize_keras_object(config, custom_objects=None, **kwargs):
     """An object from Keras 3's config dict, found among the shipped classes by name (or in
     `custom_objects` and the registry); never by importing the module the config names."""
-    from ..serialization import deserialize_keras_object as deserialize, keras_classes
+    from ..saving.serialization import deserialize_keras_object as deserialize, keras_classes
     table = {}
     for _, module in _public_modules():
         table.update({k: v for k, v in vars(module).items() if isinstance(v, type)})

@@ -1,0 +1,1 @@
+"""Convolution layers, one per file, on base_conv.BaseConv."""

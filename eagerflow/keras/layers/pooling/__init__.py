@@ -1,0 +1,1 @@
+"""Pooling layers: windows (max, average) and global reductions, one class per file."""

@@ -1,0 +1,314 @@
+"""keras.layers.StringLookup and IntegerLookup: tokens to indices of a vocabulary (or back, invert=True),
+as Keras 3.15 computes them.
+
+Index layout (what get_vocabulary() lists): in "int" mode the mask token (if any) at 0, then
+`num_oov_indices` OOV slots, then the tokens; in the other modes the mask token has no slot and masked
+inputs are dropped. An unknown token goes to the one OOV slot, or with several slots to a slot picked by
+a hash (FarmHash of a string, floormod of an integer), as Keras does. "one_hot" / "multi_hot" / "count"
+return int64 like Keras' TensorFlow backend, "tf_idf" float32 (count times the token's idf weight; the
+OOV slots weigh the mean of the token weights).
+
+The table is a VocabularyLookup op (ops/lookup/vocabulary.py) over constant key / value tensors built
+once per vocabulary, so the layer runs eagerly, in tf.function, in Dataset.map and inside a model.
+`adapt` orders tokens by count, ties by the larger token first (Keras' order).
+"""
+from __future__ import annotations
+
+import collections
+import math
+
+import numpy as np
+
+from ...._src.core.convert import convert_to_tensor
+from ...._src.core.errors import FailedPreconditionError
+from ...._src.core.tensor import wrap_array
+from ...._src.ops.array import basic as _array
+from ...._src.ops.math import elementwise as _math
+from ...._src.ops.math import reduce as _reduce
+from ...._src.ops.debugging.checks import Assert
+from ...._src.ops.array.slicing import boolean_mask
+from ...._src.ops.strings.hashing import to_hash_bucket_fast
+from ...._src.ops.lookup.vocabulary import vocabulary_lookup
+from ..base import Layer
+from .category_encoding import encode_categorical
+
+OUTPUT_MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
+_OOV = -2  # the lookup's default while OOV slots are still to be chosen (-1 is a dropped mask token)
+
+
+class IndexLookup(Layer):
+    """What StringLookup and IntegerLookup share; `_is_string` picks the token type."""
+    _is_string = True
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
+                 idf_weights=None, invert=False, output_mode="int", sparse=False, pad_to_max_tokens=False,
+                 **kwargs):
+        for key in ("vocabulary_size", "oov_method", "salt", "encoding"):  # written by get_config; derived here
+            kwargs.pop(key, None)
+        super().__init__(**kwargs)
+        cls = type(self).__name__
+        if output_mode not in OUTPUT_MODES:
+            raise ValueError(f"Unknown value for `output_mode` argument of {cls}. Allowed values are: "
+                             f"{OUTPUT_MODES}. Received: output_mode={output_mode}")
+        if max_tokens is not None and max_tokens <= 1:
+            raise ValueError(self._max_tokens_message(max_tokens))
+        if pad_to_max_tokens and max_tokens is None:
+            raise ValueError(f"If pad_to_max_tokens is True, must set `max_tokens`. Received: max_tokens={max_tokens}")
+        if num_oov_indices < 0:
+            raise ValueError(f"`num_oov_indices` must be greater than or equal to 0. Received: "
+                             f"num_oov_indices={num_oov_indices}")
+        if invert and output_mode != "int":
+            raise ValueError(f"`output_mode` must be `'int'` when `invert` is true. Received: output_mode={output_mode}")
+        if output_mode == "tf_idf" and vocabulary is not None and idf_weights is None:
+            raise ValueError("When specifying the `vocabulary` argument, in TF-IDF output mode, the `idf_weights` "
+                             "argument must also be provided.")
+        if sparse:
+            raise NotImplementedError(f"{cls}(sparse=True) is not supported yet (no SparseTensor output).")
+        self.max_tokens, self.num_oov_indices = max_tokens, num_oov_indices
+        self.mask_token, self.oov_token, self.invert = mask_token, oov_token, invert
+        self.output_mode, self.sparse, self.pad_to_max_tokens = output_mode, sparse, pad_to_max_tokens
+        self.input_vocabulary = None if isinstance(vocabulary, str) else _plain_list(vocabulary)
+        self.input_idf_weights = _plain_list(idf_weights)
+        self._tokens = None  # the vocabulary without special tokens; None until set or adapted
+        self.idf_weights = None
+        self._tables = None
+        if vocabulary is not None:
+            self.set_vocabulary(vocabulary, idf_weights)
+        self.built = True
+
+    def _max_tokens_message(self, max_tokens):
+        return f"If set, `max_tokens` must be greater than 1. Received: max_tokens={max_tokens}"
+
+    # --- the index layout ---
+    def _oov_start(self):
+        return 1 if self.mask_token is not None and self.output_mode == "int" else 0
+
+    def _token_start(self):
+        return self._oov_start() + self.num_oov_indices
+
+    def _token(self, value):
+        """One token as the layer stores it: str (bytes decoded as UTF-8) or int."""
+        if self._is_string:
+            return value.decode("utf-8") if isinstance(value, bytes) else str(value)
+        return int(value)
+
+    def get_vocabulary(self, include_special_tokens=True):
+        tokens = list(self._tokens or [])
+        if not include_special_tokens:
+            return tokens
+        specials = [self.mask_token] if self._oov_start() else []
+        return specials + [self.oov_token] * self.num_oov_indices + tokens
+
+    def vocabulary_size(self):
+        return self._token_start() + len(self._tokens or [])
+
+    # --- setting the vocabulary ---
+    def set_vocabulary(self, vocabulary, idf_weights=None):
+        if self.output_mode == "tf_idf":
+            if idf_weights is None:
+                raise ValueError("`idf_weights` must be set if output_mode is 'tf_idf'.")
+        elif idf_weights is not None:
+            raise ValueError(f"`idf_weights` should only be set if output_mode is `'tf_idf'`. Received: "
+                             f"output_mode={self.output_mode} and idf_weights={idf_weights}")
+        if isinstance(vocabulary, str):
+            with open(vocabulary, encoding="utf-8") as f:
+                vocabulary = [line.rstrip("\r\n") for line in f]
+        tokens = [self._token(t) for t in _plain_list(vocabulary)]
+        repeated = sorted({t for t in tokens if tokens.count(t) > 1}, key=tokens.index)
+        if repeated:
+            raise ValueError(f"The passed vocabulary has at least one repeated term. Please uniquify your dataset. "
+                             f"The repeated terms are: {repeated}")
+        specials = ([self.mask_token] if self.mask_token is not None else []) + [self.oov_token] * self.num_oov_indices
+        if specials and tokens[:len(specials)] == specials:
+            tokens = tokens[len(specials):]
+        if self.mask_token is not None and self.mask_token in tokens:
+            where = [i for i, t in enumerate(tokens) if t == self.mask_token]
+            raise ValueError(f"Found reserved mask token at unexpected location in `vocabulary`. Note that passed "
+                             f"`vocabulary` does not need to include the OOV and mask tokens. Either remove all mask "
+                             f"and OOV tokens, or include them only at the start of the vocabulary in precisely this "
+                             f"order: {specials}. Received: mask_token={self.mask_token} at vocabulary index {where}")
+        size = self._token_start() + len(tokens)
+        if self.max_tokens is not None and size > self.max_tokens:
+            raise ValueError(f"Attempted to set a vocabulary larger than the maximum vocab size. Received vocabulary "
+                             f"size is {size}; `max_tokens` is {self.max_tokens}.")
+        weights = None
+        if idf_weights is not None:
+            weights = np.asarray(_plain_list(idf_weights), np.float32).reshape(-1)
+            if weights.size != len(tokens):
+                raise ValueError(f"`idf_weights` must be the same length as vocabulary. len(idf_weights) is "
+                                 f"{weights.size}; len(vocabulary) is {len(tokens)}")
+        self._set_tokens(tokens, weights)
+
+    def _set_tokens(self, tokens, weights):
+        self._tokens = tokens
+        self._tables = None
+        if weights is None:
+            self.idf_weights = None
+            return
+        oov = [float(np.mean(weights))] * self.num_oov_indices if weights.size else [0.0] * self.num_oov_indices
+        full = np.concatenate([np.asarray(oov, np.float32), weights])
+        if self.pad_to_max_tokens:
+            full = np.concatenate([full, np.zeros(self.max_tokens - full.size, np.float32)])
+        self.idf_weights = wrap_array(full.astype(np.float32))
+
+    # --- adapt ---
+    def adapt(self, data, steps=None, batch_size=None):
+        """Counts tokens over `data` (list, array, tensor or Dataset of batches) and keeps the most frequent
+        (ties: the larger token first); in "tf_idf" mode also the number of documents (rows) per token."""
+        batches = adapt_batches(data, steps)
+
+        def documents():
+            for batch in batches:
+                arr = np.asarray(batch.numpy() if hasattr(batch, "numpy") else batch, dtype=object)
+                yield from (arr.reshape(-1, 1) if arr.ndim <= 1 else arr.reshape(-1, arr.shape[-1]))
+        self._adapt_documents(documents())
+
+    def _adapt_documents(self, documents):
+        """Sets the vocabulary from an iterable of documents (sequences of raw tokens)."""
+        counts, doc_counts, num_docs = collections.Counter(), collections.Counter(), 0
+        skip = {self.mask_token, self.oov_token}
+        for doc in documents:
+            toks = [t for t in (self._token(v) for v in doc) if t not in skip]
+            counts.update(toks)
+            doc_counts.update(set(toks))
+            num_docs += 1
+        ranked = sorted(counts, key=lambda t: (counts[t], t), reverse=True)
+        if self.max_tokens is not None:
+            ranked = ranked[:max(self.max_tokens - self._token_start(), 0)]
+        weights = None
+        if self.output_mode == "tf_idf":
+            weights = np.asarray([math.log(1 + num_docs / (1 + doc_counts[t])) for t in ranked], np.float32)
+        self._set_tokens(ranked, weights)
+
+    def finalize_state(self):
+        """Keras' hook after adapt: nothing left to do."""
+
+    # --- calling ---
+    def _lookup_tables(self):
+        """(keys sorted, their ids) for tokens -> ids and (ids, tokens) for the inverse, built once per
+        vocabulary as constant tensors."""
+        if self._tables is None:
+            np_type = object if self._is_string else np.int64
+            enc = (lambda t: t.encode("utf-8")) if self._is_string else int
+            keys = [enc(t) for t in self._tokens]
+            ids = list(range(self._token_start(), self._token_start() + len(keys)))
+            if self.mask_token is not None:
+                keys.append(enc(self.mask_token))
+                ids.append(0 if self.output_mode == "int" else -1)
+            order = sorted(range(len(keys)), key=keys.__getitem__)
+            forward = (np.array([keys[i] for i in order], dtype=np_type), np.array([ids[i] for i in order], np.int64))
+            vocab = self.get_vocabulary()
+            inverse = (np.arange(len(vocab), dtype=np.int64), np.array([enc(t) for t in vocab], dtype=np_type))
+            self._tables = tuple(wrap_array(a) for a in forward + inverse)  # eager even when built while tracing
+        return self._tables
+
+    def call(self, inputs):
+        if self._tokens is None:
+            raise FailedPreconditionError(None, None, "Table not initialized.")
+        x = convert_to_tensor(inputs)
+        keys, ids, inv_keys, inv_tokens = self._lookup_tables()
+        if self.invert:
+            x = _math.cast(x, "int64") if x.dtype.name != "int64" else x
+            oov = self.oov_token.encode("utf-8") if self._is_string else int(self.oov_token)
+            return vocabulary_lookup(inv_keys, inv_tokens, x, convert_to_tensor(oov, dtype=inv_tokens.dtype))
+        if self._is_string:
+            x = _math.cast(x, "string") if x.dtype.name != "string" else x
+        elif x.dtype.name != "int64":
+            x = _math.cast(x, "int64")
+        default = self._oov_start() if self.num_oov_indices == 1 else _OOV
+        out = vocabulary_lookup(keys, ids, x, convert_to_tensor(default, dtype="int64"))
+        if self.num_oov_indices > 1:
+            n = self.num_oov_indices
+            slot = to_hash_bucket_fast(x, n) if self._is_string else _math.floormod(x, convert_to_tensor(n, "int64"))
+            out = _array.where(_math.equal(out, _OOV), slot + self._oov_start(), out)
+        elif self.num_oov_indices == 0:
+            oov = _math.equal(out, _OOV)
+            Assert(_math.logical_not(_reduce.reduce_any(oov)), [
+                "When `num_oov_indices=0` all inputs should be in vocabulary, found OOV values",
+                boolean_mask(x, oov), "consider setting `num_oov_indices=1`."])
+        if self.output_mode == "int":
+            return out
+        depth = self.max_tokens if self.pad_to_max_tokens else self.vocabulary_size()
+        if self.output_mode != "tf_idf":
+            return encode_categorical(out, self.output_mode, depth, "int64")
+        counts = encode_categorical(out, "count", depth, "float32")
+        return counts * self.idf_weights
+
+    def compute_output_shape(self, input_shape):
+        if self.output_mode == "int":
+            return tuple(input_shape)
+        depth = self.max_tokens if self.pad_to_max_tokens else self.vocabulary_size()
+        return (depth,) if len(input_shape) == 0 else tuple(input_shape[:-1]) + (depth,)
+
+    def get_config(self):
+        return {**super().get_config(), "invert": self.invert, "max_tokens": self.max_tokens,
+                "num_oov_indices": self.num_oov_indices, "oov_token": self.oov_token,
+                "mask_token": self.mask_token, "output_mode": self.output_mode, "sparse": self.sparse,
+                "pad_to_max_tokens": self.pad_to_max_tokens, **self._dtype_config(),
+                "idf_weights": self.input_idf_weights, "vocabulary": self.input_vocabulary,
+                "vocabulary_size": None if self._tokens is None else self.vocabulary_size(),
+                "oov_method": "floormod", "salt": None, **self._encoding_config()}
+
+    def _dtype_config(self):
+        return {}
+
+    def _encoding_config(self):
+        return {"encoding": "utf-8"}
+
+
+def _plain_list(values):
+    """A list of Python values from a list, array or tensor (None stays None)."""
+    if values is None:
+        return None
+    if hasattr(values, "numpy"):
+        values = values.numpy()
+    if isinstance(values, np.ndarray):
+        return [v.decode("utf-8") if isinstance(v, bytes) else v for v in values.tolist()]
+    return [v.item() if isinstance(v, np.generic) else v for v in values]
+
+
+class StringLookup(IndexLookup):
+    """Strings -> int64 indices of a vocabulary (see the module docstring)."""
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
+                 idf_weights=None, invert=False, output_mode="int", pad_to_max_tokens=False, sparse=False,
+                 encoding="utf-8", name=None, **kwargs):
+        super().__init__(max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
+                         oov_token=oov_token, vocabulary=vocabulary, idf_weights=idf_weights, invert=invert,
+                         output_mode=output_mode, sparse=sparse, pad_to_max_tokens=pad_to_max_tokens, name=name,
+                         **kwargs)
+
+
+class IntegerLookup(IndexLookup):
+    """Integers -> int64 indices of a vocabulary (see the module docstring); the OOV token is -1."""
+    _is_string = False
+
+    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1, vocabulary=None,
+                 vocabulary_dtype="int64", idf_weights=None, invert=False, output_mode="int", sparse=False,
+                 pad_to_max_tokens=False, name=None, **kwargs):
+        if vocabulary_dtype != "int64":
+            raise ValueError(f"Only `vocabulary_dtype='int64'` is supported at this time. Received: "
+                             f"vocabulary_dtype={vocabulary_dtype}")
+        super().__init__(max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
+                         oov_token=oov_token, vocabulary=vocabulary, idf_weights=idf_weights, invert=invert,
+                         output_mode=output_mode, sparse=sparse, pad_to_max_tokens=pad_to_max_tokens, name=name,
+                         **kwargs)
+
+    def _max_tokens_message(self, max_tokens):
+        return (f"If `max_tokens` is set for `IntegerLookup`, it must be greater than 1. Received: "
+                f"max_tokens={max_tokens}")
+
+    def _dtype_config(self):
+        return {"vocabulary_dtype": "int64"}
+
+    def _encoding_config(self):
+        return {}
+
+
+def adapt_batches(data, steps):
+    """What `adapt` iterates: a Dataset's batches (its first `steps` when given), or the data as one batch."""
+    from ...._src.data.dataset import Dataset
+    if isinstance(data, Dataset):
+        return data.take(steps) if steps is not None else data
+    return [data]
+

@@ -1,0 +1,232 @@
+"""Whole-model saving: `model.save('m.keras')` and `keras.models.load_model('m.keras')`.
+
+The file is Keras 3's layout, a zip holding config.json (the model's config and compile_config),
+metadata.json and the weights. One difference: Keras writes the weights as HDF5
+(model.weights.h5); we write model.weights.npz, NumPy arrays read back with allow_pickle=False
+(no HDF5 dependency, nothing unpickled). Loading never executes code from the file: every class
+name resolves through the shipped Keras classes, `custom_objects`, or classes registered with
+`keras.saving.register_keras_serializable`. A file that is not a readable zip, or whose members
+are malformed, raises ValueError naming the file (Keras raises ValueError for these too).
+"""
+from __future__ import annotations
+
+import datetime
+import io
+import json
+import os
+import zipfile
+import zlib
+
+import numpy as np
+
+from ..._src.io.atomic import atomic_file
+
+from ..compile_config import compile_config, compile_from_config
+from ..layers.core.lambda_layer import unsafe_deserialization
+from ..layers.layer_config import set_weight_budget
+from .serialization import custom_object_scope, deserialize_keras_object, keras_classes, serialize_layer
+
+CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
+FORMAT_VERSION = 1
+_MAX_JSON_BYTES = 64 << 20  # a config bigger than this is not a model we wrote
+
+
+def _check_save_path(filepath):
+    path = os.fspath(filepath)
+    if path.endswith(".h5") or path.endswith(".hdf5"):
+        raise ValueError(f"Saving to the legacy HDF5 format is not supported (eagerflow has no HDF5 dependency). "
+                         f"Use a `.keras` extension. Received: filepath={path}")
+    if not path.endswith(".keras"):
+        raise ValueError("Invalid filepath extension for saving. Please add either a `.keras` extension for the native "
+                         "Keras format (recommended) or a `.h5` extension. Use `model.export(filepath)` if you want "
+                         f"to export a SavedModel for use with TFLite/TFServing/etc. Received: filepath={path}.")
+    return path
+
+
+def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
+    """Writes the model's config, compile config, weights and optimizer state to a `.keras` zip."""
+    path = _check_save_path(filepath)
+    if not overwrite and os.path.exists(path):
+        answer = input(f"[WARNING] {path} already exists - overwrite? [y/n]").strip().lower()
+        if not answer.startswith("y"):
+            return
+    config = serialize_layer(model)
+    config["compile_config"] = compile_config(model)
+    arrays = {f"model/{i:05d}:{_path(w)}": w.numpy() for i, w in enumerate(model.weights)}
+    opt = getattr(model, "optimizer", None)
+    if opt is not None and getattr(opt, "built", False):
+        arrays.update({f"optimizer/{i:05d}:{_path(v)}": np.asarray(v.numpy()) for i, v in enumerate(opt.variables)})
+    metadata = {"keras_version": "3.15.1", "eagerflow_keras_format": FORMAT_VERSION, "weights": WEIGHTS,
+                "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    # a failure or a crash mid-write never leaves a half-written model under the real name, nor a temporary
+    with atomic_file(path) as fh, zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(METADATA, json.dumps(metadata))
+        zf.writestr(CONFIG, json.dumps(config, default=json_default))
+        zf.writestr(WEIGHTS, buffer.getvalue(), compress_type=zipfile.ZIP_STORED)
+
+
+def _path(variable):
+    return getattr(variable, "path", None) or variable.name
+
+
+def json_default(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, tuple):
+        return list(value)
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable: {value!r}")
+
+
+class _FileProblem(ValueError):
+    """A ValueError (Keras' class for unreadable model files) that names the file and the problem."""
+
+
+def _bad(path, problem):
+    return _FileProblem(f"Cannot load the Keras model file {path}: {problem}")
+
+
+def _read_member(zf, path, name, limit):
+    try:
+        info = zf.getinfo(name)
+    except KeyError:
+        raise _bad(path, f"the archive has no {name}.") from None
+    if info.file_size > limit:
+        raise _bad(path, f"{name} declares {info.file_size} bytes, more than the {limit} allowed.")
+    try:
+        with zf.open(info) as f:
+            data = f.read(limit + 1)
+    except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError, NotImplementedError, ValueError) as e:
+        raise _bad(path, f"{name} is corrupted ({e}).") from None
+    if len(data) != info.file_size:
+        raise _bad(path, f"{name} holds {len(data)} bytes where {info.file_size} were declared.")
+    return data
+
+
+def _read_json(zf, path, name):
+    data = _read_member(zf, path, name, _MAX_JSON_BYTES)
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        raise _bad(path, f"{name} is not valid JSON ({e}).") from None
+    if not isinstance(value, dict):
+        raise _bad(path, f"{name} must hold a JSON object.")
+    return value
+
+
+def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # noqa: A002 - Keras' name
+    path = os.fspath(filepath)
+    if not path.endswith(".keras"):
+        raise ValueError(f"File format not supported: filepath={path}. Keras 3 only supports V3 `.keras` files, legacy "
+                         f"H5 format files (`.h5` extension). Note that the legacy SavedModel format is not supported "
+                         f"by `load_model()` in Keras 3. In order to reload a TensorFlow SavedModel as an "
+                         f"inference-only layer in Keras 3, use `keras.layers.TFSMLayer({path}, "
+                         f"call_endpoint='serving_default')` (note that your `call_endpoint` might have a different "
+                         f"name).")
+    if not os.path.isfile(path) or not zipfile.is_zipfile(path):
+        raise ValueError(f"File not found: filepath={path}. Please ensure the file is an accessible `.keras` zip file.")
+    try:
+        zf = zipfile.ZipFile(path)
+    except (zipfile.BadZipFile, OSError, ValueError) as e:
+        raise _bad(path, f"not a readable zip archive ({e}).") from None
+    with zf:
+        config = _read_json(zf, path, CONFIG)
+        weights = None
+        if WEIGHTS in zf.namelist():
+            info = zf.getinfo(WEIGHTS)
+            if info.compress_type != zipfile.ZIP_STORED and info.file_size > 100 * info.compress_size + (1 << 20):
+                raise _bad(path, f"{WEIGHTS} declares {info.file_size} bytes from {info.compress_size} compressed: "
+                                 f"refusing a likely decompression bomb.")
+            weights = _read_member(zf, path, WEIGHTS, info.file_size)
+        if weights is None:
+            raise _bad(path, f"the archive has no {WEIGHTS} (a Keras file with HDF5 weights needs h5py, which "
+                             f"eagerflow does not use).")
+    arrays = _open_weights(path, weights)
+    set_weight_budget(arrays.stored_bytes + (1 << 20))  # the model may not ask for more than the file holds
+    try:
+        with unsafe_deserialization(not safe_mode), custom_object_scope(custom_objects or {}):  # Lambda's functions
+            model = deserialize_keras_object(config, keras_classes(), custom_objects, "model")
+    except TypeError as e:
+        if str(e).startswith(("Could not locate class", "Could not locate function")):
+            raise  # Keras' own error for an unknown class or function
+        raise _bad(path, f"config.json does not describe a model this version can build (TypeError: {e}).") from None
+    except NotImplementedError:
+        raise
+    except (KeyError, ValueError, AttributeError, IndexError, MemoryError, OverflowError, RecursionError) as e:
+        if isinstance(e, ValueError) and str(e).startswith("Requested the deserialization of a `Lambda`"):
+            raise  # safe_mode refused a Python lambda: Keras' own error
+        raise _bad(path, f"config.json does not describe a model this version can build ({type(e).__name__}: {e}).") \
+            from None
+    finally:
+        set_weight_budget(None)
+    _assign(path, "model", model.weights, arrays)
+    compile_cfg = config.get("compile_config") or {}
+    if compile and compile_cfg:
+        try:
+            compile_from_config(model, compile_cfg, custom_objects)
+        except TypeError as e:
+            if str(e).startswith("Could not locate class"):
+                raise
+            raise _bad(path, f"its compile_config cannot be used (TypeError: {e}).") from None
+        except (KeyError, ValueError, AttributeError, IndexError, OverflowError) as e:
+            raise _bad(path, f"its compile_config cannot be used ({type(e).__name__}: {e}).") from None
+        if arrays.names("optimizer"):
+            model.optimizer.build(model.trainable_variables)
+            _assign(path, "optimizer", model.optimizer.variables, arrays)
+    return model
+
+
+class _Arrays:
+    """The npz members, read one at a time after their header was checked against the expected shape."""
+
+    def __init__(self, path, zf):
+        self.path, self.zf = path, zf
+        self.stored_bytes = sum(info.file_size for info in zf.infolist())
+        self.members = {}
+        for name in zf.namelist():
+            if not name.endswith(".npy") or "/" not in name:
+                raise _bad(path, f"{WEIGHTS} holds an unexpected member {name!r}.")
+            self.members[name[:-4]] = name
+
+    def names(self, group):
+        return sorted(k for k in self.members if k.startswith(group + "/"))
+
+    def read(self, key, shape, dtype):
+        member = self.members[key]
+        try:
+            with self.zf.open(member) as f:
+                version = np.lib.format.read_magic(f)
+                header = np.lib.format.read_array_header_1_0(f) if version == (1, 0) else \
+                    np.lib.format.read_array_header_2_0(f)
+                got_shape, fortran, got_dtype = header
+                if tuple(got_shape) != tuple(shape) or got_dtype != np.dtype(dtype) or fortran:
+                    raise _bad(self.path, f"weight {key.split(':', 1)[-1]!r} has shape {tuple(got_shape)} and dtype "
+                                          f"{got_dtype}; the model expects {tuple(shape)} and {np.dtype(dtype)}.")
+                count = int(np.prod(shape, dtype=np.int64))
+                data = f.read(count * np.dtype(dtype).itemsize)
+        except _FileProblem:
+            raise
+        except (zipfile.BadZipFile, zlib.error, OSError, EOFError, RuntimeError, ValueError, TypeError,
+                SyntaxError) as e:
+            raise _bad(self.path, f"weight member {member} is corrupted ({type(e).__name__}: {e}).") from None
+        if len(data) != count * np.dtype(dtype).itemsize:
+            raise _bad(self.path, f"weight member {member} is truncated.")
+        return np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+
+
+def _open_weights(path, data):
+    try:
+        zf = zipfile.ZipFile(io.BytesIO(data))
+    except (zipfile.BadZipFile, OSError, ValueError) as e:
+        raise _bad(path, f"{WEIGHTS} is not a NumPy .npz archive ({e}).") from None
+    return _Arrays(path, zf)
+
+
+def _assign(path, group, variables, arrays):
+    keys = arrays.names(group)
+    if len(keys) != len(variables):
+        raise _bad(path, f"it holds {len(keys)} {group} variables and the rebuilt {group} has {len(variables)}.")
+    values = [arrays.read(k, tuple(v.shape.as_list()), v.dtype.np_dtype) for k, v in zip(keys, variables)]
+    for v, value in zip(variables, values):
+        v.assign(value)
