@@ -79,6 +79,31 @@ class ConcreteFunction:
         self._binder = CallBinder(name, param_specs, self._output_type_text, *(traced_call or ()),
                                   flat_positional=flat_positional)
 
+    # --- what Function and the parity check set on a trace, through methods (nothing writes our fields) ---
+    def guard_frozen_values(self, guards, retrace=None):
+        """Checks the Python values the trace froze on every call (trace/stale.py); `retrace`, the
+        (args, kwargs, key) a retrace for new values needs, when Function retraces on stale captures."""
+        self._guards = guards
+        self._stale_retrace = retrace
+
+    @property
+    def stale_retrace(self):
+        return self._stale_retrace
+
+    @property
+    def stale_variants(self):
+        return self._stale_variants
+
+    def keep_stale_variant(self, variant, limit):
+        """Keeps `variant`, the trace of this call for other frozen values, newest first, at most `limit`."""
+        self._stale_variants = ((variant,) + self._stale_variants)[:limit]
+
+    def run_generated_code_through(self, runner):
+        """Calls go through `runner` (the parity check's wrapper) instead of the generated code; returns
+        the code it replaced, which `run_generated_code_through(that)` puts back."""
+        replaced, self._fn = self._fn, runner
+        return replaced
+
     @classmethod
     def from_graph(cls, graph, structured_outputs, param_specs, captures, name, *, outputs=None,
                    options=DEFAULT, traced_call=None, output_specs=None, flat_positional=None):

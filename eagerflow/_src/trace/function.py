@@ -239,11 +239,11 @@ class Function:
     def _retrace_stale(self, cf, changes):
         """A trace of `cf`'s call for the values frozen captures have now; kept beside `cf` (and
         evicted with it), at most MAX_STALE_VARIANTS, the oldest dropped."""
-        args, kwargs, key = cf._stale_retrace
+        args, kwargs, key = cf.stale_retrace
         new = self._trace(args, kwargs, key, changes=_stale_calls.retrace_reasons(changes), counted=True)
         with self._count_lock:
             self._cache.misses += 1
-            cf._stale_variants = ((new,) + cf._stale_variants)[:_stale.MAX_STALE_VARIANTS]
+            cf.keep_stale_variant(new, _stale.MAX_STALE_VARIANTS)
         return new
 
     def _call(self, args, kwargs, fast_key=None):
@@ -392,9 +392,9 @@ class Function:
         options = CompileOptions(jit_compile=_jit_setting.wanted(self._jit_compile))
         cf = ConcreteFunction.from_graph(graph, graph.structured_outputs, traced.param_specs, traced.captures,
                                          self._name, options=options, traced_call=(self._signature, args, kwargs))
-        cf._guards = guards
-        if guards is not None and self._retrace_on_stale and _stale.retraceable(args, kwargs):
-            cf._stale_retrace = (args, kwargs, key)  # what a retrace for new values needs
+        retrace = (args, kwargs, key) if (guards is not None and self._retrace_on_stale
+                                          and _stale.retraceable(args, kwargs)) else None
+        cf.guard_frozen_values(guards, retrace)
         if created:  # as TensorFlow: trace again now that the variables exist (see state/initial_value.py)
             second = self._trace(args, kwargs, key, call_key, [], counted)  # raises if it creates variables again
             if not any(v._pending_init for v in created):

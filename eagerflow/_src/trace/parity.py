@@ -110,7 +110,8 @@ def arm(function, cf, args, kwargs):
         return
     if sum(isinstance(leaf, TensorSpec) for leaf in leaves) != cf._n_params:
         return
-    cf._fn = _Checked(function, cf, args, kwargs, _settings.calls)
+    checked = _Checked(function, cf, args, kwargs, _settings.calls)
+    checked.fn = cf.run_generated_code_through(checked)
 
 
 class _Checked:
@@ -120,7 +121,7 @@ class _Checked:
     def __init__(self, function, cf, args, kwargs, left):
         self._function = weakref.ref(function)
         self._cf = weakref.ref(cf)
-        self.fn = cf._fn
+        self.fn = None  # the generated code, set by check_parity once calls go through this wrapper
         self._args, self._kwargs = args, kwargs
         self.left = left
         self.mode = getattr(function, "_check_parity_mode", None) or _settings.mode
@@ -130,7 +131,7 @@ class _Checked:
         with _check_lock:
             self.left -= 1
             if self.left <= 0 and cf is not None:
-                cf._fn = self.fn  # the plain generated code from now on
+                cf.run_generated_code_through(self.fn)  # the plain generated code from now on
             function = self._function()
             if cf is None or function is None or getattr(_inside, "active", False):
                 return self.fn(*arrays)

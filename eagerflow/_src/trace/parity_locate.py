@@ -21,8 +21,8 @@ from . import parity
 def first_differing_op(function, cf, args, kwargs, arrays, variables, before, after):
     """A report line naming the first differing op, or None when none can be named."""
     from ..graph.evaluate import evaluate
-    fresh = type(function)(function.python_function, autograph=function._autograph, name=function._name)
-    fresh._check_parity = False
+    fresh = type(function)(function.python_function, autograph=function._autograph, name=function._name,
+                           experimental_check_parity=False)
     random_state = parity._save_random()
     try:
         with parity.silenced():

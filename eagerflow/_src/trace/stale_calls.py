@@ -25,10 +25,10 @@ def check_frozen(cf, name, warned, lock, retrace, stacklevel):
     stale.retraceable). `name`: the function's, for the warning; `lock` guards `warned`;
     `stacklevel`: frames from here to the user's call, for the warning."""
     guards = cf._guards
-    if cf._stale_retrace is None:
+    if cf.stale_retrace is None:
         retrace = None
     if retrace is not None:
-        for variant in cf._stale_variants:  # traces of the same call for other values, newest first
+        for variant in cf.stale_variants:  # traces of the same call for other values, newest first
             if variant._guards is None or variant._guards.holds() or not variant._guards.changes():
                 return variant
     changes = guards.changes()
