@@ -18,7 +18,7 @@ from ..io.atomic import write_file_atomically
 from ..io.gfile import os_error
 from . import shape_rules as R
 from .operands import as_tensor
-from .registry import NO_GRADIENT, Spec, bind, defop
+from .registry import FILES, NO_GRADIENT, Spec, bind, defop
 
 
 def _path(value) -> str:
@@ -50,6 +50,7 @@ def _read_infer(inputs, attrs):
 
 ReadFile = defop("ReadFile", inputs=("filename",), kernel=_read_kernel, infer=_read_infer, grad=NO_GRADIENT,
                  doc="The bytes of a file, as a string scalar.")
+ReadFile.effects = FILES
 
 
 def _write_kernel(filename, contents):
@@ -75,6 +76,7 @@ def _write_infer(inputs, attrs):
 WriteFile = defop("WriteFile", inputs=("filename", "contents"), kernel=_write_kernel, infer=_write_infer,
                   grad=NO_GRADIENT, multi_output=True, stateful=True,
                   doc="Writes a string scalar to a file (replacing it), creating missing directories.")
+WriteFile.effects = FILES
 
 
 def read_file(filename, name=None):
