@@ -1,7 +1,9 @@
 """ReadFile and WriteFile: `tf.io.read_file` / `tf.io.write_file`, a whole file as one string scalar.
 
-As in TensorFlow, ReadFile is not stateful (passes may fold or share it like any op on its input)
-while WriteFile is, so no pass drops it though nothing reads its (empty) output. Neither has a
+As in TensorFlow, ReadFile is not stateful (passes may share it like any op on its input) while
+WriteFile is, so no pass drops it though nothing reads its (empty) output. Both declare the "files"
+effect: no pass runs them before the program runs, and a loaded model holds them only when the
+caller allowed file access (saved_model/load_safety.py). Neither has a
 gradient nor compiles under jit_compile: TensorFlow's XLA has no string type. WriteFile creates the
 missing parent directories of its path, as TensorFlow's does.
 """

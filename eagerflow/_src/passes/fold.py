@@ -8,8 +8,9 @@ into constants.
 Never folded: stateful ops (random draws, prints, asserts, variable writes: their effect or their
 fresh value belongs to each call), ops with effects outside the process (ReadFile: a constant path
 must not be read while a model is compiled or loaded, it may be a FIFO or a device), Placeholders,
-and results with more than MAX_FOLDED_ELEMENTS elements. When the static output shape already says the result is too big, the kernel is not run
-at all, so tracing `tf.fill([10**5, 10**5], 1.0)` does not try to allocate it.
+and results with more than MAX_FOLDED_ELEMENTS elements. When the static output shape already says
+the result is too big, the kernel is not run at all, so tracing `tf.fill([10**5, 10**5], 1.0)` does
+not try to allocate it.
 """
 import numpy as np
 
