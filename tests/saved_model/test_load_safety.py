@@ -133,6 +133,32 @@ def test_an_op_that_runs_python_is_refused_whatever_the_options(tmp_path):
             tf.saved_model.load(str(directory), options=options)
 
 
+def test_a_print_to_a_file_stays_refused_as_damaged_with_the_opt_in(tmp_path):
+    directory = _save(tmp_path, lambda x: (tf.print(x), x)[1], [tf.TensorSpec([], tf.float32)])
+    path = directory / "saved_model.json"
+    document = json.loads(path.read_text())
+    printer = next(op for op in document["functions"][0]["graph"]["ops"] if op["type"] == "PrintV2")
+    printer["attrs"] = [[k, f"file://{tmp_path / 'out.txt'}" if k == "output_stream" else v]
+                        for k, v in printer["attrs"]]
+    path.write_text(json.dumps(document))
+    with pytest.raises(tf.errors.DataLossError, match="a PrintV2 loaded from a file may print to stdout or stderr"):
+        tf.saved_model.load(str(directory), options=ALLOW_FILES)
+    assert not (tmp_path / "out.txt").exists()
+
+
+def test_the_graph_reader_refuses_what_the_scan_would(tmp_path):
+    """The reader checks each op it builds again, so an op the document scan missed is still refused."""
+    from eagerflow.saved_model.graph_io import GraphReader
+    directory = _save(tmp_path, lambda p: tf.io.read_file(p), [tf.TensorSpec([], tf.string)])
+    document = json.loads((directory / "saved_model.json").read_text())
+    reader = GraphReader("model.json", None, None)
+    with pytest.raises(tf.errors.PermissionDeniedError, match=r"\(op ReadFile\)"):
+        reader.function_graph(document["functions"][0]["graph"], "function 0")
+    allowing = GraphReader("model.json", None, None, frozenset({"files"}))
+    graph, _, _ = allowing.function_graph(document["functions"][0]["graph"], "function 0")
+    assert "ReadFile" in [op.type for op in graph.get_operations()]
+
+
 def test_load_options_keep_tensorflows_options_and_check_ours():
     options = tf.saved_model.LoadOptions(allow_partial_checkpoint=True, experimental_io_device="/job:localhost")
     assert options.allow_partial_checkpoint and options.experimental_io_device == "/job:localhost"
@@ -343,3 +369,11 @@ def test_a_vocabulary_file_outside_loading_is_read(tmp_path):
     vocabulary = tmp_path / "vocabulary.txt"
     vocabulary.write_text("x\ny\n")
     assert tf.keras.layers.StringLookup(vocabulary=str(vocabulary)).get_vocabulary() == ["[UNK]", "x", "y"]
+
+
+def test_the_command_line_refuses_a_model_that_touches_files(tmp_path, capsys):
+    from eagerflow.__main__ import main
+    directory = _save(tmp_path, lambda p: tf.io.read_file(p), [tf.TensorSpec([], tf.string)])
+    assert main(["saved-model", "show", "--dir", str(directory), "--all"]) == 1
+    err = capsys.readouterr().err
+    assert "the SavedModel is refused" in err and "(op ReadFile)" in err
