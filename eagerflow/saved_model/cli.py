@@ -56,7 +56,7 @@ def run_command(args) -> int:
 
 
 def _load(directory):
-    from .._src.core.errors import DataLossError
+    from .._src.core.errors import DataLossError, PermissionDeniedError
     from .load import load
     try:
         return load(directory)
@@ -64,6 +64,8 @@ def _load(directory):
         raise CommandError(f"SavedModel file does not exist at: {directory}") from None
     except DataLossError as err:
         raise CommandError(f"the SavedModel is corrupted: {err}") from None
+    except PermissionDeniedError as err:  # its functions read or write files (load_safety.py)
+        raise CommandError(f"the SavedModel is refused: {err}") from None
 
 
 def _signatures(directory):

@@ -7,7 +7,9 @@ make loading safe sit in one place:
   data, against what the JSON document declared, and whose data size must equal the bytes left in
   the file: an allocation is never larger than a file that is really there;
 - every file's SHA-256 is recorded by the writer and checked by the reader;
-- nothing is unpickled (`allow_pickle=False`), nothing is executed.
+- nothing is unpickled (`allow_pickle=False`), nothing is executed;
+- only regular files are opened (a FIFO would hang the load, a device such as /dev/zero would never
+  end), and a tensor file only inside the model directory: a symlink may point within it, never out.
 Every failure is a `DataLossError` naming the file and the problem.
 """
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 
 import numpy as np
 
@@ -25,6 +28,7 @@ from .._src.io.atomic import write_file_atomically
 MAX_JSON_BYTES = 64 << 20  # a model description larger than this is not one we wrote
 MAX_TENSOR_BYTES = 16 << 30
 _NPY_MAGIC = b"\x93NUMPY"
+_MAX_NPY_HEADER = 4096 + 16  # magic, version, length field and the header (parse_npy reads at most 4096)
 # The dtypes a tensor file may hold (strings travel as fixed-width bytes, see write_tensor).
 STORABLE = {d.name: d for d in (_dt.float16, _dt.float32, _dt.float64, _dt.int8, _dt.int16, _dt.int32,
                                 _dt.int64, _dt.uint8, _dt.uint16, _dt.uint32, _dt.uint64, _dt.bool_,
@@ -38,6 +42,46 @@ def data_loss(path, problem) -> DataLossError:
     return DataLossError(None, None, f"{path}: {problem}")
 
 
+# --- opening files ---
+_READ_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+               | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
+
+
+def read_regular_file(path, limit, what, inside=None) -> bytes:
+    """The bytes of the regular file at `path`, at most `limit` of them; with `inside`, the file
+    (symlinks resolved) must lie within that directory. Opened without following a final symlink
+    and without blocking, then checked with fstat, so what is read is what was checked: a FIFO,
+    device or socket is refused before a byte is read."""
+    real = os.path.realpath(path)
+    if inside is not None:
+        root = os.path.realpath(inside)
+        if os.path.commonpath([root, real]) != root:
+            raise data_loss(path, f"the {what} file is a link to {real[:200]!r}, outside the model directory "
+                                  f"{root[:200]!r}: refused")
+    try:
+        fd = os.open(real, _READ_FLAGS)
+    except OSError as err:
+        raise data_loss(path, f"cannot read the {what} file ({err.strerror})") from None
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise data_loss(path, f"the {what} file is not a regular file (it is a {_kind(info.st_mode)}): refused")
+        if info.st_size > limit:
+            raise data_loss(path, f"the {what} file is {info.st_size} bytes, more than the {limit} allowed")
+        try:
+            return fh.read(info.st_size + 1)  # never more than what is on disk (+1 sees a file still growing)
+        except OSError as err:
+            raise data_loss(path, f"cannot read the {what} file ({err.strerror})") from None
+
+
+def _kind(mode):
+    for test, name in ((stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"), (stat.S_ISBLK, "block device"),
+                       (stat.S_ISSOCK, "socket"), (stat.S_ISDIR, "directory")):
+        if test(mode):
+            return name
+    return "special file"
+
+
 # --- JSON ---
 def _refuse_constant(name):
     raise ValueError(f"non-standard JSON number {name}")
@@ -49,21 +93,12 @@ def write_json(path, document):
 
 
 def read_json(path, what="SavedModel"):
-    """The parsed document; DataLossError if it is not one JSON object of sane size."""
+    """The parsed document; DataLossError if it is not one JSON object of sane size in a regular file."""
+    raw = read_regular_file(path, MAX_JSON_BYTES, what)
     try:
-        size = os.path.getsize(path)
-    except OSError as err:
-        raise data_loss(path, f"cannot read the {what} file ({err.strerror})") from None
-    if size > MAX_JSON_BYTES:
-        raise data_loss(path, f"the {what} file is {size} bytes, more than the {MAX_JSON_BYTES} allowed")
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_JSON_BYTES + 1)
         document = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
     except (UnicodeDecodeError, ValueError, RecursionError) as err:
         raise data_loss(path, f"not a valid JSON document ({str(err)[:200]})") from None
-    except OSError as err:
-        raise data_loss(path, f"cannot read the {what} file ({err.strerror})") from None
     if not isinstance(document, dict):
         raise data_loss(path, f"the {what} document is not a JSON object")
     return document
@@ -109,17 +144,22 @@ def read_tensor(directory, ref, where) -> np.ndarray:
     if not isinstance(digest, str):
         raise data_loss(where, "tensor checksum must be a string")
     path = os.path.join(directory, relative)
-    try:
-        size = os.path.getsize(path)
-        if size > MAX_TENSOR_BYTES:
-            raise data_loss(path, f"the tensor file is {size} bytes, more than the {MAX_TENSOR_BYTES} allowed")
-        with open(path, "rb") as fh:
-            data = fh.read(size + 1)  # never more than what is on disk
-    except OSError as err:
-        raise data_loss(path, f"cannot read the tensor file ({err.strerror})") from None
+    data = read_regular_file(path, _declared_bytes(STORABLE[dtype_name], shape), "tensor", inside=directory)
     if hashlib.sha256(data).hexdigest() != digest:
         raise data_loss(path, "checksum mismatch: the tensor file is corrupted or was changed")
     return parse_npy(path, data, STORABLE[dtype_name], tuple(shape))
+
+
+def _declared_bytes(dtype, shape):
+    """The most bytes an .npy file of this dtype and shape can hold (a string's width is in the
+    file's own header, so strings get the general cap)."""
+    if dtype is _dt.string:
+        return MAX_TENSOR_BYTES
+    count = 1
+    for d in shape:
+        count *= d
+    itemsize = _BITS_OF[dtype.name].itemsize if dtype.name in _BITS_OF else np.dtype(dtype.np_dtype).itemsize
+    return min(MAX_TENSOR_BYTES, _MAX_NPY_HEADER + count * itemsize)
 
 
 def parse_npy(path, data: bytes, dtype, shape) -> np.ndarray:

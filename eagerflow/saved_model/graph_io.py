@@ -32,6 +32,7 @@ from .._src.graph.graph import Graph
 from .._src.ops.registry import OPS
 from . import attrs as _attrs
 from .files import data_loss
+from .load_safety import STREAMS, printing_to_a_file, refusal, refused_effects
 from .loop_gradient import check_while_grad
 
 MAX_OPS = 200_000
@@ -40,7 +41,6 @@ MAX_GRAPH_DEPTH = 16
 # Not loadable from a file: a Placeholder is described as an input; a call op holds a Python
 # function object. PrintV2's file:// streams would let a model write files: only stdout/stderr.
 _NOT_FROM_FILES = frozenset({"Placeholder", "PartitionedCall", "StatefulPartitionedCall"})
-_STREAMS = frozenset({"stdout", "stderr"})
 _CONTROL_FLOW = frozenset({"If", "StatelessIf", "While", "StatelessWhile"})
 _WITH_SUBGRAPHS = _CONTROL_FLOW | {"WhileGrad"}  # a loop's gradient: its body's gradient and the body
 
@@ -102,7 +102,7 @@ class GraphWriter:
                     raise ValueError(f"Cannot save graph {graph.name!r}: placeholder {op.name} is not an input")
                 continue
             nodes[id(op)] = len(nodes)
-            if op.type == "PrintV2" and op.attrs.get("output_stream") not in _STREAMS:
+            if op.type == "PrintV2" and op.attrs.get("output_stream") not in STREAMS:
                 raise ValueError(f"Cannot save op {op.name!r} (type PrintV2) of graph {graph.name!r}: it prints to "
                                  f"{op.attrs.get('output_stream')!r}, and a loaded model may print to stdout or "
                                  f"stderr only (a file stream would let a model file write files).")
@@ -146,7 +146,7 @@ def _ref(nodes, tensor, graph):
 
 # --- reading ---
 @functools.lru_cache(maxsize=None)  # once per process: the folder is listed on the first load only
-def _register_every_op():
+def register_every_op():
     """Imports every module that defines ops, so a file can name any of them: `import eagerflow`
     leaves some to their first use (tf.keras's fused optimizer ops, the call op)."""
     import importlib
@@ -159,9 +159,10 @@ class GraphReader:
     """Rebuilds graphs from documents of one file (`path`, for messages). `tensor(ref, where)`
     reads tensors; `top_capture(doc, where)` gives the eager tensor a top-level capture names."""
 
-    def __init__(self, path, read_tensor, top_capture):
-        _register_every_op()
+    def __init__(self, path, read_tensor, top_capture, allowed_effects=frozenset()):
+        register_every_op()
         self.path = path
+        self._allowed = allowed_effects  # what the load options let ops do (load_safety.py)
         self._read_tensor = read_tensor
         self._top_capture = top_capture
         self._contexts = []  # (graph, op inputs) of the control-flow ops whose sub-graphs are being read
@@ -263,6 +264,8 @@ class GraphReader:
         finally:
             self._contexts.pop()
         _check_op(opdef, inputs, attrs, where)
+        if refused_effects(opdef, attrs, self._allowed):  # load() found none: its scan and this one disagree
+            raise refusal(self.path, [(where, (), name, op_type, refused_effects(opdef, attrs, self._allowed))])
         _check_subgraph_inputs(opdef, inputs, attrs, where)
         before = len(graph.get_operations())
         try:
@@ -356,7 +359,7 @@ def _check_op(opdef, inputs, attrs, where):
         if set(attrs) != {"value", "dtype"} or not isinstance(value, np.ndarray) or not isinstance(dtype, _dt.DType) \
                 or _dt.from_numpy(value.dtype) is not dtype or inputs:
             raise data_loss(where, "a Const needs exactly a tensor value and its dtype, and no inputs")
-    if opdef.name == "PrintV2" and attrs.get("output_stream") not in _STREAMS:
+    if printing_to_a_file(opdef.name, attrs):
         raise data_loss(where, "a PrintV2 loaded from a file may print to stdout or stderr only")
     sig = _kernel_signature(opdef)
     if sig is None:

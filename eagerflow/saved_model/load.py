@@ -6,7 +6,8 @@ come back as `_RestoredObject`s (plain objects with the saved attribute names, a
 Variables (their assignments are seen by every restored function, which captured them), and
 `.signatures[key]` as ConcreteFunctions taking keyword arguments and returning a dict of named
 outputs. Every graph is validated and compiled at load time (graph_io.py); any problem with the
-files is a DataLossError naming the file and the problem.
+files is a DataLossError naming the file and the problem. Functions whose ops would read or write
+files are refused before anything is built, unless the load options allow it (load_safety.py).
 """
 from __future__ import annotations
 
@@ -24,7 +25,9 @@ from . import attrs as _attrs
 from . import output_structure
 from .files import data_loss, read_json, read_tensor
 from .format import DOCUMENT_NAME, FORMAT_NAME, FORMAT_VERSION
-from .graph_io import GraphReader
+from .graph_io import GraphReader, register_every_op
+from .load_options import allowed_effects
+from .load_safety import find_refused_ops, refusal
 
 _P = inspect.Parameter
 _KINDS = {k.value: k for k in (_P.POSITIONAL_ONLY, _P.POSITIONAL_OR_KEYWORD, _P.KEYWORD_ONLY)}
@@ -116,13 +119,20 @@ def _no_match_message(args, kwargs, concrete):
 
 
 def load(export_dir, tags=None, options=None):
+    """`tf.saved_model.load`. An op that reads or writes files is refused (PermissionDeniedError
+    listing each one) unless `options=tf.saved_model.LoadOptions(eagerflow_allow_file_access=True)`."""
+    allowed = allowed_effects(options)
     export_dir = os.fspath(export_dir)
     path = os.path.join(export_dir, DOCUMENT_NAME)
     if not os.path.isfile(path):
         raise OSError(f"SavedModel file does not exist at: {export_dir}/{{{DOCUMENT_NAME}}}")
     document = read_json(path)
+    register_every_op()  # the scan looks every op type up in the registry
+    refused = find_refused_ops(document, allowed)
+    if refused:
+        raise refusal(path, refused)
     try:
-        return _Loader(export_dir, path, document).root()
+        return _Loader(export_dir, path, document, allowed).root()
     except RecursionError:
         raise data_loss(path, "the object tree or a graph is nested too deeply") from None
 
@@ -141,7 +151,7 @@ def check_version(path, document, name):
 
 
 class _Loader:
-    def __init__(self, export_dir, path, document):
+    def __init__(self, export_dir, path, document, allowed_effects=frozenset()):
         self.dir, self.path, self.doc = export_dir, path, document
         if set(document) != _TOP_KEYS:
             raise data_loss(path, f"the document must have exactly the keys {', '.join(sorted(_TOP_KEYS))}")
@@ -150,7 +160,7 @@ class _Loader:
             if not isinstance(document[key], list):
                 raise data_loss(path, f"{key} must be a list")
         self.variables = [self._variable(v, i) for i, v in enumerate(document["variables"])]
-        self._reader = GraphReader(path, self._tensor, self._top_capture)
+        self._reader = GraphReader(path, self._tensor, self._top_capture, allowed_effects)
         self._graphs = [None] * len(document["functions"])
         self._namedtuples = {}  # (type name, fields) -> the class restored outputs use
         self.functions = [self._function(f, i) for i, f in enumerate(document["functions"])]

@@ -20,7 +20,7 @@ from .._src.core.convert import convert_to_tensor
 from .._src.core.errors import InvalidArgumentError, UnimplementedError
 from .._src.core.shape import TensorShape
 from .._src.core.tensor import Tensor, wrap_array
-from .._src.ops.registry import NO_GRADIENT, Spec, bind, defop
+from .._src.ops.registry import FILES, NO_GRADIENT, Spec, bind, defop
 from . import protobuf
 from .png import encode_png, to_uint8
 from .writer import current_condition, evaluate_condition, state
@@ -99,6 +99,7 @@ def _write_infer(inputs, attrs):
 WriteSummary = defop("WriteSummary", inputs=("step", "tensor"), kernel=_write_kernel, infer=_write_infer,
                      grad=NO_GRADIENT, stateful=True,
                      doc="Writes one summary (scalar, histogram, text or image) to a summary writer when it runs.")
+WriteSummary.effects = FILES  # the writer's event file
 
 
 def _write(kind, name, data, step, description, buckets=None, max_outputs=3):

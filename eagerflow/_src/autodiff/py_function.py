@@ -24,7 +24,7 @@ from ..core import dtypes as _dt
 from ..core import nest
 from ..core.errors import InvalidArgumentError, OutOfRangeError, UnknownError
 from ..core.shape import TensorShape
-from ..ops.registry import NO_GRADIENT, Spec, bind, defop
+from ..ops.registry import NO_GRADIENT, PYTHON, Spec, bind, defop
 
 
 def _raised(exc, op_type):
@@ -122,6 +122,7 @@ PyFunc = defop("PyFunc", inputs=("input",), kernel=_numpy_kernel("PyFunc"), infe
 PyFuncStateless = defop("PyFuncStateless", inputs=("input",), kernel=_numpy_kernel("PyFuncStateless"), infer=_infer,
                         grad=NO_GRADIENT, multi_output=True,
                         doc="tf.numpy_function(stateful=False): a side-effect-free Python function on arrays.")
+EagerPyFunc.effects = PyFunc.effects = PyFuncStateless.effects = PYTHON  # a loaded model never runs Python
 
 
 def _call(opdef, func, inp, Tout):

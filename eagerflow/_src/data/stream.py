@@ -31,7 +31,7 @@ from ..core import nest
 from ..core.errors import InvalidArgumentError, OutOfRangeError
 from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor
-from ..ops.registry import NO_GRADIENT, Spec, bind, defop
+from ..ops.registry import FILES, NO_GRADIENT, PYTHON, Spec, bind, defop
 from .structure import is_static
 
 _END = object()
@@ -150,6 +150,10 @@ IteratorGetNext = defop(
     "IteratorGetNext", inputs=("token",), kernel=lambda token, holder: holder.get_next(token), grad=NO_GRADIENT,
     multi_output=True, stateful=True, infer=lambda inputs, attrs: _spec_outputs(attrs["holder"]),
     doc="The next element of a pass or iterator (OutOfRangeError past the end).")
+
+
+# A pipeline's sources read files (TFRecordDataset, TextLineDataset) and its transforms may run Python.
+IteratorOpenPass.effects = IteratorHasNext.effects = IteratorGetNext.effects = FILES | PYTHON
 
 
 def _check_eager_sources(dataset):

@@ -79,7 +79,7 @@ class OpDef:
     list of Spec; `grad(op, *output_grads)` returns one gradient (or None) per input."""
 
     __slots__ = ("name", "kernel", "infer", "grad", "inputs", "multi_output", "stateful", "doc",
-                 "sparse_output_grads", "record_attrs", "checked", "quiet", "jax", "elementwise")
+                 "sparse_output_grads", "record_attrs", "checked", "quiet", "jax", "elementwise", "effects")
 
     def __init__(self, name, kernel, infer, grad, inputs, multi_output, stateful, doc, sparse_output_grads=False,
                  record_attrs=None, jax=None):
@@ -111,6 +111,11 @@ class OpDef:
         # at a time (codegen/tiling.py; a kernel of several passes gains even alone). Set after the
         # defop, like `jax`. Ufunc kernels need no flag.
         self.elementwise = 0
+        # What running the op does outside the process's tensors: a subset of EFFECTS, or a function
+        # of the attributes returning one (PrintV2 writes a file only for a file:// stream). Loaders
+        # refuse such ops unless the caller opts in; constant folding never runs them. Set after the
+        # defop, like `jax`: `ReadFile.effects = FILES`.
+        self.effects = frozenset()
 
     @property
     def differentiable(self) -> bool:
@@ -121,6 +126,14 @@ class OpDef:
 
 
 OPS: dict[str, OpDef] = {}
+FILES, PYTHON = frozenset({"files"}), frozenset({"python"})  # reads or writes files; runs Python code
+EFFECTS = FILES | PYTHON  # (no op reaches the network or runs a shell)
+
+
+def effects_of(opdef, attrs) -> frozenset:
+    """The op's effects with these attributes (see OpDef.effects)."""
+    effects = opdef.effects
+    return effects(attrs) if callable(effects) else effects
 
 
 def defop(name: str, *, kernel: Callable, infer: Callable, grad, inputs: Sequence[str] = ("x",),

@@ -6,9 +6,11 @@ too, whatever computes that input: gradient rules build such shape chains, and t
 into constants.
 
 Never folded: stateful ops (random draws, prints, asserts, variable writes: their effect or their
-fresh value belongs to each call), Placeholders, and results with more than MAX_FOLDED_ELEMENTS
-elements. When the static output shape already says the result is too big, the kernel is not run
-at all, so tracing `tf.fill([10**5, 10**5], 1.0)` does not try to allocate it.
+fresh value belongs to each call), ops with effects outside the process (ReadFile: a constant path
+must not be read while a model is compiled or loaded, it may be a FIFO or a device), Placeholders,
+and results with more than MAX_FOLDED_ELEMENTS elements. When the static output shape already says
+the result is too big, the kernel is not run at all, so tracing `tf.fill([10**5, 10**5], 1.0)` does
+not try to allocate it.
 """
 import numpy as np
 
@@ -58,7 +60,8 @@ def fold_constants(program):
     from ..graph.graph import Operation, SymbolicTensor
     from ..ops.array.basic import Const
     for op in program.ops:
-        if op.opdef.stateful or op.type in ("Const", "Placeholder") or not op.inputs or _too_big(op):
+        if op.opdef.stateful or op.opdef.effects or op.type in ("Const", "Placeholder") or not op.inputs \
+                or _too_big(op):
             continue
         if all(id(t) in program.subst for t in op.outputs):
             continue  # already replaced (a forwarded Identity): a second substitution would overwrite it

@@ -154,8 +154,9 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
     except NotImplementedError:
         raise
     except (KeyError, ValueError, AttributeError, IndexError, MemoryError, OverflowError, RecursionError) as e:
-        if isinstance(e, ValueError) and str(e).startswith("Requested the deserialization of a `Lambda`"):
-            raise  # safe_mode refused a Python lambda: Keras' own error
+        if isinstance(e, ValueError) and str(e).startswith(("Requested the deserialization of a `Lambda`",
+                                                            "Requested the loading of a vocabulary file")):
+            raise  # safe_mode refused a Python lambda or a vocabulary file: Keras' own error
         raise _bad(path, f"config.json does not describe a model this version can build ({type(e).__name__}: {e}).") \
             from None
     finally:

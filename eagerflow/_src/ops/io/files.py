@@ -1,7 +1,9 @@
 """ReadFile and WriteFile: `tf.io.read_file` / `tf.io.write_file`, a whole file as one string scalar.
 
-As in TensorFlow, ReadFile is not stateful (passes may fold or share it like any op on its input)
-while WriteFile is, so no pass drops it though nothing reads its (empty) output. Neither has a
+As in TensorFlow, ReadFile is not stateful (passes may share it like any op on its input) while
+WriteFile is, so no pass drops it though nothing reads its (empty) output. Both declare the "files"
+effect: no pass runs them before the program runs, and a loaded model holds them only when the
+caller allowed file access (saved_model/load_safety.py). Neither has a
 gradient nor compiles under jit_compile: TensorFlow's XLA has no string type. WriteFile creates the
 missing parent directories of its path, as TensorFlow's does.
 """
@@ -18,7 +20,7 @@ from ...io.gfile import os_error
 from ...io.atomic import write_file_atomically
 from .. import shape_rules as R
 from ..operands import as_tensor
-from ..registry import NO_GRADIENT, Spec, bind, defop
+from ..registry import FILES, NO_GRADIENT, Spec, bind, defop
 
 
 def _path(value) -> str:
@@ -50,6 +52,7 @@ def _read_infer(inputs, attrs):
 
 ReadFile = defop("ReadFile", inputs=("filename",), kernel=_read_kernel, infer=_read_infer, grad=NO_GRADIENT,
                  doc="The bytes of a file, as a string scalar.")
+ReadFile.effects = FILES
 
 
 def _write_kernel(filename, contents):
@@ -75,6 +78,7 @@ def _write_infer(inputs, attrs):
 WriteFile = defop("WriteFile", inputs=("filename", "contents"), kernel=_write_kernel, infer=_write_infer,
                   grad=NO_GRADIENT, multi_output=True, stateful=True,
                   doc="Writes a string scalar to a file (replacing it), creating missing directories.")
+WriteFile.effects = FILES
 
 
 def read_file(filename, name=None):

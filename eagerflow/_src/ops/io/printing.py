@@ -24,7 +24,7 @@ from ...core import dtypes as _dt
 from ...core.convert import convert_to_tensor, is_tensor_like
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
-from ..registry import NO_GRADIENT, Spec, bind, defop
+from ..registry import FILES, NO_GRADIENT, Spec, bind, defop
 
 # ----------------------------------------------------------------------------------------------
 # One element, then one array (TensorFlow's SummarizeValue with print_v2=true)
@@ -194,6 +194,7 @@ def _print_infer(inputs, attrs):
 PrintV2 = defop("PrintV2", inputs=("input",), kernel=_print_kernel, infer=_print_infer, grad=NO_GRADIENT,
                 multi_output=True, stateful=True,
                 doc="Writes a string scalar (+ `end`) to stderr, stdout or a file when it runs.")
+PrintV2.effects = lambda attrs: frozenset() if attrs.get("output_stream") in ("stdout", "stderr") else FILES
 
 
 _SUPPORTED = ("Supported streams are sys.stdout, sys.stderr, tf.logging.info, tf.logging.warning, "

@@ -21,12 +21,17 @@ _state = threading.local()
 @contextlib.contextmanager
 def unsafe_deserialization(allowed):
     """While a model loads with safe_mode=False, Lambda configs may rebuild Python lambdas from bytecode."""
-    previous = getattr(_state, "allowed", False)
-    _state.allowed = bool(allowed)
+    previous = getattr(_state, "allowed", False), getattr(_state, "loading", False)
+    _state.allowed, _state.loading = bool(allowed), True
     try:
         yield
     finally:
-        _state.allowed = previous
+        _state.allowed, _state.loading = previous
+
+
+def in_safe_mode():
+    """Whether a model is being loaded with safe_mode=True (outside loading: False)."""
+    return getattr(_state, "loading", False) and not getattr(_state, "allowed", False)
 
 
 def _serialize_function(fn):

@@ -30,9 +30,16 @@ from ...._src.ops.array.slicing import boolean_mask
 from ...._src.ops.strings.hashing import to_hash_bucket_fast
 from ...._src.ops.lookup.vocabulary import vocabulary_lookup
 from ..base import Layer
+from ..core.lambda_layer import in_safe_mode
 from .category_encoding import encode_categorical
 
 OUTPUT_MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
+# Keras 3.15's refusal of a vocabulary path in a config loaded with safe_mode=True (its wording).
+_VOCABULARY_FILE_REFUSED = (
+    "Requested the loading of a vocabulary file outside of the model archive. This carries a potential risk of "
+    "loading arbitrary and sensitive files and thus it is disallowed by default. If you trust the source of the "
+    "artifact, you can override this error by passing `safe_mode=False` to the loading function, or calling "
+    "`keras.config.enable_unsafe_deserialization(). ")
 _OOV = -2  # the lookup's default while OOV slots are still to be chosen (-1 is a dropped mask token)
 
 
@@ -111,6 +118,8 @@ class IndexLookup(Layer):
             raise ValueError(f"`idf_weights` should only be set if output_mode is `'tf_idf'`. Received: "
                              f"output_mode={self.output_mode} and idf_weights={idf_weights}")
         if isinstance(vocabulary, str):
+            if in_safe_mode():  # a loaded config naming a file: read only with safe_mode=False
+                raise ValueError(_VOCABULARY_FILE_REFUSED + f"Vocabulary file: '{vocabulary}'")
             with open(vocabulary, encoding="utf-8") as f:
                 vocabulary = [line.rstrip("\r\n") for line in f]
         tokens = [self._token(t) for t in _plain_list(vocabulary)]
