@@ -231,13 +231,19 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 # ----------------------------------------------------------------------------------------------
 
 
+def _l2_loss_kernel(x):
+    """Each square halved before the sum, all in x's dtype, as TensorFlow's kernel: float16 [200, 200, 200]
+    gives 60000 (summing the squares first would pass float16's largest value, 65504)."""
+    return np.asarray(np.sum(np.square(x) * x.dtype.type(0.5), dtype=x.dtype), dtype=x.dtype)
+
+
 def _l2_loss_infer(inputs, attrs):
     R.check_dtype_in("L2Loss", inputs[0].dtype, R.FLOATS, "t")
     return [Spec(TensorShape([]), inputs[0].dtype)]
 
 
 L2Loss = defop("L2Loss", inputs=("t",), infer=_l2_loss_infer,
-               kernel=lambda x: np.asarray(np.sum(np.square(x)) / 2, dtype=x.dtype),
+               kernel=lambda x: _l2_loss_kernel(x),
                grad=lambda op, g: op.inputs[0] * g)
 
 
@@ -268,7 +274,7 @@ def _jax_sparse_xent(features, labels):
 
 SoftmaxCrossEntropyWithLogits.jax = _jax_xent
 SparseSoftmaxCrossEntropyWithLogits.jax = _jax_sparse_xent
-L2Loss.jax = lambda x: (jnp.sum(jnp.square(x)) / 2).astype(x.dtype)
+L2Loss.jax = lambda x: jnp.sum(jnp.square(x) * jnp.asarray(0.5, x.dtype), dtype=x.dtype)
 
 
 # --- composed from ops (TensorFlow's Python wrappers): they trace and differentiate through them ---
