@@ -232,9 +232,32 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 
 
 def _l2_loss_kernel(x):
-    """Each square halved before the sum, all in x's dtype, as TensorFlow's kernel: float16 [200, 200, 200]
+    """Each square halved before the sum, in x's dtype, as TensorFlow's kernel: float16 [200, 200, 200]
     gives 60000 (summing the squares first would pass float16's largest value, 65504)."""
-    return np.asarray(np.sum(np.square(x) * x.dtype.type(0.5), dtype=x.dtype), dtype=x.dtype)
+    halves = np.square(x) * x.dtype.type(0.5)
+    if x.dtype.itemsize > 2:
+        return np.asarray(np.sum(halves, dtype=x.dtype), dtype=x.dtype)
+    return np.asarray(_half_sum_as_tensorflow(halves.ravel()), dtype=x.dtype)
+
+
+def _half_sum_as_tensorflow(v, lanes=8):
+    """A float16/bfloat16 sum rounded where TensorFlow's vectorised CPU reduction rounds: 8 running
+    sums in the dtype over the leading multiple of 8 values, the rest added one by one in the dtype,
+    the 8 sums added pairwise in float32; so [64, 1, 1, 1, 1] halved sums to 2048, not 2050."""
+    dt = v.dtype.type
+    whole = len(v) // lanes * lanes
+    tail = dt(0)
+    for t in v[whole:]:
+        tail = dt(tail + t)
+    if not whole:
+        return tail
+    acc = np.zeros(lanes, v.dtype)
+    for block in v[:whole].reshape(-1, lanes):
+        acc = (acc + block).astype(v.dtype)
+    acc = acc.astype(np.float32)
+    while len(acc) > 1:
+        acc = acc[:len(acc) // 2] + acc[len(acc) // 2:]
+    return dt(tail + dt(acc[0]))
 
 
 def _l2_loss_infer(inputs, attrs):
