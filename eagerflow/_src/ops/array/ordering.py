@@ -1,7 +1,8 @@
 """Ordering: ReverseV2 (tf.reverse), TopKV2 (tf.math.top_k) and the sorts built on it (tf.sort,
 tf.argsort), as TensorFlow builds them.
 
-TopKV2 is stable (equal values keep their original order), which is what makes argsort stable.
+TopKV2 is stable (equal values keep their original order), which is what makes argsort stable. A row
+holding a NaN is ordered as TensorFlow's kernel leaves it (nan_ordering.py).
 """
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor, static_ints
 from ..registry import Spec, bind, defop, static_value
 from . import basic as _array
+from .nan_ordering import nan_row_order
 from . import joining as _joining
 from ..math import elementwise as _math
 from . import sequences as _sequences
@@ -70,6 +72,10 @@ def _top_k_kernel(x, k, sorted=True, index_type=_dt.int32):
     # ascending, stably, then read it backwards.
     order = np.argsort(x[..., ::-1], axis=-1, kind="stable")[..., ::-1][..., :k]
     indices = (n - 1 - order).astype(index_type.np_dtype)
+    if x.dtype.kind in "fV" and k:  # rows holding a NaN: where TensorFlow's procedure leaves it
+        rows, nan_rows = x.reshape(-1, n), indices.reshape(-1, k)
+        for r in np.flatnonzero(np.isnan(rows).any(axis=-1)):
+            nan_rows[r] = nan_row_order(rows[r], k)
     return np.take_along_axis(x, indices.astype(np.intp), axis=-1), indices
 
 

@@ -40,6 +40,14 @@ _NO_ATTRS: dict = {}
 # derivative factor. conj of a real tensor is the tensor itself: real gradients build no extra op.
 
 
+def _zero_where_gradient_is_zero(g, product):
+    """`product` (the incoming gradient times a derivative that may be infinite or NaN at an edge point,
+    as 1/sqrt(x) at 0) with 0 wherever `g` is 0, as TensorFlow's Sqrt, Rsqrt and Reciprocal gradient
+    kernels give it: a branch cut off by `tf.where`, or multiplied by 0, then passes no NaN back."""
+    zeros = _array.zeros_like(product)
+    return _array.where(equal(g, zeros), zeros, product)
+
+
 # ----------------------------------------------------------------------------------------------
 # Binary elementwise ops
 # ----------------------------------------------------------------------------------------------
@@ -277,14 +285,16 @@ Log = defop("Log", kernel=np.log, infer=R.unary(R.FLOAT_COMPLEX), grad=lambda op
 Log1p = defop("Log1p", kernel=np.log1p, infer=R.unary(R.FLOAT_COMPLEX),
               grad=lambda op, g: g / conj(_const(1, g) + op.inputs[0]))
 Sqrt = defop("Sqrt", kernel=np.sqrt, infer=R.unary(R.FLOAT_COMPLEX),
-             grad=lambda op, g: g * _const(0.5, g) / conj(op.outputs[0]))
+             grad=lambda op, g: _zero_where_gradient_is_zero(g, _const(0.5, g) * g / conj(op.outputs[0])))
 # NOTE: np.reciprocal, not `1 / x`: under NumPy 1.x a Python 1 over a 0-d float32 array gives float64.
 Rsqrt = defop("Rsqrt", kernel=lambda x: np.reciprocal(np.sqrt(x)), infer=R.unary(R.FLOAT_COMPLEX),
-              grad=lambda op, g: g * _const(-0.5, g) * conj(op.outputs[0] * op.outputs[0] * op.outputs[0]))
+              grad=lambda op, g: _zero_where_gradient_is_zero(
+                  g, _const(-0.5, g) * (g * conj(op.outputs[0])) * conj(op.outputs[0] * op.outputs[0])))
 Square = defop("Square", kernel=np.square, infer=R.unary(R.NUMBERS),
                grad=lambda op, g: g * _const(2, g) * conj(op.inputs[0]))
 Reciprocal = defop("Reciprocal", kernel=np.reciprocal, infer=R.unary(R.FLOAT_COMPLEX),
-                   grad=lambda op, g: negative(g) * conj(op.outputs[0] * op.outputs[0]))
+                   grad=lambda op, g: _zero_where_gradient_is_zero(
+                       g, negative(g) * conj(op.outputs[0] * op.outputs[0])))
 Sin = defop("Sin", kernel=np.sin, infer=R.unary(R.FLOAT_COMPLEX), grad=lambda op, g: g * conj(cos(op.inputs[0])))
 Cos = defop("Cos", kernel=np.cos, infer=R.unary(R.FLOAT_COMPLEX),
             grad=lambda op, g: negative(g) * conj(sin(op.inputs[0])))
@@ -357,7 +367,7 @@ def _clip_infer(inputs, attrs):
 
 
 ClipByValue = defop("ClipByValue", inputs=("t", "clip_value_min", "clip_value_max"),
-                    kernel=lambda t, lo, hi: np.minimum(np.maximum(t, lo), hi).astype(t.dtype, copy=False),
+                    kernel=lambda t, lo, hi: np.maximum(np.minimum(t, hi), lo).astype(t.dtype, copy=False),
                     infer=_clip_infer, grad=_clip_grad)
 
 # ----------------------------------------------------------------------------------------------
@@ -648,4 +658,4 @@ Erf.jax = lambda x: jsp.erf(x)
 AddN.jax = lambda *xs: functools.reduce(jnp.add, xs)
 Conj.jax = lambda x: jnp.conj(x)
 ComplexAbs.jax = lambda x: jnp.abs(x)
-ClipByValue.jax = lambda t, lo, hi: jnp.minimum(jnp.maximum(t, lo), hi).astype(t.dtype)
+ClipByValue.jax = lambda t, lo, hi: jnp.maximum(jnp.minimum(t, hi), lo).astype(t.dtype)

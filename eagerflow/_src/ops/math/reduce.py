@@ -304,7 +304,16 @@ def _one_axis(axis, ndim, what="dimension"):
     return a % ndim
 
 
-def _arg_kernel(np_fn):
+def _nan_never_extreme(x, fill, where_fn=np.where, isnan=np.isnan):
+    """x with NaN replaced by `fill` (-inf for ArgMax, inf for ArgMin): TensorFlow's ArgMax/ArgMin
+    keep the first index whose value beats the best so far, and NaN beats nothing, so a NaN is
+    never the answer unless no value beats the start (an all-NaN row gives index 0)."""
+    if x.dtype.kind not in "fV":  # integers, bool (kind "V": ml_dtypes' bfloat16)
+        return x
+    return where_fn(isnan(x), x.dtype.type(fill), x)
+
+
+def _arg_kernel(np_fn, fill):
     def kernel(x, dimension, output_type=_dt.int64):
         if np.ndim(dimension) != 0:
             raise InvalidArgumentError(None, None, f"dim must be a scalar, but received tensor of shape: "
@@ -313,7 +322,7 @@ def _arg_kernel(np_fn):
         if x.shape[a] == 0:
             raise InvalidArgumentError(None, None, f"Reduction axis {a} is empty in shape "
                                                    f"[{','.join(map(str, x.shape))}]")
-        return np_fn(x, axis=a).astype(output_type.np_dtype)
+        return np_fn(_nan_never_extreme(x, fill), axis=a).astype(output_type.np_dtype)
     return kernel
 
 
@@ -338,10 +347,10 @@ def _arg_rule(name):
     return infer
 
 
-ArgMax = defop("ArgMax", inputs=("input", "dimension"), kernel=_arg_kernel(np.argmax), infer=_arg_rule("ArgMax"),
-               grad=NO_GRADIENT)
-ArgMin = defop("ArgMin", inputs=("input", "dimension"), kernel=_arg_kernel(np.argmin), infer=_arg_rule("ArgMin"),
-               grad=NO_GRADIENT)
+ArgMax = defop("ArgMax", inputs=("input", "dimension"), kernel=_arg_kernel(np.argmax, -np.inf),
+               infer=_arg_rule("ArgMax"), grad=NO_GRADIENT)
+ArgMin = defop("ArgMin", inputs=("input", "dimension"), kernel=_arg_kernel(np.argmin, np.inf),
+               infer=_arg_rule("ArgMin"), grad=NO_GRADIENT)
 
 
 def _arg_fn(opdef, allowed_out):
@@ -489,10 +498,12 @@ Any.jax = _jax_reduce("any", keep_dtype=False)
 All.jax = _jax_reduce("all", keep_dtype=False)
 ReducedShape.jax = _reduced_shape_kernel  # shapes are NumPy arrays under XLA
 _RangeOfRank.jax = lambda r: np.arange(int(r), dtype=np.int32)
-ArgMax.jax = lambda x, dimension, output_type=_dt.int64: jnp.argmax(
-    x, axis=_one_axis(dimension, x.ndim)).astype(output_type.np_dtype)
+ArgMax.jax = lambda x, dimension, output_type=_dt.int64: jnp.argmax(  # NaN as the kernel treats it
+    _nan_never_extreme(x, -np.inf, jnp.where, jnp.isnan),
+    axis=_one_axis(dimension, x.ndim)).astype(output_type.np_dtype)
 ArgMin.jax = lambda x, dimension, output_type=_dt.int64: jnp.argmin(
-    x, axis=_one_axis(dimension, x.ndim)).astype(output_type.np_dtype)
+    _nan_never_extreme(x, np.inf, jnp.where, jnp.isnan),
+    axis=_one_axis(dimension, x.ndim)).astype(output_type.np_dtype)
 
 
 def _jax_cumsum(x, axis, exclusive=False, reverse=False):

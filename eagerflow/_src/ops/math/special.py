@@ -21,6 +21,7 @@ from ..array import basic as _array
 from . import elementwise as _math
 from ..nn import basic as _nn
 from . import reduce as _reduce
+from .nan_safe import xdivy as _xdivy
 from ..lazy_jax import jnp, jsp  # callables that import JAX on first use only
 
 # B_2k / (2k) for k = 1..7 (the digamma series) and B_2k for the polygamma series.
@@ -81,8 +82,10 @@ def _polygamma_kernel(n, x):
 def _polygamma_scalar(n, x):
     if n == 0:
         return float(_digamma_kernel(np.float64(x)))
-    if n < 0 or n != int(n) or (x <= 0 and x == int(x)):
+    if n < 0 or n != int(n):
         return np.nan
+    if x <= 0 and x == int(x):  # a pole: psi^(n) = (-1)^(n+1) n! zeta(n+1, x), and TensorFlow's zeta
+        return np.inf if n % 2 else np.nan  # gives inf there for an even first argument, else NaN
     n = int(n)
     fact = _pymath.factorial
     acc = 0.0
@@ -147,7 +150,8 @@ def _xlogy_kernel(x, y):
 def _xlogy_grad(op, g):
     x, y = op.inputs
     nonzero = _math.cast(_math.not_equal(x, _array.zeros_like(x)), x.dtype)
-    return _math.sum_to(g * xlogy(nonzero, y), x), _math.sum_to(g * _math.div_no_nan(x, y), y)
+    # d/dy is x / y, 0 where x is 0 (not where y is 0: x != 0 at y == 0 gives inf, times g)
+    return _math.sum_to(g * xlogy(nonzero, y), x), _math.sum_to(g * _xdivy(x, y), y)
 
 
 Xlogy = defop("Xlogy", inputs=("x", "y"), kernel=_xlogy_kernel, infer=R.binary(R.FLOAT_COMPLEX), grad=_xlogy_grad)
@@ -174,11 +178,12 @@ def _cumprod_kernel(x, axis, exclusive=False, reverse=False):
 
 
 def _cumprod_grad(op, g):
-    """TensorFlow's rule: cumsum(prod * g) taken the other way, divided by x (x must not hold zeros)."""
+    """TensorFlow's rule: cumsum(prod * g) taken the other way, divided by x, with 0 where x is 0 (so a
+    zero in x gives 0 there and no NaN, though the true derivative at a zero is not 0)."""
     x, axis = op.inputs
     ex, rev = op.attrs.get("exclusive", False), op.attrs.get("reverse", False)
     out = _reduce.cumsum(op.outputs[0] * g, axis, exclusive=ex, reverse=not rev)
-    return out / x, None
+    return _math.div_no_nan(out, x), None
 
 
 def _cumprod_infer(inputs, attrs):

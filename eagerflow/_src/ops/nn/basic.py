@@ -102,8 +102,9 @@ def _elu_kernel(x):
 
 
 Elu = defop("Elu", inputs=("features",), infer=R.unary(R.FLOATS), kernel=_elu_kernel,
-            grad=lambda op, g: _array.where(_math.greater(op.inputs[0], _c(0, g)), g,
-                                            g * (op.outputs[0] + _c(1, g))))
+            # selected on output < 0, as TensorFlow's EluGrad: a NaN input passes g through unchanged
+            grad=lambda op, g: _array.where(_math.less(op.outputs[0], _c(0, g)),
+                                            g * (op.outputs[0] + _c(1, g)), g))
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
 _SELU_SCALE = 1.0507009873554804934193349852946

@@ -231,13 +231,42 @@ def sigmoid_cross_entropy_with_logits(labels=None, logits=None, name=None):
 # ----------------------------------------------------------------------------------------------
 
 
+def _l2_loss_kernel(x):
+    """Each square halved before the sum, in x's dtype, as TensorFlow's kernel: float16 [200, 200, 200]
+    gives 60000 (summing the squares first would pass float16's largest value, 65504)."""
+    halves = np.square(x) * x.dtype.type(0.5)
+    if x.dtype.itemsize > 2:
+        return np.asarray(np.sum(halves, dtype=x.dtype), dtype=x.dtype)
+    return np.asarray(_half_sum_as_tensorflow(halves.ravel()), dtype=x.dtype)
+
+
+def _half_sum_as_tensorflow(v, lanes=8):
+    """A float16/bfloat16 sum rounded where TensorFlow's vectorised CPU reduction rounds: 8 running
+    sums in the dtype over the leading multiple of 8 values, the rest added one by one in the dtype,
+    the 8 sums added pairwise in float32; so [64, 1, 1, 1, 1] halved sums to 2048, not 2050."""
+    dt = v.dtype.type
+    whole = len(v) // lanes * lanes
+    tail = dt(0)
+    for t in v[whole:]:
+        tail = dt(tail + t)
+    if not whole:
+        return tail
+    acc = np.zeros(lanes, v.dtype)
+    for block in v[:whole].reshape(-1, lanes):
+        acc = (acc + block).astype(v.dtype)
+    acc = acc.astype(np.float32)
+    while len(acc) > 1:
+        acc = acc[:len(acc) // 2] + acc[len(acc) // 2:]
+    return dt(tail + dt(acc[0]))
+
+
 def _l2_loss_infer(inputs, attrs):
     R.check_dtype_in("L2Loss", inputs[0].dtype, R.FLOATS, "t")
     return [Spec(TensorShape([]), inputs[0].dtype)]
 
 
 L2Loss = defop("L2Loss", inputs=("t",), infer=_l2_loss_infer,
-               kernel=lambda x: np.asarray(np.sum(np.square(x)) / 2, dtype=x.dtype),
+               kernel=lambda x: _l2_loss_kernel(x),
                grad=lambda op, g: op.inputs[0] * g)
 
 
@@ -268,7 +297,7 @@ def _jax_sparse_xent(features, labels):
 
 SoftmaxCrossEntropyWithLogits.jax = _jax_xent
 SparseSoftmaxCrossEntropyWithLogits.jax = _jax_sparse_xent
-L2Loss.jax = lambda x: (jnp.sum(jnp.square(x)) / 2).astype(x.dtype)
+L2Loss.jax = lambda x: jnp.sum(jnp.square(x) * jnp.asarray(0.5, x.dtype), dtype=x.dtype)
 
 
 # --- composed from ops (TensorFlow's Python wrappers): they trace and differentiate through them ---
