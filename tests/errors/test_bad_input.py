@@ -1,0 +1,66 @@
+"""Bad input gets TensorFlow's answer, eagerly and traced: every row of bad_input_cases.py runs on eagerflow
+and is compared with what TensorFlow 2.21 answered (bad_input_oracle.json, written by
+make_bad_input_oracle.py): the same error class with TensorFlow's key words, or a result with the same
+dtypes and shapes where TensorFlow answers.
+
+The key words of a message are its first line without the per-mode parts (eager's " [Op:Name]" tag, a
+graph's "Graph execution error" heading, node and source lines, a function node's "{{...}}" prefix).
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+
+import pytest
+
+import eagerflow as tf
+
+sys.path.insert(0, os.path.dirname(__file__))
+from bad_input_cases import make_cases  # noqa: E402
+from bad_input_outcome import outcome  # noqa: E402
+
+with open(os.path.join(os.path.dirname(__file__), "bad_input_oracle.json")) as _f:
+    ORACLE = json.load(_f)["rows"]
+
+CASES = dict(make_cases(tf))
+
+
+def key_words(message: str) -> str:
+    """The part of an error message both modes and both frameworks share (see the module docstring)."""
+    if message.startswith("Graph execution error:"):
+        message = message[len("Graph execution error:"):].lstrip("\n")
+        if message.startswith("Detected at node "):
+            message = message.split("\n\n", 1)[-1]
+    message = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", message)
+    message = message.split(" [Op:")[0].split("\n\t [[")[0]
+    line = message.strip().split("\n")[0]
+    return " ".join(line.split())
+
+
+def compare(expected, got):
+    """None when eagerflow's outcome matches TensorFlow's, else why not."""
+    if expected[0] != got[0]:
+        return f"TensorFlow {expected[:2]} but eagerflow {got}"
+    if expected[0] == "ok":
+        return None if expected[1] == got[1] else f"TensorFlow returns {expected[1]}, eagerflow {got[1]}"
+    if expected[1] != got[1]:
+        return f"TensorFlow raises {expected[1]}: {expected[2][:200]!r}, eagerflow {got[1]}: {got[2][:200]!r}"
+    want, have = key_words(expected[2]), key_words(got[2])
+    if want != have:
+        return f"message {have!r}, TensorFlow {want!r}"
+    return None
+
+
+@pytest.mark.parametrize("mode", ["eager", "traced"])
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_bad_input_answers_as_tensorflow(name, mode):
+    fn = CASES[name]
+    got = outcome(tf, fn if mode == "eager" else (lambda: tf.function(fn)()))
+    problem = compare(ORACLE[name][mode], got)
+    assert problem is None, f"{name} ({mode}): {problem}"
+
+
+def test_table_is_wide_enough():
+    assert len(CASES) >= 200 and set(CASES) == set(ORACLE)
