@@ -4,7 +4,8 @@ make_bad_input_oracle.py): the same error class with TensorFlow's key words, or 
 dtypes and shapes where TensorFlow answers.
 
 The key words of a message are its first line without the per-mode parts (eager's " [Op:Name]" tag, a
-graph's "Graph execution error" heading, node and source lines, a function node's "{{...}}" prefix).
+graph's "Graph execution error" heading, node and source lines, a function node's "{{...}}" prefix,
+AutoGraph's "in user code:" frames, the " for '{{node ...}}'" description of the node that refused, the allocator's name in an OOM message).
 """
 from __future__ import annotations
 
@@ -29,13 +30,18 @@ CASES = dict(make_cases(tf))
 
 def key_words(message: str) -> str:
     """The part of an error message both modes and both frameworks share (see the module docstring)."""
+    if message.startswith("in user code:"):
+        raised = [i for i, line in enumerate(message.split("\n")) if re.match(r"^\s+\w+(Error|Exception): ", line)]
+        if raised:
+            message = message.split("\n", raised[-1])[-1].strip().split(": ", 1)[1]
     if message.startswith("Graph execution error:"):
         message = message[len("Graph execution error:"):].lstrip("\n")
         if message.startswith("Detected at node "):
             message = message.split("\n\n", 1)[-1]
     message = re.sub(r"^\{\{function_node [^}]*\}\}\s*", "", message)
     message = message.split(" [Op:")[0].split("\n\t [[")[0]
-    line = message.strip().split("\n")[0]
+    message = re.sub(r" by allocator \w+", "", message)  # the allocator's name depends on TensorFlow's build
+    line = message.strip().split("\n")[0].split(" for '{{node ")[0]
     return " ".join(line.split())
 
 

@@ -158,6 +158,9 @@ def _infer_array(value) -> np.ndarray:
         return arr.astype(np.int32)
     if kind in ("U", "S"):
         return np.array(_encode_strings(value), dtype=object)
+    if kind == "O" and value is None:  # TensorFlow's ValueError, in each mode's words
+        raise ValueError("None values not supported." if state.graph is not None else
+                         "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
     if kind == "O":
         raise TypeError(f"Attempt to convert a value ({value!r}) with an unsupported type "
                         f"({type(value)!r}) to a Tensor.")

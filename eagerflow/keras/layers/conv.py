@@ -39,6 +39,9 @@ class Conv2D(Layer):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros", kernel_regularizer=None,
                  bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
                  **kwargs):
+        if filters is not None and filters <= 0:
+            raise ValueError(f"Invalid value for argument `filters`. Expected a strictly positive value. Received "
+                             f"filters={filters}.")
         if groups != 1:
             raise NotImplementedError("Conv2D(groups > 1) is not supported yet.")
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.convert import is_tensor_like
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
@@ -99,9 +100,9 @@ def stack(values, axis=0, name="stack"):
     joiner = _composite_joiner(values) if COMPOSITE_JOINERS else None
     if joiner is not None:
         return joiner[1](values, axis)
+    if not values:  # TensorFlow packs nothing into an empty float32 vector
+        return _array.zeros([0], _dt.float32)
     tensors = same_dtype_operands(values, "Pack")
-    if not tensors:
-        raise ValueError("values must be a non-empty list of tensors")
     return bind(Pack, tuple(tensors), _NO_ATTRS if axis == 0 else {"axis": axis})
 
 
@@ -278,10 +279,21 @@ SplitV = defop("SplitV", inputs=("value", "size_splits", "split_dim"), kernel=_s
                doc="Pieces of the given sizes along split_dim (one size may be -1: the rest).")
 
 
+def _check_num_split(num):
+    """TensorFlow's attr check of Split (the minimum of num_split is 1): eagerly InvalidArgumentError,
+    while tracing the graph builder's ValueError; never a division by zero further on."""
+    if num >= 1:
+        return
+    if state.graph is not None:
+        raise ValueError(f"Attr 'num_split' of 'Split' Op passed {num} less than minimum 1.")
+    raise InvalidArgumentError(None, None, f"Value for attr 'num_split' of {num} must be at least minimum 1")
+
+
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """`tf.split`: an int splits evenly (op Split), a list of sizes uses SplitV."""
     x = as_tensor(value)
     if isinstance(num_or_size_splits, (int, np.integer)) and not isinstance(num_or_size_splits, bool):
+        _check_num_split(int(num_or_size_splits))
         return bind(Split, (as_int_tensor(axis), x), {"num_split": int(num_or_size_splits)})
     sizes = as_int_tensor(num_or_size_splits)
     if sizes.shape.rank == 0:
