@@ -70,3 +70,16 @@ def test_bad_input_answers_as_tensorflow(name, mode):
 
 def test_table_is_wide_enough():
     assert len(CASES) >= 200 and set(CASES) == set(ORACLE)
+
+
+def test_names_python_normalises_stay_apart_in_generated_code():
+    """'µ' (micro sign) and 'μ' (Greek mu), 'ﬁ' and 'fi' are one identifier to Python (NFKC): generated
+    code must keep the tensors they name apart."""
+    specs = [tf.TensorSpec([], tf.float32, name=n) for n in ("\u00b5", "\u03bc", "\ufb01", "fi")]
+
+    @tf.function(input_signature=specs)
+    def f(a, b, c, d):
+        return a + 1.0, b * 3.0, c - 1.0, d * 0.5
+
+    got = [float(t.numpy()) for t in f(*[tf.constant(v) for v in (1.0, 2.0, 3.0, 4.0)])]
+    assert got == [2.0, 6.0, 2.0, 2.0]
