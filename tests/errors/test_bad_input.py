@@ -83,3 +83,24 @@ def test_names_python_normalises_stay_apart_in_generated_code():
 
     got = [float(t.numpy()) for t in f(*[tf.constant(v) for v in (1.0, 2.0, 3.0, 4.0)])]
     assert got == [2.0, 6.0, 2.0, 2.0]
+
+
+@pytest.mark.parametrize("compression", ["", "GZIP", "ZLIB"])
+def test_record_header_claiming_more_than_the_file_is_data_loss_naming_the_file(tmp_path, compression):
+    """A length of 2**40 with a valid checksum: refused before anything is allocated for it (TensorFlow
+    itself crashes on this file), as DataLossError naming the file."""
+    import gzip
+    import struct
+    import zlib
+
+    from eagerflow._src.io.records import frame, masked_crc
+
+    length = struct.pack("<Q", 2**40)
+    raw = frame(b"ok") + length + struct.pack("<I", masked_crc(length)) + b"abcd"
+    raw = {"": raw, "GZIP": gzip.compress(raw), "ZLIB": zlib.compress(raw)}[compression]
+    path = tmp_path / "huge.tfrecord"
+    path.write_bytes(raw)
+    records = iter(tf.data.TFRecordDataset(str(path), compression_type=compression))
+    assert next(records).numpy() == b"ok"
+    with pytest.raises(tf.errors.DataLossError, match="truncated record at 18' .*1099511627776 bytes, .*huge.tfrecord"):
+        next(records)
