@@ -33,6 +33,12 @@ def _norm_axis(axis, rank, op_name):
     return axis % rank
 
 
+def _check_python_axis(axis, rank):
+    """tf.stack's and tf.unstack's own check of a static axis, before any op: TensorFlow's ValueError."""
+    if rank is not None and isinstance(axis, (int, np.integer)) and not -rank <= axis < rank:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-rank}, {rank})")
+
+
 def _pack_infer(inputs, attrs):
     dtype = R.check_same_dtype("Pack", inputs)
     shape = inputs[0].shape
@@ -103,6 +109,8 @@ def stack(values, axis=0, name="stack"):
     if not values:  # TensorFlow packs nothing into an empty float32 vector
         return _array.zeros([0], _dt.float32)
     tensors = same_dtype_operands(values, "Pack")
+    if tensors[0].shape.rank is not None:
+        _check_python_axis(axis, tensors[0].shape.rank + 1)
     return bind(Pack, tuple(tensors), _NO_ATTRS if axis == 0 else {"axis": axis})
 
 
@@ -111,6 +119,7 @@ def unstack(value, num=None, axis=0, name="unstack"):
     s = x.shape
     if s.rank is None:
         raise ValueError("Cannot infer argument `num` from shape <unknown>")
+    _check_python_axis(axis, s.rank) if s.rank else None
     axis_n = _norm_axis(axis, s.rank, "Unpack") if s.rank else 0
     if s.rank == 0:
         raise ValueError("Input shape must have rank at least 1 to unstack, got rank 0")
