@@ -3,6 +3,14 @@ mode: test_bad_input.py marks them xfail(strict=True), so that a row fixed must 
 row not listed must keep matching). Most traced ones are graph-mode shape-inference wording; a few
 rows differ by TensorFlow build details (MKL kernels named in messages, MKL refusing a conv2d_transpose).
 """
+# Rows whose eager answer depends on what ran before: the first call of an op answers with its shape
+# rule's words, later ones (bind caches the rule's verdict per dtype and rank) with its kernel's, which
+# are TensorFlow's. Marked xfail without strict, so the run order of the whole suite does not matter.
+ORDER_DEPENDENT = {
+    "image_resize_neg": ("eager",),
+    "one_hot_neg_depth": ("eager",),
+}
+
 OPEN = {
     "add_shapes": ('traced',),
     "argmax_axis_out": ('traced',),

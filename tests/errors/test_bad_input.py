@@ -20,7 +20,7 @@ import eagerflow as tf
 
 sys.path.insert(0, os.path.dirname(__file__))
 from bad_input_cases import make_cases  # noqa: E402
-from bad_input_open import OPEN  # noqa: E402
+from bad_input_open import OPEN, ORDER_DEPENDENT  # noqa: E402
 from bad_input_outcome import outcome  # noqa: E402
 
 with open(os.path.join(os.path.dirname(__file__), "bad_input_oracle.json")) as _f:
@@ -66,6 +66,8 @@ def _rows():
         for mode in ("eager", "traced"):
             marks = [pytest.mark.xfail(strict=True, reason="still differs from TensorFlow")] \
                 if mode in OPEN.get(name, ()) else []
+            if mode in ORDER_DEPENDENT.get(name, ()):
+                marks = [pytest.mark.xfail(strict=False, reason="the answer depends on the calls before it")]
             yield pytest.param(name, mode, marks=marks, id=f"{name}-{mode}")
 
 

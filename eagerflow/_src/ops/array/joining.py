@@ -71,6 +71,9 @@ Pack = defop("Pack", inputs=("values",), infer=_pack_infer, kernel=_pack_kernel,
 
 
 def _unpack_kernel(x, num, axis=0):
+    if x.shape[axis] != num:  # bind caches the rule's verdict per dtype and rank, not per size
+        raise InvalidArgumentError(None, None, f"Input shape axis {axis} must equal {num}, got shape "
+                                               f"[{','.join(str(d) for d in x.shape)}]")
     return [np.take(x, i, axis=axis) for i in range(x.shape[axis])]
 
 
@@ -119,7 +122,8 @@ def unstack(value, num=None, axis=0, name="unstack"):
     s = x.shape
     if s.rank is None:
         raise ValueError("Cannot infer argument `num` from shape <unknown>")
-    _check_python_axis(axis, s.rank) if s.rank else None
+    if s.rank:
+        _check_python_axis(axis, s.rank)
     axis_n = _norm_axis(axis, s.rank, "Unpack") if s.rank else 0
     if s.rank == 0:
         raise ValueError("Input shape must have rank at least 1 to unstack, got rank 0")
