@@ -68,7 +68,7 @@ def test_dtype_must_stay_the_same():
     def f(x):
         return tf.while_loop(lambda x: x < 10, lambda x: tf.cast(x, tf.float32) * 2.0, [x])
 
-    with pytest.raises(TypeError, match="enters the loop with type int32, but has type float32"):
+    with pytest.raises(TypeError, match="enters the loop with type <dtype: 'int32'> but has type <dtype: 'float32'>"):
         f(tf.constant(1))
 
 

@@ -63,7 +63,7 @@ def test_convert_to_tensor():
     assert tf.convert_to_tensor(3.5, dtype_hint=tf.int32).dtype is tf.float32  # a hint is not forced
     with pytest.raises(ValueError, match="Tensor conversion requested dtype float64"):
         tf.convert_to_tensor(t, dtype=tf.float64)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="with an unsupported type"):
         tf.convert_to_tensor(object())
 
 

@@ -42,9 +42,12 @@ _SIMPLE = (bool, int, float, str, type(None))
 
 
 def _ident(name: str) -> str:
-    if name.isidentifier() and not keyword.iskeyword(name):
+    """A Python identifier for a node name. Only ASCII names are kept as they are: Python reads
+    identifiers NFKC-normalised, so 'µ' (micro sign) would become 'μ' (Greek mu) in the generated
+    module, and two names would meet as one."""
+    if name.isascii() and name.isidentifier() and not keyword.iskeyword(name):
         return name  # most node names; no regular expression (its first use compiles it)
-    s = re.sub(r"\W", "_", name)
+    s = re.sub(r"[^0-9A-Za-z_]", "_", name)
     if not s or s[0].isdigit() or keyword.iskeyword(s):
         s = "v_" + s
     return s

@@ -96,9 +96,9 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
     Eagerly only the taken branch runs, and a tape records its ops as any others (its gradient
     reads the recorded values: nothing to keep)."""
     if not callable(true_fn):
-        raise TypeError("true_fn must be callable.")
+        raise TypeError("'true_fn' must be callable.")
     if not callable(false_fn):
-        raise TypeError("false_fn must be callable.")
+        raise TypeError("'false_fn' must be callable.")
     if not isinstance(pred, Tensor):
         pred = as_tensor(pred)
     if isinstance(pred, EagerTensor):  # eager: plain Python control flow

@@ -61,7 +61,10 @@ class TensorArray:
             if not self._dynamic_size:
                 raise ValueError("Size must be provided if handle is not provided")
             size = 0
-        self._flow = bind(L.TensorListReserve, (self._shape_tensor(), as_int_tensor(size)),
+        size = as_int_tensor(size)
+        if self._eager and int(size.numpy()) < 0:
+            size = as_int_tensor(0)  # an eager TensorArray of negative size is empty, as in TensorFlow
+        self._flow = bind(L.TensorListReserve, (self._shape_tensor(), size),
                           {"element_dtype": self._dtype})
 
     # --- properties ---

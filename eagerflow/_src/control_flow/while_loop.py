@@ -238,8 +238,8 @@ def _check_body_outputs(body, specs, flat_vars):
     for i, (out, spec, var) in enumerate(zip(body.outputs, specs, flat_vars)):
         name = getattr(var, "name", f"loop_var_{i}") if not isinstance(var, EagerTensor) else f"loop_var_{i}"
         if out.dtype is not spec.dtype:
-            raise TypeError(f"Loop variable {name!r} enters the loop with type {spec.dtype.name}, but has type "
-                            f"{out.dtype.name} after one iteration.")
+            raise TypeError(f"Loop var {name} enters the loop with type <dtype: '{spec.dtype.name}'> but has type "
+                            f"<dtype: '{out.dtype.name}'> after 1 iteration. {name} type should remain constant.")
         if not spec.shape.is_subtype_of(spec.shape) or not out.shape.is_subtype_of(spec.shape):
             raise ValueError(
                 f"Input tensor '{name}' enters the loop with shape {spec.shape}, but has shape {out.shape} after "
@@ -251,9 +251,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
                swap_memory=False, maximum_iterations=None, name=None):
     """`tf.while_loop`: repeats `loop_vars = body(*loop_vars)` while `cond(*loop_vars)`."""
     if not callable(cond):
-        raise TypeError("cond must be callable.")
+        raise TypeError("'cond' must be callable.")
     if not callable(body):
-        raise TypeError("body must be callable.")
+        raise TypeError("'body' must be callable.")
     single = not isinstance(loop_vars, (list, tuple))  # one tensor: cond(x), body(x) -> x
     structure = loop_vars
     flat_vars = [v if isinstance(v, Tensor) else as_tensor(v) for v in nest.flatten(loop_vars, expand_composites=True)]

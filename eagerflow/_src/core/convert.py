@@ -158,9 +158,16 @@ def _infer_array(value) -> np.ndarray:
         return arr.astype(np.int32)
     if kind in ("U", "S"):
         return np.array(_encode_strings(value), dtype=object)
-    if kind == "O":
-        raise TypeError(f"Attempt to convert a value ({value!r}) with an unsupported type "
-                        f"({type(value)!r}) to a Tensor.")
+    if kind == "O" and value is None:  # TensorFlow's ValueError, in each mode's words
+        raise ValueError("None values not supported." if state.graph is not None else
+                         "Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
+    if kind == "O" and state.graph is not None:
+        raise TypeError(f"Failed to convert elements of {value!r} to Tensor. Consider casting elements to a "
+                        f"supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF "
+                        f"dtypes.")
+    if kind == "O":  # TensorFlow's eager class for a value of a type it does not convert
+        raise ValueError(f"Attempt to convert a value ({value!r}) with an unsupported type "
+                         f"({type(value)!r}) to a Tensor.")
     return arr
 
 
@@ -225,7 +232,8 @@ def _cannot_convert(value, dtype) -> str:
     """TensorFlow's words for a value that does not fit the requested dtype: eagerly the whole value,
     while tracing the first element that does not fit (TF 2.21's two messages)."""
     if state.graph is None:
-        return f"Cannot convert {value!r} to EagerTensor of dtype {dtype.name}"
+        word = {"float32": "float", "float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
+        return f"Cannot convert {value!r} to EagerTensor of dtype {word}"
     bad = value
     for element in (np.ravel(np.array(value, dtype=object)) if isinstance(value, (list, tuple)) else ()):
         try:

@@ -243,7 +243,7 @@ def as_dtype(value) -> DType:
             bfloat16_numpy_dtype()  # registers it in _BY_NP
             if _BY_NP.get(npd) is bfloat16:
                 return bfloat16
-    raise TypeError(f"Cannot convert value {value!r} to a TensorFlow DType.")
+    raise TypeError(f"Cannot convert the argument `type_value`: {value!r} to a TensorFlow DType.")
 
 
 def from_numpy(npd: np.dtype) -> DType:

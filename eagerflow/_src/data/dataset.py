@@ -28,7 +28,8 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core import nest
 from ..core.context import state
-from ..core.convert import convert_to_tensor
+from ..core.convert import convert_to_tensor, to_array
+from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor, TensorSpec
 from .reader import FunctionReader
@@ -362,7 +363,10 @@ class _RangeDataset(Dataset):
         if any(isinstance(a, Tensor) and not isinstance(a, EagerTensor) for a in args):
             self._symbolic_bounds(args)
             return
-        values = [int(a.numpy()) if isinstance(a, Tensor) else int(a) for a in args]
+        # a non-integer bound is TensorFlow's TypeError ("Cannot convert 'a' to EagerTensor of dtype int64")
+        values = [int(a.numpy()) if isinstance(a, Tensor) else int(to_array(a, _dt.int64)) for a in args]
+        if len(values) == 3 and values[2] == 0:
+            raise InvalidArgumentError(None, None, "step must be a non-zero integer.")
         r = range(*values)
         self._start, self._step = r.start, r.step
         self._size = len(r)

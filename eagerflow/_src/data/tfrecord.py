@@ -6,7 +6,9 @@ DataLossError when the pass reaches it. `compression_type` is None/"", "ZLIB" or
 """
 from __future__ import annotations
 
-from ..io.compressed import open_for_reading
+import os
+
+from ..io.compressed import check_compression, open_for_reading
 from ..io.records import records_in
 from .file_sources import FileRecordsDataset
 
@@ -20,4 +22,15 @@ class TFRecordDataset(FileRecordsDataset):
 
     def _records(self, path):
         with open_for_reading(path, self._compression) as f:
-            yield from records_in(f)
+            yield from records_in(f, (path, _most_bytes(path, check_compression(self._compression))))
+
+
+# Deflate (ZLIB and GZIP) expands at most about 1032-fold; the bound lets a record header that claims
+# more than the file could hold be refused before anything is allocated for it.
+_DEFLATE_MOST_RATIO = 1032
+
+
+def _most_bytes(path, compression):
+    """The most bytes the file can give once decompressed."""
+    size = os.path.getsize(path)
+    return size if not compression else size * _DEFLATE_MOST_RATIO + 64

@@ -10,7 +10,7 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from ..core import nest
-from ..core.convert import convert_to_tensor
+from ..core.convert import convert_to_tensor, to_array
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor, TensorSpec
@@ -20,7 +20,11 @@ from .structure import INFINITE, UNKNOWN, index_range, is_static, maximum, minim
 
 
 def _count(value):
-    return int(value.numpy()) if isinstance(value, Tensor) else int(value)
+    """A count or size argument as an int: a value that is not an integer is TensorFlow's TypeError
+    ("Cannot convert 'a' to EagerTensor of dtype int64"), not Python's int() error."""
+    if isinstance(value, Tensor):
+        return int(value.numpy())
+    return int(to_array(value, _dt.int64))
 
 
 def _symbolic(value):

@@ -66,7 +66,21 @@ def frames(records) -> bytes:
     return b"".join(parts)
 
 
-def _read_batch(stream, offset):
+def _implausible_length(offset, length, source):
+    """DataLossError naming the file when a record's header claims more bytes than the stream can
+    still hold (`source` is (file name, most bytes the stream can give), or None when unknown):
+    raised before anything is allocated for the record, not NumPy's or Python's MemoryError."""
+    if source is None:
+        return None
+    path, limit = source
+    left = max(limit - offset - HEADER, 0)
+    if length <= left:  # a footer cut short is the usual truncated record, in TensorFlow's words
+        return None
+    return DataLossError(None, None, f"truncated record at {offset}' failed with Read less bytes than requested: "
+                                     f"its header claims {length} bytes, {path} can hold at most {left} more")
+
+
+def _read_batch(stream, offset, source=None):
     """Up to a batch of records read from `stream` at `offset`: ([(offset, data, stored data CRC)],
     the error that stopped the batch or None, whether the stream ended)."""
     batch, size = [], 0
@@ -79,6 +93,9 @@ def _read_batch(stream, offset):
             hint = " (Is this even a TFRecord file?)" if offset == 0 else ""
             return batch, DataLossError(None, None, f"corrupted record at {offset}{hint}"), True
         (length,) = struct.unpack("<Q", length_bytes)
+        error = _implausible_length(offset, length, source)
+        if error is not None:
+            return batch, error, True
         data = stream.read(length)
         footer = stream.read(4)
         if len(data) < length or len(footer) < 4:
@@ -90,11 +107,12 @@ def _read_batch(stream, offset):
     return batch, None, False
 
 
-def records_in(stream):
-    """The data of each record read from a binary stream, checksums verified."""
+def records_in(stream, source=None):
+    """The data of each record read from a binary stream, checksums verified. `source`, when known, is
+    (file name, most bytes the stream can give): a length past it is DataLossError naming the file."""
     offset = 0
     while True:
-        batch, error, ended = _read_batch(stream, offset)
+        batch, error, ended = _read_batch(stream, offset, source)
         crcs = crc32c_many([data for _, data, _ in batch])
         for (start, data, stored), crc in zip(batch, crcs):
             if _mask(crc) != stored:

@@ -186,7 +186,7 @@ def out_of_memory_error(op, inputs, attrs, exc) -> Exception:
         except Exception:  # noqa: BLE001 - the message is best effort; the class is what matters
             pass
     what = "tensor"
-    if shape is not None and dtype is not None:
+    if shape is not None and dtype is not None and None not in shape:
         type_name = {"float32": "float", "float64": "double", "float16": "half"}.get(np.dtype(dtype).name,
                                                                                    np.dtype(dtype).name)
         what = f"tensor with shape[{','.join(str(int(d)) for d in shape)}] and type {type_name}"

@@ -108,6 +108,7 @@ def rank(input, name=None):
 
 def _reshape_infer(inputs, attrs):
     x, shp = inputs
+    R.check_dtype_in("Reshape", shp.dtype, (_dt.int32, _dt.int64), "shape", attr="Tshape")
     dims = static_ints(shp)
     if dims is None:
         n = shp.shape[0] if shp.shape.rank == 1 else None

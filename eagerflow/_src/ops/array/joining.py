@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.convert import is_tensor_like
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
@@ -30,6 +31,12 @@ def _norm_axis(axis, rank, op_name):
     if not -rank <= axis < rank:
         raise InvalidArgumentError(None, None, f"Expected axis to be in the range [{-rank}, {rank}), but got {axis}")
     return axis % rank
+
+
+def _check_python_axis(axis, rank):
+    """tf.stack's and tf.unstack's own check of a static axis, before any op: TensorFlow's ValueError."""
+    if rank is not None and isinstance(axis, (int, np.integer)) and not -rank <= axis < rank:
+        raise ValueError(f"Argument `axis` = {axis} not in range [{-rank}, {rank})")
 
 
 def _pack_infer(inputs, attrs):
@@ -64,6 +71,9 @@ Pack = defop("Pack", inputs=("values",), infer=_pack_infer, kernel=_pack_kernel,
 
 
 def _unpack_kernel(x, num, axis=0):
+    if x.shape[axis] != num:  # bind caches the rule's verdict per dtype and rank, not per size
+        raise InvalidArgumentError(None, None, f"Input shape axis {axis} must equal {num}, got shape "
+                                               f"[{','.join(str(d) for d in x.shape)}]")
     return [np.take(x, i, axis=axis) for i in range(x.shape[axis])]
 
 
@@ -99,9 +109,11 @@ def stack(values, axis=0, name="stack"):
     joiner = _composite_joiner(values) if COMPOSITE_JOINERS else None
     if joiner is not None:
         return joiner[1](values, axis)
+    if not values:  # TensorFlow packs nothing into an empty float32 vector
+        return _array.zeros([0], _dt.float32)
     tensors = same_dtype_operands(values, "Pack")
-    if not tensors:
-        raise ValueError("values must be a non-empty list of tensors")
+    if tensors[0].shape.rank is not None:
+        _check_python_axis(axis, tensors[0].shape.rank + 1)
     return bind(Pack, tuple(tensors), _NO_ATTRS if axis == 0 else {"axis": axis})
 
 
@@ -110,6 +122,8 @@ def unstack(value, num=None, axis=0, name="unstack"):
     s = x.shape
     if s.rank is None:
         raise ValueError("Cannot infer argument `num` from shape <unknown>")
+    if s.rank:
+        _check_python_axis(axis, s.rank)
     axis_n = _norm_axis(axis, s.rank, "Unpack") if s.rank else 0
     if s.rank == 0:
         raise ValueError("Input shape must have rank at least 1 to unstack, got rank 0")
@@ -278,10 +292,21 @@ SplitV = defop("SplitV", inputs=("value", "size_splits", "split_dim"), kernel=_s
                doc="Pieces of the given sizes along split_dim (one size may be -1: the rest).")
 
 
+def _check_num_split(num):
+    """TensorFlow's attr check of Split (the minimum of num_split is 1): eagerly InvalidArgumentError,
+    while tracing the graph builder's ValueError; never a division by zero further on."""
+    if num >= 1:
+        return
+    if state.graph is not None:
+        raise ValueError(f"Attr 'num_split' of 'Split' Op passed {num} less than minimum 1.")
+    raise InvalidArgumentError(None, None, f"Value for attr 'num_split' of {num} must be at least minimum 1")
+
+
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """`tf.split`: an int splits evenly (op Split), a list of sizes uses SplitV."""
     x = as_tensor(value)
     if isinstance(num_or_size_splits, (int, np.integer)) and not isinstance(num_or_size_splits, bool):
+        _check_num_split(int(num_or_size_splits))
         return bind(Split, (as_int_tensor(axis), x), {"num_split": int(num_or_size_splits)})
     sizes = as_int_tensor(num_or_size_splits)
     if sizes.shape.rank == 0:

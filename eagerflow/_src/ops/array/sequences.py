@@ -44,7 +44,11 @@ def _range_len(start, limit, delta):
 def _range_kernel(start, limit, delta):
     s, l, d = (v.item() for v in (start, limit, delta))
     n = _range_len(s, l, d)
-    return (start + np.arange(n, dtype=start.dtype) * delta).astype(start.dtype)
+    try:
+        return (start + np.arange(n, dtype=start.dtype) * delta).astype(start.dtype)
+    except (MemoryError, ValueError) as exc:  # the shape and dtype for TensorFlow's OOM message, in every mode
+        exc.shape, exc.dtype = [n], start.dtype
+        raise
 
 
 def _range_infer(inputs, attrs):

@@ -14,7 +14,7 @@ from ..array import basic as _array
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor, binary_operands
 from ..registry import Spec, bind, defop
-from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
+from .windows import (check_format, check_positive_strides, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
 from ..lazy_jax import jax_module, lax  # callables that import JAX on first use only
 
@@ -89,6 +89,7 @@ def _conv_infer(inputs, attrs):
     R.check_same_dtype("Conv2D", inputs)
     _check_conv_inputs("Conv2D", x.shape, f.shape, x.dtype)
     check_strides(attrs)
+    check_positive_strides(attrs)
     if x.shape.rank is None:
         return [Spec(TensorShape([None] * 4), x.dtype)]
     fdims = [None] * 4 if f.shape.rank is None else list(f.shape)

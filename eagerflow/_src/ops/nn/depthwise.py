@@ -17,7 +17,7 @@ from .. import shape_rules as R
 from ..operands import binary_operands
 from ..registry import Spec, bind, defop
 from ..shape_rules import rank_message
-from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
+from .windows import (check_format, check_positive_strides, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
 from ..lazy_jax import jax_module, jnp, lax  # callables that import JAX on first use only
 
@@ -72,6 +72,7 @@ def _depthwise_infer(inputs, attrs):
     R.check_dtype_in("DepthwiseConv2dNative", x.dtype, _TYPES, "input")
     _check_inputs(x.shape, f.shape)
     check_strides(attrs)
+    check_positive_strides(attrs)
     fdims = [None] * 4 if f.shape.rank is None else list(f.shape)
     if x.shape.rank is None:
         return [Spec(TensorShape([None] * 4), x.dtype)]

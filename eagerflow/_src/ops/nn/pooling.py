@@ -16,7 +16,7 @@ from ..array import basic as _array
 from .. import shape_rules as R
 from ..operands import as_tensor
 from ..registry import Spec, bind, defop
-from .windows import (check_format, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
+from .windows import (check_format, check_positive_ksize, check_positive_strides, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
 from ..lazy_jax import jax_module, jnp, lax  # callables that import JAX on first use only
 
@@ -30,6 +30,7 @@ def _lowest(dtype):
 
 
 def _max_pool_kernel(x, **attrs):
+    check_positive_ksize(attrs)
     k = _pool_k(attrs)
     geo = geometry(x.shape[1:3], k, attrs)
     return window_view(pad_spatial(x, geo, _lowest(x.dtype)), geo, k, attrs).max(axis=(3, 4))
@@ -73,6 +74,7 @@ def _pool_counts(in_hw, k, geo, attrs):
 
 
 def _avg_pool_kernel(x, **attrs):
+    check_positive_ksize(attrs)
     k = _pool_k(attrs)
     geo = geometry(x.shape[1:3], k, attrs)
     total = window_view(pad_spatial(x, geo), geo, k, attrs).sum(axis=(3, 4))
@@ -98,6 +100,7 @@ def _pool_infer(op_name):
         if attrs["ksize"][0] != 1 or attrs["ksize"][3] != 1:
             raise UnimplementedError(None, None, "Pooling is not yet supported on the batch nor depth dimensions.")
         check_strides(attrs)
+        check_positive_strides(attrs)
         if x.shape.rank is None:
             return [Spec(TensorShape([None] * 4), x.dtype)]
         return [Spec(TensorShape(spatial_infer(list(x.shape), _pool_k(attrs), attrs) + [x.shape[3]]), x.dtype)]

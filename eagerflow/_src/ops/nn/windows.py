@@ -102,6 +102,22 @@ def check_strides(attrs, what="strides"):
                                              "and depth dimensions.")
 
 
+def check_positive_strides(attrs):
+    """TensorFlow's shape check of a window op: every stride at least 1 (eagerly InvalidArgumentError,
+    while tracing the graph's ValueError), before any output size divides by one."""
+    bad = [s for s in attrs["strides"] if s <= 0]
+    if bad:
+        raise InvalidArgumentError(None, None, f"Stride must be > 0, but got {bad[0]}")
+
+
+def check_positive_ksize(attrs):
+    """TensorFlow's run-time check of a pooling window (the graph's shape check lets it through)."""
+    ksize = attrs["ksize"]
+    if any(k <= 0 for k in ksize):
+        raise InvalidArgumentError(None, None, "Sliding window ksize must be positive. The specified or inferred "
+                                               f"ksize is: {','.join(str(k) for k in ksize)}")
+
+
 def static_sizes(t, rank=4):
     value = static_value(t)
     return [None] * rank if value is None else [int(d) for d in np.ravel(value)]

@@ -39,6 +39,14 @@ class BaseConv(Layer):
             setattr(self, f"{family}_regularizer", _reg.get(regularizer))
             setattr(self, f"{family}_constraint", _con.get(constraint))
 
+    @staticmethod
+    def positive_filters(filters):
+        """`filters`, refused with Keras 3's ValueError unless it is a positive count (Conv2D(filters=0))."""
+        if filters is not None and filters <= 0:
+            raise ValueError(f"Invalid value for argument `filters`. Expected a strictly positive value. Received "
+                             f"filters={filters}.")
+        return filters
+
     def set_image_geometry(self, kernel_size, strides, padding, dilation_rate):
         """kernel_size, strides, padding and dilation_rate of a 2-D convolution, with Keras' check that
         strides and dilation are not both above 1."""

@@ -21,7 +21,7 @@ class Conv1D(BaseConv):
         super().__init__(activation, use_bias, {"kernel": (kernel_initializer, kernel_regularizer, kernel_constraint),
                                                 "bias": (bias_initializer, bias_regularizer, bias_constraint)},
                          activity_regularizer, data_format, **kwargs)
-        self.filters = filters
+        self.filters = self.positive_filters(filters)
         self.kernel_size = single_int(kernel_size, "kernel_size")
         self.strides = single_int(strides, "strides")
         self.dilation_rate = single_int(dilation_rate, "dilation_rate")

@@ -27,7 +27,7 @@ class Conv1DTranspose(BaseConv):
         super().__init__(activation, use_bias, {"kernel": (kernel_initializer, kernel_regularizer, kernel_constraint),
                                                 "bias": (bias_initializer, bias_regularizer, bias_constraint)},
                          activity_regularizer, data_format, **kwargs)
-        self.filters = filters
+        self.filters = self.positive_filters(filters)
         self.kernel_size, self.strides = single_int(kernel_size, "kernel_size"), single_int(strides, "strides")
         self.dilation_rate = 1
         self.padding = padding_mode(padding).upper()

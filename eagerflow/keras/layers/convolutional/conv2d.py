@@ -17,7 +17,7 @@ class Conv2D(BaseConv):
         super().__init__(activation, use_bias, {"kernel": (kernel_initializer, kernel_regularizer, kernel_constraint),
                                                 "bias": (bias_initializer, bias_regularizer, bias_constraint)},
                          activity_regularizer, data_format, **kwargs)
-        self.filters = filters
+        self.filters = self.positive_filters(filters)
         self.kernel_size = int_pair(kernel_size, "kernel_size")
         self.strides = int_pair(strides, "strides")
         self.padding = padding_mode(padding).upper()

@@ -28,7 +28,7 @@ class Conv2DTranspose(BaseConv):
                                                 "bias": (bias_initializer, bias_regularizer, bias_constraint)},
                          activity_regularizer, data_format, **kwargs)
         self.set_image_geometry(kernel_size, strides, padding, dilation_rate)
-        self.filters = filters
+        self.filters = self.positive_filters(filters)
 
     def build(self, input_shape):
         if len(input_shape) != 4:

@@ -44,7 +44,7 @@ class Conv3D(BaseConv):
         super().__init__(activation, use_bias, {"kernel": (kernel_initializer, kernel_regularizer, kernel_constraint),
                                                 "bias": (bias_initializer, bias_regularizer, bias_constraint)},
                          activity_regularizer, data_format, **kwargs)
-        self.filters = filters
+        self.filters = self.positive_filters(filters)
         self.kernel_size, self.strides = triple(kernel_size, "kernel_size"), triple(strides, "strides")
         self.dilation_rate = triple(dilation_rate, "dilation_rate")
         self.padding = padding_mode(padding).upper()
