@@ -58,7 +58,14 @@ def locked_updates(count):
     def wrap(kernel):
         @functools.wraps(kernel)
         def run_locked(*args, **kwargs):
-            locks = [lock for _, lock in sorted({id(h): update_lock(h) for h in args[:count]}.items())]
+            locks = []
+            for holder in sorted(args[:count], key=id):  # (Variables are unhashable: no set)
+                try:
+                    lock = holder._update_lock
+                except AttributeError:
+                    lock = update_lock(holder)
+                if not locks or locks[-1] is not lock:  # one holder passed twice is locked once
+                    locks.append(lock)
             for lock in locks:
                 lock.acquire()
             try:

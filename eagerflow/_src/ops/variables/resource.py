@@ -68,7 +68,10 @@ def _check_assign(var, value):
 
 def _assign(var, value):
     _check_assign(var, value)
-    lock = _lock_of(var)
+    try:
+        lock = var._update_lock  # every Variable has one; another holder gets one on first use
+    except AttributeError:
+        lock = update_lock(var)
     lock.acquire()  # one store, but not in the middle of another thread's assign_add (TensorFlow locks it too)
     try:
         var._array = value
@@ -79,7 +82,10 @@ def _assign(var, value):
 
 def _assign_add(var, delta):
     _check_assign(var, np.asarray(delta))  # TF 2.21 does not broadcast: a scalar delta needs a scalar variable
-    lock = _lock_of(var)
+    try:
+        lock = var._update_lock  # every Variable has one; another holder gets one on first use
+    except AttributeError:
+        lock = update_lock(var)
     lock.acquire()  # read, add and store as one update (core/update_locks.py); inline: the hot path
     try:
         var._array = np.asarray(var._array + delta, dtype=var._array.dtype)
@@ -90,20 +96,16 @@ def _assign_add(var, delta):
 
 def _assign_sub(var, delta):
     _check_assign(var, np.asarray(delta))
-    lock = _lock_of(var)
+    try:
+        lock = var._update_lock  # every Variable has one; another holder gets one on first use
+    except AttributeError:
+        lock = update_lock(var)
     lock.acquire()
     try:
         var._array = np.asarray(var._array - delta, dtype=var._array.dtype)
     finally:
         lock.release()
     return []
-
-
-def _lock_of(var):
-    try:
-        return var._update_lock
-    except AttributeError:
-        return update_lock(var)
 
 
 def _update_infer(inputs, attrs):
