@@ -207,18 +207,15 @@ def to_array(value, dtype: _dt.DType | None = None, strict: bool = True) -> np.n
             return _wide_ints(value, dtype)  # 2**63 fits a uint64 or a float when asked for one
     if dtype is None or arr.dtype == dtype.np_dtype:
         return arr
-    if dtype is _dt.bfloat16 and arr.dtype.kind in "biufc" and (arr.size == 0 or _lossless(arr, dtype) or (
-            isinstance(value, (np.ndarray, np.generic)) and arr.dtype.kind in "fiu")):
-        # Python floats are doubles: TensorFlow rounds them to float32, then to bfloat16
-        wide = arr if isinstance(value, (np.ndarray, np.generic)) else np.array(value, dtype=np.float64)
-        return _dt.round_to_bfloat16(wide)
     if arr.size == 0 and not isinstance(value, (np.ndarray, np.generic)):
-        return arr.astype(dtype.np_dtype)  # `[]`, `[[], []]`: no element to lose, any dtype (tf.string too)
+        return _dt.cast_array(arr, dtype)  # `[]`, `[[], []]`: no element to lose, any dtype (tf.string too)
     if _lossless(arr, dtype) or (isinstance(value, (np.ndarray, np.generic)) and arr.dtype.kind in "fiu"
                                  and (dtype.is_floating or dtype.is_complex)):
         if not isinstance(value, (np.ndarray, np.generic)) and dtype is not _dt.string:
+            if dtype is _dt.bfloat16:  # Python floats are doubles: TensorFlow's rule is float32, then bfloat16
+                return _dt.cast_array(np.array(value, dtype=np.float64), dtype)
             return np.array(value, dtype=dtype.np_dtype)  # straight from Python: no float32 rounding
-        return arr.astype(dtype.np_dtype)
+        return _dt.cast_array(arr, dtype)
     if strict and dtype.is_integer and arr.dtype.kind in "iu" and not isinstance(value, (np.ndarray, np.generic)):
         # Python ints past the requested integer type wrap around, as in TensorFlow
         # (tf.constant(2**31, tf.int32) is -2**31, tf.constant(300, tf.uint8) is 44)

@@ -206,6 +206,18 @@ def round_to_bfloat16(value) -> np.ndarray:
     return out.reshape(arr.shape).view(bf16)
 
 
+def cast_array(array, dtype: DType) -> np.ndarray:
+    """`array.astype(dtype.np_dtype)` with TensorFlow's bfloat16 rules both ways: into bfloat16 through
+    `round_to_bfloat16`, out of bfloat16 widened exactly to float32 first (as TensorFlow's kernels do;
+    ml_dtypes' own casts, e.g. of an out-of-range value to int32, change between its versions)."""
+    if dtype is bfloat16:
+        return round_to_bfloat16(array)
+    array = np.asarray(array)
+    if array.dtype.name == "bfloat16":
+        array = array.astype(np.float32)
+    return array.astype(dtype.np_dtype)
+
+
 ALL_DTYPES = (float16, float32, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
               bool_, complex64, complex128, string)
 _BY_NAME = {d.name: d for d in ALL_DTYPES}

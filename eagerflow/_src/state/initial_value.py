@@ -44,7 +44,7 @@ def initial_array(initial_value, dtype):
 
 def _as_dtype(value, dtype):
     if dtype is not None and _dt.from_numpy(value.dtype) is not dtype:
-        return _dt.round_to_bfloat16(value) if dtype is _dt.bfloat16 else value.astype(dtype.np_dtype)
+        return _dt.cast_array(value, dtype)
     return value
 
 

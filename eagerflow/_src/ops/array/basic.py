@@ -485,13 +485,9 @@ def _cast_kernel(x, DstT):
         raise InvalidArgumentError(None, None, "Cast to string is not supported")
     if x.dtype == object:
         raise InvalidArgumentError(None, None, f"Cast string to {DstT.name} is not supported")
-    if DstT is _dt.bfloat16:
-        return _dt.round_to_bfloat16(x)  # float32 first, as TensorFlow rounds (not ml_dtypes' astype)
-    if x.dtype.name == "bfloat16":  # widened exactly to float32 first, as TensorFlow's kernel does: ml_dtypes'
-        x = x.astype(np.float32)    # own bfloat16 -> int32 casts of out-of-range values changed in 0.7
     if x.dtype.kind == "c" and not DstT.is_complex:  # TensorFlow keeps the real part, silently
         x = x.real
-    return np.asarray(x).astype(DstT.np_dtype)
+    return _dt.cast_array(x, DstT)  # bfloat16 either way as TensorFlow rounds it, not as ml_dtypes does
 
 
 Cast = defop("Cast", kernel=_cast_kernel, grad=_cast_grad,
