@@ -34,7 +34,7 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError, graph_error_message
 from ..core.tensor import DeviceValue, wrap_output
-from ..core.update_locks import update_lock
+from ..core.update_locks import UpdateLocks
 from . import jit_dispatch
 from . import xla_control_flow  # noqa: F401 - adds If/While/WhileGrad to SPECIAL
 from . import xla_higher_order  # noqa: F401 - adds the higher-order gradient ops to SPECIAL
@@ -176,14 +176,8 @@ class CompiledProgram:
         if not self._updates_state:
             return self._run(values)
         holders = self._variables + tuple(v for (_, is_resource), v in zip(self._params, values) if is_resource)
-        locks = [lock for _, lock in sorted({id(h): update_lock(h) for h in holders}.items())]
-        for lock in locks:  # read, run and write back the state as one update (ids order them: no deadlock)
-            lock.acquire()
-        try:
+        with UpdateLocks(holders):  # read, run and write back the state as one update
             return self._run(values)
-        finally:
-            for lock in reversed(locks):
-                lock.release()
 
     def jaxpr_text(self):
         """What runs: the program as JAX traced it for the first call's argument types (the jaxpr

@@ -51,27 +51,40 @@ def locked_update(kernel):
     return run_locked
 
 
+class UpdateLocks:
+    """Holds the update locks of several holders at once (a fused optimizer step's variable and slots, the
+    variables a jit_compile=True call reads and writes back), taken in a fixed order (by id) so that two
+    updates sharing holders cannot deadlock; a holder passed twice is locked once."""
+
+    __slots__ = ("_locks",)
+
+    def __init__(self, holders):
+        locks = []
+        for holder in sorted(holders, key=id):  # (Variables are unhashable: no set)
+            try:
+                lock = holder._update_lock
+            except AttributeError:
+                lock = update_lock(holder)
+            if not locks or locks[-1] is not lock:
+                locks.append(lock)
+        self._locks = locks
+
+    def __enter__(self):
+        for lock in self._locks:
+            lock.acquire()
+        return self
+
+    def __exit__(self, *exc):
+        for lock in reversed(self._locks):
+            lock.release()
+
+
 def locked_updates(count):
-    """For a kernel that updates its first `count` arguments (a fused optimizer step: the variable and its
-    slots): run it holding each one's lock, taken in a fixed order (by id) so that two such kernels sharing
-    holders cannot deadlock."""
+    """For a kernel that updates its first `count` arguments: run it holding their locks (UpdateLocks)."""
     def wrap(kernel):
         @functools.wraps(kernel)
         def run_locked(*args, **kwargs):
-            locks = []
-            for holder in sorted(args[:count], key=id):  # (Variables are unhashable: no set)
-                try:
-                    lock = holder._update_lock
-                except AttributeError:
-                    lock = update_lock(holder)
-                if not locks or locks[-1] is not lock:  # one holder passed twice is locked once
-                    locks.append(lock)
-            for lock in locks:
-                lock.acquire()
-            try:
+            with UpdateLocks(args[:count]):
                 return kernel(*args, **kwargs)
-            finally:
-                for lock in reversed(locks):
-                    lock.release()
         return run_locked
     return wrap
