@@ -12,7 +12,6 @@ one step, so a reader sees the old save or the new one, never a mix.
   in one `renameat2(RENAME_EXCHANGE)` swap where Linux offers it (two renames elsewhere). Entries of
   the old directory that the writer does not own (a user's notes beside a SavedModel) are carried over
   into the new one, as an in-place writer would have left them.
-- `remove_temporaries(directory, name)`: drops temporaries a killed process left for `name`.
 """
 from __future__ import annotations
 
@@ -158,20 +157,3 @@ def _swap_into_place(tmp: str, path: str) -> None:
         os.replace(aside, path)
         raise
     os.replace(aside, tmp)
-
-
-def remove_temporaries(directory, name: str) -> None:
-    """Removes what a killed writer left for `name` in `directory` (`.NAME.tmp-*` files and folders)."""
-    prefix = temporary_prefix(name)
-    try:
-        entries = os.listdir(directory)
-    except OSError:
-        return
-    for entry in entries:
-        if entry.startswith(prefix):
-            full = os.path.join(directory, entry)
-            if os.path.isdir(full) and not os.path.islink(full):
-                shutil.rmtree(full, ignore_errors=True)
-            else:
-                with contextlib.suppress(OSError):
-                    os.unlink(full)

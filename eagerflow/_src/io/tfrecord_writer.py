@@ -1,21 +1,21 @@
 """`tf.io.TFRecordWriter` and `tf.io.TFRecordOptions`: records framed (io/records.py) into a file,
 optionally compressed as ZLIB or GZIP, which TFRecordDataset and TensorFlow read back.
 
-As in TensorFlow, the file is created (truncated) when the writer is made; `flush()` pushes
-the compressed stream so far to the file, `close()` ends it, and a closed writer refuses writes
-with FailedPreconditionError("Writer is closed.").
+The records go to a temporary file beside the target, renamed over it by `close()` (io/atomic.py's
+`atomic_file`), so a writer that fails or is interrupted leaves a file that was there before as it
+was; unlike TensorFlow's writer, which truncates the file when it is made, the new records show only
+once the writer is closed. `flush()` pushes the compressed stream so far to the temporary file, and a
+closed writer refuses writes with FailedPreconditionError("Writer is closed.").
 Records wait in a small queue (up to 4 MB / 4096 records) and are framed together, so their
 checksums are computed many at a time (io/crc32c.py); flush() and close() write the queue out.
 """
 from __future__ import annotations
 
 import contextlib
-import os
-import tempfile
 import zlib
 
 from ..core.errors import FailedPreconditionError
-from .atomic import temporary_prefix
+from .atomic import atomic_file
 from .compressed import compressor
 from .gfile import os_error
 from .records import frames
@@ -62,14 +62,11 @@ class TFRecordWriter:
         if self._compressor is not None and isinstance(options, TFRecordOptions) and options.compression_level:
             self._compressor = zlib.compressobj(level=options.compression_level, wbits=31 if kind == "GZIP" else 15)
         self._queue, self._queued_bytes = [], 0
-        # Written under a temporary name beside the file and renamed over it by close() (io/atomic.py): a
-        # writer that fails or is interrupted leaves a file that was there before as it was.
+        self._placing = contextlib.ExitStack()  # the open atomic_file: closing it puts the file in place
         try:
-            fd, self._temporary = tempfile.mkstemp(prefix=temporary_prefix(self._path),
-                                                   dir=os.path.dirname(os.path.abspath(self._path)))
+            self._file = self._placing.enter_context(atomic_file(self._path))
         except OSError as e:
             raise os_error(self._path, e) from None
-        self._file = os.fdopen(fd, "wb")
 
     def write(self, record):
         if isinstance(record, str):
@@ -88,12 +85,9 @@ class TFRecordWriter:
         """Runs a write; if it fails (a full disk, an interrupt), the temporary file goes and the writer closes."""
         try:
             write()
-        except BaseException:
-            file, self._file = self._file, None
-            with contextlib.suppress(OSError):
-                file.close()
-            with contextlib.suppress(OSError):
-                os.unlink(self._temporary)
+        except BaseException as exc:
+            self._file = None
+            self._placing.__exit__(type(exc), exc, exc.__traceback__)  # atomic_file removes the temporary
             raise
 
     def _write_queue(self):
@@ -117,22 +111,14 @@ class TFRecordWriter:
         """Writes what is queued and puts the file in place (a failure removes the temporary file)."""
         if self._file is None:
             return
-        file, self._file = self._file, None
-        try:
-            with file:
-                self._file = file
-                self._write_queue()
-                if self._compressor is not None:
-                    file.write(self._compressor.flush())
-                file.flush()
-                os.fsync(file.fileno())
-                self._file = None
-            os.replace(self._temporary, self._path)
-        except BaseException:
-            self._file = None
-            with contextlib.suppress(OSError):
-                os.unlink(self._temporary)
-            raise
+        self._guarded(self._finish)
+
+    def _finish(self):
+        self._write_queue()
+        if self._compressor is not None:
+            self._file.write(self._compressor.flush())
+        self._file = None
+        self._placing.close()  # flushed, fsynced and renamed into place
 
     def __enter__(self):
         return self
