@@ -112,7 +112,7 @@ def known(values):
 
 def _fold(op, args):
     """The op's NumPy kernel on arrays known at trace time (shape arithmetic), or None."""
-    if op.opdef.stateful or op.opdef.effects or not known(args) or any(np.size(a) > _FOLD_LIMIT for a in args):
+    if not op.opdef.may_run_early or not known(args) or any(np.size(a) > _FOLD_LIMIT for a in args):
         return None
     try:
         with np.errstate(all="ignore"):

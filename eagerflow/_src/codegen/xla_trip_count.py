@@ -129,7 +129,7 @@ class _Runner:
     ones (a random draw, a variable read) are never run at trace time."""
 
     def __init__(self, branch, ops, externals, wanted):
-        self._program, self._ops = branch.program, [op for op in ops if not (op.opdef.stateful or op.opdef.effects)]
+        self._program, self._ops = branch.program, [op for op in ops if op.opdef.may_run_early]
         self._explicit = [(i, id(ph)) for i, ph in enumerate(branch.explicit) if i in wanted]
         self._base = {}
         for j, ph in enumerate(branch.graph.internal_captures):

@@ -121,6 +121,12 @@ class OpDef:
     def differentiable(self) -> bool:
         return self.grad is not NO_GRADIENT
 
+    @property
+    def may_run_early(self) -> bool:
+        """Whether the op may run before its call, on values known early (constant folding, static values,
+        XLA's trace-time evaluation and trip counts): not stateful, and no effect outside the process."""
+        return not (self.stateful or self.effects)
+
     def __repr__(self):
         return f"<OpDef {self.name}>"
 

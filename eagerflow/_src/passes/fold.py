@@ -60,8 +60,7 @@ def fold_constants(program):
     from ..graph.graph import Operation, SymbolicTensor
     from ..ops.array.basic import Const
     for op in program.ops:
-        if op.opdef.stateful or op.opdef.effects or op.type in ("Const", "Placeholder") or not op.inputs \
-                or _too_big(op):
+        if not op.opdef.may_run_early or op.type in ("Const", "Placeholder") or not op.inputs or _too_big(op):
             continue
         if all(id(t) in program.subst for t in op.outputs):
             continue  # already replaced (a forwarded Identity): a second substitution would overwrite it

@@ -92,7 +92,7 @@ def _known(tensor, depth):
     if value is not None:
         return np.asarray(value)
     op = getattr(tensor, "op", None)
-    if op is None or depth > _MAX_DEPTH or op.opdef.stateful or op.opdef.effects:  # never read a file here
+    if op is None or depth > _MAX_DEPTH or not op.opdef.may_run_early:  # never read a file here
         return None
     if op.type in _SHAPE_QUERIES:
         shape = op.inputs[0].shape
