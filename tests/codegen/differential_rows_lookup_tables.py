@@ -22,21 +22,43 @@ def rows(Row):
 
 
 def mutable_rows(Row):
-    """The pure ops a MutableHashTable's insert / remove compute its next state with."""
+    """A MutableHashTable's insert, remove and export (lookup and size read through export), each run
+    from an empty table so that every way of running a row starts from the same state."""
+    import eagerflow as tf
     from eagerflow._src.core.errors import InvalidArgumentError
-    from eagerflow._src.ops.lookup.mutable import table_insert, table_remove
-    keys = np.array([b"a", b"c", b"d"], dtype=object)
-    values = np.array([1, 3, 4], np.int64)
+    tables = {}
+
+    def fresh(key_dtype, value_dtype, default):
+        table = tables.get((key_dtype, value_dtype))
+        if table is None:
+            table = tables[key_dtype, value_dtype] = tf.lookup.experimental.MutableHashTable(
+                key_dtype, value_dtype, default)
+        table.remove(table.export()[0])
+        return table
+
+    def words(k, v):
+        table = fresh(tf.string, tf.int64, -1)
+        table.insert(tf.constant(["a", "c", "d"]), tf.constant([1, 3, 4], tf.int64))
+        table.insert(k, v)
+        return table.export()
+
+    def vectors(k, v):
+        table = fresh(tf.int64, tf.float32, [0.0, 0.0])
+        table.insert(tf.constant([1, 4], tf.int64), tf.zeros([2, 2]))
+        table.insert(k, v)
+        return table.lookup(tf.constant([4, 2, 3], tf.int64)), table.size()
+
+    def removed(k):
+        table = fresh(tf.string, tf.int64, -1)
+        table.insert(tf.constant(["a", "c", "d"]), tf.constant([1, 3, 4], tf.int64))
+        table.remove(k)
+        return table.export()
+
     return [
-        Row("MutableTableInsert", lambda k, v: table_insert(keys, values, k, v),
-            (np.array([b"c", b"b", b"b"], dtype=object), np.array([30, 2, 20], np.int64))),
-        Row("MutableTableInsert", lambda k, v: table_insert(np.array([1, 4], np.int64), np.zeros([2, 2], np.float32),
-                                                            k, v),
-            (np.array([[4, 2]], np.int64), np.ones([1, 2, 2], np.float32)), label="vector_values"),
-        Row("MutableTableInsert", lambda k, v: table_insert(keys, values, k, v),
-            (np.array([b"q", b"r"], dtype=object), np.array([1], np.int64)), raises=InvalidArgumentError,
-            label="value_shape"),
-        Row("MutableTableRemove", lambda k: table_remove(keys, values, k), (np.array([b"c", b"z"], dtype=object),)),
-        Row("MutableTableRemove", lambda k: table_remove(np.array([1, 4, 9], np.int64), values, k),
-            (np.array([9, 2], np.int64),), label="int"),
+        Row("MutableHashTableInsert", words, (np.array([b"c", b"b", b"b"], dtype=object), np.array([30, 2, 20], np.int64))),
+        Row("MutableHashTableExport", vectors, (np.array([[4, 2]], np.int64), np.ones([1, 2, 2], np.float32)),
+            label="vector_values"),
+        Row("MutableHashTableInsert", words, (np.array([b"q", b"r"], dtype=object), np.array([1], np.int64)),
+            raises=InvalidArgumentError, label="value_shape"),
+        Row("MutableHashTableRemove", removed, (np.array([b"c", b"z"], dtype=object),)),
     ]

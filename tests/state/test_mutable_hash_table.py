@@ -104,3 +104,74 @@ def test_tables_are_freed():
     del m
     gc.collect()
     assert sum(r() is not None for r in refs) == 0
+
+
+def _race(worker, threads=8):
+    import threading
+
+    barrier = threading.Barrier(threads)
+    errors = []
+
+    def run(i):
+        barrier.wait()
+        try:
+            worker(i)
+        except Exception as err:  # noqa: BLE001 - reported by the assert below
+            errors.append(err)
+
+    pool = [threading.Thread(target=run, args=(i,)) for i in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    assert errors == []
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_inserts_and_removes_from_threads_lose_nothing(traced):
+    """TensorFlow's table kernels hold the table's lock: 8 threads x 150 single-key inserts leave 1,200
+    keys, and removing every even key from 8 threads leaves exactly the odd ones."""
+    m = tf.lookup.experimental.MutableHashTable(tf.int64, tf.int64, -1)
+    insert = tf.function(m.insert) if traced else m.insert
+    remove = tf.function(m.remove) if traced else m.remove
+
+    def inserts(i):
+        for j in range(150):
+            key = np.int64(i * 1000 + j)
+            insert(tf.constant([key], tf.int64), tf.constant([key * 2], tf.int64))
+
+    _race(inserts)
+    assert m.size().numpy() == 1200
+
+    def removes(i):
+        for j in range(0, 150, 2):
+            remove(tf.constant([i * 1000 + j], tf.int64))
+
+    _race(removes)
+    keys, values = m.export()
+    assert sorted(keys.numpy().tolist()) == [i * 1000 + j for i in range(8) for j in range(1, 150, 2)]
+    np.testing.assert_array_equal(values.numpy(), keys.numpy() * 2)
+
+
+def test_readers_never_see_keys_beside_values_of_another_update():
+    import sys
+
+    default_interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads often, so that a read between two stores shows up
+    m = tf.lookup.experimental.MutableHashTable(tf.int64, tf.int64, -1)
+    seen = []
+
+    def work(i):
+        for j in range(200):
+            if i % 2:
+                key = np.int64(i * 1000 + j)
+                m.insert(tf.constant([key], tf.int64), tf.constant([key * 2], tf.int64))
+            else:
+                keys, values = m.export()
+                seen.append(keys.shape == values.shape and bool(np.all(values.numpy() == keys.numpy() * 2)))
+
+    try:
+        _race(work)
+    finally:
+        sys.setswitchinterval(default_interval)
+    assert len(seen) == 800 and all(seen)

@@ -3,10 +3,10 @@ state lives across tf.function calls.
 
 TensorFlow keeps it behind a resource handle. Here the state is two non-trainable variables (keys sorted
 ascending, values alongside, each first dimension unknown), so a traced function captures them by
-reference like any variable and sees every change, eager or traced. insert / remove are pure ops over
-the pair (ops/lookup/mutable.py) followed by two assigns; lookup is VocabularyLookup (scalar values) or a
-position lookup and a gather (vector values). An insert or remove is a read of both variables and two
-assigns, not one atomic step: threads changing one table at the same time can lose an update.
+reference like any variable and sees every change, eager or traced. insert / remove are one op each that
+updates both variables under their update locks, so threads sharing a table lose no update; lookup, size
+and export start from one consistent snapshot of the pair (ops/lookup/mutable.py). lookup is
+VocabularyLookup (scalar values) or a position lookup and a gather (vector values).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from ..core.convert import convert_to_tensor
 from ..core.shape import TensorShape
 from ..ops.array.joining import concat
 from ..ops.array.basic import reshape, shape, size, where
-from ..ops.lookup.mutable import table_insert, table_remove
+from ..ops.lookup.mutable import table_export, table_insert_in_place, table_remove_in_place
 from ..ops.lookup.tables import _check_key_dtype
 from ..ops.math.elementwise import greater_equal, maximum
 from ..ops.array.sequences import range as index_range
@@ -69,30 +69,26 @@ class MutableHashTable:
 
     def size(self, name=None):
         """The number of keys, an int64 scalar."""
-        return size(self._keys.read_value(), out_type=dtypes.int64)
+        return size(self.export()[0], out_type=dtypes.int64)
 
     def insert(self, keys, values, name=None):
         """Maps each of `keys` to the matching entry of `values` (a later duplicate wins)."""
         keys = _convert("keys", keys, self._key_dtype)
         values = _convert("values", values, self._value_dtype)
-        new_keys, new_values = table_insert(self._keys.read_value(), self._values.read_value(), keys, values)
-        self._keys.assign(new_keys)
-        self._values.assign(new_values)
+        table_insert_in_place(self._keys, self._values, keys, values)
 
     def remove(self, keys, name=None):
         """Removes `keys` from the table; keys that are not in it are ignored."""
         keys = convert_to_tensor(keys)
         _check_key_dtype(keys, self._key_dtype)
-        new_keys, new_values = table_remove(self._keys.read_value(), self._values.read_value(), keys)
-        self._keys.assign(new_keys)
-        self._values.assign(new_values)
+        table_remove_in_place(self._keys, self._values, keys)
 
     def lookup(self, keys, dynamic_default_values=None, name=None):
         """Each key's value, or the default value (of shape value_shape) for a missing key."""
         if dynamic_default_values is not None:
             raise NotImplementedError("MutableHashTable.lookup: dynamic_default_values is not supported yet")
         keys = _convert("keys", keys, self._key_dtype)
-        table_keys, table_values = self._keys.read_value(), self._values.read_value()
+        table_keys, table_values = self.export()
         if not self._value_shape:
             return vocabulary_lookup(table_keys, table_values, keys, self._default_value)
         positions = vocabulary_lookup(table_keys, index_range(size(table_keys, out_type=dtypes.int64)), keys,
@@ -107,5 +103,5 @@ class MutableHashTable:
 
     def export(self, name=None):
         """(keys, values) tensors of the table's contents."""
-        return self._keys.read_value(), self._values.read_value()
+        return tuple(table_export(self._keys, self._values))
 

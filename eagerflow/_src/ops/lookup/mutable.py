@@ -1,18 +1,21 @@
-"""The pure ops behind tf.lookup.experimental.MutableHashTable (state/mutable_hash_table.py).
+"""The ops behind tf.lookup.experimental.MutableHashTable (state/mutable_hash_table.py).
 
-The table's state is two variables, its keys sorted ascending and their values in the same order; an
-insert or a remove computes the new pair from the old one with an op below and assigns it back, and a
-lookup is VocabularyLookup over the pair. So the table needs no state op of its own: it lives across
-tf.function calls exactly as variables do. No gradients (keys are discrete; tables are not trained).
+The table's state is two variables, its keys sorted ascending and their values in the same order, so it
+lives across tf.function calls exactly as variables do. It changes through the ops below, which take the
+two variables' handles and read, compute and store both under both variables' update locks
+(core/update_locks.py): an insert from one thread cannot be lost to another's, and a reader
+(MutableHashTableExport, behind lookup, size and export) never sees new keys beside old values. No
+gradients (keys are discrete; tables are not trained).
 """
 from __future__ import annotations
 
 import numpy as np
 
 from ...core.errors import InvalidArgumentError
-from ...core.shape import TensorShape
+from ...core.update_locks import UpdateLocks
 from ..operands import as_tensor
 from ..registry import NO_GRADIENT, Spec, bind, defop
+from ..variables.resource import _var_spec
 
 
 def shape_text(shape):
@@ -42,26 +45,50 @@ def _remove_kernel(keys, values, gone):
     return keys[keep], values[keep]
 
 
-def _table_infer(inputs, attrs):
-    keys, values = inputs[0], inputs[1]
-    value_shape = values.shape.as_list()[1:] if values.shape.rank is not None else None
-    return [Spec(TensorShape([None]), keys.dtype),
-            Spec(TensorShape(None if value_shape is None else [None] + value_shape), values.dtype)]
+def _insert_in_place(keys_var, values_var, new_keys, new_values):
+    with UpdateLocks((keys_var, values_var)):
+        keys_var._array, values_var._array = _insert_kernel(keys_var._array, values_var._array, new_keys,
+                                                            new_values)
+    return []
 
 
-MutableTableInsert = defop(
-    "MutableTableInsert", inputs=("keys", "values", "new_keys", "new_values"), kernel=_insert_kernel,
-    infer=_table_infer, grad=NO_GRADIENT, multi_output=True,
-    doc="The sorted (keys, values) of a table after inserting new_keys -> new_values (later ones win).")
-MutableTableRemove = defop(
-    "MutableTableRemove", inputs=("keys", "values", "remove_keys"), kernel=_remove_kernel,
-    infer=_table_infer, grad=NO_GRADIENT, multi_output=True,
-    doc="The sorted (keys, values) of a table without remove_keys.")
+def _remove_in_place(keys_var, values_var, gone):
+    with UpdateLocks((keys_var, values_var)):
+        keys_var._array, values_var._array = _remove_kernel(keys_var._array, values_var._array, gone)
+    return []
 
 
-def table_insert(keys, values, new_keys, new_values):
-    return bind(MutableTableInsert, [as_tensor(keys), as_tensor(values), as_tensor(new_keys), as_tensor(new_values)])
+def _export(keys_var, values_var):
+    with UpdateLocks((keys_var, values_var)):
+        return keys_var._array, values_var._array
 
 
-def table_remove(keys, values, remove_keys):
-    return bind(MutableTableRemove, [as_tensor(keys), as_tensor(values), as_tensor(remove_keys)])
+def _export_infer(inputs, attrs):
+    (keys_shape, keys_dtype), (values_shape, values_dtype) = _var_spec(inputs[0]), _var_spec(inputs[1])
+    return [Spec(keys_shape, keys_dtype), Spec(values_shape, values_dtype)]
+
+
+MutableHashTableInsert = defop(
+    "MutableHashTableInsert", inputs=("keys_resource", "values_resource", "keys", "values"),
+    kernel=_insert_in_place, multi_output=True, infer=lambda inputs, attrs: [], grad=NO_GRADIENT, stateful=True,
+    doc="Inserts keys -> values into the table held by two variables, as one update of both.")
+MutableHashTableRemove = defop(
+    "MutableHashTableRemove", inputs=("keys_resource", "values_resource", "keys"),
+    kernel=_remove_in_place, multi_output=True, infer=lambda inputs, attrs: [], grad=NO_GRADIENT, stateful=True,
+    doc="Removes keys from the table held by two variables, as one update of both.")
+MutableHashTableExport = defop(
+    "MutableHashTableExport", inputs=("keys_resource", "values_resource"), kernel=_export, multi_output=True,
+    infer=_export_infer, grad=NO_GRADIENT,
+    doc="The table's (keys, values) as one consistent snapshot of both variables.")
+
+
+def table_insert_in_place(keys_var, values_var, new_keys, new_values):
+    bind(MutableHashTableInsert, [keys_var.handle, values_var.handle, as_tensor(new_keys), as_tensor(new_values)])
+
+
+def table_remove_in_place(keys_var, values_var, remove_keys):
+    bind(MutableHashTableRemove, [keys_var.handle, values_var.handle, as_tensor(remove_keys)])
+
+
+def table_export(keys_var, values_var):
+    return bind(MutableHashTableExport, [keys_var.handle, values_var.handle])
