@@ -127,6 +127,7 @@ _LAZY = {
     "metrics": (".keras.metrics", None),
     "optimizers": (".keras.optimizers", None),
     "initializers": (".keras.initializers", None),
+    "audio": ("._src.api.audio", None),
     "bitwise": ("._src.api.bitwise", None),
     "compat": ("._src.api.compat", None),
     "lookup": ("._src.api.lookup", None),

@@ -1,0 +1,1 @@
+"""tf.audio: WAV decoding and encoding."""
