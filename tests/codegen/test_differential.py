@@ -36,6 +36,7 @@ from tests.codegen import differential_rows_signal
 from tests.codegen import differential_rows_linalg
 from tests.codegen import differential_rows_sets
 from tests.codegen import differential_rows_image
+from tests.codegen import differential_rows_codecs
 
 eagerflow._src.ops.import_every_op_module()  # every op family registers its ops
 
@@ -535,6 +536,7 @@ ROWS += differential_rows_everyday.rows(Row)  # tf.linalg / tf.math additions (i
 ROWS += differential_rows_strings.rows(Row)  # tf.strings
 ROWS += differential_rows_breadth.rows(Row)  # tf.nn / tf.math / tf.random breadth, in their own file
 ROWS += differential_rows_io.rows(Row)  # tf.io
+ROWS += differential_rows_codecs.rows(Row)  # tf.io / tf.audio image and sound files
 ROWS += differential_rows_signal.rows(Row)  # tf.signal
 ROWS += differential_rows_linalg.rows(Row)  # tf.linalg: expm, sqrtm, logm, lu, eig, banded solve, eigh_tridiagonal
 ROWS += differential_rows_sparse.rows(Row)  # tf.sparse

@@ -1,0 +1,52 @@
+"""Differential rows (generated code == eager == reference interpreter) for the image and sound codecs
+(ops/image/png.py, jpeg.py, decode_image.py, ops/audio/wav.py), beside test_differential.py. `rows(Row)`
+builds them with that test's Row class; the JPEG, GIF and BMP rows need Pillow (the `image` extra) and are
+left out without it."""
+import importlib.util
+import io
+
+import numpy as np
+
+import eagerflow as tf
+
+_PIXELS = (np.arange(6 * 5 * 3).reshape(6, 5, 3) * 7 % 256).astype(np.uint8)
+_AUDIO = np.array([[0.0, 0.5], [-0.5, 1.0], [0.25, -1.0]], np.float32)
+
+
+def _s(data):
+    return np.array(data, dtype=object)
+
+
+def _png():
+    return tf.io.encode_png(_PIXELS).numpy()
+
+
+def _encoded(fmt):
+    from PIL import Image
+    out = io.BytesIO()
+    Image.fromarray(_PIXELS).save(out, fmt)
+    return out.getvalue()
+
+
+def rows(Row):
+    wav = tf.audio.encode_wav(_AUDIO, 8000).numpy()
+    found = [
+        Row("EncodeWav", lambda a: tf.audio.encode_wav(a, 8000), (_AUDIO,)),
+        Row("DecodeWav", lambda w: tf.audio.decode_wav(w, desired_channels=1), (_s(wav),)),
+        Row("DecodeWav", tf.audio.decode_wav, (_s(b"hello"),), raises=tf.errors.InvalidArgumentError, label="bad"),
+        Row("EncodePng", tf.io.encode_png, (_PIXELS.astype(np.uint16) * 257,)),
+        Row("DecodePng", lambda p: tf.io.decode_png(p, channels=4, dtype=tf.uint16),
+            (_s(tf.io.encode_png(_PIXELS.astype(np.uint16) * 300).numpy()),)),
+    ]
+    if importlib.util.find_spec("PIL") is None:
+        return found
+    jpeg = _encoded("JPEG")
+    return found + [
+        Row("DecodePng", lambda p: tf.io.decode_png(p, channels=1), (_s(_png()),), label="grey"),
+        Row("EncodeJpeg", lambda x: tf.io.decode_jpeg(tf.io.encode_jpeg(x, quality=80)), (_PIXELS,)),
+        Row("DecodeJpeg", lambda j: tf.io.decode_jpeg(j, channels=1), (_s(jpeg),)),
+        Row("IsJpeg", tf.io.is_jpeg, (_s(jpeg),)),
+        Row("DecodeImage", lambda j: tf.io.decode_image(j, dtype=tf.float32), (_s(jpeg),)),
+        Row("DecodeBmp", lambda b: tf.io.decode_bmp(b, channels=4), (_s(_encoded("BMP")),)),
+        Row("DecodeGif", tf.io.decode_gif, (_s(_encoded("GIF")),)),
+    ]
