@@ -236,9 +236,15 @@ def _names_reached(fn, depth=0, seen=None):
     return names
 
 
+# Kernels whose code names one of _FILE_NAMES without touching a file, each with the reason.
+_NOT_FILES = {name: "Pillow's Image.open of the bytes in an io.BytesIO: nothing outside the tensor is read"
+              for name in ("DecodePng", "DecodeJpeg", "DecodeImage", "DecodeBmp", "DecodeGif")}
+
+
 def test_every_op_whose_kernel_touches_files_carries_the_files_effect():
     register_every_op()
-    touching = sorted(name for name, op in OPS.items() if _names_reached(op.kernel) & _FILE_NAMES)
+    touching = sorted(name for name, op in OPS.items() if _names_reached(op.kernel) & _FILE_NAMES
+                      and name not in _NOT_FILES)
     assert {"ReadFile", "WriteFile", "PrintV2"} <= set(touching)
     unflagged = []
     for name in touching:
