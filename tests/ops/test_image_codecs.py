@@ -187,3 +187,13 @@ def test_errors_as_tensorflow(call, cls, message):
     with pytest.raises(cls) as info:
         call()
     assert str(info.value).startswith(message) or message in str(info.value)
+
+
+def test_resize_with_pad_of_an_image_whose_size_is_known_only_when_run():
+    """Keras' image_dataset_from_directory(pad_to_aspect_ratio=True) pads decoded files of any size."""
+    rng = np.random.default_rng(0)
+    pad = tf.function(lambda x: tf.image.resize_with_pad(x, 5, 6))
+    assert pad.get_concrete_function(tf.TensorSpec([None, None, 3])).structured_outputs.shape.as_list() == [5, 6, 3]
+    for shape in ([7, 4, 3], [3, 8, 3], [5, 6, 3]):
+        image = rng.uniform(0, 255, shape).astype(np.float32)
+        np.testing.assert_allclose(pad(image).numpy(), tf.image.resize_with_pad(image, 5, 6).numpy(), atol=1e-4)

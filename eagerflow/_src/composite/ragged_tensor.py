@@ -63,6 +63,11 @@ class RaggedTensor:
         return from_uniform_row_length(values, uniform_row_length, nrows, validate)
 
     @classmethod
+    def from_tensor(cls, tensor, lengths=None, padding=None, ragged_rank=1, name=None, row_splits_dtype=_dt.int64):
+        from ..ops.ragged.from_tensor import from_tensor
+        return from_tensor(tensor, lengths, padding, ragged_rank, row_splits_dtype)
+
+    @classmethod
     def from_sparse(cls, st_input, name=None, row_splits_dtype=_dt.int64):
         from ..ops.ragged.convert import from_sparse
         return from_sparse(st_input, row_splits_dtype)

@@ -10,6 +10,10 @@ from .datasets import split_dataset, timeseries_dataset_from_array  # noqa: F401
 from .packing import (deserialize_keras_object, get_source_inputs, is_keras_tensor,  # noqa: F401
                       pack_x_y_sample_weight, serialize_keras_object, unpack_x_y_sample_weight)
 from .py_dataset import PyDataset, Sequence  # noqa: F401
+from .audio_dataset import audio_dataset_from_directory  # noqa: F401
+from .image_dataset import image_dataset_from_directory  # noqa: F401
+from .image_utils import array_to_img, img_to_array, load_img, save_img  # noqa: F401
+from .text_dataset import text_dataset_from_directory  # noqa: F401
 
 CustomObjectScope = custom_object_scope
 

@@ -153,11 +153,42 @@ def resize_with_pad(image, target_height, target_width, method="bilinear", antia
     """Resizes to fit the target keeping the aspect ratio, then pads the rest with zeros, centred."""
     from .resizing import resize
     t = _image(image)
-    height, width = _known_hw(t, "resize_with_pad")
     th, tw = int(target_height), int(target_width)
+    height, width = _static_hw(t)
+    if height is None or width is None:
+        return _resize_with_pad_traced(t, th, tw, method, antialias)
     ratio = max(width / tw, height / th)
     float_h, float_w = height / ratio, width / ratio
     resized = resize(t, [int(math.floor(float_h)), int(math.floor(float_w))], method=method, antialias=antialias)
     # the offsets come from the unrounded sizes, as TensorFlow computes them
     return pad_to_bounding_box(resized, max(0, int(math.floor((th - float_h) / 2))),
                                max(0, int(math.floor((tw - float_w) / 2))), th, tw)
+
+
+def _resize_with_pad_traced(t, th, tw, method, antialias):
+    """resize_with_pad of an image whose height or width is known only when the function runs (a file
+    decoded in a dataset map): the same sizes and offsets, computed by ops in float32 as TensorFlow does."""
+    from ...core import dtypes as _dt
+    from ..array import basic as _array
+    from ..array.joining import stack
+    from ..array.padding import pad
+    from ..math import elementwise as _math
+    from .resizing import resize
+    h_axis, w_axis = _hw_axes(t)
+    dims = _array.shape(t)
+    fh, fw = _math.cast(dims[h_axis], _dt.float32), _math.cast(dims[w_axis], _dt.float32)
+    ratio = _math.maximum(fw / float(tw), fh / float(th))
+    float_h, float_w = fh / ratio, fw / ratio
+    size = stack([_math.cast(_math.floor(float_h), _dt.int32), _math.cast(_math.floor(float_w), _dt.int32)])
+    resized = resize(t, size, method=method, antialias=antialias)
+    top = _math.maximum(0, _math.cast(_math.floor((float(th) - float_h) / 2), _dt.int32))
+    left = _math.maximum(0, _math.cast(_math.floor((float(tw) - float_w) / 2), _dt.int32))
+    rank = t.shape.rank
+    rows = [stack([0, 0])] * rank
+    rows[h_axis] = stack([top, th - top - size[0]])
+    rows[w_axis] = stack([left, tw - left - size[1]])
+    out = pad(resized, stack(rows))
+    static = t.shape.as_list()  # batch and channels as the input's
+    static[h_axis], static[w_axis] = th, tw
+    out.set_shape(static)
+    return out

@@ -367,7 +367,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     if rank not in (3, 4):
         raise ValueError("'images' must have either 3 or 4 dimensions.")
     if rank == 3:
-        images = _array.reshape(images, [1] + [-1 if d is None else d for d in images.shape.as_list()])
+        images = _array.expand_dims(images, 0)  # (not a reshape: height and width may both be unknown)
     size = _size_tensor(size)
     if preserve_aspect_ratio:
         size = _aspect_preserving_size(images, size)
@@ -385,8 +385,7 @@ def resize(images, size, method=ResizeMethod.BILINEAR, preserve_aspect_ratio=Fal
     else:
         raise ValueError(f"Resize method is not implemented: {method}")
     if rank == 3:
-        dims = out.shape.as_list()[1:]
-        out = _array.reshape(out, [-1 if d is None else d for d in dims])
+        out = _array.squeeze(out, [0])
     return out
 
 

@@ -1,0 +1,64 @@
+"""`keras.utils.audio_dataset_from_directory`: a batched dataset of (audio, label) from a folder of 16-bit
+PCM .wav files, one sub-folder per class, with Keras 3's file order, split and label forms. Audio is
+float32 [samples, channels]: cut or zero-padded to `output_sequence_length`, else batched with padding
+(`padded_batch`) or as ragged rows (`ragged=True`). Resampling (`sampling_rate`) needs a resampler Keras
+takes from tensorflow-io; eagerflow has none yet and says so."""
+from __future__ import annotations
+
+import numpy as np
+
+from .directory_index import (check_labels_argument, check_split_arguments, files_dataset, index_directory,
+                              split_for_subset)
+
+AUDIO_FORMATS = (".wav",)
+
+
+def audio_dataset_from_directory(directory, labels="inferred", label_mode="int", class_names=None, batch_size=32,
+                                 sampling_rate=None, output_sequence_length=None, ragged=False, shuffle=True,
+                                 seed=None, validation_split=None, subset=None, follow_links=False, verbose=True):
+    """Audio [batch, samples, channels] and labels from `directory/<class>/<file>.wav`; a pair of datasets
+    for `subset="both"`."""
+    import eagerflow as tf
+    check_labels_argument(labels, label_mode, class_names, "audio")
+    if ragged and output_sequence_length is not None:
+        raise ValueError("Cannot set both `ragged` and `output_sequence_length`")
+    if sampling_rate is not None:
+        if not isinstance(sampling_rate, int):
+            raise ValueError(f"`sampling_rate` should have an integer value. Received: sampling_rate={sampling_rate}")
+        if sampling_rate <= 0:
+            raise ValueError(f"`sampling_rate` should be higher than 0. Received: sampling_rate={sampling_rate}")
+        raise ImportError("To use the argument `sampling_rate`, Keras resamples with tensorflow-io, which eagerflow "
+                          "does not have: resample the files beforehand, or leave `sampling_rate=None`.")
+    if labels is None or label_mode is None:
+        labels, label_mode = None, None
+    check_split_arguments(validation_split, subset, shuffle, seed)
+    seed = np.random.randint(1e6) if seed is None else seed
+    paths, labels, class_names = index_directory(directory, labels, AUDIO_FORMATS, class_names, shuffle, seed,
+                                                 follow_links, verbose)
+    if label_mode == "binary" and len(class_names) != 2:
+        raise ValueError(f'When passing `label_mode="binary"`, there must be exactly 2 class_names. Received: '
+                         f"class_names={class_names}")
+    samples = -1 if output_sequence_length is None else output_sequence_length
+
+    def load(path):
+        audio = tf.audio.decode_wav(tf.io.read_file(path), desired_samples=samples).audio
+        return tf.RaggedTensor.from_tensor(audio) if ragged else audio
+
+    buffer_size = batch_size * 8 if batch_size is not None else 1024
+    num_classes = len(class_names) if class_names else 0
+
+    def build(part, shuffled, nothing_message):
+        part_paths, part_labels = split_for_subset(paths, labels, validation_split, part)
+        if not part_paths:
+            raise ValueError(f"{nothing_message} {directory}. Allowed format(s): {AUDIO_FORMATS}")
+        ds = files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size, seed)
+        ds = ds.prefetch(tf.data.AUTOTUNE)
+        if batch_size is not None:
+            ds = ds.padded_batch(batch_size) if output_sequence_length is None and not ragged else ds.batch(batch_size)
+        ds.class_names = class_names
+        return ds
+
+    if subset == "both":
+        return [build("training", shuffle, "No training audio files found in directory"),
+                build("validation", False, "No validation audio files found in directory")]
+    return build(subset, shuffle, "No audio files found in directory")

@@ -1,0 +1,98 @@
+"""`keras.utils.image_dataset_from_directory`: a batched dataset of (image, label) from a folder of image
+files, one sub-folder per class, with Keras 3's file order, split, label forms and resizing.
+
+Each file is read and decoded inside the dataset's map (tf.io.read_file + tf.io.decode_image, so PNG,
+JPEG, GIF and BMP, the JPEG/GIF/BMP decoders needing the `image` extra), then resized to `image_size`
+(float32), or first centre-cropped to the target aspect ratio (`crop_to_aspect_ratio`, Keras'
+smart_resize) or padded to it (`pad_to_aspect_ratio`).
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .directory_index import (check_labels_argument, check_split_arguments, files_dataset, index_directory,
+                              split_for_subset)
+from .image_utils import crop_box
+
+IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
+INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
+_CHANNELS = {"rgb": 3, "rgba": 4, "grayscale": 1}
+
+
+def _image_loader(image_size, channels, interpolation, data_format, crop, pad):
+    import eagerflow as tf
+
+    def load(path):
+        image = tf.io.decode_image(tf.io.read_file(path), channels=channels, expand_animations=False)
+        if crop:
+            top, left, height, width = crop_box(tf.shape(image)[0], tf.shape(image)[1], image_size)
+            image = tf.image.resize(image[top:top + height, left:left + width], image_size, method=interpolation)
+        elif pad:
+            image = tf.image.resize_with_pad(image, image_size[0], image_size[1], method=interpolation)
+        else:
+            image = tf.image.resize(image, image_size, method=interpolation)
+        if data_format == "channels_first":
+            image = tf.transpose(image, (2, 0, 1))
+            image.set_shape((channels, image_size[0], image_size[1]))
+        else:
+            image.set_shape((image_size[0], image_size[1], channels))
+        return image
+    return load
+
+
+def image_dataset_from_directory(directory, labels="inferred", label_mode="int", class_names=None, color_mode="rgb",
+                                 batch_size=32, image_size=(256, 256), shuffle=True, seed=None, validation_split=None,
+                                 subset=None, interpolation="bilinear", follow_links=False,
+                                 crop_to_aspect_ratio=False, pad_to_aspect_ratio=False, data_format=None,
+                                 format="tf", verbose=True):
+    """Images [batch, height, width, channels] float32 and labels, from `directory/<class>/<file>`; a pair
+    of datasets (training, validation) for `subset="both"`. The datasets carry `class_names` and
+    `file_paths`."""
+    import eagerflow as tf
+    check_labels_argument(labels, label_mode, class_names, "image")
+    if labels is None or label_mode is None:
+        labels, label_mode = None, None
+    if color_mode not in _CHANNELS:
+        raise ValueError(f'`color_mode` must be one of {{"rgb", "rgba", "grayscale"}}. Received: color_mode={color_mode}')
+    channels = _CHANNELS[color_mode]
+    if isinstance(image_size, int):
+        image_size = (image_size, image_size)
+    elif not isinstance(image_size, (list, tuple)) or len(image_size) != 2:
+        raise ValueError(f"Invalid `image_size` value. Expected a tuple of 2 integers. Received: image_size={image_size}")
+    interpolation = interpolation.lower()
+    if interpolation not in INTERPOLATIONS:
+        raise ValueError(f"Argument `interpolation` should be one of {INTERPOLATIONS}. Received: "
+                         f"interpolation={interpolation}")
+    if format != "tf":
+        raise ValueError(f'`format` should be either "tf" or "grain". Received: format={format}'
+                         if format != "grain" else "format='grain' needs the grain package, which eagerflow does not use")
+    if crop_to_aspect_ratio and pad_to_aspect_ratio:
+        raise ValueError("Only one of `pad_to_aspect_ratio`, `crop_to_aspect_ratio` can be set to `True`.")
+    check_split_arguments(validation_split, subset, shuffle, seed)
+    seed = np.random.randint(1e6) if seed is None else seed
+    paths, labels, class_names = index_directory(directory, labels, IMAGE_FORMATS, class_names, shuffle, seed,
+                                                 follow_links, verbose)
+    if label_mode == "binary" and len(class_names) != 2:
+        raise ValueError(f'When passing `label_mode="binary"`, there must be exactly 2 class_names. Received: '
+                         f"class_names={class_names}")
+    data_format = data_format or "channels_last"
+    load = _image_loader(tuple(image_size), channels, interpolation, data_format, crop_to_aspect_ratio,
+                         pad_to_aspect_ratio)
+    buffer_size = batch_size * 8 if batch_size is not None else 1024
+    num_classes = len(class_names) if class_names else 0
+
+    def build(part, shuffled, nothing_message):
+        part_paths, part_labels = split_for_subset(paths, labels, validation_split, part)
+        if not part_paths:
+            raise ValueError(f"{nothing_message} {directory}. Allowed formats: {IMAGE_FORMATS}")
+        ds = files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size, seed)
+        if batch_size is not None:
+            ds = ds.batch(batch_size)
+        ds = ds.prefetch(tf.data.AUTOTUNE)
+        ds.class_names, ds.file_paths = class_names, part_paths
+        return ds
+
+    if subset == "both":
+        return [build("training", shuffle, "No training images found in directory"),
+                build("validation", False, "No validation images found in directory")]
+    return build(subset, shuffle, "No images found in directory")

@@ -1,0 +1,52 @@
+"""`keras.utils.text_dataset_from_directory`: a batched dataset of (text, label) from a folder of .txt
+files, one sub-folder per class, with Keras 3's file order, split and label forms; each element is a
+file's whole content as a string (its first `max_length` bytes when given)."""
+from __future__ import annotations
+
+import numpy as np
+
+from .directory_index import (check_labels_argument, check_split_arguments, files_dataset, index_directory,
+                              split_for_subset)
+
+
+def text_dataset_from_directory(directory, labels="inferred", label_mode="int", class_names=None, batch_size=32,
+                                max_length=None, shuffle=True, seed=None, validation_split=None, subset=None,
+                                follow_links=False, format="tf", verbose=True):
+    """Strings [batch] and labels from `directory/<class>/<file>.txt`; a pair of datasets for `subset="both"`."""
+    import eagerflow as tf
+    check_labels_argument(labels, label_mode, class_names, "text")
+    if format != "tf":
+        raise ValueError(f'`format` should be either "tf" or "grain". Received: format={format}'
+                         if format != "grain" else "format='grain' needs the grain package, which eagerflow does not use")
+    if labels is None or label_mode is None:
+        labels, label_mode = None, None
+    check_split_arguments(validation_split, subset, shuffle, seed)
+    seed = np.random.randint(1e6) if seed is None else seed
+    paths, labels, class_names = index_directory(directory, labels, (".txt",), class_names, shuffle, seed,
+                                                 follow_links, verbose)
+    if label_mode == "binary" and len(class_names) != 2:
+        raise ValueError(f'When passing `label_mode="binary"`, there must be exactly 2 class_names. Received: '
+                         f"class_names={class_names}")
+
+    def load(path):
+        text = tf.io.read_file(path)
+        return tf.strings.substr(text, 0, max_length) if max_length is not None else text
+
+    buffer_size = batch_size * 8 if batch_size is not None else 1024
+    num_classes = len(class_names) if class_names else 0
+
+    def build(part, shuffled, nothing_message):
+        part_paths, part_labels = split_for_subset(paths, labels, validation_split, part)
+        if not part_paths:
+            raise ValueError(f"{nothing_message} {directory}. Allowed format: .txt")
+        ds = files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size, seed)
+        if batch_size is not None:
+            ds = ds.batch(batch_size)
+        ds = ds.prefetch(tf.data.AUTOTUNE)
+        ds.class_names, ds.file_paths = class_names, part_paths
+        return ds
+
+    if subset == "both":
+        return [build("training", shuffle, "No training text files found in directory"),
+                build("validation", False, "No validation text files found in directory")]
+    return build(subset, shuffle, "No text files found in directory")
