@@ -18,7 +18,10 @@ def audio_dataset_from_directory(directory, labels="inferred", label_mode="int",
                                  seed=None, validation_split=None, subset=None, follow_links=False, verbose=True):
     """Audio [batch, samples, channels] and labels from `directory/<class>/<file>.wav`; a pair of datasets
     for `subset="both"`."""
-    import eagerflow as tf
+    from ..._src.composite.ragged_tensor import RaggedTensor
+    from ..._src.data.dataset import AUTOTUNE
+    from ..._src.ops.audio.wav import decode_wav
+    from ..._src.ops.io.files import read_file
     check_labels_argument(labels, label_mode, class_names, "audio")
     if ragged and output_sequence_length is not None:
         raise ValueError("Cannot set both `ragged` and `output_sequence_length`")
@@ -41,8 +44,8 @@ def audio_dataset_from_directory(directory, labels="inferred", label_mode="int",
     samples = -1 if output_sequence_length is None else output_sequence_length
 
     def load(path):
-        audio = tf.audio.decode_wav(tf.io.read_file(path), desired_samples=samples).audio
-        return tf.RaggedTensor.from_tensor(audio) if ragged else audio
+        audio = decode_wav(read_file(path), desired_samples=samples).audio
+        return RaggedTensor.from_tensor(audio) if ragged else audio
 
     buffer_size = batch_size * 8 if batch_size is not None else 1024
     num_classes = len(class_names) if class_names else 0
@@ -52,7 +55,7 @@ def audio_dataset_from_directory(directory, labels="inferred", label_mode="int",
         if not part_paths:
             raise ValueError(f"{nothing_message} {directory}. Allowed format(s): {AUDIO_FORMATS}")
         ds = files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size, seed)
-        ds = ds.prefetch(tf.data.AUTOTUNE)
+        ds = ds.prefetch(AUTOTUNE)
         if batch_size is not None:
             ds = ds.padded_batch(batch_size) if output_sequence_length is None and not ragged else ds.batch(batch_size)
         ds.class_names = class_names

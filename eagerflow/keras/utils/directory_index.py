@@ -125,23 +125,25 @@ def split_for_subset(paths, labels, validation_split, subset):
 
 def labels_dataset(labels, label_mode, num_classes):
     """A dataset of the labels in the form `label_mode` asks for: int32, float32 [1] (binary) or one-hot."""
-    import eagerflow as tf
-    labels_ds = tf.data.Dataset.from_tensor_slices(np.asarray(labels, np.int32))
+    from ..._src.data.dataset import Dataset
+    from ..._src.ops.array.basic import cast, expand_dims
+    from ..._src.ops.array.sequences import one_hot
+    labels_ds = Dataset.from_tensor_slices(np.asarray(labels, np.int32))
     if label_mode == "binary":
-        return labels_ds.map(lambda y: tf.expand_dims(tf.cast(y, "float32"), axis=-1))
+        return labels_ds.map(lambda y: expand_dims(cast(y, "float32"), axis=-1))
     if label_mode == "categorical":
-        return labels_ds.map(lambda y: tf.one_hot(y, num_classes))
+        return labels_ds.map(lambda y: one_hot(y, num_classes))
     return labels_ds
 
 
 def files_dataset(paths, labels, label_mode, num_classes, load, shuffle, buffer_size, seed):
     """(path -> loaded element[, label]) pairs as Keras builds them: zipped, shuffled, then mapped."""
-    import eagerflow as tf
-    ds = tf.data.Dataset.from_tensor_slices(list(paths))
+    from ..._src.data.dataset import AUTOTUNE, Dataset
+    ds = Dataset.from_tensor_slices(list(paths))
     if label_mode:
-        ds = tf.data.Dataset.zip((ds, labels_dataset(labels, label_mode, num_classes)))
+        ds = Dataset.zip((ds, labels_dataset(labels, label_mode, num_classes)))
     if shuffle:
         ds = ds.shuffle(buffer_size=buffer_size or 1024, seed=seed)
     if label_mode:
-        return ds.map(lambda path, label: (load(path), label), num_parallel_calls=tf.data.AUTOTUNE)
-    return ds.map(load, num_parallel_calls=tf.data.AUTOTUNE)
+        return ds.map(lambda path, label: (load(path), label), num_parallel_calls=AUTOTUNE)
+    return ds.map(load, num_parallel_calls=AUTOTUNE)

@@ -20,19 +20,23 @@ _CHANNELS = {"rgb": 3, "rgba": 4, "grayscale": 1}
 
 
 def _image_loader(image_size, channels, interpolation, data_format, crop, pad):
-    import eagerflow as tf
+    from ..._src.ops.array.basic import shape, transpose
+    from ..._src.ops.image.decode_image import decode_image
+    from ..._src.ops.image.geometry import resize_with_pad
+    from ..._src.ops.image.resizing import resize
+    from ..._src.ops.io.files import read_file
 
     def load(path):
-        image = tf.io.decode_image(tf.io.read_file(path), channels=channels, expand_animations=False)
+        image = decode_image(read_file(path), channels=channels, expand_animations=False)
         if crop:
-            top, left, height, width = crop_box(tf.shape(image)[0], tf.shape(image)[1], image_size)
-            image = tf.image.resize(image[top:top + height, left:left + width], image_size, method=interpolation)
+            top, left, height, width = crop_box(shape(image)[0], shape(image)[1], image_size)
+            image = resize(image[top:top + height, left:left + width], image_size, method=interpolation)
         elif pad:
-            image = tf.image.resize_with_pad(image, image_size[0], image_size[1], method=interpolation)
+            image = resize_with_pad(image, image_size[0], image_size[1], method=interpolation)
         else:
-            image = tf.image.resize(image, image_size, method=interpolation)
+            image = resize(image, image_size, method=interpolation)
         if data_format == "channels_first":
-            image = tf.transpose(image, (2, 0, 1))
+            image = transpose(image, (2, 0, 1))
             image.set_shape((channels, image_size[0], image_size[1]))
         else:
             image.set_shape((image_size[0], image_size[1], channels))
@@ -48,7 +52,7 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     """Images [batch, height, width, channels] float32 and labels, from `directory/<class>/<file>`; a pair
     of datasets (training, validation) for `subset="both"`. The datasets carry `class_names` and
     `file_paths`."""
-    import eagerflow as tf
+    from ..._src.data.dataset import AUTOTUNE
     check_labels_argument(labels, label_mode, class_names, "image")
     if labels is None or label_mode is None:
         labels, label_mode = None, None
@@ -88,7 +92,7 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
         ds = files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size, seed)
         if batch_size is not None:
             ds = ds.batch(batch_size)
-        ds = ds.prefetch(tf.data.AUTOTUNE)
+        ds = ds.prefetch(AUTOTUNE)
         ds.class_names, ds.file_paths = class_names, part_paths
         return ds
 

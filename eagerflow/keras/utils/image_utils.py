@@ -20,18 +20,17 @@ def _pillow():
 def crop_box(height, width, size):
     """(top, left, crop height, crop width): the largest centred box with the aspect ratio of `size`
     (Keras' smart_resize); works on Python ints and on scalar tensors alike."""
-    import eagerflow as tf
+    from ..._src.ops.array.basic import cast
+    from ..._src.ops.math.elementwise import maximum, minimum
     target_height, target_width = size
     if isinstance(height, int) and isinstance(width, int):
         crop_height = max(min(height, int(float(width * target_height) / target_width)), 1)
         crop_width = max(min(width, int(float(height * target_width) / target_height)), 1)
         return int(float(height - crop_height) / 2), int(float(width - crop_width) / 2), crop_height, crop_width
-    crop_height = tf.maximum(tf.minimum(height, tf.cast(tf.cast(width * target_height, "float32") / target_width,
-                                                        "int32")), 1)
-    crop_width = tf.maximum(tf.minimum(width, tf.cast(tf.cast(height * target_width, "float32") / target_height,
-                                                      "int32")), 1)
-    top = tf.cast(tf.cast(height - crop_height, "float32") / 2, "int32")
-    left = tf.cast(tf.cast(width - crop_width, "float32") / 2, "int32")
+    crop_height = maximum(minimum(height, cast(cast(width * target_height, "float32") / target_width, "int32")), 1)
+    crop_width = maximum(minimum(width, cast(cast(height * target_width, "float32") / target_height, "int32")), 1)
+    top = cast(cast(height - crop_height, "float32") / 2, "int32")
+    left = cast(cast(width - crop_width, "float32") / 2, "int32")
     return top, left, crop_height, crop_width
 
 
@@ -117,7 +116,7 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
 
 def save_img(path, x, data_format=None, file_format=None, scale=True, **kwargs):
     """Writes an image array to `path` (through a temporary file renamed into place)."""
-    from eagerflow._src.io.atomic import atomic_file
+    from ..._src.io.atomic import atomic_file
     image = array_to_img(x, data_format=data_format, scale=scale)
     if image.mode == "RGBA" and (file_format == "jpg" or file_format == "jpeg" or
                                  str(path).lower().endswith((".jpg", ".jpeg")) and file_format is None):

@@ -13,7 +13,9 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int", 
                                 max_length=None, shuffle=True, seed=None, validation_split=None, subset=None,
                                 follow_links=False, format="tf", verbose=True):
     """Strings [batch] and labels from `directory/<class>/<file>.txt`; a pair of datasets for `subset="both"`."""
-    import eagerflow as tf
+    from ..._src.data.dataset import AUTOTUNE
+    from ..._src.ops.io.files import read_file
+    from ..._src.ops.strings.elementwise import substr
     check_labels_argument(labels, label_mode, class_names, "text")
     if format != "tf":
         raise ValueError(f'`format` should be either "tf" or "grain". Received: format={format}'
@@ -29,8 +31,8 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int", 
                          f"class_names={class_names}")
 
     def load(path):
-        text = tf.io.read_file(path)
-        return tf.strings.substr(text, 0, max_length) if max_length is not None else text
+        text = read_file(path)
+        return substr(text, 0, max_length) if max_length is not None else text
 
     buffer_size = batch_size * 8 if batch_size is not None else 1024
     num_classes = len(class_names) if class_names else 0
@@ -42,7 +44,7 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int", 
         ds = files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size, seed)
         if batch_size is not None:
             ds = ds.batch(batch_size)
-        ds = ds.prefetch(tf.data.AUTOTUNE)
+        ds = ds.prefetch(AUTOTUNE)
         ds.class_names, ds.file_paths = class_names, part_paths
         return ds
 
