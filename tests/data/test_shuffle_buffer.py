@@ -1,7 +1,7 @@
 """shuffle keeps a real buffer of `buffer_size` elements (TensorFlow's algorithm): buffer_size=1
 keeps the order, a buffer of b lets the k-th output be one of the first k + b inputs, and a buffer
-as large as the input (or UNKNOWN_CARDINALITY) mixes everything. Exact orders are not TensorFlow's;
-these properties are."""
+as large as the input (or UNKNOWN_CARDINALITY) mixes everything; and a seeded shuffle iterated eagerly
+gives TensorFlow 2.21's orders, pass after pass (recorded below)."""
 import numpy as np
 import pytest
 
@@ -39,12 +39,32 @@ def test_small_buffer_moves_elements_only_a_little(b):
 
 def test_buffered_order_statistics_match_the_buffer_algorithm():
     # First output of a buffer of 3 over 10 positions: uniform over the first 3 inputs.
-    rng = np.random.default_rng(0)
-    firsts = np.bincount([buffered_order(rng, 10, 3)[0] for _ in range(3000)], minlength=10)
+    firsts = np.bincount([buffered_order(10, 3, (seed, 1))[0] for seed in range(3000)], minlength=10)
     assert firsts[3:].sum() == 0 and all(abs(c - 1000) < 120 for c in firsts[:3])
     # A full buffer: every position equally likely first.
-    firsts = np.bincount([buffered_order(rng, 6, 6)[0] for _ in range(3000)], minlength=6)
+    firsts = np.bincount([buffered_order(6, 6, (7, seed))[0] for seed in range(3000)], minlength=6)
     assert all(abs(c - 500) < 90 for c in firsts)
+
+
+def test_seeded_orders_are_tensorflows():
+    """TensorFlow 2.21's orders, each pass of one dataset object taking the next seeds of its generator."""
+    tf.random.set_seed(None)  # no global seed: (87654321, op seed), as TensorFlow
+    ds = Dataset.range(8).shuffle(8, seed=1)
+    assert _ints(ds) == [0, 1, 3, 6, 5, 2, 7, 4]
+    assert _ints(ds) == [2, 1, 3, 6, 0, 4, 7, 5]
+    assert _ints(ds.repeat(2)) == [7, 3, 1, 5, 6, 0, 2, 4, 4, 2, 1, 7, 3, 6, 0, 5]
+    assert _ints(Dataset.range(8).shuffle(8, seed=1)) == [0, 1, 3, 6, 5, 2, 7, 4]  # a new dataset starts over
+    fixed = Dataset.range(8).shuffle(8, seed=1, reshuffle_each_iteration=False)
+    assert _ints(fixed.repeat(2)) == [7, 4, 5, 2, 3, 0, 6, 1] * 2
+    assert _ints(Dataset.range(8).shuffle(3, seed=5)) == [1, 3, 4, 5, 2, 7, 0, 6]
+    twelve = [0, 4, 5, 1, 2, 7, 9, 6, 3, 8, 11, 10]
+    assert _ints(Dataset.range(12).shuffle(4, seed=1)) == twelve
+    assert _ints(Dataset.range(12).filter(lambda x: x >= 0).shuffle(4, seed=1)) == twelve  # a stream input
+    tf.random.set_seed(3)
+    try:
+        assert _ints(Dataset.range(12).shuffle(4, seed=1)) == [3, 1, 0, 6, 5, 8, 7, 9, 10, 2, 4, 11]
+    finally:
+        tf.random.set_seed(None)
 
 
 def test_full_buffer_and_unknown_cardinality_buffer_mix_everything():

@@ -1,24 +1,31 @@
-"""`Dataset.shuffle`: TensorFlow's buffered shuffle.
+"""`Dataset.shuffle`: TensorFlow's buffered shuffle, with TensorFlow's orders for a seed.
 
-The algorithm (as TensorFlow's ShuffleDataset): fill a buffer with the first `buffer_size`
-elements; then repeatedly pick a random slot, hand out its element and put the next input element
-in that slot; once the input is exhausted, hand out what is left in random order. So buffer_size=1
-keeps the order, and a small buffer can only move an element a little way forward (an element at
-input position p comes out at position >= p - buffer_size + 1); buffer_size >= the input size (or
+The algorithm (as TensorFlow's ShuffleDataset): a ring buffer is topped up to `buffer_size` elements
+from the input before every output; the output is the element at a slot drawn uniformly among the
+ones in the buffer (the next 32-bit Philox word modulo their count), which then trades places with
+the oldest slot, and the oldest slot is retired. So buffer_size=1 keeps the order, a small buffer can
+only move an element a little way forward, and buffer_size >= the input size (or
 tf.data.UNKNOWN_CARDINALITY) gives a uniformly random permutation.
 
+The words come from Philox-4x32-10 keyed by each pass's seed pair; the pairs come from the dataset's
+own seed generator, as TensorFlow's: with `reshuffle_each_iteration` (the default) pass k takes
+words 2k and 2k+1 of the Philox stream of (seed, seed2), otherwise every pass takes (seed, seed2)
+itself. A pass is one iteration of the dataset, or one sweep of a `repeat` above it, counted per
+dataset object, so a seeded shuffle iterated eagerly gives TensorFlow 2.21's orders, epoch after
+epoch. (Inside a tf.function TensorFlow derives other seeds; orders there are reproducible but not
+TensorFlow's.) An unseeded shuffle takes a random seed pair, as TensorFlow does.
+
 Two forms of one algorithm:
-- a finite indexable input keeps index arithmetic: each pass (and each repeat sweep) draws the
-  order the buffer *would* produce over positions 0..n-1 (`buffered_order`), with the stateful op
-  ShuffleOrder, so a traced loop draws a fresh order on every call of the function, in the graph;
+- a finite indexable input keeps index arithmetic: each pass draws the order the buffer hands out
+  positions 0..n-1 in (`buffered_order`), with the stateful op ShuffleOrder, so a traced loop draws
+  a fresh order on every call of the function, in the graph;
 - an infinite, huge (> _TABLE_LIMIT elements) or stream input runs the buffer itself over the
   input's elements (`_stream`).
-
-Orders are reproducible with a seed (not TensorFlow's exact orders). A seeded shuffle draws from
-the stream of its (global seed, op seed) pair like every seeded random op here (ops/random/draws.py);
-`tf.random.set_seed` restarts it.
 """
 from __future__ import annotations
+
+import itertools
+import threading
 
 import numpy as np
 
@@ -27,6 +34,7 @@ from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import Tensor
+from ..ops.random.philox import blocks
 from ..ops.registry import NO_GRADIENT, Spec, bind, defop
 from .dataset import Dataset
 from .reader import Reader
@@ -35,48 +43,82 @@ from .structure import INFINITE, UNKNOWN, is_static
 # At most this many order entries are drawn ahead for one pass of a traced loop.
 _TABLE_LIMIT = 1 << 22
 _CYCLE = 16
+_WORD64 = (1 << 64) - 1
 
 
-def buffered_order(rng, n: int, buffer_size: int) -> np.ndarray:
-    """The positions 0..n-1 in the order a shuffle buffer of `buffer_size` hands them out."""
-    n, buffer_size = int(n), int(buffer_size)  # NOTE: not 0-d arrays: `following += 1` would mutate in place
-    b = n if buffer_size < 0 else min(buffer_size, n)
-    if b <= 1:
+def philox_words(seed, seed2, start, count) -> np.ndarray:
+    """`count` uint32 words of TensorFlow's PhiloxRandom(seed, seed2) stream from word `start`: the key is
+    `seed`'s two halves, the counter starts at (0, 0, `seed2`'s two halves)."""
+    seed, seed2 = int(seed) & _WORD64, int(seed2) & _WORD64
+    key, counter = (seed & 0xFFFFFFFF, seed >> 32), (0, 0, seed2 & 0xFFFFFFFF, seed2 >> 32)
+    first, last = start // 4, -(-(start + count) // 4)
+    words = blocks(key, counter, np.arange(first, max(last, first), dtype=np.uint64)).reshape(-1)
+    return words[start - first * 4:start - first * 4 + count]
+
+
+class PassSeeds:
+    """A shuffled dataset's seed generator: the seed pair of each pass, handed out in pass order (thread
+    safe: two iterators opened at once take different passes)."""
+
+    def __init__(self, seed, seed2, reshuffle):
+        if seed == 0 and seed2 == 0:  # unseeded: random seeds, chosen once, as TensorFlow's New64()
+            seed, seed2 = (int(v) for v in np.random.default_rng().integers(1, 1 << 63, size=2))
+        self.seed, self.seed2, self.reshuffle = seed, seed2, reshuffle
+        self._passes = itertools.count()
+        self._lock = threading.Lock()
+
+    def take(self, count):
+        """The seed pairs of the next `count` passes."""
+        with self._lock:
+            first = next(self._passes)
+            for _ in range(count - 1):
+                next(self._passes)
+        if not self.reshuffle:
+            return [(self.seed, self.seed2)] * count
+        words = philox_words(self.seed, self.seed2, 2 * first, 2 * count).tolist()
+        return list(zip(words[0::2], words[1::2]))
+
+
+def buffered_order(n: int, buffer_size: int, seeds) -> np.ndarray:
+    """The positions 0..n-1 in the order TensorFlow's shuffle buffer hands them out for one pass's seeds."""
+    n, size = int(n), int(buffer_size)
+    size = n if size < 0 else min(size, n)
+    if size <= 1:
         return np.arange(n, dtype=np.int32)
-    if b == n:
-        return rng.permutation(n).astype(np.int32)
-    picks = rng.random(n)
-    buffer = list(range(b))
-    following = b
+    draws = philox_words(*seeds, 0, n)
+    if size == n:  # every position in the buffer from the start: the ring is the order itself
+        picks = (np.arange(n) + draws.astype(np.int64) % (n - np.arange(n))).tolist()
+        order = list(range(n))
+        for t, pick in enumerate(picks):
+            order[t], order[pick] = order[pick], order[t]
+        return np.array(order, np.int32)
+    draws = draws.tolist()
+    ring = [0] * size
+    oldest = filled = 0
     out = np.empty(n, np.int32)
     for t in range(n):
-        slot = int(picks[t] * len(buffer))
-        out[t] = buffer[slot]
-        if following < n:
-            buffer[slot] = following
-            following += 1
-        else:
-            buffer[slot] = buffer[-1]
-            buffer.pop()
+        while filled - oldest < size and filled < n:
+            ring[filled % size] = filled
+            filled += 1
+        slot = (oldest + draws[t] % (filled - oldest)) % size
+        out[t] = ring[slot]
+        head = oldest % size
+        ring[slot], ring[head] = ring[head], ring[slot]
+        oldest += 1
     return out
 
 
-def _generator(seed, seed2):
-    from ..ops.random.draws import _generator as seeded
-    return seeded("ShuffleOrder", seed, seed2)
-
-
-def _order_kernel(shape, buffer_size, seed=0, seed2=0, fixed=None):
+def _order_kernel(shape, buffer_size, seeds=None):
     rows, n = (int(v) for v in np.asarray(shape))
-    rng = _generator(seed, seed2) if fixed is None else np.random.default_rng(fixed)
-    return np.stack([buffered_order(rng, n, buffer_size) for _ in range(rows)]) if rows else \
-        np.zeros((0, n), np.int32)
+    if not rows:
+        return np.zeros((0, n), np.int32)
+    return np.stack([buffered_order(n, buffer_size, pair) for pair in seeds.take(rows)])
 
 
 ShuffleOrder = defop(
     "ShuffleOrder", inputs=("shape", "buffer_size"), kernel=_order_kernel, grad=NO_GRADIENT, stateful=True,
     infer=lambda inputs, attrs: [Spec(TensorShape([None, None]), _dt.int32)],
-    doc="[rows, n] int32: `rows` orders of positions 0..n-1 as a shuffle buffer hands them out.")
+    doc="[rows, n] int32: the next `rows` passes' orders of positions 0..n-1 as a shuffle buffer hands them out.")
 
 
 def _buffer_size(value) -> int:
@@ -91,46 +133,60 @@ def shuffle(parent, buffer_size, seed, reshuffle_each_iteration):
 
 
 class ShuffleDataset(Dataset):
-    """See the module docstring; `_fixed` (reshuffle_each_iteration=False) seeds every pass alike."""
+    """See the module docstring; `_seeds` is the dataset's seed generator (PassSeeds)."""
     _name = "_ShuffleDataset"
 
     def __init__(self, parent, buffer_size, seed, reshuffle_each_iteration):
         from ..ops.random.draws import get_seed
         self._parent, self._spec, self._size = parent, parent.element_spec, parent._size
         self._buffer = buffer_size
-        self._seeds = get_seed(seed)
+        self._seeds = PassSeeds(*get_seed(seed), reshuffle_each_iteration)
         n = self._size
         # A huge finite input is a stream too: an order over all its positions would not fit in memory.
         self._indexable = parent._indexable and not (is_static(n) and (n in (INFINITE, UNKNOWN) or n > _TABLE_LIMIT))
-        self._fixed = None
-        if not reshuffle_each_iteration:  # one order for every pass: a fixed seed drawn now
-            self._fixed = int(_generator(*self._seeds).integers(1 << 62))
 
     def _draw(self, rows):
-        seed, seed2 = self._seeds
         n = self._size
         shape = convert_to_tensor(np.array([rows, n], np.int32)) if is_static(n) else \
             _stack_shape(rows, n)
-        return bind(ShuffleOrder, (shape, convert_to_tensor(np.int32(self._buffer))),
-                    {"seed": seed, "seed2": seed2, "fixed": self._fixed})
+        return bind(ShuffleOrder, (shape, convert_to_tensor(np.int32(self._buffer))), {"seeds": self._seeds})
 
     def _open(self, epochs):
         return _ShuffleReader(self, self._parent._open(epochs), epochs)
 
     def _stream(self):
-        rng = _generator(*self._seeds) if self._fixed is None else np.random.default_rng(self._fixed)
-        size = self._buffer
-        buffer = []
-        for element in self._parent._elements():
-            buffer.append(element)
-            if len(buffer) == size:
-                slot = int(rng.integers(len(buffer)))
-                buffer[slot], buffer[-1] = buffer[-1], buffer[slot]
-                yield buffer.pop()
-        while buffer:
-            slot = int(rng.integers(len(buffer)))
-            buffer[slot], buffer[-1] = buffer[-1], buffer[slot]
-            yield buffer.pop()
+        """The buffer run over the input's elements (see the module docstring), one pass."""
+        (pair,) = self._seeds.take(1)
+        size = self._buffer if self._buffer > 0 else None
+        ring, start = [], 0
+        elements = iter(self._parent._elements())
+        for word in itertools.chain.from_iterable(_word_batches(pair)):
+            while elements is not None and (size is None or len(ring) - start < size):
+                element = next(elements, _END)
+                if element is _END:
+                    elements = None
+                    break
+                ring.append(element)
+            count = len(ring) - start
+            if count == 0:
+                return
+            slot = start + int(word) % count
+            yield ring[slot]
+            ring[slot] = ring[start]
+            ring[start] = None
+            start += 1
+            if start > 4096 and start * 2 > len(ring):  # drop the retired slots now and then
+                del ring[:start]
+                start = 0
+
+
+_END = object()
+
+
+def _word_batches(pair, batch=4096):
+    """The Philox words of one pass, in batches, for as long as they are asked for."""
+    for first in itertools.count(0, batch):
+        yield philox_words(*pair, first, batch).tolist()
 
 
 def _stack_shape(rows, n):

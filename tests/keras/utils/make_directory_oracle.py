@@ -15,6 +15,8 @@ out["batch0_pixels"] = np.round(x.numpy()[1, :2, :3], 4).tolist(); out["batch0_s
 for seed in (1, 42):
     ds = keras.utils.image_dataset_from_directory(os.path.join(root, "images"), image_size=(4, 6), seed=seed, batch_size=4, verbose=False)
     out[f"paths_seed{seed}"] = rel(ds.file_paths)
+    out[f"labels_seed{seed}"] = [[int(v) for v in b[1].numpy()] for b in ds]  # the batches as shuffled
+    out[f"sums_seed{seed}"] = [round(float(b[0].numpy().sum()), 1) for b in ds]
 tr, va = keras.utils.image_dataset_from_directory(os.path.join(root, "images"), image_size=(4, 6), seed=7, validation_split=0.3, subset="both", batch_size=3, verbose=False)
 out["train_paths"] = rel(tr.file_paths); out["val_paths"] = rel(va.file_paths)
 out["val_labels"] = [int(v) for b in va for v in b[1].numpy()]
