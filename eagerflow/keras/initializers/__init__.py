@@ -52,6 +52,8 @@ def serialize(initializer):
 def deserialize(config, custom_objects=None):
     """An initializer from Keras 3's config dict (a function's dict finds it by its registered name)."""
     from ..saving.object_config import deserialize_keras_object
+    if isinstance(config, str):
+        return get(config)
     return deserialize_keras_object(config, custom_objects, module_objects=MODULE_OBJECTS)
 
 

@@ -96,7 +96,7 @@ class Layer(Module):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        if "build" in cls.__dict__ and not cls.__module__.startswith("eagerflow.keras"):
+        if "build" in cls.__dict__:  # Keras 3 wraps every build: built and build_config once it returns
             cls.build = wrap_user_build(cls.__dict__["build"])
 
     def __init__(self, trainable=True, name=None, dtype=None, activity_regularizer=None, autocast=True, **kwargs):

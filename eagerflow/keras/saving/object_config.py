@@ -68,8 +68,8 @@ def serialize_keras_object(obj):
         value = np.asarray(obj._value)
         return {"class_name": "__tensor__", "config": {"value": value.tolist(), "dtype": obj.dtype.name}}
     if isinstance(obj, (list, tuple)):
-        return type(obj)(serialize_keras_object(v) for v in obj) if type(obj) in (list, tuple) else \
-            [serialize_keras_object(v) for v in obj]
+        items = [serialize_keras_object(v) for v in obj]
+        return tuple(items) if type(obj) is tuple else items  # Keras keeps a plain tuple a tuple
     if isinstance(obj, dict):
         return {k: serialize_keras_object(v) for k, v in obj.items()}
     if _is_function(obj):
