@@ -42,7 +42,7 @@ from ..variables import KerasVariable
 from . import masks as _masks
 from .functional_call import symbolic_call
 from .keras_tensor import KerasTensor
-from .layer_config import auto_config, charge_weight_budget, dtype_policy, record_init_arguments, wrap_user_build
+from .layer_config import auto_config, charge_weight_budget, dtype_policy, record_init_arguments, wrap_build
 
 _training = threading.local()
 _any_loss_added = False  # until the first add_loss/activity loss, calls skip clearing losses
@@ -97,7 +97,7 @@ class Layer(Module):
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "build" in cls.__dict__:  # Keras 3 wraps every build: built and build_config once it returns
-            cls.build = wrap_user_build(cls.__dict__["build"])
+            cls.build = wrap_build(cls.__dict__["build"])
 
     def __init__(self, trainable=True, name=None, dtype=None, activity_regularizer=None, autocast=True, **kwargs):
         object.__setattr__(self, "_tracked_weights", [])

@@ -1,6 +1,7 @@
 """What a layer's config needs beyond the layer itself: Keras 3's DTypePolicy form, the auto config of
 a user class that defines no get_config (its plain __init__ arguments, recorded at construction),
-the build_config a user-written `build` leaves (wrap_user_build), and the weight budget that keeps a damaged saved config from allocating more than its file stores.
+the built flag and build_config a `build` leaves (wrap_build), and the weight budget that keeps a
+damaged saved config from allocating more than its file stores.
 """
 from __future__ import annotations
 
@@ -86,9 +87,10 @@ def auto_config(layer, config):
     return config
 
 
-def wrap_user_build(build):
-    """A user's `build` as Keras 3 runs it: the layer is built once it returns, and a shape it was
-    given is the layer's build_config (so a saved model rebuilds it before loading its weights)."""
+def wrap_build(build):
+    """A layer class's `build` as Keras 3 runs it, also when user code calls it directly: the layer
+    is built once the outermost build returns, and the shape it was given is the layer's
+    build_config (so a saved model rebuilds it before loading its weights)."""
     @functools.wraps(build)
     def build_then_mark_built(self, *args, **kwargs):
         outermost = not self.__dict__.get("_building", False)  # a subclass's build calling super().build()

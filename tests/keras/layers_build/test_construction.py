@@ -76,4 +76,14 @@ def test_empty_names_are_accepted():
 def test_names_keras_refuses(name, shown):
     with pytest.raises(ValueError) as info:
         keras.layers.Dense(2, name=name)
-    assert str(info.value) == f"Argument `name` must be a string and cannot contain character `/`. Received: name={shown}"
+    assert str(info.value) == ("Argument `name` must be a string and cannot contain character `/`. "
+                               f"Received: name={shown}")
+
+
+def test_input_named_empty():
+    x = keras.Input((3,), name="")
+    # Keras 3.15: the InputLayer is named "", its tensor gets the automatic name
+    assert x._keras_history.layer.name == ""
+    assert x.name.startswith("keras_tensor")
+    with pytest.raises(ValueError, match="Argument `name` must be a string and cannot contain character `/`"):
+        keras.Input((3,), name="a/b")

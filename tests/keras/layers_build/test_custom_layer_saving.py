@@ -90,3 +90,22 @@ def test_unregistered_activation_saves_and_needs_custom_objects_to_load(tmp_path
     np.testing.assert_array_equal(restored.predict(x, verbose=0), model.predict(x, verbose=0))
     with keras.saving.custom_object_scope({"twice": twice}):
         assert keras.models.load_model(path).layers[1].activation is twice
+
+
+class Ones(keras.layers.Layer):  # not registered
+    def build(self, input_shape):
+        self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones", name="w")
+
+    def call(self, x):
+        return x * self.w
+
+
+def test_unregistered_layer_in_a_keras_file(tmp_path):
+    inputs = keras.Input((2,))
+    model = keras.Model(inputs, Ones(name="u")(inputs))
+    path = str(tmp_path / "unregistered.keras")
+    model.save(path)
+    with pytest.raises(TypeError, match="Could not locate class 'Ones'"):
+        keras.models.load_model(path)
+    restored = keras.models.load_model(path, custom_objects={"Ones": Ones})
+    assert restored.layers[1].built and restored.layers[1].w.numpy().tolist() == [1.0, 1.0]

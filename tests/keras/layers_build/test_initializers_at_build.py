@@ -34,7 +34,8 @@ FORMS = {
 }
 # what the (4, 4) kernel must be, where the form fixes it
 EXACT = {"tf.zeros_initializer": np.zeros((4, 4)), "tf.ones_initializer": np.ones((4, 4)),
-         "tf.constant_initializer": np.full((4, 4), 0.5), "string identity": np.eye(4), "string Zeros": np.zeros((4, 4)),
+         "tf.constant_initializer": np.full((4, 4), 0.5), "string identity": np.eye(4),
+         "string Zeros": np.zeros((4, 4)),
          "keras.initializers.zeros": np.zeros((4, 4)), "tf.keras.initializers.ones": np.ones((4, 4))}
 
 

@@ -66,7 +66,8 @@ def test_built_layer_carries_its_build_config():
 
 def test_layers_deserialize_round_trip_and_refusals():
     restored = keras.layers.deserialize(keras.layers.serialize(keras.layers.Dense(2, name="d")))
-    assert type(restored) is keras.layers.Dense and restored.get_config() == keras.layers.Dense(2, name="d").get_config()
+    assert type(restored) is keras.layers.Dense
+    assert restored.get_config() == keras.layers.Dense(2, name="d").get_config()
     assert keras.layers.deserialize(keras.layers.serialize(Scaled(4))).k == 4
     seq = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1, name="o")], name="s")
     assert keras.layers.serialize(seq)["module"] == "keras"
@@ -168,3 +169,13 @@ def test_activation_configs_in_layers():
     assert keras.layers.Dense(2, kernel_initializer=unregistered).get_config()["kernel_initializer"] == S(unregistered)
     config = keras.layers.Dense(2, activation=doubled).get_config()
     assert keras.layers.Dense.from_config(config).activation is doubled
+
+
+def test_unregistered_layer_loads_through_custom_objects_or_scope():
+    config = S(Unregistered(name="u"))
+    with pytest.raises(TypeError, match="Could not locate class 'Unregistered'. Make sure custom classes"):
+        D(config)
+    with keras.saving.custom_object_scope({"Unregistered": Unregistered}):
+        assert type(D(config)) is Unregistered
+    restored = D(config, custom_objects={"Unregistered": Unregistered})
+    assert type(restored) is Unregistered and restored.name == "u"
