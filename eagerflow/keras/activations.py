@@ -215,6 +215,8 @@ _ALIASES = ("swish", "hard_swish")
 def get(identifier):
     if identifier is None:
         return linear
+    if isinstance(identifier, dict):  # a saved config: a name, or Keras' function dict
+        return deserialize(identifier)
     if callable(identifier):
         return identifier
     if isinstance(identifier, str) and identifier in _BY_NAME:
@@ -228,24 +230,32 @@ def get(identifier):
 
 
 def serialize(activation):
-    """The name Keras 3 writes for an activation ('linear' for none); a registered custom function
-    by its registered name."""
+    """The name Keras 3 writes for a shipped activation ('linear' for none); any other function as
+    Keras' function dict under its registered name (or its own name: loading it then needs
+    custom_objects); an object with get_config as its config dict."""
     if activation is None:
         return "linear"
     for name, fn in _BY_NAME.items():
         if fn is activation and name not in _ALIASES:
             return name
-    registered = getattr(activation, "_keras_registered_name", None)
-    if registered is not None:
-        return registered
-    raise ValueError(f"Cannot serialize activation {activation}: register it with "
-                     f"`@keras.saving.register_keras_serializable()`.")
+    if getattr(activation, "__name__", None) == "<lambda>":
+        raise ValueError(f"Cannot serialize activation {activation}: a lambda has no name to load it by; "
+                         f"define it with `def` and register it with `@keras.saving.register_keras_serializable()`.")
+    from .saving.object_config import serialize_keras_object
+    return serialize_keras_object(activation)
 
 
 def deserialize(config, custom_objects=None):
-    """An activation function from its name or Keras 3's function dict."""
+    """An activation function from its name or Keras 3's function dict (an unknown function's name
+    fails with Keras' "Could not locate function" TypeError); an activation object from its config."""
+    if isinstance(config, dict) and config.get("class_name") not in (None, "function"):
+        from .saving.object_config import deserialize_keras_object
+        return deserialize_keras_object(config, custom_objects)
     if isinstance(config, dict):
-        config = config.get("config")
+        if isinstance(config.get("config"), str) and config["config"] in _BY_NAME:
+            return _BY_NAME[config["config"]]
+        from .saving.object_config import locate_function
+        return locate_function(config, custom_objects)
     if isinstance(config, str) and custom_objects and config in custom_objects:
         return custom_objects[config]
     if isinstance(config, str):

@@ -91,3 +91,4 @@ from .rnn.rnn import RNN  # noqa: F401
 from .rnn.simple_rnn import SimpleRNN  # noqa: F401
 from .rnn.stacked_rnn_cells import StackedRNNCells  # noqa: F401
 from .rnn.time_distributed import TimeDistributed  # noqa: F401
+from ..saving.object_config import deserialize_layer as deserialize, serialize_layer as serialize  # noqa: F401,E402

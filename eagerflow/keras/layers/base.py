@@ -25,6 +25,7 @@ import numpy as np
 from ..._src.autograph.transform import convert_function
 from ..._src.core import dtypes as _dt
 from ..._src.core.context import state
+from ..._src.core.scopes import init_scope
 from ..._src.core import nest
 from ..._src.core.convert import convert_to_tensor
 from ..._src.core.tensor import Tensor
@@ -41,7 +42,7 @@ from ..variables import KerasVariable
 from . import masks as _masks
 from .functional_call import symbolic_call
 from .keras_tensor import KerasTensor
-from .layer_config import auto_config, charge_weight_budget, dtype_policy, record_init_arguments
+from .layer_config import auto_config, charge_weight_budget, dtype_policy, record_init_arguments, wrap_build
 
 _training = threading.local()
 _any_loss_added = False  # until the first add_loss/activity loss, calls skip clearing losses
@@ -93,18 +94,27 @@ class Layer(Module):
         record_init_arguments(layer, cls, args, kwargs)
         return layer
 
-    def __init__(self, trainable=True, name=None, dtype=None, activity_regularizer=None, **kwargs):
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "build" in cls.__dict__:  # Keras 3 wraps every build: built and build_config once it returns
+            cls.build = wrap_build(cls.__dict__["build"])
+
+    def __init__(self, trainable=True, name=None, dtype=None, activity_regularizer=None, autocast=True, **kwargs):
         object.__setattr__(self, "_tracked_weights", [])
         object.__setattr__(self, "_tracked_layers", [])
         object.__setattr__(self, "_losses", [])
         input_shape = kwargs.pop("input_shape", None)
         input_dim = kwargs.pop("input_dim", None)
-        self.autocast = bool(kwargs.pop("autocast", True))
+        self.autocast = bool(autocast)
         if kwargs:
             raise ValueError(f"Unrecognized keyword arguments passed to {type(self).__name__}: {kwargs}")
         if input_dim is not None and input_shape is None:
             input_shape = (input_dim,)
-        super().__init__(name=name if name is not None else unique_name(to_snake_case(type(self).__name__)))
+        if name is not None and (not isinstance(name, str) or "/" in name):
+            raise ValueError(f"Argument `name` must be a string and cannot contain character `/`. Received: "
+                             f"name={name} (of type {type(name)})")
+        super().__init__()
+        self._name = name if name is not None else unique_name(to_snake_case(type(self).__name__))  # '' allowed
         self._input_shape_arg = None if input_shape is None else tuple(input_shape)
         self._trainable = bool(trainable)
         # the dtype policy (keras/mixed_precision.py): weights in its variable dtype, calls in its compute dtype
@@ -145,8 +155,12 @@ class Layer(Module):
         shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = _dt.as_dtype(getattr(dtype, "name", dtype) or self._dtype)
         charge_weight_budget(shape, dtype)
+        if initializer is None:  # Keras 3: glorot_uniform for a floating weight, zeros otherwise
+            initializer = "glorot_uniform" if dtype.is_floating else "zeros"
         init = _init.get(initializer)
-        value = np.asarray(init(shape, dtype=dtype.name), dtype=dtype.np_dtype)
+        with init_scope():  # initial values are made eagerly, also while a call on keras.Input traces
+            value = init(shape, dtype=dtype.name)
+            value = np.asarray(value.numpy() if hasattr(value, "numpy") else value, dtype=dtype.np_dtype)
         name = name or "variable"
         # Keras puts a weight under its layer's name even when made outside a call (in __init__, say)
         path = current_path(name) if self.name in scope_stack() else current_path(f"{self.name}/{name}")

@@ -1,9 +1,11 @@
 """What a layer's config needs beyond the layer itself: Keras 3's DTypePolicy form, the auto config of
 a user class that defines no get_config (its plain __init__ arguments, recorded at construction),
-and the weight budget that keeps a damaged saved config from allocating more than its file stores.
+the built flag and build_config a `build` leaves (wrap_build), and the weight budget that keeps a
+damaged saved config from allocating more than its file stores.
 """
 from __future__ import annotations
 
+import functools
 import inspect
 import threading
 
@@ -83,3 +85,31 @@ def auto_config(layer, config):
     if spec.varkw != "kwargs" and "name" not in spec.args[1:]:  # Keras drops what __init__ cannot take back
         config.pop("name", None)
     return config
+
+
+def wrap_build(build):
+    """A layer class's `build` as Keras 3 runs it, also when user code calls it directly: the layer
+    is built once the outermost build returns, and the shape it was given is the layer's
+    build_config (so a saved model rebuilds it before loading its weights)."""
+    @functools.wraps(build)
+    def build_then_mark_built(self, *args, **kwargs):
+        outermost = not self.__dict__.get("_building", False)  # a subclass's build calling super().build()
+        object.__setattr__(self, "_building", True)
+        try:
+            result = build(self, *args, **kwargs)
+        finally:
+            if outermost:
+                object.__setattr__(self, "_building", False)
+        if outermost:
+            shape = args[0] if args else kwargs.get("input_shape")
+            if _is_shape(shape) and getattr(self, "_build_shapes_for_config", None) is None:
+                self._build_shapes_for_config = tuple(shape)
+            self.built = True
+        return result
+    return build_then_mark_built
+
+
+def _is_shape(value):
+    if hasattr(value, "as_list"):
+        value = value.as_list() if value.rank is not None else None
+    return isinstance(value, (list, tuple)) and all(d is None or isinstance(d, int) for d in value)

@@ -44,7 +44,13 @@ def load_weights(model, filepath):
 
 
 def serialize_keras_object(obj):
-    return serialization.serialize_keras_object(obj, None)
+    from .object_config import serialize_keras_object as serialize
+    return serialize(obj)
+
+
+def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwargs):
+    from .object_config import deserialize_keras_object as deserialize
+    return deserialize(config, custom_objects, safe_mode, **kwargs)
 
 
 # model_saving.py builds models from configs (it imports layers and models, which import this

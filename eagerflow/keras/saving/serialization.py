@@ -17,10 +17,10 @@ _custom_scope = threading.local()
 def register_keras_serializable(package="Custom", name=None):
     """Decorator registering a class (or function) under "package>name" for loading by name."""
     def decorator(obj):
+        if isinstance(obj, type) and not hasattr(obj, "get_config"):
+            raise ValueError("Cannot register a class that does not have a get_config() method.")
         registered = f"{package}>{name or obj.__name__}"
-        if registered in _REGISTERED and _REGISTERED[registered] is not obj:
-            raise ValueError(f"{registered} has already been registered to {_REGISTERED[registered]}")
-        _REGISTERED[registered] = obj
+        _REGISTERED[registered] = obj  # registering a name again replaces its object, as in Keras
         obj._keras_registered_name = registered
         return obj
     return decorator
@@ -63,8 +63,9 @@ def custom_object_scope(*scopes):
         stack.pop()
 
 
-def serialize_keras_object(obj, module):
-    """Keras 3's dict for an object with get_config (None stays None)."""
+def serialize_keras_object(obj, module=None):
+    """Keras 3's dict for an object with get_config (None stays None), under the Keras `module`
+    its family names (object_config.serialize_keras_object finds it for any value)."""
     if obj is None:
         return None
     registered = type(obj).__dict__.get("_keras_registered_name")

@@ -48,44 +48,11 @@ def _node_inputs(node):
     return [t for t in nest.flatten(args, expand_composites=True) if isinstance(t, KerasTensor)]
 
 
-_PUBLIC_MODULES = ("layers", "initializers", "losses", "metrics", "optimizers", "regularizers", "constraints",
-                   "activations", "callbacks")
-
-
-def _public_modules():
-    import importlib
-    return [(name, importlib.import_module(f"..{name}", __package__)) for name in _PUBLIC_MODULES]
-
-
-def _module_of(obj):
-    """Keras' `module` for a shipped object ('keras.layers', ...); None for a user's class."""
-    from .. import models
-    cls = type(obj)
-    if isinstance(obj, (models.Sequential, models.Model)) and cls.__module__.startswith("eagerflow.keras"):
-        return "keras"
-    for name, module in _public_modules():
-        if getattr(module, cls.__name__, None) is cls:
-            return f"keras.{name}"
-    return None
-
-
 def serialize_keras_object(obj):
-    """Keras 3's config dict for an object with get_config (None stays None)."""
-    from ..saving.serialization import serialize_keras_object as serialize, serialize_layer
-    from ..layers.base import Layer
-    if obj is None:
-        return None
-    if isinstance(obj, Layer):
-        return serialize_layer(obj)
-    return serialize(obj, _module_of(obj))
+    from ..saving.object_config import serialize_keras_object as serialize
+    return serialize(obj)
 
 
-def deserialize_keras_object(config, custom_objects=None, **kwargs):
-    """An object from Keras 3's config dict, found among the shipped classes by name (or in
-    `custom_objects` and the registry); never by importing the module the config names."""
-    from ..saving.serialization import deserialize_keras_object as deserialize, keras_classes
-    table = {}
-    for _, module in _public_modules():
-        table.update({k: v for k, v in vars(module).items() if isinstance(v, type)})
-    table.update(keras_classes())
-    return deserialize(config, table, custom_objects)
+def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwargs):
+    from ..saving.object_config import deserialize_keras_object as deserialize
+    return deserialize(config, custom_objects, safe_mode, **kwargs)

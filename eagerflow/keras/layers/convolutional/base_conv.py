@@ -72,7 +72,7 @@ class BaseConv(Layer):
     def add_bias_and_activate(self, y):
         if self.bias is not None:
             y = y + self.bias
-        return self.activation(y)
+        return y if self.activation is None else self.activation(y)  # None may be set after construction
 
     def get_config(self):
         config = {**super().get_config(), **{key: getattr(self, key) for key in self._leading_config_keys},

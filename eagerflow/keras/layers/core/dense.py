@@ -68,7 +68,7 @@ class Dense(Layer):
             y = matmul_last_axis(inputs, self.kernel)
         if self.bias is not None:
             y = y + self.bias
-        return self.activation(y)
+        return y if self.activation is None else self.activation(y)  # None may be set after construction
 
     def get_config(self):
         return {**super().get_config(), "units": self.units, "activation": _act.serialize(self.activation),

@@ -115,7 +115,7 @@ class EinsumDense(Layer):
         y = einsum(self.equation, inputs, self.kernel)
         if self.bias is not None:
             y = y + self.bias
-        return self.activation(y)
+        return y if self.activation is None else self.activation(y)  # None may be set after construction
 
     def get_config(self):
         return {**super().get_config(), "output_shape": list(self.partial_output_shape), "equation": self.equation,

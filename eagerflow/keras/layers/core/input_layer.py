@@ -2,6 +2,8 @@
 is in keras_tensor.py)."""
 from __future__ import annotations
 
+import warnings
+
 from ..base import Layer
 from ..keras_tensor import KerasTensor, Node
 
@@ -11,13 +13,19 @@ class InputLayer(Layer):
         for k in ("sparse", "ragged", "optional"):
             if kwargs.pop(k, False):
                 raise NotImplementedError(f"InputLayer({k}=True) is not supported yet.")
+        if "input_shape" in kwargs:  # Keras 3 still takes its Keras 2 names, with a warning for this one
+            warnings.warn("Argument `input_shape` is deprecated. Use `shape` instead.", stacklevel=2)
+            shape = kwargs.pop("input_shape")
+        if "batch_input_shape" in kwargs:
+            batch_shape = kwargs.pop("batch_input_shape")
         super().__init__(name=name, dtype=dtype, **kwargs)
         if batch_shape is None:
             if shape is None:
                 raise ValueError("You must pass a `shape` argument.")
             batch_shape = (batch_size,) + tuple(shape)
         self.batch_shape = tuple(batch_shape)
-        self.output = KerasTensor(self.batch_shape, dtype=self._dtype, name=name)  # unnamed: keras_tensor_N, as Keras 3
+        # unnamed or named "": keras_tensor_N, as Keras 3
+        self.output = KerasTensor(self.batch_shape, dtype=self._dtype, name=name or None)
         self.output._keras_history = Node(self, (), {}, [self.output])
         self.built = True
         self._last_output_shape = self.batch_shape
