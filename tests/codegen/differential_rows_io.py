@@ -30,6 +30,7 @@ def rows(Row):
         Row("ReadFile", tf.io.read_file, (_s(os.path.join(_DIR, "missing")),), raises=tf.errors.NotFoundError,
             label="missing"),
         Row("WriteFile", _write_then_read, (_s(os.path.join(_DIR, "sub", "out.bin")), _s(b"\x00written"))),
+        Row("MatchingFiles", tf.io.matching_files, (_s(os.path.join(_DIR, "*.txt")),)),
     ] + _csv_rows(Row) + _example_rows(Row)
 
 

@@ -10,6 +10,7 @@ from ..ops.io.parse_example import (FixedLenFeature, VarLenFeature, parse_exampl
 from ..ops.image.decode_image import decode_bmp, decode_gif, decode_image  # noqa: F401
 from ..ops.image.jpeg import decode_jpeg, encode_jpeg, is_jpeg  # noqa: F401
 from ..ops.image.png import decode_png, encode_png  # noqa: F401
+from ..ops.io.matching_files import matching_files  # noqa: F401
 
 gfile = _types.SimpleNamespace(
     GFile=_gfile.GFile, copy=_gfile.copy, exists=_gfile.exists, glob=_gfile.glob, isdir=_gfile.isdir,

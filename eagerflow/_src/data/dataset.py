@@ -79,6 +79,13 @@ class Dataset:
         return _RangeDataset(args, output_type)
 
     @staticmethod
+    def list_files(file_pattern, shuffle=None, seed=None, name=None):
+        """The paths matching `file_pattern` (a pattern or a list of them), sorted, then shuffled unless
+        `shuffle=False` (with TensorFlow's order for a seed). No match: TensorFlow's InvalidArgumentError."""
+        from .list_files import list_files
+        return list_files(file_pattern, shuffle, seed)
+
+    @staticmethod
     def counter(start=0, step=1, dtype=_dt.int64, name=None):
         """start, start + step, ... without end (a range whose length is INFINITE)."""
         counter = _RangeDataset((start, start + step, step), dtype)

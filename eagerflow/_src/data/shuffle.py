@@ -30,6 +30,7 @@ import threading
 import numpy as np
 
 from ..core import dtypes as _dt
+from ..core.context import state
 from ..core.convert import convert_to_tensor
 from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
@@ -110,6 +111,8 @@ def buffered_order(n: int, buffer_size: int, seeds) -> np.ndarray:
 
 def _order_kernel(shape, buffer_size, seeds=None):
     rows, n = (int(v) for v in np.asarray(shape))
+    if isinstance(seeds, tuple):  # a dataset made inside the function: a new seed generator per call
+        seeds = PassSeeds(*seeds)
     if not rows:
         return np.zeros((0, n), np.int32)
     return np.stack([buffered_order(n, buffer_size, pair) for pair in seeds.take(rows)])
@@ -133,7 +136,9 @@ def shuffle(parent, buffer_size, seed, reshuffle_each_iteration):
 
 
 class ShuffleDataset(Dataset):
-    """See the module docstring; `_seeds` is the dataset's seed generator (PassSeeds)."""
+    """See the module docstring; `_seeds` is the dataset's seed generator (PassSeeds), or, for a dataset
+    made while tracing, the (seed, seed2, reshuffle) each call of the function makes its generator from,
+    as each call of a TensorFlow graph runs the dataset's ops anew."""
     _name = "_ShuffleDataset"
 
     def __init__(self, parent, buffer_size, seed, reshuffle_each_iteration):
@@ -141,6 +146,8 @@ class ShuffleDataset(Dataset):
         self._parent, self._spec, self._size = parent, parent.element_spec, parent._size
         self._buffer = buffer_size
         self._seeds = PassSeeds(*get_seed(seed), reshuffle_each_iteration)
+        if state.graph is not None:  # made while tracing: every call of the function makes it anew
+            self._seeds = (*get_seed(seed), reshuffle_each_iteration)
         n = self._size
         # A huge finite input is a stream too: an order over all its positions would not fit in memory.
         self._indexable = parent._indexable and not (is_static(n) and (n in (INFINITE, UNKNOWN) or n > _TABLE_LIMIT))
@@ -156,7 +163,8 @@ class ShuffleDataset(Dataset):
 
     def _stream(self):
         """The buffer run over the input's elements (see the module docstring), one pass."""
-        (pair,) = self._seeds.take(1)
+        seeds = PassSeeds(*self._seeds) if isinstance(self._seeds, tuple) else self._seeds
+        (pair,) = seeds.take(1)
         size = self._buffer if self._buffer > 0 else None
         ring, start = [], 0
         elements = iter(self._parent._elements())
@@ -201,7 +209,6 @@ class _ShuffleReader(Reader):
     in turn, for an endless repeat or beyond _TABLE_LIMIT entries)."""
 
     def __init__(self, ds, parent, epochs):
-        from ..core.context import state
         super().__init__(ds.element_spec)
         self._parent, self._ds = parent, ds
         self._eager = state.graph is None and is_static(ds._size)
