@@ -20,7 +20,7 @@ from ...._src.ops.strings.split import split as _split_whitespace
 from ...._src.ops.strings.tokens import ngrams as _ngrams
 from ...._src.ops.strings.tokens import unicode_split
 from ..base import Layer
-from .index_lookup import StringLookup
+from .string_lookup import StringLookup
 
 STANDARDIZE = ("lower_and_strip_punctuation", "lower", "strip_punctuation")
 SPLIT = ("whitespace", "character")
