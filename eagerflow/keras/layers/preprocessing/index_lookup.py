@@ -79,6 +79,7 @@ class IndexLookup(Layer):
         self.mask_token, self.oov_token, self.invert = mask_token, oov_token, invert
         self.output_mode, self.sparse, self.pad_to_max_tokens = output_mode, sparse, pad_to_max_tokens
         self.input_vocabulary = None if isinstance(vocabulary, str) else _plain_list(vocabulary)
+        self._vocabulary_in_config = vocabulary is not None
         self.input_idf_weights = _plain_list(idf_weights)
         self._tokens = None  # the vocabulary without special tokens; None until set or adapted
         self.idf_weights = None
@@ -191,8 +192,9 @@ class IndexLookup(Layer):
     # --- the vocabulary as files of a .keras archive (Keras' assets) ---
     def _asset_files(self):
         """{file name: bytes} that restore the adapted state: vocabulary.txt (one token a line, the special
-        tokens first, as Keras writes it) and, in "tf_idf" mode, idf_weights.txt. Empty before adapt."""
-        if self._tokens is None:
+        tokens first, as Keras writes it) and, in "tf_idf" mode, idf_weights.txt. Empty before adapt and when
+        the config carries the vocabulary (a list or a file path), which then wins on load as in Keras."""
+        if self._tokens is None or self._vocabulary_in_config:
             return {}
         tokens = self.get_vocabulary()[self._oov_start():]
         files = {"vocabulary.txt": "\n".join(str(t) for t in tokens).encode("utf-8")}
@@ -203,7 +205,7 @@ class IndexLookup(Layer):
         return files
 
     def _load_asset_files(self, files):
-        if "vocabulary.txt" not in files:
+        if "vocabulary.txt" not in files or self._vocabulary_in_config:
             return
         text = files["vocabulary.txt"].decode("utf-8")
         tokens = [self._token(t) for t in text.split("\n")] if text else []
