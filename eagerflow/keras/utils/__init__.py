@@ -19,3 +19,4 @@ def get_custom_objects():
     from ..saving.serialization import _REGISTERED
     return _REGISTERED
 from .feature_space import FeatureSpace  # noqa: F401,E402
+from .text_dataset import text_dataset_from_directory  # noqa: F401,E402
