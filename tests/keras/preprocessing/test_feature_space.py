@@ -138,3 +138,24 @@ def test_structured_data_tutorial_end_to_end():
     through = end_to_end.predict({k: np.asarray(v) for k, v in sample.items()}, verbose=0)
     np.testing.assert_allclose(through, direct, rtol=1e-5)
     assert 0.0 < float(direct[0, 0]) < 1.0
+
+
+def test_save_and_reload_keeps_the_adapted_state(adapted, tmp_path):
+    path = str(tmp_path / "space.keras")
+    adapted.save(path)
+    reloaded = keras.models.load_model(path)
+    assert isinstance(reloaded, FS)
+    assert reloaded.preprocessors["cls"].get_vocabulary() == [-1, 3, 1, 2]
+    np.testing.assert_allclose(reloaded(QUERY).numpy(), KERAS_CONCAT, atol=1e-5)
+
+
+def test_adapted_discretization_config_round_trips():
+    layer = keras.layers.Discretization(num_bins=3)
+    layer.adapt(np.array([1.0, 2, 3, 4, 5, 6]))
+    config = layer.get_config()
+    assert config["bin_boundaries"] == [2.0, 4.0] and config["num_bins"] == 3  # Keras' config
+    again = keras.layers.Discretization.from_config(config)
+    assert again.bin_boundaries == [2.0, 4.0] and again(np.array([1.0, 3.5, 6])).numpy().tolist() == [0, 1, 2]
+    with pytest.raises(ValueError, match=r"Both `num_bins` and `bin_boundaries` should not be set. Received: "
+                                         r"`num_bins=3` and `bin_boundaries=\[1.0, 2.0\]`"):
+        keras.layers.Discretization(num_bins=3, bin_boundaries=[1.0, 2.0])

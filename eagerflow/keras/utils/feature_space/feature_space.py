@@ -253,6 +253,30 @@ class FeatureSpace(Layer):
                              f"encoded. Try using `output_mode='int'`.")
         return encode_categorical(ids, "multi_hot", depth, "float32")
 
+    # --- saving ---
+    def save(self, filepath):
+        """Writes the FeatureSpace (config, preprocessors' weights and vocabularies) to a `.keras` file, which
+        keras.models.load_model reads back."""
+        from ...saving.model_saving import save_model
+        save_model(self, filepath)
+
+    def get_build_config(self):
+        """Each preprocessor's build (its weights' shapes); one built by `adapt` saw (batch, 1) columns."""
+        def build_config(layer):
+            config = layer.get_build_config()
+            if config is None and layer.built and layer.weights:
+                config = {"input_shape": [None, 1]}
+            return config
+        return {name: build_config(f.preprocessor) for name, f in self.features.items()}
+
+    def build_from_config(self, config):
+        for name, build in (config or {}).items():
+            layer = self.features[name].preprocessor
+            if build is not None and not layer.built:
+                layer.build_from_config(build)
+        self._is_adapted = True
+        self.built = True
+
     # --- configuration ---
     def get_config(self):
         return {"name": self.name,
