@@ -159,3 +159,17 @@ def test_adapted_discretization_config_round_trips():
     with pytest.raises(ValueError, match=r"Both `num_bins` and `bin_boundaries` should not be set. Received: "
                                          r"`num_bins=3` and `bin_boundaries=\[1.0, 2.0\]`"):
         keras.layers.Discretization(num_bins=3, bin_boundaries=[1.0, 2.0])
+
+
+def test_unencodable_concat_fails_at_adapt_and_dict_keeps_ids():
+    data = {"n": [1, 2, 3]}
+    with pytest.raises(ValueError, match=r"Cannot concatenate features because feature 'n' has not been encoded \(it "
+                                         r"has dtype int64\). Consider using `output_mode='dict'`."):
+        FS(features={"n": FS.integer_categorical(output_mode="int")}, output_mode="concat").adapt(data)
+    space = FS(features={"n": FS.integer_categorical(output_mode="int"), "m": "float"}, output_mode="dict")
+    space.adapt(data)
+    out = space({"n": [1, 9], "m": [0.5, 1]})
+    assert (out["m"].dtype, out["m"].numpy().tolist()) == (tf.float32, [[0.5], [1.0]])
+    assert (out["n"].dtype, out["n"].numpy().tolist()) == (tf.int64, [[3], [0]])
+    single = space({"n": 2, "m": 0.5})
+    assert single["m"].numpy().tolist() == [0.5] and single["n"].numpy().tolist() == [2]

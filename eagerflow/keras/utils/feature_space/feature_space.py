@@ -173,6 +173,8 @@ class FeatureSpace(Layer):
             self.preprocessors[name].adapt(column)
         self._is_adapted = True
         self.built = True
+        self.encoded_features = None
+        self.get_encoded_features()  # as Keras: a feature that cannot be encoded fails here
 
     def _check_adapted(self):
         if not self._is_adapted:
