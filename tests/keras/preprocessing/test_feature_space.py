@@ -173,3 +173,12 @@ def test_unencodable_concat_fails_at_adapt_and_dict_keeps_ids():
     assert (out["n"].dtype, out["n"].numpy().tolist()) == (tf.int64, [[3], [0]])
     single = space({"n": 2, "m": 0.5})
     assert single["m"].numpy().tolist() == [0.5] and single["n"].numpy().tolist() == [2]
+
+
+def test_model_on_encoded_features_saves_and_reloads(adapted, tmp_path):
+    model = keras.Model(adapted.get_inputs(), keras.layers.Dense(2)(adapted.get_encoded_features()))
+    query = {k: np.asarray(v) for k, v in QUERY.items()}
+    before = model.predict(query, verbose=0)
+    path = str(tmp_path / "model.keras")
+    model.save(path)
+    np.testing.assert_allclose(keras.models.load_model(path).predict(query, verbose=0), before, rtol=1e-6)

@@ -115,3 +115,16 @@ def test_save_and_load_assets_folder(tmp_path):
     fresh = L.IntegerLookup()
     fresh.load_assets(str(tmp_path))
     assert fresh.get_vocabulary() == [-1, 3, 4] and fresh(tf.constant([4, 9])).numpy().tolist() == [2, 0]
+
+
+def test_encoding_lookup_feeding_dense_reloads_with_its_width(tmp_path):
+    """The encoding's width comes from the saved vocabulary_size while the model is rebuilt, before the
+    vocabulary asset is read."""
+    lookup = L.StringLookup(output_mode="tf_idf")
+    lookup.adapt(["a", "b", "b", "c"])
+    inputs = keras.Input(shape=(1,), dtype="string")
+    model = keras.Model(inputs, L.Dense(2)(lookup(inputs)))
+    x = tf.constant([["a"], ["c"], ["zz"]])
+    path = str(tmp_path / "tf_idf.keras")
+    model.save(path)
+    np.testing.assert_allclose(keras.models.load_model(path)(x).numpy(), model(x).numpy(), rtol=1e-6)

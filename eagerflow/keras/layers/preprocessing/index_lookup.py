@@ -54,7 +54,10 @@ class IndexLookup(Layer):
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
                  idf_weights=None, invert=False, output_mode="int", sparse=False, pad_to_max_tokens=False,
                  **kwargs):
-        for key in ("vocabulary_size", "oov_method", "salt", "encoding"):  # written by get_config; derived here
+        # the saved size stands in until the vocabulary itself is loaded (a model is rebuilt from its config
+        # before its assets are read, and an encoding's width depends on it)
+        self._saved_vocabulary_size = kwargs.pop("vocabulary_size", None)
+        for key in ("oov_method", "salt", "encoding"):  # written by get_config; derived here
             kwargs.pop(key, None)
         super().__init__(**kwargs)
         cls = type(self).__name__
@@ -112,6 +115,8 @@ class IndexLookup(Layer):
         return specials + [self.oov_token] * self.num_oov_indices + tokens
 
     def vocabulary_size(self):
+        if self._tokens is None and self._saved_vocabulary_size is not None:
+            return self._saved_vocabulary_size
         return self._token_start() + len(self._tokens or [])
 
     # --- setting the vocabulary ---

@@ -31,7 +31,7 @@ class TextVectorization(Layer):
     def __init__(self, max_tokens=None, standardize="lower_and_strip_punctuation", split="whitespace", ngrams=None,
                  output_mode="int", output_sequence_length=None, pad_to_max_tokens=False, vocabulary=None,
                  idf_weights=None, sparse=False, ragged=False, encoding="utf-8", name=None, **kwargs):
-        kwargs.pop("vocabulary_size", None)
+        saved_size = kwargs.pop("vocabulary_size", None)  # stands in until the vocabulary asset is loaded
         super().__init__(name=name, **kwargs)
         if not (standardize is None or callable(standardize) or standardize in STANDARDIZE):
             raise ValueError(f"Unknown value for `standardize` argument of TextVectorization. Allowed values are: "
@@ -54,7 +54,8 @@ class TextVectorization(Layer):
                               else tuple(ngrams))
         self._lookup_layer = StringLookup(max_tokens=max_tokens, mask_token="", oov_token="[UNK]",
                                           vocabulary=vocabulary, idf_weights=idf_weights, output_mode=output_mode,
-                                          pad_to_max_tokens=pad_to_max_tokens, sparse=sparse)
+                                          pad_to_max_tokens=pad_to_max_tokens, sparse=sparse,
+                                          vocabulary_size=saved_size)
         self.built = True
 
     # --- the vocabulary, kept by the lookup layer ---
