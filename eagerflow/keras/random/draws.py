@@ -49,6 +49,8 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
 def randint(shape, minval, maxval, dtype="int32", seed=None):
     """Integers in [minval, maxval)."""
     dtype = _dt.as_dtype(dtype)
+    if not dtype.is_integer:
+        raise ValueError(f"`keras.random.randint` requires an integer `dtype`. Received: dtype={dtype.name} ")
     for bound in (minval, maxval):
         if isinstance(bound, float):
             raise TypeError(f"Cannot convert {bound} to EagerTensor of dtype {dtype.name}")

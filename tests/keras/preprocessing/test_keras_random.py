@@ -107,3 +107,26 @@ def test_errors_are_keras():
         R.randint((2,), 0.5, 3)
     with pytest.raises(TypeError, match="Cannot convert 0.0 to EagerTensor of dtype int32"):
         R.normal((2,), dtype="int32")
+    with pytest.raises(TypeError, match="Cannot convert 0.0 to EagerTensor of dtype int32"):
+        R.truncated_normal((2,), dtype="int32")
+    with pytest.raises(TypeError, match="Cannot convert 1.0 to EagerTensor of dtype int32"):
+        R.gamma((2,), 1.0, dtype="int32")
+    with pytest.raises(ValueError, match=r"`keras.random.uniform` requires a floating point `dtype`. Received: "
+                                         r"dtype=int32 $"):
+        R.uniform((2,), dtype="int32")
+    with pytest.raises(ValueError, match=r"`keras.random.randint` requires an integer `dtype`. Received: "
+                                         r"dtype=float32 $"):
+        R.randint((2,), 0, 5, dtype="float32")
+    with pytest.raises(ValueError, match=r"`logits` should be a 2-D tensor with shape \[batch_size, num_classes\]. "
+                                         r"Received: logits=\[0.5 0.5\]"):
+        R.categorical(np.array([0.5, 0.5]), 3, seed=1)
+    with pytest.raises(ValueError, match=r"Unrecognized keyword arguments: \{'foo': 2\}"):
+        R.SeedGenerator(1, foo=2)
+
+
+def test_more_dtypes_and_keras_shuffle_of_integers():
+    assert R.shuffle(np.arange(4), seed=1).numpy().tolist() == [3, 1, 2, 0]  # Keras' answer (the same Philox draw)
+    assert R.shuffle(np.arange(4), seed=1).dtype == tf.int64
+    assert R.beta((2,), 1.0, 2.0, dtype="float64").dtype == tf.float64
+    counts = R.binomial((2,), 3, 0.5, dtype="float16")
+    assert counts.dtype == tf.float16 and set(counts.numpy().tolist()) <= {0.0, 1.0, 2.0, 3.0}
