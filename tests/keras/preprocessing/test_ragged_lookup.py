@@ -128,3 +128,10 @@ def test_encoding_lookup_feeding_dense_reloads_with_its_width(tmp_path):
     path = str(tmp_path / "tf_idf.keras")
     model.save(path)
     np.testing.assert_allclose(keras.models.load_model(path)(x).numpy(), model(x).numpy(), rtol=1e-6)
+
+
+def test_ragged_paths_run_inside_tf_function():
+    vectorize = L.TextVectorization(ragged=True, vocabulary=["a", "b"])
+    assert tf.function(lambda x: vectorize(x))(tf.constant(["a b", "b q a", ""])).to_list() == [[2, 3], [3, 1, 2], []]
+    lookup = L.StringLookup(vocabulary=["a", "b"])
+    assert tf.function(lambda r: lookup(r))(ragged([["a", "x"], ["b"]])).to_list() == [[1, 0], [2]]
