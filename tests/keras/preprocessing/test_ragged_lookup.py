@@ -135,3 +135,18 @@ def test_ragged_paths_run_inside_tf_function():
     assert tf.function(lambda x: vectorize(x))(tf.constant(["a b", "b q a", ""])).to_list() == [[2, 3], [3, 1, 2], []]
     lookup = L.StringLookup(vocabulary=["a", "b"])
     assert tf.function(lambda r: lookup(r))(ragged([["a", "x"], ["b"]])).to_list() == [[1, 0], [2]]
+
+
+def test_vocabulary_of_a_lookup_in_a_nested_sequential_reloads(tmp_path):
+    lookup = L.StringLookup(output_mode="tf_idf", name="nested_lookup")
+    lookup.adapt(["a", "b", "b"])
+    inner = keras.Sequential([keras.Input(shape=(1,), dtype="string"), lookup, L.Dense(2)], name="inner")
+    inputs = keras.Input(shape=(1,), dtype="string")
+    model = keras.Model(inputs, inner(inputs))
+    path = str(tmp_path / "nested.keras")
+    model.save(path)
+    import zipfile
+    assert sorted(n for n in zipfile.ZipFile(path).namelist() if n.startswith("assets/")) == [
+        "assets/inner/nested_lookup/idf_weights.txt", "assets/inner/nested_lookup/vocabulary.txt"]
+    x = tf.constant([["a"], ["b"], ["q"]])
+    np.testing.assert_allclose(keras.models.load_model(path)(x).numpy(), model(x).numpy(), rtol=1e-6)
