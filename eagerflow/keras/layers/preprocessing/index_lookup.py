@@ -11,6 +11,10 @@ OOV slots weigh the mean of the token weights).
 The table is a VocabularyLookup op (ops/lookup/vocabulary.py) over constant key / value tensors built
 once per vocabulary, so the layer runs eagerly, in tf.function, in Dataset.map and inside a model.
 `adapt` orders tokens by count, ties by the larger token first (Keras' order).
+
+A RaggedTensor input keeps its rows in "int" mode; the other modes encode each row. An adapted
+vocabulary is not part of the config (as in Keras): `.keras` saving writes it as asset files
+(keras/saving/layer_assets.py), and the config's `vocabulary_size` stands in until they are read.
 """
 from __future__ import annotations
 
