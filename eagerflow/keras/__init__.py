@@ -11,3 +11,5 @@ from . import utils  # noqa: F401,E402
 from . import ops  # noqa: F401,E402
 from . import mixed_precision  # noqa: F401,E402
 from . import datasets  # noqa: F401,E402
+from . import random  # noqa: F401,E402
+from . import preprocessing  # noqa: F401,E402

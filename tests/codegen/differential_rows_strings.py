@@ -3,6 +3,7 @@
 import numpy as np
 
 import eagerflow as tf
+from eagerflow._src.ops.strings.hashed_cross import hashed_cross
 
 WORDS = np.array([[b"Hello World ", "  ÄbC  ".encode()], [b"x", b""]], dtype=object)
 NUMBERS = np.array([b"1.5", b"  2", b"-3e2"], dtype=object)
@@ -34,4 +35,6 @@ def rows(Row):
         Row("StringToHashBucketStrong", lambda s: S.to_hash_bucket_strong(s, 7, key=[1, 2]), (WORDS,)),
         Row("Fingerprint", tf.fingerprint, (WORDS,)),
         Row("Fingerprint", tf.fingerprint, (np.arange(6, dtype=np.int32).reshape(3, 2),), label="int32"),
+        Row("HashedCrossStep", lambda s, i: hashed_cross([s, i], 7),
+            (np.array([b"x", b"y"], dtype=object), np.array([1, -2], np.int64))),
     ]

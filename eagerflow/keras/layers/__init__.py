@@ -53,7 +53,8 @@ from .preprocessing.category_encoding import CategoryEncoding  # noqa: F401
 from .preprocessing.center_crop import CenterCrop  # noqa: F401
 from .preprocessing.discretization import Discretization  # noqa: F401
 from .preprocessing.hashing import Hashing  # noqa: F401
-from .preprocessing.index_lookup import IntegerLookup, StringLookup  # noqa: F401
+from .preprocessing.integer_lookup import IntegerLookup  # noqa: F401
+from .preprocessing.string_lookup import StringLookup  # noqa: F401
 from .preprocessing.normalization import Normalization  # noqa: F401
 from .preprocessing.random_brightness import RandomBrightness  # noqa: F401
 from .preprocessing.random_contrast import RandomContrast  # noqa: F401

@@ -24,6 +24,7 @@ from ..._src.io.atomic import atomic_file
 from ..compile_config import compile_config, compile_from_config
 from ..layers.core.lambda_layer import unsafe_deserialization
 from ..layers.layer_config import set_weight_budget
+from .layer_assets import ASSETS, collect_assets, restore_assets
 from .serialization import custom_object_scope, deserialize_keras_object, keras_classes, serialize_layer
 
 CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
@@ -65,6 +66,8 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
         zf.writestr(METADATA, json.dumps(metadata))
         zf.writestr(CONFIG, json.dumps(config, default=json_default))
         zf.writestr(WEIGHTS, buffer.getvalue(), compress_type=zipfile.ZIP_STORED)
+        for name, data in collect_assets(model).items():
+            zf.writestr(name, data)
 
 
 def _path(variable):
@@ -139,6 +142,8 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
                 raise _bad(path, f"{WEIGHTS} declares {info.file_size} bytes from {info.compress_size} compressed: "
                                  f"refusing a likely decompression bomb.")
             weights = _read_member(zf, path, WEIGHTS, info.file_size)
+        asset_names = [n for n in zf.namelist() if n.startswith(ASSETS)]
+        assets = {n: _read_member(zf, path, n, _MAX_JSON_BYTES) for n in asset_names}
         if weights is None:
             raise _bad(path, f"the archive has no {WEIGHTS} (a Keras file with HDF5 weights needs h5py, which "
                              f"eagerflow does not use).")
@@ -162,6 +167,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
     finally:
         set_weight_budget(None)
     _assign(path, "model", model.weights, arrays)
+    restore_assets(model, assets.__getitem__, asset_names)
     compile_cfg = config.get("compile_config") or {}
     if compile and compile_cfg:
         try:

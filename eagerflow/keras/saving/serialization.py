@@ -126,6 +126,8 @@ def keras_classes():
     from ..models.sequential import Sequential
     table = {name: obj for name, obj in vars(_layers).items() if isinstance(obj, type) and issubclass(obj, _layers.Layer)}
     table.update({"Functional": Functional, "Model": Model, "Sequential": Sequential})
+    from ..utils.feature_space import FeatureSpace
+    table["FeatureSpace"] = FeatureSpace
     return table
 
 

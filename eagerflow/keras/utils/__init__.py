@@ -22,3 +22,4 @@ def get_custom_objects():
     """The global name -> object table that loading consults (registered classes land here)."""
     from ..saving.serialization import _REGISTERED
     return _REGISTERED
+from .feature_space import FeatureSpace  # noqa: F401,E402

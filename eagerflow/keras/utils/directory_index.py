@@ -68,8 +68,6 @@ def _files_under(folder, formats, follow_links):
 def index_directory(directory, labels, formats, class_names=None, shuffle=True, seed=None, follow_links=False,
                     verbose=True):
     """(file paths, labels as int32 or None, class names or None)."""
-    if not os.path.isdir(directory):
-        raise FileNotFoundError(f"Could not find directory {directory}")
     if labels == "inferred":
         folders = _class_folders(directory, class_names)
     else:

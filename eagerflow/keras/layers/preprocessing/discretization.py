@@ -20,8 +20,8 @@ class Discretization(Layer):
         if output_mode != "int" or sparse:
             raise NotImplementedError("Discretization supports output_mode='int' (dense) only for now.")
         if bin_boundaries is not None and num_bins is not None:
-            raise ValueError(f"Both `num_bins` and `bin_boundaries` should not be set. Received: num_bins={num_bins} "
-                             f"and bin_boundaries={bin_boundaries}")
+            raise ValueError(f"Both `num_bins` and `bin_boundaries` should not be set. Received: `num_bins={num_bins}` "
+                             f"and `bin_boundaries={bin_boundaries}`")
         if bin_boundaries is None and num_bins is None:
             raise ValueError("You need to set either `bin_boundaries` or `num_bins`.")
         self.bin_boundaries = None if bin_boundaries is None else list(bin_boundaries)
@@ -59,6 +59,18 @@ class Discretization(Layer):
         for c in counts:
             out = out + c
         return out
+
+    @classmethod
+    def from_config(cls, config):
+        """An adapted layer's config holds both `num_bins` and the boundaries adapt found: rebuilt from
+        `num_bins`, then given the boundaries (as Keras reloads it)."""
+        config = dict(config)
+        boundaries = config.pop("bin_boundaries", None)
+        if config.get("num_bins") is None:
+            return cls(bin_boundaries=boundaries, **config)
+        layer = cls(**config)
+        layer.bin_boundaries = None if boundaries is None else list(boundaries)
+        return layer
 
     def get_config(self):
         return {"bin_boundaries": self.bin_boundaries, "num_bins": self.num_bins, "epsilon": self.epsilon,

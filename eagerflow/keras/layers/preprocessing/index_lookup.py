@@ -1,4 +1,4 @@
-"""keras.layers.StringLookup and IntegerLookup: tokens to indices of a vocabulary (or back, invert=True),
+"""What keras.layers.StringLookup and IntegerLookup share: tokens to indices of a vocabulary (or back, invert=True),
 as Keras 3.15 computes them.
 
 Index layout (what get_vocabulary() lists): in "int" mode the mask token (if any) at 0, then
@@ -11,17 +11,25 @@ OOV slots weigh the mean of the token weights).
 The table is a VocabularyLookup op (ops/lookup/vocabulary.py) over constant key / value tensors built
 once per vocabulary, so the layer runs eagerly, in tf.function, in Dataset.map and inside a model.
 `adapt` orders tokens by count, ties by the larger token first (Keras' order).
+
+A RaggedTensor input keeps its rows in "int" mode; the other modes encode each row. An adapted
+vocabulary is not part of the config (as in Keras): `.keras` saving writes it as asset files
+(keras/saving/layer_assets.py), and the config's `vocabulary_size` stands in until they are read.
 """
 from __future__ import annotations
 
 import collections
 import math
+import os
 
 import numpy as np
 
+from ...._src.composite.ragged_tensor import RaggedTensor
+from ...._src.core.context import executing_eagerly
 from ...._src.core.convert import convert_to_tensor
 from ...._src.core.errors import FailedPreconditionError
 from ...._src.core.tensor import wrap_array
+from ...._src.io.atomic import atomic_file
 from ...._src.ops.array import basic as _array
 from ...._src.ops.math import elementwise as _math
 from ...._src.ops.math import reduce as _reduce
@@ -50,7 +58,10 @@ class IndexLookup(Layer):
     def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
                  idf_weights=None, invert=False, output_mode="int", sparse=False, pad_to_max_tokens=False,
                  **kwargs):
-        for key in ("vocabulary_size", "oov_method", "salt", "encoding"):  # written by get_config; derived here
+        # the saved size stands in until the vocabulary itself is loaded (a model is rebuilt from its config
+        # before its assets are read, and an encoding's width depends on it)
+        self._saved_vocabulary_size = kwargs.pop("vocabulary_size", None)
+        for key in ("oov_method", "salt", "encoding"):  # written by get_config; derived here
             kwargs.pop(key, None)
         super().__init__(**kwargs)
         cls = type(self).__name__
@@ -75,6 +86,7 @@ class IndexLookup(Layer):
         self.mask_token, self.oov_token, self.invert = mask_token, oov_token, invert
         self.output_mode, self.sparse, self.pad_to_max_tokens = output_mode, sparse, pad_to_max_tokens
         self.input_vocabulary = None if isinstance(vocabulary, str) else _plain_list(vocabulary)
+        self._vocabulary_in_config = vocabulary is not None
         self.input_idf_weights = _plain_list(idf_weights)
         self._tokens = None  # the vocabulary without special tokens; None until set or adapted
         self.idf_weights = None
@@ -107,6 +119,8 @@ class IndexLookup(Layer):
         return specials + [self.oov_token] * self.num_oov_indices + tokens
 
     def vocabulary_size(self):
+        if self._tokens is None and self._saved_vocabulary_size is not None:
+            return self._saved_vocabulary_size
         return self._token_start() + len(self._tokens or [])
 
     # --- setting the vocabulary ---
@@ -164,19 +178,14 @@ class IndexLookup(Layer):
     def adapt(self, data, steps=None, batch_size=None):
         """Counts tokens over `data` (list, array, tensor or Dataset of batches) and keeps the most frequent
         (ties: the larger token first); in "tf_idf" mode also the number of documents (rows) per token."""
-        batches = adapt_batches(data, steps)
+        self._adapt_documents(documents_of(batch) for batch in adapt_batches(data, steps))
 
-        def documents():
-            for batch in batches:
-                arr = np.asarray(batch.numpy() if hasattr(batch, "numpy") else batch, dtype=object)
-                yield from (arr.reshape(-1, 1) if arr.ndim <= 1 else arr.reshape(-1, arr.shape[-1]))
-        self._adapt_documents(documents())
-
-    def _adapt_documents(self, documents):
-        """Sets the vocabulary from an iterable of documents (sequences of raw tokens)."""
+    def _adapt_documents(self, batches):
+        """Sets the vocabulary from an iterable of batches, each an iterable of documents (sequences of raw
+        tokens)."""
         counts, doc_counts, num_docs = collections.Counter(), collections.Counter(), 0
         skip = {self.mask_token, self.oov_token}
-        for doc in documents:
+        for doc in (doc for batch in batches for doc in batch):
             toks = [t for t in (self._token(v) for v in doc) if t not in skip]
             counts.update(toks)
             doc_counts.update(set(toks))
@@ -189,6 +198,49 @@ class IndexLookup(Layer):
             weights = np.asarray([math.log(1 + num_docs / (1 + doc_counts[t])) for t in ranked], np.float32)
         self._set_tokens(ranked, weights)
 
+    # --- the vocabulary as files of a .keras archive (Keras' assets) ---
+    def _asset_files(self):
+        """{file name: bytes} that restore the adapted state: vocabulary.txt (one token a line, the special
+        tokens first, as Keras writes it) and, in "tf_idf" mode, idf_weights.txt. Empty before adapt and when
+        the config carries the vocabulary (a list or a file path), which then wins on load as in Keras."""
+        if self._tokens is None or self._vocabulary_in_config:
+            return {}
+        tokens = self.get_vocabulary()[self._oov_start():]
+        files = {"vocabulary.txt": "\n".join(str(t) for t in tokens).encode("utf-8")}
+        if self.idf_weights is not None:
+            weights = np.asarray(self.idf_weights.numpy(), np.float32)[self.num_oov_indices:]
+            weights = weights[:len(self._tokens)]
+            files["idf_weights.txt"] = "\n".join(repr(float(w)) for w in weights).encode("utf-8")
+        return files
+
+    def _load_asset_files(self, files):
+        if "vocabulary.txt" not in files or self._vocabulary_in_config:
+            return
+        text = files["vocabulary.txt"].decode("utf-8")
+        tokens = [self._token(t) for t in text.split("\n")] if text else []
+        tokens = tokens[self.num_oov_indices:] if tokens[:self.num_oov_indices] == [self.oov_token] * \
+            self.num_oov_indices else tokens
+        weights = None
+        if "idf_weights.txt" in files:
+            lines = files["idf_weights.txt"].decode("utf-8").split("\n")
+            weights = np.asarray([float(w) for w in lines if w], np.float32)
+        self._set_tokens(tokens, weights)
+
+    def save_assets(self, dir_path):
+        """Writes the vocabulary files (see `_asset_files`) into the folder `dir_path`."""
+        for name, data in self._asset_files().items():
+            with atomic_file(os.path.join(os.fspath(dir_path), name)) as fh:
+                fh.write(data)
+
+    def load_assets(self, dir_path):
+        files = {}
+        for name in ("vocabulary.txt", "idf_weights.txt"):
+            path = os.path.join(os.fspath(dir_path), name)
+            if os.path.isfile(path):
+                with open(path, "rb") as fh:
+                    files[name] = fh.read()
+        self._load_asset_files(files)
+
     def finalize_state(self):
         """Keras' hook after adapt: nothing left to do."""
 
@@ -199,7 +251,7 @@ class IndexLookup(Layer):
         if self._tables is None:
             np_type = object if self._is_string else np.int64
             enc = (lambda t: t.encode("utf-8")) if self._is_string else int
-            keys = [enc(t) for t in self._tokens]
+            keys = [enc(t) for t in self._tokens or []]
             ids = list(range(self._token_start(), self._token_start() + len(keys)))
             if self.mask_token is not None:
                 keys.append(enc(self.mask_token))
@@ -212,9 +264,19 @@ class IndexLookup(Layer):
         return self._tables
 
     def call(self, inputs):
-        if self._tokens is None:
+        if self._tokens is None and executing_eagerly():
             raise FailedPreconditionError(None, None, "Table not initialized.")
-        x = convert_to_tensor(inputs)
+        if isinstance(inputs, RaggedTensor):  # ids per token; the row structure kept ("int") or encoded per row
+            ids = inputs.with_flat_values(self._lookup(inputs.flat_values))
+            if self.output_mode == "int":
+                return ids
+            return self._encode(ids.to_tensor(default_value=-1))  # -1: one_hot's empty row, counted nowhere
+        out = self._lookup(convert_to_tensor(inputs))
+        return out if self.output_mode == "int" else self._encode(out)
+
+    def _lookup(self, x):
+        """Tokens -> ids (or ids -> tokens, invert=True). With no vocabulary yet (only while tracing, as a
+        functional model is built before its vocabulary is loaded) every token is out of vocabulary."""
         keys, ids, inv_keys, inv_tokens = self._lookup_tables()
         if self.invert:
             x = _math.cast(x, "int64") if x.dtype.name != "int64" else x
@@ -235,13 +297,16 @@ class IndexLookup(Layer):
             Assert(_math.logical_not(_reduce.reduce_any(oov)), [
                 "When `num_oov_indices=0` all inputs should be in vocabulary, found OOV values",
                 boolean_mask(x, oov), "consider setting `num_oov_indices=1`."])
-        if self.output_mode == "int":
-            return out
+        return out
+
+    def _encode(self, out):
+        """Ids -> the "one_hot" / "multi_hot" / "count" / "tf_idf" vector of each sample."""
         depth = self.max_tokens if self.pad_to_max_tokens else self.vocabulary_size()
         if self.output_mode != "tf_idf":
             return encode_categorical(out, self.output_mode, depth, "int64")
         counts = encode_categorical(out, "count", depth, "float32")
-        return counts * self.idf_weights
+        weights = self.idf_weights if self.idf_weights is not None else wrap_array(np.zeros(depth, np.float32))
+        return counts * weights
 
     def compute_output_shape(self, input_shape):
         if self.output_mode == "int":
@@ -276,42 +341,17 @@ def _plain_list(values):
     return [v.item() if isinstance(v, np.generic) else v for v in values]
 
 
-class StringLookup(IndexLookup):
-    """Strings -> int64 indices of a vocabulary (see the module docstring)."""
-
-    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token="[UNK]", vocabulary=None,
-                 idf_weights=None, invert=False, output_mode="int", pad_to_max_tokens=False, sparse=False,
-                 encoding="utf-8", name=None, **kwargs):
-        super().__init__(max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
-                         oov_token=oov_token, vocabulary=vocabulary, idf_weights=idf_weights, invert=invert,
-                         output_mode=output_mode, sparse=sparse, pad_to_max_tokens=pad_to_max_tokens, name=name,
-                         **kwargs)
-
-
-class IntegerLookup(IndexLookup):
-    """Integers -> int64 indices of a vocabulary (see the module docstring); the OOV token is -1."""
-    _is_string = False
-
-    def __init__(self, max_tokens=None, num_oov_indices=1, mask_token=None, oov_token=-1, vocabulary=None,
-                 vocabulary_dtype="int64", idf_weights=None, invert=False, output_mode="int", sparse=False,
-                 pad_to_max_tokens=False, name=None, **kwargs):
-        if vocabulary_dtype != "int64":
-            raise ValueError(f"Only `vocabulary_dtype='int64'` is supported at this time. Received: "
-                             f"vocabulary_dtype={vocabulary_dtype}")
-        super().__init__(max_tokens=max_tokens, num_oov_indices=num_oov_indices, mask_token=mask_token,
-                         oov_token=oov_token, vocabulary=vocabulary, idf_weights=idf_weights, invert=invert,
-                         output_mode=output_mode, sparse=sparse, pad_to_max_tokens=pad_to_max_tokens, name=name,
-                         **kwargs)
-
-    def _max_tokens_message(self, max_tokens):
-        return (f"If `max_tokens` is set for `IntegerLookup`, it must be greater than 1. Received: "
-                f"max_tokens={max_tokens}")
-
-    def _dtype_config(self):
-        return {"vocabulary_dtype": "int64"}
-
-    def _encoding_config(self):
-        return {}
+def documents_of(batch):
+    """The documents of one batch: the innermost rows of a RaggedTensor, the last-axis rows of a dense
+    batch, each scalar of a 0-D or 1-D one."""
+    if isinstance(batch, RaggedTensor):
+        values, splits = batch.flat_values.numpy(), batch.nested_row_splits[-1].numpy()
+        if values.ndim > 1:  # uniform inner axes below the ragged one: each innermost row flattened
+            values = values.reshape(values.shape[0], -1)
+            return [values[a:b].reshape(-1) for a, b in zip(splits[:-1], splits[1:])]
+        return [values[a:b] for a, b in zip(splits[:-1], splits[1:])]
+    arr = np.asarray(batch.numpy() if hasattr(batch, "numpy") else batch, dtype=object)
+    return arr.reshape(-1, 1) if arr.ndim <= 1 else arr.reshape(-1, arr.shape[-1])
 
 
 def adapt_batches(data, steps):

@@ -10,8 +10,7 @@ reads 0 in "int" mode and counts nowhere in the others. `adapt` counts tokens ov
 """
 from __future__ import annotations
 
-import numpy as np
-
+from ...._src.composite.ragged_tensor import RaggedTensor
 from ...._src.core.convert import convert_to_tensor
 from ...._src.ops.array import basic as _array
 from ...._src.ops.array.padding import pad as _pad
@@ -20,7 +19,8 @@ from ...._src.ops.strings.split import split as _split_whitespace
 from ...._src.ops.strings.tokens import ngrams as _ngrams
 from ...._src.ops.strings.tokens import unicode_split
 from ..base import Layer
-from .index_lookup import StringLookup
+from .index_lookup import adapt_batches, documents_of
+from .string_lookup import StringLookup
 
 STANDARDIZE = ("lower_and_strip_punctuation", "lower", "strip_punctuation")
 SPLIT = ("whitespace", "character")
@@ -31,7 +31,7 @@ class TextVectorization(Layer):
     def __init__(self, max_tokens=None, standardize="lower_and_strip_punctuation", split="whitespace", ngrams=None,
                  output_mode="int", output_sequence_length=None, pad_to_max_tokens=False, vocabulary=None,
                  idf_weights=None, sparse=False, ragged=False, encoding="utf-8", name=None, **kwargs):
-        kwargs.pop("vocabulary_size", None)
+        saved_size = kwargs.pop("vocabulary_size", None)  # stands in until the vocabulary asset is loaded
         super().__init__(name=name, **kwargs)
         if not (standardize is None or callable(standardize) or standardize in STANDARDIZE):
             raise ValueError(f"Unknown value for `standardize` argument of TextVectorization. Allowed values are: "
@@ -44,8 +44,9 @@ class TextVectorization(Layer):
                              f"output_sequence_length={output_sequence_length}.")
         if isinstance(ngrams, int) and ngrams < 1 or isinstance(ngrams, (tuple, list)) and not ngrams:
             raise ValueError(f"`ngrams` must be None, an integer, or a tuple of integers. Received: ngrams={ngrams}")
-        if ragged:
-            raise NotImplementedError("TextVectorization(ragged=True) is not supported yet.")
+        if ragged and output_mode != "int":
+            raise ValueError(f"`ragged` must not be true if `output_mode` is `'int'`. Received: ragged={ragged} and "
+                             f"output_mode={output_mode}")
         self.max_tokens, self.standardize, self.split, self.ngrams = max_tokens, standardize, split, ngrams
         self.output_mode, self.output_sequence_length = output_mode, output_sequence_length
         self.pad_to_max_tokens, self.sparse, self.ragged, self.encoding = pad_to_max_tokens, sparse, ragged, encoding
@@ -53,7 +54,8 @@ class TextVectorization(Layer):
                               else tuple(ngrams))
         self._lookup_layer = StringLookup(max_tokens=max_tokens, mask_token="", oov_token="[UNK]",
                                           vocabulary=vocabulary, idf_weights=idf_weights, output_mode=output_mode,
-                                          pad_to_max_tokens=pad_to_max_tokens, sparse=sparse)
+                                          pad_to_max_tokens=pad_to_max_tokens, sparse=sparse,
+                                          vocabulary_size=saved_size)
         self.built = True
 
     # --- the vocabulary, kept by the lookup layer ---
@@ -66,6 +68,18 @@ class TextVectorization(Layer):
     def set_vocabulary(self, vocabulary, idf_weights=None):
         self._lookup_layer.set_vocabulary(vocabulary, idf_weights)
 
+    def _asset_files(self):
+        return self._lookup_layer._asset_files()
+
+    def _load_asset_files(self, files):
+        self._lookup_layer._load_asset_files(files)
+
+    def save_assets(self, dir_path):
+        self._lookup_layer.save_assets(dir_path)
+
+    def load_assets(self, dir_path):
+        self._lookup_layer.load_assets(dir_path)
+
     @property
     def idf_weights(self):
         return self._lookup_layer.idf_weights
@@ -74,13 +88,14 @@ class TextVectorization(Layer):
     def _tokens(self, inputs):
         """Standardized, split, n-grammed tokens: a RaggedTensor of rows (a dense tensor with split=None),
         and whether the input was one scalar string."""
-        x = convert_to_tensor(inputs, dtype_hint="string")
-        if self.standardize in ("lower", "lower_and_strip_punctuation"):
-            x = lower(x)
-        if self.standardize in ("strip_punctuation", "lower_and_strip_punctuation"):
-            x = regex_replace(x, PUNCTUATION, "")
-        if callable(self.standardize):
-            x = self.standardize(x)
+        if isinstance(inputs, RaggedTensor):  # rows of tokens already: standardized value by value
+            if self.split is not None:
+                raise ValueError(f"When using `TextVectorization` to tokenize strings, the input rank must be 1 or "
+                                 f"the last shape dimension must be 1. Received: inputs.shape={inputs.shape} with "
+                                 f"rank={inputs.shape.rank}")
+            x = inputs.with_flat_values(self._standardized(inputs.flat_values))
+        else:
+            x = self._standardized(convert_to_tensor(inputs, dtype_hint="string"))
         scalar = False
         if self.split is not None:
             rank = x.shape.rank
@@ -103,26 +118,28 @@ class TextVectorization(Layer):
             x = _ngrams(x, self._ngram_widths)
         return x, scalar
 
+    def _standardized(self, x):
+        if self.standardize in ("lower", "lower_and_strip_punctuation"):
+            x = lower(x)
+        if self.standardize in ("strip_punctuation", "lower_and_strip_punctuation"):
+            x = regex_replace(x, PUNCTUATION, "")
+        if callable(self.standardize):
+            x = self.standardize(x)
+        return x
+
     def adapt(self, data, batch_size=None, steps=None):
         """Sets the vocabulary from `data` (strings: a list, array, tensor or Dataset), one document per string."""
-        from .index_lookup import adapt_batches
         batches = adapt_batches(data, steps)
-
-        def documents():
-            for batch in batches:
-                tokens, _ = self._tokens(batch)
-                if hasattr(tokens, "row_splits"):
-                    values, splits = tokens.flat_values.numpy(), tokens.row_splits.numpy()
-                    yield from (values[a:b] for a, b in zip(splits[:-1], splits[1:]))
-                else:
-                    arr = np.asarray(tokens.numpy(), dtype=object)
-                    yield from (arr.reshape(-1, 1) if arr.ndim <= 1 else arr.reshape(-1, arr.shape[-1]))
-        self._lookup_layer._adapt_documents(documents())
+        self._lookup_layer._adapt_documents(documents_of(self._tokens(batch)[0]) for batch in batches)
 
     def call(self, inputs):
         tokens, scalar = self._tokens(inputs)
         length = self.output_sequence_length
-        if hasattr(tokens, "row_splits"):
+        if self.ragged and isinstance(tokens, RaggedTensor):  # rows kept ragged, cut (never padded) to `length`
+            if length is not None:
+                tokens = tokens[:, :length]
+            return self._lookup_layer(tokens[0] if scalar else tokens)
+        if isinstance(tokens, RaggedTensor):
             tokens = tokens.to_tensor(default_value="", shape=None if length is None else [None, length])
         elif length is not None:
             tokens = _fit_last_axis(tokens, length)
