@@ -40,7 +40,7 @@ EXPECTED = set("""
     random_uniform_initializer zeros_initializer hessians identity_n get_logger bitcast sets bitwise complex lookup
     histogram_fixed_width_bins AggregationMethod grad_pass_through is_symbolic_tensor eig eigvals matrix_square_root
     compat losses metrics optimizers initializers space_to_batch_nd space_to_batch batch_to_space
-    required_space_to_batch_paddings edit_distance
+    required_space_to_batch_paddings edit_distance audio
     signal
     fingerprint
     SparseTensor SparseTensorSpec sparse RaggedTensor RaggedTensorSpec ragged IndexedSlicesSpec
