@@ -8,6 +8,7 @@ no per-step conversions. Logs are sorted by name, as Keras prints and records th
 """
 from __future__ import annotations
 
+import inspect
 import warnings
 
 import numpy as np
@@ -27,7 +28,10 @@ from .. import optimizers as _optimizers
 from .. import saving as _saving
 from ..layers.base import BUILD_LOCK
 from ..progbar import Progbar
-from .data import ArrayBatches, check_class_weight, class_weight_to_sample_weights, is_dataset, make_batches
+from .compile_outputs import (OutputLosses, OutputMetrics, flat_by_names, is_structure, output_names_of,
+                              resolve_output_names)
+from .data import (ArrayBatches, check_class_weight, class_weight_to_sample_weights, conform_inputs, is_dataset,
+                   make_batches)
 
 
 def unpack_data(data):
@@ -42,6 +46,18 @@ def unpack_data(data):
         return data
     raise ValueError(f"Data is expected to be in format `x`, `(x,)`, `(x, y)`, or `(x, y, sample_weight)`, "
                      f"found: {data}")
+
+
+def _nested(metrics):
+    """Whether a `metrics` argument is given per output (a dict, or a list holding lists or dicts)."""
+    return isinstance(metrics, dict) or (isinstance(metrics, (list, tuple))
+                                         and any(m is None or is_structure(m) for m in metrics))
+
+
+def output_count_of(model):
+    """How many outputs a model has when that is known before it runs (functional, Sequential), else None."""
+    names = output_names_of(model)
+    return None if names is None else len(names)
 
 
 def _float_logs(logs):
@@ -60,25 +76,54 @@ class Trainer:
         self._compiled_metrics = []
         self._weighted_metrics = []
         self._weighted_metric_names = []
+        self._output_loss_trackers = []  # each output's `<name>_loss` Mean (several outputs)
+        self._output_losses = self._output_metrics = None
+        self._outputs_pending = False
         self._step_functions = {}
         self._initial_epoch = None  # the epoch a restored backup resumes at (BackupAndRestore)
 
     # --- compile ---
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
                 run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
-        self._compile_metrics_arg = list(metrics or [])  # as given, for the saved compile_config
+        # As given: for the saved compile_config, and for the per-output setup once the outputs are seen.
+        self._compile_metrics_arg, self._compile_weighted_metrics_arg = metrics, weighted_metrics
+        self._compile_loss_weights_arg = loss_weights
         self.optimizer = _optimizers.get(optimizer)
+        self._compile_optimizer = self.optimizer  # before any loss-scale wrapping: what compile_config records
+        if auto_scale_loss and getattr(getattr(self, "dtype_policy", None), "name", None) == "mixed_float16" \
+                and not isinstance(self.optimizer, _optimizers.LossScaleOptimizer):
+            # Keras 3: float16 gradients underflow without loss scaling, so compile adds it.
+            self.optimizer = _optimizers.LossScaleOptimizer(self.optimizer, name="loss_scale_optimizer")
         self.loss = loss  # as given ('mse' stays 'mse'), as Keras 3's model.loss and compile_config keep it
+        self._loss_tracker = _metrics.Mean(name="loss")
+        self._output_losses = self._output_metrics = self._output_names = None
+        # Per-output arguments, or a model known to have several outputs: resolved once the outputs are seen.
+        self._outputs_pending = (is_structure(loss) or is_structure(loss_weights) or _nested(metrics)
+                                 or _nested(weighted_metrics) or (output_count_of(self) or 1) > 1)
+        if self._outputs_pending:
+            self._use_single_output(None, None, None, None)
+        else:
+            self._use_single_output(loss, loss_weights, metrics, weighted_metrics)
+        self.run_eagerly = run_eagerly
+        if jit_compile == "auto":  # Keras 3 resolves it to False on CPU
+            jit_compile = False
+        if jit_compile and run_eagerly:
+            warnings.warn("If `run_eagerly` is True, then `jit_compile` cannot also be True. Disabling `jit_compile`.",
+                          stacklevel=2)
+            jit_compile = False
+        self.jit_compile = jit_compile  # also resets the step functions
+        self.compiled = True
+
+    def _use_single_output(self, loss, loss_weight, metrics, weighted_metrics):
         resolved = _losses.get_compiled(loss)
         # A loss given as a function ('mse' resolves to one) is called through Keras' wrapper, as
         # compile() does in Keras 3: targets paired with predictions by rank, sample weights applied
         # by the reduction.
         self._compiled_loss = (resolved if resolved is None or isinstance(resolved, _losses.Loss)
                                else _losses.LossFunctionWrapper(resolved))
-        self._loss_tracker = _metrics.Mean(name="loss")
+        self._single_loss_weight = loss_weight
         # Keras 3: `metrics` ignore sample weights (and class_weight); `weighted_metrics` use them, named
         # "weighted_<name>" when an unweighted metric has the same name.
-        self._compile_weighted_metrics_arg = list(weighted_metrics or [])
         self._compiled_metrics = [_metrics.get_compiled(m, resolved) for m in (metrics or [])]
         unweighted_names = {m.name for m in self._compiled_metrics}
         self._weighted_metrics = []
@@ -89,15 +134,39 @@ class Trainer:
             if metric.name in unweighted_names:
                 metric.name = f"weighted_{metric.name}"
             self._weighted_metrics.append(metric)
-        self.run_eagerly = run_eagerly
-        if jit_compile == "auto":  # Keras 3 resolves it to False on CPU
-            jit_compile = False
-        if jit_compile and run_eagerly:
-            warnings.warn("If `run_eagerly` is True, then `jit_compile` cannot also be True. Disabling `jit_compile`.",
-                          stacklevel=2)
-            jit_compile = False
-        self.jit_compile = jit_compile  # also resets the step functions
-        self.compiled = True
+
+    def _set_up_outputs(self, y_pred):
+        """Pairs the compile() arguments with the outputs once `y_pred`'s structure is known: one
+        output unwraps one-entry lists/dicts to the single-output path; several get OutputLosses and
+        OutputMetrics (see compile_outputs.py)."""
+        self._outputs_pending = False
+        loss, weights = self.loss, self._compile_loss_weights_arg
+        metrics, weighted = self._compile_metrics_arg, self._compile_weighted_metrics_arg
+        names = resolve_output_names(y_pred, output_names_of(self))
+        if len(names) == 1:
+            def one(value):
+                if isinstance(value, dict):
+                    return next(iter(value.values())) if len(value) == 1 else value
+                return value[0] if isinstance(value, (list, tuple)) and len(value) == 1 else value
+            flat = (lambda m: None if m is None else nest.flatten(m if is_structure(m) else [m]))
+            self._use_single_output(one(loss), one(weights), flat(metrics), flat(weighted))
+            return
+        self._output_names = names
+        self._output_losses = OutputLosses(loss, weights, names) if loss is not None else None
+        self._output_metrics = OutputMetrics(metrics, weighted, names)
+        self._compiled_metrics = self._output_metrics.all_plain
+        self._weighted_metrics = self._output_metrics.all_weighted
+        self._weighted_metric_names = [m.name for m in self._weighted_metrics]
+        self._output_loss_trackers = self._output_losses.trackers if self._output_losses is not None else []
+
+    def get_compile_config(self):
+        """compile()'s arguments as the `.keras` file records them (Keras 3)."""
+        from ..compile_config import compile_config
+        return compile_config(self)
+
+    def compile_from_config(self, config):
+        from ..compile_config import compile_from_config
+        compile_from_config(self, config)
 
     @property
     def jit_compile(self):
@@ -116,7 +185,9 @@ class Trainer:
 
     @property
     def metrics(self):
-        return ([self._loss_tracker] if self._loss_tracker is not None else []) + self._all_compiled_metrics
+        """Keras 3's order: the loss tracker, the compiled metrics, then each output's loss tracker."""
+        return (([self._loss_tracker] if self._loss_tracker is not None else []) + self._all_compiled_metrics
+                + list(self._output_loss_trackers))
 
     @property
     def _all_compiled_metrics(self):
@@ -129,13 +200,16 @@ class Trainer:
         other key in sorted order; one value alone is returned bare.
         E.g. metrics=["mae"], weighted_metrics=["mae"]: [loss, mae, mae, weighted_mae]."""
         names = ([self._loss_tracker.name] if self._loss_tracker is not None else []) \
-            + [m.name for m in self._compiled_metrics] + list(self._weighted_metric_names)
+            + [m.name for m in self._compiled_metrics] + list(self._weighted_metric_names) \
+            + [m.name for m in self._output_loss_trackers]
         values = [logs[n] for n in names if n in logs] + [logs[k] for k in sorted(logs) if k not in names]
         return values[0] if len(values) == 1 else values
 
     @property
     def metrics_names(self):
-        return ["loss", "compile_metrics"] if self._all_compiled_metrics else ["loss"]
+        given = self._all_compiled_metrics or (self._outputs_pending and (self._compile_metrics_arg
+                                                                          or self._compile_weighted_metrics_arg))
+        return (["loss", "compile_metrics"] if given else ["loss"]) + [m.name for m in self._output_loss_trackers]
 
     def reset_metrics(self):
         for m in self.metrics:
@@ -143,10 +217,19 @@ class Trainer:
 
     # --- the steps (override train_step/test_step/predict_step as in Keras) ---
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
+        if self._outputs_pending:
+            self._set_up_outputs(y_pred)
         losses = []
         loss_fn = self._compiled_loss
-        if loss_fn is not None:
-            losses.append(loss_fn(y, y_pred, sample_weight) if sample_weight is not None else loss_fn(y, y_pred))
+        if self._output_losses is not None:
+            names = self._output_names
+            losses.append(self._output_losses(self._per_output(y, "y"), self._per_output(y_pred, "y_pred"),
+                                              sample_weight, names))
+        elif loss_fn is not None:
+            value = loss_fn(y, y_pred, sample_weight) if sample_weight is not None else loss_fn(y, y_pred)
+            if self._single_loss_weight is not None:
+                value = value * float(self._single_loss_weight)
+            losses.append(value)
         for extra in self.losses:  # add_loss and regularizer terms, summed into the total as Keras 3 does
             extra = convert_to_tensor(extra)
             losses.append(_reduce.reduce_sum(extra if extra.dtype.is_floating else _math.cast(extra, _dt.float32)))
@@ -154,10 +237,28 @@ class Trainer:
             raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
         return losses[0] if len(losses) == 1 else _math.add_n(losses)
 
+    def _per_output(self, value, what):
+        return flat_by_names(value, self._output_names, what)
+
+    def _compute_loss(self, x, y, y_pred, sample_weight, training):
+        """compute_loss called as its (possibly overridden) signature allows: an override written
+        before Keras 3.3 has no `training` argument."""
+        if "training" in inspect.signature(self.compute_loss).parameters:
+            return self.compute_loss(x, y, y_pred, sample_weight, training=training)
+        return self.compute_loss(x, y, y_pred, sample_weight)
+
     def compute_metrics(self, x, y, y_pred, sample_weight=None, loss=None):
+        if self._outputs_pending:
+            self._set_up_outputs(y_pred)
         if loss is not None:
             batch = _math.cast(_array.shape(nest.flatten(x, expand_composites=True)[0])[0], _dt.float32)
             self._loss_tracker.update_state(loss, sample_weight=batch)
+        if self._output_metrics is not None:
+            self._output_metrics.update_state(self._per_output(y, "y"), self._per_output(y_pred, "y_pred"),
+                                              sample_weight)
+            logs = {m.name: m.result() for m in [self._loss_tracker] + list(self._output_loss_trackers)}
+            logs.update(self._output_metrics.results())
+            return logs
         for m in self._compiled_metrics:
             m.update_state(y, y_pred)
         for m in self._weighted_metrics:
@@ -168,7 +269,7 @@ class Trainer:
         x, y, sample_weight = unpack_data(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
-            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+            loss = self._compute_loss(x, y, y_pred, sample_weight, training=True)
             scaled_loss = self.optimizer.scale_loss(loss)  # the loss itself unless loss scaling is on
         variables = self.trainable_variables
         grads = tape.gradient(scaled_loss, variables)
@@ -178,23 +279,32 @@ class Trainer:
     def test_step(self, data):
         x, y, sample_weight = unpack_data(data)
         y_pred = self(x, training=False)
-        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
+        loss = self._compute_loss(x, y, y_pred, sample_weight, training=False)
         return self.compute_metrics(x, y, y_pred, sample_weight, loss)
 
     def predict_step(self, data):
         x, _, _ = unpack_data(data)
         return self(x, training=False)
 
-    def _build_before_tracing(self, data):
+    def _build_before_tracing(self, data, with_optimizer=True):
         """Builds the model's weights and the optimizer's slots eagerly before the first compiled step,
         as Keras' fit does (its symbolic build). A traced step that created them would be traced twice:
         tf.function traces again after a call that created variables."""
-        if self.built and (self.optimizer is None or self.optimizer.built):
+        if self.built and (not with_optimizer or self.optimizer is None or self.optimizer.built) \
+                and not self._outputs_pending:
             return
+        y_pred = None
         if not self.built:
             x, _, _ = unpack_data(data)
-            self(x, training=False)
-        if self.optimizer is not None and not self.optimizer.built:
+            y_pred = self(x, training=False)
+        if self._outputs_pending:  # the per-output metrics' variables, made here rather than inside the trace
+            graph = getattr(self, "_graph", None)
+            if graph is not None:
+                y_pred = graph.outputs
+            elif y_pred is None:
+                y_pred = self(unpack_data(data)[0], training=False)
+            self._set_up_outputs(y_pred)
+        if with_optimizer and self.optimizer is not None and not self.optimizer.built:
             self.optimizer.build(self.trainable_variables)
 
     def _step_function(self, kind):
@@ -215,12 +325,12 @@ class Trainer:
             steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
         self._assert_compiled()
         verbose = 1 if verbose == "auto" else int(verbose)
-        train = make_batches(x, y, sample_weight, batch_size, shuffle, class_weight)
+        train = make_batches(conform_inputs(self, x), y, sample_weight, batch_size, shuffle, class_weight)
         val = None
         if validation_data is not None:
             vx, vy, vsw = unpack_data(tuple(validation_data)) if isinstance(validation_data, (tuple, list)) \
                 else (validation_data, None, None)
-            val = make_batches(vx, vy, vsw, validation_batch_size or batch_size)
+            val = make_batches(conform_inputs(self, vx), vy, vsw, validation_batch_size or batch_size)
         elif validation_split:
             if not isinstance(train, ArrayBatches):
                 raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays, found following "
@@ -288,6 +398,8 @@ class Trainer:
         bar = Progbar(steps or batches.steps, verbose)
         logs, step = None, 0
         for data in batches:
+            if not step and getattr(test_fn, "python_function", None) is not None:
+                self._build_before_tracing(data, with_optimizer=False)
             logs = test_fn(data)
             step += 1
             if verbose == 1:
@@ -304,14 +416,16 @@ class Trainer:
                  callbacks=None, return_dict=False):
         self._assert_compiled()
         verbose = 1 if verbose == "auto" else int(verbose)
-        logs = self._run_evaluation(make_batches(x, y, sample_weight, batch_size), verbose, steps)
+        logs = self._run_evaluation(make_batches(conform_inputs(self, x), y, sample_weight, batch_size), verbose,
+                                    steps)
         if return_dict:
             return logs
         return self._logs_as_list(logs)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         verbose = 1 if verbose == "auto" else int(verbose)
-        batches = make_batches(x, batch_size=batch_size) if not is_dataset(x) else make_batches(x)
+        batches = make_batches(conform_inputs(self, x), batch_size=batch_size) if not is_dataset(x) \
+            else make_batches(x)
         predict_fn = self._step_function("predict")
         bar = Progbar(steps or batches.steps, verbose)
         outputs, step = [], 0
@@ -344,6 +458,7 @@ class Trainer:
 
     def _one_batch(self, kind, data, return_dict):
         x, y, sample_weight = data
+        x = conform_inputs(self, x)
         data = (x,) if y is None else ((x, y) if sample_weight is None else (x, y, sample_weight))
         data = nest.map_structure(convert_to_tensor, data, expand_composites=True)
         fn = self._step_function(kind)
@@ -356,7 +471,8 @@ class Trainer:
         return self._logs_as_list(logs)
 
     def predict_on_batch(self, x):
-        return self(x, training=False).numpy()
+        return nest.map_structure(lambda t: t.numpy(), self(conform_inputs(self, x), training=False),
+                                  expand_composites=True)
 
     # --- on disk ---
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):
