@@ -27,8 +27,11 @@ def is_structure(value):
 def output_names_of(model):
     """The names Keras gives a model's outputs: its output layers' names, or None when unknown
     (a subclassed model, whose outputs are only known once it runs)."""
-    names = getattr(type(model), "output_names", None)
-    if names is not None and not isinstance(names, property):
+    try:
+        names = getattr(model, "output_names", None)
+    except (AttributeError, ValueError):
+        names = None
+    if isinstance(names, (list, tuple)) and names:
         return list(names)
     try:
         outputs = model.outputs

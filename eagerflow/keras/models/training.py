@@ -216,8 +216,15 @@ class Trainer:
             m.reset_state()
 
     # --- the steps (override train_step/test_step/predict_step as in Keras) ---
+    def _outputs_unresolved(self, y_pred):
+        """Whether the per-output setup is still to be made: compile() asked for it, or a model whose
+        outputs were unknown at compile() (subclassed) turns out to have several."""
+        return self._outputs_pending or (
+            self._output_metrics is None and is_structure(y_pred)
+            and len(nest.flatten(y_pred, expand_composites=True)) > 1)
+
     def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        if self._outputs_pending:
+        if self._outputs_unresolved(y_pred):
             self._set_up_outputs(y_pred)
         losses = []
         loss_fn = self._compiled_loss
@@ -248,7 +255,7 @@ class Trainer:
         return self.compute_loss(x, y, y_pred, sample_weight)
 
     def compute_metrics(self, x, y, y_pred, sample_weight=None, loss=None):
-        if self._outputs_pending:
+        if self._outputs_unresolved(y_pred):
             self._set_up_outputs(y_pred)
         if loss is not None:
             batch = _math.cast(_array.shape(nest.flatten(x, expand_composites=True)[0])[0], _dt.float32)

@@ -169,3 +169,28 @@ def test_per_output_compile_survives_a_keras_file(tmp_path):
     x, ya, yb = data()
     history = loaded.fit(x, [ya, yb], batch_size=4, epochs=2, verbose=0, shuffle=False)
     assert_history(history.history, LIST_HISTORY)
+
+
+def test_subclassed_model_with_two_outputs_found_at_the_first_step():
+    class TwoHeads(keras.Model):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b = keras.layers.Dense(1), keras.layers.Dense(1)
+
+        def call(self, x):
+            return [self.a(x), self.b(x)]
+
+    x = np.arange(12, dtype="float32").reshape(4, 3) / 10
+    y = np.arange(4, dtype="float32").reshape(4, 1)
+    model = TwoHeads()
+    model(x)
+    rng = np.random.default_rng(0)
+    for w in model.weights:
+        w.assign(rng.normal(size=w.shape).astype("float32") * 0.5)
+    model.compile(keras.optimizers.SGD(0.1), loss=["mse", "mse"], metrics=[["mae"], ["mse"]], loss_weights=[1.0, 2.0])
+    history = model.fit(x, [y, 2 * y], epochs=2, batch_size=2, verbose=0, shuffle=False).history
+    # no output names: metrics unprefixed, both loss trackers named after the loss (one key in the logs)
+    assert_history(history, {"loss": [17.062015533447266, 6.306996822357178],
+                             "mae": [1.2283103466033936, 0.6184709668159485],
+                             "mse": [7.3982157707214355, 2.903607130050659],
+                             "mse_loss": [7.3982157707214355, 2.903607130050659]})
