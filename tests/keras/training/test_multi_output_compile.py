@@ -194,3 +194,13 @@ def test_subclassed_model_with_two_outputs_found_at_the_first_step():
                              "mae": [1.2283103466033936, 0.6184709668159485],
                              "mse": [7.3982157707214355, 2.903607130050659],
                              "mse_loss": [7.3982157707214355, 2.903607130050659]})
+
+
+def test_a_dataset_of_tuple_targets_trains_as_the_arrays_do():
+    import eagerflow as tf
+    x, ya, yb = data()
+    model = two_output_model()
+    model.compile(optimizer=keras.optimizers.SGD(0.1), loss=[SCCE, "mse"], metrics=[["accuracy"], ["mae"]],
+                  loss_weights=[1.0, 0.5])
+    dataset = tf.data.Dataset.from_tensor_slices((x, (ya, yb))).batch(4)
+    assert_history(model.fit(dataset, epochs=2, verbose=0).history, LIST_HISTORY)
