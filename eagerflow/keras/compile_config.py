@@ -41,7 +41,12 @@ def optimizer_config(opt):
     if opt._schedule is not None:
         lr = {"module": "keras.optimizers.schedules", "class_name": type(lr).__name__, "config": lr.get_config(),
               "registered_name": None}
-    config = _constructor_values(opt, {"learning_rate": lr})
+    # Keras 3 records the optimizer's get_config (name, learning rate, the common options, its own
+    # arguments); constructor arguments a subclass adds follow.
+    config = dict(opt.get_config())
+    config["learning_rate"] = lr
+    for key, value in _constructor_values(opt, {"learning_rate": lr}).items():
+        config.setdefault(key, value)
     return {"module": "keras.optimizers", "class_name": type(opt).__name__,
             "config": {k: _plain_number(v) for k, v in config.items()}, "registered_name": None}
 
