@@ -204,3 +204,23 @@ def test_a_dataset_of_tuple_targets_trains_as_the_arrays_do():
                   loss_weights=[1.0, 0.5])
     dataset = tf.data.Dataset.from_tensor_slices((x, (ya, yb))).batch(4)
     assert_history(model.fit(dataset, epochs=2, verbose=0).history, LIST_HISTORY)
+
+
+def test_single_output_with_one_entry_lists_dicts_and_a_float_loss_weight():
+    inp = keras.Input((3,), name="x")
+    model = keras.Model(inp, keras.layers.Dense(1, name="out")(inp))
+    rng = np.random.default_rng(0)
+    for w in model.weights:
+        w.assign(rng.normal(size=w.shape).astype("float32") * 0.5)
+    x = np.arange(12, dtype="float32").reshape(4, 3) / 10
+    y = np.arange(4, dtype="float32").reshape(4, 1)
+    model.compile(keras.optimizers.SGD(0.1), loss=["mse"], metrics=[["mae"]], loss_weights=[2.0])
+    assert_history(model.fit(x, y, epochs=2, batch_size=2, verbose=0, shuffle=False).history,
+                   {"loss": [3.947272539138794, 1.2585704326629639], "mae": [1.1542251110076904, 0.6339840888977051]})
+    np.testing.assert_allclose(model.evaluate(x, y, verbose=0), [0.49080803990364075, 0.40753209590911865], rtol=2e-5)
+    assert model.metrics_names == ["loss", "compile_metrics"]
+    model.compile(keras.optimizers.SGD(0.1), loss={"out": "mse"}, metrics={"out": "mae"}, loss_weights=0.5)
+    assert_history(model.fit(x, y, epochs=2, batch_size=2, verbose=0, shuffle=False).history,
+                   {"loss": [0.12266747653484344, 0.10409524291753769],
+                    "mae": [0.4107619524002075, 0.3773442208766937]})
+    np.testing.assert_allclose(model.evaluate(x, y, verbose=0), [0.0876489207148552, 0.35001641511917114], rtol=2e-5)
