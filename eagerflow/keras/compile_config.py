@@ -41,7 +41,12 @@ def optimizer_config(opt):
     if opt._schedule is not None:
         lr = {"module": "keras.optimizers.schedules", "class_name": type(lr).__name__, "config": lr.get_config(),
               "registered_name": None}
-    config = _constructor_values(opt, {"learning_rate": lr})
+    # Keras 3 records the optimizer's get_config (name, learning rate, the common options, its own
+    # arguments); constructor arguments a subclass adds follow.
+    config = dict(opt.get_config())
+    config["learning_rate"] = lr
+    for key, value in _constructor_values(opt, {"learning_rate": lr}).items():
+        config.setdefault(key, value)
     return {"module": "keras.optimizers", "class_name": type(opt).__name__,
             "config": {k: _plain_number(v) for k, v in config.items()}, "registered_name": None}
 
@@ -66,12 +71,32 @@ def metric_config(metric):
     return getattr(metric, "name", getattr(metric, "__name__", None))
 
 
+def _per_output(config_of, value):
+    """A per-output argument (list, tuple or dict of entries, each maybe a list) described entry by entry."""
+    if isinstance(value, dict):
+        return {k: _per_output(config_of, v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_per_output(config_of, v) for v in value]
+    return None if value is None else config_of(value)
+
+
+def _plain_weights(value):
+    if isinstance(value, dict):
+        return {k: _plain_weights(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain_weights(v) for v in value]
+    return _plain_number(value)
+
+
 def compile_config(model):
     if not getattr(model, "compiled", False):
         return {}
-    return {"optimizer": optimizer_config(model.optimizer), "loss": loss_config(model.loss), "loss_weights": None,
-            "metrics": [metric_config(m) for m in getattr(model, "_compile_metrics_arg", [])],
-            "weighted_metrics": [metric_config(m) for m in getattr(model, "_compile_weighted_metrics_arg", [])] or None,
+    optimizer = getattr(model, "_compile_optimizer", None) or model.optimizer  # as given, before loss scaling
+    weighted = getattr(model, "_compile_weighted_metrics_arg", None)
+    return {"optimizer": optimizer_config(optimizer), "loss": _per_output(loss_config, model.loss),
+            "loss_weights": _plain_weights(getattr(model, "_compile_loss_weights_arg", None)),
+            "metrics": _per_output(metric_config, getattr(model, "_compile_metrics_arg", None) or []),
+            "weighted_metrics": _per_output(metric_config, weighted) if weighted else None,
             "run_eagerly": bool(getattr(model, "run_eagerly", False)),
             "steps_per_execution": 1, "jit_compile": bool(getattr(model, "jit_compile", False))}
 
@@ -89,6 +114,10 @@ def _optimizer_from(config, custom_objects):
 
 
 def _loss_from(config, custom_objects):
+    if isinstance(config, dict) and "class_name" not in config:  # per output, by output name
+        return {k: _loss_from(v, custom_objects) for k, v in config.items()}
+    if isinstance(config, (list, tuple)):
+        return [_loss_from(v, custom_objects) for v in config]
     if config is None or isinstance(config, str):
         if isinstance(config, str) and custom_objects and config in custom_objects:
             return custom_objects[config]
@@ -98,6 +127,10 @@ def _loss_from(config, custom_objects):
 
 
 def _metric_from(config, custom_objects):
+    if isinstance(config, dict) and "class_name" not in config:  # per output, by output name
+        return {k: _metric_from(v, custom_objects) for k, v in config.items()}
+    if isinstance(config, (list, tuple)):
+        return [_metric_from(v, custom_objects) for v in config]
     if isinstance(config, dict):
         classes = _metrics._CLASSES
         return deserialize_keras_object(config, classes, custom_objects, "metric")
@@ -107,7 +140,8 @@ def _metric_from(config, custom_objects):
 def compile_from_config(model, config, custom_objects=None):
     model.compile(optimizer=_optimizer_from(config["optimizer"], custom_objects),
                   loss=_loss_from(config.get("loss"), custom_objects),
-                  metrics=[_metric_from(m, custom_objects) for m in config.get("metrics") or []],
-                  weighted_metrics=[_metric_from(m, custom_objects) for m in config.get("weighted_metrics") or []],
+                  loss_weights=config.get("loss_weights"),
+                  metrics=_metric_from(config.get("metrics") or [], custom_objects),
+                  weighted_metrics=_metric_from(config.get("weighted_metrics") or [], custom_objects),
                   run_eagerly=bool(config.get("run_eagerly", False)),
                   jit_compile=bool(config.get("jit_compile", False)))

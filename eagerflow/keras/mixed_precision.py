@@ -132,6 +132,19 @@ class autocast:
         return False
 
 
+def call_scope(compute, variable, enabled):
+    """The autocast scope a layer's call runs in, as Keras 3 chooses it: inside another layer's scope,
+    one of its own when its compute dtype differs from that scope's (None for a layer that does not
+    autocast or computes in a non-float dtype), so a float32 layer in a mixed model reads float32
+    weights; outside any scope, one only when its policy is mixed. None: no new scope."""
+    current = autocast_dtype()
+    if current is not None:
+        if not enabled or not compute.is_floating:
+            return autocast(None)
+        return autocast(compute) if compute is not current else None
+    return autocast(compute) if enabled and compute is not variable else None
+
+
 def __getattr__(name):
     if name == "LossScaleOptimizer":
         from .optimizers.loss_scale_optimizer import LossScaleOptimizer as cls  # Keras exports it here too

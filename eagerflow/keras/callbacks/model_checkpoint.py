@@ -1,6 +1,7 @@
 """ModelCheckpoint: saves the model or its weights as training goes."""
 from __future__ import annotations
 
+import os
 import warnings
 
 from .monitor_callback import MonitorCallback
@@ -80,6 +81,8 @@ class ModelCheckpoint(MonitorCallback):
             path = self.filepath.format(epoch=epoch + 1, batch=batch + 1, **logs)
         if not self._should_save(epoch, logs, path):
             return
+        # Keras 3 makes the checkpoint's folder (save_weights and save themselves do not).
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         if self.save_weights_only:
             self.model.save_weights(path)
         else:

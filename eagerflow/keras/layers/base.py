@@ -226,8 +226,9 @@ class Layer(Module):
                 with BUILD_LOCK:  # threads calling a fresh model at once build its weights once
                     if not self.built:
                         self._maybe_build(args[0] if args else None)
-            if self._compute is not self._dtype and self.autocast:  # a mixed policy: weights read as compute dtype
-                with _mixed.autocast(self._compute):
+            scope = _mixed.call_scope(self._compute, self._dtype, self.autocast)
+            if scope is not None:  # weights read as the compute dtype (a mixed policy, or inside one)
+                with scope:
                     outputs = call(*args, **kwargs)
             else:
                 outputs = call(*args, **kwargs)

@@ -27,6 +27,67 @@ def _as_array(value):
     return value
 
 
+def _input_specs(model):
+    """The model's input KerasTensors when they are known before it runs (functional, Sequential with
+    an Input), else None."""
+    try:
+        inputs = model.inputs
+    except (AttributeError, ValueError):
+        return None
+    if not inputs or not all(hasattr(t, "shape") and hasattr(t, "dtype") for t in inputs):
+        return None
+    return list(inputs)
+
+
+def _conform(value, spec):
+    """One input array made to fit its Input as Keras 3's functional call makes it: a NumPy bool,
+    integer or float array cast to the Input's dtype, and a rank one short of the Input's (whose last
+    dimension is 1) given that dimension, or one too many (of size 1) squeezed."""
+    if isinstance(value, (Tensor, Variable)):
+        value = value.numpy()
+    if not isinstance(value, np.ndarray):
+        if not isinstance(value, (list, tuple, int, float, bool, np.generic)):
+            return value
+        value = np.asarray(value)
+    want = spec.dtype
+    if value.dtype.kind in "biuf" and (want.is_floating or want.is_integer or want.is_bool) \
+            and value.dtype != want.as_numpy_dtype:
+        value = value.astype(want.as_numpy_dtype)
+    rank = len(spec.shape)
+    if value.ndim == rank - 1 and spec.shape[-1] == 1:
+        value = value[..., None]
+    elif value.ndim == rank + 1 and value.shape[-1] == 1:
+        value = value[..., 0]
+    return value
+
+
+def conform_inputs(model, x):
+    """`x` for fit/evaluate/predict with each array fitted to the model's Inputs (see `_conform`);
+    datasets, dicts and anything whose layout does not match the Inputs one to one pass unchanged."""
+    specs = _input_specs(model)
+    if specs is None or x is None or isinstance(x, dict) or is_dataset(x) or is_py_dataset(x):
+        return x
+    if len(specs) == 1:
+        if isinstance(x, (list, tuple)) and len(x) == 1 and not np.isscalar(x[0]) \
+                and np.ndim(x[0]) == len(specs[0].shape):
+            return type(x)([_conform(x[0], specs[0])])
+        return _conform(x, specs[0])
+    if isinstance(x, (list, tuple)) and len(x) == len(specs):
+        return type(x)(_conform(v, spec) for v, spec in zip(x, specs))
+    return x
+
+
+def check_sample_weight_structure(y, sample_weight):
+    """Keras 3: sample weights given per output must have the targets' structure."""
+    if not isinstance(sample_weight, (list, tuple, dict)):
+        return
+    same = (isinstance(y, dict) and isinstance(sample_weight, dict) and set(y) == set(sample_weight)) or \
+        (isinstance(y, (list, tuple)) and isinstance(sample_weight, (list, tuple)) and len(y) == len(sample_weight))
+    if not same:
+        raise ValueError("You should provide one `sample_weight` array per output in `y`. The two structures did "
+                         f"not match:\n- y: {y}\n- sample_weight: {sample_weight}\n")
+
+
 def _slice(array, where):
     """A batch: a tensor over `array[where]`, no copy (see the module docstring)."""
     return make_eager(array[where], from_numpy(array.dtype))
@@ -52,7 +113,8 @@ class ArrayBatches:
     def __init__(self, x, y=None, sample_weight=None, batch_size=32, shuffle=False):
         self.x = nest.map_structure(_as_array, x, expand_composites=True)
         self.y = None if y is None else nest.map_structure(_as_array, y, expand_composites=True)
-        self.sample_weight = None if sample_weight is None else _as_array(sample_weight)
+        check_sample_weight_structure(y, sample_weight)
+        self.sample_weight = None if sample_weight is None else nest.map_structure(_as_array, sample_weight)
         counts = {a.shape[0] for part in (self.x, self.y, self.sample_weight) if part is not None
                   for a in nest.flatten(part, expand_composites=True)}
         if len(counts) != 1:
@@ -90,7 +152,7 @@ class ArrayBatches:
             perm = np.random.permutation(self.num_samples)
             x = nest.map_structure(lambda a: a[perm], x, expand_composites=True)
             y = None if y is None else nest.map_structure(lambda a: a[perm], y, expand_composites=True)
-            sw = None if sw is None else sw[perm]
+            sw = None if sw is None else nest.map_structure(lambda a: a[perm], sw)
         bs = self.batch_size
         if isinstance(x, np.ndarray) and isinstance(y, np.ndarray) and sw is None:  # the common case, kept lean
             x_dtype, y_dtype = from_numpy(x.dtype), from_numpy(y.dtype)
@@ -105,7 +167,8 @@ class ArrayBatches:
             elif sw is None:
                 yield bx, nest.map_structure(lambda a: _slice(a, s), y, expand_composites=True)
             else:
-                yield bx, nest.map_structure(lambda a: _slice(a, s), y, expand_composites=True), _slice(sw, s)
+                yield (bx, nest.map_structure(lambda a: _slice(a, s), y, expand_composites=True),
+                       nest.map_structure(lambda a: _slice(a, s), sw))
 
 
 class DatasetBatches:

@@ -8,26 +8,19 @@ no per-step conversions. Logs are sorted by name, as Keras prints and records th
 """
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from ..._src.autodiff.tape import GradientTape
-from ..._src.core import dtypes as _dt
 from ..._src.core import nest
 from ..._src.core.convert import convert_to_tensor
-from ..._src.ops.array import basic as _array
-from ..._src.ops.math import elementwise as _math
-from ..._src.ops.math import reduce as _reduce
 from ..._src.trace.function import function
 from .. import callbacks as _callbacks
-from .. import losses as _losses
-from .. import metrics as _metrics
-from .. import optimizers as _optimizers
 from .. import saving as _saving
 from ..layers.base import BUILD_LOCK
 from ..progbar import Progbar
-from .data import ArrayBatches, check_class_weight, class_weight_to_sample_weights, is_dataset, make_batches
+from .compiling import Compiling
+from .data import (ArrayBatches, check_class_weight, class_weight_to_sample_weights, conform_inputs, is_dataset,
+                   make_batches)
 
 
 def unpack_data(data):
@@ -48,7 +41,7 @@ def _float_logs(logs):
     return {k: float(np.asarray(logs[k])) for k in sorted(logs)}
 
 
-class Trainer:
+class Trainer(Compiling):
     def __init__(self):
         self.compiled = False
         self.optimizer = None
@@ -60,115 +53,18 @@ class Trainer:
         self._compiled_metrics = []
         self._weighted_metrics = []
         self._weighted_metric_names = []
+        self._output_loss_trackers = []  # each output's `<name>_loss` Mean (several outputs)
+        self._output_losses = self._output_metrics = None
+        self._outputs_pending = False
         self._step_functions = {}
         self._initial_epoch = None  # the epoch a restored backup resumes at (BackupAndRestore)
 
     # --- compile ---
-    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None, metrics=None, weighted_metrics=None,
-                run_eagerly=False, steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
-        self._compile_metrics_arg = list(metrics or [])  # as given, for the saved compile_config
-        self.optimizer = _optimizers.get(optimizer)
-        self.loss = loss  # as given ('mse' stays 'mse'), as Keras 3's model.loss and compile_config keep it
-        resolved = _losses.get_compiled(loss)
-        # A loss given as a function ('mse' resolves to one) is called through Keras' wrapper, as
-        # compile() does in Keras 3: targets paired with predictions by rank, sample weights applied
-        # by the reduction.
-        self._compiled_loss = (resolved if resolved is None or isinstance(resolved, _losses.Loss)
-                               else _losses.LossFunctionWrapper(resolved))
-        self._loss_tracker = _metrics.Mean(name="loss")
-        # Keras 3: `metrics` ignore sample weights (and class_weight); `weighted_metrics` use them, named
-        # "weighted_<name>" when an unweighted metric has the same name.
-        self._compile_weighted_metrics_arg = list(weighted_metrics or [])
-        self._compiled_metrics = [_metrics.get_compiled(m, resolved) for m in (metrics or [])]
-        unweighted_names = {m.name for m in self._compiled_metrics}
-        self._weighted_metrics = []
-        self._weighted_metric_names = []  # before any "weighted_": what evaluate's list is ordered by
-        for m in weighted_metrics or []:
-            metric = _metrics.get_compiled(m, resolved)
-            self._weighted_metric_names.append(metric.name)
-            if metric.name in unweighted_names:
-                metric.name = f"weighted_{metric.name}"
-            self._weighted_metrics.append(metric)
-        self.run_eagerly = run_eagerly
-        if jit_compile == "auto":  # Keras 3 resolves it to False on CPU
-            jit_compile = False
-        if jit_compile and run_eagerly:
-            warnings.warn("If `run_eagerly` is True, then `jit_compile` cannot also be True. Disabling `jit_compile`.",
-                          stacklevel=2)
-            jit_compile = False
-        self.jit_compile = jit_compile  # also resets the step functions
-        self.compiled = True
-
-    @property
-    def jit_compile(self):
-        """Whether fit/evaluate/predict compile their steps through XLA (`tf.function(jit_compile=True)`:
-        the `xla` extra); set by compile(), or afterwards."""
-        return getattr(self, "_jit_compile", False)
-
-    @jit_compile.setter
-    def jit_compile(self, value):
-        self._jit_compile = bool(value)
-        self._step_functions = {}
-
-    def _assert_compiled(self):
-        if not self.compiled:
-            raise ValueError("You must call `compile()` before using the model.")
-
-    @property
-    def metrics(self):
-        return ([self._loss_tracker] if self._loss_tracker is not None else []) + self._all_compiled_metrics
-
-    @property
-    def _all_compiled_metrics(self):
-        return list(self._compiled_metrics) + list(self._weighted_metrics)
-
-    def _logs_as_list(self, logs):
-        """The logs as evaluate/test_on_batch/train_on_batch return them without return_dict, by
-        Keras 3.15's rule: the value of each metric's name in the order of `metrics` (a weighted
-        metric by its name before "weighted_", so a name both lists use comes twice), then every
-        other key in sorted order; one value alone is returned bare.
-        E.g. metrics=["mae"], weighted_metrics=["mae"]: [loss, mae, mae, weighted_mae]."""
-        names = ([self._loss_tracker.name] if self._loss_tracker is not None else []) \
-            + [m.name for m in self._compiled_metrics] + list(self._weighted_metric_names)
-        values = [logs[n] for n in names if n in logs] + [logs[k] for k in sorted(logs) if k not in names]
-        return values[0] if len(values) == 1 else values
-
-    @property
-    def metrics_names(self):
-        return ["loss", "compile_metrics"] if self._all_compiled_metrics else ["loss"]
-
-    def reset_metrics(self):
-        for m in self.metrics:
-            m.reset_state()
-
-    # --- the steps (override train_step/test_step/predict_step as in Keras) ---
-    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None, training=True):
-        losses = []
-        loss_fn = self._compiled_loss
-        if loss_fn is not None:
-            losses.append(loss_fn(y, y_pred, sample_weight) if sample_weight is not None else loss_fn(y, y_pred))
-        for extra in self.losses:  # add_loss and regularizer terms, summed into the total as Keras 3 does
-            extra = convert_to_tensor(extra)
-            losses.append(_reduce.reduce_sum(extra if extra.dtype.is_floating else _math.cast(extra, _dt.float32)))
-        if not losses:
-            raise ValueError("No loss to compute. Provide a `loss` argument in `compile()`.")
-        return losses[0] if len(losses) == 1 else _math.add_n(losses)
-
-    def compute_metrics(self, x, y, y_pred, sample_weight=None, loss=None):
-        if loss is not None:
-            batch = _math.cast(_array.shape(nest.flatten(x, expand_composites=True)[0])[0], _dt.float32)
-            self._loss_tracker.update_state(loss, sample_weight=batch)
-        for m in self._compiled_metrics:
-            m.update_state(y, y_pred)
-        for m in self._weighted_metrics:
-            m.update_state(y, y_pred, sample_weight)
-        return {m.name: m.result() for m in self.metrics}
-
     def train_step(self, data):
         x, y, sample_weight = unpack_data(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
-            loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight)
+            loss = self._compute_loss(x, y, y_pred, sample_weight, training=True)
             scaled_loss = self.optimizer.scale_loss(loss)  # the loss itself unless loss scaling is on
         variables = self.trainable_variables
         grads = tape.gradient(scaled_loss, variables)
@@ -178,23 +74,32 @@ class Trainer:
     def test_step(self, data):
         x, y, sample_weight = unpack_data(data)
         y_pred = self(x, training=False)
-        loss = self.compute_loss(x=x, y=y, y_pred=y_pred, sample_weight=sample_weight, training=False)
+        loss = self._compute_loss(x, y, y_pred, sample_weight, training=False)
         return self.compute_metrics(x, y, y_pred, sample_weight, loss)
 
     def predict_step(self, data):
         x, _, _ = unpack_data(data)
         return self(x, training=False)
 
-    def _build_before_tracing(self, data):
+    def _build_before_tracing(self, data, with_optimizer=True):
         """Builds the model's weights and the optimizer's slots eagerly before the first compiled step,
         as Keras' fit does (its symbolic build). A traced step that created them would be traced twice:
         tf.function traces again after a call that created variables."""
-        if self.built and (self.optimizer is None or self.optimizer.built):
+        if self.built and (not with_optimizer or self.optimizer is None or self.optimizer.built) \
+                and not self._outputs_pending:
             return
+        y_pred = None
         if not self.built:
             x, _, _ = unpack_data(data)
-            self(x, training=False)
-        if self.optimizer is not None and not self.optimizer.built:
+            y_pred = self(x, training=False)
+        if self._outputs_pending:  # the per-output metrics' variables, made here rather than inside the trace
+            graph = getattr(self, "_graph", None)
+            if graph is not None:
+                y_pred = graph.outputs
+            elif y_pred is None:
+                y_pred = self(unpack_data(data)[0], training=False)
+            self._set_up_outputs(y_pred)
+        if with_optimizer and self.optimizer is not None and not self.optimizer.built:
             self.optimizer.build(self.trainable_variables)
 
     def _step_function(self, kind):
@@ -215,12 +120,12 @@ class Trainer:
             steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
         self._assert_compiled()
         verbose = 1 if verbose == "auto" else int(verbose)
-        train = make_batches(x, y, sample_weight, batch_size, shuffle, class_weight)
+        train = make_batches(conform_inputs(self, x), y, sample_weight, batch_size, shuffle, class_weight)
         val = None
         if validation_data is not None:
             vx, vy, vsw = unpack_data(tuple(validation_data)) if isinstance(validation_data, (tuple, list)) \
                 else (validation_data, None, None)
-            val = make_batches(vx, vy, vsw, validation_batch_size or batch_size)
+            val = make_batches(conform_inputs(self, vx), vy, vsw, validation_batch_size or batch_size)
         elif validation_split:
             if not isinstance(train, ArrayBatches):
                 raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays, found following "
@@ -288,6 +193,8 @@ class Trainer:
         bar = Progbar(steps or batches.steps, verbose)
         logs, step = None, 0
         for data in batches:
+            if not step and getattr(test_fn, "python_function", None) is not None:
+                self._build_before_tracing(data, with_optimizer=False)
             logs = test_fn(data)
             step += 1
             if verbose == 1:
@@ -304,14 +211,16 @@ class Trainer:
                  callbacks=None, return_dict=False):
         self._assert_compiled()
         verbose = 1 if verbose == "auto" else int(verbose)
-        logs = self._run_evaluation(make_batches(x, y, sample_weight, batch_size), verbose, steps)
+        logs = self._run_evaluation(make_batches(conform_inputs(self, x), y, sample_weight, batch_size), verbose,
+                                    steps)
         if return_dict:
             return logs
         return self._logs_as_list(logs)
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         verbose = 1 if verbose == "auto" else int(verbose)
-        batches = make_batches(x, batch_size=batch_size) if not is_dataset(x) else make_batches(x)
+        batches = make_batches(conform_inputs(self, x), batch_size=batch_size) if not is_dataset(x) \
+            else make_batches(x)
         predict_fn = self._step_function("predict")
         bar = Progbar(steps or batches.steps, verbose)
         outputs, step = [], 0
@@ -344,6 +253,7 @@ class Trainer:
 
     def _one_batch(self, kind, data, return_dict):
         x, y, sample_weight = data
+        x = conform_inputs(self, x)
         data = (x,) if y is None else ((x, y) if sample_weight is None else (x, y, sample_weight))
         data = nest.map_structure(convert_to_tensor, data, expand_composites=True)
         fn = self._step_function(kind)
@@ -356,7 +266,8 @@ class Trainer:
         return self._logs_as_list(logs)
 
     def predict_on_batch(self, x):
-        return self(x, training=False).numpy()
+        return nest.map_structure(lambda t: t.numpy(), self(conform_inputs(self, x), training=False),
+                                  expand_composites=True)
 
     # --- on disk ---
     def save(self, filepath, overwrite=True, zipped=None, **kwargs):

@@ -5,12 +5,13 @@ import numpy as np
 
 
 def to_categorical(x, num_classes=None):
-    """One-hot float32 rows for integer class labels (`keras.utils.to_categorical`)."""
+    """One-hot rows for integer class labels (`keras.utils.to_categorical`), float64 as Keras 3 returns
+    them for NumPy input; a trailing axis of size 1 is replaced by the classes."""
     x = np.asarray(x, dtype=np.int64)
     if x.ndim > 1 and x.shape[-1] == 1:
         x = x[..., 0]
     n = int(x.max()) + 1 if num_classes is None else int(num_classes)
-    return np.eye(n, dtype=np.float32)[x]
+    return np.eye(n, dtype=np.float64)[x]
 
 
 def normalize(x, axis=-1, order=2):
