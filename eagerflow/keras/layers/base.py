@@ -40,7 +40,7 @@ from ..naming import current_path, scope_stack, to_snake_case, unique_name
 from ..variables import KerasVariable
 from . import masks as _masks
 from .functional_call import symbolic_call
-from .keras_tensor import KerasTensor
+from .keras_tensor import has_keras_tensor
 from .layer_config import auto_config, charge_weight_budget, dtype_policy, record_init_arguments
 
 _training = threading.local()
@@ -171,14 +171,12 @@ class Layer(Module):
         return inputs
 
     def __call__(self, *args, **kwargs):
+        if has_keras_tensor((args, kwargs)):  # anywhere, keywords included: a functional node
+            return symbolic_call(self, args, kwargs)
         if args:
             first = args[0]
             if isinstance(first, (list, tuple, dict)):
-                if any(isinstance(v, KerasTensor) for v in nest.flatten(first, expand_composites=True)):
-                    return symbolic_call(self, args, kwargs)
                 first = nest.map_structure(lambda v: _to_input_tensor(v, self._compute), first, expand_composites=True)
-            elif isinstance(first, KerasTensor):
-                return symbolic_call(self, args, kwargs)
             else:
                 first = _to_input_tensor(first, self._compute)
             args = (first,) + args[1:]
@@ -227,6 +225,22 @@ class Layer(Module):
         if self._last_output_shape is None:  # for summary(): the shapes of the first call, as Keras shows them
             self._last_output_shape = _output_shapes(outputs)
         return outputs
+
+    # --- the functional graph: what the first symbolic call took and gave (Keras 3 answers from call 0) ---
+    @property
+    def input(self):
+        return self._first_node_tensors("input")
+
+    @property
+    def output(self):
+        return self._first_node_tensors("output")
+
+    def _first_node_tensors(self, which):
+        nodes = self.__dict__.get("_inbound_nodes")
+        if not nodes:
+            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined {which}.")
+        tensors = nodes[0].input_tensors if which == "input" else nodes[0].outputs
+        return tensors[0] if len(tensors) == 1 else list(tensors)
 
     # --- losses (add_loss, activity and weight regularizers) ---
     def add_loss(self, loss):

@@ -104,6 +104,10 @@ def full_like(x, fill_value, dtype=None):
 
 
 def reshape(x, newshape):
+    if isinstance(newshape, (list, tuple)) and sum(not isinstance(d, (int, np.integer)) for d in newshape) == 1:
+        # one dim not a Python int: a KerasTensor's None batch size, or the scalar tensor `shape(x)[0]` while
+        # tracing. Inferred (-1), the result keeps its other dims static, as Keras' shape rule gives.
+        newshape = [d if isinstance(d, (int, np.integer)) else -1 for d in newshape]
     return tf().reshape(x, newshape)
 
 

@@ -17,8 +17,8 @@ class InputLayer(Layer):
                 raise ValueError("You must pass a `shape` argument.")
             batch_shape = (batch_size,) + tuple(shape)
         self.batch_shape = tuple(batch_shape)
-        self.output = KerasTensor(self.batch_shape, dtype=self._dtype, name=name)  # unnamed: keras_tensor_N, as Keras 3
-        self.output._keras_history = Node(self, (), {}, [self.output])
+        output = KerasTensor(self.batch_shape, dtype=self._dtype, name=name)  # unnamed: keras_tensor_N, as Keras 3
+        output._keras_history = Node(self, (), {}, [output])  # `self.output` reads it (Layer.output)
         self.built = True
         self._last_output_shape = self.batch_shape
 
