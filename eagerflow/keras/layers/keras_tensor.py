@@ -76,6 +76,10 @@ class KerasTensor:
     def __bool__(self):
         raise TypeError("A symbolic KerasTensor cannot be used as a boolean.")
 
+    def __array__(self, dtype=None, copy=None):  # also what a TensorFlow op meets when given a KerasTensor
+        raise ValueError("A KerasTensor is symbolic: it's a placeholder for a shape an a dtype. It doesn't have any "
+                         "actual numerical value. You cannot convert it to a NumPy array.")
+
     def __iter__(self):
         raise NotImplementedError("Iterating over a symbolic KerasTensor is not supported.")
 

@@ -71,6 +71,35 @@ def keras_operation_order(inputs, outputs):
     return [op for _, op in ranked]
 
 
+def _paths(structure, prefix=""):
+    """(path, leaf) pairs with Keras' path words: "1" for a list's second item, "b" for a dict's key "b"."""
+    if isinstance(structure, dict):
+        items = sorted(structure.items())
+    elif isinstance(structure, (list, tuple)):
+        items = list(enumerate(structure))
+    else:
+        return [(prefix, structure)]
+    return [pair for key, value in items for pair in _paths(value, f"{prefix}.{key}" if prefix else str(key))]
+
+
+def check_connected(inputs, outputs):
+    """Every output must be computed from the model's inputs only (Keras' message names its path)."""
+    starts = {id(t) for t in nest.flatten(inputs, expand_composites=True)}
+
+    def connected(tensor, seen):
+        if id(tensor) in starts:
+            return True
+        node = tensor._keras_history
+        if node is None or isinstance(node.layer, InputLayer) or id(node) in seen:
+            return id(node) in seen
+        seen.add(id(node))
+        return all(connected(t, seen) for t in node.input_tensors)
+
+    for path, out in _paths(outputs):
+        if isinstance(out, KerasTensor) and not connected(out, set()):
+            raise ValueError(f"Output with path `{path}` is not connected to `inputs`")
+
+
 class FunctionalGraph:
     """What a functional model runs: its input KerasTensors, its nodes in order, its outputs."""
 
@@ -78,6 +107,7 @@ class FunctionalGraph:
         self.inputs = inputs
         self.outputs = outputs
         self.nodes = ordered_nodes(outputs)
+        check_connected(inputs, outputs)
         for t in nest.flatten(inputs, expand_composites=True):
             if not isinstance(t, KerasTensor) or not isinstance(t._keras_history.layer, InputLayer):
                 raise ValueError(f"All `inputs` values must be KerasTensors created by keras.Input. Received: {t}")
