@@ -29,6 +29,11 @@ class Node:
         nodes.append(self)
 
     @property
+    def operation(self):
+        """Keras 3's name for the layer or operation (`tensor._keras_history.operation`)."""
+        return self.layer
+
+    @property
     def input_tensors(self):
         from ..._src.core import nest
         flat = nest.flatten((self.args, self.kwargs), expand_composites=True)
@@ -53,8 +58,6 @@ def _ops():
 
 
 class KerasTensor:
-    __array_ufunc__ = None  # `ndarray @ x`, `ndarray + x`: NumPy defers to the reflected operators below
-
     def __init__(self, shape, dtype="float32", name=None, sparse=False, ragged=False):
         self.shape = tuple(shape)
         self.dtype = _dt.as_dtype(getattr(dtype, "name", dtype))
@@ -76,7 +79,7 @@ class KerasTensor:
     def __bool__(self):
         raise TypeError("A symbolic KerasTensor cannot be used as a boolean.")
 
-    def __array__(self, dtype=None, copy=None):  # also what a TensorFlow op meets when given a KerasTensor
+    def __array__(self, dtype=None, copy=None):  # also what `ndarray + x` and TensorFlow ops meet
         raise ValueError("A KerasTensor is symbolic: it's a placeholder for a shape an a dtype. It doesn't have any "
                          "actual numerical value. You cannot convert it to a NumPy array.")
 

@@ -50,6 +50,15 @@ def _encode_constant(value):
     return value
 
 
+def _as_lists(value):
+    """Tuples as JSON writes them (lists), so a config compares equal before and after saving."""
+    if isinstance(value, (list, tuple)):
+        return [_as_lists(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_lists(v) for k, v in value.items()}
+    return value
+
+
 def functional_config(model):
     graph = model._graph
     node_of = {}
@@ -67,7 +76,8 @@ def functional_config(model):
         entry = _serialize_operation(layer)
         entry["name"] = layer.name
         entry["inbound_nodes"] = [] if isinstance(layer, InputLayer) else [
-            {"args": nest.map_structure(arg, list(node.args)), "kwargs": nest.map_structure(arg, dict(node.kwargs))}
+            {"args": _as_lists(nest.map_structure(arg, list(node.args))),
+             "kwargs": _as_lists(nest.map_structure(arg, dict(node.kwargs)))}
             for node in node_of[id(layer)]]
         layers.append(entry)
 

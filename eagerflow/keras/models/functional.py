@@ -132,4 +132,7 @@ class FunctionalGraph:
             result = node.layer(*args, **kwargs)
             for kt, value in zip(node.outputs, nest.flatten(result, expand_composites=True)):
                 values[id(kt)] = value
-        return nest.map_structure(lambda kt: values[id(kt)], self.outputs, expand_composites=True)
+        results = nest.map_structure(lambda kt: values[id(kt)], self.outputs, expand_composites=True)
+        if isinstance(results, (list, tuple)) and len(results) == 1:  # Keras 3 unwraps `outputs=[y]` when called
+            return results[0]
+        return results
