@@ -40,7 +40,7 @@ from ..naming import current_path, scope_stack, to_snake_case, unique_name
 from ..variables import KerasVariable
 from . import masks as _masks
 from .functional_call import symbolic_call
-from .keras_tensor import has_keras_tensor
+from .keras_tensor import first_call_tensors, has_keras_tensor
 from .layer_config import auto_config, charge_weight_budget, dtype_policy, record_init_arguments
 
 _training = threading.local()
@@ -227,20 +227,8 @@ class Layer(Module):
         return outputs
 
     # --- the functional graph: what the first symbolic call took and gave (Keras 3 answers from call 0) ---
-    @property
-    def input(self):
-        return self._first_node_tensors("input")
-
-    @property
-    def output(self):
-        return self._first_node_tensors("output")
-
-    def _first_node_tensors(self, which):
-        nodes = self.__dict__.get("_inbound_nodes")
-        if not nodes:
-            raise AttributeError(f"The layer {self.name} has never been called and thus has no defined {which}.")
-        tensors = nodes[0].input_tensors if which == "input" else nodes[0].outputs
-        return tensors[0] if len(tensors) == 1 else list(tensors)
+    input = property(lambda self: first_call_tensors(self, "input"))
+    output = property(lambda self: first_call_tensors(self, "output"))
 
     # --- losses (add_loss, activity and weight regularizers) ---
     def add_loss(self, loss):

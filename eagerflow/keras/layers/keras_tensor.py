@@ -40,6 +40,15 @@ class Node:
         return [v for v in flat if isinstance(v, KerasTensor)]
 
 
+def first_call_tensors(layer, which):
+    """`layer.input` / `layer.output`: the tensors of its first symbolic call (one, or a list)."""
+    nodes = layer.__dict__.get("_inbound_nodes")
+    if not nodes:
+        raise AttributeError(f"The layer {layer.name} has never been called and thus has no defined {which}.")
+    tensors = nodes[0].input_tensors if which == "input" else nodes[0].outputs
+    return tensors[0] if len(tensors) == 1 else list(tensors)
+
+
 def has_keras_tensor(value):
     """Whether a KerasTensor is in `value`, lists, tuples and dicts entered (cheap: every keras.ops
     call and layer call asks)."""
