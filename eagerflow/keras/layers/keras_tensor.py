@@ -28,6 +28,10 @@ class Node:
             object.__setattr__(layer, "_inbound_nodes", nodes)
         nodes.append(self)
 
+    def __getitem__(self, index):
+        """`tensor._keras_history[0]` is the operation and `[1]` its call index, as in Keras 3's KerasHistory."""
+        return (self.layer, self.layer._inbound_nodes.index(self))[index]
+
     @property
     def operation(self):
         """Keras 3's name for the layer or operation (`tensor._keras_history.operation`)."""

@@ -18,7 +18,7 @@ from ..layers.keras_tensor import has_keras_tensor
 # Functions that are not operations on a symbolic tensor in Keras 3 (control flow, conversions,
 # dtype/shape queries): they keep their plain behaviour.
 NOT_SYMBOLIC = frozenset({
-    "associative_scan", "cond", "convert_to_numpy", "convert_to_tensor", "custom_gradient", "dtype", "fori_loop",
+    "associative_scan", "cond", "convert_to_numpy", "custom_gradient", "dtype", "fori_loop",
     "is_tensor", "map", "scan", "shape", "switch", "vectorized_map", "while_loop", "result_type"})
 
 KERAS_MODULES = {"numpy": "keras.src.ops.numpy", "nn": "keras.src.ops.nn", "linalg": "keras.src.ops.linalg",

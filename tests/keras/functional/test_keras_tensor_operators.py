@@ -160,3 +160,28 @@ def test_operator_model_saves_and_reloads(tmp_path):
         np.testing.assert_allclose(after[key], before[key], rtol=1e-6)
     clone = keras.models.clone_model(m)
     assert [l.name for l in clone.layers] == ["x", "d"] and clone.output_names == ["cast", "concatenate"]
+
+
+def test_keras_ops_functions_on_keras_tensors_are_nodes():
+    x = keras.Input((4,), name="x")
+    ids = keras.Input((3,), dtype="int32", name="ids")
+    cases = {"relu": ops.relu(x), "top_k": ops.top_k(x, 2)[1], "unstack": ops.unstack(x, axis=1)[0],
+             "cast": ops.cast(x, "int32"), "convert_to_tensor": ops.convert_to_tensor(x),
+             "stop_gradient": ops.stop_gradient(x), "expand_dims": ops.expand_dims(x, -1),
+             "einsum": ops.einsum("bi,bj->bij", x, x), "where": ops.where(x > 0, x, 0.0), "one_hot": ops.one_hot(ids, 5),
+             "resize": ops.image.resize(keras.Input((4, 4, 3)), (2, 2))}
+    # Keras 3.15's operation names and shapes
+    shapes = {"relu": (None, 4), "top_k": (None, 2), "unstack": (None,), "cast": (None, 4),
+              "convert_to_tensor": (None, 4), "stop_gradient": (None, 4), "expand_dims": (None, 4, 1),
+              "einsum": (None, 4, 4), "where": (None, 4), "one_hot": (None, 3, 5), "resize": (None, 2, 2, 3)}
+    for name, tensor in cases.items():
+        assert tensor._keras_history[0].name == name and tensor.shape == shapes[name], name
+    m = keras.Model([x, ids], [cases["einsum"], cases["where"], cases["one_hot"], cases["top_k"]])
+    xv = np.array([[1.0, -2.0, 3.0, 0.5], [-1.0, 4.0, 2.0, -3.0]], "float32")
+    iv = np.array([[0, 4, 2], [1, 1, 3]], "int32")
+    outer, where, one_hot, top_idx = m.predict([xv, iv], verbose=0)
+    np.testing.assert_allclose(outer, np.einsum("bi,bj->bij", xv, xv))
+    np.testing.assert_allclose(where, np.where(xv > 0, xv, 0.0))
+    np.testing.assert_array_equal(one_hot, np.eye(5)[iv])
+    np.testing.assert_array_equal(top_idx, np.argsort(-xv, axis=1)[:, :2])
+    assert cases["relu"]._keras_history[1] == 0  # the call index, as Keras' KerasHistory gives

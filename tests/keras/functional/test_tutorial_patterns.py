@@ -150,3 +150,24 @@ def test_wide_and_deep_fit_with_losses_keyed_by_output():
     pred = model.predict({"wide": x["wide"][:2], "deep": x["deep"][:2]}, verbose=0)
     for key, expected in WIDE_DEEP_AFTER.items():
         np.testing.assert_allclose(pred[key], expected, atol=1e-4)
+
+
+def test_model_written_with_operators_saves_reloads_and_matches_keras(tmp_path):
+    x = keras.Input((4,), name="x")
+    h = keras.layers.Dense(4, name="d")(x * 0.5 - 1)
+    y = keras.ops.concatenate([abs(h[:, :2]) ** 2, -h[:, 2:] / 3], axis=-1) @ np.eye(4, 2, dtype="float32")
+    model = keras.Model(x, {"y": y, "flag": keras.ops.cast(h > 0, "float32"), "r": keras.ops.reshape(h, (-1, 2, 2))})
+    _fill(model, 7)
+    assert model.output_names == ["cast", "reshape", "matmul"]
+    data = np.linspace(-3, 3, 12).reshape(3, 4).astype("float32")
+    out = model.predict(data, verbose=0)
+    np.testing.assert_allclose(out["y"], [[0.21112, 1.89705], [0.18888, 0.39866], [0.16788, 0.01312]], atol=ATOL)
+    np.testing.assert_array_equal(out["flag"], [[1, 0, 1, 1], [1, 0, 1, 1], [1, 1, 1, 1]])
+    np.testing.assert_allclose(out["r"][0], [[0.45947, -1.37733], [0.91221, 0.80358]], atol=ATOL)
+    path = str(tmp_path / "ops.keras")
+    model.save(path)
+    back = keras.models.load_model(path)
+    assert back.output_names == ["cast", "reshape", "matmul"]
+    again = back.predict(data, verbose=0)
+    for key in out:
+        np.testing.assert_allclose(again[key], out[key], rtol=1e-6)
