@@ -106,7 +106,7 @@ def _decode_constant(value):
 
 def _deserialize_operation(entry, module_objects, custom_objects):
     module = entry.get("module") or ""
-    if module.startswith("keras.src.ops."):
+    if module.startswith(("keras.src.ops.", "keras.src.activations.")):
         op = op_from_config(module, entry["class_name"], entry.get("config"))
         if op is None:
             raise ValueError(f"Could not deserialize operation '{entry['class_name']}' of module {module}.")

@@ -33,11 +33,11 @@ class SymbolicOp:
     """One keras.ops operation in a functional graph (not a layer: it owns no weights and is not
     listed in `model.layers`, as in Keras 3)."""
 
-    def __init__(self, function, function_name, module, name=None, config=None):
-        from ..naming import unique_name
+    def __init__(self, function, function_name, module, name=None, config=None, class_name=None):
+        from ..naming import to_snake_case, unique_name
         self.function, self.function_name, self.module = function, function_name, module
-        self.class_name = class_name_of(function_name)
-        self.name = name if name is not None else unique_name(function_name)
+        self.class_name = class_name or class_name_of(function_name)
+        self.name = name if name is not None else unique_name(to_snake_case(class_name) if class_name else function_name)
         self.static_kwargs = dict(config or {})  # arguments Keras keeps in an op's config (read from Keras files)
 
     def __call__(self, *args, **kwargs):
@@ -103,7 +103,15 @@ def install(module, short_name):
 
 def op_from_config(module, class_name, config):
     """The SymbolicOp a saved functional config names (ours or Keras'): module keras.src.ops.<family>."""
-    from .. import ops
+    from .. import activations, ops
+    if module == activations.KERAS_MODULE:  # Keras writes `keras.activations.relu(x)` as this module's ReLU
+        function = activations._BY_NAME.get(class_name.lower()) or activations._BY_NAME.get(
+            "".join("_" + c.lower() if c.isupper() else c for c in class_name).lstrip("_"))
+        if function is None:
+            return None
+        config = dict(config or {})
+        return SymbolicOp(function._symbolic_of, function._symbolic_of.__name__, module, name=config.pop("name", None),
+                          config=config)
     family = module.rsplit(".", 1)[-1]
     namespace = getattr(ops, family, None)
     if namespace is None or module not in KERAS_MODULES.values():

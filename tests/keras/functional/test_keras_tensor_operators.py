@@ -185,3 +185,38 @@ def test_keras_ops_functions_on_keras_tensors_are_nodes():
     np.testing.assert_array_equal(one_hot, np.eye(5)[iv])
     np.testing.assert_array_equal(top_idx, np.argsort(-xv, axis=1)[:, :2])
     assert cases["relu"]._keras_history[1] == 0  # the call index, as Keras' KerasHistory gives
+
+
+def test_activation_functions_on_keras_tensors_are_nodes(tmp_path):
+    x = keras.Input((4,), name="x")
+    relu, softmax, swish = keras.activations.relu(x), keras.activations.softmax(x), keras.activations.get("swish")(x)
+    # Keras 3.15's operation names (relu is its ReLU operation)
+    assert [t._keras_history[0].name for t in (relu, softmax, swish)] == ["re_lu", "softmax", "silu"]
+    leaky = keras.activations.leaky_relu(x, negative_slope=0.1)
+    m = keras.Model(x, [relu, softmax, leaky])
+    data = np.linspace(-2, 2, 8).reshape(2, 4).astype("float32")
+    got = m.predict(data, verbose=0)
+    e = np.exp(data - data.max(axis=1, keepdims=True))
+    np.testing.assert_allclose(got[0], np.maximum(data, 0))
+    np.testing.assert_allclose(got[1], e / e.sum(axis=1, keepdims=True), rtol=1e-6)
+    np.testing.assert_allclose(got[2], np.where(data > 0, data, 0.1 * data), rtol=1e-6)
+    m.save(str(tmp_path / "act.keras"))
+    again = keras.models.load_model(str(tmp_path / "act.keras")).predict(data, verbose=0)
+    for a, b in zip(got, again):
+        np.testing.assert_allclose(a, b)
+    assert keras.activations.serialize(keras.activations.relu) == "relu"
+
+
+def test_keras_written_relu_operation_loads_with_its_arguments():
+    # the entry Keras 3.15 writes for keras.activations.relu(x, max_value=1.0)
+    config = {"name": "f", "trainable": True, "layers": [
+        {"module": "keras.layers", "class_name": "InputLayer", "config": {"batch_shape": [None, 4], "dtype": "float32",
+                                                                           "name": "x"},
+         "registered_name": None, "name": "x", "inbound_nodes": []},
+        {"module": "keras.src.activations.activations", "class_name": "ReLU",
+         "config": {"name": "re_lu", "negative_slope": 0.0, "max_value": 1.0, "threshold": 0.0},
+         "registered_name": "ReLU", "name": "re_lu", "inbound_nodes": [{"args": [{"class_name": "__keras_tensor__", "config": {
+             "shape": [None, 4], "dtype": "float32", "keras_history": ["x", 0, 0]}}], "kwargs": {}}]}],
+        "input_layers": [["x", 0, 0]], "output_layers": [["re_lu", 0, 0]]}
+    data = np.linspace(-2, 2, 8).reshape(2, 4).astype("float32")
+    np.testing.assert_allclose(keras.Model.from_config(config).predict(data, verbose=0), np.clip(data, 0, 1))
