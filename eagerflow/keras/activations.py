@@ -235,6 +235,7 @@ _KERAS_CLASSES = {"relu": "ReLU"}  # Keras 3's operation class where it is not t
 _FRONTS = {f: _symbolic_front(f) for f in _FUNCTIONS}
 _BY_NAME = {name: _FRONTS[f] for name, f in _BY_NAME.items()}
 globals().update({f.__name__: front for f, front in _FRONTS.items()})
+swish, hard_swish = _BY_NAME["swish"], _BY_NAME["hard_swish"]
 
 
 def get(identifier):
