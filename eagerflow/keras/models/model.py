@@ -133,6 +133,9 @@ class Functional(Model):
     def call(self, inputs, training=None):
         return self._graph.run(inputs)
 
+    def _summary_layers(self):
+        return self._graph.operations  # keras.ops operations have rows too (Keras 3)
+
     _config_with_objects = True
 
     def get_config(self):

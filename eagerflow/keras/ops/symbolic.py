@@ -48,6 +48,18 @@ class SymbolicOp:
     def get_config(self):
         return {"name": self.name, **self.static_kwargs}
 
+    def count_params(self):
+        return 0
+
+    @property
+    def _last_output_shape(self):
+        """The first call's output shape(s), for model.summary()'s row."""
+        nodes = getattr(self, "_inbound_nodes", None)
+        if not nodes:
+            return None
+        shapes = [t.shape for t in nodes[0].outputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
     def __repr__(self):
         return f"<Operation name={self.name}>"
 

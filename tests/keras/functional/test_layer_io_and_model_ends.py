@@ -7,6 +7,8 @@ import pytest
 
 from eagerflow import keras
 
+ops = keras.ops
+
 
 @pytest.fixture(autouse=True)
 def _fresh_names():
@@ -125,3 +127,34 @@ def test_keras_tensor_given_to_a_tensorflow_op_is_refused():
     x = keras.Input((4,), name="x")
     with pytest.raises(ValueError, match="KerasTensor"):  # Keras 3: ValueError naming the KerasTensor
         tf.nn.relu(x)
+
+
+# Keras 3.15.1's summary() of the model below: operations have rows; Dense keeps the static middle dim
+KERAS_SUMMARY = [
+    'Model: "functional"',
+    '┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━┓',
+    '┃ Layer (type)                    ┃ Output Shape           ┃       Param # ┃',
+    '┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━┩',
+    '│ x (InputLayer)                  │ (None, 4)              │             0 │',
+    '├─────────────────────────────────┼────────────────────────┼───────────────┤',
+    '│ d (Dense)                       │ (None, 4)              │            20 │',
+    '├─────────────────────────────────┼────────────────────────┼───────────────┤',
+    '│ multiply (Multiply)             │ (None, 4)              │             0 │',
+    '├─────────────────────────────────┼────────────────────────┼───────────────┤',
+    '│ reshape (Reshape)               │ (None, 2, 2)           │             0 │',
+    '├─────────────────────────────────┼────────────────────────┼───────────────┤',
+    '│ o (Dense)                       │ (None, 2, 2)           │             6 │',
+    '└─────────────────────────────────┴────────────────────────┴───────────────┘',
+    ' Total params: 26 (104.00 B)',
+    ' Trainable params: 26 (104.00 B)',
+    ' Non-trainable params: 0 (0.00 B)',
+]
+
+
+def test_summary_lists_operations_as_keras_3_does():
+    x = keras.Input((4,), name="x")
+    h = keras.layers.Dense(4, name="d")(x)
+    m = keras.Model(x, keras.layers.Dense(2, name="o")(ops.reshape(2 * h, (-1, 2, 2))))
+    lines = []
+    m.summary(print_fn=lines.append)
+    assert "\n".join(lines).split("\n") == KERAS_SUMMARY

@@ -17,7 +17,10 @@ def matmul_last_axis(x, kernel):
     lead = _array.shape(x)[:-1]
     flat = _array.reshape(x, [-1, int(kernel.shape[0])])
     out = matmul(flat, kernel)
-    return _array.reshape(out, concat([lead, _array.constant([int(kernel.shape[1])], dtype=lead.dtype)], 0))
+    out = _array.reshape(out, concat([lead, _array.constant([int(kernel.shape[1])], dtype=lead.dtype)], 0))
+    if x.shape.rank is not None:  # the leading dims known statically stay known (a traced call's output shape)
+        out.set_shape(x.shape.as_list()[:-1] + [int(kernel.shape[1])])
+    return out
 
 
 def batch_and(x, dims):
