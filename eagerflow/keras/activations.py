@@ -10,6 +10,8 @@ the defined values.
 """
 from __future__ import annotations
 
+import functools
+
 from .._src.core.convert import convert_to_tensor
 from .._src.ops.array import basic as _array
 from .._src.ops.array import joining as _joining
@@ -210,6 +212,30 @@ _BY_NAME = {f.__name__: f for f in _FUNCTIONS}
 _BY_NAME["swish"] = silu
 _BY_NAME["hard_swish"] = hard_silu
 _ALIASES = ("swish", "hard_swish")
+
+
+def _symbolic_front(function):
+    """Called on a KerasTensor (`keras.activations.relu(x)` in a functional model), an activation is an
+    operation node of the graph, as Keras 3 makes it; on tensors it is the function itself."""
+    @functools.wraps(function)
+    def front(*args, **kwargs):
+        from .layers.keras_tensor import has_keras_tensor
+        if has_keras_tensor((args, kwargs)):
+            from .ops.symbolic import SymbolicOp, symbolic_call
+            op = SymbolicOp(function, function.__name__, KERAS_MODULE, class_name=_KERAS_CLASSES.get(function.__name__))
+            return symbolic_call(op, args, kwargs)
+        return function(*args, **kwargs)
+
+    front._symbolic_of = function
+    return front
+
+
+KERAS_MODULE = "keras.src.activations.activations"
+_KERAS_CLASSES = {"relu": "ReLU"}  # Keras 3's operation class where it is not the CamelCase of the name
+_FRONTS = {f: _symbolic_front(f) for f in _FUNCTIONS}
+_BY_NAME = {name: _FRONTS[f] for name, f in _BY_NAME.items()}
+globals().update({f.__name__: front for f, front in _FRONTS.items()})
+swish, hard_swish = _BY_NAME["swish"], _BY_NAME["hard_swish"]
 
 
 def get(identifier):

@@ -41,7 +41,7 @@ from ..naming import current_path, scope_stack, to_snake_case, unique_name
 from ..variables import KerasVariable
 from . import masks as _masks
 from .functional_call import symbolic_call
-from .keras_tensor import KerasTensor
+from .keras_tensor import first_call_tensors, has_keras_tensor
 from .layer_config import auto_config, charge_weight_budget, dtype_policy, record_init_arguments, wrap_build
 
 _training = threading.local()
@@ -185,14 +185,12 @@ class Layer(Module):
         return inputs
 
     def __call__(self, *args, **kwargs):
+        if has_keras_tensor((args, kwargs)):  # anywhere, keywords included: a functional node
+            return symbolic_call(self, args, kwargs)
         if args:
             first = args[0]
             if isinstance(first, (list, tuple, dict)):
-                if any(isinstance(v, KerasTensor) for v in nest.flatten(first, expand_composites=True)):
-                    return symbolic_call(self, args, kwargs)
                 first = nest.map_structure(lambda v: _to_input_tensor(v, self._compute), first, expand_composites=True)
-            elif isinstance(first, KerasTensor):
-                return symbolic_call(self, args, kwargs)
             else:
                 first = _to_input_tensor(first, self._compute)
             args = (first,) + args[1:]
@@ -242,6 +240,10 @@ class Layer(Module):
         if self._last_output_shape is None:  # for summary(): the shapes of the first call, as Keras shows them
             self._last_output_shape = _output_shapes(outputs)
         return outputs
+
+    # --- the functional graph: what the first symbolic call took and gave (Keras 3 answers from call 0) ---
+    input = property(lambda self: first_call_tensors(self, "input"))
+    output = property(lambda self: first_call_tensors(self, "output"))
 
     # --- losses (add_loss, activity and weight regularizers) ---
     def add_loss(self, loss):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from ..._src.core import nest
+from ..layers.base import Layer
 from ..layers.core.input_layer import InputLayer
 from ..layers.keras_tensor import KerasTensor
 
@@ -72,11 +73,11 @@ def _clone_functional(model, input_tensors, clone):
         layer = node.layer
         if isinstance(layer, InputLayer):
             continue
-        if id(layer) not in clones:
-            clones[id(layer)] = clone(layer)
-        args = nest.map_structure(lambda a: mapped[id(a)] if isinstance(a, KerasTensor) else a, node.args,
-                                  expand_composites=True)
-        result = clones[id(layer)](*args, **node.kwargs)
+        if id(layer) not in clones:  # a keras.ops operation is reused: it holds no weights
+            clones[id(layer)] = clone(layer) if isinstance(layer, Layer) else layer
+        args, kwargs = nest.map_structure(lambda a: mapped[id(a)] if isinstance(a, KerasTensor) else a,
+                                          (node.args, node.kwargs))
+        result = clones[id(layer)](*args, **kwargs)
         for old, new in zip(node.outputs, nest.flatten(result, expand_composites=True)):
             mapped[id(old)] = new
     outputs = nest.map_structure(lambda kt: mapped[id(kt)], model.output, expand_composites=True)

@@ -8,9 +8,14 @@ Class names resolve only through the caller's table of known classes (see serial
 """
 from __future__ import annotations
 
+import numpy as np
+
 from ..._src.core import nest
+from ..._src.core.convert import convert_to_tensor
+from ..._src.core.tensor import Tensor
 from ..layers.core.input_layer import InputLayer
 from ..layers.keras_tensor import KerasTensor
+from ..ops.symbolic import SymbolicOp, op_from_config
 from ..saving.serialization import deserialize_keras_object, serialize_layer
 
 
@@ -18,6 +23,40 @@ def _history(node_of, tensor):
     node = tensor._keras_history
     layer_nodes = node_of[id(node.layer)]
     return [node.layer.name, layer_nodes.index(node), next(i for i, t in enumerate(node.outputs) if t is tensor)]
+
+
+def _serialize_operation(op):
+    if isinstance(op, SymbolicOp):
+        return {"module": op.module, "class_name": op.class_name, "config": op.get_config(),
+                "registered_name": op.class_name}
+    return serialize_layer(op)
+
+
+def _encode_constant(value):
+    """A non-tensor call argument as Keras writes it: slices, `...`, arrays and eager tensors by value."""
+    if isinstance(value, slice):
+        return {"class_name": "__slice__", "config": {"start": _encode_constant(value.start),
+                                                       "stop": _encode_constant(value.stop),
+                                                       "step": _encode_constant(value.step)}}
+    if value is Ellipsis:
+        return {"class_name": "__ellipsis__", "config": {}}
+    if isinstance(value, (np.ndarray, np.generic, Tensor)):
+        array = np.asarray(value)
+        if array.ndim == 0 and not isinstance(value, Tensor):
+            return array.item()
+        return {"class_name": "__tensor__", "config": {"value": array.tolist(), "dtype": array.dtype.name}}
+    if isinstance(value, tuple):
+        return [_encode_constant(v) for v in value]
+    return value
+
+
+def _as_lists(value):
+    """Tuples as JSON writes them (lists), so a config compares equal before and after saving."""
+    if isinstance(value, (list, tuple)):
+        return [_as_lists(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_lists(v) for k, v in value.items()}
+    return value
 
 
 def functional_config(model):
@@ -30,18 +69,21 @@ def functional_config(model):
         if isinstance(value, KerasTensor):
             return {"class_name": "__keras_tensor__", "config": {"shape": list(value.shape), "dtype": value.dtype.name,
                                                                    "keras_history": _history(node_of, value)}}
-        return value
+        return _encode_constant(value)
 
     layers = []
-    for layer in graph.layers:
-        entry = serialize_layer(layer)
+    for layer in graph.operations:
+        entry = _serialize_operation(layer)
         entry["name"] = layer.name
         entry["inbound_nodes"] = [] if isinstance(layer, InputLayer) else [
-            {"args": nest.map_structure(arg, list(node.args), expand_composites=True), "kwargs": dict(node.kwargs)}
+            {"args": _as_lists(nest.map_structure(arg, list(node.args))),
+             "kwargs": _as_lists(nest.map_structure(arg, dict(node.kwargs)))}
             for node in node_of[id(layer)]]
         layers.append(entry)
 
     def ends(tensors):
+        if isinstance(tensors, dict):  # named inputs/outputs keep their keys (Keras 3)
+            return {key: _history(node_of, t) for key, t in tensors.items()}
         flat = [_history(node_of, t) for t in nest.flatten(tensors, expand_composites=True)]
         return flat[0] if len(flat) == 1 and not isinstance(tensors, (list, tuple)) else flat
 
@@ -49,11 +91,34 @@ def functional_config(model):
             "input_layers": ends(graph.inputs), "output_layers": ends(graph.outputs)}
 
 
+def _decode_constant(value):
+    if isinstance(value, dict):
+        kind = value.get("class_name")
+        if kind == "__slice__":
+            c = value["config"]
+            return slice(_decode_constant(c["start"]), _decode_constant(c["stop"]), _decode_constant(c["step"]))
+        if kind == "__ellipsis__":
+            return Ellipsis
+        if kind == "__tensor__":
+            return convert_to_tensor(np.asarray(value["config"]["value"], dtype=value["config"]["dtype"]))
+    return value
+
+
+def _deserialize_operation(entry, module_objects, custom_objects):
+    module = entry.get("module") or ""
+    if module.startswith(("keras.src.ops.", "keras.src.activations.")):
+        op = op_from_config(module, entry["class_name"], entry.get("config"))
+        if op is None:
+            raise ValueError(f"Could not deserialize operation '{entry['class_name']}' of module {module}.")
+        return op
+    return deserialize_keras_object(entry, module_objects, custom_objects, "layer")
+
+
 def functional_from_config(cls, config, module_objects, custom_objects=None):
     layers, produced = {}, {}
     pending = []
     for entry in config["layers"]:
-        layer = deserialize_keras_object(entry, module_objects, custom_objects, "layer")
+        layer = _deserialize_operation(entry, module_objects, custom_objects)
         layers[entry.get("name", layer.name)] = layer
         if isinstance(layer, InputLayer):
             produced[(layer.name, 0)] = [layer.output]
@@ -67,6 +132,8 @@ def functional_from_config(cls, config, module_objects, custom_objects=None):
             if outputs is None:
                 raise LookupError
             return outputs[tensor_index]
+        if isinstance(value, dict) and value.get("class_name") in ("__slice__", "__ellipsis__", "__tensor__"):
+            return _decode_constant(value)
         if isinstance(value, list):
             return [resolve(v) for v in value]
         if isinstance(value, dict):
@@ -84,6 +151,8 @@ def functional_from_config(cls, config, module_objects, custom_objects=None):
                 kwargs = resolve(node.get("kwargs", {}))
             except LookupError:
                 continue
+            if isinstance(layer, SymbolicOp) and layer.function_name == "get_item" and isinstance(args[1], list):
+                args = [args[0], tuple(args[1])]  # JSON wrote the index tuple as a list
             out = layer(*args, **kwargs)
             produced[(layer.name, index)] = nest.flatten(out, expand_composites=True)
             pending.remove(item)
@@ -93,6 +162,8 @@ def functional_from_config(cls, config, module_objects, custom_objects=None):
                              f"{sorted({p[0].name for p in pending})}.")
 
     def ends(spec):
+        if isinstance(spec, dict):
+            return {key: produced[(name, i)][j] for key, (name, i, j) in spec.items()}
         if spec and not isinstance(spec[0], list):
             spec = [spec]
             single = True

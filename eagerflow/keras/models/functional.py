@@ -7,6 +7,7 @@ maps each KerasTensor to a real tensor as the nodes run.
 from __future__ import annotations
 
 from ..._src.core import nest
+from ..layers.base import Layer
 from ..layers.core.input_layer import InputLayer
 from ..layers.keras_tensor import KerasTensor
 
@@ -23,14 +24,80 @@ def ordered_nodes(outputs):
         if id(node) in seen:
             return
         seen.add(id(node))
-        for arg in nest.flatten(node.args, expand_composites=True):
-            if isinstance(arg, KerasTensor):
-                visit(arg)
+        for arg in node.input_tensors:  # positional and keyword arguments, nested structures entered
+            visit(arg)
         order.append(node)
 
     for out in nest.flatten(outputs, expand_composites=True):
+        if not isinstance(out, KerasTensor):
+            raise ValueError(f"All `outputs` values must be KerasTensors. Received: outputs={outputs} including "
+                             f"invalid value {out} of type {type(out)}")
         visit(out)
     return order
+
+
+def keras_operation_order(inputs, outputs):
+    """The graph's layers and operations in Keras 3's order (`model.layers`, the config's "layers"):
+    deepest first (inputs at the greatest depth, output layers at depth 0; an operation takes its
+    deepest call's depth), ties in the order a depth-first walk back from the outputs first met them."""
+    first_met, node_order = {}, []
+    stops = {id(t) for t in nest.flatten(inputs, expand_composites=True)}
+    finished = set()
+
+    def walk(tensor):
+        node = tensor._keras_history
+        if id(node) in finished:
+            return
+        first_met.setdefault(id(node.layer), (len(first_met), node.layer))
+        if id(tensor) not in stops:
+            for t in node.input_tensors:
+                walk(t)
+        finished.add(id(node))
+        node_order.append(node)
+
+    for out in nest.flatten(outputs, expand_composites=True):
+        walk(out)
+    node_depth, op_depth = {}, {}
+    for node in reversed(node_order):
+        depth = max(node_depth.setdefault(id(node), 0), op_depth.get(id(node.layer), 0))
+        op_depth[id(node.layer)] = node_depth[id(node)] = depth
+        for t in node.input_tensors:
+            parent = t._keras_history
+            node_depth[id(parent)] = max(depth + 1, node_depth.get(id(parent), 0))
+    for t in nest.flatten(inputs, expand_composites=True):  # an input no output depends on
+        op_depth.setdefault(id(t._keras_history.layer), 0)
+        first_met.setdefault(id(t._keras_history.layer), (-1, t._keras_history.layer))
+    ranked = sorted(first_met.values(), key=lambda item: (-op_depth[id(item[1])], item[0]))
+    return [op for _, op in ranked]
+
+
+def _paths(structure, prefix=""):
+    """(path, leaf) pairs with Keras' path words: "1" for a list's second item, "b" for a dict's key "b"."""
+    if isinstance(structure, dict):
+        items = sorted(structure.items())
+    elif isinstance(structure, (list, tuple)):
+        items = list(enumerate(structure))
+    else:
+        return [(prefix, structure)]
+    return [pair for key, value in items for pair in _paths(value, f"{prefix}.{key}" if prefix else str(key))]
+
+
+def check_connected(inputs, outputs):
+    """Every output must be computed from the model's inputs only (Keras' message names its path)."""
+    starts = {id(t) for t in nest.flatten(inputs, expand_composites=True)}
+
+    def connected(tensor, seen):
+        if id(tensor) in starts:
+            return True
+        node = tensor._keras_history
+        if node is None or isinstance(node.layer, InputLayer) or id(node) in seen:
+            return id(node) in seen
+        seen.add(id(node))
+        return all(connected(t, seen) for t in node.input_tensors)
+
+    for path, out in _paths(outputs):
+        if isinstance(out, KerasTensor) and not connected(out, set()):
+            raise ValueError(f"Output with path `{path}` is not connected to `inputs`")
 
 
 class FunctionalGraph:
@@ -40,13 +107,12 @@ class FunctionalGraph:
         self.inputs = inputs
         self.outputs = outputs
         self.nodes = ordered_nodes(outputs)
+        check_connected(inputs, outputs)
         for t in nest.flatten(inputs, expand_composites=True):
             if not isinstance(t, KerasTensor) or not isinstance(t._keras_history.layer, InputLayer):
                 raise ValueError(f"All `inputs` values must be KerasTensors created by keras.Input. Received: {t}")
-        self.layers = []
-        for node in self.nodes:
-            if not any(node.layer is l for l in self.layers):
-                self.layers.append(node.layer)
+        self.operations = keras_operation_order(inputs, outputs)
+        self.layers = [op for op in self.operations if isinstance(op, Layer)]  # keras.ops calls are not layers
 
     def run(self, inputs):
         values = {}
@@ -61,9 +127,12 @@ class FunctionalGraph:
         for node in self.nodes:
             if isinstance(node.layer, InputLayer):
                 continue
-            args = nest.map_structure(lambda a: values[id(a)] if isinstance(a, KerasTensor) else a, node.args,
-                                      expand_composites=True)
-            result = node.layer(*args, **node.kwargs)
+            args, kwargs = nest.map_structure(lambda a: values[id(a)] if isinstance(a, KerasTensor) else a,
+                                              (node.args, node.kwargs))
+            result = node.layer(*args, **kwargs)
             for kt, value in zip(node.outputs, nest.flatten(result, expand_composites=True)):
                 values[id(kt)] = value
-        return nest.map_structure(lambda kt: values[id(kt)], self.outputs, expand_composites=True)
+        results = nest.map_structure(lambda kt: values[id(kt)], self.outputs, expand_composites=True)
+        if isinstance(results, (list, tuple)) and len(results) == 1:  # Keras 3 unwraps `outputs=[y]` when called
+            return results[0]
+        return results

@@ -116,6 +116,12 @@ class Functional(Model):
         return self._graph.outputs
 
     @property
+    def output_names(self):
+        """The name of the layer (or keras.ops operation) producing each output, in `outputs`' order;
+        fit/evaluate accept targets, losses and metrics keyed by these (Keras 3)."""
+        return [t._keras_history.layer.name for t in self.outputs]
+
+    @property
     def input_shape(self):
         """Keras 3: the input's shape as a tuple, or a list of them for several inputs."""
         return _shapes(self.inputs)
@@ -126,6 +132,9 @@ class Functional(Model):
 
     def call(self, inputs, training=None):
         return self._graph.run(inputs)
+
+    def _summary_layers(self):
+        return self._graph.operations  # keras.ops operations have rows too (Keras 3)
 
     _config_with_objects = True
 

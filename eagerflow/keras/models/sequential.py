@@ -57,6 +57,17 @@ class Sequential(Model):
 
     build._on_request_only = True
 
+    def _maybe_build(self, inputs):
+        """Called first on data, the model builds from that batch's shape (the batch size included), as
+        Keras 3 does, so `layer.output` and `model.inputs` are defined after a plain call or fit."""
+        super()._maybe_build(inputs)
+        shape = getattr(inputs, "shape", None)
+        if self._input_layer is None and self._stack and shape is not None and not isinstance(inputs, KerasTensor):
+            dtype = inputs.dtype if not getattr(inputs.dtype, "is_floating", False) else self._compute
+            self._input_layer = InputLayer(batch_shape=tuple(shape.as_list() if hasattr(shape, "as_list")
+                                                             else shape), dtype=dtype)
+            self._build_symbolically()
+
     @property
     def layers(self):
         return list(self._stack)

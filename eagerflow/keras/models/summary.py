@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..ops.symbolic import SymbolicOp
+
 _WIDTHS = (33, 24, 15)
 
 
@@ -70,7 +72,8 @@ def summary_lines(model, layers):
     for i, layer in enumerate(layers):
         if i:
             lines.append(_rule("├", "┼", "┤", "─"))
-        lines.append(_row((f"{layer.name} ({type(layer).__name__})", _shape_text(layer._last_output_shape),
+        kind = layer.class_name if isinstance(layer, SymbolicOp) else type(layer).__name__  # an op: its Keras class
+        lines.append(_row((f"{layer.name} ({kind})", _shape_text(layer._last_output_shape),
                            f"{layer.count_params():,}"), "│"))
     lines.append(_rule("└", "┴", "┘", "─"))
     for label, weights in (("Total", model.weights), ("Trainable", model.trainable_weights),

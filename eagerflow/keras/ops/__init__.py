@@ -16,6 +16,11 @@ from __future__ import annotations
 
 from . import core, image, linalg, math, nn, numpy
 from ._common import public, result_type  # noqa: F401 - result_type: Keras' promotion, used by tests and layers
+from .symbolic import install as _install_symbolic_fronts
+
+for _short, _module in (("numpy", numpy), ("nn", nn), ("linalg", linalg), ("core", core), ("math", math),
+                        ("image", image)):
+    _install_symbolic_fronts(_module, _short)  # called on KerasTensors, an op records a functional node
 
 _REEXPORTED = (numpy, nn, linalg, core, math)
 __all__ = sorted({name for module in _REEXPORTED for name in module.__all__}) + ["image", "linalg", "nn", "numpy"]

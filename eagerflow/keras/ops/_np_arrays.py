@@ -103,7 +103,16 @@ def full_like(x, fill_value, dtype=None):
     return t.fill(t.shape(x), t.cast(fill_value, dtype or x.dtype))
 
 
+def _one_unknown_dim(d):
+    return d is None or (not isinstance(d, (int, np.integer)) and getattr(getattr(d, "shape", None), "rank", None) == 0)
+
+
 def reshape(x, newshape):
+    if isinstance(newshape, (list, tuple)) and sum(_one_unknown_dim(d) for d in newshape) == 1 and all(
+            isinstance(d, (int, np.integer)) or _one_unknown_dim(d) for d in newshape):
+        # one dim not a Python int: a KerasTensor's None batch size, or the scalar tensor `shape(x)[0]` while
+        # tracing. Inferred (-1), the result keeps its other dims static, as Keras' shape rule gives.
+        newshape = [d if isinstance(d, (int, np.integer)) else -1 for d in newshape]
     return tf().reshape(x, newshape)
 
 

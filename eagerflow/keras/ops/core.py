@@ -40,9 +40,20 @@ def saturate_cast(x, dtype):
 
 
 def shape(x):
-    """The static shape as a tuple (None for unknown dimensions)."""
-    s = convert_to_tensor(x).shape
-    return tuple(s.as_list()) if s.rank is not None else None
+    """The shape as a tuple: a KerasTensor's static shape (None for its batch); a tensor's static dims as
+    ints and, while tracing, each unknown dim as a scalar tensor (`tf.shape(x)[i]`), as Keras 3's TF
+    backend gives, so `reshape(x, (shape(x)[0], 2, 2))` works inside a layer's call."""
+    if hasattr(x, "_keras_history"):
+        return tuple(x.shape)
+    x = convert_to_tensor(x)
+    s = x.shape
+    if s.rank is None:
+        return None
+    static = s.as_list()
+    if None not in static:
+        return tuple(static)
+    dynamic = tf().shape(x)
+    return tuple(dynamic[i] if d is None else d for i, d in enumerate(static))
 
 
 def slice(inputs, start_indices, shape):  # noqa: A001

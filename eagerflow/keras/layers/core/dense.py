@@ -14,9 +14,12 @@ from ..base import Layer
 def matmul_last_axis(x, kernel):
     """x (..., n) @ kernel (n, m) -> (..., m), for leading dims known only at run time too (one 2-D
     matmul over the flattened leading dims)."""
-    lead = _array.shape(x)[:-1]
     flat = _array.reshape(x, [-1, int(kernel.shape[0])])
     out = matmul(flat, kernel)
+    static_lead = x.shape.as_list()[:-1] if x.shape.rank is not None else None
+    if static_lead is not None and static_lead.count(None) <= 1:  # (None, T, n): the static dims stay known
+        return _array.reshape(out, [-1 if d is None else d for d in static_lead] + [int(kernel.shape[1])])
+    lead = _array.shape(x)[:-1]
     return _array.reshape(out, concat([lead, _array.constant([int(kernel.shape[1])], dtype=lead.dtype)], 0))
 
 

@@ -25,8 +25,8 @@ class InputLayer(Layer):
             batch_shape = (batch_size,) + tuple(shape)
         self.batch_shape = tuple(batch_shape)
         # unnamed or named "": keras_tensor_N, as Keras 3
-        self.output = KerasTensor(self.batch_shape, dtype=self._dtype, name=name or None)
-        self.output._keras_history = Node(self, (), {}, [self.output])
+        output = KerasTensor(self.batch_shape, dtype=self._dtype, name=name or None)
+        output._keras_history = Node(self, (), {}, [output])  # `self.output` reads it (Layer.output)
         self.built = True
         self._last_output_shape = self.batch_shape
 
