@@ -9,6 +9,7 @@ from __future__ import annotations
 from ..._src.core import nest
 from ..layers.core.input_layer import InputLayer
 from ..layers.keras_tensor import KerasTensor
+from .layer_order import keras_layer_order
 
 
 def ordered_nodes(outputs):
@@ -43,10 +44,7 @@ class FunctionalGraph:
         for t in nest.flatten(inputs, expand_composites=True):
             if not isinstance(t, KerasTensor) or not isinstance(t._keras_history.layer, InputLayer):
                 raise ValueError(f"All `inputs` values must be KerasTensors created by keras.Input. Received: {t}")
-        self.layers = []
-        for node in self.nodes:
-            if not any(node.layer is l for l in self.layers):
-                self.layers.append(node.layer)
+        self.layers = keras_layer_order(outputs)
 
     def run(self, inputs):
         values = {}

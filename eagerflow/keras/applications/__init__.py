@@ -1,0 +1,3 @@
+from .mobilenet_v2 import MobileNetV2  # noqa: F401
+from .resnet import ResNet50, ResNet101, ResNet152  # noqa: F401
+from .resnet_v2 import ResNet50V2, ResNet101V2, ResNet152V2  # noqa: F401
