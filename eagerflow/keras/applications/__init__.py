@@ -5,3 +5,6 @@ from .vgg import VGG16, VGG19  # noqa: F401
 from .densenet import DenseNet121, DenseNet169, DenseNet201  # noqa: F401
 from .xception import Xception  # noqa: F401
 from .inception_v3 import InceptionV3  # noqa: F401
+from .mobilenet_v3 import MobileNetV3Large, MobileNetV3Small  # noqa: F401
+from .efficientnet import (EfficientNetB0, EfficientNetB1, EfficientNetB2, EfficientNetB3,  # noqa: F401
+                           EfficientNetB4, EfficientNetB5, EfficientNetB6, EfficientNetB7)
