@@ -8,3 +8,4 @@ from .inception_v3 import InceptionV3  # noqa: F401
 from .mobilenet_v3 import MobileNetV3Large, MobileNetV3Small  # noqa: F401
 from .efficientnet import (EfficientNetB0, EfficientNetB1, EfficientNetB2, EfficientNetB3,  # noqa: F401
                            EfficientNetB4, EfficientNetB5, EfficientNetB6, EfficientNetB7)
+from .convnext import ConvNeXtBase, ConvNeXtLarge, ConvNeXtSmall, ConvNeXtTiny, ConvNeXtXLarge  # noqa: F401

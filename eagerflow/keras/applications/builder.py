@@ -49,6 +49,20 @@ def pool(x, pooling, avg_name=None, max_name=None):
     return x
 
 
+def symbolic_operators():
+    """Whether `keras_tensor + 3.0` records a keras.ops operation in the functional graph, as Keras 3
+    does (an operation, not a layer: it is not listed in model.layers)."""
+    from ..layers.keras_tensor import KerasTensor
+
+    return hasattr(KerasTensor, "__add__")
+
+
+def add(a, b):
+    """`a + b` as Keras 3 writes it in ConvNeXt; an Add layer (same values, one more layer in
+    model.layers) where KerasTensors take no operators."""
+    return a + b if symbolic_operators() else layers.Add()([a, b])
+
+
 def finish(img_input, input_tensor, outputs, name, weights, official=None):
     """The Model, with `weights` loaded: 'imagenet' reads official = (file name, origin) from Keras'
     cache folder; a path is read as it is."""

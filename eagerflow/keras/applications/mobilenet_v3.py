@@ -20,16 +20,9 @@ def relu(x):
 def hard_sigmoid(x):
     """ReLU6(x + 3) / 6. Where KerasTensors do not take Python operators, an Activation('hard_sigmoid')
     layer computes the same (Keras 3's hard_sigmoid), with one layer where Keras lists a ReLU."""
-    if not symbolic_operators():
+    if not builder.symbolic_operators():
         return layers.Activation("hard_sigmoid")(x)
     return layers.ReLU(6.0)(x + 3.0) * (1.0 / 6.0)
-
-
-def symbolic_operators():
-    """Whether `keras_tensor + 3.0` records an operation in the functional graph."""
-    from ..layers.keras_tensor import KerasTensor
-
-    return hasattr(KerasTensor, "__add__")
 
 
 def hard_swish(x):
