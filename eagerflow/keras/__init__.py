@@ -11,3 +11,4 @@ from . import utils  # noqa: F401,E402
 from . import ops  # noqa: F401,E402
 from . import mixed_precision  # noqa: F401,E402
 from . import datasets  # noqa: F401,E402
+from . import applications  # noqa: F401,E402

@@ -16,8 +16,8 @@ def check_arguments(weights, include_top, classes):
                          "(pre-training on ImageNet), or the path to the weights file to be loaded.  Received: "
                          f"weights={weights}")
     if weights == "imagenet" and include_top and classes != 1000:
-        raise ValueError('If using `weights="imagenet"` with `include_top` as true, `classes` should be 1000. '
-                         f"Received `classes={classes}`")
+        raise ValueError("If using `weights='imagenet'` with `include_top=True`, `classes` should be 1000.  "
+                         f"Received classes={classes}")
 
 
 def image_input(input_shape, input_tensor):
