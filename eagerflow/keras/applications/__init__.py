@@ -17,3 +17,4 @@ from . import imagenet_utils, resnet50, vgg16, vgg19  # noqa: F401,E402
 from .efficientnet_v2 import (EfficientNetV2B0, EfficientNetV2B1, EfficientNetV2B2, EfficientNetV2B3,  # noqa: F401
                               EfficientNetV2L, EfficientNetV2M, EfficientNetV2S)
 from .inception_resnet_v2 import InceptionResNetV2  # noqa: F401
+from .nasnet import NASNetLarge, NASNetMobile  # noqa: F401

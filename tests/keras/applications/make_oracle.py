@@ -1,10 +1,12 @@
 """Records Keras 3.15 (TensorFlow 2.21) answers for tests/keras/applications: run with the oracle's
 Python (TF_CPP_MIN_LOG_LEVEL=3 /work/tfvenv/bin/python tests/keras/applications/make_oracle.py).
-Writes keras_applications_oracle.json and data/tiny_*.h5 beside this file. Never imported by tests."""
+Writes keras_applications_oracle.json and data/tiny_*.h5 beside this file. Never imported by tests.
+With constructor names as arguments, only their entries are recorded again (the rest of the file is kept)."""
 import hashlib
 import json
 import os
 import re
+import sys
 
 import numpy as np
 
@@ -25,6 +27,7 @@ STRUCTURE = {  # constructor -> kwargs (weights=None added); VGG's 224x224 head 
     "VGG16": {"input_shape": (32, 32, 3)}, "VGG19": {"input_shape": (32, 32, 3)},
     "DenseNet121": {}, "DenseNet169": {}, "DenseNet201": {}, "Xception": {}, "InceptionV3": {}, "ConvNeXtTiny": {},
     "EfficientNetV2B0": {}, "EfficientNetV2B3": {}, "EfficientNetV2S": {}, "InceptionResNetV2": {},
+    "NASNetMobile": {},
 }
 SMALL = {"Xception": (71, 71, 3), "InceptionV3": (75, 75, 3), "InceptionResNetV2": (75, 75, 3)}  # their minimum sizes; 32x32 for the rest
 POOLING = ["MobileNet", "MobileNetV2", "MobileNetV3Small", "ResNet50", "ResNet50V2", "EfficientNetB0", "VGG16",
@@ -32,7 +35,7 @@ POOLING = ["MobileNet", "MobileNetV2", "MobileNetV3Small", "ResNet50", "ResNet50
 PARITY = {"MobileNet": {"alpha": 0.25}, "MobileNetV2": {"alpha": 0.35, "input_shape": (96, 96, 3)},
           "MobileNetV3Small": {"alpha": 0.75}, "ResNet50": {}, "ResNet50V2": {}, "EfficientNetB0": {}, "VGG16": {},
           "DenseNet121": {}, "Xception": {}, "InceptionV3": {}, "ConvNeXtTiny": {}, "EfficientNetV2B0": {},
-          "EfficientNetV2S": {}, "InceptionResNetV2": {}}
+          "EfficientNetV2S": {}, "InceptionResNetV2": {}, "NASNetMobile": {}}
 
 
 def sha(items):
@@ -77,13 +80,21 @@ def weight_kinds(model):
     return [w.path.rsplit("/", 1)[-1] for w in model.weights]
 
 
-def main():
+def main(only=()):
+    path = os.path.join(HERE, "keras_applications_oracle.json")
     out = {"structure": {}, "pooling": {}, "parity": {}}
+    if only:
+        with open(path) as f:
+            out = json.load(f)
     for ctor, kwargs in STRUCTURE.items():
+        if only and ctor not in only:
+            continue
         keras.backend.clear_session()
         out["structure"][ctor] = structure(getattr(A, ctor)(weights=None, **kwargs))
         print(ctor, out["structure"][ctor]["params"], flush=True)
     for ctor in POOLING:
+        if only and ctor not in only:
+            continue
         shape = SMALL.get(ctor, (32, 32, 3))
         for pooling in (None, "avg", "max"):
             keras.backend.clear_session()
@@ -93,6 +104,8 @@ def main():
                                                    "output_shape": list(m.output_shape),
                                                    "last": f"{last.name}:{type(last).__name__}"}
     for ctor, kwargs in PARITY.items():
+        if only and ctor not in only:
+            continue
         keras.backend.clear_session()
         kwargs = dict(kwargs)
         kwargs.setdefault("input_shape", SMALL.get(ctor, (32, 32, 3)))
@@ -107,7 +120,7 @@ def main():
     out["decode"] = decode_answers()
     out["errors"] = error_answers()
     out["tiny"] = tiny_files()
-    with open(os.path.join(HERE, "keras_applications_oracle.json"), "w") as f:
+    with open(path, "w") as f:
         json.dump(out, f, indent=1)
 
 
@@ -130,7 +143,7 @@ def preprocess_answers():
     answers["uint8_tf"] = {"values": ints.tolist(), "dtype": str(ints.dtype)}
     for family in ("mobilenet", "mobilenet_v2", "mobilenet_v3", "resnet", "resnet50", "resnet_v2", "vgg16", "vgg19",
                    "densenet", "xception", "inception_v3", "efficientnet", "convnext", "efficientnet_v2",
-                   "inception_resnet_v2"):
+                   "inception_resnet_v2", "nasnet"):
         module = getattr(A, family)
         answers[f"module:{family}"] = np.asarray(module.preprocess_input(base[:1].copy())).tolist()
     return answers
@@ -194,4 +207,4 @@ def tiny_files():
 
 
 if __name__ == "__main__":
-    main()
+    main(tuple(sys.argv[1:]))

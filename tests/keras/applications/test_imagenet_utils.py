@@ -44,7 +44,7 @@ def test_integer_images_become_float32():
 
 @pytest.mark.parametrize("family", ["mobilenet", "mobilenet_v2", "mobilenet_v3", "resnet", "resnet50", "resnet_v2",
                                     "vgg16", "vgg19", "densenet", "xception", "inception_v3", "efficientnet",
-                                    "convnext", "efficientnet_v2", "inception_resnet_v2"])
+                                    "convnext", "efficientnet_v2", "inception_resnet_v2", "nasnet"])
 def test_each_family_preprocesses_as_keras(family):
     got = getattr(keras.applications, family).preprocess_input(BASE[:1].copy())
     np.testing.assert_allclose(np.asarray(got), PRE[f"module:{family}"], rtol=1e-6, atol=1e-5)

@@ -40,7 +40,12 @@ def test_architecture_matches_keras(name):
         assert sha(named) == expected["named_layers_sha"]
 
 
-@pytest.mark.parametrize("key", sorted(ORACLE["pooling"]))
+# every headless model; 'avg' and 'max' where the families name their pooling layers differently (a symbolic
+# build costs about 40 ms a layer, so not all of them)
+POOLED = ("MobileNet", "MobileNetV2", "MobileNetV3Small", "ResNet50", "ConvNeXtTiny", "EfficientNetV2B0")
+
+
+@pytest.mark.parametrize("key", sorted(k for k in ORACLE["pooling"] if k.endswith(":None") or k.split(":")[0] in POOLED))
 def test_headless_and_pooled_outputs_match_keras(key):
     name, pooling = key.split(":")
     expected = ORACLE["pooling"][key]
@@ -83,7 +88,9 @@ def test_keras_module_names():
                           "mobilenet": ("MobileNet",), "mobilenet_v2": ("MobileNetV2",),
                           "mobilenet_v3": ("MobileNetV3Small", "MobileNetV3Large"), "xception": ("Xception",),
                           "inception_v3": ("InceptionV3",), "efficientnet": ("EfficientNetB0", "EfficientNetB7"),
-                          "convnext": ("ConvNeXtTiny", "ConvNeXtXLarge")}.items():
+                          "convnext": ("ConvNeXtTiny", "ConvNeXtXLarge"),
+                          "efficientnet_v2": ("EfficientNetV2B0", "EfficientNetV2L"),
+                          "inception_resnet_v2": ("InceptionResNetV2",), "nasnet": ("NASNetMobile", "NASNetLarge")}.items():
         namespace = getattr(keras.applications, module)
         assert callable(namespace.preprocess_input) and callable(namespace.decode_predictions)
         for name in names:
