@@ -58,8 +58,8 @@ def InceptionResNetV2(include_top=True, weights="imagenet", input_tensor=None, i
     x = conv2d_bn(x, 80, 1, padding="valid")
     x = conv2d_bn(x, 192, 3, padding="valid")
     x = layers.MaxPooling2D(3, strides=2)(x)
-    pooled = conv2d_bn(layers.AveragePooling2D(3, strides=1, padding="same")(x), 64, 1)
-    branches = [_chain(x, ((96, 1),)), _chain(x, ((48, 1), (64, 5))), _chain(x, ((64, 1), (96, 3), (96, 3))), pooled]
+    branches = [_chain(x, ((96, 1),)), _chain(x, ((48, 1), (64, 5))), _chain(x, ((64, 1), (96, 3), (96, 3)))]
+    branches.append(conv2d_bn(layers.AveragePooling2D(3, strides=1, padding="same")(x), 64, 1))  # made last
     x = layers.Concatenate(axis=3, name="mixed_5b")(branches)
     for block_idx in range(1, 11):
         x = inception_resnet_block(x, 0.17, "block35", block_idx)
