@@ -29,7 +29,8 @@ STRUCTURE = {  # constructor -> kwargs (weights=None added); VGG's 224x224 head 
     "EfficientNetV2B0": {}, "EfficientNetV2B3": {}, "EfficientNetV2S": {}, "InceptionResNetV2": {},
     "NASNetMobile": {},
 }
-SMALL = {"Xception": (71, 71, 3), "InceptionV3": (75, 75, 3), "InceptionResNetV2": (75, 75, 3)}  # their minimum sizes; 32x32 for the rest
+# their minimum sizes; 32x32 for the rest
+SMALL = {"Xception": (71, 71, 3), "InceptionV3": (75, 75, 3), "InceptionResNetV2": (75, 75, 3)}
 POOLING = ["MobileNet", "MobileNetV2", "MobileNetV3Small", "ResNet50", "ResNet50V2", "EfficientNetB0", "VGG16",
            "DenseNet121", "Xception", "InceptionV3", "ConvNeXtTiny", "EfficientNetV2B0", "InceptionResNetV2"]
 PARITY = {"MobileNet": {"alpha": 0.25}, "MobileNetV2": {"alpha": 0.35, "input_shape": (96, 96, 3)},
@@ -132,8 +133,8 @@ def preprocess_answers():
                        ("channels_last_3d", base[0])):
             data_format = fmt.replace("_3d", "")
             y_np = imagenet_utils.preprocess_input(x.copy(), data_format=data_format, mode=mode)
-            y_tensor = np.asarray(imagenet_utils.preprocess_input(keras.ops.convert_to_tensor(x), data_format=data_format,
-                                                                  mode=mode))
+            y_tensor = np.asarray(imagenet_utils.preprocess_input(keras.ops.convert_to_tensor(x),
+                                                                  data_format=data_format, mode=mode))
             answers[f"{mode}:{fmt}"] = {"numpy": y_np.tolist(), "tensor": y_tensor.tolist(),
                                         "dtype": str(y_np.dtype)}
         caller = base.copy()

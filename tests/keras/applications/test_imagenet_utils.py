@@ -50,7 +50,8 @@ def test_each_family_preprocesses_as_keras(family):
     np.testing.assert_allclose(np.asarray(got), PRE[f"module:{family}"], rtol=1e-6, atol=1e-5)
 
 
-@pytest.mark.skipif(not builder.symbolic_operators(), reason="keras.ops on KerasTensors (issue 24 point 1) not here yet")
+@pytest.mark.skipif(not builder.symbolic_operators(),
+                    reason="keras.ops on KerasTensors (issue 24 point 1) not here yet")
 def test_preprocess_inside_a_functional_model():
     image = keras.Input((2, 2, 3))
     model = keras.Model(image, keras.applications.resnet50.preprocess_input(image))

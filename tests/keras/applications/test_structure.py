@@ -45,7 +45,8 @@ def test_architecture_matches_keras(name):
 POOLED = ("MobileNet", "MobileNetV2", "MobileNetV3Small", "ResNet50", "ConvNeXtTiny", "EfficientNetV2B0")
 
 
-@pytest.mark.parametrize("key", sorted(k for k in ORACLE["pooling"] if k.endswith(":None") or k.split(":")[0] in POOLED))
+@pytest.mark.parametrize("key", sorted(k for k in ORACLE["pooling"]
+                                       if k.endswith(":None") or k.split(":")[0] in POOLED))
 def test_headless_and_pooled_outputs_match_keras(key):
     name, pooling = key.split(":")
     expected = ORACLE["pooling"][key]
@@ -90,7 +91,8 @@ def test_keras_module_names():
                           "inception_v3": ("InceptionV3",), "efficientnet": ("EfficientNetB0", "EfficientNetB7"),
                           "convnext": ("ConvNeXtTiny", "ConvNeXtXLarge"),
                           "efficientnet_v2": ("EfficientNetV2B0", "EfficientNetV2L"),
-                          "inception_resnet_v2": ("InceptionResNetV2",), "nasnet": ("NASNetMobile", "NASNetLarge")}.items():
+                          "inception_resnet_v2": ("InceptionResNetV2",),
+                          "nasnet": ("NASNetMobile", "NASNetLarge")}.items():
         namespace = getattr(keras.applications, module)
         assert callable(namespace.preprocess_input) and callable(namespace.decode_predictions)
         for name in names:
