@@ -13,3 +13,4 @@ from . import mixed_precision  # noqa: F401,E402
 from . import datasets  # noqa: F401,E402
 from . import random  # noqa: F401,E402
 from . import preprocessing  # noqa: F401,E402
+from . import applications  # noqa: F401,E402

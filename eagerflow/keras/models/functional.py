@@ -16,17 +16,24 @@ def ordered_nodes(outputs):
     """Nodes from the inputs to `outputs`, each after the nodes it depends on."""
     order, seen = [], set()
 
-    def visit(tensor):
-        node = tensor._keras_history
-        if node is None:
-            raise ValueError(f"Output tensors of a Functional model must be the output of a Keras layer. "
-                             f"Received: {tensor}")
-        if id(node) in seen:
-            return
-        seen.add(id(node))
-        for arg in node.input_tensors:  # positional and keyword arguments, nested structures entered
-            visit(arg)
-        order.append(node)
+    def visit(root):
+        # depth first, by hand rather than by recursion: deep models pass Python's recursion limit
+        stack = [(root, False)]
+        while stack:
+            tensor, inputs_done = stack.pop()
+            node = tensor._keras_history
+            if inputs_done:
+                order.append(node)
+                continue
+            if node is None:
+                raise ValueError(f"Output tensors of a Functional model must be the output of a Keras layer. "
+                                 f"Received: {tensor}")
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            stack.append((tensor, True))
+            # positional and keyword arguments, nested structures entered
+            stack.extend((arg, False) for arg in reversed(node.input_tensors))
 
     for out in nest.flatten(outputs, expand_composites=True):
         if not isinstance(out, KerasTensor):
@@ -44,16 +51,23 @@ def keras_operation_order(inputs, outputs):
     stops = {id(t) for t in nest.flatten(inputs, expand_composites=True)}
     finished = set()
 
-    def walk(tensor):
-        node = tensor._keras_history
-        if id(node) in finished:
-            return
-        first_met.setdefault(id(node.layer), (len(first_met), node.layer))
-        if id(tensor) not in stops:
-            for t in node.input_tensors:
-                walk(t)
-        finished.add(id(node))
-        node_order.append(node)
+    def walk(root):
+        # depth first from `root`, by hand: a deep model (EfficientNetV2S) passes Python's recursion limit
+        stack = [(root, False)]
+        while stack:
+            tensor, inputs_done = stack.pop()
+            node = tensor._keras_history
+            if inputs_done:
+                if id(node) not in finished:
+                    finished.add(id(node))
+                    node_order.append(node)
+                continue
+            if id(node) in finished:
+                continue
+            first_met.setdefault(id(node.layer), (len(first_met), node.layer))
+            stack.append((tensor, True))
+            if id(tensor) not in stops:
+                stack.extend((t, False) for t in reversed(node.input_tensors))
 
     for out in nest.flatten(outputs, expand_composites=True):
         walk(out)
@@ -86,17 +100,22 @@ def check_connected(inputs, outputs):
     """Every output must be computed from the model's inputs only (Keras' message names its path)."""
     starts = {id(t) for t in nest.flatten(inputs, expand_composites=True)}
 
-    def connected(tensor, seen):
-        if id(tensor) in starts:
-            return True
-        node = tensor._keras_history
-        if node is None or isinstance(node.layer, InputLayer) or id(node) in seen:
-            return id(node) in seen
-        seen.add(id(node))
-        return all(connected(t, seen) for t in node.input_tensors)
+    def connected(tensor):
+        seen, stack = set(), [tensor]  # (by hand, not recursion: deep models)
+        while stack:
+            t = stack.pop()
+            if id(t) in starts:
+                continue
+            node = t._keras_history
+            if node is None or isinstance(node.layer, InputLayer):
+                return False
+            if id(node) not in seen:
+                seen.add(id(node))
+                stack.extend(node.input_tensors)
+        return True
 
     for path, out in _paths(outputs):
-        if isinstance(out, KerasTensor) and not connected(out, set()):
+        if isinstance(out, KerasTensor) and not connected(out):
             raise ValueError(f"Output with path `{path}` is not connected to `inputs`")
 
 

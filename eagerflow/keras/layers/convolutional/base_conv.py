@@ -27,7 +27,7 @@ class BaseConv(Layer):
     _families = ("kernel", "bias")  # the weight families, in config order
     _leading_config_keys = ("filters",)  # the attributes written before the geometry
     _config_output_padding = False  # transposed convolutions write output_padding (always None here)
-    _config_groups = True  # Conv1D/2D/3D write groups (always 1 here)
+    _config_groups = True  # Conv1D/2D/3D write groups (1 where a layer has no `groups`)
 
     def __init__(self, activation, use_bias, family_args, activity_regularizer=None, data_format=None, **kwargs):
         """family_args: {family: (initializer, regularizer, constraint)} for each of `_families`."""
@@ -82,7 +82,7 @@ class BaseConv(Layer):
             config["output_padding"] = None
         config.update({"data_format": "channels_last", "dilation_rate": as_list(self.dilation_rate)})
         if self._config_groups:
-            config["groups"] = 1
+            config["groups"] = getattr(self, "groups", 1)
         config.update({"activation": _act.serialize(self.activation), "use_bias": self.use_bias})
         for family in self._families:
             config[f"{family}_initializer"] = _init.serialize(getattr(self, f"{family}_initializer"))

@@ -12,8 +12,6 @@ class Conv2D(BaseConv):
                  kernel_initializer="glorot_uniform", bias_initializer="zeros", kernel_regularizer=None,
                  bias_regularizer=None, activity_regularizer=None, kernel_constraint=None, bias_constraint=None,
                  **kwargs):
-        if groups != 1:
-            raise NotImplementedError("Conv2D(groups > 1) is not supported yet.")
         super().__init__(activation, use_bias, {"kernel": (kernel_initializer, kernel_regularizer, kernel_constraint),
                                                 "bias": (bias_initializer, bias_regularizer, bias_constraint)},
                          activity_regularizer, data_format, **kwargs)
@@ -22,9 +20,22 @@ class Conv2D(BaseConv):
         self.strides = int_pair(strides, "strides")
         self.padding = padding_mode(padding).upper()
         self.dilation_rate = int_pair(dilation_rate, "dilation_rate")
+        if not isinstance(groups, int) or groups <= 0:
+            raise ValueError(f"The number of groups must be a positive integer. Received: groups={groups}.")
+        if self.filters % groups:
+            raise ValueError("The number of filters must be evenly divisible by the number of groups. Received: "
+                             f"groups={groups}, filters={self.filters}.")
+        self.groups = groups
 
     def build(self, input_shape):
-        self.add_kernel_and_bias(self.kernel_size + (input_shape[-1], self.filters), self.filters)
+        channels = input_shape[-1]
+        if channels % self.groups:
+            raise ValueError("The number of input channels must be evenly divisible by the number of groups. "
+                             f"Received groups={self.groups}, but the input has {channels} channels (full input "
+                             f"shape is {tuple(input_shape)}).")
+        # groups > 1: each group of channels / groups inputs feeds filters / groups outputs; the convolution
+        # op reads the grouping from the kernel's input depth
+        self.add_kernel_and_bias(self.kernel_size + (channels // self.groups, self.filters), self.filters)
         self.built = True
 
     def call(self, inputs):

@@ -1,8 +1,22 @@
 """Dropout: while training, zeroes a random `rate` of the inputs and scales the rest by 1 / (1 - rate)."""
 from __future__ import annotations
 
+from ...._src.ops.array import basic as _array
+from ...._src.ops.array import joining as _joining
 from ...._src.ops.nn import basic as _nn
 from ..base import Layer
+
+
+def resolve_noise_shape(inputs, noise_shape):
+    """`noise_shape` with each None replaced by the input's size on that axis (Keras lets
+    (None, 1, 1, 1) mean one draw per sample); None stays None (a draw per element)."""
+    if noise_shape is None or all(d is not None for d in noise_shape):
+        return noise_shape
+    static = tuple(inputs.shape)
+    if all(d is not None for d in static):
+        return tuple(static[i] if d is None else d for i, d in enumerate(noise_shape))
+    dynamic = _array.shape(inputs)
+    return _joining.stack([dynamic[i] if d is None else d for i, d in enumerate(noise_shape)])
 
 
 class Dropout(Layer):
@@ -18,7 +32,8 @@ class Dropout(Layer):
 
     def call(self, inputs, training=False):
         if training and self.rate > 0:
-            return _nn.dropout(inputs, self.rate, noise_shape=self.noise_shape, seed=self.seed)
+            noise_shape = resolve_noise_shape(inputs, self.noise_shape)
+            return _nn.dropout(inputs, self.rate, noise_shape=noise_shape, seed=self.seed)
         return inputs
 
     def get_config(self):
