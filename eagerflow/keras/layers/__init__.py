@@ -91,3 +91,14 @@ from .rnn.rnn import RNN  # noqa: F401
 from .rnn.simple_rnn import SimpleRNN  # noqa: F401
 from .rnn.stacked_rnn_cells import StackedRNNCells  # noqa: F401
 from .rnn.time_distributed import TimeDistributed  # noqa: F401
+from .convolutional.conv1d import Conv1D as Convolution1D  # noqa: F401
+from .convolutional.conv1d_transpose import Conv1DTranspose as Convolution1DTranspose  # noqa: F401
+from .convolutional.conv2d import Conv2D as Convolution2D  # noqa: F401
+from .convolutional.conv2d_transpose import Conv2DTranspose as Convolution2DTranspose  # noqa: F401
+from .convolutional.conv3d import Conv3D as Convolution3D  # noqa: F401
+from .convolutional.conv3d_transpose import Conv3DTranspose  # noqa: F401
+from .convolutional.conv3d_transpose import Conv3DTranspose as Convolution3DTranspose  # noqa: F401
+from .convolutional.depthwise_conv1d import DepthwiseConv1D  # noqa: F401
+from .convolutional.separable_conv1d import SeparableConv1D  # noqa: F401
+from .convolutional.separable_conv1d import SeparableConv1D as SeparableConvolution1D  # noqa: F401
+from .convolutional.separable_conv2d import SeparableConv2D as SeparableConvolution2D  # noqa: F401

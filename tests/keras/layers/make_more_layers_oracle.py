@@ -1,0 +1,45 @@
+"""Writes keras3_more_layers_oracle.json from TensorFlow 2.21's Keras 3.15.1 (run with /work/tfvenv/bin/python
+from the repository root) for the layers of issue 24 point 6. Each case names a layer class, its constructor
+and call arguments and its input shapes; the inputs and weights are drawn here with NumPy and stored beside
+the layer's weight paths, output and config, so test_more_layers.py builds the same layer in eagerflow, sets
+the same weights and compares. The tests never import TensorFlow."""
+import json
+import os
+
+import numpy as np
+import keras
+from keras import layers as L
+
+from more_layers_cases import CASES  # noqa: E402  (the shared case table)
+
+
+def _plain(value):
+    return json.loads(json.dumps(value, default=lambda v: list(v) if isinstance(v, tuple) else str(v)))
+
+
+def record(case):
+    key, cls, kwargs, shapes, call_kwargs = case
+    keras.backend.clear_session()
+    rng = np.random.default_rng(sum(map(ord, key)))
+    inputs = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    layer = getattr(L, cls)(**kwargs)
+    x = inputs[0] if len(inputs) == 1 else inputs
+    if len(inputs) == 1:
+        layer.build(inputs[0].shape)
+    else:
+        layer(*inputs, **call_kwargs)
+    ws = [(rng.standard_normal(tuple(w.shape)) * 0.5).astype(np.float32) for w in layer.weights]
+    layer.set_weights(ws)
+    y = layer(*inputs, **call_kwargs) if len(inputs) > 1 else layer(x, **call_kwargs)
+    outs = y if isinstance(y, (list, tuple)) else [y]
+    return {"inputs": [a.tolist() for a in inputs], "weights": [w.tolist() for w in ws],
+            "paths": [[w.path, list(w.shape)] for w in layer.weights],
+            "outputs": [np.asarray(o).tolist() for o in outs],
+            "config": _plain(layer.get_config())}
+
+
+if __name__ == "__main__":
+    out = {case[0]: record(case) for case in CASES}
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "keras3_more_layers_oracle.json")
+    with open(path, "w") as f:
+        json.dump(out, f)

@@ -1,0 +1,21 @@
+"""The layer cases of keras3_more_layers_oracle.json, shared by its writer (make_more_layers_oracle.py, run
+under Keras) and its reader (test_more_layers.py): (key, layer class name, constructor kwargs, input
+shapes, call kwargs)."""
+
+CASES = [
+    ("dw1", "DepthwiseConv1D", {"kernel_size": 3, "depth_multiplier": 2}, [(2, 7, 3)], {}),
+    ("dw1_same", "DepthwiseConv1D", {"kernel_size": 2, "strides": 2, "padding": "same", "activation": "relu"},
+     [(2, 7, 3)], {}),
+    ("dw1_dil", "DepthwiseConv1D", {"kernel_size": 3, "dilation_rate": 2, "use_bias": False}, [(1, 9, 2)], {}),
+    ("sep1", "SeparableConv1D", {"filters": 4, "kernel_size": 3, "depth_multiplier": 2, "padding": "same"},
+     [(2, 7, 3)], {}),
+    ("sep1_stride", "SeparableConv1D", {"filters": 2, "kernel_size": 3, "strides": 2}, [(2, 8, 3)], {}),
+    ("c3t_same", "Conv3DTranspose", {"filters": 4, "kernel_size": 3, "strides": 2, "padding": "same"},
+     [(2, 3, 4, 5, 2)], {}),
+    ("c3t_valid", "Conv3DTranspose", {"filters": 3, "kernel_size": (2, 3, 1), "strides": (3, 1, 2)},
+     [(2, 3, 4, 5, 2)], {}),
+    ("c3t_same_small_k", "Conv3DTranspose", {"filters": 2, "kernel_size": (1, 2, 1), "strides": (2, 3, 2),
+                                             "padding": "same"}, [(1, 3, 2, 3, 2)], {}),
+    ("c3t_same_odd", "Conv3DTranspose", {"filters": 2, "kernel_size": (4, 2, 3), "strides": (1, 1, 1),
+                                         "padding": "same", "use_bias": False}, [(1, 3, 2, 3, 2)], {}),
+]
