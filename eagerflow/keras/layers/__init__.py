@@ -102,3 +102,10 @@ from .convolutional.depthwise_conv1d import DepthwiseConv1D  # noqa: F401
 from .convolutional.separable_conv1d import SeparableConv1D  # noqa: F401
 from .convolutional.separable_conv1d import SeparableConv1D as SeparableConvolution1D  # noqa: F401
 from .convolutional.separable_conv2d import SeparableConv2D as SeparableConvolution2D  # noqa: F401
+from .pooling.adaptive_average_pooling1d import AdaptiveAveragePooling1D  # noqa: F401
+from .pooling.adaptive_max_pooling1d import AdaptiveMaxPooling1D  # noqa: F401
+from .pooling.adaptive_average_pooling2d import AdaptiveAveragePooling2D  # noqa: F401
+from .pooling.adaptive_max_pooling2d import AdaptiveMaxPooling2D  # noqa: F401
+from .pooling.adaptive_average_pooling3d import AdaptiveAveragePooling3D  # noqa: F401
+from .pooling.adaptive_max_pooling3d import AdaptiveMaxPooling3D  # noqa: F401
+from .normalization.rms_normalization import RMSNormalization  # noqa: F401

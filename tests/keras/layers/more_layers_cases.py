@@ -19,3 +19,14 @@ CASES = [
     ("c3t_same_odd", "Conv3DTranspose", {"filters": 2, "kernel_size": (4, 2, 3), "strides": (1, 1, 1),
                                          "padding": "same", "use_bias": False}, [(1, 3, 2, 3, 2)], {}),
 ]
+CASES += [
+    ("aap1", "AdaptiveAveragePooling1D", {"output_size": 3}, [(2, 7, 3)], {}),
+    ("amp1", "AdaptiveMaxPooling1D", {"output_size": 4}, [(2, 10, 2)], {}),
+    ("aap2", "AdaptiveAveragePooling2D", {"output_size": (2, 3)}, [(2, 7, 8, 3)], {}),
+    ("amp2", "AdaptiveMaxPooling2D", {"output_size": 3}, [(2, 5, 7, 2)], {}),
+    ("aap3", "AdaptiveAveragePooling3D", {"output_size": (2, 2, 3)}, [(1, 5, 4, 7, 2)], {}),
+    ("amp3", "AdaptiveMaxPooling3D", {"output_size": 2}, [(1, 3, 5, 4, 2)], {}),
+    ("aap2_up", "AdaptiveAveragePooling2D", {"output_size": (4, 5)}, [(1, 3, 2, 2)], {}),
+    ("rms", "RMSNormalization", {}, [(2, 5, 6)], {}),
+    ("rms_axes", "RMSNormalization", {"axis": [-2, -1], "epsilon": 0.1}, [(2, 3, 4)], {}),
+]
