@@ -109,3 +109,6 @@ from .pooling.adaptive_max_pooling2d import AdaptiveMaxPooling2D  # noqa: F401
 from .pooling.adaptive_average_pooling3d import AdaptiveAveragePooling3D  # noqa: F401
 from .pooling.adaptive_max_pooling3d import AdaptiveMaxPooling3D  # noqa: F401
 from .normalization.rms_normalization import RMSNormalization  # noqa: F401
+from .rnn.conv_lstm1d import ConvLSTM1D  # noqa: F401
+from .rnn.conv_lstm2d import ConvLSTM2D  # noqa: F401
+from .rnn.conv_lstm3d import ConvLSTM3D  # noqa: F401

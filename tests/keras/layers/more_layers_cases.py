@@ -30,3 +30,12 @@ CASES += [
     ("rms", "RMSNormalization", {}, [(2, 5, 6)], {}),
     ("rms_axes", "RMSNormalization", {"axis": [-2, -1], "epsilon": 0.1}, [(2, 3, 4)], {}),
 ]
+CASES += [
+    ("clstm1", "ConvLSTM1D", {"filters": 3, "kernel_size": 3, "return_sequences": True, "padding": "same"},
+     [(2, 4, 6, 2)], {}),
+    ("clstm2", "ConvLSTM2D", {"filters": 2, "kernel_size": 3}, [(2, 3, 5, 5, 2)], {}),
+    ("clstm2_state", "ConvLSTM2D", {"filters": 2, "kernel_size": (2, 3), "strides": 2, "return_state": True,
+                                    "go_backwards": True, "unit_forget_bias": False}, [(1, 3, 6, 7, 1)], {}),
+    ("clstm3", "ConvLSTM3D", {"filters": 2, "kernel_size": 2, "return_sequences": True, "padding": "same",
+                              "activation": "relu"}, [(1, 2, 3, 3, 4, 1)], {}),
+]

@@ -57,18 +57,16 @@ class Conv3DTranspose(BaseConv):
         depth = static[1]
         rows = _transposed_size(static[2], kh, sh, self.padding)
         cols = _transposed_size(static[3], kw, sw, self.padding)
-        folded = _array.reshape(inputs, with_leading([-1], trailing_dims(inputs, 2)))  # (batch * depth, h, w, c)
+        folded = _array.reshape(inputs, [-1] + static[2:])  # (batch * depth, h, w, c)
         plane_shape = concat([_array.shape(folded)[:1], _array.constant([rows, cols, self.filters], dtype="int32")], 0)
-        batch = _array.shape(inputs)[:1]
-        spread_shape = concat([batch, _array.constant([depth * sd, rows, cols, self.filters], dtype="int32")], 0)
         total = None
         for tap in range(kd):
             planes = _conv.conv2d_transpose(folded, self.kernel[tap], plane_shape, strides=(1, sh, sw, 1),
                                             padding=self.padding)
-            planes = _array.reshape(planes, concat([batch, _array.constant([depth, 1, rows, cols, self.filters],
-                                                                           dtype="int32")], 0))
+            planes = _array.reshape(planes, [-1, depth, 1, rows, cols, self.filters])
             # depth i of this tap lands at i * sd + tap: interleave sd - 1 zero slices, then shift by tap
-            spread = _array.reshape(pad(planes, [[0, 0], [0, 0], [0, sd - 1], [0, 0], [0, 0], [0, 0]]), spread_shape)
+            spread = _array.reshape(pad(planes, [[0, 0], [0, 0], [0, sd - 1], [0, 0], [0, 0], [0, 0]]),
+                                    [-1, depth * sd, rows, cols, self.filters])
             shifted = pad(spread, [[0, 0], [tap, kd - tap], [0, 0], [0, 0], [0, 0]])
             total = shifted if total is None else total + shifted
         if self.padding == "SAME":

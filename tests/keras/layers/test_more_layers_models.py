@@ -1,0 +1,60 @@
+"""The layers of issue 24 point 6 inside models, as tutorials use them: a ConvLSTM2D next-frame model on
+an Input with an unknown number of frames, Keras-reported output shapes and parameter counts for symbolic
+calls, and gradients of the composite layers (Conv3DTranspose, ConvLSTM) against finite differences."""
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow import keras
+from tests.keras.layers2_oracle import assert_gradients_match_finite_differences
+
+L = keras.layers
+
+
+def test_conv_lstm_next_frame_model_with_unknown_time():
+    # Keras 3.15: the next-frame tutorial's stack on Input((None, 8, 8, 1)); output (None, None, 8, 8, 1),
+    # and ConvLSTM2D(4, 3, padding="same") on one channel has 736 weights
+    inputs = keras.Input(shape=(None, 8, 8, 1))
+    x = L.ConvLSTM2D(4, 3, padding="same", return_sequences=True)(inputs)
+    outputs = L.Conv3D(1, 3, padding="same", activation="sigmoid")(x)
+    model = keras.Model(inputs, outputs)
+    assert tuple(outputs.shape) == (None, None, 8, 8, 1)
+    assert model.layers[1].count_params() == 736
+    frames = np.random.default_rng(0).random((2, 5, 8, 8, 1)).astype(np.float32)
+    predicted = model.predict(frames, verbose=0)
+    assert predicted.shape == (2, 5, 8, 8, 1)
+    np.testing.assert_allclose(predicted, np.asarray(model(frames)), rtol=1e-5, atol=1e-6)
+    model.compile(optimizer="adam", loss="binary_crossentropy")
+    history = model.fit(frames, frames, epochs=2, verbose=0)
+    assert np.isfinite(history.history["loss"]).all()
+
+
+@pytest.mark.parametrize("layer, in_shape, out_shape, params", [
+    # shapes and parameter counts as Keras 3.15 reports them for a symbolic call
+    (lambda: L.ConvLSTM1D(3, 2), (4, 6, 2), (None, 5, 3), 132),
+    (lambda: L.ConvLSTM3D(2, 2, return_sequences=True), (3, 4, 4, 4, 1), (None, 3, 3, 3, 3, 2), 200),
+    (lambda: L.Conv3DTranspose(4, 3, strides=2, padding="same"), (3, 4, 5, 2), (None, 6, 8, 10, 4), 220),
+    (lambda: L.DepthwiseConv1D(3, depth_multiplier=2), (7, 3), (None, 5, 6), 24),
+    (lambda: L.SeparableConv1D(4, 3, depth_multiplier=2), (7, 3), (None, 5, 4), 46),
+    (lambda: L.AdaptiveAveragePooling2D((2, 3)), (7, 8, 3), (None, 2, 3, 3), 0),
+    (lambda: L.AdaptiveMaxPooling3D(2), (5, 4, 3, 2), (None, 2, 2, 2, 2), 0),
+])
+def test_symbolic_shapes_and_parameter_counts(layer, in_shape, out_shape, params):
+    instance = layer()
+    y = instance(keras.Input(shape=in_shape))
+    assert tuple(y.shape) == out_shape
+    assert instance.count_params() == params
+
+
+def test_conv3d_transpose_gradients_match_finite_differences():
+    layer = L.Conv3DTranspose(2, (3, 2, 2), strides=(2, 1, 2), padding="same", dtype="float64")
+    x = tf.constant(np.random.default_rng(1).standard_normal((1, 2, 3, 2, 2)))
+    layer(x)
+    assert_gradients_match_finite_differences(lambda: tf.reduce_sum(tf.sin(layer(x))), layer.trainable_weights)
+
+
+def test_conv_lstm_gradients_match_finite_differences():
+    layer = L.ConvLSTM1D(2, 2, padding="same", dtype="float64")
+    x = tf.constant(np.random.default_rng(2).standard_normal((1, 3, 4, 1)))
+    layer(x)
+    assert_gradients_match_finite_differences(lambda: tf.reduce_sum(layer(x) ** 2), layer.trainable_weights)
