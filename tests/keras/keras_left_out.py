@@ -53,7 +53,6 @@ LEFT_OUT = {
         "CutMix": "not yet: issue 24 point 6",
         "Equalization": "not yet: issue 24 point 6",
         "FlaxLayer": "JAX/Flax-only: wraps a Flax module",
-        "GroupQueryAttention": "not yet: issue 24 point 6",
         "HashedCrossing": "not yet: issue 24 point 6",
         "InputSpec": "not yet: issue 24 point 6",
         "JaxLayer": "JAX/Flax-only: wraps a JAX function",

@@ -112,3 +112,4 @@ from .normalization.rms_normalization import RMSNormalization  # noqa: F401
 from .rnn.conv_lstm1d import ConvLSTM1D  # noqa: F401
 from .rnn.conv_lstm2d import ConvLSTM2D  # noqa: F401
 from .rnn.conv_lstm3d import ConvLSTM3D  # noqa: F401
+from .attention.grouped_query_attention import GroupQueryAttention  # noqa: F401

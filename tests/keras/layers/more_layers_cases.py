@@ -39,3 +39,12 @@ CASES += [
     ("clstm3", "ConvLSTM3D", {"filters": 2, "kernel_size": 2, "return_sequences": True, "padding": "same",
                               "activation": "relu"}, [(1, 2, 3, 3, 4, 1)], {}),
 ]
+CASES += [
+    ("gqa", "GroupQueryAttention", {"head_dim": 4, "num_query_heads": 4, "num_key_value_heads": 2},
+     [(2, 3, 6), (2, 5, 6)], {}),
+    ("gqa_causal_scores", "GroupQueryAttention", {"head_dim": 3, "num_query_heads": 3, "num_key_value_heads": 1,
+                                                  "use_bias": False},
+     [(2, 4, 5), (2, 4, 5)], {"use_causal_mask": True, "return_attention_scores": True}),
+    ("gqa_key", "GroupQueryAttention", {"head_dim": 2, "num_query_heads": 2, "num_key_value_heads": 2},
+     [(1, 3, 4), (1, 5, 4), (1, 5, 3)], {}),
+]

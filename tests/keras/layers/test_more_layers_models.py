@@ -58,3 +58,18 @@ def test_conv_lstm_gradients_match_finite_differences():
     x = tf.constant(np.random.default_rng(2).standard_normal((1, 3, 4, 1)))
     layer(x)
     assert_gradients_match_finite_differences(lambda: tf.reduce_sum(layer(x) ** 2), layer.trainable_weights)
+
+
+def test_group_query_attention_symbolic_call_errors_and_fully_masked_rows():
+    # Keras 3.15: output (None, 3, 6) and 326 weights; 5 query heads over 2 key/value heads is a ValueError;
+    # a query that may see no value gets all-zero scores (the softmax path, not a uniform row)
+    layer = L.GroupQueryAttention(4, 4, 2)
+    y = layer(keras.Input((3, 6)), keras.Input((5, 6)))
+    assert tuple(y.shape) == (None, 3, 6) and layer.count_params() == 326
+    with pytest.raises(ValueError, match="`num_query_heads` must be divisible by `num_key_value_heads`."):
+        L.GroupQueryAttention(2, 5, 2)
+    x = np.random.default_rng(0).standard_normal((1, 2, 3)).astype(np.float32)
+    mask = np.array([[[False, False], [True, True]]])
+    _, scores = L.GroupQueryAttention(2, 2, 1)(x, x, attention_mask=mask, return_attention_scores=True)
+    np.testing.assert_array_equal(np.asarray(scores)[0, :, 0], 0.0)
+    np.testing.assert_allclose(np.asarray(scores)[0, :, 1].sum(-1), 1.0, rtol=1e-6)
