@@ -113,3 +113,6 @@ from .rnn.conv_lstm1d import ConvLSTM1D  # noqa: F401
 from .rnn.conv_lstm2d import ConvLSTM2D  # noqa: F401
 from .rnn.conv_lstm3d import ConvLSTM3D  # noqa: F401
 from .attention.grouped_query_attention import GroupQueryAttention  # noqa: F401
+from .preprocessing.pipeline import Pipeline  # noqa: F401
+from .input_spec import InputSpec  # noqa: F401
+from .core.wrapper import Wrapper  # noqa: F401
