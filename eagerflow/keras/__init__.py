@@ -11,3 +11,10 @@ from . import utils  # noqa: F401,E402
 from . import ops  # noqa: F401,E402
 from . import mixed_precision  # noqa: F401,E402
 from . import datasets  # noqa: F401,E402
+from .layers import InputSpec  # noqa: F401,E402
+from .losses import Loss  # noqa: F401,E402
+from .metrics import Metric  # noqa: F401,E402
+from .naming import name_scope  # noqa: F401,E402
+from .optimizers import Optimizer  # noqa: F401,E402
+from .regularizers import Regularizer  # noqa: F401,E402
+from .variables import KerasVariable as Variable  # noqa: F401,E402

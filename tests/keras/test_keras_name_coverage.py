@@ -62,6 +62,18 @@ def test_every_reason_is_one_of_the_kinds():
             assert reason.startswith(_KINDS), (namespace, name, reason)
 
 
+def test_top_level_names_are_the_namespace_classes():
+    """keras.Loss is keras.losses.Loss, and so on, as in Keras 3.15."""
+    assert keras.Loss is keras.losses.Loss and keras.Metric is keras.metrics.Metric
+    assert keras.Optimizer is keras.optimizers.Optimizer and keras.Regularizer is keras.regularizers.Regularizer
+    assert keras.InputSpec is keras.layers.InputSpec
+    assert isinstance(keras.Variable(1.0), keras.Variable)
+    with keras.name_scope("outer"):
+        layer = keras.layers.Dense(1, name="dense")
+        layer.build((None, 2))
+    assert layer.kernel.path == "outer/dense/kernel"  # Keras 3.15's path
+
+
 if __name__ == "__main__":
     for ns, (have, total) in counts().items():
         print(f"{ns:13s} {have:3d}/{total}")
