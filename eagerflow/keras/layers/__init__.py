@@ -116,3 +116,10 @@ from .attention.grouped_query_attention import GroupQueryAttention  # noqa: F401
 from .preprocessing.pipeline import Pipeline  # noqa: F401
 from .input_spec import InputSpec  # noqa: F401
 from .core.wrapper import Wrapper  # noqa: F401
+from .preprocessing.auto_contrast import AutoContrast  # noqa: F401
+from .preprocessing.random_color_degeneration import RandomColorDegeneration  # noqa: F401
+from .preprocessing.random_grayscale import RandomGrayscale  # noqa: F401
+from .preprocessing.random_invert import RandomInvert  # noqa: F401
+from .preprocessing.random_posterization import RandomPosterization  # noqa: F401
+from .preprocessing.random_saturation import RandomSaturation  # noqa: F401
+from .preprocessing.solarization import Solarization  # noqa: F401

@@ -17,11 +17,20 @@ def _plain(value):
     return json.loads(json.dumps(value, default=lambda v: list(v) if isinstance(v, tuple) else str(v)))
 
 
+def draw_inputs(rng, key, shape):
+    """Images in 0..255 for keys starting img255_, in 0..1 for img01_; standard normal values otherwise."""
+    if key.startswith("img255_"):
+        return rng.uniform(0, 255, shape).astype(np.float32)
+    if key.startswith("img01_"):
+        return rng.uniform(0, 1, shape).astype(np.float32)
+    return rng.standard_normal(shape).astype(np.float32)
+
+
 def record(case):
     key, cls, kwargs, shapes, call_kwargs = case
     keras.backend.clear_session()
     rng = np.random.default_rng(sum(map(ord, key)))
-    inputs = [rng.standard_normal(s).astype(np.float32) for s in shapes]
+    inputs = [draw_inputs(rng, key, s) for s in shapes]
     layer = getattr(L, cls)(**kwargs)
     x = inputs[0] if len(inputs) == 1 else inputs
     if len(inputs) == 1:

@@ -48,3 +48,30 @@ CASES += [
     ("gqa_key", "GroupQueryAttention", {"head_dim": 2, "num_query_heads": 2, "num_key_value_heads": 2},
      [(1, 3, 4), (1, 5, 4), (1, 5, 3)], {}),
 ]
+
+# Augmentation layers (inputs: images in 0..255 or 0..1, by the key's prefix): the deterministic settings,
+# where Keras' random draws are degenerate (equal ends, probability 0 or 1) or there is nothing random,
+# and inference (identity). Random behaviour is checked by statistics in test_more_augmentation.py.
+CASES += [
+    ("img255_gray_all", "RandomGrayscale", {"factor": 1.0}, [(2, 4, 5, 3)], {}),
+    ("img255_gray_none", "RandomGrayscale", {"factor": 0.0}, [(2, 4, 5, 3)], {}),
+    ("img255_gray_infer", "RandomGrayscale", {"factor": 1.0}, [(2, 4, 5, 3)], {"training": False}),
+    ("img255_solarize_all", "Solarization", {}, [(2, 4, 5, 3)], {}),
+    ("img01_solarize_range", "Solarization", {"value_range": (0, 1)}, [(2, 3, 3, 3)], {}),
+    ("img255_solarize_infer", "Solarization", {"threshold_factor": 0.5}, [(2, 4, 5, 3)], {"training": False}),
+    ("img255_invert_all", "RandomInvert", {"factor": (1.0, 1.0)}, [(2, 4, 5, 3)], {}),
+    ("img01_invert_range", "RandomInvert", {"factor": (1.0, 1.0), "value_range": (0, 1)}, [(3, 3, 3)], {}),
+    ("img255_invert_infer", "RandomInvert", {}, [(2, 4, 5, 3)], {"training": False}),
+    ("img255_autocontrast", "AutoContrast", {}, [(2, 4, 5, 3)], {}),
+    ("img01_autocontrast", "AutoContrast", {"value_range": (0, 1)}, [(2, 4, 5, 3)], {"training": False}),
+    ("img255_posterize3", "RandomPosterization", {"factor": (3, 3)}, [(2, 4, 5, 3)], {}),
+    ("img01_posterize1", "RandomPosterization", {"factor": (1, 1), "value_range": (0, 1)}, [(2, 4, 5, 3)], {}),
+    ("img255_posterize_infer", "RandomPosterization", {"factor": 4}, [(2, 4, 5, 3)], {"training": False}),
+    ("img255_degenerate_all", "RandomColorDegeneration", {"factor": (1.0, 1.0)}, [(2, 4, 5, 3)], {}),
+    ("img255_degenerate_some", "RandomColorDegeneration", {"factor": (0.3, 0.3)}, [(2, 4, 5, 3)], {}),
+    ("img255_degenerate_out", "RandomColorDegeneration", {"factor": (-0.8, -0.8)}, [(2, 4, 5, 3)], {}),
+    ("img255_saturation_same", "RandomSaturation", {"factor": (0.5, 0.5)}, [(2, 4, 5, 3)], {}),
+    ("img255_saturation_none", "RandomSaturation", {"factor": (0.0, 0.0)}, [(2, 4, 5, 3)], {}),
+    ("img255_saturation_more", "RandomSaturation", {"factor": (0.7, 0.7)}, [(2, 4, 5, 3)], {}),
+    ("img255_saturation_infer", "RandomSaturation", {"factor": 0.9}, [(2, 4, 5, 3)], {"training": False}),
+]
