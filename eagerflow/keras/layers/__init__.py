@@ -123,3 +123,6 @@ from .preprocessing.random_invert import RandomInvert  # noqa: F401
 from .preprocessing.random_posterization import RandomPosterization  # noqa: F401
 from .preprocessing.random_saturation import RandomSaturation  # noqa: F401
 from .preprocessing.solarization import Solarization  # noqa: F401
+from .preprocessing.cut_mix import CutMix  # noqa: F401
+from .preprocessing.mix_up import MixUp  # noqa: F401
+from .preprocessing.random_crop import RandomCrop  # noqa: F401

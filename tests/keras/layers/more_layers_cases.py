@@ -75,3 +75,13 @@ CASES += [
     ("img255_saturation_more", "RandomSaturation", {"factor": (0.7, 0.7)}, [(2, 4, 5, 3)], {}),
     ("img255_saturation_infer", "RandomSaturation", {"factor": 0.9}, [(2, 4, 5, 3)], {"training": False}),
 ]
+CASES += [
+    ("img255_crop_resize", "RandomCrop", {"height": 4, "width": 4, "seed": 5}, [(2, 3, 5, 3)], {}),
+    ("img255_crop_tall", "RandomCrop", {"height": 6, "width": 2, "seed": 5}, [(2, 4, 5, 3)], {}),
+    ("img255_crop_same", "RandomCrop", {"height": 4, "width": 5, "seed": 5}, [(2, 4, 5, 3)], {}),
+    ("img255_crop_infer", "RandomCrop", {"height": 2, "width": 3, "seed": 5}, [(2, 4, 5, 3)], {"training": False}),
+    ("img255_mixup_one", "MixUp", {}, [(1, 4, 5, 3)], {}),
+    ("img255_mixup_infer", "MixUp", {"alpha": 0.5}, [(3, 4, 5, 3)], {"training": False}),
+    ("img255_cutmix_one", "CutMix", {}, [(1, 4, 5, 3)], {}),
+    ("img255_cutmix_infer", "CutMix", {"factor": 0.5}, [(3, 4, 5, 3)], {"training": False}),
+]

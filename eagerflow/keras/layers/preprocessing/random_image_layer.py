@@ -4,6 +4,7 @@ training, and the rank check with Keras' message. Subclasses implement `augment(
 batch in the layer's dtype, `n` its run-time size as a 1-vector."""
 from __future__ import annotations
 
+from ...._src.core.convert import convert_to_tensor
 from ...._src.ops.array import basic as _array
 from ...._src.ops.array.joining import concat
 from ...._src.ops.math import elementwise as _math
@@ -46,16 +47,30 @@ class RandomImageLayer(Layer):
         return _random.uniform(shape, low, high, dtype=dtype or self._dtype, seed=self.seed)
 
     def call(self, inputs, training=True):
-        images = float_images(self, inputs)
+        """inputs: images, or Keras' dict {"images": ..., "labels": ...} (the labels change only for the
+        layers that mix images, MixUp and CutMix)."""
+        data = dict(inputs) if isinstance(inputs, dict) else {"images": inputs}
+        images = float_images(self, convert_to_tensor(data["images"]))
         rank = images.shape.rank
         if rank not in (3, 4):
-            raise ValueError(f"Expected the input image to be rank 3 or 4. Received: "
-                             f"inputs.shape={tuple(images.shape.as_list())}")
-        if not training:
+            raise ValueError(f"Expected image tensor to have rank 3 (single image) or 4 (batch of images). "
+                             f"Received: data.shape={tuple(images.shape.as_list())}")
+        if training:
+            batch = _array.expand_dims(images, 0) if rank == 3 else images
+            labels = data.get("labels")
+            labels = None if labels is None else convert_to_tensor(labels)
+            out, labels = self.transform(batch, labels, _array.shape(batch)[:1])
+            images = out[0] if rank == 3 else out
+            if labels is not None:
+                data["labels"] = labels
+        if not isinstance(inputs, dict):
             return images
-        batch = _array.expand_dims(images, 0) if rank == 3 else images
-        out = self.augment(batch, _array.shape(batch)[:1])
-        return out[0] if rank == 3 else out
+        data["images"] = images
+        return data
+
+    def transform(self, batch, labels, n):
+        """(images, labels) of a training call; the colour layers leave labels as they are."""
+        return self.augment(batch, n), labels
 
     def augment(self, batch, n):
         raise NotImplementedError

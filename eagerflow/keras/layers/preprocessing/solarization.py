@@ -8,6 +8,15 @@ from .image_preprocessing import factor_pair
 from .random_image_layer import RandomImageLayer, checked_value_range, per_image, to_range
 
 
+def _factor(value):
+    """A number f -> (0, f), or a sorted pair, each end in [0, 1], with Keras' Solarization message."""
+    for number in (value if isinstance(value, (tuple, list)) else [value]):
+        if not 0 <= number <= 1:
+            raise ValueError(f"The `addition_factor` and `threshold_factor` arguments should be a number (or a "
+                             f"list of two numbers) in the range [0, 1]. Received: input_number={number}")
+    return factor_pair(value, (0, 1))
+
+
 class Solarization(RandomImageLayer):
     """addition_factor and threshold_factor: numbers f (drawn from [0, f]) or pairs, in [0, 1]. As Keras
     draws them, a draw runs from the pair's low end to its high end times 255; factor 0 (the default)
@@ -15,8 +24,8 @@ class Solarization(RandomImageLayer):
 
     def __init__(self, addition_factor=0.0, threshold_factor=0.0, value_range=(0, 255), seed=None, **kwargs):
         super().__init__(seed=seed, data_format=kwargs.pop("data_format", None), **kwargs)
-        self.addition_factor = factor_pair(addition_factor, (0, 1))
-        self.threshold_factor = factor_pair(threshold_factor, (0, 1))
+        self.addition_factor = _factor(addition_factor)
+        self.threshold_factor = _factor(threshold_factor)
         self.value_range = checked_value_range(value_range)
 
     def augment(self, batch, n):
