@@ -126,3 +126,6 @@ from .preprocessing.solarization import Solarization  # noqa: F401
 from .preprocessing.cut_mix import CutMix  # noqa: F401
 from .preprocessing.mix_up import MixUp  # noqa: F401
 from .preprocessing.random_crop import RandomCrop  # noqa: F401
+from .preprocessing.random_hue import RandomHue  # noqa: F401
+from .preprocessing.random_sharpness import RandomSharpness  # noqa: F401
+from .preprocessing.random_color_jitter import RandomColorJitter  # noqa: F401

@@ -85,3 +85,19 @@ CASES += [
     ("img255_cutmix_one", "CutMix", {}, [(1, 4, 5, 3)], {}),
     ("img255_cutmix_infer", "CutMix", {"factor": 0.5}, [(3, 4, 5, 3)], {"training": False}),
 ]
+CASES += [
+    ("img255_sharp_same", "RandomSharpness", {"factor": (0.5, 0.5)}, [(2, 4, 5, 3)], {}),
+    ("img255_sharp_blur", "RandomSharpness", {"factor": (0.0, 0.0)}, [(2, 4, 5, 3)], {}),
+    ("img255_sharp_more", "RandomSharpness", {"factor": (0.9, 0.9)}, [(2, 4, 5, 3)], {}),
+    ("img01_sharp_range", "RandomSharpness", {"factor": (0.8, 0.8), "value_range": (0, 1)}, [(4, 5, 3)], {}),
+    ("img255_sharp_infer", "RandomSharpness", {"factor": 0.3}, [(2, 4, 5, 3)], {"training": False}),
+    ("img255_hue_zero", "RandomHue", {"factor": 0.0}, [(2, 4, 5, 3)], {}),
+    ("img01_hue_zero", "RandomHue", {"factor": (0.0, 0.0), "value_range": (0, 1)}, [(2, 4, 5, 3)], {}),
+    ("img255_hue_infer", "RandomHue", {"factor": 0.7}, [(2, 4, 5, 3)], {"training": False}),
+    ("img255_jitter_still", "RandomColorJitter", {"brightness_factor": 0.0, "contrast_factor": 0.0,
+                                                  "saturation_factor": (0.5, 0.5), "hue_factor": 0.0},
+     [(2, 4, 5, 3)], {}),
+    ("img255_jitter_gray", "RandomColorJitter", {"saturation_factor": (0.0, 0.0)}, [(2, 4, 5, 3)], {}),
+    ("img255_jitter_infer", "RandomColorJitter", {"brightness_factor": 0.2, "hue_factor": 0.3},
+     [(2, 4, 5, 3)], {"training": False}),
+]

@@ -151,3 +151,28 @@ def test_augmentation_inside_a_model_runs_in_direct_calls_and_fit_not_predict():
     np.testing.assert_allclose(np.asarray(model(x)), augmented, rtol=1e-4, atol=1e-2)
     model.compile(optimizer="sgd", loss="mse")
     assert np.isfinite(model.fit(x, np.zeros((4, 1)), epochs=1, verbose=0).history["loss"][0])
+
+
+def test_random_hue_shifts_each_image_by_plus_or_minus_half_the_factor():
+    import colorsys
+    x = RNG.uniform(0, 255, (40, 2, 2, 3)).astype(np.float32)
+    y = np.asarray(L.RandomHue(factor=(0.4, 0.4))(x))
+    signs = []
+    for a, b in zip(y, x):
+        shifts = []
+        for p, q in zip(a.reshape(-1, 3) / 255, b.reshape(-1, 3) / 255):
+            (h1, s1, v1), (h0, s0, v0) = colorsys.rgb_to_hsv(*p), colorsys.rgb_to_hsv(*q)
+            assert abs(s1 - s0) < 1e-3 and abs(v1 - v0) < 1e-3
+            if s0 > 0.05:
+                shifts.append((h1 - h0 + 0.5) % 1.0 - 0.5)
+        assert np.allclose(shifts, shifts[0], atol=2e-3) and abs(abs(shifts[0]) - 0.2) < 2e-3
+        signs.append(np.sign(shifts[0]))
+    assert 0.2 < np.mean(np.array(signs) > 0) < 0.8
+
+
+def test_random_sharpness_factor_is_drawn_per_image():
+    x = _images(30, 5, 5)
+    y = np.asarray(L.RandomSharpness(factor=(0.1, 0.4), value_range=(-1000, 1000))(x))
+    blurred = np.asarray(L.RandomSharpness(factor=(0.0, 0.0), value_range=(-1000, 1000))(x))
+    amounts = [float(np.sum((a - b) * (c - b)) / np.sum((c - b) ** 2)) for a, b, c in zip(y, x, blurred)]
+    assert min(amounts) > 1 - 0.8 - 1e-3 and max(amounts) < 1 - 0.2 + 1e-3 and np.std(amounts) > 0.05
