@@ -43,7 +43,6 @@ LEFT_OUT = {
     "layers": {
         "AugMix": "not yet: issue 24 point 6",
         "ContrastLimitedAdaptiveHistogramEqualization": "not yet: issue 24 point 6",
-        "Equalization": "not yet: issue 24 point 6",
         "FlaxLayer": "JAX/Flax-only: wraps a Flax module",
         "HashedCrossing": "not yet: issue 24 point 6",
         "JaxLayer": "JAX/Flax-only: wraps a JAX function",
@@ -51,7 +50,6 @@ LEFT_OUT = {
         "MelSpectrogram": "not yet: issue 24 point 6",
         "RandAugment": "not yet: issue 24 point 6",
         "RandomElasticTransform": "not yet: issue 24 point 6",
-        "RandomErasing": "not yet: issue 24 point 6",
         "RandomGaussianBlur": "not yet: issue 24 point 6",
         "RandomPerspective": "not yet: issue 24 point 6",
         "RandomShear": "not yet: issue 24 point 6",

@@ -129,3 +129,5 @@ from .preprocessing.random_crop import RandomCrop  # noqa: F401
 from .preprocessing.random_hue import RandomHue  # noqa: F401
 from .preprocessing.random_sharpness import RandomSharpness  # noqa: F401
 from .preprocessing.random_color_jitter import RandomColorJitter  # noqa: F401
+from .preprocessing.equalization import Equalization  # noqa: F401
+from .preprocessing.random_erasing import RandomErasing  # noqa: F401

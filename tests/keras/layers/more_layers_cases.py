@@ -101,3 +101,13 @@ CASES += [
     ("img255_jitter_infer", "RandomColorJitter", {"brightness_factor": 0.2, "hue_factor": 0.3},
      [(2, 4, 5, 3)], {"training": False}),
 ]
+CASES += [
+    ("img255_equalize", "Equalization", {}, [(2, 4, 5, 3)], {}),
+    ("img255_equalize_bins", "Equalization", {"bins": 16}, [(2, 6, 5, 3)], {}),
+    ("img01_equalize_range", "Equalization", {"value_range": (0, 1)}, [(1, 4, 5, 3)], {}),
+    ("img255_equalize_infer", "Equalization", {}, [(2, 4, 5, 3)], {"training": False}),
+    ("img255_erase_never", "RandomErasing", {"factor": 0.0}, [(2, 4, 5, 3)], {}),
+    ("img255_erase_infer", "RandomErasing", {}, [(2, 4, 5, 3)], {"training": False}),
+    ("img255_erase_all", "RandomErasing", {"factor": (1.0, 1.0), "scale": (1.0, 1.0), "fill_value": 7.0},
+     [(2, 4, 5, 3)], {}),
+]

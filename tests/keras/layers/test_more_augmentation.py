@@ -176,3 +176,28 @@ def test_random_sharpness_factor_is_drawn_per_image():
     blurred = np.asarray(L.RandomSharpness(factor=(0.0, 0.0), value_range=(-1000, 1000))(x))
     amounts = [float(np.sum((a - b) * (c - b)) / np.sum((c - b) ** 2)) for a, b, c in zip(y, x, blurred)]
     assert min(amounts) > 1 - 0.8 - 1e-3 and max(amounts) < 1 - 0.2 + 1e-3 and np.std(amounts) > 0.05
+
+
+def test_random_erasing_fills_one_box_in_about_factor_of_the_images():
+    x = _images(300, 8, 8)
+    y = np.asarray(L.RandomErasing(factor=(0.5, 0.5), scale=(0.1, 0.3), fill_value=(1.0, 2.0, 3.0))(x))
+    erased = []
+    for a, b in zip(y, x):
+        box = (a != b).any(-1)
+        erased.append(box.any())
+        if box.any():
+            np.testing.assert_array_equal(a[box], np.broadcast_to([1.0, 2.0, 3.0], a[box].shape))
+            rows, cols = np.nonzero(box)
+            assert box[rows.min():rows.max() + 1, cols.min():cols.max() + 1].all()
+            # sides are sqrt(scale) of the image's: between 0.31 and 0.55 of 8 pixels, so 2 to 6 pixels
+            assert 1 <= rows.max() - rows.min() + 1 <= 6 and 1 <= cols.max() - cols.min() + 1 <= 6
+    assert 0.4 < np.mean(erased) < 0.6
+
+
+def test_equalization_leaves_a_single_valued_channel_alone():
+    x = np.full((1, 4, 4, 3), 100.0, np.float32)
+    x[..., 1] = np.arange(16, dtype=np.float32).reshape(1, 4, 4) * 10
+    y = np.asarray(L.Equalization()(x))
+    np.testing.assert_array_equal(y[..., 0], x[..., 0])
+    # 16 distinct values in 16 bins: the cumulative histogram spreads them evenly over 0..255
+    np.testing.assert_allclose(np.sort(y[..., 1].ravel()), np.round(np.arange(16) * 255 / 15), atol=1e-4)
