@@ -50,7 +50,6 @@ LEFT_OUT = {
         "MelSpectrogram": "not yet: issue 24 point 6",
         "RandAugment": "not yet: issue 24 point 6",
         "RandomElasticTransform": "not yet: issue 24 point 6",
-        "RandomGaussianBlur": "not yet: issue 24 point 6",
         "RandomPerspective": "not yet: issue 24 point 6",
         "RandomShear": "not yet: issue 24 point 6",
         "ReversibleEmbedding": "not yet: issue 24 point 6",

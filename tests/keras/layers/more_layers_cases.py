@@ -111,3 +111,10 @@ CASES += [
     ("img255_erase_all", "RandomErasing", {"factor": (1.0, 1.0), "scale": (1.0, 1.0), "fill_value": 7.0},
      [(2, 4, 5, 3)], {}),
 ]
+CASES += [
+    ("img255_blur_all", "RandomGaussianBlur", {"factor": (1.0, 1.0), "sigma": (0.8, 0.8)}, [(2, 5, 6, 3)], {}),
+    ("img255_blur_wide", "RandomGaussianBlur", {"factor": (1.0, 1.0), "kernel_size": 5, "sigma": (1.0, 1.0)},
+     [(1, 6, 6, 2)], {}),
+    ("img255_blur_never", "RandomGaussianBlur", {"factor": 0.0}, [(2, 4, 5, 3)], {}),
+    ("img255_blur_infer", "RandomGaussianBlur", {}, [(2, 4, 5, 3)], {"training": False}),
+]
