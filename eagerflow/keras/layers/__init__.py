@@ -132,3 +132,4 @@ from .preprocessing.random_color_jitter import RandomColorJitter  # noqa: F401
 from .preprocessing.equalization import Equalization  # noqa: F401
 from .preprocessing.random_erasing import RandomErasing  # noqa: F401
 from .preprocessing.random_gaussian_blur import RandomGaussianBlur  # noqa: F401
+from .normalization.spectral_normalization import SpectralNormalization  # noqa: F401

@@ -10,7 +10,7 @@ import numpy as np
 import keras
 from keras import layers as L
 
-from more_layers_cases import CASES  # noqa: E402  (the shared case table)
+from more_layers_cases import CASES, inner_layers  # noqa: E402  (the shared case table)
 
 
 def _plain(value):
@@ -31,7 +31,7 @@ def record(case):
     keras.backend.clear_session()
     rng = np.random.default_rng(sum(map(ord, key)))
     inputs = [draw_inputs(rng, key, s) for s in shapes]
-    layer = getattr(L, cls)(**kwargs)
+    layer = getattr(L, cls)(**inner_layers(L, kwargs))
     x = inputs[0] if len(inputs) == 1 else inputs
     if len(inputs) == 1:
         layer.build(inputs[0].shape)

@@ -2,6 +2,14 @@
 under Keras) and its reader (test_more_layers.py): (key, layer class name, constructor kwargs, input
 shapes, call kwargs)."""
 
+
+
+def inner_layers(layers, kwargs):
+    """kwargs with a wrapped layer given as ("ClassName", {config}) built from `layers` (Keras' or ours)."""
+    return {k: getattr(layers, v[0])(**v[1]) if k == "layer" and isinstance(v, tuple) else v
+            for k, v in kwargs.items()}
+
+
 CASES = [
     ("dw1", "DepthwiseConv1D", {"kernel_size": 3, "depth_multiplier": 2}, [(2, 7, 3)], {}),
     ("dw1_same", "DepthwiseConv1D", {"kernel_size": 2, "strides": 2, "padding": "same", "activation": "relu"},
@@ -117,4 +125,10 @@ CASES += [
      [(1, 6, 6, 2)], {}),
     ("img255_blur_never", "RandomGaussianBlur", {"factor": 0.0}, [(2, 4, 5, 3)], {}),
     ("img255_blur_infer", "RandomGaussianBlur", {}, [(2, 4, 5, 3)], {"training": False}),
+]
+CASES += [
+    ("spectral_dense", "SpectralNormalization", {"layer": ("Dense", {"units": 3})}, [(2, 4)], {"training": True}),
+    ("spectral_conv", "SpectralNormalization", {"layer": ("Conv2D", {"filters": 2, "kernel_size": 2}),
+                                                "power_iterations": 3}, [(1, 4, 4, 2)], {"training": True}),
+    ("spectral_infer", "SpectralNormalization", {"layer": ("Dense", {"units": 2})}, [(2, 3)], {}),
 ]

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from eagerflow import keras
-from tests.keras.layers.more_layers_cases import CASES
+from tests.keras.layers.more_layers_cases import CASES, inner_layers
 
 with open(os.path.join(os.path.dirname(__file__), "keras3_more_layers_oracle.json")) as _f:
     ORACLE = json.load(_f)
@@ -21,7 +21,7 @@ def _build(case):
     recorded = ORACLE[key]
     keras.backend.clear_session()  # Keras recorded each case in a fresh session: the same layer names
     inputs = [np.asarray(a, np.float32) for a in recorded["inputs"]]
-    layer = getattr(keras.layers, cls)(**kwargs)
+    layer = getattr(keras.layers, cls)(**inner_layers(keras.layers, kwargs))
     if len(inputs) == 1:
         layer.build(inputs[0].shape)
     else:
@@ -66,4 +66,7 @@ def test_config_as_keras_writes_it(case):
 def test_config_round_trip(case):
     layer, inputs, recorded = _build(case)
     clone = type(layer).from_config(layer.get_config())
-    _config_matches(clone.get_config(), recorded["config"] | {"name": clone.get_config()["name"]})
+    expected = recorded["config"] | {"name": clone.get_config()["name"]}
+    if isinstance(expected.get("layer"), dict):  # a wrapped layer comes back unbuilt: no build_config yet
+        expected["layer"] = {k: v for k, v in expected["layer"].items() if k != "build_config"}
+    _config_matches(clone.get_config(), expected)
