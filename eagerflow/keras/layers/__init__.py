@@ -133,3 +133,4 @@ from .preprocessing.equalization import Equalization  # noqa: F401
 from .preprocessing.random_erasing import RandomErasing  # noqa: F401
 from .preprocessing.random_gaussian_blur import RandomGaussianBlur  # noqa: F401
 from .normalization.spectral_normalization import SpectralNormalization  # noqa: F401
+from .core.reversible_embedding import ReversibleEmbedding  # noqa: F401

@@ -132,3 +132,8 @@ CASES += [
                                                 "power_iterations": 3}, [(1, 4, 4, 2)], {"training": True}),
     ("spectral_infer", "SpectralNormalization", {"layer": ("Dense", {"units": 2})}, [(2, 3)], {}),
 ]
+CASES += [
+    ("rev_tied", "ReversibleEmbedding", {"input_dim": 7, "output_dim": 4}, [(2, 4)], {"reverse": True}),
+    ("rev_untied_cap", "ReversibleEmbedding", {"input_dim": 6, "output_dim": 3, "tie_weights": False,
+                                               "logit_soft_cap": 2.0}, [(2, 5, 3)], {"reverse": True}),
+]

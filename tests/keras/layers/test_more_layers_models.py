@@ -73,3 +73,29 @@ def test_group_query_attention_symbolic_call_errors_and_fully_masked_rows():
     _, scores = L.GroupQueryAttention(2, 2, 1)(x, x, attention_mask=mask, return_attention_scores=True)
     np.testing.assert_array_equal(np.asarray(scores)[0, :, 0], 0.0)
     np.testing.assert_allclose(np.asarray(scores)[0, :, 1].sum(-1), 1.0, rtol=1e-6)
+
+
+def test_reversible_embedding_ties_input_and_output_of_a_language_model():
+    """The table looks ids up forwards and scores hidden vectors against every row backwards (Keras 3.15:
+    a tied layer has the one (vocab, dim) weight)."""
+    layer = L.ReversibleEmbedding(6, 3)
+    ids = keras.Input((4,), dtype="int32")
+    hidden = layer(ids)
+    logits = layer(L.Dense(3)(hidden), reverse=True)
+    model = keras.Model(ids, logits)
+    assert tuple(logits.shape) == (None, 4, 6) and len(layer.weights) == 1
+    table = np.asarray(layer.embeddings)
+    np.testing.assert_allclose(np.asarray(layer(np.array([[5, 0]]))), table[[[5, 0]]])
+    out = model.predict(np.array([[1, 2, 3, 4]]), verbose=0)
+    assert out.shape == (1, 4, 6)
+
+
+def test_spectral_normalization_keeps_the_largest_singular_value_near_one_in_training():
+    layer = L.SpectralNormalization(L.Dense(4), power_iterations=1)
+    x = np.random.default_rng(3).standard_normal((2, 5)).astype(np.float32)
+    layer(x)
+    for _ in range(30):
+        layer(x, training=True)
+    assert abs(np.linalg.svd(np.asarray(layer.layer.kernel), compute_uv=False)[0] - 1.0) < 1e-3
+    with pytest.raises(ValueError, match="`power_iterations` should be greater than zero"):
+        L.SpectralNormalization(L.Dense(2), power_iterations=0)
