@@ -80,4 +80,11 @@ def rows(Row):
             (DATA, np.array([12, 26, 37], np.int32))),
         Row("SparseSegmentSqrtNWithNumSegments", lambda d: sp.segment_sqrt_n(d, [0, 2], [1, 1], num_segments=3),
             (DATA,)),
+        Row("HashedCrossStep", lambda a, b: _hashed_cross([a, b], 7),
+            (np.array([b"A", b"B", b"hello"], dtype=object), np.array([1, -5, 3], np.int64))),
     ]
+
+
+def _hashed_cross(features, num_buckets):
+    from eagerflow._src.ops.sparse.hashed_cross import hashed_cross
+    return hashed_cross(features, num_buckets)

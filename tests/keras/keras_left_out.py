@@ -44,7 +44,6 @@ LEFT_OUT = {
         "AugMix": "not yet: issue 24 point 6",
         "ContrastLimitedAdaptiveHistogramEqualization": "not yet: issue 24 point 6",
         "FlaxLayer": "JAX/Flax-only: wraps a Flax module",
-        "HashedCrossing": "not yet: issue 24 point 6",
         "JaxLayer": "JAX/Flax-only: wraps a JAX function",
         "MaxNumBoundingBoxes": "not yet: issue 24 point 6",
         "MelSpectrogram": "not yet: issue 24 point 6",

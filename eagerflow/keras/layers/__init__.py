@@ -134,3 +134,4 @@ from .preprocessing.random_erasing import RandomErasing  # noqa: F401
 from .preprocessing.random_gaussian_blur import RandomGaussianBlur  # noqa: F401
 from .normalization.spectral_normalization import SpectralNormalization  # noqa: F401
 from .core.reversible_embedding import ReversibleEmbedding  # noqa: F401
+from .preprocessing.hashed_crossing import HashedCrossing  # noqa: F401
