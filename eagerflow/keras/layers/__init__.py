@@ -135,3 +135,4 @@ from .preprocessing.random_gaussian_blur import RandomGaussianBlur  # noqa: F401
 from .normalization.spectral_normalization import SpectralNormalization  # noqa: F401
 from .core.reversible_embedding import ReversibleEmbedding  # noqa: F401
 from .preprocessing.hashed_crossing import HashedCrossing  # noqa: F401
+from .preprocessing.random_shear import RandomShear  # noqa: F401

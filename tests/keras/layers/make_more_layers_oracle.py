@@ -47,8 +47,22 @@ def record(case):
             "config": _plain(layer.get_config())}
 
 
+def shear_references():
+    """Keras' affine_transform of one image under the shears (+-0.3, +-0.1) RandomShear may draw for
+    x_factor=(0.3, 0.3), y_factor=(0.1, 0.1) (the sign is a coin flip): test_more_augmentation.py checks
+    each sheared image is one of the two."""
+    rng = np.random.default_rng(5)
+    image = rng.uniform(0, 255, (1, 6, 7, 3)).astype(np.float32)
+    outs = []
+    for sign in (1.0, -1.0):
+        matrix = np.array([[1.0, 0.3 * sign, 0.0, 0.1 * sign, 1.0, 0.0, 0.0, 0.0]], np.float32)
+        outs.append(np.asarray(keras.ops.image.affine_transform(image, matrix, "bilinear", "reflect")).tolist())
+    return {"image": image.tolist(), "sheared": outs}
+
+
 if __name__ == "__main__":
     out = {case[0]: record(case) for case in CASES}
+    out["shear_references"] = shear_references()
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "keras3_more_layers_oracle.json")
     with open(path, "w") as f:
         json.dump(out, f)

@@ -137,3 +137,7 @@ CASES += [
     ("rev_untied_cap", "ReversibleEmbedding", {"input_dim": 6, "output_dim": 3, "tie_weights": False,
                                                "logit_soft_cap": 2.0}, [(2, 5, 3)], {"reverse": True}),
 ]
+CASES += [
+    ("img255_shear_none", "RandomShear", {}, [(2, 4, 5, 3)], {}),
+    ("img255_shear_infer", "RandomShear", {"x_factor": 0.5, "y_factor": 0.2}, [(2, 4, 5, 3)], {"training": False}),
+]

@@ -201,3 +201,20 @@ def test_equalization_leaves_a_single_valued_channel_alone():
     np.testing.assert_array_equal(y[..., 0], x[..., 0])
     # 16 distinct values in 16 bins: the cumulative histogram spreads them evenly over 0..255
     np.testing.assert_allclose(np.sort(y[..., 1].ravel()), np.round(np.arange(16) * 255 / 15), atol=1e-4)
+
+
+def test_random_shear_gives_one_of_keras_two_shears():
+    import json
+    import os
+    with open(os.path.join(os.path.dirname(__file__), "keras3_more_layers_oracle.json")) as f:
+        recorded = json.load(f)["shear_references"]
+    image = np.asarray(recorded["image"], np.float32)
+    batch = np.repeat(image, 40, axis=0)
+    out = np.asarray(L.RandomShear(x_factor=(0.3, 0.3), y_factor=(0.1, 0.1))(batch))
+    plus, minus = (np.asarray(s, np.float32)[0] for s in recorded["sheared"])
+    which = []
+    for o in out:
+        is_plus, is_minus = np.allclose(o, plus, atol=1e-3), np.allclose(o, minus, atol=1e-3)
+        assert is_plus or is_minus
+        which.append(is_plus)
+    assert 0.2 < np.mean(which) < 0.8
