@@ -136,3 +136,4 @@ from .normalization.spectral_normalization import SpectralNormalization  # noqa:
 from .core.reversible_embedding import ReversibleEmbedding  # noqa: F401
 from .preprocessing.hashed_crossing import HashedCrossing  # noqa: F401
 from .preprocessing.random_shear import RandomShear  # noqa: F401
+from .preprocessing.mel_spectrogram import MelSpectrogram  # noqa: F401

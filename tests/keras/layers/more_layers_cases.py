@@ -141,3 +141,13 @@ CASES += [
     ("img255_shear_none", "RandomShear", {}, [(2, 4, 5, 3)], {}),
     ("img255_shear_infer", "RandomShear", {"x_factor": 0.5, "y_factor": 0.2}, [(2, 4, 5, 3)], {"training": False}),
 ]
+CASES += [
+    ("mel_small", "MelSpectrogram", {"fft_length": 64, "sequence_stride": 16, "num_mel_bins": 8,
+                                     "sampling_rate": 8000}, [(2, 200)], {}),
+    ("mel_power", "MelSpectrogram", {"fft_length": 32, "sequence_stride": 8, "sequence_length": 24,
+                                     "num_mel_bins": 6, "sampling_rate": 4000, "power_to_db": False,
+                                     "mag_exp": 1.0, "window": "hamming"}, [(1, 100)], {}),
+    ("mel_db_floor", "MelSpectrogram", {"fft_length": 32, "sequence_stride": 16, "num_mel_bins": 5,
+                                        "sampling_rate": 2000, "top_db": 20.0, "ref_power": 2.0,
+                                        "min_freq": 100.0, "max_freq": 900.0}, [(3, 64)], {}),
+]

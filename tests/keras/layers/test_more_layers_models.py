@@ -99,3 +99,11 @@ def test_spectral_normalization_keeps_the_largest_singular_value_near_one_in_tra
     assert abs(np.linalg.svd(np.asarray(layer.layer.kernel), compute_uv=False)[0] - 1.0) < 1e-3
     with pytest.raises(ValueError, match="`power_iterations` should be greater than zero"):
         L.SpectralNormalization(L.Dense(2), power_iterations=0)
+
+
+def test_mel_spectrogram_on_a_symbolic_waveform():
+    # Keras 3.15: MelSpectrogram(num_mel_bins=40) on Input((16000,)) gives (None, 40, 32)
+    y = L.MelSpectrogram(num_mel_bins=40)(keras.Input((16000,)))
+    assert tuple(y.shape) == (None, 40, 32)
+    with pytest.raises(ValueError, match="`fft_length` must be greater than or equal to"):
+        L.MelSpectrogram(fft_length=16, sequence_length=32)
