@@ -49,7 +49,6 @@ LEFT_OUT = {
         "RandAugment": "not yet: issue 24 point 6",
         "RandomElasticTransform": "not yet: issue 24 point 6",
         "RandomPerspective": "not yet: issue 24 point 6",
-        "STFTSpectrogram": "not yet: issue 24 point 6",
         "TFSMLayer": "not yet: outside issue 24 (loads a TensorFlow SavedModel)",
         "TorchModuleWrapper": "PyTorch-only: wraps a torch.nn.Module",
         "deserialize": "not yet: issue 24 point 2 (helper K2)",

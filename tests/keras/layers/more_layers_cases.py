@@ -151,3 +151,18 @@ CASES += [
                                         "sampling_rate": 2000, "top_db": 20.0, "ref_power": 2.0,
                                         "min_freq": 100.0, "max_freq": 900.0}, [(3, 64)], {}),
 ]
+CASES += [
+    # window=None: Keras reads string windows through SciPy, absent from the oracle's environment; the kernels
+    # are set from NumPy in both anyway (test_more_layers_models.py checks the Hann/Hamming kernels)
+    ("stft_log", "STFTSpectrogram", {"frame_length": 16, "frame_step": 4, "window": None}, [(2, 64, 1)], {}),
+    ("stft_mag_two", "STFTSpectrogram", {"mode": "magnitude", "frame_length": 12, "fft_length": 16,
+                                         "padding": "same", "window": None, "periodic": True},
+     [(1, 40, 2)], {}),
+    ("stft_psd", "STFTSpectrogram", {"mode": "psd", "frame_length": 8, "scaling": "spectrum", "window": None},
+     [(2, 30, 1)], {}),
+    ("stft_stft_expand", "STFTSpectrogram", {"mode": "stft", "frame_length": 8, "frame_step": 3,
+                                             "expand_dims": True, "window": None}, [(1, 30, 2)], {}),
+    ("stft_angle", "STFTSpectrogram", {"mode": "angle", "frame_length": 8, "window": None}, [(1, 24, 1)], {}),
+    ("stft_real", "STFTSpectrogram", {"mode": "real", "frame_length": 8, "window": None}, [(1, 24, 1)], {}),
+    ("stft_imag", "STFTSpectrogram", {"mode": "imag", "frame_length": 8, "window": None}, [(1, 24, 1)], {}),
+]

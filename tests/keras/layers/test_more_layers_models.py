@@ -107,3 +107,32 @@ def test_mel_spectrogram_on_a_symbolic_waveform():
     assert tuple(y.shape) == (None, 40, 32)
     with pytest.raises(ValueError, match="`fft_length` must be greater than or equal to"):
         L.MelSpectrogram(fft_length=16, sequence_length=32)
+
+
+@pytest.mark.parametrize("window, periodic, scaling", [("hann", False, "density"), ("hann", True, "spectrum"),
+                                                       ("hamming", False, None)])
+def test_stft_spectrogram_kernels_are_windowed_dft_rows(window, periodic, scaling):
+    """The default kernels: cos/sin(-2 pi t f / fft_length) times the window (NumPy's symmetric windows; a
+    periodic window is the symmetric one of length + 1 without its last point), over the window's L2 norm
+    ("density") or sum ("spectrum")."""
+    layer = L.STFTSpectrogram(mode="stft", frame_length=8, fft_length=8, window=window, periodic=periodic,
+                              scaling=scaling)
+    layer.build((None, 32, 1))
+    make = np.hanning if window == "hann" else np.hamming
+    win = make(9)[:-1] if periodic else make(8)
+    scale = {"density": np.sqrt((win ** 2).sum()), "spectrum": np.abs(win).sum(), None: 1.0}[scaling]
+    t, f = np.arange(8)[:, None], np.arange(5)[None, :]
+    np.testing.assert_allclose(np.asarray(layer.real_kernel)[:, 0], np.cos(-2 * np.pi * t * f / 8) * win[:, None]
+                               / scale, atol=1e-6)
+    np.testing.assert_allclose(np.asarray(layer.imag_kernel)[:, 0], np.sin(-2 * np.pi * t * f / 8) * win[:, None]
+                               / scale, atol=1e-6)
+    signal = np.random.default_rng(4).standard_normal((1, 32, 1)).astype(np.float32)
+    out = np.asarray(layer(signal))  # (1, frames, 10): real then imaginary parts of each frame's rfft
+    frames = np.stack([signal[0, i:i + 8, 0] * win / scale for i in range(0, 25, 4)])
+    expected = np.fft.rfft(frames, axis=-1)
+    np.testing.assert_allclose(out[0], np.concatenate([expected.real, expected.imag], -1), atol=1e-4)
+
+
+def test_stft_spectrogram_symbolic_shapes():
+    # Keras 3.15: (None, 13, 18) for frame_length 16, step 4 on (64, 2)
+    assert tuple(L.STFTSpectrogram(frame_length=16, frame_step=4)(keras.Input((64, 2))).shape) == (None, 13, 18)
