@@ -46,7 +46,6 @@ LEFT_OUT = {
         "FlaxLayer": "JAX/Flax-only: wraps a Flax module",
         "JaxLayer": "JAX/Flax-only: wraps a JAX function",
         "MaxNumBoundingBoxes": "not yet: issue 24 point 6",
-        "RandAugment": "not yet: issue 24 point 6",
         "RandomElasticTransform": "not yet: issue 24 point 6",
         "RandomPerspective": "not yet: issue 24 point 6",
         "TFSMLayer": "not yet: outside issue 24 (loads a TensorFlow SavedModel)",

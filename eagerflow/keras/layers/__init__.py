@@ -138,3 +138,4 @@ from .preprocessing.hashed_crossing import HashedCrossing  # noqa: F401
 from .preprocessing.random_shear import RandomShear  # noqa: F401
 from .preprocessing.mel_spectrogram import MelSpectrogram  # noqa: F401
 from .preprocessing.stft_spectrogram import STFTSpectrogram  # noqa: F401
+from .preprocessing.rand_augment import RandAugment  # noqa: F401

@@ -166,3 +166,6 @@ CASES += [
     ("stft_real", "STFTSpectrogram", {"mode": "real", "frame_length": 8, "window": None}, [(1, 24, 1)], {}),
     ("stft_imag", "STFTSpectrogram", {"mode": "imag", "frame_length": 8, "window": None}, [(1, 24, 1)], {}),
 ]
+CASES += [
+    ("img255_randaugment_infer", "RandAugment", {"num_ops": 3, "factor": 0.7}, [(2, 4, 5, 3)], {"training": False}),
+]

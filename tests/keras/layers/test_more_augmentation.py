@@ -218,3 +218,27 @@ def test_random_shear_gives_one_of_keras_two_shears():
         assert is_plus or is_minus
         which.append(is_plus)
     assert 0.2 < np.mean(which) < 0.8
+
+
+def test_rand_augment_applies_one_of_keras_eleven_choices():
+    """With factor 0 and one op, each of Keras' choices is the identity (shear, translation, rotation,
+    brightness, colour degeneration, contrast) or a fixed map: full smoothing (sharpness 0), 1-bit
+    posterization, inversion (solarization at threshold 0), AutoContrast or Equalization."""
+    x = _images(2, 6, 6)
+    candidates = {
+        "identity": x,
+        "smoothed": np.asarray(L.RandomSharpness(factor=(0.0, 0.0))(x)),
+        "posterized": np.asarray(L.RandomPosterization(factor=(1, 1))(x)),
+        "solarized": np.asarray(L.Solarization()(x)),
+        "auto_contrast": np.asarray(L.AutoContrast()(x)),
+        "equalized": np.asarray(L.Equalization()(x)),
+    }
+    layer = L.RandAugment(num_ops=1, factor=0.0)
+    seen = set()
+    for _ in range(40):
+        y = np.asarray(layer(x))
+        match = [name for name, c in candidates.items() if np.allclose(y, c, atol=1e-2)]
+        assert match, "not one of RandAugment's choices"
+        seen.add(match[0])
+    assert "identity" in seen and len(seen) >= 3
+    assert layer.get_config()["factor"] == [0, 0.0] and layer.get_config()["num_ops"] == 1
