@@ -17,6 +17,13 @@ def _plain(value):
     return json.loads(json.dumps(value, default=lambda v: list(v) if isinstance(v, tuple) else str(v)))
 
 
+def _digits(array, significant):
+    """A nested list of `array`'s values written with `significant` digits (9 round-trip float32 exactly)."""
+    return json.loads(np.array2string(np.asarray(array, np.float64), separator=",", threshold=np.inf,
+                                      max_line_width=np.inf, floatmode="unique", precision=significant,
+                                      formatter={"float_kind": lambda v: f"{v:.{significant}g}"}))
+
+
 def draw_inputs(rng, key, shape):
     """Images in 0..255 for keys starting img255_, in 0..1 for img01_; standard normal values otherwise."""
     if key.startswith("img255_"):
@@ -41,9 +48,9 @@ def record(case):
     layer.set_weights(ws)
     y = layer(*inputs, **call_kwargs) if len(inputs) > 1 else layer(x, **call_kwargs)
     outs = y if isinstance(y, (list, tuple)) else [y]
-    return {"inputs": [a.tolist() for a in inputs], "weights": [w.tolist() for w in ws],
+    return {"inputs": [_digits(a, 9) for a in inputs], "weights": [_digits(w, 9) for w in ws],
             "paths": [[w.path, list(w.shape)] for w in layer.weights],
-            "outputs": [np.asarray(o).tolist() for o in outs],
+            "outputs": [_digits(o, 8) for o in outs],
             "config": _plain(layer.get_config())}
 
 

@@ -10,7 +10,6 @@ from ...._src.ops.nn import conv as _conv
 from ..input_spec import check_ndim
 from ..reshaping.zero_padding3d import triple
 from .base_conv import BaseConv
-from .conv3d import trailing_dims, with_leading
 from ..arguments import padding_mode
 
 

@@ -2,7 +2,6 @@
 per image from `factor` in [0, 1] (0.5: unchanged, 0: grayscale, 1: fully saturated)."""
 from __future__ import annotations
 
-from ...._src.ops.array import basic as _array
 from ...._src.ops.array.joining import stack
 from ...._src.ops.image import color_spaces as _hsv
 from ...._src.ops.math import elementwise as _math
