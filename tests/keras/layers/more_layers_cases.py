@@ -169,3 +169,8 @@ CASES += [
 CASES += [
     ("img255_randaugment_infer", "RandAugment", {"num_ops": 3, "factor": 0.7}, [(2, 4, 5, 3)], {"training": False}),
 ]
+CASES += [
+    # Keras' transposed length n * s + max(k - s, 0): a kernel smaller than its stride leaves zero rows after
+    ("c2t_small_kernel", "Conv2DTranspose", {"filters": 2, "kernel_size": (1, 2), "strides": (2, 3)},
+     [(1, 3, 3, 2)], {}),
+]
