@@ -14,3 +14,10 @@ from . import datasets  # noqa: F401,E402
 from . import random  # noqa: F401,E402
 from . import preprocessing  # noqa: F401,E402
 from . import applications  # noqa: F401,E402
+from .layers import InputSpec  # noqa: F401,E402
+from .losses import Loss  # noqa: F401,E402
+from .metrics import Metric  # noqa: F401,E402
+from .naming import name_scope  # noqa: F401,E402
+from .optimizers import Optimizer  # noqa: F401,E402
+from .regularizers import Regularizer  # noqa: F401,E402
+from .variables import KerasVariable as Variable  # noqa: F401,E402

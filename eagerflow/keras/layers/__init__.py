@@ -93,3 +93,51 @@ from .rnn.simple_rnn import SimpleRNN  # noqa: F401
 from .rnn.stacked_rnn_cells import StackedRNNCells  # noqa: F401
 from .rnn.time_distributed import TimeDistributed  # noqa: F401
 from ..saving.object_config import deserialize_layer as deserialize, serialize_layer as serialize  # noqa: F401,E402
+from .convolutional.conv1d import Conv1D as Convolution1D  # noqa: F401
+from .convolutional.conv1d_transpose import Conv1DTranspose as Convolution1DTranspose  # noqa: F401
+from .convolutional.conv2d import Conv2D as Convolution2D  # noqa: F401
+from .convolutional.conv2d_transpose import Conv2DTranspose as Convolution2DTranspose  # noqa: F401
+from .convolutional.conv3d import Conv3D as Convolution3D  # noqa: F401
+from .convolutional.conv3d_transpose import Conv3DTranspose  # noqa: F401
+from .convolutional.conv3d_transpose import Conv3DTranspose as Convolution3DTranspose  # noqa: F401
+from .convolutional.depthwise_conv1d import DepthwiseConv1D  # noqa: F401
+from .convolutional.separable_conv1d import SeparableConv1D  # noqa: F401
+from .convolutional.separable_conv1d import SeparableConv1D as SeparableConvolution1D  # noqa: F401
+from .convolutional.separable_conv2d import SeparableConv2D as SeparableConvolution2D  # noqa: F401
+from .pooling.adaptive_average_pooling1d import AdaptiveAveragePooling1D  # noqa: F401
+from .pooling.adaptive_max_pooling1d import AdaptiveMaxPooling1D  # noqa: F401
+from .pooling.adaptive_average_pooling2d import AdaptiveAveragePooling2D  # noqa: F401
+from .pooling.adaptive_max_pooling2d import AdaptiveMaxPooling2D  # noqa: F401
+from .pooling.adaptive_average_pooling3d import AdaptiveAveragePooling3D  # noqa: F401
+from .pooling.adaptive_max_pooling3d import AdaptiveMaxPooling3D  # noqa: F401
+from .normalization.rms_normalization import RMSNormalization  # noqa: F401
+from .rnn.conv_lstm1d import ConvLSTM1D  # noqa: F401
+from .rnn.conv_lstm2d import ConvLSTM2D  # noqa: F401
+from .rnn.conv_lstm3d import ConvLSTM3D  # noqa: F401
+from .attention.grouped_query_attention import GroupQueryAttention  # noqa: F401
+from .preprocessing.pipeline import Pipeline  # noqa: F401
+from .input_spec import InputSpec  # noqa: F401
+from .core.wrapper import Wrapper  # noqa: F401
+from .preprocessing.auto_contrast import AutoContrast  # noqa: F401
+from .preprocessing.random_color_degeneration import RandomColorDegeneration  # noqa: F401
+from .preprocessing.random_grayscale import RandomGrayscale  # noqa: F401
+from .preprocessing.random_invert import RandomInvert  # noqa: F401
+from .preprocessing.random_posterization import RandomPosterization  # noqa: F401
+from .preprocessing.random_saturation import RandomSaturation  # noqa: F401
+from .preprocessing.solarization import Solarization  # noqa: F401
+from .preprocessing.cut_mix import CutMix  # noqa: F401
+from .preprocessing.mix_up import MixUp  # noqa: F401
+from .preprocessing.random_crop import RandomCrop  # noqa: F401
+from .preprocessing.random_hue import RandomHue  # noqa: F401
+from .preprocessing.random_sharpness import RandomSharpness  # noqa: F401
+from .preprocessing.random_color_jitter import RandomColorJitter  # noqa: F401
+from .preprocessing.equalization import Equalization  # noqa: F401
+from .preprocessing.random_erasing import RandomErasing  # noqa: F401
+from .preprocessing.random_gaussian_blur import RandomGaussianBlur  # noqa: F401
+from .normalization.spectral_normalization import SpectralNormalization  # noqa: F401
+from .core.reversible_embedding import ReversibleEmbedding  # noqa: F401
+from .preprocessing.hashed_crossing import HashedCrossing  # noqa: F401
+from .preprocessing.random_shear import RandomShear  # noqa: F401
+from .preprocessing.mel_spectrogram import MelSpectrogram  # noqa: F401
+from .preprocessing.stft_spectrogram import STFTSpectrogram  # noqa: F401
+from .preprocessing.rand_augment import RandAugment  # noqa: F401

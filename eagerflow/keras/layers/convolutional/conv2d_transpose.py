@@ -12,7 +12,8 @@ from .base_conv import BaseConv
 
 class Conv2DTranspose(BaseConv):
     """The transpose of a Conv2D's input-to-output map: each input pixel spreads a kernel-sized patch,
-    upsampling by `strides` (output rows: (rows - 1) * stride + kernel for 'valid', rows * stride for 'same')."""
+    upsampling by `strides` (output rows: rows * stride + max(kernel - stride, 0) for 'valid', rows * stride
+    for 'same')."""
     _config_output_padding = True
     _config_groups = False
 
@@ -39,7 +40,7 @@ class Conv2DTranspose(BaseConv):
     def _out_size(self, size, k, s):
         if size is None:
             return None
-        return size * s if self.padding == "SAME" else (size - 1) * s + k
+        return size * s if self.padding == "SAME" else size * s + max(k - s, 0)  # Keras' length when k < s too
 
     def call(self, inputs):
         check_ndim(self, inputs, ndim=4)

@@ -34,6 +34,40 @@ def _depth_geometry(depth, k, s, d, padding):
     return out, total // 2, total - total // 2
 
 
+def conv3d_by_depth_taps(inputs, kernel, strides, padding, dilation_rate):
+    """The 3-D convolution of `inputs` (batch, d1, d2, d3, c) by `kernel` (k1, k2, k3, c, filters): the sum
+    over depth taps of 2-D convolutions of the depth slices each tap sees. padding: 'VALID' or 'SAME'.
+    d1 may be unknown with stride 1 along it (a ConvLSTM's time axis fed to Conv3D): each tap's slices then
+    end a fixed count before the padded end."""
+    depth = inputs.shape.as_list()[1]
+    (kd, kh, kw), (sd, sh, sw), (dd, dh, dw) = tuple(kernel.shape.as_list()[:3]), strides, dilation_rate
+    span = (kd - 1) * dd + 1
+    if depth is None:
+        if sd != 1:
+            raise NotImplementedError("Conv3D needs the input's first spatial dimension known when its stride "
+                                      "along it is above 1.")
+        out_depth, total_pad = None, span - 1 if padding == "SAME" else 0
+        before, after = total_pad // 2, total_pad - total_pad // 2
+    else:
+        out_depth, before, after = _depth_geometry(depth, kd, sd, dd, padding)
+    x = pad(inputs, [[0, 0], [before, after], [0, 0], [0, 0], [0, 0]]) if before or after else inputs
+    total = None
+    for tap in range(kd):  # the depth slices this tap sees, folded into the batch
+        start = tap * dd
+        if out_depth is None:
+            slices = x[:, start:(start - (span - 1)) or None]
+        else:
+            slices = x[:, start:start + (out_depth - 1) * sd + 1:sd]
+        plane = x.shape.as_list()[2:]
+        folded = _array.reshape(slices, [-1] + plane if None not in plane else with_leading([-1], trailing_dims(x, 2)))
+        y = _conv.conv2d(folded, kernel[tap], strides=(1, sh, sw, 1), padding=padding, dilations=(1, dh, dw, 1))
+        total = y if total is None else total + y
+    y = _array.reshape(total, concat([_array.shape(inputs)[:1], _array.constant([-1], dtype="int32"),
+                                      trailing_dims(total, 1)], 0))
+    y.set_shape([inputs.shape.as_list()[0], out_depth] + total.shape.as_list()[1:])  # the reshape hid them
+    return y
+
+
 class Conv3D(BaseConv):
     def __init__(self, filters, kernel_size, strides=(1, 1, 1), padding="valid", data_format=None,
                  dilation_rate=(1, 1, 1), groups=1, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
@@ -57,21 +91,5 @@ class Conv3D(BaseConv):
 
     def call(self, inputs):
         check_ndim(self, inputs, ndim=5)
-        depth = inputs.shape.as_list()[1]
-        if depth is None:
-            raise NotImplementedError("Conv3D needs the input's first spatial dimension known.")
-        (kd, kh, kw), (sd, sh, sw), (dd, dh, dw) = self.kernel_size, self.strides, self.dilation_rate
-        out_depth, before, after = _depth_geometry(depth, kd, sd, dd, self.padding)
-        x = pad(inputs, [[0, 0], [before, after], [0, 0], [0, 0], [0, 0]]) if before or after else inputs
-        total = None
-        for tap in range(kd):  # the depth slices this tap sees, folded into the batch
-            start = tap * dd
-            slices = x[:, start:start + (out_depth - 1) * sd + 1:sd]
-            folded = _array.reshape(slices, with_leading([-1], trailing_dims(x, 2)))
-            y = _conv.conv2d(folded, self.kernel[tap], strides=(1, sh, sw, 1), padding=self.padding,
-                             dilations=(1, dh, dw, 1))
-            total = y if total is None else total + y
-        y = _array.reshape(total, concat([_array.shape(inputs)[:1], _array.constant([out_depth], dtype="int32"),
-                                          trailing_dims(total, 1)], 0))
-        y.set_shape([inputs.shape.as_list()[0], out_depth] + total.shape.as_list()[1:])  # the reshape hid them
+        y = conv3d_by_depth_taps(inputs, self.kernel, self.strides, self.padding, self.dilation_rate)
         return self.add_bias_and_activate(y)

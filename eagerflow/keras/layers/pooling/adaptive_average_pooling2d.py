@@ -1,0 +1,8 @@
+"""AdaptiveAveragePooling2D: the mean over each of output_size cells tiling the input's 2 spatial axes."""
+from __future__ import annotations
+
+from .base_adaptive_pooling import AdaptiveAverage, BaseAdaptivePooling
+
+
+class AdaptiveAveragePooling2D(AdaptiveAverage, BaseAdaptivePooling):
+    _rank = 2

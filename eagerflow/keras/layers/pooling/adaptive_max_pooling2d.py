@@ -1,0 +1,8 @@
+"""AdaptiveMaxPooling2D: the maximum over each of output_size cells tiling the input's 2 spatial axes."""
+from __future__ import annotations
+
+from .base_adaptive_pooling import AdaptiveMax, BaseAdaptivePooling
+
+
+class AdaptiveMaxPooling2D(AdaptiveMax, BaseAdaptivePooling):
+    _rank = 2
