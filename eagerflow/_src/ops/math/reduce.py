@@ -276,7 +276,7 @@ def _reducer(opdef):
         x = as_tensor(input_tensor)
         axes = _all_axes(x) if axis is None else _axis_tensor(axis)
         attrs = _KEEP if keepdims else _NO_ATTRS
-        return bind(opdef, (x, axes), attrs)
+        return bind(opdef, (x, axes), attrs, name)
     fn.__name__ = "reduce_" + opdef.name.lower()
     fn.__doc__ = f"`tf.{fn.__name__}` (TF op `{opdef.name}`): reduces over `axis` (all axes when None)."
     return fn
