@@ -175,3 +175,15 @@ def rank_message(rank, eager_message, expected=4):
     if state.graph is not None:
         return f"Shape must be rank {expected} but is rank {rank}"
     return eager_message
+
+
+def fixed_dtype(expected, binary=False):
+    """Rule for an elementwise op whose inputs have one fixed dtype (LogicalAnd's bool, not an attr
+    T): TensorFlow refuses another dtype as a mismatch with the signature (check_input_dtype)."""
+    def infer(inputs, attrs):
+        for i in range(len(inputs)):
+            check_input_dtype(infer.op_name, inputs, i, expected)
+        shape = broadcast_shape(inputs[0].shape, inputs[1].shape) if binary else inputs[0].shape
+        return [Spec(shape, expected)]
+    infer.op_name = "?"  # set by defop: shared rules report the op they serve
+    return infer
