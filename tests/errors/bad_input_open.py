@@ -13,7 +13,6 @@ ORDER_DEPENDENT = {
 
 OPEN = {
     "add_shapes": ('traced',),
-    "base64_bad": ('eager', 'traced'),
     "batch_norm_shapes": ('traced',),
     "bias_add_rank": ('traced',),
     "bias_add_shape": ('traced',),
@@ -53,7 +52,6 @@ OPEN = {
     "dataset_slices_none": ('eager', 'traced'),
     "dataset_slices_ragged": ('traced',),
     "dataset_tensors_none": ('eager', 'traced'),
-    "decode_raw_size": ('eager', 'traced'),
     "einsum_bad": ('traced',),
     "einsum_spec": ('eager', 'traced'),
     "expand_dims_out": ('traced',),
@@ -97,7 +95,6 @@ OPEN = {
     "reshape_wrong_size": ('traced',),
     "reshape_zero_unknown": ('eager', 'traced'),
     "roll_shift_axis_len": ('traced',),
-    "saturate_cast_bad": ('eager', 'traced'),
     "scatter_nd_neg_shape": ('traced',),
     "softmax_ce_shapes": ('traced',),
     "sort_axis_out": ('eager', 'traced'),

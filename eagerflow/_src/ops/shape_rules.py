@@ -187,3 +187,10 @@ def fixed_dtype(expected, binary=False):
         return [Spec(shape, expected)]
     infer.op_name = "?"  # set by defop: shared rules report the op they serve
     return infer
+
+
+def graph_shape_check(inputs) -> bool:
+    """Whether a rule judges graph tensors (a graph being built, or a built graph's op re-checked):
+    TensorFlow's shape functions word some refusals otherwise than its kernels, and leave some checks
+    to the kernel, which runs when the graph runs."""
+    return state.graph is not None or any(getattr(t, "is_symbolic", False) for t in inputs)

@@ -70,11 +70,12 @@ def _reduce_infer(out_dtype=None, allowed=None):
         a = static_value(axes)
         if x.shape.rank is None:
             return [Spec(TensorShape(None), dtype)]
-        if state.graph is not None and axes.shape.rank is not None and axes.shape.rank > 1:
+        graph = R.graph_shape_check(inputs)
+        if graph and axes.shape.rank is not None and axes.shape.rank > 1:
             raise InvalidArgumentError(None, None, f"Shape must be at most rank 1 but is rank {axes.shape.rank}")
         if a is None:
             return [Spec(TensorShape([None] * x.shape.rank) if keep else TensorShape(None), dtype)]
-        ax = _axes_tuple(a, x.shape.rank) if state.graph is None else _graph_axes(a, x.shape.rank)
+        ax = _graph_axes(a, x.shape.rank) if graph else _axes_tuple(a, x.shape.rank)
         dims = [(1 if keep else -1) if i in ax else d for i, d in enumerate(x.shape)]
         return [Spec(TensorShape([d for d in dims if d != -1]), dtype)]
     infer.op_name = "?"
@@ -323,10 +324,10 @@ reduce_all = _reducer(All)
 # ----------------------------------------------------------------------------------------------
 
 
-def _one_axis(axis, ndim, what="dimension"):
+def _one_axis(axis, ndim, what="dimension", graph=False):
     a = int(axis)
     if not -ndim <= a < ndim:
-        if what == "dimension" and state.graph is not None:  # the graph's shape function's words
+        if what == "dimension" and graph:  # the graph's shape function's words
             raise InvalidArgumentError(None, None, f"Dimension ({a}) must be in the range [{-ndim}, {ndim}), where "
                                                    f"{ndim} is the number of dimensions in the input.")
         prefix = "ScanOp: Expected scan axis" if what == "scan" else "Expected dimension"
@@ -365,7 +366,7 @@ def _arg_infer(op_name, inputs, attrs):
         return [Spec(TensorShape(None), out_dtype)]
     if a is None:
         return [Spec(TensorShape([None] * (x.shape.rank - 1)), out_dtype)]
-    a = _one_axis(a, x.shape.rank)
+    a = _one_axis(a, x.shape.rank, graph=R.graph_shape_check(inputs))
     return [Spec(TensorShape([d for i, d in enumerate(x.shape) if i != a]), out_dtype)]
 
 
@@ -440,7 +441,7 @@ def _cumsum_infer(inputs, attrs):
         if np.ndim(a) != 0:
             raise InvalidArgumentError(None, None, f"ScanOp: axis must be a scalar, not "
                                                    f"[{','.join(map(str, np.shape(a)))}]")
-        if state.graph is None:  # a graph's shape function leaves the axis to the kernel
+        if not R.graph_shape_check(inputs):  # a graph's shape function leaves the axis to the kernel
             _one_axis(a, x.shape.rank, "scan")
     return [Spec(x.shape, x.dtype)]
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import dtypes as _dt
-from ...core.context import state
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
 from ..array import basic as _array
@@ -92,16 +91,17 @@ def _conv_infer(inputs, attrs):
     _check_conv_inputs("Conv2D", x.shape, f.shape, x.dtype)
     check_strides(attrs)
     check_positive_strides(attrs)
-    check_dilations(attrs)
+    graph = R.graph_shape_check(inputs)
+    check_dilations(attrs, graph)
     if x.shape.rank is None:
         return [Spec(TensorShape([None] * 4), x.dtype)]
     fdims = [None] * 4 if f.shape.rank is None else list(f.shape)
     if x.shape[3] is not None and fdims[2] is not None:
-        if state.graph is not None and (fdims[2] == 0 or x.shape[3] % fdims[2]):
+        if graph and (fdims[2] == 0 or x.shape[3] % fdims[2]):
             raise InvalidArgumentError(None, None, f"Depth of input ({x.shape[3]}) is not a multiple of input "
                                                    f"depth of filter ({fdims[2]})")
         _groups(x.shape[3], fdims[2])
-    if state.graph is not None:
+    if graph:
         check_window_fits(list(x.shape)[1:3], fdims[:2], attrs)
     return [Spec(TensorShape(spatial_infer(list(x.shape), fdims[:2], attrs) + [fdims[3]]), x.dtype)]
 

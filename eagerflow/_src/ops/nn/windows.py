@@ -196,11 +196,12 @@ def check_attr_choice(op_name, attr, value, allowed):
                                            f"values: {listed} [Op:{op_name}]")
 
 
-def check_dilations(attrs):
-    """TensorFlow's refusal of a dilation below 1, in its eager kernel's and graph shape function's words."""
+def check_dilations(attrs, graph):
+    """TensorFlow's refusal of a dilation below 1, in its eager kernel's or (`graph`) its graph shape
+    function's words."""
     bad = [d for d in attrs.get("dilations", ()) if d < 1]
     if bad:
-        message = (f"Dilation rate must be >= 1, but got {bad[0]}" if state.graph is not None
+        message = (f"Dilation rate must be >= 1, but got {bad[0]}" if graph
                    else "Dilated rates should be larger than 0.")
         raise InvalidArgumentError(None, None, message)
 
