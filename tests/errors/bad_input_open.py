@@ -132,8 +132,6 @@ OPEN = {
     "transpose_perm_dup": ('eager', 'traced'),
     "transpose_perm_len": ('traced',),
     "truncated_normal_str": ('traced',),
-    "unicode_decode_bad": ('eager', 'traced'),
-    "unicode_encode_bad_cp": ('eager', 'traced'),
     "uniform_neg_shape": ('traced',),
     "uniform_str_shape": ('eager', 'traced'),
     "unsorted_segment_neg": ('eager', 'traced'),
