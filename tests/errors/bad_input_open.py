@@ -44,7 +44,6 @@ OPEN = {
     "conv2d_too_big": ('eager',),
     # MKL's AbortedError; TensorFlow's reference kernel refuses the sizes with InvalidArgumentError, as eagerflow does
     "conv2d_transpose_shape": ('eager', 'traced'),
-    "conv3d_stride_zero": ('eager', 'traced'),
     "dataset_map_not_callable": ('eager', 'traced'),
     "dataset_map_returns_none": ('eager', 'traced'),
     "dataset_prefetch_neg": ('eager', 'traced'),
@@ -69,7 +68,6 @@ OPEN = {
     "linspace_num_str": ('eager', 'traced'),
     "matmul_rank1": ('eager', 'traced'),
     "matmul_shapes": ('traced',),
-    "max_pool3d_ksize_zero": ('eager', 'traced'),
     "normal_float_shape": ('eager', 'traced'),
     "normal_int": ('traced',),
     "one_hot_neg_depth": ('eager', 'traced'),
