@@ -194,3 +194,14 @@ def graph_shape_check(inputs) -> bool:
     TensorFlow's shape functions word some refusals otherwise than its kernels, and leave some checks
     to the kernel, which runs when the graph runs."""
     return state.graph is not None or any(getattr(t, "is_symbolic", False) for t in inputs)
+
+
+def broadcast_mismatch(a: TensorShape, b: TensorShape):
+    """The first pair of dimensions (from the right) that do not broadcast, or None: what TensorFlow's
+    graph shape functions name ("Dimensions must be equal, but are 4 and 3")."""
+    if a.rank is None or b.rank is None:
+        return None
+    for x, y in zip(reversed(list(a)), reversed(list(b))):
+        if x is not None and y is not None and x != y and x != 1 and y != 1:
+            return x, y
+    return None

@@ -91,10 +91,13 @@ def _top_k_infer(inputs, attrs):
     n = x.shape[-1]
     if kv is not None:
         kv = int(kv)
+        graph = R.graph_shape_check(inputs)  # the graph shape function's words
         if kv < 0:
-            raise InvalidArgumentError(None, None, f"Need k >= 0, got {kv}")
+            raise InvalidArgumentError(None, None, f"Dimension size, given by scalar input 1, must be non-negative "
+                                                   f"but is {kv}" if graph else f"Need k >= 0, got {kv}")
         if n is not None and n < kv:
-            raise InvalidArgumentError(None, None, f"input must have at least k columns. Had {n}, needed {kv}")
+            raise InvalidArgumentError(None, None, f"input must have last dimension >= k = {kv} but is {n}" if graph
+                                       else f"input must have at least k columns. Had {n}, needed {kv}")
     out = TensorShape(list(x.shape[:-1]) + [kv])
     return [Spec(out, x.dtype), Spec(out, index_type)]
 
