@@ -11,6 +11,7 @@ import collections
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
 from ...core.tensor import Tensor
@@ -151,8 +152,11 @@ def _sort_along(values, axis, direction, want_indices):
         raise ValueError("sort needs an input of known rank")
     if r == 0:
         raise ValueError(f"Axis {axis} is out of bounds for a tensor of rank 0")
-    if not -r <= axis < r:
-        raise ValueError(f"axis = {axis} is not in [{-r}, {r})")
+    if not -r <= axis < r:  # TensorFlow reads the axis' size from the shape vector: that slice refuses it
+        if state.graph is not None:
+            raise ValueError(f"slice index {axis} of dimension 0 out of bounds.")
+        raise InvalidArgumentError(None, None, f"slice index {axis} of dimension 0 out of bounds. "
+                                               f"[Op:StridedSlice]")
     axis %= r
     perm = None
     if axis != r - 1:
