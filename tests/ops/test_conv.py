@@ -202,3 +202,14 @@ def test_pool_rank3_and_errors():
     with pytest.raises(tf.errors.InvalidArgumentError, match="Value for attr 'padding' of \"FULL\" is not in the "
                                                            "list of allowed values: \"SAME\", \"VALID\", \"EXPLICIT\""):
         tf.nn.max_pool2d(tf.zeros([1, 3, 3, 3]), 2, 1, "FULL")
+
+
+@pytest.mark.parametrize("traced", [False, True])
+def test_conv2d_transpose_output_shape_that_disagrees_with_the_input_is_refused(traced):
+    """TensorFlow's MKL build aborts here (AbortedError); its reference kernel's check and words."""
+    def call():
+        return tf.nn.conv2d_transpose(tf.ones([1, 4, 4, 2]), tf.ones([2, 2, 3, 2]), [1, 9, 9, 3], 1, "VALID")
+
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Size of out_backprop doesn't match computed: actual = "
+                                                             "4, computed = 8 spatial_dim: 1 input: 9 filter: 2"):
+        tf.function(call)() if traced else call()

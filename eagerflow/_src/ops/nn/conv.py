@@ -50,6 +50,13 @@ def _conv_backprop_input_kernel(input_sizes, f, dy, **attrs):
     in_shape = tuple(int(d) for d in input_sizes)
     kh, kw, fc, o = f.shape
     geo = geometry(in_shape[1:3], (kh, kw), attrs)
+    for i, (computed, _, _) in enumerate(geo):  # TensorFlow's reference kernel's check and words
+        if computed != dy.shape[i + 1]:
+            raise InvalidArgumentError(
+                None, None, f"Conv2DCustomBackpropInput: Size of out_backprop doesn't match computed: actual = "
+                            f"{dy.shape[i + 1]}, computed = {computed} spatial_dim: {i + 1} input: {in_shape[i + 1]} "
+                            f"filter: {(kh, kw)[i]} output: {dy.shape[i + 1]} stride: {attrs['strides'][i + 1]} "
+                            f"dilation: {attrs.get('dilations', (1, 1, 1, 1))[i + 1]}")
     groups = _groups(in_shape[3], fc)
     n, oh, ow, _ = dy.shape
     og = o // groups
