@@ -135,3 +135,30 @@ def test_refusals_as_tensorflow(call, error, message):
 def test_a_window_larger_than_the_input_is_refused_while_tracing():
     with pytest.raises(ValueError, match="Negative dimension size caused by subtracting 6 from 5"):
         tf.function(lambda: tf.nn.conv3d(tf.constant(X), tf.ones([6, 1, 1, 3, 4]), [1] * 5, "VALID"))()
+
+
+def test_second_derivatives_through_the_backprop_ops_match_finite_differences():
+    rng = np.random.default_rng(1)
+    x0, f0 = rng.normal(size=(1, 3, 4, 3, 2)), rng.normal(size=(2, 2, 2, 2, 3))
+
+    def squared_gradients(x, f):
+        with tf.GradientTape() as tape:
+            tape.watch([x, f])
+            loss = tf.reduce_sum(tf.sin(tf.nn.conv3d(x, f, [1, 1, 2, 1, 1], "SAME")))
+        gx, gf = tape.gradient(loss, [x, f])
+        return tf.reduce_sum(gx * gx) + tf.reduce_sum(gf * gf)
+
+    x, f = tf.constant(x0), tf.constant(f0)
+    with tf.GradientTape() as tape:
+        tape.watch([x, f])
+        total = squared_gradients(x, f)
+    dx, df = tape.gradient(total, [x, f])
+    eps = 1e-6
+    for which, (base, analytic) in enumerate(((x0, dx), (f0, df))):
+        idx = tuple(int(rng.integers(0, n)) for n in base.shape)
+        up, down = base.copy(), base.copy()
+        up[idx] += eps
+        down[idx] -= eps
+        pair = (lambda v: (tf.constant(v), f)) if which == 0 else (lambda v: (x, tf.constant(v)))
+        numeric = (float(squared_gradients(*pair(up))) - float(squared_gradients(*pair(down)))) / (2 * eps)
+        np.testing.assert_allclose(float(analytic.numpy()[idx]), numeric, rtol=1e-5)
