@@ -38,6 +38,7 @@ EXPECTED = set("""
     dynamic_partition dynamic_stitch histogram_fixed_width control_dependencies group inside_function
     no_op timestamp tuple constant_initializer ones_initializer random_normal_initializer
     random_uniform_initializer zeros_initializer hessians identity_n get_logger bitcast sets bitwise complex lookup
+    parallel_stack
     histogram_fixed_width_bins AggregationMethod grad_pass_through is_symbolic_tensor eig eigvals matrix_square_root
     compat losses metrics optimizers initializers space_to_batch_nd space_to_batch batch_to_space
     required_space_to_batch_paddings edit_distance audio

@@ -551,6 +551,8 @@ from tests.codegen import differential_rows_lookup_tables  # noqa: E402
 ROWS += differential_rows_lookup_tables.rows(Row)  # tf.lookup StaticHashTable / StaticVocabularyTable
 ROWS += differential_rows_lookup_tables.mutable_rows(Row)  # MutableHashTable's insert / remove
 ROWS += differential_rows_image.rows(Row)  # tf.image colour spaces, hue and saturation
+from tests.codegen import differential_rows_errmath  # noqa: E402
+ROWS += differential_rows_errmath.rows(Row)  # tf.io byte codecs, tf.strings Unicode and ngrams, tf.nn 3-D windows
 
 
 def _spec(array, dims):

@@ -22,6 +22,9 @@ EXEMPT = {
                      "and the image gradient against exact (linear) float32 differences",
     "LRN": "float32/half only, as in TensorFlow, so the float64 harness cannot run it; tests/ops/test_nn_breadth.py "
            "checks its gradient (LRNGrad) against TensorFlow's numbers and float64 differences of the formula",
+    "MaxPool3D": "float16/float32 only, as in TensorFlow, so the float64 harness cannot run it; "
+                 "tests/gradcheck/test_volume_grads.py checks its gradient ops directly and tests/ops/test_conv3d.py "
+                 "its gradient against TensorFlow's numbers",
     "RandomGamma": "a random draw: finite differences cannot hold the sample fixed while alpha moves; "
                    "tests/ops/test_random_gamma_poisson.py checks RandomGammaGrad against TensorFlow's numbers and "
                    "E[d sample / d alpha] = d E[sample] / d alpha = 1/beta by Monte Carlo",

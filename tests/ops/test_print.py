@@ -151,7 +151,7 @@ def test_strings_format():
     out = string_format("x={} y={}", [tf.constant([1, 2]), tf.constant("s")])
     assert out.dtype == tf.string and out.numpy() == b'x=[1 2] y="s"'
     assert string_format("{}", tf.constant(np.arange(10, dtype=np.int32)), summarize=1).numpy() == b"[0 ... 9]"
-    with pytest.raises(ValueError, match="num placeholders in template and num inputs must match: 2 vs. 1"):
+    with pytest.raises(ValueError, match="The template expects 2 tensors, but the inputs only has 1. Please ensure"):
         string_format("{} {}", [tf.constant(1)])
 
 

@@ -5,3 +5,6 @@ from ..core.dtypes import (DType, as_dtype, bfloat16, bool_ as bool, complex64, 
 
 double = float64
 half = float16
+
+from ..ops.array.basic import cast  # noqa: F401,E402
+from ..ops.math.truncating import saturate_cast  # noqa: F401,E402

@@ -2,6 +2,7 @@
 import types as _types
 
 from ..io import gfile as _gfile
+from ..ops.io.byte_codecs import decode_base64, decode_raw, encode_base64  # noqa: F401
 from ..ops.io.decode_csv import decode_csv  # noqa: F401
 from ..io.tfrecord_writer import TFRecordOptions, TFRecordWriter  # noqa: F401
 from ..ops.io.files import read_file, write_file  # noqa: F401

@@ -17,6 +17,7 @@ from ..ops.nn.conv import conv1d, conv2d, conv2d_transpose  # noqa: F401
 from ..ops.nn.depthwise import depthwise_conv2d, separable_conv2d  # noqa: F401
 from ..ops.nn.convolution import avg_pool1d, conv1d_transpose, conv_transpose, convolution, max_pool1d, pool  # noqa: F401
 from ..ops.nn.pooling import avg_pool, avg_pool2d, max_pool, max_pool2d  # noqa: F401
+from ..ops.nn.volumes import conv3d, max_pool3d  # noqa: F401
 from ..ops.array.space_depth import depth_to_space, space_to_depth  # noqa: F401
 from ..ops.nn.basic import bias_add  # noqa: F401
 

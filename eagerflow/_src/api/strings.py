@@ -4,5 +4,8 @@ from ..ops.strings.elementwise import (as_string, join, length, lower, reduce_jo
                            regex_replace, strip, substr, to_number, upper)
 from ..ops.strings.split import split  # noqa: F401 - a RaggedTensor of pieces
 from ..ops.strings.segment_join import unsorted_segment_join  # noqa: F401
+from ..ops.strings.ngrams import ngrams  # noqa: F401
+from ..ops.strings.unicode import (unicode_decode, unicode_decode_with_offsets, unicode_encode,  # noqa: F401
+                                   unicode_split)
 from ..ops.strings.hashing import to_hash_bucket_fast, to_hash_bucket_strong  # noqa: F401
 from ..ops.io.printing import string_format as format  # noqa: F401,A001 - TensorFlow's name

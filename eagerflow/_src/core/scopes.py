@@ -30,7 +30,8 @@ _ROOT_SCOPE = re.compile(r"^[A-Za-z0-9.][A-Za-z0-9_.\\/>-]*$")
 _SCOPE = re.compile(r"^[A-Za-z0-9_.\\/>-]*$")
 
 
-def _check_scope_name(name, root):
+def check_scope_name(name, root):
+    """TensorFlow's refusal, while building a graph, of a scope (or op) name its node names cannot hold."""
     if not (_ROOT_SCOPE if root else _SCOPE).match(name):
         kind = "root scope" if root else "scope"
         raise ValueError(f"'{name}' is not a valid {kind} name. A {'root scope' if root else 'scope'} name has to "
@@ -59,7 +60,7 @@ class name_scope:
         elif self._name.endswith("/"):  # an absolute scope, entered again as it is
             scope = self._name
         elif owner is not None:
-            _check_scope_name(self._name, root=not current)
+            check_scope_name(self._name, root=not current)
             scope = owner.unique_name(current + self._name) + "/"
         else:
             scope = current + self._name + "/"

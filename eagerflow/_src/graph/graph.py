@@ -16,6 +16,7 @@ import threading
 
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError, NotFoundError, OpError
+from ..core.scopes import check_scope_name
 from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor
 from ..ops.validation import InputTypeError, is_graph_type_error
@@ -219,6 +220,8 @@ class Graph(Drawable):
     def add_operation(self, opdef, inputs, attrs, name=None):
         """Adds one op; called by `bind` while this graph is being built. Returns its output(s)."""
         deferred = opdef.name in _NAMED_BY_CONSUMER and name is None
+        if name:  # a caller's name opens a scope in TensorFlow, which refuses what its node names cannot hold
+            check_scope_name(name, root=not self.name_scope)
         node_name = None if deferred else self.unique_name(self.name_scope + (name or opdef.name))
         inputs = [self._as_graph_input(t) for t in inputs]
         try:

@@ -175,3 +175,33 @@ def rank_message(rank, eager_message, expected=4):
     if state.graph is not None:
         return f"Shape must be rank {expected} but is rank {rank}"
     return eager_message
+
+
+def fixed_dtype(expected, binary=False):
+    """Rule for an elementwise op whose inputs have one fixed dtype (LogicalAnd's bool, not an attr
+    T): TensorFlow refuses another dtype as a mismatch with the signature (check_input_dtype)."""
+    def infer(inputs, attrs):
+        for i in range(len(inputs)):
+            check_input_dtype(infer.op_name, inputs, i, expected)
+        shape = broadcast_shape(inputs[0].shape, inputs[1].shape) if binary else inputs[0].shape
+        return [Spec(shape, expected)]
+    infer.op_name = "?"  # set by defop: shared rules report the op they serve
+    return infer
+
+
+def graph_shape_check(inputs) -> bool:
+    """Whether a rule judges graph tensors (a graph being built, or a built graph's op re-checked):
+    TensorFlow's shape functions word some refusals otherwise than its kernels, and leave some checks
+    to the kernel, which runs when the graph runs."""
+    return state.graph is not None or any(getattr(t, "is_symbolic", False) for t in inputs)
+
+
+def broadcast_mismatch(a: TensorShape, b: TensorShape):
+    """The first pair of dimensions (from the right) that do not broadcast, or None: what TensorFlow's
+    graph shape functions name ("Dimensions must be equal, but are 4 and 3")."""
+    if a.rank is None or b.rank is None:
+        return None
+    for x, y in zip(reversed(list(a)), reversed(list(b))):
+        if x is not None and y is not None and x != y and x != 1 and y != 1:
+            return x, y
+    return None

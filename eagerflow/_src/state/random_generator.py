@@ -38,8 +38,8 @@ def _algorithm(alg):
         return PHILOX
     if alg in (Algorithm.THREEFRY, 2) or (isinstance(alg, str) and alg.lower() == "threefry"):
         raise NotImplementedError("tf.random.Generator: eagerflow implements the Philox algorithm only")
-    raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are "
-                     f"['philox', 'threefry', 'auto_select'].")
+    raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are philox for the Philox "
+                     f"algorithm, threefry for the ThreeFry algorithm, and auto_select for auto-selection.")
 
 
 def _words(value):

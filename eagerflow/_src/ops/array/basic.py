@@ -276,7 +276,7 @@ StopGradient = defop("StopGradient", inputs=("input",), kernel=lambda x: x, infe
 
 
 def identity(input, name=None):
-    return bind(Identity, (as_tensor(input),))
+    return bind(Identity, (as_tensor(input),), name=name)
 
 
 def stop_gradient(input, name=None):

@@ -11,6 +11,7 @@ import collections
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
 from ...core.tensor import Tensor
@@ -91,10 +92,13 @@ def _top_k_infer(inputs, attrs):
     n = x.shape[-1]
     if kv is not None:
         kv = int(kv)
+        graph = R.graph_shape_check(inputs)  # the graph shape function's words
         if kv < 0:
-            raise InvalidArgumentError(None, None, f"Need k >= 0, got {kv}")
+            raise InvalidArgumentError(None, None, f"Dimension size, given by scalar input 1, must be non-negative "
+                                                   f"but is {kv}" if graph else f"Need k >= 0, got {kv}")
         if n is not None and n < kv:
-            raise InvalidArgumentError(None, None, f"input must have at least k columns. Had {n}, needed {kv}")
+            raise InvalidArgumentError(None, None, f"input must have last dimension >= k = {kv} but is {n}" if graph
+                                       else f"input must have at least k columns. Had {n}, needed {kv}")
     out = TensorShape(list(x.shape[:-1]) + [kv])
     return [Spec(out, x.dtype), Spec(out, index_type)]
 
@@ -148,8 +152,11 @@ def _sort_along(values, axis, direction, want_indices):
         raise ValueError("sort needs an input of known rank")
     if r == 0:
         raise ValueError(f"Axis {axis} is out of bounds for a tensor of rank 0")
-    if not -r <= axis < r:
-        raise ValueError(f"axis = {axis} is not in [{-r}, {r})")
+    if not -r <= axis < r:  # TensorFlow reads the axis' size from the shape vector: that slice refuses it
+        if state.graph is not None:
+            raise ValueError(f"slice index {axis} of dimension 0 out of bounds.")
+        raise InvalidArgumentError(None, None, f"slice index {axis} of dimension 0 out of bounds. "
+                                               f"[Op:StridedSlice]")
     axis %= r
     perm = None
     if axis != r - 1:

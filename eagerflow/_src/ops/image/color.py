@@ -217,7 +217,16 @@ def random_crop(value, size, seed=None, name=None):
     if len(size) != len(shape) or any(d is None for d in shape):
         raise ValueError("random_crop needs a size per axis and the value's shape when tracing")
     if any(s > d for s, d in zip(size, shape)):
-        raise ValueError(f"Need value.shape >= size, got value.shape={shape}, size={size}")
+        # TensorFlow asserts value.shape >= size with tf.Assert: eagerly its InvalidArgumentError now, in
+        # a graph an Assert op that fails when the graph runs (so the crop it guards is never used)
+        from ..array.basic import zeros
+        from ..debugging.checks import Assert
+        from ..math.elementwise import greater_equal
+        from ..math.reduce import reduce_all
+        shape_t, size_t = as_tensor(np.array(shape, np.int32)), as_tensor(np.array(size, np.int32))
+        Assert(reduce_all(greater_equal(shape_t, size_t)), ["Need value.shape >= size, got ", shape_t, size_t],
+               summarize=1000)
+        return zeros(size, value.dtype)
     room = np.array([d - s + 1 for d, s in zip(shape, size)], np.float32)
     offsets = cast(floor(_draw(0.0, 1.0, seed, [len(size)]) * as_tensor(room)), _dt.int32)
     from ..array.slicing import slice as _slice

@@ -161,8 +161,10 @@ def _nearest_grad_kernel(grads, size, align_corners=False, half_pixel_centers=Tr
 
 
 def _size_dims(size_tensor):
+    """The output's height and width when known; a negative one is left unknown, for the kernel to
+    refuse (TensorFlow's graph shape function lets it through)."""
     value = static_value(size_tensor)
-    return [None, None] if value is None else [int(v) for v in np.ravel(value)]
+    return [None, None] if value is None else [int(v) if v >= 0 else None for v in np.ravel(value)]
 
 
 def _resize_infer(op_name, out_dtype=None):

@@ -145,8 +145,9 @@ def string_format(template, inputs, placeholder="{}", summarize=3, name=None):
         inputs = [inputs]
     tensors = [convert_to_tensor(x) for x in inputs]
     if template.count(placeholder) != len(tensors):
-        raise ValueError(f"num placeholders in template and num inputs must match: "
-                         f"{template.count(placeholder)} vs. {len(tensors)}")
+        raise ValueError(f"The template expects {template.count(placeholder)} tensors, but the inputs only has "
+                         f"{len(tensors)}. Please ensure the number of placeholders in template matches inputs "
+                         f"length.")
     attrs = {"template": template, "placeholder": placeholder, "summarize": _summarize_attr(summarize)}
     return bind(StringFormat, tensors, attrs, name)
 

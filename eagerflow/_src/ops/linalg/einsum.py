@@ -16,6 +16,7 @@ import functools
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
 from ...core.tensor import Tensor
@@ -86,21 +87,29 @@ def _split_dims(term, dims):
     return pairs, list(dims[k:k + n_ell])
 
 
-def _check_dims(terms, shapes):
+def _check_dims(terms, shapes, graph=False):
     """Label sizes and the broadcast ellipsis shape for operands of these shapes (lists with None
     for unknown dims), raising TensorFlow's errors. Shared by the shape rule (static shapes) and
-    the kernel (the arrays' shapes: a dim unknown while tracing is checked when it is known)."""
+    the kernel (the arrays' shapes: a dim unknown while tracing is checked when it is known).
+    `graph`: in the words of TensorFlow's graph shape function, else of its kernel."""
     sizes: dict = {}
     ellipsis = TensorShape([])
     for i, (term, dims) in enumerate(zip(terms, shapes)):
         named = sum(1 for label in term if label != _ELLIPSIS)
-        if (len(dims) != named) if _ELLIPSIS not in term else (len(dims) < named):
+        if _ELLIPSIS not in term and len(dims) != named:
+            raise InvalidArgumentError(None, None, (
+                f"Shape must be rank {named} but is rank {len(dims)}\n\t for {i}th input and equation: "
+                f"{','.join(''.join(t) for t in terms)}->" if graph else
+                f"Expected input {i} to have rank {named} but got: {len(dims)}"))
+        if _ELLIPSIS in term and len(dims) < named:
             raise InvalidArgumentError(None, None, f"Input {i} to einsum has rank {len(dims)} but its subscripts "
                                                    f"'{''.join(term)}' name {named} dimension(s)")
         pairs, ell = _split_dims(term, dims)
         for label, d, axis in pairs:
             known = sizes.get(label)
             if known is not None and d is not None and known != d:
+                if graph:
+                    raise InvalidArgumentError(None, None, f"Dimensions must be equal, but are {known} and {d}")
                 raise InvalidArgumentError(None, None, f"Expected dimension {known} at axis {axis} of the input "
                                                        f"shaped {R.fmt_dims(TensorShape(dims))} but got dimension {d}")
             if known is None:
@@ -115,7 +124,7 @@ def _einsum_infer(inputs, attrs):
     R.check_dtype_in("Einsum", dtype, _EINSUM_TYPES, "inputs")
     if any(x.shape.rank is None for x in inputs):
         return [Spec(TensorShape(None), dtype)]
-    sizes, ellipsis = _check_dims(terms, [list(x.shape) for x in inputs])
+    sizes, ellipsis = _check_dims(terms, [list(x.shape) for x in inputs], R.graph_shape_check(inputs))
     if _ELLIPSIS not in out and ellipsis.rank:
         raise InvalidArgumentError(None, None, f"Output contains {ellipsis.rank} broadcasting dimension(s) but no "
                                                f"ellipsis (...) was found in the output subscripts.")
@@ -207,7 +216,8 @@ def einsum(equation, *inputs, **kwargs):
     tensors = [t if t is not None else as_tensor(x, hint) for t, x in zip(tensors, inputs)]
     attrs = {"equation": equation}
     try:
-        _einsum_infer(tensors, attrs)  # NumPy would broadcast named size-1 dims: check first
+        if state.graph is None:  # NumPy would broadcast named size-1 dims: check first (a graph's op does)
+            _einsum_infer(tensors, attrs)
     except InvalidArgumentError as err:
         if "[Op:" in err.message:
             raise

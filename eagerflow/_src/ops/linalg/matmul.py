@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.errors import FailedPreconditionError, InvalidArgumentError
 from ...core.shape import TensorShape
 from ...core.tensor import EagerTensor, Tensor
@@ -58,6 +59,8 @@ def _matmul_infer(inputs, attrs, ta_key="transpose_a", tb_key="transpose_b", bat
     m, ka = (sa[-1], sa[-2]) if attrs.get(ta_key) else (sa[-2], sa[-1])
     kb, n = (sb[-1], sb[-2]) if attrs.get(tb_key) else (sb[-2], sb[-1])
     if ka is not None and kb is not None and ka != kb:
+        if R.graph_shape_check(inputs):  # the graph's shape function's words
+            raise InvalidArgumentError(None, None, f"Dimensions must be equal, but are {ka} and {kb}")
         raise InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: {R.fmt_dims(sa)}, "
                                                f"In[1]: {R.fmt_dims(sb)}")
     try:
@@ -127,6 +130,10 @@ def matmul(a, b, transpose_a=False, transpose_b=False, adjoint_a=False, adjoint_
         attrs = {"transpose_a": ta, "transpose_b": tb} if (ta or tb) else _NO_ATTRS
         return bind(MatMul, (a, b), attrs, name=name)
     if ra is not None and rb is not None and (ra < 2 or rb < 2):
+        if ra == rb:  # TensorFlow builds MatMul: its shape function, or its kernel, refuses the vectors
+            if state.graph is not None:
+                raise ValueError(f"Shape must be rank 2 but is rank {ra}")
+            raise InvalidArgumentError(None, None, "In[0] ndims must be >= 2 [Op:MatMul]")
         raise InvalidArgumentError(
             None, None, f"In[0] and In[1] has different ndims: {R.fmt_dims(a.shape)} vs. {R.fmt_dims(b.shape)} "
                         f"[Op:MatMul]" if ra != rb else

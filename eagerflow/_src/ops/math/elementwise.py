@@ -185,11 +185,11 @@ Greater = defop("Greater", inputs=("x", "y"), kernel=np.greater, infer=R.binary(
                 grad=NO_GRADIENT)
 GreaterEqual = defop("GreaterEqual", inputs=("x", "y"), kernel=np.greater_equal,
                      infer=R.binary(R.REAL_NUMBERS, _BOOL), grad=NO_GRADIENT)
-LogicalAnd = defop("LogicalAnd", inputs=("x", "y"), kernel=np.logical_and, infer=R.binary((_BOOL,)),
+LogicalAnd = defop("LogicalAnd", inputs=("x", "y"), kernel=np.logical_and, infer=R.fixed_dtype(_BOOL, binary=True),
                    grad=NO_GRADIENT)
-LogicalOr = defop("LogicalOr", inputs=("x", "y"), kernel=np.logical_or, infer=R.binary((_BOOL,)),
+LogicalOr = defop("LogicalOr", inputs=("x", "y"), kernel=np.logical_or, infer=R.fixed_dtype(_BOOL, binary=True),
                   grad=NO_GRADIENT)
-LogicalNot = defop("LogicalNot", kernel=np.logical_not, infer=R.unary((_BOOL,)), grad=NO_GRADIENT)
+LogicalNot = defop("LogicalNot", kernel=np.logical_not, infer=R.fixed_dtype(_BOOL), grad=NO_GRADIENT)
 BitwiseAnd = defop("BitwiseAnd", inputs=("x", "y"), kernel=np.bitwise_and, infer=R.binary(R.INTEGERS),
                    grad=NO_GRADIENT)
 BitwiseOr = defop("BitwiseOr", inputs=("x", "y"), kernel=np.bitwise_or, infer=R.binary(R.INTEGERS),

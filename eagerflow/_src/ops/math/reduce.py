@@ -45,19 +45,37 @@ def _axes_tuple(axes, ndim):
     return result
 
 
+def _graph_axes(axes, ndim):
+    """The reduction axes as a graph's shape function sees them: an axis out of range is refused in
+    its words; a repeated axis is the kernel's to refuse when the graph runs."""
+    out = set()
+    for a in np.ravel(axes):
+        a = int(a)
+        if not -ndim <= a < ndim:
+            raise InvalidArgumentError(None, None, f"Invalid reduction dimension {a} for input with {ndim} "
+                                                   f"dimensions.")
+        out.add(a % ndim)
+    return tuple(sorted(out))
+
+
 def _reduce_infer(out_dtype=None, allowed=None):
     def infer(inputs, attrs):
         x, axes = inputs
-        if allowed is not None:
+        if allowed == (_dt.bool_,):  # All and Any: an input of fixed dtype, not an attribute
+            R.check_input_dtype(infer.op_name, inputs, 0, _dt.bool_)
+        elif allowed is not None:
             R.check_dtype_in(infer.op_name, x.dtype, allowed, "input")
         dtype = out_dtype or x.dtype
         keep = attrs.get("keep_dims", False)
         a = static_value(axes)
         if x.shape.rank is None:
             return [Spec(TensorShape(None), dtype)]
+        graph = R.graph_shape_check(inputs)
+        if graph and axes.shape.rank is not None and axes.shape.rank > 1:
+            raise InvalidArgumentError(None, None, f"Shape must be at most rank 1 but is rank {axes.shape.rank}")
         if a is None:
             return [Spec(TensorShape([None] * x.shape.rank) if keep else TensorShape(None), dtype)]
-        ax = _axes_tuple(a, x.shape.rank)
+        ax = _graph_axes(a, x.shape.rank) if graph else _axes_tuple(a, x.shape.rank)
         dims = [(1 if keep else -1) if i in ax else d for i, d in enumerate(x.shape)]
         return [Spec(TensorShape([d for d in dims if d != -1]), dtype)]
     infer.op_name = "?"
@@ -257,8 +275,18 @@ def _axis_tensor(axis):
         return _const_axes(axis)
     if isinstance(axis, (list, tuple)) and all(type(a) is int for a in axis):
         return _const_axes(tuple(axis))  # also keeps an empty list int32 (it would infer float32)
+    if isinstance(axis, float) or (isinstance(axis, (list, tuple)) and any(isinstance(a, float) for a in axis)):
+        # TensorFlow converts a Python axis to int32 (a float is refused as it converts), while
+        # tracing it first infers the float's dtype and refuses that as the op's input
+        if state.graph is None:
+            raise TypeError(f"Cannot convert {axis!r} to EagerTensor of dtype int32")
+        raise TypeError("Value passed to parameter 'reduction_indices' has DataType float32 not in list of allowed "
+                        "values: int32, int64")
     axes = as_tensor(axis, _dt.int32)
     if not axes.dtype.is_integer or axes.dtype.is_unsigned or axes.dtype.size < 4:
+        if state.graph is not None:
+            raise TypeError(f"Value passed to parameter 'reduction_indices' has DataType {axes.dtype.name} not in "
+                            f"list of allowed values: int32, int64")
         raise InvalidArgumentError(None, None, f"Value for attr 'Tidx' of {axes.dtype.name} is not in the list "
                                                f"of allowed values: int32, int64")
     return axes
@@ -276,7 +304,7 @@ def _reducer(opdef):
         x = as_tensor(input_tensor)
         axes = _all_axes(x) if axis is None else _axis_tensor(axis)
         attrs = _KEEP if keepdims else _NO_ATTRS
-        return bind(opdef, (x, axes), attrs)
+        return bind(opdef, (x, axes), attrs, name)
     fn.__name__ = "reduce_" + opdef.name.lower()
     fn.__doc__ = f"`tf.{fn.__name__}` (TF op `{opdef.name}`): reduces over `axis` (all axes when None)."
     return fn
@@ -296,9 +324,12 @@ reduce_all = _reducer(All)
 # ----------------------------------------------------------------------------------------------
 
 
-def _one_axis(axis, ndim, what="dimension"):
+def _one_axis(axis, ndim, what="dimension", graph=False):
     a = int(axis)
     if not -ndim <= a < ndim:
+        if what == "dimension" and graph:  # the graph's shape function's words
+            raise InvalidArgumentError(None, None, f"Dimension ({a}) must be in the range [{-ndim}, {ndim}), where "
+                                                   f"{ndim} is the number of dimensions in the input.")
         prefix = "ScanOp: Expected scan axis" if what == "scan" else "Expected dimension"
         raise InvalidArgumentError(None, None, f"{prefix} in the range [{-ndim}, {ndim}), but got {a}")
     return a % ndim
@@ -335,7 +366,7 @@ def _arg_infer(op_name, inputs, attrs):
         return [Spec(TensorShape(None), out_dtype)]
     if a is None:
         return [Spec(TensorShape([None] * (x.shape.rank - 1)), out_dtype)]
-    a = _one_axis(a, x.shape.rank)
+    a = _one_axis(a, x.shape.rank, graph=R.graph_shape_check(inputs))
     return [Spec(TensorShape([d for i, d in enumerate(x.shape) if i != a]), out_dtype)]
 
 
@@ -410,7 +441,8 @@ def _cumsum_infer(inputs, attrs):
         if np.ndim(a) != 0:
             raise InvalidArgumentError(None, None, f"ScanOp: axis must be a scalar, not "
                                                    f"[{','.join(map(str, np.shape(a)))}]")
-        _one_axis(a, x.shape.rank, "scan")
+        if not R.graph_shape_check(inputs):  # a graph's shape function leaves the axis to the kernel
+            _one_axis(a, x.shape.rank, "scan")
     return [Spec(x.shape, x.dtype)]
 
 

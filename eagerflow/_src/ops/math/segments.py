@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
 from .. import shape_rules as R
@@ -78,9 +79,15 @@ SegmentSum = defop("SegmentSum", inputs=("data", "segment_ids"), kernel=_segment
 
 # --- UnsortedSegmentSum ------------------------------------------------------------------------------
 
+def _negative_segments(n):
+    return _err(f"Input num_segments == {n} must not be negative.")
+
+
 def _unsorted_kernel(data, segment_ids, num_segments):
     ids = np.asarray(segment_ids)
     n = int(num_segments)
+    if n < 0:
+        raise _negative_segments(n)
     if data.shape[:ids.ndim] != ids.shape:
         raise _err(f"data.shape = {list(data.shape)} does not start with segment_ids.shape = {list(ids.shape)}")
     flat = ids.reshape(-1)
@@ -101,6 +108,10 @@ def _unsorted_infer(inputs, attrs):
     n = static_value(num)
     if np.ndim(n) != 0:
         raise _err(f"num_segments should be a scalar, not shape {list(np.shape(n))}")
+    if n is not None and int(n) < 0:
+        if R.graph_shape_check(inputs):
+            raise _err(f"Dimension size, given by scalar input 2, must be non-negative but is {int(n)}")
+        raise _negative_segments(int(n))
     if data.shape.rank is None or ids.shape.rank is None:
         return [Spec(TensorShape(None), data.dtype)]
     if not data.shape[:ids.shape.rank].is_compatible_with(ids.shape):
@@ -179,7 +190,8 @@ def unsorted_segment_function(opdef, name, doc):
     def fn(data, segment_ids, num_segments, name=None):
         d, ids = as_tensor(data), as_tensor(segment_ids, _dt.int32)
         num = as_tensor(num_segments, _dt.int32)
-        check_rule(opdef, (d, ids, num), {})
+        if state.graph is None:  # (a graph's op runs the rule as it is built)
+            check_rule(opdef, (d, ids, num), {})
         return bind(opdef, (d, ids, num))
     fn.__name__ = fn.__qualname__ = name
     fn.__doc__ = doc

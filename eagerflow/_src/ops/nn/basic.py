@@ -336,11 +336,15 @@ def _bias_add_infer(inputs, attrs):
     vs, bs = value.shape, bias.shape
     if bs.rank is not None and bs.rank != 1:
         raise InvalidArgumentError(None, None, f"Biases must be 1D: {R.fmt_dims(bs)}")
+    graph = R.graph_shape_check(inputs)  # TensorFlow's graph shape function words these otherwise
     if vs.rank is not None and vs.rank < 2:
-        raise InvalidArgumentError(None, None, f"Input tensor must be at least 2D: {R.fmt_dims(vs)}")
+        raise InvalidArgumentError(None, None, f"Shape must be at least rank 2 but is rank {vs.rank}" if graph
+                                   else f"Input tensor must be at least 2D: {R.fmt_dims(vs)}")
     if vs.rank is not None and bs.rank == 1:
         channels = vs[_channel_axis(vs.rank, attrs.get("data_format", "NHWC"))]
         if channels is not None and bs[0] is not None and channels != bs[0]:
+            if graph:
+                raise InvalidArgumentError(None, None, f"Dimensions must be equal, but are {channels} and {bs[0]}")
             raise InvalidArgumentError(None, None, f"Must provide as many biases as the last dimension of the "
                                                    f"input tensor: {R.fmt_dims(bs)} vs. {R.fmt_dims(vs)}")
     return [Spec(vs, value.dtype)]

@@ -14,7 +14,7 @@ from ..array import basic as _array
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor, binary_operands
 from ..registry import Spec, bind, defop
-from .windows import (check_format, check_positive_strides, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
+from .windows import (check_dilations, check_format, check_window_fits, check_positive_strides, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
 from ..lazy_jax import jax_module, lax  # callables that import JAX on first use only
 
@@ -50,6 +50,13 @@ def _conv_backprop_input_kernel(input_sizes, f, dy, **attrs):
     in_shape = tuple(int(d) for d in input_sizes)
     kh, kw, fc, o = f.shape
     geo = geometry(in_shape[1:3], (kh, kw), attrs)
+    for i, (computed, _, _) in enumerate(geo):  # TensorFlow's reference kernel's check and words
+        if computed != dy.shape[i + 1]:
+            raise InvalidArgumentError(
+                None, None, f"Conv2DCustomBackpropInput: Size of out_backprop doesn't match computed: actual = "
+                            f"{dy.shape[i + 1]}, computed = {computed} spatial_dim: {i + 1} input: {in_shape[i + 1]} "
+                            f"filter: {(kh, kw)[i]} output: {dy.shape[i + 1]} stride: {attrs['strides'][i + 1]} "
+                            f"dilation: {attrs.get('dilations', (1, 1, 1, 1))[i + 1]}")
     groups = _groups(in_shape[3], fc)
     n, oh, ow, _ = dy.shape
     og = o // groups
@@ -78,10 +85,11 @@ def _conv_backprop_filter_kernel(x, filter_sizes, dy, **attrs):
 
 def _check_conv_inputs(op_name, x_shape, f_shape, dtype):
     R.check_dtype_in(op_name, dtype, _CONV_TYPES, "input")
-    if x_shape.rank is not None and x_shape.rank != 4:
-        raise InvalidArgumentError(None, None, f"convolution input must be 4-dimensional: {R.fmt_dims(x_shape)}")
-    if f_shape.rank is not None and f_shape.rank != 4:
-        raise InvalidArgumentError(None, None, f"convolution filter must be 4-dimensional: {R.fmt_dims(f_shape)}")
+    for what, shape in (("input", x_shape), ("filter", f_shape)):
+        if shape.rank is not None and shape.rank != 4:
+            raise InvalidArgumentError(None, None, R.rank_message(
+                shape.rank, f"{what} must be 4-dimensional{R.fmt_dims(shape)}" if what == "input"
+                else f"{what} must be 4-dimensional: {R.fmt_dims(shape)}"))
 
 
 def _conv_infer(inputs, attrs):
@@ -90,11 +98,18 @@ def _conv_infer(inputs, attrs):
     _check_conv_inputs("Conv2D", x.shape, f.shape, x.dtype)
     check_strides(attrs)
     check_positive_strides(attrs)
+    graph = R.graph_shape_check(inputs)
+    check_dilations(attrs, graph)
     if x.shape.rank is None:
         return [Spec(TensorShape([None] * 4), x.dtype)]
     fdims = [None] * 4 if f.shape.rank is None else list(f.shape)
     if x.shape[3] is not None and fdims[2] is not None:
+        if graph and (fdims[2] == 0 or x.shape[3] % fdims[2]):
+            raise InvalidArgumentError(None, None, f"Depth of input ({x.shape[3]}) is not a multiple of input "
+                                                   f"depth of filter ({fdims[2]})")
         _groups(x.shape[3], fdims[2])
+    if graph:
+        check_window_fits(list(x.shape)[1:3], fdims[:2], attrs)
     return [Spec(TensorShape(spatial_infer(list(x.shape), fdims[:2], attrs) + [fdims[3]]), x.dtype)]
 
 
@@ -142,10 +157,10 @@ Conv2DBackpropFilter = defop("Conv2DBackpropFilter", inputs=("input", "filter_si
 
 def conv2d(input, filters, strides, padding, data_format="NHWC", dilations=None, name=None):
     """`tf.nn.conv2d`: NHWC input, [KH, KW, C / groups, O] filters."""
-    check_format(data_format)
+    check_format(data_format, "Conv2D")
     x, f = binary_operands(input, filters, "Conv2D")
     attrs = {"strides": four(strides, "strides"), "dilations": four(dilations, "dilations")}
-    attrs.update(padding_attrs(padding))
+    attrs.update(padding_attrs(padding, "Conv2D"))
     check_strides(attrs)
     return bind(Conv2D, (x, f), attrs)
 
@@ -154,10 +169,10 @@ def conv2d_transpose(input, filters, output_shape, strides, padding="SAME", data
                      name=None):
     """`tf.nn.conv2d_transpose`: the gradient of conv2d with respect to its input (filters are
     [KH, KW, out_channels, in_channels])."""
-    check_format(data_format)
+    check_format(data_format, "Conv2DBackpropInput")
     x, f = binary_operands(input, filters, "Conv2DBackpropInput")
     attrs = {"strides": four(strides, "strides"), "dilations": four(dilations, "dilations")}
-    attrs.update(padding_attrs(padding))
+    attrs.update(padding_attrs(padding, "Conv2DBackpropInput"))
     return bind(Conv2DBackpropInput, (as_int_tensor(output_shape), f, x), attrs)
 
 
@@ -171,7 +186,7 @@ def conv1d(input, filters, stride, padding, data_format="NWC", dilations=None, n
     s = four(stride, "stride", 1)
     d = four(dilations, "dilations", 1)
     attrs = {"strides": [1, 1, s[1], 1], "dilations": [1, 1, d[1], 1]}
-    attrs.update(padding_attrs(padding))
+    attrs.update(padding_attrs(padding, "Conv2D"))
     if attrs["padding"] == "EXPLICIT":
         raise ValueError("conv1d takes 'SAME' or 'VALID' padding")
     xs, fs = x.shape.as_list(), f.shape.as_list()

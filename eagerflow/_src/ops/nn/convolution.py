@@ -39,6 +39,8 @@ def pool(input, window_shape, pooling_type, strides=None, padding="VALID", data_
     """`tf.nn.pool`: N-D max or average pooling (1-D and 2-D here)."""
     x = input if isinstance(input, Tensor) else as_tensor(input)
     n = len(window_shape)
+    if strides is not None and not isinstance(strides, int) and np.ndim(strides) <= 1 and len(strides) != n:
+        raise ValueError(f"`len(strides)` should be {n}. Received: strides={strides} of length {len(strides)}")
     if pooling_type not in ("MAX", "AVG"):
         raise ValueError(f"{n}-D {pooling_type} pooling is not supported.")
     if n not in (1, 2):

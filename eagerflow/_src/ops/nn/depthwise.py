@@ -114,7 +114,7 @@ DepthwiseConv2dNativeBackpropFilter = defop(
 
 def _attrs(strides, padding, dilations):
     attrs = {"strides": four(strides, "strides"), "dilations": four(dilations, "dilations")}
-    attrs.update(padding_attrs(padding))
+    attrs.update(padding_attrs(padding, "DepthwiseConv2dNative"))
     check_strides(attrs)
     return attrs
 

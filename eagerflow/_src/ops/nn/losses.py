@@ -58,6 +58,9 @@ def _xent_infer(inputs, attrs):
     try:
         shape = R.broadcast_shape(features.shape, labels.shape)
     except InvalidArgumentError:
+        if R.graph_shape_check(inputs):
+            raise InvalidArgumentError(None, None, "Dimensions must be equal, but are {} and {}".format(
+                *R.broadcast_mismatch(features.shape, labels.shape))) from None
         raise InvalidArgumentError(None, None, f"logits and labels must be broadcastable: logits_size="
                                                f"{R.fmt_dims(features.shape)} labels_size="
                                                f"{R.fmt_dims(labels.shape)}") from None
@@ -183,7 +186,6 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
     `rank(logits) - 1`; a label outside [0, classes) raises InvalidArgumentError."""
     logits = as_tensor(logits)
     labels = as_tensor(labels, _dt.int32)
-    R.check_dtype_in("SparseSoftmaxCrossEntropyWithLogits", labels.dtype, (_dt.int32, _dt.int64), "labels")
     lr, gr = labels.shape.rank, logits.shape.rank
     if lr is not None and gr is not None:
         if gr == 0:
@@ -196,6 +198,8 @@ def sparse_softmax_cross_entropy_with_logits(labels, logits, name=None):
             raise ValueError(f"`labels.shape` must equal `logits.shape` except for the last dimension. Received: "
                              f"labels.shape={tuple(labels.shape.as_list())} and logits.shape="
                              f"{tuple(logits.shape.as_list())}")
+    # the shapes first, as TensorFlow's Python checks them before the op refuses the labels' dtype
+    R.check_dtype_in("SparseSoftmaxCrossEntropyWithLogits", labels.dtype, (_dt.int32, _dt.int64), "labels")
     in_dtype = logits.dtype
     logits = _upcast_half(logits)
     if gr == 2:

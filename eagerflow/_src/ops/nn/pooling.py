@@ -94,17 +94,26 @@ def _avg_pool_grad_kernel(orig_shape, g, **attrs):
 def _pool_infer(op_name):
     def infer(inputs, attrs):
         x = inputs[0]
-        R.check_dtype_in(op_name, x.dtype, R.REAL_NUMBERS if op_name == "MaxPool" else R.FLOATS, "input")
+        R.check_dtype_in(op_name, x.dtype, R.REAL_NUMBERS if op_name == "MaxPool" else R.FLOATS,
+                         "input" if op_name == "MaxPool" else "value")
         if x.shape.rank is not None and x.shape.rank != 4:
-            raise InvalidArgumentError(None, None, f"input must be 4-dimensional{R.fmt_dims(x.shape)}")
-        if attrs["ksize"][0] != 1 or attrs["ksize"][3] != 1:
-            raise UnimplementedError(None, None, "Pooling is not yet supported on the batch nor depth dimensions.")
+            raise InvalidArgumentError(None, None, R.rank_message(
+                x.shape.rank, "Input must be 4 or 5-dimensional" if op_name == "MaxPool"
+                else f"input must be 4-dimensional{R.fmt_dims(x.shape)}"))
+        _check_window_dims(attrs)
         check_strides(attrs)
         check_positive_strides(attrs)
         if x.shape.rank is None:
             return [Spec(TensorShape([None] * 4), x.dtype)]
         return [Spec(TensorShape(spatial_infer(list(x.shape), _pool_k(attrs), attrs) + [x.shape[3]]), x.dtype)]
     return infer
+
+
+def _check_window_dims(attrs):
+    if attrs["ksize"][0] != 1:
+        raise UnimplementedError(None, None, "Pooling is not yet supported on the batch dimension.")
+    if attrs["ksize"][3] != 1:
+        raise UnimplementedError(None, None, "Pooling is not yet supported on the batch nor depth dimensions.")
 
 
 def _same_as_input(index):
@@ -131,13 +140,15 @@ AvgPoolGrad = defop("AvgPoolGrad", inputs=("orig_input_shape", "grad"), kernel=_
 
 
 def _pool(opdef, input, ksize, strides, padding, data_format, fn_name):
+    """`fn_name` ending in "2d": the input must have rank 4 (the op's rule says so); otherwise rank 3
+    is pooled as 1-D."""
     check_format(data_format)
     x = input if isinstance(input, Tensor) else as_tensor(input)
     rank = x.shape.rank
-    if rank == 3:  # 1-D pooling: [N, W, C] runs as [N, 1, W, C]
+    if rank == 3 and not fn_name.endswith("2d"):  # 1-D pooling: [N, W, C] runs as [N, 1, W, C]
         k, s = four(ksize, "ksize", 1), four(strides, "strides", 1)
         attrs = {"ksize": [1, 1] + k[1:], "strides": [1, 1] + s[1:]}
-        attrs.update(padding_attrs(padding))
+        attrs.update(padding_attrs(padding, opdef.name))
         if attrs["padding"] == "EXPLICIT":
             raise ValueError("explicit padding is not supported for 1-D pooling")
         shape = x.shape.as_list()
@@ -145,14 +156,13 @@ def _pool(opdef, input, ksize, strides, padding, data_format, fn_name):
             -1 if d is None else d for d in shape[1:]]),), attrs)
         ys = y.shape.as_list()
         return _array.reshape(y, [-1 if ys[0] is None else ys[0]] + [-1 if d is None else d for d in ys[2:]])
-    if rank is not None and rank != 4:
+    if rank is not None and rank != 4 and not fn_name.endswith("2d"):
         raise ValueError(f"`{fn_name}` supports inputs of rank 3 or 4 in eagerflow; got rank {rank}")
     attrs = {"ksize": four(ksize, "ksize"), "strides": four(strides, "strides")}
-    attrs.update(padding_attrs(padding))
+    attrs.update(padding_attrs(padding, opdef.name))
     if attrs["padding"] == "EXPLICIT":
         raise ValueError(f"`{fn_name}` does not support explicit padding in eagerflow")
-    if attrs["ksize"][0] != 1 or attrs["ksize"][3] != 1:
-        raise UnimplementedError(None, None, "Pooling is not yet supported on the batch nor depth dimensions.")
+    _check_window_dims(attrs)
     check_strides(attrs)
     return bind(opdef, (x,), attrs)
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core.errors import InvalidArgumentError, UnimplementedError
+from ...core.context import state
 from ...core.tensor import Tensor
 from ..registry import static_value
 
@@ -95,6 +96,18 @@ def spatial_infer(in_shape, k_hw, attrs):
     return [in_shape[0]] + dims
 
 
+def check_window_fits(in_hw, k_hw, attrs):
+    """A graph's shape check of a VALID window op: TensorFlow refuses, while building the graph, a
+    dilated window larger than the input (its kernels answer with an empty output)."""
+    if attrs["padding"] != "VALID":
+        return
+    dil = attrs.get("dilations", (1,) * (len(in_hw) + 2))
+    for i, (size, k) in enumerate(zip(in_hw, k_hw)):
+        if size is not None and k is not None and size < (k - 1) * dil[i + 1] + 1:
+            raise InvalidArgumentError(None, None, f"Negative dimension size caused by subtracting "
+                                                   f"{(k - 1) * dil[i + 1] + 1} from {size}")
+
+
 def check_strides(attrs, what="strides"):
     s = attrs[what]
     if s[0] != 1 or s[3] != 1:
@@ -146,21 +159,58 @@ def four(value, name, n=2):
     raise ValueError(f"{name} should be of length 1, {n} or {n + 2}. Received: {name}={value} of length {len(value)}")
 
 
-def padding_attrs(padding):
+_PADDINGS = {"AvgPool": ("SAME", "VALID")}  # other window ops also take "EXPLICIT"
+
+
+def padding_attrs(padding, op_name=None):
+    """The padding attributes of a window op. A string must be one of the op's attribute values exactly
+    (TensorFlow passes it to the op as it is: "same" is refused); `op_name` None: any case (the
+    callers that were given a Keras-style padding)."""
     if isinstance(padding, str):
+        if op_name is not None:
+            check_attr_choice(op_name, "padding", padding, _PADDINGS.get(op_name, ("SAME", "VALID", "EXPLICIT")))
         p = padding.upper()
         if p not in ("SAME", "VALID"):
             raise ValueError(f"`padding` must be either 'VALID', 'SAME', or a list of paddings. "
                              f"Received: padding={padding}")
         return {"padding": p}
     pairs = [[int(a), int(b)] for a, b in padding]
-    if len(pairs) != 4 or pairs[0] != [0, 0] or pairs[3] != [0, 0]:
+    if len(pairs) != 4:
+        raise ValueError(f"When padding is a list, it must be of size 4. Received: padding={padding} of size "
+                         f"{len(pairs)}")
+    if pairs[0] != [0, 0] or pairs[3] != [0, 0]:
         raise ValueError(f"When `padding` is a list it must have 4 [before, after] pairs with zeros for the "
                          f"batch and channel dimensions. Received: padding={padding}")
     return {"padding": "EXPLICIT", "explicit_paddings": [v for p in pairs for v in p]}
 
 
-def check_format(data_format):
+def check_attr_choice(op_name, attr, value, allowed):
+    """A string attribute outside the op's allowed values, as TensorFlow refuses it: eagerly an
+    InvalidArgumentError, while building a graph a ValueError."""
+    if value in allowed:
+        return
+    listed = ", ".join(f'"{a}"' for a in allowed)
+    if state.graph is not None:
+        raise ValueError(f"Attr '{attr}' of '{op_name}' Op passed string '{value}' not in: {listed}.")
+    raise InvalidArgumentError(None, None, f"Value for attr '{attr}' of \"{value}\" is not in the list of allowed "
+                                           f"values: {listed} [Op:{op_name}]")
+
+
+def check_dilations(attrs, graph):
+    """TensorFlow's refusal of a dilation below 1, in its eager kernel's or (`graph`) its graph shape
+    function's words."""
+    bad = [d for d in attrs.get("dilations", ()) if d < 1]
+    if bad:
+        message = (f"Dilation rate must be >= 1, but got {bad[0]}" if graph
+                   else "Dilated rates should be larger than 0.")
+        raise InvalidArgumentError(None, None, message)
+
+
+def check_format(data_format, op_name=None, allowed=("NHWC", "NCHW")):
+    """Channels-last only; with `op_name`, a format the op does not know at all is refused as
+    TensorFlow refuses the attribute value."""
+    if op_name is not None and data_format is not None:
+        check_attr_choice(op_name, "data_format", data_format, allowed)
     if data_format not in (None, "NHWC", "NWC", "NDHWC"):
         raise UnimplementedError(None, None, f"eagerflow implements the channels-last layout only; got "
                                              f"data_format={data_format!r}")

@@ -25,7 +25,7 @@ import zlib
 import numpy as np
 
 from ...core import dtypes as _dt
-from ...core.context import random_seeds
+from ...core.context import random_seeds, state
 from ...core.convert import convert_to_tensor
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
@@ -116,10 +116,18 @@ def _dims(shape_array):
     return dims
 
 
+def check_shape_input(op_name, inputs, index=0):
+    """A random op's `shape` input: an int32 or int64 tensor (TensorFlow's attr T), refused otherwise
+    in its eager and graph-mode words."""
+    R.check_dtype_in(op_name, inputs[index].dtype, (_dt.int32, _dt.int64), "shape", attr="T")
+
+
 def _shape_from_input(shape_tensor) -> TensorShape:
+    """The static output shape; a negative size is unknown here, for the kernel to refuse (a graph's
+    shape function lets it through, and the kernel's refusal is TensorFlow's eager one)."""
     value = static_value(shape_tensor)
     if value is not None:
-        return TensorShape([int(d) for d in np.ravel(value)])
+        return TensorShape([int(d) if d >= 0 else None for d in np.ravel(value)])
     producer = getattr(shape_tensor, "op", None) if getattr(shape_tensor, "is_symbolic", False) else None
     if producer is not None and producer.type == "Shape":  # tf.shape(x): x's known dims carry over
         return producer.inputs[0].shape
@@ -140,6 +148,7 @@ def _sampler(op_name, draw, half_open=False):
         return values
 
     def infer(inputs, attrs):
+        check_shape_input(op_name, inputs)
         R.check_dtype_in(op_name, attrs["dtype"], R.FLOATS + (_dt.bfloat16,), "shape")
         return [Spec(_shape_from_input(inputs[0]), attrs["dtype"])]
     return kernel, infer
@@ -175,6 +184,7 @@ def _uniform_int_kernel(shape, minval, maxval, seed=0, seed2=0):
 
 def _uniform_int_infer(inputs, attrs):
     shape, lo, hi = inputs
+    check_shape_input("RandomUniformInt", inputs)
     R.check_same_dtype("RandomUniformInt", (lo, hi))
     R.check_dtype_in("RandomUniformInt", lo.dtype, (_dt.int32, _dt.int64), "minval")
     if lo.shape.rank not in (None, 0) or hi.shape.rank not in (None, 0):
@@ -203,7 +213,7 @@ def _multinomial_kernel(logits, num_samples, seed=0, seed2=0, output_dtype=_dt.i
         raise InvalidArgumentError(None, None, f"logits should be a matrix, got shape {list(logits.shape)}")
     n = int(num_samples)
     if n < 0:
-        raise InvalidArgumentError(None, None, f"num_samples should be nonnegative, got {n}")
+        raise InvalidArgumentError(None, None, f"num_samples should be non-negative, got {n}")
     batch, classes = logits.shape
     if classes == 0 and batch and n:
         raise InvalidArgumentError(None, None, "num_classes should be positive, got 0")
@@ -223,6 +233,14 @@ def _multinomial_infer(inputs, attrs):
     logits, num = inputs
     R.check_dtype_in("Multinomial", logits.dtype, R.REAL_NUMBERS, "logits")
     n = static_value(num)
+    if R.graph_shape_check(inputs):  # the graph's shape function's checks; eagerly the kernel's
+        if logits.shape.rank is not None and logits.shape.rank != 2:
+            raise InvalidArgumentError(None, None, f"Shape must be rank 2 but is rank {logits.shape.rank}")
+        if n is not None and int(n) < 0:
+            raise InvalidArgumentError(None, None, f"Dimension size, given by scalar input 1, must be non-negative "
+                                                   f"but is {int(n)}")
+    if n is not None and int(n) < 0:
+        n = None  # the kernel refuses it
     batch = logits.shape[0] if logits.shape.rank == 2 else None
     return [Spec(TensorShape([batch, None if n is None else int(n)]), attrs.get("output_dtype", _dt.int64))]
 
@@ -257,7 +275,9 @@ def _exact(value, dtype):
 
 def _float_dtype(dtype, mean):
     dtype = _dt.as_dtype(dtype)
-    if not dtype.is_floating:
+    if not dtype.is_floating:  # TensorFlow converts `mean` to the dtype first, and fails there
+        if state.graph is not None:
+            raise TypeError(f"Expected {dtype.name}, but got {mean!r} of type '{type(mean).__name__}'.")
         raise TypeError(f"Cannot convert {mean!r} to EagerTensor of dtype {dtype.name}")
     return dtype
 

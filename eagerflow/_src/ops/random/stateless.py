@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.errors import InvalidArgumentError, UnimplementedError
 from ...core.shape import TensorShape
 from . import philox as _philox
@@ -24,8 +25,13 @@ from ..lazy_jax import ON_HOST
 _PHILOX = 1
 
 
-def _check_seed(seed_shape):
+def _check_seed(seed_shape, graph=False):
+    """A seed must be a vector of 2: in the kernel's words, or (`graph`) the graph shape function's."""
     if seed_shape.rank is not None and (seed_shape.rank != 1 or seed_shape[0] not in (None, 2)):
+        if graph and seed_shape.rank == 1:
+            raise InvalidArgumentError(None, None, f"Dimension must be 2 but is {seed_shape[0]}")
+        if graph:
+            raise InvalidArgumentError(None, None, f"Shape must be rank 1 but is rank {seed_shape.rank}")
         raise InvalidArgumentError(None, None, f"seed must have shape [2], not {R.fmt_dims(seed_shape)}")
 
 
@@ -38,7 +44,7 @@ def _get_key_counter_kernel(seed):
 def _get_key_counter_infer(inputs, attrs):
     seed = inputs[0]
     R.check_dtype_in("StatelessRandomGetKeyCounter", seed.dtype, (_dt.int32, _dt.int64), "seed", attr="Tseed")
-    _check_seed(seed.shape)
+    _check_seed(seed.shape, R.graph_shape_check(inputs))
     return [Spec(TensorShape([1]), _dt.uint64), Spec(TensorShape([2]), _dt.uint64)]
 
 
@@ -153,11 +159,13 @@ def _alg(alg):
         return _PHILOX
     if alg in ("threefry", 2) or getattr(alg, "value", None) == 2:
         raise UnimplementedError(None, None, "eagerflow's stateless random ops implement Philox only")
-    raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are "
-                     f"['philox', 'threefry', 'auto_select'].")
+    raise ValueError(f"Argument `alg` got unsupported value {alg}. Supported values are philox for the Philox "
+                     f"algorithm, threefry for the ThreeFry algorithm, and auto_select for auto-selection.")
 
 
 def _key_counter(seed, alg):
+    if seed is None and state.graph is not None:  # TensorFlow's graph-mode conversion of the argument
+        raise ValueError("Tried to convert 'seed' to a tensor and failed. Error: None values not supported.")
     seed_t = seed if hasattr(seed, "dtype") and not isinstance(seed, np.ndarray) else as_tensor(seed)
     key, counter = bind(StatelessRandomGetKeyCounter, (seed_t,))
     return key, counter, as_tensor(np.int32(_alg(alg)))

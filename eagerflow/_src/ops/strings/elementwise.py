@@ -142,7 +142,27 @@ def _compile(pattern: bytes):
     try:
         return re.compile(text, re.ASCII)  # RE2's \d, \w, \s are ASCII classes
     except re.error as exc:
-        raise _err(f"Invalid pattern: {text}, error: {exc}") from None
+        raise _err(f"Invalid pattern: {text}, error: {_re2_words(exc, text)}") from None
+
+
+def _re2_words(exc, text):
+    """RE2's wording of a refused pattern (which quotes the offending part) where Python's re names the
+    same problem, else Python's own words."""
+    message, pos = str(exc).split(" at position")[0], exc.pos
+    rest = text[pos:] if pos is not None else text
+    if message.startswith("unterminated character set"):
+        return f"missing ]: {rest}"
+    if message.startswith("missing ), unterminated subpattern"):
+        return f"missing ): {rest}"
+    if message.startswith("unbalanced parenthesis"):
+        return f"unexpected ): {text}"
+    if message.startswith("nothing to repeat"):
+        return f"no argument for repetition operator: {rest[:1]}"
+    if message.startswith("multiple repeat") and pos:
+        return f"bad repetition operator: {text[pos - 1:pos + 1]}"
+    if "name" in message and "(?P<" in text[:(pos or 0) + 1]:
+        return f"invalid named capture group: {text[text.rfind('(?P<', 0, (pos or 0) + 1):]}"
+    return str(exc)
 
 
 _REWRITE_PART = re.compile(r"\\(\d|\\)")
@@ -333,8 +353,10 @@ def _join_infer(inputs, attrs):
                        f"'{{{{node StringJoin}}}} = StringJoin' with input shapes: "
                        + ", ".join(R.fmt_dims(x.shape) for x in inputs) + ".")
         elif not shape.is_compatible_with(t.shape):
-            raise _err(f"Dimensions must be equal for '{{{{node StringJoin}}}} = StringJoin' with input shapes: "
-                       + ", ".join(R.fmt_dims(x.shape) for x in inputs) + ".")
+            i, a, b = next((i, a, b) for i, (a, b) in enumerate(zip(shape, t.shape))
+                           if a is not None and b is not None and a != b)
+            raise _err(f"Dimension {i} in both shapes must be equal, but are {a} and {b}. Shapes are "
+                       f"{R.fmt_dims(shape)} and {R.fmt_dims(t.shape)}.")
         else:
             shape = shape.merge_with(t.shape)
     return [Spec(shape, _S)]
@@ -383,7 +405,11 @@ def _reduce_join_infer(inputs, attrs):
     if x.shape.rank is None or known is None:
         return [Spec(TensorShape(None), _S)]
     ndim = x.shape.rank
-    picked = {int(a) % ndim for a in np.asarray(known).reshape(-1)} if ndim else set()
+    if R.graph_shape_check(inputs):  # the graph's shape function refuses an axis out of range itself
+        for a in np.asarray(known).reshape(-1):
+            if not -ndim <= int(a) < max(ndim, 1):
+                raise _err(f"Invalid reduction dimension {int(a)} for input with {ndim} dimensions.")
+    picked = {int(a) % ndim for a in np.asarray(known).reshape(-1) if -ndim <= int(a) < ndim} if ndim else set()
     dims = x.shape.as_list()
     if attrs.get("keep_dims"):
         return [Spec(TensorShape([1 if d in picked else dims[d] for d in range(ndim)]), _S)]
@@ -506,7 +532,7 @@ def _to_number_kernel(x, out_type=_dt.float32):
 def _to_number_infer(inputs, attrs):
     R.check_input_dtype("StringToNumber", inputs, 0, _S)
     out_type = attrs.get("out_type", _dt.float32)
-    R.check_dtype_in("StringToNumber", out_type, _NUMBER_TYPES, "string_tensor", attr="out_type")
+    R.check_dtype_in("StringToNumber", out_type, _NUMBER_TYPES, "out_type", attr="out_type")
     return [Spec(inputs[0].shape, out_type)]
 
 

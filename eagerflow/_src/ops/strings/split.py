@@ -9,6 +9,7 @@ import numpy as np
 
 from ...core import dtypes as _dt
 from ...core.shape import TensorShape
+from ...core.tensor import Tensor
 from ..array.basic import reshape
 from ..operands import as_tensor
 from ..array.basic import shape as _shape_of
@@ -54,6 +55,9 @@ StringSplitV2 = defop("StringSplitV2", inputs=("input", "sep"), multi_output=Tru
 
 def split(input=None, sep=None, maxsplit=-1, name=None):  # noqa: A002 - TensorFlow's name
     """`tf.strings.split`: a RaggedTensor of pieces per string (a vector for a scalar string)."""
+    if isinstance(input, Tensor) and input.dtype is not _dt.string:  # TensorFlow's conversion refuses it
+        raise ValueError(f"input: Tensor conversion requested dtype string for Tensor with dtype "
+                         f"{input.dtype.name}: {input!r}")
     source = as_tensor(input, _dt.string)
     rank = source.shape.rank
     if rank is None:

@@ -1,11 +1,8 @@
 """Token ops behind keras.layers.TextVectorization: `unicode_split` (each string into its UTF-8 characters,
 op UnicodeCharSplit) and `ngrams` (op StringNGrams, TensorFlow's name: the n-grams of each row of a ragged
 batch of tokens). Both take and give ragged rows as (flat values, row_splits), so they trace like any op;
-the public functions wrap the parts in a RaggedTensor. No gradients (strings).
-
-What TensorFlow does, restated: StringNGrams emits, per row and for each width in `ngram_widths` in turn,
-the row's windows of that many consecutive tokens joined by `separator` (none when the row is shorter;
-eagerflow supports pad_width=0 and preserve_short_sequences=False, the TextVectorization case).
+the public functions wrap the parts in a RaggedTensor. No gradients (strings). StringNGrams is
+tf.strings.ngrams' op (ops/strings/ngrams.py); TextVectorization uses it without padding.
 """
 from __future__ import annotations
 
@@ -16,6 +13,7 @@ from ...core.shape import TensorShape
 from ..operands import as_tensor
 from ..ragged.factories import from_row_splits
 from ..registry import NO_GRADIENT, Spec, bind, defop
+from .ngrams import StringNGrams
 
 
 def _as_bytes(s):
@@ -47,27 +45,6 @@ def _char_split_infer(inputs, attrs):
 UnicodeCharSplit = defop("UnicodeCharSplit", inputs=("input",), multi_output=True, kernel=_char_split_kernel,
                          infer=_char_split_infer, grad=NO_GRADIENT,
                          doc="The UTF-8 characters of each string of a vector, as ragged (values, row_splits).")
-
-
-def _ngrams_kernel(data, data_splits, separator=b" ", ngram_widths=(1,)):
-    data = np.asarray(data, dtype=object)
-    splits = np.asarray(data_splits, np.int64)
-    values, out_splits = [], [0]
-    for start, stop in zip(splits[:-1], splits[1:]):
-        row = [_as_bytes(t) for t in data[start:stop]]
-        for width in ngram_widths:
-            values.extend(separator.join(row[i:i + width]) for i in range(len(row) - width + 1))
-        out_splits.append(len(values))
-    return _objects(values), np.array(out_splits, np.int64)
-
-
-def _ngrams_infer(inputs, attrs):
-    return [Spec(TensorShape([None]), _dt.string), Spec(inputs[1].shape, _dt.int64)]
-
-
-StringNGrams = defop("StringNGrams", inputs=("data", "data_splits"), multi_output=True, kernel=_ngrams_kernel,
-                     infer=_ngrams_infer, grad=NO_GRADIENT,
-                     doc="Per ragged row, its n-grams of each width in turn, joined by separator.")
 
 
 def unicode_split(input):
