@@ -175,3 +175,20 @@ def rank_message(rank, eager_message, expected=4):
     if state.graph is not None:
         return f"Shape must be rank {expected} but is rank {rank}"
     return eager_message
+
+
+def building_graph() -> bool:
+    """Whether the rule runs for graph building (TensorFlow's shape function, whose refusals are
+    ValueErrors in its own words) rather than for an eager call or a kernel's failure (the kernel's
+    InvalidArgumentError words). A check that TensorFlow's shape function leaves to the kernel is
+    skipped while building, so that the traced call fails when it runs, with the kernel's class."""
+    return state.graph is not None
+
+
+def refuse(eager_message, graph_message=None):
+    """Raises a rule's refusal in the words of the mode (see `building_graph`): `graph_message` None
+    means TensorFlow's shape function lets the call through and its kernel refuses it at run time."""
+    if state.graph is None:
+        raise InvalidArgumentError(None, None, eager_message)
+    if graph_message is not None:
+        raise InvalidArgumentError(None, None, graph_message)

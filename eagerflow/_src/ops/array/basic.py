@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.convert import convert_to_tensor, to_array
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
@@ -59,12 +60,17 @@ def constant(value, dtype=None, shape=None, name="Const"):
         arr = to_array(value, dtype, strict=True) if dtype is not None else to_array(value)
     if shape is not None:
         target = tuple(int(d) for d in shape)
+        negative = [d for d in target if d < 0]
+        if negative:
+            raise ValueError(f"Dimension {negative[0]} must be >= 0")
         if arr.size == 1:
             arr = np.full(target, arr.reshape(()), dtype=arr.dtype)
         elif arr.size == int(np.prod(target)):
             arr = arr.reshape(target)
+        elif state.graph is not None:
+            raise TypeError(f"Expected Tensor's shape: {target}, but got {arr.shape}.")
         else:
-            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {value!r} (converted "
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {arr} (converted "
                             f"from {value!r}) has {arr.size} elements, but got `shape` {tuple(target)} with "
                             f"{int(np.prod(target))} elements).")
     return bind(Const, (), {"value": arr, "dtype": _dt.from_numpy(arr.dtype)})
@@ -220,17 +226,30 @@ OnesLike = defop("OnesLike", grad=lambda op, g: None, infer=R.unary(),
 
 
 def _fill_infer(inputs, attrs):
+    dims_shape, value_shape = inputs[0].shape, inputs[1].shape
+    if dims_shape.rank not in (None, 1):
+        R.refuse(f"dims must represent a vector, got shape {R.fmt_dims(dims_shape)}",
+                 f"Shape must be rank 1 but is rank {dims_shape.rank}")
+    if value_shape.rank not in (None, 0):
+        R.refuse(f"value must represent a scalar, got shape {R.fmt_dims(value_shape)}",
+                 f"Shape must be rank 0 but is rank {value_shape.rank}")
     dims = static_ints(inputs[0])
     if dims is None:
-        n = inputs[0].shape[0] if inputs[0].shape.rank == 1 else None
+        n = dims_shape[0] if dims_shape.rank == 1 else None
         return [Spec(TensorShape(None if n is None else [None] * n), inputs[1].dtype)]
-    if any(d < 0 for d in dims):
-        raise InvalidArgumentError(None, None, f"Fill dimensions must be >= 0, got {dims}")
+    negative = [d for d in dims if d < 0]
+    if negative:
+        R.refuse(f"Dimension {negative[0]} must be >= 0", "Fill dimensions must be >= 0")
     return [Spec(TensorShape(dims), inputs[1].dtype)]
 
 
-Fill = defop("Fill", inputs=("dims", "value"), infer=_fill_infer,
-             kernel=lambda dims, value: np.full(tuple(int(d) for d in dims), value, dtype=np.asarray(value).dtype),
+def _fill_kernel(dims, value):
+    if np.ndim(value) != 0:  # NumPy would broadcast it
+        raise ValueError("value must be a scalar")
+    return np.full(tuple(int(d) for d in dims), value, dtype=np.asarray(value).dtype)
+
+
+Fill = defop("Fill", inputs=("dims", "value"), infer=_fill_infer, kernel=_fill_kernel,
              grad=lambda op, g: (None, _reduce.reduce_sum(g)))
 
 
@@ -258,14 +277,32 @@ def fill(dims, value, name=None):
     return bind(Fill, (dims, as_tensor(value)))
 
 
+def _filled_shape(shape):
+    """The shape argument of tf.zeros and tf.ones. A Python value that is not integers is converted
+    to int32 as TensorFlow does, raising its TypeError for text and floats; except while tracing,
+    where TensorFlow builds a small filled tensor (under 1000 elements) as a constant and truncates
+    Python floats in its shape (`tf.ones([2.5])` has shape [2] in a tf.function)."""
+    listed = [shape] if isinstance(shape, (numbers.Number, str, bytes)) else shape
+    if not isinstance(listed, (list, tuple)) or not any(
+            isinstance(d, (str, bytes)) or (isinstance(d, numbers.Number) and not isinstance(d, numbers.Integral))
+            for d in listed):
+        return shape
+    if state.graph is not None and shape is listed and all(isinstance(d, numbers.Real) for d in listed) \
+            and np.prod(listed) < 1000:
+        return [int(d) for d in listed]
+    convert_to_tensor(shape, dtype=_dt.int32)  # TensorFlow's TypeError, in the words of the mode
+    return shape
+
+
 def zeros(shape, dtype=_dt.float32, name=None):
     dtype = _dt.as_dtype(dtype)
-    return fill(shape, convert_to_tensor(np.zeros((), dtype.np_dtype) if dtype is not _dt.string else b""))
+    zero = np.zeros((), dtype.np_dtype) if dtype is not _dt.string else b""
+    return fill(_filled_shape(shape), convert_to_tensor(zero))
 
 
 def ones(shape, dtype=_dt.float32, name=None):
     dtype = _dt.as_dtype(dtype)
-    return fill(shape, convert_to_tensor(np.ones((), dtype.np_dtype)))
+    return fill(_filled_shape(shape), convert_to_tensor(np.ones((), dtype.np_dtype)))
 
 
 # --- Identity, StopGradient ------------------------------------------------------------------
