@@ -192,3 +192,22 @@ def refuse(eager_message, graph_message=None):
         raise InvalidArgumentError(None, None, eager_message)
     if graph_message is not None:
         raise InvalidArgumentError(None, None, graph_message)
+
+
+def merge_shapes(a: TensorShape, b: TensorShape) -> TensorShape:
+    """Two partial shapes that must be one, merged as TensorFlow's shape functions merge them, and
+    refused in their words ("Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes are
+    [2] and [3]." or "Shapes must be equal rank, but are 1 and 2")."""
+    if a.rank is None:
+        return b
+    if b.rank is None:
+        return a
+    if a.rank != b.rank:
+        raise InvalidArgumentError(None, None, f"Shapes must be equal rank, but are {a.rank} and {b.rank}")
+    dims = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x is not None and y is not None and x != y:
+            raise InvalidArgumentError(None, None, f"Dimension {i} in both shapes must be equal, but are {x} and "
+                                                   f"{y}. Shapes are {fmt_dims(a)} and {fmt_dims(b)}.")
+        dims.append(x if x is not None else y)
+    return TensorShape(dims)
