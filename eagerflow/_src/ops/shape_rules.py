@@ -23,7 +23,8 @@ def fmt_dims(shape: TensorShape) -> str:
 
 
 def broadcast_shape(a: TensorShape, b: TensorShape) -> TensorShape:
-    """NumPy/TensorFlow broadcasting of two static shapes; raises on a definite mismatch."""
+    """NumPy/TensorFlow broadcasting of two static shapes; raises on a definite mismatch (in the words
+    of the mode: the kernel's "Incompatible shapes", the shape function's "Dimensions must be equal")."""
     if a.rank is None or b.rank is None:
         return TensorShape(None)
     da, db = list(a), list(b)
@@ -43,7 +44,8 @@ def broadcast_shape(a: TensorShape, b: TensorShape) -> TensorShape:
         elif x == y:
             out.append(x)
         else:
-            raise InvalidArgumentError(None, None, f"Incompatible shapes: {fmt_dims(a)} vs. {fmt_dims(b)}")
+            refuse(f"Incompatible shapes: {fmt_dims(a)} vs. {fmt_dims(b)}",
+                   f"Dimensions must be equal, but are {x} and {y}")
     return TensorShape(out)
 
 

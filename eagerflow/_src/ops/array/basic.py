@@ -153,10 +153,17 @@ def _transpose_infer(inputs, attrs):
     p = static_ints(perm)
     if x.shape.rank is None or p is None:
         return [Spec(TensorShape(None if p is None else [None] * len(p)), x.dtype)]
-    if sorted(p) != list(range(x.shape.rank)):
-        raise InvalidArgumentError(None, None, f"transpose expects a vector of size {x.shape.rank}. But input(1) "
-                                               f"is a vector of size {len(p)}" if len(p) != x.shape.rank else
-                                   f"{p} is not a valid permutation of 0..{x.shape.rank - 1}")
+    n = x.shape.rank
+    if len(p) != n:
+        R.refuse(f"transpose expects a vector of size {n}. But input(1) is a vector of size {len(p)}",
+                 f"Dimension must be {n} but is {len(p)}")
+    outside = next((d for d in p if not 0 <= d < n), None)
+    if outside is not None:  # (TensorFlow's shape function leaves this to the kernel too)
+        R.refuse(f"{outside} is out of range [0 .. {n})")
+        return [Spec(TensorShape([None] * n), x.dtype)]
+    missing = next((d for d in range(n) if d not in p), None)
+    if missing is not None:
+        R.refuse(f"{missing} is missing from {{{','.join(str(d) for d in p)}}}.")
     return [Spec(TensorShape([x.shape[i] for i in p]), x.dtype)]
 
 
@@ -327,6 +334,12 @@ def _select_infer(inputs, attrs):
     c, x, y = inputs
     R.check_input_dtype("SelectV2", inputs, 0, _dt.bool_)
     R.check_same_dtype("SelectV2", (x, y), first_index=1)
+    if not R.building_graph():  # the kernel's words name all three shapes
+        try:
+            R.broadcast_shape(R.broadcast_shape(c.shape, x.shape), y.shape)
+        except InvalidArgumentError:
+            raise InvalidArgumentError(None, None, f"condition {R.fmt_dims(c.shape)}, then {R.fmt_dims(x.shape)}, "
+                                                   f"and else {R.fmt_dims(y.shape)} must be broadcastable") from None
     shape = R.broadcast_shape(R.broadcast_shape(c.shape, x.shape), y.shape)
     return [Spec(shape, x.dtype)]
 
@@ -392,9 +405,10 @@ def _squeeze_dims(shape, dims):
     if shape.rank is None:
         return None
     r = shape.rank
-    for d in dims:
+    for i, d in enumerate(dims):
         if not -r <= d < r:
-            raise InvalidArgumentError(None, None, f"Tried to squeeze dim index {d} for tensor with {r} dimensions.")
+            R.refuse(f"Tried to squeeze dim index {d} for tensor with {r} dimensions.",
+                     f"squeeze_dims[{i}] not in [{-r},{r}).")
     wanted = {d % r for d in dims}
     out = []
     for i, n in enumerate(shape):
@@ -433,7 +447,8 @@ def squeeze(input, axis=None, name=None):
 
 def _expand_axis(axis, r):
     if not -1 - r <= axis <= r:
-        raise InvalidArgumentError(None, None, f"Tried to expand dim index {axis} for tensor with {r} dimensions.")
+        R.refuse(f"Tried to expand dim index {axis} for tensor with {r} dimensions.",
+                 f"dim {axis} not in the interval [{-1 - r}, {r}].")
     return axis + r + 1 if axis < 0 else axis
 
 

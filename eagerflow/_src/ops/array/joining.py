@@ -45,6 +45,8 @@ def _pack_infer(inputs, attrs):
     dtype = R.check_same_dtype("Pack", inputs)
     shape = inputs[0].shape
     for i, t in enumerate(inputs[1:], start=1):
+        if R.building_graph():  # TensorFlow's shape function merges the shapes, in its words
+            shape = R.merge_shapes(shape, t.shape)
         if not shape.is_compatible_with(t.shape):
             raise InvalidArgumentError(
                 None, None, f"Shapes of all inputs must match: values[0].shape = {R.fmt_dims(inputs[0].shape)} != "
@@ -85,8 +87,8 @@ def _unpack_infer(inputs, attrs):
     dims = list(s)
     n = dims.pop(axis)
     if n is not None and n != attrs["num"]:
-        raise InvalidArgumentError(None, None, f"Input shape axis {axis} must equal {attrs['num']}, got shape "
-                                               f"{R.fmt_dims(s)}")
+        R.refuse(f"Input shape axis {axis} must equal {attrs['num']}, got shape {R.fmt_dims(s)}",
+                 f"Dimension must be {attrs['num']} but is {n}")
     return [Spec(TensorShape(dims), inputs[0].dtype)] * attrs["num"]
 
 
@@ -362,12 +364,14 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 # --- Tile ----------------------------------------------------------------------------------------
 
 def _tile_check(rank, multiples):
+    """Tile's checks; while building a graph only the length's (TensorFlow's shape function lets a
+    negative multiple through to the kernel)."""
     if len(multiples) != rank:
-        raise InvalidArgumentError(None, None, f"Expected multiples argument to be a vector of length {rank} but "
-                                               f"got length {len(multiples)}")
+        R.refuse(f"Expected multiples argument to be a vector of length {rank} but got length {len(multiples)}",
+                 f"Shape must be rank {rank} but is rank {len(multiples)}")
     for i, m in enumerate(multiples):
         if m < 0:
-            raise InvalidArgumentError(None, None, f"Expected multiples[{i}] >= 0, but got {m}")
+            R.refuse(f"Expected multiples[{i}] >= 0, but got {m}")
 
 
 def _tile_kernel(x, multiples):
@@ -385,7 +389,7 @@ def _tile_infer(inputs, attrs):
     if m is None:
         return [Spec(TensorShape([None] * x.shape.rank), x.dtype)]
     _tile_check(x.shape.rank, m)
-    return [Spec(TensorShape([None if d is None else d * k for d, k in zip(x.shape, m)]), x.dtype)]
+    return [Spec(TensorShape([None if d is None or k < 0 else d * k for d, k in zip(x.shape, m)]), x.dtype)]
 
 
 def _tile_grad(op, g):

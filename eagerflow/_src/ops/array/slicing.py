@@ -136,6 +136,8 @@ def _check_spec_inputs(op_name, begin, end, strides):
     for t in (begin, end, strides):
         if t.dtype not in _INDEX_TYPES:
             R.check_dtype_in(op_name, t.dtype, _INDEX_TYPES, "begin")
+    if R.building_graph():  # TensorFlow's shape function merges the three shapes, in its words
+        R.merge_shapes(R.merge_shapes(begin.shape, end.shape), strides.shape)
     lengths = {t.shape[0] for t in (begin, end, strides) if t.shape.rank == 1 and t.shape[0] is not None}
     if len(lengths) > 1:
         raise _err("Expected begin, end, and strides to be 1D equal size tensors, but got shapes "
