@@ -213,3 +213,12 @@ def merge_shapes(a: TensorShape, b: TensorShape) -> TensorShape:
                                                    f"{y}. Shapes are {fmt_dims(a)} and {fmt_dims(b)}.")
         dims.append(x if x is not None else y)
     return TensorShape(dims)
+
+
+def graph_shape_from_values(dims) -> TensorShape:
+    """A shape-valued input's known values as TensorFlow's shape functions read them: -1 is an
+    unknown size, anything below refused ("Invalid value in tensor used for shape: -3")."""
+    bad = next((d for d in dims if d < -1), None)
+    if bad is not None:
+        raise InvalidArgumentError(None, None, f"Invalid value in tensor used for shape: {bad}")
+    return TensorShape([None if d == -1 else d for d in dims])

@@ -115,35 +115,82 @@ def rank(input, name=None):
 def _reshape_infer(inputs, attrs):
     x, shp = inputs
     R.check_dtype_in("Reshape", shp.dtype, (_dt.int32, _dt.int64), "shape", attr="Tshape")
+    if shp.shape.rank not in (None, 1):
+        R.refuse(f"sizes input must be 1-D, not {R.fmt_dims(shp.shape)}",
+                 f"Shape must be rank 1 but is rank {shp.shape.rank}")
     dims = static_ints(shp)
     if dims is None:
         n = shp.shape[0] if shp.shape.rank == 1 else None
         return [Spec(TensorShape(None if n is None else [None] * n), x.dtype)]
-    if sum(d == -1 for d in dims) > 1:
-        raise InvalidArgumentError(None, None, "Only one input size may be -1, not both 0 and 1")
+    unknown = _check_reshape_sizes(dims)
+    if unknown is None:  # several -1: TensorFlow's shape function leaves it to the kernel
+        return [Spec(TensorShape([None if d == -1 else d for d in dims]), x.dtype)]
     total = x.shape.num_elements()
     known = int(np.prod([d for d in dims if d != -1])) if dims else 1
-    if -1 in dims:
+    if unknown >= 0:
         if total is None:
             return [Spec(TensorShape([None if d == -1 else d for d in dims]), x.dtype)]
-        if known == 0 or total % known:
-            raise InvalidArgumentError(None, None, f"Input to reshape is a tensor with {total} values, but the "
-                                                   f"requested shape requires a multiple of {known}")
-        return [Spec(TensorShape([total // known if d == -1 else d for d in dims]), x.dtype)]
+        if known == 0 and total:
+            shown = "[" + ",".join("?" if d == -1 else str(d) for d in dims) + "]"
+            R.refuse(f"Input to reshape is a tensor with {total} values, but the requested shape has 0",
+                     f"Cannot reshape a tensor with {total} elements to shape {shown} (0 elements)")
+        if known and total % known:
+            R.refuse(f"Input to reshape is a tensor with {total} values, but the requested shape requires a "
+                     f"multiple of {known}", f"Dimension size must be evenly divisible by {known} but is {total}")
+        return [Spec(TensorShape([(total // known if known else 0) if d == -1 else d for d in dims]), x.dtype)]
     if total is not None and total != known:
-        raise InvalidArgumentError(None, None, f"Input to reshape is a tensor with {total} values, but the "
-                                               f"requested shape has {known}")
+        R.refuse(f"Input to reshape is a tensor with {total} values, but the requested shape has {known}",
+                 f"Cannot reshape a tensor with {total} elements to shape {R.fmt_dims(TensorShape(dims))} "
+                 f"({known} elements)")
     return [Spec(TensorShape(dims), x.dtype)]
 
 
-Reshape = defop("Reshape", inputs=("tensor", "shape"), infer=_reshape_infer,
-                kernel=lambda x, s: np.reshape(x, tuple(int(d) for d in s)),
+def _check_reshape_sizes(dims):
+    """Reshape's checks of the requested sizes, in TensorFlow's order and words: the position of the
+    one -1 (-1 for none), or None for several while building a graph (refused when it runs)."""
+    unknown = -1
+    for i, d in enumerate(dims):
+        if d == -1:
+            if unknown >= 0:
+                R.refuse(f"Only one input size may be -1, not both {unknown} and {i}")
+                return None
+            unknown = i
+        elif d < 0:
+            R.refuse(f"Size {i} must be non-negative, not {d}", f"Invalid value in tensor used for shape: {d}")
+    return unknown
+
+
+def _reshape_kernel(x, sizes):
+    sizes = tuple(int(d) for d in sizes)
+    if sizes and min(sizes) < -1:  # NumPy takes any negative size for the unknown one
+        raise ValueError("negative size")
+    return np.reshape(x, sizes)
+
+
+Reshape = defop("Reshape", inputs=("tensor", "shape"), infer=_reshape_infer, kernel=_reshape_kernel,
                 grad=lambda op, g: (reshape(g, shape(op.inputs[0])), None))
 
 
 def reshape(tensor, shape, name=None):
     x = as_tensor(tensor)
+    if state.graph is not None:
+        if shape is None:  # TensorFlow names the argument it failed to convert while building a graph
+            raise ValueError("Tried to convert 'shape' to a tensor and failed. Error: None values not supported.")
+        if _keeps_static_shape(x, shape):
+            return identity(x)
     return bind(Reshape, (x, as_int_tensor(shape)))
+
+
+def _keeps_static_shape(x, shape) -> bool:
+    """A traced reshape to a Python shape of several -1 that the input's known shape already has
+    (`tf.reshape(x, [-1, -1])` of a [2, 3] tensor): TensorFlow's graph gives the input back (its
+    shape function fills the unknown sizes from the input and the graph optimizer drops a reshape
+    to the same shape), where eagerly the kernel refuses the two -1."""
+    if not isinstance(shape, (list, tuple)) or not x.shape.is_fully_defined() or len(shape) != x.shape.rank:
+        return False
+    if not all(isinstance(d, numbers.Integral) for d in shape) or sum(d == -1 for d in shape) < 2:
+        return False
+    return all(d == -1 or d == n for d, n in zip(shape, x.shape.as_list()))
 
 
 # --- Transpose ---------------------------------------------------------------------------------
