@@ -67,7 +67,7 @@ def check_same_dtype(op_name: str, inputs, first_index: int = 0, list_input: boo
             raise InvalidArgumentError(
                 None, None,
                 f"cannot compute {op_name} as input #{first_index + i}(zero-based) was expected to be a "
-                f"{_tf_type_word(first)} tensor but is a {_tf_type_word(t.dtype)} tensor [Op:{op_name}]")
+                f"{tf_type_word(first)} tensor but is a {tf_type_word(t.dtype)} tensor [Op:{op_name}]")
     return first
 
 
@@ -83,7 +83,7 @@ def _graph_dtype_message(op_name, i, got, expected, base=0):
 _CPP_TYPE_WORD = {"float32": "float", "float64": "double", "float16": "half"}
 
 
-def _tf_type_word(dtype: _dt.DType) -> str:
+def tf_type_word(dtype: _dt.DType) -> str:
     """The name TensorFlow's C++ messages use for a dtype (DataTypeString)."""
     return _CPP_TYPE_WORD.get(dtype.name, dtype.name)
 
@@ -101,7 +101,7 @@ def check_dtype_in(op_name: str, dtype: _dt.DType, allowed, arg: str | None = No
         eager_names = ", ".join(_CPP_TYPE_WORD.get(n, n) for n in listed)
         graph_names = ", ".join(listed)
         raise InputTypeError(
-            f"Value for attr '{attr}' of {_tf_type_word(dtype)} is not in the list of allowed values: {eager_names}\n"
+            f"Value for attr '{attr}' of {tf_type_word(dtype)} is not in the list of allowed values: {eager_names}\n"
             f"\t; NodeDef: {{{{node {op_name}}}}}; Op<name={op_name}; signature={arg}:{attr} -> y:T> [Op:{op_name}]",
             f"Value passed to parameter '{arg}' has DataType {dtype.name} not in list of allowed values: "
             f"{graph_names}")
@@ -125,7 +125,7 @@ def check_input_dtype(op_name: str, inputs, index: int, expected: _dt.DType):
         arg = names[index] if index < len(names) else f"#{index}"
         raise InputTypeError(
             f"cannot compute {op_name} as input #{index}(zero-based) was expected to be a "
-            f"{_tf_type_word(expected)} tensor but is a {_tf_type_word(got)} tensor [Op:{op_name}]",
+            f"{tf_type_word(expected)} tensor but is a {tf_type_word(got)} tensor [Op:{op_name}]",
             f"Input '{arg}' of '{op_name}' Op has type {got.name} that does not match expected type of "
             f"{expected.name}.")
 

@@ -15,7 +15,7 @@ import numpy as np
 from ...core import dtypes as _dt
 from ...core.context import state
 from ...core.convert import convert_to_tensor, to_array
-from ...core.errors import InvalidArgumentError
+from ...core.errors import InvalidArgumentError, UnimplementedError
 from ...core.shape import TensorShape
 from ...core.tensor import Tensor
 from ...core.variant import VariantValue
@@ -580,10 +580,9 @@ def _cast_grad(op, g):
 
 
 def _cast_kernel(x, DstT):
-    if DstT is _dt.string:
-        raise InvalidArgumentError(None, None, "Cast to string is not supported")
-    if x.dtype == object:
-        raise InvalidArgumentError(None, None, f"Cast string to {DstT.name} is not supported")
+    if DstT is _dt.string or x.dtype == object:  # TensorFlow registers no such kernel (it has tf.strings)
+        source = "string" if x.dtype == object else R.tf_type_word(_dt.as_dtype(x.dtype))
+        raise UnimplementedError(None, None, f"Cast {source} to {R.tf_type_word(DstT)} is not supported")
     if x.dtype.kind == "c" and not DstT.is_complex:  # TensorFlow keeps the real part, silently
         x = x.real
     return _dt.cast_array(x, DstT)  # bfloat16 either way as TensorFlow rounds it, not as ml_dtypes does
