@@ -231,6 +231,17 @@ def _invariant_specs(flat_vars, shape_invariants):
     return specs
 
 
+def _check_bare_result(out, structure):
+    """A body that returns one tensor for a list of loop variables, eagerly: TensorFlow takes it
+    apart along its first axis, so that a vector of another length than the list is a structure
+    mismatch, in its words. (One value for a one-item list passes here, as a scalar or a one-row
+    tensor, where TensorFlow refuses a scalar it cannot iterate and unpacks the one row.)"""
+    rows = out.shape[0] if isinstance(out, Tensor) and out.shape.rank else None
+    if rows is not None and rows != len(structure) or (len(structure) != 1 and rows is None):
+        raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst structure: "
+                         f"{structure!r}\n\nSecond structure: {out!r}")
+
+
 def _check_body_outputs(body, specs, flat_vars):
     if len(body.outputs) != len(specs):
         raise ValueError(f"The body of tf.while_loop returned {len(body.outputs)} values for {len(specs)} loop "
@@ -242,7 +253,7 @@ def _check_body_outputs(body, specs, flat_vars):
                             f"<dtype: '{out.dtype.name}'> after 1 iteration. {name} type should remain constant.")
         if not spec.shape.is_subtype_of(spec.shape) or not out.shape.is_subtype_of(spec.shape):
             raise ValueError(
-                f"Input tensor '{name}' enters the loop with shape {spec.shape}, but has shape {out.shape} after "
+                f"Input tensor `{name}` enters the loop with shape {spec.shape}, but has shape {out.shape} after "
                 f"one iteration. To allow the shape to vary across iterations, use the `shape_invariants` "
                 f"argument of tf.while_loop to specify a less-specific shape.")
 
@@ -265,12 +276,18 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         packed = pack(flat)
         return fn(packed) if single else fn(*packed)
 
+    eager = state.graph is None
+
     def body_flat(*flat):
         out = call(body, list(flat))
         if single and not isinstance(out, (list, tuple)):
             out = [out]
-        elif isinstance(structure, (list, tuple)) and len(structure) == 1 and not isinstance(out, (list, tuple)):
+        elif isinstance(structure, (list, tuple)) and not isinstance(out, (list, tuple)):
+            if eager:  # (a traced loop takes the one tensor as the one loop variable)
+                _check_bare_result(out, structure)
             out = [out]
+        elif not single:
+            nest.assert_same_structure(structure, out, check_types=False, expand_composites=True)
         return nest.flatten(out, expand_composites=True)
 
     if state.graph is None:  # eager: a Python loop (a tape records each iteration's ops)

@@ -328,7 +328,7 @@ def fill(dims, value, name=None):
     dims = as_int_tensor(listed)  # Python ints: int32, or int64 when one does not fit (an impossible size)
     if dims.shape.rank == 0:
         dims = reshape(dims, [1])
-    return bind(Fill, (dims, as_tensor(value)))
+    return bind(Fill, (dims, as_tensor(value)), _NO_ATTRS, name)
 
 
 def _filled_shape(shape):
@@ -351,12 +351,12 @@ def _filled_shape(shape):
 def zeros(shape, dtype=_dt.float32, name=None):
     dtype = _dt.as_dtype(dtype)
     zero = np.zeros((), dtype.np_dtype) if dtype is not _dt.string else b""
-    return fill(_filled_shape(shape), convert_to_tensor(zero))
+    return fill(_filled_shape(shape), convert_to_tensor(zero), name=name or "zeros")  # TensorFlow's node name
 
 
 def ones(shape, dtype=_dt.float32, name=None):
     dtype = _dt.as_dtype(dtype)
-    return fill(_filled_shape(shape), convert_to_tensor(np.ones((), dtype.np_dtype)))
+    return fill(_filled_shape(shape), convert_to_tensor(np.ones((), dtype.np_dtype)), name=name or "ones")
 
 
 # --- Identity, StopGradient ------------------------------------------------------------------
