@@ -16,11 +16,13 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core import nest
 from ..core.context import state
+from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape, as_shape
 from ..core.tensor import EagerTensor, Tensor
 from ..core.variant import VariantValue
 from ..ops.operands import as_tensor
 from ..ops.registry import Spec, bind, defop
+from ..ops.shape_rules import fmt_dims, tf_type_word
 from . import subgraph
 from .loop_history import while_grad_grad
 
@@ -231,6 +233,18 @@ def _invariant_specs(flat_vars, shape_invariants):
     return specs
 
 
+def _check_condition(result):
+    """TensorFlow's refusals of a traced loop condition that is not one bool: its class and words,
+    from the LoopCond node it builds (a dtype) and the loop's Switch (a shape)."""
+    if result.dtype is not _dt.bool_:
+        raise InvalidArgumentError(None, None, f"Input 'input' passed {tf_type_word(result.dtype)} expected bool "
+                                               f"while building NodeDef 'while/LoopCond' using Op<name=LoopCond; "
+                                               f"signature=input:bool -> output:bool>")
+    if result.shape.rank not in (None, 0):
+        raise InvalidArgumentError(None, None, f"The second input must be a scalar, but it has shape "
+                                               f"{fmt_dims(result.shape)}")
+
+
 def _check_bare_result(out, structure):
     """A body that returns one tensor for a list of loop variables, eagerly: TensorFlow takes it
     apart along its first axis, so that a vector of another length than the list is a structure
@@ -298,8 +312,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         return pack(values)
     specs = _invariant_specs(flat_vars, shape_invariants)
     cond_b = subgraph.trace(lambda *xs: call(cond, list(xs)), specs, "while_cond")
-    if len(cond_b.outputs) != 1 or cond_b.outputs[0].dtype is not _dt.bool_:
+    if len(cond_b.outputs) != 1:
         raise TypeError("The condition of tf.while_loop must return a single boolean tensor.")
+    _check_condition(cond_b.outputs[0])
     body_b = subgraph.trace(body_flat, specs, "while_body")
     _check_body_outputs(body_b, specs, flat_vars)
     externals, stateful = subgraph.share_externals(cond_b, body_b)
