@@ -3,112 +3,30 @@ mode: test_bad_input.py marks them xfail(strict=True), so that a row fixed must 
 row not listed must keep matching). Most traced ones are graph-mode shape-inference wording; a few
 rows differ by TensorFlow build details (MKL kernels named in messages, MKL refusing a conv2d_transpose).
 """
-# Rows whose eager answer depends on what ran before: the first call of an op answers with its shape
-# rule's words, later ones (bind caches the rule's verdict per dtype and rank) with its kernel's, which
-# are TensorFlow's. Marked xfail without strict, so the run order of the whole suite does not matter.
+# Rows whose eager answer depends on what ran before (marked xfail without strict, so the run order of
+# the whole suite does not matter). None now: a first eager call that its rule refuses answers with the
+# kernel's error where the kernel refuses too, as later calls with a cached verdict do (ops/validation.py).
 ORDER_DEPENDENT = {
-    "one_hot_neg_depth": ("eager",),
 }
 
 OPEN = {
-    "add_shapes": ('traced',),
-    "batch_norm_shapes": ('traced',),
-    "bitcast_size": ('traced',),
-    "broadcast_to_bad": ('traced',),
-    "case_no_pairs": ('eager', 'traced'),
-    "cast_float_to_str": ('eager', 'traced'),
-    "cast_str_to_float": ('eager', 'traced'),
-    "concat_axis_out": ('traced',),
-    "concat_empty": ('eager', 'traced'),
-    "concat_float_axis": ('eager', 'traced'),
-    "concat_ranks": ('traced',),
-    "concat_shapes": ('traced',),
-    "cond_dtypes": ('traced',),
-    "cond_pred_float": ('eager', 'traced'),
-    "cond_structures": ('traced',),
-    "constant_huge_int": ('traced',),
-    "constant_list_none": ('traced',),
-    "constant_mixed_str_int": ('traced',),
-    "constant_ragged": ('traced',),
-    "constant_ragged_deep": ('traced',),
-    "constant_shape_mismatch": ('eager', 'traced'),
-    "constant_shape_neg": ('eager', 'traced'),
+    "concat_empty": ('eager',),  # eager: TF's words are its kernel registry's (qint32 only)
+    "cond_pred_float": ('traced',),  # same class; TF names its node 'cond/switch_pred/_2'
+    "cond_structures": ('traced',),  # TF: an internal assert fails (AssertionError '[2, 1]')
     # MKL's kernel name (_MklNativeConv2D) in TensorFlow's message; eagerflow names the op, Conv2D
     "conv2d_dtypes": ('eager',),
     # TensorFlow's MKL kernel answers a bogus [1,4,4,2]; its reference kernel (and eagerflow) an empty [1,0,0,3]
     "conv2d_too_big": ('eager',),
     # MKL's AbortedError; TensorFlow's reference kernel refuses the sizes with InvalidArgumentError, as eagerflow does
     "conv2d_transpose_shape": ('eager', 'traced'),
-    "dataset_map_not_callable": ('eager', 'traced'),
-    "dataset_map_returns_none": ('eager', 'traced'),
-    "dataset_prefetch_neg": ('eager', 'traced'),
-    "dataset_rebatch_ragged": ('eager', 'traced'),
-    "dataset_slices_none": ('eager', 'traced'),
-    "dataset_slices_ragged": ('traced',),
-    "dataset_tensors_none": ('eager', 'traced'),
-    "expand_dims_out": ('traced',),
-    "eye_neg": ('eager', 'traced'),
-    "eye_str": ('eager', 'traced'),
-    "fill_neg": ('eager', 'traced'),
-    "fill_nonscalar_value": ('eager', 'traced'),
-    "gather_nd_too_deep": ('traced',),
-    "gather_neg": ('eager', 'traced'),
-    "gather_out_of_range": ('eager', 'traced'),
-    "linspace_num_float": ('eager', 'traced'),
-    "linspace_num_neg": ('eager', 'traced'),
-    "linspace_num_str": ('eager', 'traced'),
-    "one_hot_neg_depth": ('eager', 'traced'),
-    "ones_float_shape": ('traced',),
-    "pad_neg": ('traced',),
-    "pad_wrong_shape": ('traced',),
+    "dataset_rebatch_ragged": ('eager', 'traced'),  # same class; TF's words differ by its mode
     # eagerflow raises TensorFlow's IndexError as it is; TensorFlow's AutoGraph wraps it in its StagingError
     "parallel_stack_empty": ('traced',),
     # eagerflow's Assert op words its failure as TensorFlow does eagerly, in graphs too (ops/debugging/checks.py)
     "random_crop_big": ('traced',),
-    "range_bool": ('eager', 'traced'),
-    "range_delta_zero": ('traced',),
-    "range_nonscalar": ('eager', 'traced'),
-    "range_str": ('eager', 'traced'),
-    "range_too_big_int": ('traced',),
-    "reshape_matrix_shape": ('eager', 'traced'),
-    "reshape_minus_two": ('eager', 'traced'),
-    "reshape_none": ('traced',),
-    "reshape_not_divisible": ('traced',),
-    "reshape_two_unknown": ('traced',),
-    "reshape_wrong_size": ('traced',),
-    "reshape_zero_unknown": ('eager', 'traced'),
-    "roll_shift_axis_len": ('traced',),
-    "scatter_nd_neg_shape": ('traced',),
-    "split_axis_out": ('eager', 'traced'),
-    "split_float": ('eager', 'traced'),
-    "split_sizes_neg": ('traced',),
-    "split_sizes_sum": ('traced',),
-    "split_two_unknown": ('traced',),
-    "split_uneven": ('traced',),
-    "squeeze_out": ('traced',),
-    "stack_shapes": ('traced',),
-    "strided_slice_len": ('traced',),
-    "switch_case_empty": ('eager', 'traced'),
-    "switch_case_index_float": ('eager', 'traced'),
-    "tensor_array_gather_out": ('eager', 'traced'),
-    "tensor_array_split_lengths": ('eager',),
-    "tensor_array_str_size": ('eager', 'traced'),
-    "tensor_array_unstack_scalar": ('traced',),
-    "tensor_array_write_dtype": ('traced',),
-    "tensor_array_write_shape": ('traced',),
+    "range_bool": ('eager', 'traced'),  # TF: an internal dtype assert fails (AssertionError)
+    "range_str": ('eager', 'traced'),  # TF: an internal dtype assert fails (AssertionError)
     "tensordot_axes": ('traced',),
-    "tf_slice_len": ('traced',),
-    "tile_neg": ('traced',),
-    "tile_wrong_len": ('traced',),
-    "transpose_perm_dup": ('eager', 'traced'),
-    "transpose_perm_len": ('traced',),
-    "unstack_num_wrong": ('traced',),
-    "where_shapes": ('eager', 'traced'),
-    "while_body_arity": ('traced',),
-    "while_cond_float": ('traced',),
-    "while_cond_nonscalar": ('traced',),
-    "while_shape_change": ('eager', 'traced'),
-    "while_structure_change": ('eager', 'traced'),
-    "zeros_neg_shape": ('eager', 'traced'),
-    "zeros_str_shape": ('eager', 'traced'),
+    "while_body_arity": ('traced',),  # Python's TypeError, naming AutoGraph's function
+    "while_cond_float": ('traced',),  # same class; TF names its node 'while/LoopCond/_8'
 }

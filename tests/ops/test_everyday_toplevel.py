@@ -51,8 +51,14 @@ def test_roll(mode):
     assert run(mode, lambda: tf.roll(tf.range(5), [1, 2], [0, 0]))[0] == [2, 3, 4, 0, 1]  # shifts of one axis add
     with pytest.raises(tf.errors.InvalidArgumentError, match="axis 1 is out of range"):
         run(mode, lambda: tf.roll(tf.range(5), 1, 1))
-    with pytest.raises(tf.errors.InvalidArgumentError, match="shift and axis must have the same size"):
-        run(mode, lambda x: tf.roll(x, [1, 2], [0]), X)
+    # TF 2.21: eagerly the kernel's InvalidArgumentError; while tracing Roll's shape function's ValueError
+    if mode == "eager":
+        with pytest.raises(tf.errors.InvalidArgumentError, match="shift and axis must have the same size"):
+            run(mode, lambda x: tf.roll(x, [1, 2], [0]), X)
+    else:
+        with pytest.raises(ValueError, match=re.escape("Dimension 0 in both shapes must be equal, but are 2 and 1. "
+                                                       "Shapes are [2] and [1].")):
+            run(mode, lambda x: tf.roll(x, [1, 2], [0]), X)
 
 
 def test_roll_with_a_shift_known_only_when_running_and_its_gradient():

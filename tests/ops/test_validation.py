@@ -19,7 +19,7 @@ import eagerflow as tf
 from eagerflow._src.core.errors import InternalError
 from eagerflow._src.ops.nn import basic as _nn
 from eagerflow._src.ops import validation
-from eagerflow._src.ops.registry import OpDef, Spec, bind
+from eagerflow._src.ops.registry import OpDef, Spec, bind, static_value
 
 IAE = tf.errors.InvalidArgumentError
 
@@ -149,6 +149,41 @@ def test_size_errors_after_a_cached_verdict_still_use_tensorflows_words():
     tf.add(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0]))
     with pytest.raises(IAE, match=re.escape("Incompatible shapes: [2] vs. [3] [Op:AddV2]")):
         tf.add(tf.constant([1.0, 2.0]), tf.constant([1.0, 2.0, 3.0]))
+
+
+def _refusing_op():
+    """An op whose rule and kernel both refuse a negative size, in different words (as one_hot's and
+    resize's did): the rule sizes its output by the value, the kernel checks it itself."""
+    def kernel(x, n):
+        if int(n) < 0:
+            raise IAE(None, None, "kernel: n must be non-negative")
+        return np.repeat(x, int(n))
+
+    def infer(inputs, attrs):
+        n = static_value(inputs[1])
+        if n is not None and int(n) < 0:
+            raise IAE(None, None, "rule: n must be non-negative")
+        return [Spec(tf.TensorShape([None]), inputs[0].dtype)]
+    return OpDef("RefusesTwice", kernel=kernel, infer=infer, grad=None, inputs=("x", "n"), multi_output=False,
+                 stateful=False, doc="")
+
+
+def test_a_bad_call_answers_alike_whatever_ran_before():
+    """The first sighting of a key runs the rule, later ones only the kernel: where both refuse, a
+    later call answers with the rule's refusal too, as the first did."""
+    x = tf.constant([1.0])
+    first = _refusing_op()
+    with pytest.raises(IAE, match=re.escape("rule: n must be non-negative [Op:RefusesTwice]")):
+        bind(first, (x, tf.constant(-1)))
+    cached = _refusing_op()
+    assert bind(cached, (x, tf.constant(2))).numpy().tolist() == [1.0, 1.0]
+    with pytest.raises(IAE, match=re.escape("rule: n must be non-negative [Op:RefusesTwice]")):
+        bind(cached, (x, tf.constant(-1)))
+    for good_call_before in (False, True):  # TF 2.21's words, before and after a good call
+        if good_call_before:
+            tf.one_hot([0, 1], 2)
+        with pytest.raises(IAE, match=re.escape("depth must be non-negative, got: -2 [Op:OneHot]")):
+            tf.one_hot([0, 1], -2)
 
 
 def test_kernel_output_dtype_is_checked_against_the_rule():

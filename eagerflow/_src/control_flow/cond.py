@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from ..core import dtypes as _dt
 from ..core import nest
+from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor
 from ..core.variant import VariantValue
 from ..ops.operands import as_tensor
 from ..ops.registry import Spec, bind, defop
+from ..ops.shape_rules import tf_type_word
 from . import subgraph
 from .cond_gradient import NOTHING_KEPT, gradient_branch
 
@@ -87,8 +89,11 @@ def _check_matching(then_b, else_b):
             f"{else_b.structure}\n\nError details:\n{err}") from None
     for i, (a, b) in enumerate(zip(then_b.outputs, else_b.outputs)):
         if a.dtype is not b.dtype:
-            raise TypeError(f"true_fn and false_fn arguments to tf.cond must have the same dtypes: output {i} "
-                            f"is {a.dtype.name} in true_fn but {b.dtype.name} in false_fn.")
+            raise TypeError(
+                "true_fn and false_fn arguments to tf.cond must have the same number, type, and overall "
+                f"structure of return values.\n\ntrue_fn output: {then_b.structure}\nfalse_fn output: "
+                f"{else_b.structure}\n\nError details:\noutput {i} is {a.dtype.name} in true_fn but "
+                f"{b.dtype.name} in false_fn: they have different types")
 
 
 def cond(pred, true_fn=None, false_fn=None, name=None):
@@ -101,12 +106,13 @@ def cond(pred, true_fn=None, false_fn=None, name=None):
         raise TypeError("'false_fn' must be callable.")
     if not isinstance(pred, Tensor):
         pred = as_tensor(pred)
-    if isinstance(pred, EagerTensor):  # eager: plain Python control flow
-        if pred.dtype is not _dt.bool_ or pred.shape.rank != 0:
-            raise ValueError(f"The `pred` argument to tf.cond must be a scalar bool tensor, got {pred!r}")
-        return true_fn() if bool(pred) else false_fn()
-    if pred.dtype is not _dt.bool_:
-        raise TypeError(f"pred must be a bool tensor, got {pred.dtype.name}")
+    if isinstance(pred, EagerTensor):  # eager: plain Python control flow, on the truth of pred as TensorFlow's
+        return true_fn() if bool(pred._value) else false_fn()
+    if pred.dtype is not _dt.bool_:  # TensorFlow's refusal when it builds the conditional's Switch node
+        raise InvalidArgumentError(
+            None, None, f"Input 'pred' passed {tf_type_word(pred.dtype)} expected bool while building NodeDef "
+                        f"'cond/switch_pred' using Op<name=Switch; signature=data:T, pred:bool -> output_false:T, "
+                        f"output_true:T; attr=T:type>")
     if pred.shape.rank not in (None, 0):
         raise ValueError(f"pred must be a scalar, got shape {pred.shape}")
     then_b = subgraph.trace(lambda: true_fn(), [], "cond_true")
@@ -122,8 +128,8 @@ def case(pred_fn_pairs, default=None, exclusive=False, strict=False, name="case"
     """`tf.case`: the first pair whose predicate holds (nested conds, as TensorFlow builds it)."""
     pairs = list(pred_fn_pairs.items()) if isinstance(pred_fn_pairs, dict) else list(pred_fn_pairs)
     if not pairs:
-        if default is None:
-            raise ValueError("tf.case needs at least one (predicate, fn) pair or a default")
+        if default is None:  # TensorFlow takes the last pair apart for its default
+            raise ValueError("not enough values to unpack (expected 2, got 0)")
         return default()
     if default is None:
         *pairs, (last_pred, last_fn) = pairs
@@ -138,10 +144,12 @@ def switch_case(branch_index, branch_fns, default=None, name="switch_case"):
     """`tf.switch_case`: `branch_fns[branch_index]()`, `default` (or the last branch) out of range."""
     fns = [fn for _, fn in sorted(branch_fns.items())] if isinstance(branch_fns, dict) else list(branch_fns)
     if not fns:
-        raise ValueError("branch_fns must not be empty")
+        raise ValueError("Must provide at least one item in 'branch_fns'")
     if default is None:
         default = fns[-1]
     index = as_tensor(branch_index)
+    if not index.dtype.is_integer:
+        raise TypeError(f"'branch_index' must be an integer Tensor, got <dtype: '{index.dtype.name}'>")
     if isinstance(index, EagerTensor):
         i = int(index)
         return fns[i]() if 0 <= i < len(fns) else default()

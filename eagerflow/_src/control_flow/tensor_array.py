@@ -28,6 +28,7 @@ from ..ops.control import lists as L
 from ..ops.array.basic import identity as _identity
 from ..ops.operands import as_int_tensor
 from ..ops.registry import bind, static_value
+from ..ops.shape_rules import fmt_dims, tf_type_word
 
 
 def _static_int(t):
@@ -61,6 +62,12 @@ class TensorArray:
             if not self._dynamic_size:
                 raise ValueError("Size must be provided if handle is not provided")
             size = 0
+        if isinstance(size, (str, bytes)):  # TensorFlow's eager array counts with range(size)
+            if self._eager:
+                raise TypeError(f"'{type(size).__name__}' object cannot be interpreted as an integer")
+            raise TypeError(f"Expected int32 passed to parameter 'num_elements' of op 'TensorListReserve', got "
+                            f"{size!r} of type '{type(size).__name__}' instead. Error: Expected int32, but got "
+                            f"{size} of type '{type(size).__name__}'.")
         size = as_int_tensor(size)
         if self._eager and int(size.numpy()) < 0:
             size = as_int_tensor(0)  # an eager TensorArray of negative size is empty, as in TensorFlow
@@ -126,6 +133,9 @@ class TensorArray:
     def _value(self, value):
         value = convert_to_tensor(value, dtype_hint=self._dtype)
         if value.dtype is not self._dtype:
+            if not self._eager:  # the TensorList kernel's words, as a traced array fails
+                raise InvalidArgumentError(None, None, f"Invalid data types; op elements {tf_type_word(value.dtype)} "
+                                                       f"but list elements {tf_type_word(self._dtype)}")
             raise InvalidArgumentError(None, None, f"TensorArray dtype is {self._dtype.name} but Op is trying to "
                                                    f"write dtype {value.dtype.name} ")
         return value
@@ -137,8 +147,7 @@ class TensorArray:
         if not self._element_shape.is_compatible_with(shape):
             if self._eager:
                 raise ValueError(f"Incompatible shape for value ({shape}), expected ({self._element_shape})")
-            raise ValueError(f"Inconsistent shapes: saw {shape} but expected {self._element_shape} "
-                             f"(and infer_shape=True)")
+            raise ValueError(f"Inconsistent shapes: saw {shape} but expected {self._element_shape} ")
         return self._element_shape.merge_with(shape)
 
     def _eager_size(self):
@@ -205,6 +214,10 @@ class TensorArray:
     def gather(self, indices, name=None):
         """The elements at `indices`, stacked."""
         indices = as_int_tensor(indices)
+        if self._eager:  # TensorFlow's eager array is a Python list, indexed as one
+            size = self._eager_size()
+            if any(i >= size or i < -size for i in np.ravel(indices.numpy())):
+                raise IndexError("list index out of range")
         return bind(L.TensorListGather, (self._flow, indices, self._shape_tensor()), {"element_dtype": self._dtype})
 
     def concat(self, name=None):
@@ -216,6 +229,8 @@ class TensorArray:
         """Replaces the contents with the slices of `value` along its first axis."""
         value = self._value(value)
         if value.shape.rank == 0:
+            if not self._eager:  # the TensorList kernel's refusal, as a traced array fails
+                raise InvalidArgumentError(None, None, "Tensor must be at least a vector, but saw shape: []")
             raise ValueError("Argument `axis` = 0 not in range [0, 0)")
         n = value.shape[0] if value.shape.rank is not None else None
         if self._eager and n is not None and not self._dynamic_size and n > self._eager_size():
@@ -244,6 +259,10 @@ class TensorArray:
         """Replaces the contents with consecutive pieces of `value` of the given `lengths`."""
         value = self._value(value)
         lengths = as_int_tensor(lengths, _dt.int64)
+        if self._eager and value.shape.rank and int(np.sum(lengths.numpy())) != value.shape[0]:
+            raise InvalidArgumentError(None, None, f"Expected sum of lengths to be equal to values.shape[0], but sum "
+                                                   f"of lengths is {int(np.sum(lengths.numpy()))} and value's shape "
+                                                   f"is: {fmt_dims(value.shape)} ")
         rest = value.shape[1:] if value.shape.rank else TensorShape(None)
         shape = self._merged_shape(TensorShape([None]).concatenate(rest)) if rest.rank is not None else \
             self._element_shape

@@ -16,11 +16,13 @@ import numpy as np
 from ..core import dtypes as _dt
 from ..core import nest
 from ..core.context import state
+from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape, as_shape
 from ..core.tensor import EagerTensor, Tensor
 from ..core.variant import VariantValue
 from ..ops.operands import as_tensor
 from ..ops.registry import Spec, bind, defop
+from ..ops.shape_rules import fmt_dims, tf_type_word
 from . import subgraph
 from .loop_history import while_grad_grad
 
@@ -231,6 +233,29 @@ def _invariant_specs(flat_vars, shape_invariants):
     return specs
 
 
+def _check_condition(result):
+    """TensorFlow's refusals of a traced loop condition that is not one bool: its class and words,
+    from the LoopCond node it builds (a dtype) and the loop's Switch (a shape)."""
+    if result.dtype is not _dt.bool_:
+        raise InvalidArgumentError(None, None, f"Input 'input' passed {tf_type_word(result.dtype)} expected bool "
+                                               f"while building NodeDef 'while/LoopCond' using Op<name=LoopCond; "
+                                               f"signature=input:bool -> output:bool>")
+    if result.shape.rank not in (None, 0):
+        raise InvalidArgumentError(None, None, f"The second input must be a scalar, but it has shape "
+                                               f"{fmt_dims(result.shape)}")
+
+
+def _check_bare_result(out, structure):
+    """A body that returns one tensor for a list of loop variables, eagerly: TensorFlow takes it
+    apart along its first axis, so that a vector of another length than the list is a structure
+    mismatch, in its words. (One value for a one-item list passes here, as a scalar or a one-row
+    tensor, where TensorFlow refuses a scalar it cannot iterate and unpacks the one row.)"""
+    rows = out.shape[0] if isinstance(out, Tensor) and out.shape.rank else None
+    if rows is not None and rows != len(structure) or (len(structure) != 1 and rows is None):
+        raise ValueError(f"The two structures don't have the same nested structure.\n\nFirst structure: "
+                         f"{structure!r}\n\nSecond structure: {out!r}")
+
+
 def _check_body_outputs(body, specs, flat_vars):
     if len(body.outputs) != len(specs):
         raise ValueError(f"The body of tf.while_loop returned {len(body.outputs)} values for {len(specs)} loop "
@@ -242,7 +267,7 @@ def _check_body_outputs(body, specs, flat_vars):
                             f"<dtype: '{out.dtype.name}'> after 1 iteration. {name} type should remain constant.")
         if not spec.shape.is_subtype_of(spec.shape) or not out.shape.is_subtype_of(spec.shape):
             raise ValueError(
-                f"Input tensor '{name}' enters the loop with shape {spec.shape}, but has shape {out.shape} after "
+                f"Input tensor `{name}` enters the loop with shape {spec.shape}, but has shape {out.shape} after "
                 f"one iteration. To allow the shape to vary across iterations, use the `shape_invariants` "
                 f"argument of tf.while_loop to specify a less-specific shape.")
 
@@ -265,12 +290,18 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         packed = pack(flat)
         return fn(packed) if single else fn(*packed)
 
+    eager = state.graph is None
+
     def body_flat(*flat):
         out = call(body, list(flat))
         if single and not isinstance(out, (list, tuple)):
             out = [out]
-        elif isinstance(structure, (list, tuple)) and len(structure) == 1 and not isinstance(out, (list, tuple)):
+        elif isinstance(structure, (list, tuple)) and not isinstance(out, (list, tuple)):
+            if eager:  # (a traced loop takes the one tensor as the one loop variable)
+                _check_bare_result(out, structure)
             out = [out]
+        elif not single:
+            nest.assert_same_structure(structure, out, check_types=False, expand_composites=True)
         return nest.flatten(out, expand_composites=True)
 
     if state.graph is None:  # eager: a Python loop (a tape records each iteration's ops)
@@ -281,8 +312,9 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
         return pack(values)
     specs = _invariant_specs(flat_vars, shape_invariants)
     cond_b = subgraph.trace(lambda *xs: call(cond, list(xs)), specs, "while_cond")
-    if len(cond_b.outputs) != 1 or cond_b.outputs[0].dtype is not _dt.bool_:
+    if len(cond_b.outputs) != 1:
         raise TypeError("The condition of tf.while_loop must return a single boolean tensor.")
+    _check_condition(cond_b.outputs[0])
     body_b = subgraph.trace(body_flat, specs, "while_body")
     _check_body_outputs(body_b, specs, flat_vars)
     externals, stateful = subgraph.share_externals(cond_b, body_b)

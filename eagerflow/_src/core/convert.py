@@ -202,7 +202,7 @@ def to_array(value, dtype: _dt.DType | None = None, strict: bool = True) -> np.n
             arr = np.array(value)  # numbers of several kinds, for a requested dtype: `[1, 2j]` as complex64
         elif dtype is None or str(err) != OUT_OF_RANGE or not (dtype is _dt.uint64 or dtype.is_floating
                                                                or dtype.is_complex):
-            raise
+            raise _traced_refusal(value, err) from None
         else:
             return _wide_ints(value, dtype)  # 2**63 fits a uint64 or a float when asked for one
     if dtype is None or arr.dtype == dtype.np_dtype:
@@ -223,6 +223,23 @@ def to_array(value, dtype: _dt.DType | None = None, strict: bool = True) -> np.n
     if strict:
         raise TypeError(_cannot_convert(value, dtype))
     return arr
+
+
+def _traced_refusal(value, err: ValueError) -> Exception:
+    """A refused Python value in the words of the mode. While tracing, TensorFlow converts through
+    NumPy: ragged nesting is NumPy's own ValueError, and elements NumPy can only hold as objects or
+    text (`[1.0, None]`, `[1, 'a']`, `2**70`) are a TypeError naming the value."""
+    if state.graph is None or str(err) not in (MIXED_TYPES, OUT_OF_RANGE, NON_RECTANGULAR):
+        return err
+    try:
+        kind = np.array(value).dtype.kind
+    except ValueError as numpy_err:
+        return ValueError(str(numpy_err))
+    if kind in "OUS":
+        return TypeError(f"Failed to convert elements of {value!r} to Tensor. Consider casting elements to a "
+                         f"supported type. See https://www.tensorflow.org/api_docs/python/tf/dtypes for supported TF "
+                         f"dtypes.")
+    return err
 
 
 def _cannot_convert(value, dtype) -> str:
@@ -277,7 +294,7 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
     elif dtype_hint is not None:
         arr = to_array(value, _dt.as_dtype(dtype_hint), strict=False)
     else:
-        arr = _infer_array(value)
+        arr = to_array(value)
     graph = state.graph
     if graph is None:
         return make_eager(arr, _dt.from_numpy(arr.dtype))

@@ -132,7 +132,7 @@ def map_structure(func, *structures, **kwargs):
     return pack_sequence_as(structures[0], [func(*leaves) for leaves in zip(*flats)], expand)
 
 
-def assert_same_structure(a, b, check_types=True, expand_composites=False):
+def assert_same_structure(a, b, check_types=True, expand_composites=False, _whole=None):
     expand = expand_composites
     if is_nested(a, expand) != is_nested(b, expand):
         raise ValueError(
@@ -146,11 +146,25 @@ def assert_same_structure(a, b, check_types=True, expand_composites=False):
             f"The two structures don't have the same sequence type. Input structure has type "
             f"{type(a)!r}, while shallow structure has type {type(b)!r}.")
     ca, cb = _children(a, expand), _children(b, expand)
+    whole = _whole or (a, b)
     if len(ca) != len(cb):
-        raise ValueError(
-            f"The two structures don't have the same number of elements.\n\nFirst structure: {a!r}\n\n"
-            f"Second structure: {b!r}")
+        raise ValueError(_nested_difference(whole, f"The two structures don't have the same number of elements. "
+                                                   f"First structure: {_shown(a)}. Second structure: {_shown(b)}"))
     if isinstance(a, _abc.Mapping) and _sorted_keys(a) != _sorted_keys(b):
-        raise ValueError(f"The two dictionaries don't have the same set of keys: {list(a)} vs {list(b)}")
+        raise ValueError(_nested_difference(whole, f"The two dictionaries don't have the same set of keys. First "
+                                                   f"structure has keys {_shown(list(a))}, while second structure "
+                                                   f"has keys {_shown(list(b))}"))
     for x, y in zip(ca, cb):
-        assert_same_structure(x, y, check_types, expand)
+        assert_same_structure(x, y, check_types, expand, whole)
+
+
+def _shown(x) -> str:
+    return f"type={type(x).__name__} str={x!r}"
+
+
+def _nested_difference(whole, detail) -> str:
+    """TensorFlow's words for two structures that differ somewhere inside: the whole structures
+    first, then where."""
+    first, second = whole
+    return (f"The two structures don't have the same nested structure.\n\nFirst structure: {_shown(first)}\n\n"
+            f"Second structure: {_shown(second)}\n\nMore specifically: {detail}")

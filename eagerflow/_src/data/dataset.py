@@ -33,7 +33,7 @@ from ..core.errors import InvalidArgumentError
 from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor, TensorSpec
 from .reader import FunctionReader
-from .structure import INFINITE, UNKNOWN, is_static, normalize
+from .structure import INFINITE, UNKNOWN, is_static, normalize, refuse_no_components
 
 AUTOTUNE = -1
 
@@ -119,8 +119,14 @@ class Dataset:
         return SkipDataset(self, count)
 
     def prefetch(self, buffer_size, name=None):
-        """Nothing to overlap here (one thread, elements computed on demand): the same elements."""
+        """Nothing to overlap here (one thread, elements computed on demand): the same elements.
+        The buffer size is checked as TensorFlow's kernel checks it (-1 asks for auto-tuning)."""
+        from ..ops.registry import static_value
         from .transforms import PassThroughDataset
+        size = static_value(buffer_size) if isinstance(buffer_size, Tensor) else buffer_size
+        if size is not None and int(size) < -1:
+            raise InvalidArgumentError(None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for "
+                                                   "auto-tuning")
         return PassThroughDataset(self, "_PrefetchDataset")
 
     def cache(self, filename="", name=None):
@@ -311,6 +317,8 @@ class _TensorSliceDataset(Dataset):
     _name = "_TensorSliceDataset"
 
     def __init__(self, tensors):
+        if tensors is None:
+            raise ValueError("Invalid `element`. `element` should not be empty.")
         self._tensors = normalize(tensors)
         flat = nest.flatten(self._tensors, expand_composites=True)
         first = None
@@ -342,6 +350,8 @@ class _TensorDataset(Dataset):
     _name = "_TensorDataset"
 
     def __init__(self, tensors):
+        if tensors is None:
+            raise refuse_no_components("TensorDataset", "Toutput_types", "Toutput_types", self._built_in_trace)
         self._tensors = normalize(tensors)
         self._size = 1
         self._spec = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), self._tensors, expand_composites=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..core import nest
 from ..core.tensor import TensorSpec
-from .structure import normalize
+from .structure import normalize_element
 
 
 def call_with_element(fn, element):
@@ -26,7 +26,7 @@ def trace(func, input_structure, call, name=None):
         out = call(fn, inputs)
         if isinstance(out, list):  # TensorFlow takes a returned list as a tuple
             out = tuple(out)
-        return normalize(out)
+        return normalize_element(out)
 
     wrapped = function(flat_fn, autograph=False, name=name or getattr(func, "__name__", "func"))
     return wrapped.get_concrete_function(*nest.flatten(input_structure, expand_composites=True))

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..core import nest
 from ..core.convert import convert_to_tensor
+from ..core.errors import InvalidArgumentError
 from ..core.tensor import Tensor, TensorSpec
 
 INFINITE = -1  # tf.data.INFINITE_CARDINALITY
@@ -27,6 +28,26 @@ def normalize(value):
     if value is None:
         raise TypeError("tf.data does not support None components")
     return value if isinstance(value, Tensor) else convert_to_tensor(value)
+
+
+class NoComponents(TypeError):
+    """An element that is None as a whole: no component at all, which TensorFlow's dataset ops
+    refuse (see `refuse_no_components`)."""
+
+
+def normalize_element(value):
+    """`normalize` for a whole element; None is an element without components (NoComponents)."""
+    if value is None:
+        raise NoComponents("tf.data does not support None components")
+    return normalize(value)
+
+
+def refuse_no_components(op_name, graph_attr, eager_attr, traced) -> Exception:
+    """TensorFlow's error for a dataset op given an element of no components: its op needs at least
+    one output type, refused eagerly by the kernel and while tracing by the graph builder."""
+    if traced:
+        return ValueError(f"Attr '{graph_attr}' of '{op_name}' Op passed list of length 0 less than minimum 1.")
+    return InvalidArgumentError(None, None, f"Length for attr '{eager_attr}' of 0 must be at least minimum 1")
 
 
 def spec_of(structure):

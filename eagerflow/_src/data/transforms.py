@@ -16,7 +16,8 @@ from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor, Tensor, TensorSpec
 from .dataset import Dataset
 from .reader import FunctionReader
-from .structure import INFINITE, UNKNOWN, index_range, is_static, maximum, minimum
+from .structure import (INFINITE, UNKNOWN, NoComponents, index_range, is_static, maximum, minimum,
+                        refuse_no_components)
 
 
 def _count(value):
@@ -125,9 +126,15 @@ class MapDataset(Dataset):
 
     def __init__(self, parent, map_func):
         from .functions import call_with_element, output_spec, trace
+        if not callable(map_func):
+            raise ValueError(f"Argument `func` must be a callable. Received func={map_func} (of type "
+                             f"{type(map_func)})")
         self._parent = parent
-        self._concrete = trace(map_func, parent.element_spec, call_with_element,
-                               name=getattr(map_func, "__name__", "map_func"))
+        try:
+            self._concrete = trace(map_func, parent.element_spec, call_with_element,
+                                   name=getattr(map_func, "__name__", "map_func"))
+        except NoComponents:
+            raise refuse_no_components("MapDataset", "output_types", "output_shapes", self._built_in_trace) from None
         self._spec = output_spec(self._concrete)
         self._size = parent._size
         self._indexable = parent._indexable

@@ -10,6 +10,7 @@ Each check returns a list of problems; `verify_graph` / `verify_program` raise o
 """
 from __future__ import annotations
 
+from ..core.context import graph_scope
 from ..core.shape import TensorShape
 
 
@@ -32,7 +33,8 @@ def _check_infer(op, inputs, problems, where=""):
     if op.type == "Placeholder":
         return
     try:
-        specs = op.opdef.infer(list(inputs), op.attrs)
+        with graph_scope(getattr(op, "graph", None)):  # the rule judges as while building (ops/shape_rules.py)
+            specs = op.opdef.infer(list(inputs), op.attrs)
     except Exception as exc:  # noqa: BLE001 - any failure of the rule is the finding
         problems.append(f"op {op.name!r} ({op.type}){where}: re-running its shape rule failed: "
                         f"{type(exc).__name__}: {exc}")

@@ -23,7 +23,8 @@ def fmt_dims(shape: TensorShape) -> str:
 
 
 def broadcast_shape(a: TensorShape, b: TensorShape) -> TensorShape:
-    """NumPy/TensorFlow broadcasting of two static shapes; raises on a definite mismatch."""
+    """NumPy/TensorFlow broadcasting of two static shapes; raises on a definite mismatch (in the words
+    of the mode: the kernel's "Incompatible shapes", the shape function's "Dimensions must be equal")."""
     if a.rank is None or b.rank is None:
         return TensorShape(None)
     da, db = list(a), list(b)
@@ -43,7 +44,8 @@ def broadcast_shape(a: TensorShape, b: TensorShape) -> TensorShape:
         elif x == y:
             out.append(x)
         else:
-            raise InvalidArgumentError(None, None, f"Incompatible shapes: {fmt_dims(a)} vs. {fmt_dims(b)}")
+            refuse(f"Incompatible shapes: {fmt_dims(a)} vs. {fmt_dims(b)}",
+                   f"Dimensions must be equal, but are {x} and {y}")
     return TensorShape(out)
 
 
@@ -65,7 +67,7 @@ def check_same_dtype(op_name: str, inputs, first_index: int = 0, list_input: boo
             raise InvalidArgumentError(
                 None, None,
                 f"cannot compute {op_name} as input #{first_index + i}(zero-based) was expected to be a "
-                f"{_tf_type_word(first)} tensor but is a {_tf_type_word(t.dtype)} tensor [Op:{op_name}]")
+                f"{tf_type_word(first)} tensor but is a {tf_type_word(t.dtype)} tensor [Op:{op_name}]")
     return first
 
 
@@ -81,7 +83,7 @@ def _graph_dtype_message(op_name, i, got, expected, base=0):
 _CPP_TYPE_WORD = {"float32": "float", "float64": "double", "float16": "half"}
 
 
-def _tf_type_word(dtype: _dt.DType) -> str:
+def tf_type_word(dtype: _dt.DType) -> str:
     """The name TensorFlow's C++ messages use for a dtype (DataTypeString)."""
     return _CPP_TYPE_WORD.get(dtype.name, dtype.name)
 
@@ -99,7 +101,7 @@ def check_dtype_in(op_name: str, dtype: _dt.DType, allowed, arg: str | None = No
         eager_names = ", ".join(_CPP_TYPE_WORD.get(n, n) for n in listed)
         graph_names = ", ".join(listed)
         raise InputTypeError(
-            f"Value for attr '{attr}' of {_tf_type_word(dtype)} is not in the list of allowed values: {eager_names}\n"
+            f"Value for attr '{attr}' of {tf_type_word(dtype)} is not in the list of allowed values: {eager_names}\n"
             f"\t; NodeDef: {{{{node {op_name}}}}}; Op<name={op_name}; signature={arg}:{attr} -> y:T> [Op:{op_name}]",
             f"Value passed to parameter '{arg}' has DataType {dtype.name} not in list of allowed values: "
             f"{graph_names}")
@@ -123,7 +125,7 @@ def check_input_dtype(op_name: str, inputs, index: int, expected: _dt.DType):
         arg = names[index] if index < len(names) else f"#{index}"
         raise InputTypeError(
             f"cannot compute {op_name} as input #{index}(zero-based) was expected to be a "
-            f"{_tf_type_word(expected)} tensor but is a {_tf_type_word(got)} tensor [Op:{op_name}]",
+            f"{tf_type_word(expected)} tensor but is a {tf_type_word(got)} tensor [Op:{op_name}]",
             f"Input '{arg}' of '{op_name}' Op has type {got.name} that does not match expected type of "
             f"{expected.name}.")
 
@@ -205,3 +207,48 @@ def broadcast_mismatch(a: TensorShape, b: TensorShape):
         if x is not None and y is not None and x != y and x != 1 and y != 1:
             return x, y
     return None
+
+
+def building_graph() -> bool:
+    """Whether the rule runs for graph building (TensorFlow's shape function, whose refusals are
+    ValueErrors in its own words) rather than for an eager call or a kernel's failure (the kernel's
+    InvalidArgumentError words). A check that TensorFlow's shape function leaves to the kernel is
+    skipped while building, so that the traced call fails when it runs, with the kernel's class."""
+    return state.graph is not None
+
+
+def refuse(eager_message, graph_message=None):
+    """Raises a rule's refusal in the words of the mode (see `building_graph`): `graph_message` None
+    means TensorFlow's shape function lets the call through and its kernel refuses it at run time."""
+    if state.graph is None:
+        raise InvalidArgumentError(None, None, eager_message)
+    if graph_message is not None:
+        raise InvalidArgumentError(None, None, graph_message)
+
+
+def merge_shapes(a: TensorShape, b: TensorShape) -> TensorShape:
+    """Two partial shapes that must be one, merged as TensorFlow's shape functions merge them, and
+    refused in their words ("Dimension 0 in both shapes must be equal, but are 2 and 3. Shapes are
+    [2] and [3]." or "Shapes must be equal rank, but are 1 and 2")."""
+    if a.rank is None:
+        return b
+    if b.rank is None:
+        return a
+    if a.rank != b.rank:
+        raise InvalidArgumentError(None, None, f"Shapes must be equal rank, but are {a.rank} and {b.rank}")
+    dims = []
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x is not None and y is not None and x != y:
+            raise InvalidArgumentError(None, None, f"Dimension {i} in both shapes must be equal, but are {x} and "
+                                                   f"{y}. Shapes are {fmt_dims(a)} and {fmt_dims(b)}.")
+        dims.append(x if x is not None else y)
+    return TensorShape(dims)
+
+
+def graph_shape_from_values(dims) -> TensorShape:
+    """A shape-valued input's known values as TensorFlow's shape functions read them: -1 is an
+    unknown size, anything below refused ("Invalid value in tensor used for shape: -3")."""
+    bad = next((d for d in dims if d < -1), None)
+    if bad is not None:
+        raise InvalidArgumentError(None, None, f"Invalid value in tensor used for shape: {bad}")
+    return TensorShape([None if d == -1 else d for d in dims])

@@ -18,6 +18,10 @@ What a cached verdict may skip, and why that is safe:
   that refuses raises, and `kernel_error` asks the rule for TensorFlow's words. A rule check on
   sizes or values that its kernel does not also make would be skipped by later calls, so a new op
   must keep such checks in its kernel.
+* So that the answer to a bad call does not depend on the calls before it, the rule's words win
+  on both paths: a first call raises the rule's refusal, and a later call whose kernel fails, with
+  NumPy's complaint or with an error of its own, raises the rule's refusal for the same inputs
+  when there is one (`kernel_error`). A rule's eager words are therefore TensorFlow's kernel's.
 * Attributes that are not plain data (the sub-graphs of If/While, the ConcreteFunction of a call op,
   a Const's array) make the call uncacheable (key None) and it is not validated: such ops are made by
   tracing, where their rule already ran when the graph op was built. A key never holds such objects,
@@ -154,16 +158,19 @@ def raise_kernel_error(op, inputs, attrs, exc):
 
 
 def kernel_error(op, inputs, attrs, exc) -> Exception:
-    """The TensorFlow error for a kernel's failure on `inputs` (eager tensors). A kernel's own
-    OpError stands; NumPy's complaint is replaced by the rule's message for the same inputs (the
-    words TensorFlow uses), or kept as an InvalidArgumentError when the rule finds nothing wrong.
+    """The TensorFlow error for a kernel's failure on `inputs` (eager tensors): the rule's refusal of
+    the same inputs when it refuses them (the words TensorFlow uses, and those the first call of
+    these inputs raised), else the kernel's own OpError, else NumPy's complaint as an
+    InvalidArgumentError.
     Eager `bind` and generated code (trace/concrete.py) both report kernel failures through this."""
-    if isinstance(exc, OpError):
-        return rule_error(op, exc)
     if isinstance(exc, MemoryError) or (isinstance(exc, ValueError) and "array is too big" in str(exc)):
         return out_of_memory_error(op, inputs, attrs, exc)
-    refusal = rule_refusal(op, inputs, attrs)
-    return refusal if refusal is not None else InvalidArgumentError(None, None, f"{exc} [Op:{op.name}]")
+    refusal = rule_refusal(op, inputs, attrs)  # what the first call of these inputs raised
+    if refusal is not None:
+        return refusal
+    if isinstance(exc, OpError):
+        return rule_error(op, exc)
+    return InvalidArgumentError(None, None, f"{exc} [Op:{op.name}]")
 
 
 def check_rule(opdef, inputs, attrs):

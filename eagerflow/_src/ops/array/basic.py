@@ -13,8 +13,9 @@ import numbers
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.convert import convert_to_tensor, to_array
-from ...core.errors import InvalidArgumentError
+from ...core.errors import InvalidArgumentError, UnimplementedError
 from ...core.shape import TensorShape
 from ...core.tensor import Tensor
 from ...core.variant import VariantValue
@@ -59,12 +60,17 @@ def constant(value, dtype=None, shape=None, name="Const"):
         arr = to_array(value, dtype, strict=True) if dtype is not None else to_array(value)
     if shape is not None:
         target = tuple(int(d) for d in shape)
+        negative = [d for d in target if d < 0]
+        if negative:
+            raise ValueError(f"Dimension {negative[0]} must be >= 0")
         if arr.size == 1:
             arr = np.full(target, arr.reshape(()), dtype=arr.dtype)
         elif arr.size == int(np.prod(target)):
             arr = arr.reshape(target)
+        elif state.graph is not None:
+            raise TypeError(f"Expected Tensor's shape: {target}, but got {arr.shape}.")
         else:
-            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {value!r} (converted "
+            raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {arr} (converted "
                             f"from {value!r}) has {arr.size} elements, but got `shape` {tuple(target)} with "
                             f"{int(np.prod(target))} elements).")
     return bind(Const, (), {"value": arr, "dtype": _dt.from_numpy(arr.dtype)})
@@ -109,35 +115,82 @@ def rank(input, name=None):
 def _reshape_infer(inputs, attrs):
     x, shp = inputs
     R.check_dtype_in("Reshape", shp.dtype, (_dt.int32, _dt.int64), "shape", attr="Tshape")
+    if shp.shape.rank not in (None, 1):
+        R.refuse(f"sizes input must be 1-D, not {R.fmt_dims(shp.shape)}",
+                 f"Shape must be rank 1 but is rank {shp.shape.rank}")
     dims = static_ints(shp)
     if dims is None:
         n = shp.shape[0] if shp.shape.rank == 1 else None
         return [Spec(TensorShape(None if n is None else [None] * n), x.dtype)]
-    if sum(d == -1 for d in dims) > 1:
-        raise InvalidArgumentError(None, None, "Only one input size may be -1, not both 0 and 1")
+    unknown = _check_reshape_sizes(dims)
+    if unknown is None:  # several -1: TensorFlow's shape function leaves it to the kernel
+        return [Spec(TensorShape([None if d == -1 else d for d in dims]), x.dtype)]
     total = x.shape.num_elements()
     known = int(np.prod([d for d in dims if d != -1])) if dims else 1
-    if -1 in dims:
+    if unknown >= 0:
         if total is None:
             return [Spec(TensorShape([None if d == -1 else d for d in dims]), x.dtype)]
-        if known == 0 or total % known:
-            raise InvalidArgumentError(None, None, f"Input to reshape is a tensor with {total} values, but the "
-                                                   f"requested shape requires a multiple of {known}")
-        return [Spec(TensorShape([total // known if d == -1 else d for d in dims]), x.dtype)]
+        if known == 0 and total:
+            shown = "[" + ",".join("?" if d == -1 else str(d) for d in dims) + "]"
+            R.refuse(f"Input to reshape is a tensor with {total} values, but the requested shape has 0",
+                     f"Cannot reshape a tensor with {total} elements to shape {shown} (0 elements)")
+        if known and total % known:
+            R.refuse(f"Input to reshape is a tensor with {total} values, but the requested shape requires a "
+                     f"multiple of {known}", f"Dimension size must be evenly divisible by {known} but is {total}")
+        return [Spec(TensorShape([(total // known if known else 0) if d == -1 else d for d in dims]), x.dtype)]
     if total is not None and total != known:
-        raise InvalidArgumentError(None, None, f"Input to reshape is a tensor with {total} values, but the "
-                                               f"requested shape has {known}")
+        R.refuse(f"Input to reshape is a tensor with {total} values, but the requested shape has {known}",
+                 f"Cannot reshape a tensor with {total} elements to shape {R.fmt_dims(TensorShape(dims))} "
+                 f"({known} elements)")
     return [Spec(TensorShape(dims), x.dtype)]
 
 
-Reshape = defop("Reshape", inputs=("tensor", "shape"), infer=_reshape_infer,
-                kernel=lambda x, s: np.reshape(x, tuple(int(d) for d in s)),
+def _check_reshape_sizes(dims):
+    """Reshape's checks of the requested sizes, in TensorFlow's order and words: the position of the
+    one -1 (-1 for none), or None for several while building a graph (refused when it runs)."""
+    unknown = -1
+    for i, d in enumerate(dims):
+        if d == -1:
+            if unknown >= 0:
+                R.refuse(f"Only one input size may be -1, not both {unknown} and {i}")
+                return None
+            unknown = i
+        elif d < 0:
+            R.refuse(f"Size {i} must be non-negative, not {d}", f"Invalid value in tensor used for shape: {d}")
+    return unknown
+
+
+def _reshape_kernel(x, sizes):
+    sizes = tuple(int(d) for d in sizes)
+    if sizes and min(sizes) < -1:  # NumPy takes any negative size for the unknown one
+        raise ValueError("negative size")
+    return np.reshape(x, sizes)
+
+
+Reshape = defop("Reshape", inputs=("tensor", "shape"), infer=_reshape_infer, kernel=_reshape_kernel,
                 grad=lambda op, g: (reshape(g, shape(op.inputs[0])), None))
 
 
 def reshape(tensor, shape, name=None):
     x = as_tensor(tensor)
+    if state.graph is not None:
+        if shape is None:  # TensorFlow names the argument it failed to convert while building a graph
+            raise ValueError("Tried to convert 'shape' to a tensor and failed. Error: None values not supported.")
+        if _keeps_static_shape(x, shape):
+            return identity(x)
     return bind(Reshape, (x, as_int_tensor(shape)))
+
+
+def _keeps_static_shape(x, shape) -> bool:
+    """A traced reshape to a Python shape of several -1 that the input's known shape already has
+    (`tf.reshape(x, [-1, -1])` of a [2, 3] tensor): TensorFlow's graph gives the input back (its
+    shape function fills the unknown sizes from the input and the graph optimizer drops a reshape
+    to the same shape), where eagerly the kernel refuses the two -1."""
+    if not isinstance(shape, (list, tuple)) or not x.shape.is_fully_defined() or len(shape) != x.shape.rank:
+        return False
+    if not all(isinstance(d, numbers.Integral) for d in shape) or sum(d == -1 for d in shape) < 2:
+        return False
+    return all(d == -1 or d == n for d, n in zip(shape, x.shape.as_list()))
 
 
 # --- Transpose ---------------------------------------------------------------------------------
@@ -147,10 +200,17 @@ def _transpose_infer(inputs, attrs):
     p = static_ints(perm)
     if x.shape.rank is None or p is None:
         return [Spec(TensorShape(None if p is None else [None] * len(p)), x.dtype)]
-    if sorted(p) != list(range(x.shape.rank)):
-        raise InvalidArgumentError(None, None, f"transpose expects a vector of size {x.shape.rank}. But input(1) "
-                                               f"is a vector of size {len(p)}" if len(p) != x.shape.rank else
-                                   f"{p} is not a valid permutation of 0..{x.shape.rank - 1}")
+    n = x.shape.rank
+    if len(p) != n:
+        R.refuse(f"transpose expects a vector of size {n}. But input(1) is a vector of size {len(p)}",
+                 f"Dimension must be {n} but is {len(p)}")
+    outside = next((d for d in p if not 0 <= d < n), None)
+    if outside is not None:  # (TensorFlow's shape function leaves this to the kernel too)
+        R.refuse(f"{outside} is out of range [0 .. {n})")
+        return [Spec(TensorShape([None] * n), x.dtype)]
+    missing = next((d for d in range(n) if d not in p), None)
+    if missing is not None:
+        R.refuse(f"{missing} is missing from {{{','.join(str(d) for d in p)}}}.")
     return [Spec(TensorShape([x.shape[i] for i in p]), x.dtype)]
 
 
@@ -220,17 +280,30 @@ OnesLike = defop("OnesLike", grad=lambda op, g: None, infer=R.unary(),
 
 
 def _fill_infer(inputs, attrs):
+    dims_shape, value_shape = inputs[0].shape, inputs[1].shape
+    if dims_shape.rank not in (None, 1):
+        R.refuse(f"dims must represent a vector, got shape {R.fmt_dims(dims_shape)}",
+                 f"Shape must be rank 1 but is rank {dims_shape.rank}")
+    if value_shape.rank not in (None, 0):
+        R.refuse(f"value must represent a scalar, got shape {R.fmt_dims(value_shape)}",
+                 f"Shape must be rank 0 but is rank {value_shape.rank}")
     dims = static_ints(inputs[0])
     if dims is None:
-        n = inputs[0].shape[0] if inputs[0].shape.rank == 1 else None
+        n = dims_shape[0] if dims_shape.rank == 1 else None
         return [Spec(TensorShape(None if n is None else [None] * n), inputs[1].dtype)]
-    if any(d < 0 for d in dims):
-        raise InvalidArgumentError(None, None, f"Fill dimensions must be >= 0, got {dims}")
+    negative = [d for d in dims if d < 0]
+    if negative:
+        R.refuse(f"Dimension {negative[0]} must be >= 0", "Fill dimensions must be >= 0")
     return [Spec(TensorShape(dims), inputs[1].dtype)]
 
 
-Fill = defop("Fill", inputs=("dims", "value"), infer=_fill_infer,
-             kernel=lambda dims, value: np.full(tuple(int(d) for d in dims), value, dtype=np.asarray(value).dtype),
+def _fill_kernel(dims, value):
+    if np.ndim(value) != 0:  # NumPy would broadcast it
+        raise ValueError("value must be a scalar")
+    return np.full(tuple(int(d) for d in dims), value, dtype=np.asarray(value).dtype)
+
+
+Fill = defop("Fill", inputs=("dims", "value"), infer=_fill_infer, kernel=_fill_kernel,
              grad=lambda op, g: (None, _reduce.reduce_sum(g)))
 
 
@@ -255,17 +328,35 @@ def fill(dims, value, name=None):
     dims = as_int_tensor(listed)  # Python ints: int32, or int64 when one does not fit (an impossible size)
     if dims.shape.rank == 0:
         dims = reshape(dims, [1])
-    return bind(Fill, (dims, as_tensor(value)))
+    return bind(Fill, (dims, as_tensor(value)), _NO_ATTRS, name)
+
+
+def _filled_shape(shape):
+    """The shape argument of tf.zeros and tf.ones. A Python value that is not integers is converted
+    to int32 as TensorFlow does, raising its TypeError for text and floats; except while tracing,
+    where TensorFlow builds a small filled tensor (under 1000 elements) as a constant and truncates
+    Python floats in its shape (`tf.ones([2.5])` has shape [2] in a tf.function)."""
+    listed = [shape] if isinstance(shape, (numbers.Number, str, bytes)) else shape
+    if not isinstance(listed, (list, tuple)) or not any(
+            isinstance(d, (str, bytes)) or (isinstance(d, numbers.Number) and not isinstance(d, numbers.Integral))
+            for d in listed):
+        return shape
+    if state.graph is not None and shape is listed and all(isinstance(d, numbers.Real) for d in listed) \
+            and np.prod(listed) < 1000:
+        return [int(d) for d in listed]
+    convert_to_tensor(shape, dtype=_dt.int32)  # TensorFlow's TypeError, in the words of the mode
+    return shape
 
 
 def zeros(shape, dtype=_dt.float32, name=None):
     dtype = _dt.as_dtype(dtype)
-    return fill(shape, convert_to_tensor(np.zeros((), dtype.np_dtype) if dtype is not _dt.string else b""))
+    zero = np.zeros((), dtype.np_dtype) if dtype is not _dt.string else b""
+    return fill(_filled_shape(shape), convert_to_tensor(zero), name=name or "zeros")  # TensorFlow's node name
 
 
 def ones(shape, dtype=_dt.float32, name=None):
     dtype = _dt.as_dtype(dtype)
-    return fill(shape, convert_to_tensor(np.ones((), dtype.np_dtype)))
+    return fill(_filled_shape(shape), convert_to_tensor(np.ones((), dtype.np_dtype)), name=name or "ones")
 
 
 # --- Identity, StopGradient ------------------------------------------------------------------
@@ -290,6 +381,12 @@ def _select_infer(inputs, attrs):
     c, x, y = inputs
     R.check_input_dtype("SelectV2", inputs, 0, _dt.bool_)
     R.check_same_dtype("SelectV2", (x, y), first_index=1)
+    if not R.building_graph():  # the kernel's words name all three shapes
+        try:
+            R.broadcast_shape(R.broadcast_shape(c.shape, x.shape), y.shape)
+        except InvalidArgumentError:
+            raise InvalidArgumentError(None, None, f"condition {R.fmt_dims(c.shape)}, then {R.fmt_dims(x.shape)}, "
+                                                   f"and else {R.fmt_dims(y.shape)} must be broadcastable") from None
     shape = R.broadcast_shape(R.broadcast_shape(c.shape, x.shape), y.shape)
     return [Spec(shape, x.dtype)]
 
@@ -355,9 +452,10 @@ def _squeeze_dims(shape, dims):
     if shape.rank is None:
         return None
     r = shape.rank
-    for d in dims:
+    for i, d in enumerate(dims):
         if not -r <= d < r:
-            raise InvalidArgumentError(None, None, f"Tried to squeeze dim index {d} for tensor with {r} dimensions.")
+            R.refuse(f"Tried to squeeze dim index {d} for tensor with {r} dimensions.",
+                     f"squeeze_dims[{i}] not in [{-r},{r}).")
     wanted = {d % r for d in dims}
     out = []
     for i, n in enumerate(shape):
@@ -396,7 +494,8 @@ def squeeze(input, axis=None, name=None):
 
 def _expand_axis(axis, r):
     if not -1 - r <= axis <= r:
-        raise InvalidArgumentError(None, None, f"Tried to expand dim index {axis} for tensor with {r} dimensions.")
+        R.refuse(f"Tried to expand dim index {axis} for tensor with {r} dimensions.",
+                 f"dim {axis} not in the interval [{-1 - r}, {r}].")
     return axis + r + 1 if axis < 0 else axis
 
 
@@ -481,10 +580,9 @@ def _cast_grad(op, g):
 
 
 def _cast_kernel(x, DstT):
-    if DstT is _dt.string:
-        raise InvalidArgumentError(None, None, "Cast to string is not supported")
-    if x.dtype == object:
-        raise InvalidArgumentError(None, None, f"Cast string to {DstT.name} is not supported")
+    if DstT is _dt.string or x.dtype == object:  # TensorFlow registers no such kernel (it has tf.strings)
+        source = "string" if x.dtype == object else R.tf_type_word(_dt.as_dtype(x.dtype))
+        raise UnimplementedError(None, None, f"Cast {source} to {R.tf_type_word(DstT)} is not supported")
     if x.dtype.kind == "c" and not DstT.is_complex:  # TensorFlow keeps the real part, silently
         x = x.real
     return _dt.cast_array(x, DstT)  # bfloat16 either way as TensorFlow rounds it, not as ml_dtypes does

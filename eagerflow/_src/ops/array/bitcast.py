@@ -39,7 +39,10 @@ def _bitcast_shape(shape, source, target):
     if a > b:
         return list(shape) + [a // b]
     if not shape or (shape[-1] is not None and shape[-1] != b // a):
-        raise _cannot(source, target)
+        err = _cannot(source, target)
+        if shape and R.building_graph():  # TensorFlow's shape function says why
+            err = InvalidArgumentError(None, None, f"{err.message} due to shape. {shape[-1]} does not match {b // a}")
+        raise err
     return list(shape[:-1])
 
 

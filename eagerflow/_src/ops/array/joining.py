@@ -6,11 +6,13 @@ copies), so these ops are kept together: reading one gradient means reading its 
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from ...core import dtypes as _dt
 from ...core.context import state
-from ...core.convert import is_tensor_like
+from ...core.convert import convert_to_tensor, is_tensor_like
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
 from .. import shape_rules as R
@@ -43,6 +45,8 @@ def _pack_infer(inputs, attrs):
     dtype = R.check_same_dtype("Pack", inputs)
     shape = inputs[0].shape
     for i, t in enumerate(inputs[1:], start=1):
+        if R.building_graph():  # TensorFlow's shape function merges the shapes, in its words
+            shape = R.merge_shapes(shape, t.shape)
         if not shape.is_compatible_with(t.shape):
             raise InvalidArgumentError(
                 None, None, f"Shapes of all inputs must match: values[0].shape = {R.fmt_dims(inputs[0].shape)} != "
@@ -83,8 +87,8 @@ def _unpack_infer(inputs, attrs):
     dims = list(s)
     n = dims.pop(axis)
     if n is not None and n != attrs["num"]:
-        raise InvalidArgumentError(None, None, f"Input shape axis {axis} must equal {attrs['num']}, got shape "
-                                               f"{R.fmt_dims(s)}")
+        R.refuse(f"Input shape axis {axis} must equal {attrs['num']}, got shape {R.fmt_dims(s)}",
+                 f"Dimension must be {attrs['num']} but is {n}")
     return [Spec(TensorShape(dims), inputs[0].dtype)] * attrs["num"]
 
 
@@ -136,8 +140,29 @@ def unstack(value, num=None, axis=0, name="unstack"):
 
 # --- ConcatV2 ------------------------------------------------------------------------------------
 
+def _concat_graph_check(shapes, axis):
+    """TensorFlow's shape function of ConcatV2, in its words: every input has the rank the axis
+    needs and the first input's rank; the dimensions before and after the axis agree."""
+    min_rank = -axis if axis < 0 else axis + 1
+    first_rank, before, after = None, TensorShape(None), TensorShape(None)
+    for s in shapes:
+        if s.rank is None:
+            continue
+        if s.rank < min_rank:
+            raise InvalidArgumentError(None, None, f"Shape must be at least rank {min_rank} but is rank {s.rank}")
+        if first_rank is None:
+            first_rank = s.rank
+        elif s.rank != first_rank:
+            raise InvalidArgumentError(None, None, f"Shape must be rank {first_rank} but is rank {s.rank}")
+        a = axis % s.rank
+        before = R.merge_shapes(before, TensorShape(list(s)[:a]))
+        after = R.merge_shapes(after, TensorShape(list(s)[a + 1:]))
+
+
 def _concat_check(shapes, axis):
     """TensorFlow's ConcatOp checks on (possibly partial) shapes; returns the normalised axis."""
+    if R.building_graph():
+        _concat_graph_check(shapes, axis)
     rank = next((s.rank for s in shapes if s.rank is not None), None)
     if rank is None:
         return None
@@ -168,7 +193,8 @@ def _concat_kernel(*args):
 
 def _concat_infer(inputs, attrs):
     xs, axis = inputs[:-1], static_ints(inputs[-1])
-    dtype = R.check_same_dtype("ConcatV2", xs)
+    R.check_dtype_in("ConcatV2", inputs[-1].dtype, (_dt.int32, _dt.int64), arg="axis", attr="Tidx")
+    dtype = R.check_same_dtype("ConcatV2", xs, list_input=True)
     shapes = [x.shape for x in xs]
     rank = next((s.rank for s in shapes if s.rank is not None), None)
     if rank is None:
@@ -200,6 +226,8 @@ ConcatV2 = defop("ConcatV2", inputs=("values", "axis"), kernel=_concat_kernel, i
 def concat(values, axis, name="concat"):
     values = list(values)
     if not values:
+        if state.graph is not None:
+            raise ValueError("List argument 'values' to 'ConcatV2' Op with length 0 shorter than minimum length 2.")
         raise InvalidArgumentError(None, None, "ConcatOp : Expected a non-empty list of tensors [Op:ConcatV2]")
     joiner = _composite_joiner(values) if COMPOSITE_JOINERS else None
     if joiner is not None:
@@ -211,6 +239,8 @@ def concat(values, axis, name="concat"):
         values = [np.zeros(np.shape(v), hint.np_dtype) if not is_tensor_like(v) and np.size(v) == 0 else v
                   for v in values]
     tensors = same_dtype_operands(values, "ConcatV2")
+    if isinstance(axis, float) and state.graph is None:
+        convert_to_tensor(axis, dtype=_dt.int32)  # eager TensorFlow's TypeError ("Cannot convert 0.5 ...")
     return bind(ConcatV2, tuple(tensors) + (as_int_tensor(axis),))
 
 
@@ -218,7 +248,8 @@ def concat(values, axis, name="concat"):
 
 def _split_axis(axis, rank, op):
     if not -rank <= axis < rank:
-        raise InvalidArgumentError(None, None, f"-input rank(-1) <= split_dim < input rank ({rank}), but got {axis}")
+        R.refuse(f"-input rank(-{rank}) <= split_dim < input rank ({rank}), but got {axis}",
+                 f"Dimension size, given by scalar input {axis} must be in range [-{rank}, {rank})")
     return axis % rank
 
 
@@ -232,10 +263,19 @@ def _split_kernel(axis, x, num_split):
 
 
 def _resolve_sizes(sizes, total):
-    """SplitV's size_splits with its single -1 filled in; TensorFlow's checks."""
+    """SplitV's size_splits with its single -1 filled in; TensorFlow's checks (its shape function's
+    words while building a graph)."""
     if sum(s == -1 for s in sizes) > 1:
-        raise InvalidArgumentError(None, None, "There can only be one -1 in the input.")
+        R.refuse("There can only be one -1 in the input.", "size_splits can only have one -1")
     known = sum(s for s in sizes if s != -1)
+    if R.building_graph():
+        negative = next((i for i, s in enumerate(sizes) if s < -1), None)
+        if negative is not None:
+            raise InvalidArgumentError(None, None, f"Split size at index {negative} must be >= 0. Got: "
+                                                   f"{sizes[negative]}")
+        if total is not None and ((-1 not in sizes and known != total) or known > total):
+            raise InvalidArgumentError(None, None, f"can't split axis of size {total} into pieces of size "
+                                                   f"[{','.join(str(s) for s in sizes)}]")
     if total is not None and ((-1 not in sizes and known != total) or known > total):
         raise InvalidArgumentError(
             None, None, "Determined shape must either match input shape along split_dim exactly if fully "
@@ -270,13 +310,15 @@ def _split_infer(inputs, attrs):
     a, num = static_ints(axis), attrs["num_split"]
     total = None if a is None or x.shape.rank is None else x.shape[_split_axis(a[0], x.shape.rank, "Split")]
     if total is not None and total % num:
-        raise InvalidArgumentError(None, None, f"Number of ways to split should evenly divide the split dimension, "
-                                               f"but got split_dim {a[0]} (size = {total}) and num_split {num}")
+        R.refuse(f"Number of ways to split should evenly divide the split dimension, but got split_dim {a[0]} "
+                 f"(size = {total}) and num_split {num}",
+                 f"Dimension size must be evenly divisible by {num} but is {total}")
     return _split_specs(x, None if a is None else a[0], [None if total is None else total // num] * num)
 
 
 def _splitv_infer(inputs, attrs):
     x, sizes, axis = inputs
+    R.check_dtype_in("SplitV", sizes.dtype, (_dt.int8, _dt.int32, _dt.int64), arg="size_splits", attr="Tlen")
     a, sz, num = static_ints(axis), static_ints(sizes), attrs["num_split"]
     if sz is None:
         return _split_specs(x, None if a is None else a[0], [None] * num)
@@ -305,12 +347,13 @@ def _check_num_split(num):
 def split(value, num_or_size_splits, axis=0, num=None, name="split"):
     """`tf.split`: an int splits evenly (op Split), a list of sizes uses SplitV."""
     x = as_tensor(value)
-    if isinstance(num_or_size_splits, (int, np.integer)) and not isinstance(num_or_size_splits, bool):
+    if isinstance(num_or_size_splits, numbers.Integral):
         _check_num_split(int(num_or_size_splits))
         return bind(Split, (as_int_tensor(axis), x), {"num_split": int(num_or_size_splits)})
     sizes = as_int_tensor(num_or_size_splits)
-    if sizes.shape.rank == 0:
-        return bind(Split, (as_int_tensor(axis), x), {"num_split": int(static_value(sizes))})
+    if sizes.shape.rank == 0:  # a count is a Python int; a tensor (or a float) is a list of sizes
+        raise ValueError(f"Rank-0 tensors are not supported as the num_or_size_splits argument to split. "
+                         f"Argument provided: {num_or_size_splits}")
     if num is None:
         num = sizes.shape[0]
         if num is None:
@@ -321,12 +364,14 @@ def split(value, num_or_size_splits, axis=0, num=None, name="split"):
 # --- Tile ----------------------------------------------------------------------------------------
 
 def _tile_check(rank, multiples):
+    """Tile's checks; while building a graph only the length's (TensorFlow's shape function lets a
+    negative multiple through to the kernel)."""
     if len(multiples) != rank:
-        raise InvalidArgumentError(None, None, f"Expected multiples argument to be a vector of length {rank} but "
-                                               f"got length {len(multiples)}")
+        R.refuse(f"Expected multiples argument to be a vector of length {rank} but got length {len(multiples)}",
+                 f"Shape must be rank {rank} but is rank {len(multiples)}")
     for i, m in enumerate(multiples):
         if m < 0:
-            raise InvalidArgumentError(None, None, f"Expected multiples[{i}] >= 0, but got {m}")
+            R.refuse(f"Expected multiples[{i}] >= 0, but got {m}")
 
 
 def _tile_kernel(x, multiples):
@@ -344,7 +389,7 @@ def _tile_infer(inputs, attrs):
     if m is None:
         return [Spec(TensorShape([None] * x.shape.rank), x.dtype)]
     _tile_check(x.shape.rank, m)
-    return [Spec(TensorShape([None if d is None else d * k for d, k in zip(x.shape, m)]), x.dtype)]
+    return [Spec(TensorShape([None if d is None or k < 0 else d * k for d, k in zip(x.shape, m)]), x.dtype)]
 
 
 def _tile_grad(op, g):

@@ -44,13 +44,16 @@ def _pad_pairs(x_shape, paddings, op_name):
     p = np.asarray(paddings).reshape(-1, 2) if np.size(paddings) % 2 == 0 else None
     rank = len(x_shape)
     if p is None or np.ndim(paddings) != 2 or np.shape(paddings)[0] != rank:
-        raise InvalidArgumentError(None, None, f"The first dimension of paddings must be the rank of inputs"
-                                               f"{R.fmt_dims(TensorShape(np.shape(paddings)))} "
-                                               f"{R.fmt_dims(TensorShape(x_shape))}")
+        pairs_rank = np.shape(paddings)[0] if np.ndim(paddings) == 2 and np.shape(paddings)[1] == 2 else None
+        R.refuse(f"The first dimension of paddings must be the rank of inputs"
+                 f"{R.fmt_dims(TensorShape(np.shape(paddings)))} {R.fmt_dims(TensorShape(x_shape))}",
+                 f"The first dimension of paddings must be the rank of inputs"
+                 f"{R.fmt_dims(TensorShape(np.shape(paddings)))} {R.fmt_dims(TensorShape(x_shape))}"
+                 if pairs_rank is None else f"Shape must be rank {pairs_rank} but is rank {rank}")
     pairs = [(int(a), int(b)) for a, b in p]
     for a, b in pairs:
         if a < 0 or b < 0:
-            raise InvalidArgumentError(None, None, f"Paddings must be non-negative: {a} {b}")
+            R.refuse(f"Paddings must be non-negative: {a} {b}", "Paddings must be non-negative")
     return pairs
 
 
@@ -200,6 +203,8 @@ def _slice_kernel(x, begin, size):
 
 def _slice_infer(inputs, attrs):
     x, begin, size = inputs
+    if R.building_graph():  # TensorFlow's shape function: begin and size are vectors of one length
+        R.merge_shapes(begin.shape, size.shape)
     b, s = _static_ints(begin), _static_ints(size)
     n = size.shape[0] if size.shape.rank == 1 else x.shape.rank
     if s is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.errors import InvalidArgumentError
 from ..operands import as_tensor
 from ..registry import static_value
@@ -57,6 +58,9 @@ def roll(input, shift, axis, name=None):  # noqa: A002 - TensorFlow's name
         raise InvalidArgumentError(None, None, "shift must be a scalar or a 1-D vector. Found: "
                                    f"{'[' + ','.join(map(str, np.shape(shifts))) + ']'} [Op:Roll]")
     if n_shifts != len(axes):
+        if state.graph is not None and axes_rank == 1 and n_shifts is not None:  # Roll's shape function
+            raise ValueError(f"Dimension 0 in both shapes must be equal, but are {n_shifts} and {len(axes)}. "
+                             f"Shapes are [{n_shifts}] and [{len(axes)}].")
         raise InvalidArgumentError(None, None, "shift and axis must have the same size [Op:Roll]")
     rank = x.shape.rank
     total = {}

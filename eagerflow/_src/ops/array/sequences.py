@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from ...core import dtypes as _dt
+from ...core.context import state
 from ...core.convert import convert_to_tensor, is_tensor_like
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
@@ -29,7 +30,7 @@ def _fmt_num(v):
 
 def _range_len(start, limit, delta):
     if delta == 0:
-        raise InvalidArgumentError(None, None, f"Requires delta != 0: {_fmt_num(delta)}")
+        R.refuse(f"Requires delta != 0: {_fmt_num(delta)}", "Requires delta != 0")
     if delta > 0 and start > limit:
         raise InvalidArgumentError(None, None, f"Requires start <= limit when delta > 0: "
                                                f"{_fmt_num(start)}/{_fmt_num(limit)}")
@@ -52,6 +53,12 @@ def _range_kernel(start, limit, delta):
 
 
 def _range_infer(inputs, attrs):
+    for name, t in zip(("start", "limit", "delta"), inputs):
+        rank, size = t.shape.rank, t.shape.num_elements()
+        if R.building_graph() and rank not in (None, 0):
+            R.refuse("", f"Shape must be rank 0 but is rank {rank}")
+        if size not in (None, 1):  # eagerly a one-element vector passes (TensorFlow's legacy scalars)
+            R.refuse(f"{name} must be a scalar, not shape {R.fmt_dims(t.shape)}")
     values = [static_value(t) for t in inputs]
     dtype = inputs[0].dtype
     if any(v is None for v in values):
@@ -79,10 +86,16 @@ def range(start, limit=None, delta=1, dtype=None, name="range"):  # noqa: A001 -
     return bind(Range, tuple(args))
 
 
+def _negative_num(n):
+    """TensorFlow's tf.linspace counts its points with a Range from 1 to num, which refuses a
+    negative num in its own words, eagerly and while tracing."""
+    return InvalidArgumentError(None, None, f"Requires start <= limit when delta > 0: 1/{n}")
+
+
 def _linspace_kernel(start, stop, num):
     n = int(num)
     if n < 0:
-        raise InvalidArgumentError(None, None, f"Requires num > 0: {n}")
+        raise _negative_num(n)
     return np.linspace(start, stop, n).astype(start.dtype)
 
 
@@ -90,6 +103,8 @@ def _linspace_infer(inputs, attrs):
     start, stop, num = inputs
     R.check_same_dtype("LinSpace", (start, stop))
     n = static_value(num)
+    if n is not None and int(n) < 0:
+        raise _negative_num(int(n))
     return [Spec(TensorShape([None if n is None else int(n)]), start.dtype)]
 
 
@@ -113,7 +128,12 @@ def linspace(start, stop, num, name=None, axis=0):
         a, b = _math.cast(a, _dt.float64), _math.cast(b, _dt.float64)
     elif a.dtype is not b.dtype:
         b = _math.cast(b, a.dtype)
-    n = as_int_tensor(num)
+    n = as_tensor(num)
+    if not n.dtype.is_integer:
+        shown = static_value(n) if state.graph is None else n if is_tensor_like(num) else \
+            f'Tensor("linspace/num:0", shape={tuple(n.shape.as_list())}, dtype={n.dtype.name})'  # TF's node name
+        raise TypeError(f"Argument `tensor` (name: num) must be of type integer. Received `tensor` = {shown} of "
+                        f"dtype: <dtype: '{n.dtype.name}'>")
     if a.shape.rank == 0 and b.shape.rank == 0:
         return bind(LinSpace, (a, b, n))
     # N-d ends: broadcast them, then put the new axis at `axis`.
@@ -146,6 +166,9 @@ def _one_hot_infer(inputs, attrs):
     R.check_dtype_in("OneHot", indices.dtype, (_dt.uint8, _dt.int8, _dt.int32, _dt.int64), "indices", attr="TI")
     axis = attrs.get("axis", -1)
     d = static_value(depth)
+    if d is not None and int(d) < 0:
+        R.refuse(f"depth must be non-negative, got: {int(d)}",
+                 f"Dimension size, given by scalar input 1, must be non-negative but is {int(d)}")
     if indices.shape.rank is None:
         return [Spec(TensorShape(None), on.dtype)]
     out_rank = indices.shape.rank + 1

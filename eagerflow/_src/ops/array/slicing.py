@@ -136,6 +136,8 @@ def _check_spec_inputs(op_name, begin, end, strides):
     for t in (begin, end, strides):
         if t.dtype not in _INDEX_TYPES:
             R.check_dtype_in(op_name, t.dtype, _INDEX_TYPES, "begin")
+    if R.building_graph():  # TensorFlow's shape function merges the three shapes, in its words
+        R.merge_shapes(R.merge_shapes(begin.shape, end.shape), strides.shape)
     lengths = {t.shape[0] for t in (begin, end, strides) if t.shape.rank == 1 and t.shape[0] is not None}
     if len(lengths) > 1:
         raise _err("Expected begin, end, and strides to be 1D equal size tensors, but got shapes "
@@ -364,8 +366,8 @@ def _gather_kernel(params, indices, axis, batch_dims=0):
     bad = (indices < 0) | (indices >= n)
     if np.any(bad):
         pos = np.argwhere(bad)[0]
-        where = ",".join(str(int(p)) for p in pos)
-        raise _err(f"indices[{where}] = {int(indices[tuple(pos)])} is not in [0, {n})")
+        where = f"[{','.join(str(int(p)) for p in pos)}]" if pos.size else ""
+        raise _err(f"indices{where} = {int(indices[tuple(pos)])} is not in [0, {n})")
     if batch_dims == 0:
         return np.take(params, indices, axis=axis)
     # batch_dims > 0: the leading dims of params and indices pair up; gather within each pair.
@@ -447,7 +449,9 @@ def _gather_nd_infer(inputs, attrs):
         return [Spec(TensorShape(None), params.dtype)]
     depth = ishape[-1]
     if depth > ps.rank:
-        raise _err(f"index innermost dimension length must be <= params rank; saw: {depth} vs. {ps.rank}")
+        R.refuse(f"index innermost dimension length must be <= params rank; saw: {depth} vs. {ps.rank}",
+                 f"indices.shape[-1] must be <= params.rank, but saw indices shape: {R.fmt_dims(ishape)} and params "
+                 f"shape: {R.fmt_dims(ps)}")
     return [Spec(TensorShape(list(ishape[:-1]) + list(ps[depth:])), params.dtype)]
 
 
@@ -492,6 +496,8 @@ def _scatter_nd_infer(inputs, attrs):
     if dims is None:
         n = shape.shape[0] if shape.shape.rank == 1 else None
         return [Spec(TensorShape(None if n is None else [None] * n), updates.dtype)]
+    if R.building_graph():
+        return [Spec(R.graph_shape_from_values(dims), updates.dtype)]
     return [Spec(TensorShape(dims), updates.dtype)]
 
 

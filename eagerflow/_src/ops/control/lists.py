@@ -258,7 +258,9 @@ def _gather_kernel(lst, indices, element_shape, element_dtype):
     lst = lst.payload
     indices = np.asarray(indices).reshape(-1)
     for i in indices:
-        _check_index(int(i), len(lst.items), "gather")
+        if not 0 <= int(i) < len(lst.items):  # (TensorFlow's kernel words it so, "o" included)
+            raise InvalidArgumentError(None, None, f"Index {int(i)} out o range; list only has {len(lst.items)} "
+                                                   f"elements.")
     shape = decode_shape(element_shape)
     picked = TensorList([lst.items[int(i)] for i in indices], lst.element_shape, lst.element_dtype)
     if not len(indices):

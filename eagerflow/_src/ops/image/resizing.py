@@ -175,7 +175,11 @@ def _resize_infer(op_name, out_dtype=None):
         if s.rank is not None and s.rank != 4:
             raise InvalidArgumentError(None, None, f"input must be 4-dimensional{R.fmt_dims(s)}")
         n, c = (None, None) if s.rank is None else (s[0], s[3])
-        return [Spec(TensorShape([n] + _size_dims(size) + [c]), out_dtype or images.dtype)]
+        hw = _size_dims(size)
+        if any(d is not None and d <= 0 for d in hw):  # the kernel's check (a graph fails when it runs)
+            R.refuse("output dimensions must be positive")
+            hw = [None, None]
+        return [Spec(TensorShape([n] + hw + [c]), out_dtype or images.dtype)]
     return infer
 
 

@@ -4,6 +4,8 @@
 """
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from ...core import dtypes as _dt
@@ -102,6 +104,11 @@ def eye(num_rows, num_columns=None, batch_shape=None, dtype=_dt.float32, name=No
     """`tf.eye`: identity matrices, `num_rows` x `num_columns`, stacked to `batch_shape`. Sizes known
     only at run time (`tf.eye(tf.shape(x)[0])` in a tf.function) build it by comparing two ranges."""
     dtype = _dt.as_dtype(dtype)
+    shown_columns = num_rows if num_columns is None else num_columns
+    if any(not isinstance(n, (Tensor, numbers.Integral)) and not hasattr(type(n), "_as_tensor")
+           for n in (num_rows, shown_columns)):
+        raise TypeError(f"Arguments `num_rows` and `num_columns` must be positive integer values. Received: "
+                        f"num_rows={num_rows}, num_columns={shown_columns}")
     rows = _static_size(num_rows)
     cols = rows if num_columns is None else _static_size(num_columns)
     batch_value = static_value(batch_shape) if isinstance(batch_shape, Tensor) else batch_shape

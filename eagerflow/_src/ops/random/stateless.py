@@ -142,6 +142,9 @@ def _multinomial_infer(inputs, attrs):
     if logits.shape.rank is not None and logits.shape.rank != 2:
         raise InvalidArgumentError(None, None, f"logits should be a matrix, got shape {R.fmt_dims(logits.shape)}")
     n = static_value(num)
+    if n is not None and int(n) < 0:
+        R.refuse(f"num_samples should be non-negative, got {int(n)}",
+                 f"Dimension size, given by scalar input 1, must be non-negative but is {int(n)}")
     rows = logits.shape[0] if logits.shape.rank == 2 else None
     return [Spec(TensorShape([rows, None if n is None else int(n)]), attrs["output_dtype"])]
 
