@@ -85,7 +85,9 @@ def _plain_table(body: bytes, fmt):
     if (counts == width).all() and _count_error(fmt, width) is None:
         flat = body[:-1].replace(b"\n", delim).split(delim)
         table = np.array(flat, dtype=object).reshape(len(ends), width)
-        return table[:, fmt.columns], [None] * len(ends), None
+        if fmt.columns != list(range(width)):
+            table = table[:, fmt.columns]
+        return table, [None] * len(ends), None
     rows = [line.split(delim) for line in body[:-1].split(b"\n")]
     return _table(rows, fmt)
 
@@ -208,15 +210,16 @@ def _slow_numbers(fields, dtype):
 
 
 def _numbers(text, dtype, underscores):
-    """(values, invalid mask) of a column of field texts ('S' array) read as numbers."""
+    """(values, invalid mask) of a column of field texts (bytes objects) read as numbers: one NumPy cast
+    (Python's int/float on each, which read what strtol/strtod read but underscores and hex floats)."""
     if not underscores:
         try:
-            if dtype == _dt.int32:
+            with np.errstate(over="ignore"):
+                if dtype != _dt.int32:
+                    return text.astype(dtype.np_dtype), np.zeros(len(text), bool)
                 wide = text.astype(np.int64)
-                if ((wide >= -(1 << 31)) & (wide < (1 << 31))).all():
-                    return wide.astype(np.int32), np.zeros(len(text), bool)
-            else:
-                return text.astype(dtype.np_dtype), np.zeros(len(text), bool)
+            if ((wide >= -(1 << 31)) & (wide < (1 << 31))).all():
+                return wide.astype(np.int32), np.zeros(len(text), bool)
         except (ValueError, OverflowError):
             pass
     return _slow_numbers(text, dtype)
@@ -232,11 +235,12 @@ def _column(fields, dtype, default, na, underscores):
         if default is not None and empty.any():
             values[empty] = default
         return values, (empty if default is None else np.zeros_like(empty)), np.zeros_like(empty)
-    text = fields.astype("S")
+    text = fields
     empty = text == b""
     if na:
         empty |= text == na
     if empty.any():
+        text = text.copy()
         text[empty] = b"0"
     values, bad = _numbers(text, dtype, underscores)
     if default is not None:
