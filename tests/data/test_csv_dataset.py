@@ -53,6 +53,9 @@ def test_record_rules_as_tensorflow(write):
     assert rows(CsvDataset(write("a,1\r\nb,2\r\n"), [tf.string, tf.int32])) == [(b"a", 1), (b"b", 2)]
     assert rows(CsvDataset(write("1,2\n3,4"), [tf.int32, tf.int32])) == [(1, 2), (3, 4)]
     assert rows(CsvDataset(write("1,\n"), [tf.int32, [7]])) == [(1, 7)]
+    blanks = write(",5\n1,\n1,2\n,3\n4,,\n", "blanks.csv")  # empty fields first, last and in the middle
+    assert rows(CsvDataset(blanks, [[9], [8]]).ignore_errors()) == [(9, 5), (1, 8), (1, 2), (9, 3)]
+    assert rows(CsvDataset(blanks, [[9], [8], [7]]).ignore_errors()) == [(4, 8, 7)]
     assert rows(CsvDataset(write(""), [tf.int32])) == []
     assert rows(CsvDataset(write("a\n"), [tf.int32], header=True)) == []
     # quotes: delimiters and newlines inside, "" for one quote; an empty quoted field takes the default

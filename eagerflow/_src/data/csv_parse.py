@@ -225,20 +225,24 @@ def _numbers(text, dtype, underscores):
     return _slow_numbers(text, dtype)
 
 
-def _column(fields, dtype, default, na, underscores):
-    """(values, missing mask, invalid mask) of one column's fields."""
+def _empty(fields, na, blanks):
+    """Which fields are empty or `na` (`blanks` False: the file has no empty field at all)."""
+    empty = fields == b"" if blanks else np.zeros(len(fields), bool)
+    if na is not None:
+        empty |= fields == na
+    return empty
+
+
+def _column(fields, dtype, default, na, underscores, blanks=True):
+    """(values, missing mask, invalid mask) of one column's fields; `na` None: no field can be it."""
     if dtype == _dt.string:
-        empty = fields == b""
-        if na:
-            empty |= fields == na
+        empty = _empty(fields, na, blanks)
         values = fields.copy()
         if default is not None and empty.any():
             values[empty] = default
         return values, (empty if default is None else np.zeros_like(empty)), np.zeros_like(empty)
     text = fields
-    empty = text == b""
-    if na:
-        empty |= text == na
+    empty = _empty(fields, na, blanks)
     if empty.any():
         text = text.copy()
         text[empty] = b"0"
@@ -246,6 +250,12 @@ def _column(fields, dtype, default, na, underscores):
     if default is not None:
         values[empty] = default
     return values, (empty if default is None else np.zeros_like(empty)), bad
+
+
+def _has_blank_field(body: bytes, delim: bytes) -> bool:
+    """Whether a "\n"-terminated body without quotes has an empty field (a few C scans of the bytes)."""
+    return (body.startswith((delim, b"\n")) or delim + delim in body or delim + b"\n" in body
+            or b"\n" + delim in body or b"\n\n" in body)
 
 
 def parse(data: bytes, fmt: CsvFormat, skip_errors=False):
@@ -261,10 +271,12 @@ def parse(data: bytes, fmt: CsvFormat, skip_errors=False):
         data += b"\n"
     table, errors, present = _quoted_table(data, fmt) if quoted else _plain_table(data, fmt)
     underscores = b"_" in data
+    na = fmt.na if fmt.na and fmt.na in data else None
+    blanks = quoted or _has_blank_field(data, fmt.delim)
     columns, checks = [], []
     keep = np.array([e is None for e in errors], bool)
     for j, (dtype, default) in enumerate(zip(fmt.dtypes, fmt.defaults)):
-        values, missing, invalid = _column(table[:, j], dtype, default, fmt.na, underscores)
+        values, missing, invalid = _column(table[:, j], dtype, default, na, underscores, blanks)
         if present is not None:
             reached = present > j
             missing, invalid = missing & reached, invalid & reached
