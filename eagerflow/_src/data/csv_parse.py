@@ -15,9 +15,10 @@ TensorFlow's CsvDataset rules, restated (checked against TensorFlow 2.21):
   floats become inf); anything else is "Field 0 in record is not a valid int32: <text>".
 
 Speed: a file without quotes is split with bytes.split and checked with NumPy (record and field
-counts from the delimiter positions), and each numeric column is converted by one NumPy cast; only a
-column that cast refuses is re-read field by field to find TensorFlow's error or the values NumPy does
-not read (hex floats). Files with quotes go through a per-field tokenizer.
+counts from the delimiter positions), and each numeric column is converted by one NumPy cast of its
+field bytes; only a column that cast refuses is re-read field by field, to find TensorFlow's error or
+the values the cast does not read (hex floats, and any column of a file holding "_", which Python's
+int/float would accept). Files with quotes go through a per-field tokenizer (slower).
 """
 from __future__ import annotations
 
