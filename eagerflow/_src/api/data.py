@@ -38,4 +38,8 @@ experimental = _types.SimpleNamespace(AUTOTUNE=AUTOTUNE, INFINITE_CARDINALITY=IN
                                       bucket_by_sequence_length=_bucket_by_sequence_length,
                                       sample_from_datasets=Dataset.sample_from_datasets,
                                       choose_from_datasets=Dataset.choose_from_datasets)
+from ..data.csv_dataset import CsvDataset as _CsvDataset  # noqa: E402
+from ..data.make_csv_dataset import make_csv_dataset as _make_csv_dataset  # noqa: E402
+experimental.CsvDataset = _CsvDataset
+experimental.make_csv_dataset = _make_csv_dataset
 del _types

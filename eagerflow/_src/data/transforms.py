@@ -109,6 +109,9 @@ class BatchDataset(Dataset):
     def _stream(self):
         from .structure import stack_elements
         b, rows = int(self._b), []
+        if hasattr(self._parent, "_batches"):  # a source that cuts whole batches itself (CsvDataset)
+            yield from self._parent._batches(b, self._drop)
+            return
         for element in self._parent._elements():
             rows.append(element)
             if len(rows) == b:
