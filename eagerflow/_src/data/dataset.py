@@ -291,8 +291,8 @@ class Dataset:
         """Elements as NumPy values (TensorFlow: `tf.data.Dataset.as_numpy_iterator`)."""
         if state.graph is not None:
             raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in eager mode.")
-        return (nest.map_structure(lambda t: t.numpy(), element,
-                                   expand_composites=True) for element in self._elements())
+        from .iterator import NumpyIterator
+        return NumpyIterator(self)
 
     def _loop_source(self):
         """For autograph/operators.py: a `for` over this dataset inside a trace becomes a
@@ -301,6 +301,28 @@ class Dataset:
         A stream's loop source also answers `has_element(index)` (the loop's test)."""
         from .stream import loop_source
         return loop_source(self)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        """Endless int64 scalars in [0, 2**32): TensorFlow's values for a seed (transforms_extra.py)."""
+        from .transforms_extra import RandomDataset
+        return RandomDataset(seed, rerandomize_each_iteration)
+
+    def ignore_errors(self, log_warning=False, name=None):
+        """The elements whose computation raised no tf.errors error (transforms_extra.py)."""
+        from .transforms_extra import IgnoreErrorsDataset
+        return IgnoreErrorsDataset(self, log_warning)
+
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        """Writes the elements under the directory `path`, atomically, in eagerflow's format (save_load.py)."""
+        from .save_load import save
+        save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None, wait=False):
+        """A dataset saved by `Dataset.save`; safe to read from an untrusted directory (save_load.py)."""
+        from .save_load import load
+        return load(path, element_spec, compression, reader_func, wait)
 
 
 # --- sources -------------------------------------------------------------------------------------
