@@ -200,13 +200,13 @@ def load(path, element_spec=None, compression=None, reader_func=None, wait=False
     flat_given = nest.flatten(spec, expand_composites=True)
     if len(flat_given) != len(flat_saved) or any(g.dtype != s.dtype for g, s in zip(flat_given, flat_saved)):
         raise ValueError(f"`element_spec` {spec!r} does not match the saved element spec {saved_spec!r}.")
-    shards = [ShardDataset(os.path.join(path, s["file"]), spec, s["count"], kind) for s in meta["shards"]]
+    shards = [SavedShardDataset(os.path.join(path, s["file"]), spec, s["count"], kind) for s in meta["shards"]]
     if reader_func is not None:
         return reader_func(_DatasetsDataset(shards, spec))
     return LoadedDataset(shards, spec)
 
 
-class ShardDataset(Dataset):
+class SavedShardDataset(Dataset):
     """The elements of one shard file, read in order."""
     _name = "_ShardDataset"
     _indexable = False
