@@ -100,7 +100,11 @@ class Dataset:
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         from .transforms import MapDataset
-        return MapDataset(self, map_func)
+        mapped = MapDataset(self, map_func)
+        if num_parallel_calls is not None:  # threads when iterated eagerly (parallel.py); not a constructor argument
+            from .parallel import workers
+            mapped._parallel = workers(num_parallel_calls)
+        return mapped
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
         from .shuffle import shuffle
@@ -119,9 +123,9 @@ class Dataset:
         return SkipDataset(self, count)
 
     def prefetch(self, buffer_size, name=None):
-        """Nothing to overlap here (one thread, elements computed on demand): the same elements."""
-        from .transforms import PassThroughDataset
-        return PassThroughDataset(self, "_PrefetchDataset")
+        """The same elements, computed ahead by a producer thread when iterated eagerly (parallel.py)."""
+        from .transforms import PrefetchDataset
+        return PrefetchDataset(self, buffer_size)
 
     def cache(self, filename="", name=None):
         """Elements are already computed from in-memory tensors: the same elements."""
