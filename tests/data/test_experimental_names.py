@@ -24,8 +24,8 @@ TF_EXPERIMENTAL = [
     "parse_example_dataset", "prefetch_to_device", "rejection_resample", "sample_from_datasets", "save", "scan",
     "service", "shuffle_and_repeat", "snapshot", "table_from_dataset", "take_while", "to_variant", "unbatch", "unique"]
 # Not offered here (yet): CSV (another change), tf.data service / variants / lookup tables / SQL / TFRecord writer
-# through a dataset, sparse and ragged batching, snapshots, example parsing, rejection resampling.
-NOT_YET = {"CsvDataset", "make_csv_dataset", "DatasetInitializer", "SqlDataset", "TFRecordWriter",
+# sparse and ragged batching, snapshots, example parsing, rejection resampling.
+NOT_YET = {"CsvDataset", "make_csv_dataset", "DatasetInitializer", "SqlDataset",
            "dense_to_ragged_batch", "dense_to_sparse_batch", "distributed_save", "from_variant", "to_variant",
            "get_model_proto", "index_table_from_dataset", "table_from_dataset", "make_batched_features_dataset",
            "make_saveable_from_iterator", "parse_example_dataset", "rejection_resample", "service", "snapshot"}
@@ -44,7 +44,7 @@ def test_name_coverage():
     assert len(TF_EXPERIMENTAL) == 62
     missing = set(TF_EXPERIMENTAL) - ours
     assert missing <= NOT_YET, sorted(missing - NOT_YET)
-    assert len(set(TF_EXPERIMENTAL) & ours) >= 43
+    assert len(set(TF_EXPERIMENTAL) & ours) >= 44
     assert set(TF_DATA) <= {n for n in dir(data) if not n.startswith("_")}
     assert E.INFINITE_CARDINALITY == -1 and E.UNKNOWN_CARDINALITY == -2 and E.SHARD_HINT == -1
     assert data.ThreadingOptions is E.ThreadingOptions
@@ -223,3 +223,25 @@ def test_random_ignore_errors_and_group_by_reducer_inside_tf_function():
     summing = E.Reducer(lambda k: tf.constant(0, tf.int64), lambda s, x: s + x, lambda s: s)
     grouped = Dataset.range(5).apply(E.group_by_reducer(lambda x: x % 2, summing))
     assert [int(v) for v in grouped] == [6, 4]
+
+
+def test_tfrecord_writer_writes_a_dataset_of_strings(tmp_path):
+    path = str(tmp_path / "w.tfrecord")
+    assert E.TFRecordWriter(path).write(Dataset.from_tensor_slices([b"a", b"bc"])) is None
+    assert [bytes(r) for r in data.TFRecordDataset(path).as_numpy_iterator()] == [b"a", b"bc"]  # TF 2.21
+    zipped = str(tmp_path / "w.gz")
+    E.TFRecordWriter(zipped, compression_type="GZIP").write(Dataset.from_tensor_slices([b"a", b"bc"]))
+    assert [bytes(r) for r in data.TFRecordDataset(zipped, compression_type="GZIP").as_numpy_iterator()] == \
+        [b"a", b"bc"]
+    with pytest.raises(TypeError, match=r"produces scalar `tf.string` elements, but got a dataset which produces "
+                                        r"elements with shapes \(\) and types <dtype: 'int64'>."):
+        E.TFRecordWriter(path).write(Dataset.range(3))
+    with pytest.raises(TypeError, match=r"shapes \(1,\) and types <dtype: 'string'>"):
+        E.TFRecordWriter(path).write(Dataset.from_tensor_slices([[b"a"]]))
+    with pytest.raises(TypeError, match="Expected a `tf.data.Dataset` object but got <class 'list'>."):
+        E.TFRecordWriter(path).write([b"a"])
+    failing = Dataset.from_tensor_slices([1., 0.]).map(
+        lambda x: tf.strings.as_string(tf.debugging.check_numerics(1. / x, "bad")))
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        E.TFRecordWriter(path).write(failing)
+    assert [bytes(r) for r in data.TFRecordDataset(path).as_numpy_iterator()] == [b"a", b"bc"]  # kept

@@ -153,6 +153,33 @@ def pad_to_cardinality(cardinality, mask_key="valid"):
     return apply
 
 
+class TFRecordWriter:
+    """Writes a dataset of tf.string scalars as the records of one TFRecord file (io/tfrecord_writer.py:
+    atomically; a pass that fails leaves what was at `filename` before)."""
+
+    def __init__(self, filename, compression_type=None):
+        self._filename, self._compression = filename, compression_type
+
+    def write(self, dataset):
+        from ..core.tensor import TensorSpec
+        from ..io.tfrecord_writer import TFRecordWriter as _Writer
+        if not isinstance(dataset, Dataset):
+            raise TypeError(f"Invalid `dataset.` Expected a `tf.data.Dataset` object but got {type(dataset)}.")
+        spec = dataset.element_spec
+        if not isinstance(spec, TensorSpec) or spec.dtype != _dt.string or spec.shape.rank != 0:
+            shapes = getattr(spec, "shape", spec)
+            types = f"<dtype: '{spec.dtype.name}'>" if isinstance(spec, TensorSpec) else spec
+            raise TypeError("Invalid `dataset`. Expected a`dataset` that produces scalar `tf.string` elements, but "
+                            f"got a dataset which produces elements with shapes {shapes} and types {types}.")
+        writer = _Writer(self._filename, self._compression)
+
+        def write_all():
+            for record in dataset._elements():
+                writer.write(bytes(record.numpy()))
+        writer._guarded(write_all)  # a failing pass removes the temporary file
+        writer.close()
+
+
 def save(dataset, path, compression=None, shard_func=None, checkpoint_args=None):
     return dataset.save(path, compression, shard_func, checkpoint_args)
 
@@ -163,7 +190,7 @@ def load(path, element_spec=None, compression=None, reader_func=None):
 
 __all__ = ["AutoShardPolicy", "AutotuneAlgorithm", "AutotuneOptions", "Counter", "DistributeOptions",
            "ExternalStatePolicy", "INFINITE_CARDINALITY", "OptimizationOptions", "Optional", "RandomDataset", "Reducer",
-           "SHARD_HINT", "ServiceOptions", "ThreadingOptions", "UNKNOWN_CARDINALITY", "at", "cardinality",
+           "SHARD_HINT", "ServiceOptions", "TFRecordWriter", "ThreadingOptions", "UNKNOWN_CARDINALITY", "at", "cardinality",
            "copy_to_device", "enable_debug_mode", "enumerate_dataset", "from_list", "get_next_as_optional",
            "get_single_element", "get_structure", "group_by_reducer", "ignore_errors", "load", "map_and_batch",
            "pad_to_cardinality", "parallel_interleave", "prefetch_to_device", "save", "scan", "shuffle_and_repeat",
