@@ -106,3 +106,13 @@ def test_inside_tf_function_the_graph_computes_them():
     assert int(total(pipeline())) == 135
     assert int(total(pipeline())) == 135
     assert total.experimental_get_tracing_count() == 1  # a prefetch keys by its pipeline, as before
+
+
+def test_a_parallel_map_over_a_seeded_shuffle_keeps_tensorflows_order():
+    tf.random.set_seed(None)
+    expected = [1, 2, 0, 1, 0, 2]  # TF 2.21: range(3).shuffle(3, seed=1).repeat(2)
+    for _ in range(5):  # sweeps drawn in order however the threads ask for them
+        ds = Dataset.range(3).shuffle(3, seed=1).repeat(2).map(lambda x: x + 0, num_parallel_calls=6)
+        assert [int(v) for v in ds] == expected
+        batched = Dataset.range(3).shuffle(3, seed=1).repeat(2).map(lambda x: x + 0, num_parallel_calls=6).batch(6)
+        assert next(batched.as_numpy_iterator()).tolist() == expected
