@@ -70,12 +70,9 @@ def ordered_map(fn, items, n: int):
         for item in items:
             yield fn(item)
         return
-    items = iter(items)
-    for item in items:  # the first in this thread: state a pass draws lazily (a shuffle's order) is drawn once
-        yield fn(item)
-        break
     pool, pending = _pool(n), collections.deque()
     task = _in_worker(fn)
+    items = iter(items)  # read in this thread; state a reader draws lazily is guarded by its lock (shuffle.py)
     try:
         for item in items:
             pending.append(pool.submit(task, item))
