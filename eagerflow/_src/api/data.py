@@ -2,6 +2,9 @@
 import types as _types
 
 from ..data.dataset import AUTOTUNE, Dataset  # noqa: F401
+from ..data.fixed_length import FixedLengthRecordDataset  # noqa: F401
+from ..data.iterator import IteratorSpec, NumpyIterator  # noqa: F401
+from ..data.options import ThreadingOptions  # noqa: F401
 from ..data.iterator import OwnedIterator as Iterator  # noqa: F401
 from ..data.options import Options  # noqa: F401
 from ..data.structure import DatasetSpec  # noqa: F401
@@ -32,12 +35,19 @@ def _bucket_by_sequence_length(element_length_func, bucket_boundaries, bucket_ba
         pad_to_bucket_boundary, no_padding, drop_remainder)
 
 
+def _experimental_names():
+    """The `tf.data.experimental` names that data/experimental.py defines (its __all__)."""
+    from ..data import experimental as _module
+    return {name: getattr(_module, name) for name in _module.__all__}
+
+
 experimental = _types.SimpleNamespace(AUTOTUNE=AUTOTUNE, INFINITE_CARDINALITY=INFINITE_CARDINALITY,
                                       UNKNOWN_CARDINALITY=UNKNOWN_CARDINALITY,
                                       assert_cardinality=_assert_cardinality, group_by_window=_group_by_window,
                                       bucket_by_sequence_length=_bucket_by_sequence_length,
                                       sample_from_datasets=Dataset.sample_from_datasets,
                                       choose_from_datasets=Dataset.choose_from_datasets)
+experimental.__dict__.update(_experimental_names())
 from ..data.csv_dataset import CsvDataset as _CsvDataset  # noqa: E402
 from ..data.make_csv_dataset import make_csv_dataset as _make_csv_dataset  # noqa: E402
 experimental.CsvDataset = _CsvDataset

@@ -100,7 +100,11 @@ class Dataset:
 
     def map(self, map_func, num_parallel_calls=None, deterministic=None, name=None):
         from .transforms import MapDataset
-        return MapDataset(self, map_func)
+        mapped = MapDataset(self, map_func)
+        if num_parallel_calls is not None:  # threads when iterated eagerly (parallel.py); not a constructor argument
+            from .parallel import workers
+            mapped._parallel = workers(num_parallel_calls)
+        return mapped
 
     def shuffle(self, buffer_size, seed=None, reshuffle_each_iteration=True, name=None):
         from .shuffle import shuffle
@@ -119,15 +123,15 @@ class Dataset:
         return SkipDataset(self, count)
 
     def prefetch(self, buffer_size, name=None):
-        """Nothing to overlap here (one thread, elements computed on demand): the same elements.
-        The buffer size is checked as TensorFlow's kernel checks it (-1 asks for auto-tuning)."""
+        """The same elements, computed ahead by a producer thread when iterated eagerly (parallel.py). The
+        buffer size is checked as TensorFlow's kernel checks it (-1 asks for auto-tuning)."""
         from ..ops.registry import static_value
-        from .transforms import PassThroughDataset
+        from .transforms import PrefetchDataset
         size = static_value(buffer_size) if isinstance(buffer_size, Tensor) else buffer_size
         if size is not None and int(size) < -1:
             raise InvalidArgumentError(None, None, "buffer_size must be >= 0 or set buffer_size to be -1 for "
                                                    "auto-tuning")
-        return PassThroughDataset(self, "_PrefetchDataset")
+        return PrefetchDataset(self, buffer_size)
 
     def cache(self, filename="", name=None):
         """Elements are already computed from in-memory tensors: the same elements."""
@@ -297,8 +301,8 @@ class Dataset:
         """Elements as NumPy values (TensorFlow: `tf.data.Dataset.as_numpy_iterator`)."""
         if state.graph is not None:
             raise RuntimeError("`tf.data.Dataset.as_numpy_iterator()` is only supported in eager mode.")
-        return (nest.map_structure(lambda t: t.numpy(), element,
-                                   expand_composites=True) for element in self._elements())
+        from .iterator import NumpyIterator
+        return NumpyIterator(self)
 
     def _loop_source(self):
         """For autograph/operators.py: a `for` over this dataset inside a trace becomes a
@@ -307,6 +311,28 @@ class Dataset:
         A stream's loop source also answers `has_element(index)` (the loop's test)."""
         from .stream import loop_source
         return loop_source(self)
+
+    @staticmethod
+    def random(seed=None, rerandomize_each_iteration=None, name=None):
+        """Endless int64 scalars in [0, 2**32): TensorFlow's values for a seed (transforms_extra.py)."""
+        from .transforms_extra import RandomDataset
+        return RandomDataset(seed, rerandomize_each_iteration)
+
+    def ignore_errors(self, log_warning=False, name=None):
+        """The elements whose computation raised no tf.errors error (transforms_extra.py)."""
+        from .transforms_extra import IgnoreErrorsDataset
+        return IgnoreErrorsDataset(self, log_warning)
+
+    def save(self, path, compression=None, shard_func=None, checkpoint_args=None):
+        """Writes the elements under the directory `path`, atomically, in eagerflow's format (save_load.py)."""
+        from .save_load import save
+        save(self, path, compression, shard_func, checkpoint_args)
+
+    @staticmethod
+    def load(path, element_spec=None, compression=None, reader_func=None, wait=False):
+        """A dataset saved by `Dataset.save`; safe to read from an untrusted directory (save_load.py)."""
+        from .save_load import load
+        return load(path, element_spec, compression, reader_func, wait)
 
 
 # --- sources -------------------------------------------------------------------------------------

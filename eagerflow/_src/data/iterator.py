@@ -240,16 +240,82 @@ class _IndexedPass:
 
 
 class Optional:
-    """`tf.experimental.Optional`, eagerly: a value or nothing."""
+    """`tf.experimental.Optional` (also `tf.data.experimental.Optional`), eagerly: a value of
+    `element_spec`'s structure, or nothing."""
 
     def __init__(self, value, element_spec):
         self._value, self.element_spec = value, element_spec
 
-    def has_value(self):
+    @staticmethod
+    def from_value(value):
+        """An Optional holding `value` (a structure of tensors)."""
+        from .structure import normalize, spec_of
+        value = normalize(value)
+        return Optional(value, spec_of(value))
+
+    @staticmethod
+    def empty(element_spec):
+        """An Optional with nothing in it, of `element_spec`'s structure."""
+        return Optional(None, element_spec)
+
+    def has_value(self, name=None):
         return convert_to_tensor(self._value is not None)
 
-    def get_value(self):
+    def get_value(self, name=None):
         if self._value is None:
             from ..core.errors import InvalidArgumentError
-            raise InvalidArgumentError(None, None, "optional is empty")
+            raise InvalidArgumentError(None, None, "The given optional does not have a value.")
         return self._value
+
+    def __repr__(self):
+        return f"<Optional has_value={self._value is not None} element_spec={self.element_spec!r}>"
+
+
+class IteratorSpec:
+    """`tf.data.IteratorSpec`: the type of an iterator over elements of `element_spec`."""
+
+    def __init__(self, element_spec):
+        self._element_spec = element_spec
+
+    @property
+    def value_type(self):
+        return OwnedIterator
+
+    @staticmethod
+    def from_value(iterator):
+        return IteratorSpec(iterator.element_spec)
+
+    def is_compatible_with(self, other):
+        spec = other if isinstance(other, IteratorSpec) else IteratorSpec.from_value(other)
+        return self == spec
+
+    def __eq__(self, other):
+        return isinstance(other, IteratorSpec) and repr(self._element_spec) == repr(other._element_spec)
+
+    def __hash__(self):
+        return hash(repr(self._element_spec))
+
+    def __repr__(self):
+        return f"IteratorSpec({self._element_spec!r},)"
+
+
+class NumpyIterator:
+    """`tf.data.NumpyIterator`, what `Dataset.as_numpy_iterator()` returns: the dataset's elements
+    with every tensor as a NumPy value (a string scalar as bytes, as TensorFlow gives it)."""
+
+    def __init__(self, dataset):
+        from ..core import nest
+        self._nest = nest
+        self._iterator = iter(dataset)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return self._nest.map_structure(lambda t: t.numpy(), next(self._iterator), expand_composites=True)
+
+    def next(self):
+        return self.__next__()
+
+    def __repr__(self):
+        return f"NumpyIterator(iterator={self._iterator!r})"

@@ -213,6 +213,7 @@ class _ShuffleReader(Reader):
         self._parent, self._ds = parent, ds
         self._eager = state.graph is None and is_static(ds._size)
         self._orders = {}
+        self._orders_lock = threading.Lock()  # a parallel map above reads sweeps from several threads
         if not self._eager:
             rows = epochs if epochs is not None else _CYCLE
             if is_static(ds._size) and rows * max(ds._size, 1) > _TABLE_LIMIT:
@@ -221,9 +222,11 @@ class _ShuffleReader(Reader):
 
     def _order(self, epoch):
         if self._eager:
-            if epoch not in self._orders:
-                self._orders[epoch] = self._ds._draw(1).numpy()[0]
-            return self._orders[epoch]
+            with self._orders_lock:  # a parallel map above reads sweeps from several threads
+                # sweeps take their seeds in sweep order, however the threads ask for them
+                for sweep in range(max(self._orders, default=-1) + 1, epoch + 1):
+                    self._orders[sweep] = self._ds._draw(1).numpy()[0]
+                return self._orders[epoch]
         from ..ops.array.slicing import gather
         return gather(self._table, epoch % self._rows)
 

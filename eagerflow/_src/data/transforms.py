@@ -6,6 +6,9 @@ Each also works over a stream input (transforms_streaming.py): it is then a stre
 its `_stream()` applies the same transformation to the input's elements in Python."""
 from __future__ import annotations
 
+import functools
+import itertools
+
 import numpy as np
 
 from ..core import dtypes as _dt
@@ -50,7 +53,7 @@ def _unknown(n):
 
 
 class PassThroughDataset(Dataset):
-    """prefetch / cache: the input's elements unchanged."""
+    """cache / with_options (and prefetch, below): the input's elements unchanged."""
 
     def __init__(self, parent, name):
         self._parent, self._name = parent, name
@@ -62,6 +65,20 @@ class PassThroughDataset(Dataset):
 
     def _stream(self):
         return self._parent._elements()
+
+
+class PrefetchDataset(PassThroughDataset):
+    """The input's elements, computed ahead by a producer thread when iterated eagerly (data/parallel.py)."""
+
+    def __init__(self, parent, buffer_size):
+        super().__init__(parent, "_PrefetchDataset")
+        self._buffer = int(buffer_size.numpy()) if isinstance(buffer_size, EagerTensor) else buffer_size
+
+    def _elements(self):
+        from .parallel import prefetched
+        if not is_static(self._buffer):  # a size known only when a traced function runs: no thread
+            return self._parent._elements()
+        return prefetched(self._parent._elements(), int(self._buffer))
 
 
 class BatchDataset(Dataset):
@@ -142,16 +159,40 @@ class MapDataset(Dataset):
         self._size = parent._size
         self._indexable = parent._indexable
 
+    _parallel = 1  # num_parallel_calls as a count of threads (data/parallel.py); set by Dataset.map
+
     def _open(self, epochs):
         parent = self._parent._open(epochs)
 
         def element(i, epoch):
             return self._concrete(*nest.flatten(parent.element(i, epoch), expand_composites=True))
-        return FunctionReader(self._spec, element)
+        if self._parallel <= 1:
+            return FunctionReader(self._spec, element)
+        from .parallel import map_all
+        from .structure import stack_elements
+
+        def rows(indices, epoch):  # a batch above gathers its rows `_parallel` at a time
+            if not isinstance(indices, np.ndarray):
+                return reader._gather_loop(indices, epoch)
+            return stack_elements(map_all(lambda i: element(int(i), epoch), indices, self._parallel))
+        reader = FunctionReader(self._spec, element, rows)
+        return reader
+
+    def _indexed_elements(self):
+        if self._parallel <= 1:
+            return super()._indexed_elements()
+        from .parallel import ordered_map
+        n = self._size
+        if not is_static(n):
+            return super()._indexed_elements()
+        reader = self._open(1)
+        indices = itertools.count() if n == INFINITE else range(int(n))
+        return ordered_map(lambda i: reader.element(i, 0), indices, self._parallel)
 
     def _stream(self):
-        for element in self._parent._elements():
-            yield self._concrete(*nest.flatten(element, expand_composites=True))
+        from .parallel import ordered_map
+        flat = functools.partial(nest.flatten, expand_composites=True)
+        return ordered_map(lambda element: self._concrete(*flat(element)), self._parent._elements(), self._parallel)
 
 
 class RepeatDataset(Dataset):

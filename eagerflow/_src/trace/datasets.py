@@ -48,6 +48,7 @@ _ARGUMENTS = {
     "TakeDataset": ("dataset", "count"),
     "SkipDataset": ("dataset", "count"),
     "PassThroughDataset": ("dataset", "static"),
+    "PrefetchDataset": ("dataset", "static"),
 }
 
 
