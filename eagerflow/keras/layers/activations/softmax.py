@@ -5,6 +5,8 @@ from ...._src.ops.array import basic as _array
 from ...._src.ops.math import elementwise as _math
 from ...._src.ops.nn import basic as _nn
 from ...._src.ops.math.reduce import reduce_logsumexp
+from ...._src.core.shape import as_shape
+from ...._src.ops.shape_rules import broadcast_shape
 from ..base import Layer
 
 
@@ -28,6 +30,8 @@ def masked_softmax(x, axis, mask=None, zero_masked=True):
     axes at once. Attention layers reuse it; zero_masked=False keeps the uniform row of a fully masked
     query, as Keras' fused dot_product_attention path computes it."""
     if mask is not None:
+        # a mask that cannot broadcast against the scores: Keras' first op on both refuses it in these words
+        broadcast_shape(as_shape(x.shape), as_shape(mask.shape))
         mask = _math.cast(mask, "bool") if mask.dtype.name == "bool" else _math.greater(
             mask, _math.cast(0.5, mask.dtype))
         x = _array.where(mask, x, _array.fill(_array.shape(x), _math.cast(-1e9, x.dtype)))
