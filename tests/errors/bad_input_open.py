@@ -26,7 +26,6 @@ OPEN = {
     "random_crop_big": ('traced',),
     "range_bool": ('eager', 'traced'),  # TF: an internal dtype assert fails (AssertionError)
     "range_str": ('eager', 'traced'),  # TF: an internal dtype assert fails (AssertionError)
-    "tensordot_axes": ('traced',),
     "while_body_arity": ('traced',),  # Python's TypeError, naming AutoGraph's function
     "while_cond_float": ('traced',),  # same class; TF names its node 'while/LoopCond/_8'
 }

@@ -182,6 +182,8 @@ def tensordot(a, b, axes, name=None):
     sa, sb = a.shape.as_list(), b.shape.as_list()
     k, kb = _static_product(sa, a_axes), _static_product(sb, b_axes)
     if k is not None and kb is not None and k != kb:  # TensorFlow reports the reshaped matrices' shapes
+        if R.building_graph():  # MatMul's shape function, when the graph is built
+            raise ValueError(f"Dimensions must be equal, but are {k} and {kb}")
         m, n = _static_product(sa, a_free), _static_product(sb, b_free)
         raise InvalidArgumentError(None, None, f"Matrix size-incompatible: In[0]: [{_dim_text(m)},{k}], "
                                                f"In[1]: [{kb},{_dim_text(n)}] [Op:MatMul]")
