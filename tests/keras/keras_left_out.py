@@ -78,7 +78,6 @@ LEFT_OUT = {
         "bounding_boxes": "not yet: outside issue 24",
         "disable_interactive_logging": "not yet: outside issue 24",
         "enable_interactive_logging": "not yet: outside issue 24",
-        "get_file": "not yet: outside issue 24",
         "is_interactive_logging_enabled": "not yet: outside issue 24",
         "legacy": "not yet: outside issue 24",
         "model_to_dot": "not yet: outside issue 24",

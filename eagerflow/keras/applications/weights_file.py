@@ -15,8 +15,8 @@ _HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 
 
 def keras_models_dir():
-    base = os.environ.get("KERAS_HOME") or os.path.join(os.path.expanduser("~"), ".keras")
-    return os.path.join(base, "models")
+    from ..utils.file_utils import keras_home
+    return os.path.join(keras_home(), "models")
 
 
 def official_weights_path(file_name, origin, model_name):

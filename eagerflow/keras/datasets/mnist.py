@@ -12,8 +12,8 @@ ORIGIN = "https://storage.googleapis.com/tensorflow/tf-keras-datasets/mnist.npz"
 
 
 def cache_dir():
-    base = os.environ.get("KERAS_HOME") or os.path.join(os.path.expanduser("~"), ".keras")
-    return os.path.join(base, "datasets")
+    from ..utils.file_utils import keras_home
+    return os.path.join(keras_home(), "datasets")
 
 
 def load_data(path="mnist.npz"):

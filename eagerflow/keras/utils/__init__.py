@@ -12,6 +12,7 @@ from .packing import (deserialize_keras_object, get_source_inputs, is_keras_tens
 from .py_dataset import PyDataset, Sequence  # noqa: F401
 from .audio_dataset import audio_dataset_from_directory  # noqa: F401
 from .image_dataset import image_dataset_from_directory  # noqa: F401
+from .file_utils import get_file  # noqa: F401
 from .image_utils import array_to_img, img_to_array, load_img, save_img  # noqa: F401
 from .text_dataset import text_dataset_from_directory  # noqa: F401
 
