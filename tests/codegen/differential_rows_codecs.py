@@ -4,6 +4,7 @@ builds them with that test's Row class; the JPEG, GIF and BMP rows need Pillow (
 left out without it."""
 import importlib.util
 import io
+import zlib
 
 import numpy as np
 
@@ -35,6 +36,8 @@ def rows(Row):
         Row("DecodeWav", lambda w: tf.audio.decode_wav(w, desired_channels=1), (_s(wav),)),
         Row("DecodeWav", tf.audio.decode_wav, (_s(b"hello"),), raises=tf.errors.InvalidArgumentError, label="bad"),
         Row("EncodePng", tf.io.encode_png, (_PIXELS.astype(np.uint16) * 257,)),
+        Row("DecodeCompressed", lambda z: tf.io.decode_compressed(z, "ZLIB"),
+            (np.array([zlib.compress(b"abc"), zlib.compress(b"")], dtype=object),)),
         Row("DecodePng", lambda p: tf.io.decode_png(p, channels=4, dtype=tf.uint16),
             (_s(tf.io.encode_png(_PIXELS.astype(np.uint16) * 300).numpy()),)),
     ]
@@ -46,6 +49,7 @@ def rows(Row):
         Row("EncodeJpeg", lambda x: tf.io.decode_jpeg(tf.io.encode_jpeg(x, quality=80)), (_PIXELS,)),
         Row("DecodeJpeg", lambda j: tf.io.decode_jpeg(j, channels=1), (_s(jpeg),)),
         Row("IsJpeg", tf.io.is_jpeg, (_s(jpeg),)),
+        Row("ExtractJpegShape", tf.io.extract_jpeg_shape, (_s(jpeg),)),
         Row("DecodeImage", lambda j: tf.io.decode_image(j, dtype=tf.float32), (_s(jpeg),)),
         Row("DecodeBmp", lambda b: tf.io.decode_bmp(b, channels=4), (_s(_encoded("BMP")),)),
         Row("DecodeGif", tf.io.decode_gif, (_s(_encoded("GIF")),)),

@@ -197,3 +197,24 @@ def test_resize_with_pad_of_an_image_whose_size_is_known_only_when_run():
     for shape in ([7, 4, 3], [3, 8, 3], [5, 6, 3]):
         image = rng.uniform(0, 255, shape).astype(np.float32)
         np.testing.assert_allclose(pad(image).numpy(), tf.image.resize_with_pad(image, 5, 6).numpy(), atol=1e-4)
+
+
+def test_extract_jpeg_shape_and_decode_compressed_as_tensorflow():
+    pytest.importorskip("PIL")
+    import gzip
+    import zlib
+    jpeg = tf.io.encode_jpeg(np.zeros([5, 7, 3], np.uint8)).numpy()
+    shape = tf.io.extract_jpeg_shape(jpeg)
+    assert shape.dtype == tf.int32 and shape.numpy().tolist() == [5, 7, 3]  # TensorFlow 2.21's answers
+    assert tf.io.extract_jpeg_shape(jpeg, output_type=tf.int64).dtype == tf.int64
+    assert tf.io.extract_jpeg_shape(tf.io.encode_jpeg(np.zeros([5, 7, 1], np.uint8))).numpy().tolist() == [5, 7, 1]
+    with pytest.raises(tf.errors.InvalidArgumentError, match=r"Invalid JPEG data, size 69"):
+        tf.io.extract_jpeg_shape(tf.io.encode_png(np.zeros([5, 7, 3], np.uint8)))
+    out = tf.io.decode_compressed(tf.constant([zlib.compress(b"abc"), zlib.compress(b"")]), "ZLIB")
+    assert out.numpy().tolist() == [b"abc", b""]
+    assert tf.io.decode_compressed(gzip.compress(b"xy"), "GZIP").numpy() == b"xy"
+    assert tf.io.decode_compressed(b"raw").numpy() == b"raw"
+    with pytest.raises(tf.errors.DataLossError, match="inflate\\(\\) failed with error -3: incorrect header check"):
+        tf.io.decode_compressed(b"notzlib", "ZLIB")
+    with pytest.raises(tf.errors.InvalidArgumentError, match="Only ZLIB, ZSTD, GZIP or NONE are supported"):
+        tf.io.decode_compressed(b"x", "FOO")

@@ -19,5 +19,5 @@ from ..ops.image.random_adjust import (random_hue, random_saturation, stateless_
                                 stateless_random_flip_up_down, stateless_random_hue, stateless_random_saturation)
 from ..ops.image.nms_padded import non_max_suppression_padded  # noqa: F401
 from ..ops.image.decode_image import decode_bmp, decode_gif, decode_image  # noqa: F401
-from ..ops.image.jpeg import decode_jpeg, encode_jpeg, is_jpeg  # noqa: F401
+from ..ops.image.jpeg import decode_jpeg, encode_jpeg, extract_jpeg_shape, is_jpeg  # noqa: F401
 from ..ops.image.png import decode_png, encode_png  # noqa: F401

@@ -9,8 +9,9 @@ from ..ops.io.files import read_file, write_file  # noqa: F401
 from ..ops.io.parse_example import (FixedLenFeature, VarLenFeature, parse_example,  # noqa: F401
                                  parse_single_example)
 from ..ops.image.decode_image import decode_bmp, decode_gif, decode_image  # noqa: F401
-from ..ops.image.jpeg import decode_jpeg, encode_jpeg, is_jpeg  # noqa: F401
+from ..ops.image.jpeg import decode_jpeg, encode_jpeg, extract_jpeg_shape, is_jpeg  # noqa: F401
 from ..ops.image.png import decode_png, encode_png  # noqa: F401
+from ..ops.io.decode_compressed import decode_compressed  # noqa: F401
 from ..ops.io.matching_files import matching_files  # noqa: F401
 
 gfile = _types.SimpleNamespace(

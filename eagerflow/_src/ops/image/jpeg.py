@@ -132,3 +132,36 @@ def encode_jpeg(image, format="", quality=95, progressive=False, optimize_size=F
 def is_jpeg(contents, name=None):
     """`tf.io.is_jpeg`: a bool scalar."""
     return bind(IsJpeg, [as_tensor(contents, _dt.string)], name=name)
+
+
+def _shape_kernel(contents, output_type=_dt.int32):
+    data = scalar_bytes(contents)
+    if sniff(data) != "jpeg":
+        raise InvalidArgumentError(None, None, f"Invalid JPEG data, size {len(data)}")
+    image = open_image_header(data)
+    channels = {"L": 1, "RGB": 3, "YCbCr": 3, "CMYK": 4}.get(image.mode, len(image.getbands()))
+    return np.array([image.size[1], image.size[0], channels], output_type.as_numpy_dtype)
+
+
+def open_image_header(data: bytes):
+    """A JPEG's Pillow image with only its header read (no pixels decoded)."""
+    Image = pillow("extract_jpeg_shape")
+    try:
+        return Image.open(io.BytesIO(data))
+    except Exception:  # noqa: BLE001 - Pillow raises several classes for a damaged header
+        raise InvalidArgumentError(None, None, f"Invalid JPEG data, size {len(data)}") from None
+
+
+def _shape_infer(inputs, attrs):
+    R.check_input_dtype("ExtractJpegShape", inputs, 0, _dt.string)
+    return [Spec(TensorShape([3]), attrs.get("output_type", _dt.int32))]
+
+
+ExtractJpegShape = defop("ExtractJpegShape", inputs=("contents",), kernel=_shape_kernel, infer=_shape_infer,
+                         grad=NO_GRADIENT, doc="[height, width, channels] of a JPEG file, from its header alone.")
+
+
+def extract_jpeg_shape(contents, output_type=_dt.int32, name=None):
+    """`tf.io.extract_jpeg_shape`: [height, width, channels] without decoding the pixels."""
+    output_type = _dt.as_dtype(output_type)
+    return bind(ExtractJpegShape, [as_tensor(contents, _dt.string)], {"output_type": output_type}, name=name)
