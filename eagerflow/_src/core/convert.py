@@ -116,6 +116,17 @@ def _check_sequence(value, allow_big=False) -> set:
     return kinds
 
 
+def _first_number_float_type(value):
+    """The float type TensorFlow gives a list of numbers: that of its first number (depth first) when it
+    is a NumPy float (scalar or array), else float32 (`[np.float64(1), 2.0]` is float64, `[2.0,
+    np.float64(1)]` and `[1, np.float64(2)]` float32)."""
+    while isinstance(value, (list, tuple)) and value:
+        value = value[0]
+    if isinstance(value, (np.floating, np.ndarray)) and value.dtype.kind == "f":
+        return value.dtype
+    return np.float32
+
+
 def _infer_array(value) -> np.ndarray:
     """A fresh ndarray for a Python or NumPy value, with TensorFlow's default dtype."""
     if isinstance(value, np.ndarray):
@@ -147,6 +158,15 @@ def _infer_array(value) -> np.ndarray:
                 arr = np.array(value, dtype=np.float64)  # floats beside ints past uint64 (`[1.5, 2**64]`)
             elif kind != "O":
                 _check_sequence(value)
+        kind = arr.dtype.kind
+        if kind == "f":  # the first number decides: a NumPy float keeps its type, a Python number means float32
+            return arr.astype(_first_number_float_type(value))
+        if kind == "u":  # NumPy's unsigned scalars and arrays in a list are ints to TensorFlow
+            if arr.size and arr.max() > _INT64_MAX:
+                raise ValueError(OUT_OF_RANGE)
+            return arr.astype(np.int64 if arr.size and arr.max() > _INT32_MAX else np.int32)
+        if kind == "c":  # TensorFlow makes complex128 of every complex list
+            return arr.astype(np.complex128)
     else:
         arr = np.array(value)
     kind = arr.dtype.kind
