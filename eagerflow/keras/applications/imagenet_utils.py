@@ -117,7 +117,7 @@ def decode_predictions(preds, top=5):
     scores = np.asarray(preds.numpy() if hasattr(preds, "numpy") else preds)
     results = []
     for row in scores:
-        best = row.argsort()[-top:][::-1]
+        best = row.argsort(kind="stable")[-top:][::-1]  # ties: later class first, any NumPy
         decoded = [tuple(index[str(i)]) + (row[i],) for i in best]
         decoded.sort(key=lambda entry: entry[2], reverse=True)
         results.append(decoded)
