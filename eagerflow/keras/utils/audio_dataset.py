@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .directory_index import (check_labels_argument, check_split_arguments, files_dataset, index_directory,
-                              split_for_subset)
+from .directory_index import check_labels_argument, check_split_arguments, index_directory, split_datasets
 
 AUDIO_FORMATS = (".wav",)
 
@@ -47,21 +46,12 @@ def audio_dataset_from_directory(directory, labels="inferred", label_mode="int",
         audio = decode_wav(read_file(path), desired_samples=samples).audio
         return RaggedTensor.from_tensor(audio) if ragged else audio
 
-    buffer_size = batch_size * 8 if batch_size is not None else 1024
-    num_classes = len(class_names) if class_names else 0
-
-    def build(part, shuffled, nothing_message):
-        part_paths, part_labels = split_for_subset(paths, labels, validation_split, part)
-        if not part_paths:
-            raise ValueError(f"{nothing_message} {directory}. Allowed format(s): {AUDIO_FORMATS}")
-        ds = files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size, seed)
+    def finish(ds):  # prefetched, then batched: padded to the longest file unless cut to a length or ragged
         ds = ds.prefetch(AUTOTUNE)
-        if batch_size is not None:
-            ds = ds.padded_batch(batch_size) if output_sequence_length is None and not ragged else ds.batch(batch_size)
-        ds.class_names = class_names
-        return ds
+        if batch_size is None:
+            return ds
+        return ds.padded_batch(batch_size) if output_sequence_length is None and not ragged else ds.batch(batch_size)
 
-    if subset == "both":
-        return [build("training", shuffle, "No training audio files found in directory"),
-                build("validation", False, "No validation audio files found in directory")]
-    return build(subset, shuffle, "No audio files found in directory")
+    return split_datasets(directory, paths, labels, class_names, label_mode, validation_split, subset, shuffle, seed,
+                          batch_size, load, "audio files", f"Allowed format(s): {AUDIO_FORMATS}", finish=finish,
+                          with_file_paths=False)

@@ -145,3 +145,33 @@ def files_dataset(paths, labels, label_mode, num_classes, load, shuffle, buffer_
     if label_mode:
         return ds.map(lambda path, label: (load(path), label), num_parallel_calls=AUTOTUNE)
     return ds.map(load, num_parallel_calls=AUTOTUNE)
+
+
+def split_datasets(directory, paths, labels, class_names, label_mode, validation_split, subset, shuffle, seed,
+                   batch_size, load, what, allowed, finish=None, with_file_paths=True):
+    """The dataset (a [training, validation] pair for `subset="both"`) of an index as Keras builds it: the
+    subset's files, zipped with their labels, shuffled (the training part only), loaded by `load`, then
+    `finish`ed (default: batched, then prefetched). Refuses an empty part in Keras' words ("No training
+    {what} found in directory ...{allowed}"). Each dataset carries `class_names` (and `file_paths`)."""
+    from ..._src.data.dataset import AUTOTUNE
+    buffer_size = batch_size * 8 if batch_size is not None else 1024
+    num_classes = len(class_names) if class_names else 0
+    if finish is None:
+        def finish(ds):
+            return (ds.batch(batch_size) if batch_size is not None else ds).prefetch(AUTOTUNE)
+
+    def build(part, shuffled, nothing):
+        part_paths, part_labels = split_for_subset(paths, labels, validation_split, part)
+        if not part_paths:
+            raise ValueError(f"{nothing} {directory}. {allowed}")
+        ds = finish(files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size,
+                                  seed))
+        ds.class_names = class_names
+        if with_file_paths:
+            ds.file_paths = part_paths
+        return ds
+
+    if subset == "both":
+        return [build("training", shuffle, f"No training {what} found in directory"),
+                build("validation", False, f"No validation {what} found in directory")]
+    return build(subset, shuffle, f"No {what} found in directory")

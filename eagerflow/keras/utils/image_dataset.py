@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .directory_index import (check_labels_argument, check_split_arguments, files_dataset, index_directory,
-                              split_for_subset)
+from .directory_index import check_labels_argument, check_split_arguments, index_directory, split_datasets
 from .image_utils import crop_box
 
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
@@ -52,7 +51,6 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     """Images [batch, height, width, channels] float32 and labels, from `directory/<class>/<file>`; a pair
     of datasets (training, validation) for `subset="both"`. The datasets carry `class_names` and
     `file_paths`."""
-    from ..._src.data.dataset import AUTOTUNE
     check_labels_argument(labels, label_mode, class_names, "image")
     if labels is None or label_mode is None:
         labels, label_mode = None, None
@@ -82,21 +80,5 @@ def image_dataset_from_directory(directory, labels="inferred", label_mode="int",
     data_format = data_format or "channels_last"
     load = _image_loader(tuple(image_size), channels, interpolation, data_format, crop_to_aspect_ratio,
                          pad_to_aspect_ratio)
-    buffer_size = batch_size * 8 if batch_size is not None else 1024
-    num_classes = len(class_names) if class_names else 0
-
-    def build(part, shuffled, nothing_message):
-        part_paths, part_labels = split_for_subset(paths, labels, validation_split, part)
-        if not part_paths:
-            raise ValueError(f"{nothing_message} {directory}. Allowed formats: {IMAGE_FORMATS}")
-        ds = files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size, seed)
-        if batch_size is not None:
-            ds = ds.batch(batch_size)
-        ds = ds.prefetch(AUTOTUNE)
-        ds.class_names, ds.file_paths = class_names, part_paths
-        return ds
-
-    if subset == "both":
-        return [build("training", shuffle, "No training images found in directory"),
-                build("validation", False, "No validation images found in directory")]
-    return build(subset, shuffle, "No images found in directory")
+    return split_datasets(directory, paths, labels, class_names, label_mode, validation_split, subset, shuffle, seed,
+                          batch_size, load, "images", f"Allowed formats: {IMAGE_FORMATS}")

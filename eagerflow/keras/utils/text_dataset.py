@@ -5,15 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .directory_index import (check_labels_argument, check_split_arguments, files_dataset, index_directory,
-                              split_for_subset)
+from .directory_index import check_labels_argument, check_split_arguments, index_directory, split_datasets
 
 
 def text_dataset_from_directory(directory, labels="inferred", label_mode="int", class_names=None, batch_size=32,
                                 max_length=None, shuffle=True, seed=None, validation_split=None, subset=None,
                                 follow_links=False, format="tf", verbose=True):
     """Strings [batch] and labels from `directory/<class>/<file>.txt`; a pair of datasets for `subset="both"`."""
-    from ..._src.data.dataset import AUTOTUNE
     from ..._src.ops.io.files import read_file
     from ..._src.ops.strings.elementwise import substr
     check_labels_argument(labels, label_mode, class_names, "text")
@@ -34,21 +32,5 @@ def text_dataset_from_directory(directory, labels="inferred", label_mode="int", 
         text = read_file(path)
         return substr(text, 0, max_length) if max_length is not None else text
 
-    buffer_size = batch_size * 8 if batch_size is not None else 1024
-    num_classes = len(class_names) if class_names else 0
-
-    def build(part, shuffled, nothing_message):
-        part_paths, part_labels = split_for_subset(paths, labels, validation_split, part)
-        if not part_paths:
-            raise ValueError(f"{nothing_message} {directory}. Allowed format: .txt")
-        ds = files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size, seed)
-        if batch_size is not None:
-            ds = ds.batch(batch_size)
-        ds = ds.prefetch(AUTOTUNE)
-        ds.class_names, ds.file_paths = class_names, part_paths
-        return ds
-
-    if subset == "both":
-        return [build("training", shuffle, "No training text files found in directory"),
-                build("validation", False, "No validation text files found in directory")]
-    return build(subset, shuffle, "No text files found in directory")
+    return split_datasets(directory, paths, labels, class_names, label_mode, validation_split, subset, shuffle, seed,
+                          batch_size, load, "text files", "Allowed format: .txt")
