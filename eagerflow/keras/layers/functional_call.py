@@ -14,7 +14,10 @@ from ..._src.trace.function import function
 from .keras_tensor import KerasTensor, Node
 
 
-def symbolic_call(layer, args, kwargs):
+def record_symbolic_call(op, args, kwargs, after_trace=None):
+    """Traces `op(*args, **kwargs)` once on TensorSpecs of its KerasTensor arguments (wherever they sit
+    in the arguments) and returns new KerasTensors for its outputs, recorded as one Node of the graph.
+    `after_trace` runs once the trace is done (a layer drops the losses the trace met)."""
     structure = (tuple(args), dict(kwargs))
     leaves = nest.flatten(structure)
     positions = [i for i, v in enumerate(leaves) if isinstance(v, KerasTensor)]
@@ -24,17 +27,22 @@ def symbolic_call(layer, args, kwargs):
         for i, t in zip(positions, tensors):
             filled[i] = t
         call_args, call_kwargs = nest.pack_sequence_as(structure, filled)
-        return layer(*call_args, **call_kwargs)
+        return op(*call_args, **call_kwargs)
 
     specs = [TensorSpec(leaves[i].shape, leaves[i].dtype) for i in positions]
-    concrete = function(run, autograph=False).get_concrete_function(*specs)
-    out_structure = concrete.structured_outputs
-    layer._clear_losses()  # losses met while inferring shapes are the trace's, not a real call's
+    out_structure = function(run, autograph=False).get_concrete_function(*specs).structured_outputs
+    if after_trace is not None:
+        after_trace()
     outputs = nest.map_structure(lambda t: KerasTensor(tuple(t.shape.as_list()), t.dtype), out_structure,
                                  expand_composites=True)
-    flat_outputs = nest.flatten(outputs, expand_composites=True)
-    node = Node(layer, tuple(args), dict(kwargs), flat_outputs)
-    for t in flat_outputs:
+    node = Node(op, tuple(args), dict(kwargs), nest.flatten(outputs, expand_composites=True))
+    for t in node.outputs:
         t._keras_history = node
+    return outputs
+
+
+def symbolic_call(layer, args, kwargs):
+    # losses met while inferring shapes are the trace's, not a real call's
+    outputs = record_symbolic_call(layer, args, kwargs, after_trace=layer._clear_losses)
     layer._last_output_shape = nest.map_structure(lambda t: t.shape, outputs, expand_composites=True)
     return outputs

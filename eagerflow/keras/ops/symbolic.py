@@ -65,31 +65,10 @@ class SymbolicOp:
 
 
 def symbolic_call(op, args, kwargs):
-    """Infers the outputs of `op(*args, **kwargs)` by tracing it on TensorSpecs and records the node."""
-    from ..._src.core import nest
-    from ..._src.core.tensor import TensorSpec
-    from ..._src.trace.function import function
-    from ..layers.keras_tensor import KerasTensor, Node
-
-    structure = (tuple(args), dict(kwargs))
-    leaves = nest.flatten(structure)
-    positions = [i for i, v in enumerate(leaves) if isinstance(v, KerasTensor)]
-
-    def run(*tensors):
-        filled = list(leaves)
-        for i, t in zip(positions, tensors):
-            filled[i] = t
-        call_args, call_kwargs = nest.pack_sequence_as(structure, filled)
-        return op(*call_args, **call_kwargs)
-
-    specs = [TensorSpec(leaves[i].shape, leaves[i].dtype) for i in positions]
-    out_structure = function(run, autograph=False).get_concrete_function(*specs).structured_outputs
-    outputs = nest.map_structure(lambda t: KerasTensor(tuple(t.shape.as_list()), t.dtype), out_structure,
-                                 expand_composites=True)
-    node = Node(op, tuple(args), dict(kwargs), nest.flatten(outputs, expand_composites=True))
-    for t in node.outputs:
-        t._keras_history = node
-    return outputs
+    """Infers the outputs of `op(*args, **kwargs)` by tracing it on TensorSpecs and records the node (the
+    same recording as a layer's call on KerasTensors: layers/functional_call.py)."""
+    from ..layers.functional_call import record_symbolic_call
+    return record_symbolic_call(op, args, kwargs)
 
 
 def symbolic_front(function, function_name, module):
