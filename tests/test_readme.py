@@ -1,5 +1,6 @@
-"""Every Python example in README.md runs when pasted alone into a fresh interpreter (imports
-included), from an empty folder, as a user would try it.
+"""Every Python example in README.md, CONTRIBUTING.md and docs/ runs when pasted alone into a fresh interpreter
+(imports included), from an empty folder, as a user would try it, and prints nothing on stderr unless the text
+beside it says it warns (a `# ... warning` comment in the example).
 
 An example that uses an optional extra of pyproject.toml (ONNX export, XLA, Graphviz drawings,
 bfloat16 values, ...) is skipped, naming the extra to install, where that extra is not installed:
@@ -17,8 +18,13 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-README = REPO / "README.md"
-EXAMPLES = re.findall(r"```python\n(.*?)```", README.read_text(), re.S)
+PAGES = [REPO / "README.md", REPO / "CONTRIBUTING.md", *sorted((REPO / "docs").rglob("*.md"))]
+# (page, example) for every ```python block; ids name the page and the block's number there.
+EXAMPLES, EXAMPLE_IDS = [], []
+for _page in PAGES:
+    for _number, _example in enumerate(re.findall(r"```python\n(.*?)```", _page.read_text(), re.S)):
+        EXAMPLES.append(_example)
+        EXAMPLE_IDS.append(f"{_page.relative_to(REPO)}#{_number}")
 EXTRAS = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["optional-dependencies"]
 
 # What in an example's code (its comments left out) needs which extra of pyproject.toml.
@@ -66,7 +72,14 @@ def test_an_example_needs_the_extras_its_code_uses_not_those_its_comments_name()
     assert any(extras_needed(example) == ["onnx"] for example in EXAMPLES)
 
 
-@pytest.mark.parametrize("index", range(len(EXAMPLES)))
+def test_every_page_links_only_to_files_that_exist():
+    for page in PAGES:
+        prose = re.sub(r"`[^`]*`", "", re.sub(r"```.*?```", "", page.read_text(), flags=re.S))
+        for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", prose):
+            assert (page.parent / target).exists(), f"{page.relative_to(REPO)} links to {target}, which does not exist"
+
+
+@pytest.mark.parametrize("index", range(len(EXAMPLES)), ids=EXAMPLE_IDS)
 def test_readme_example_runs_alone(index, tmp_path):
     for extra in extras_needed(EXAMPLES[index]):
         missing = _not_installed(extra)
@@ -79,4 +92,6 @@ def test_readme_example_runs_alone(index, tmp_path):
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])))
     done = subprocess.run([sys.executable, str(script)], cwd=tmp_path, capture_output=True, text=True, timeout=120,
                           env=env)
-    assert done.returncode == 0, f"README example {index} failed:\n{EXAMPLES[index]}\n{done.stderr[-2000:]}"
+    assert done.returncode == 0, f"example {EXAMPLE_IDS[index]} failed:\n{EXAMPLES[index]}\n{done.stderr[-2000:]}"
+    if not re.search(r"#.*warn", EXAMPLES[index], re.I):
+        assert done.stderr == "", f"example {EXAMPLE_IDS[index]} printed on stderr:\n{done.stderr[-2000:]}"

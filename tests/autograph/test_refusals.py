@@ -210,7 +210,7 @@ def test_a_loop_that_ends_the_function_returns_its_value():
     assert int(tf.function(first_even)(tf.constant([4, 5]))) == 4
 
 
-# --- the two places we go beyond TensorFlow on purpose (README, converters/calls.py, asserts.py) ----
+# --- the two places we go beyond TensorFlow on purpose (docs/differences.md, converters/calls.py, asserts.py) ----
 
 def appended_in_tensor_loop(n):
     items = []

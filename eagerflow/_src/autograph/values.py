@@ -60,7 +60,7 @@ class TensorList:
     carried as a loop variable whose first dimension may grow (shape invariant [None, ...]).
 
     Beyond TensorFlow on purpose (TF 2.21 raises InaccessibleTensorError for such a list and
-    asks for a tf.TensorArray): see converters/calls.py and the README."""
+    asks for a tf.TensorArray): see converters/calls.py and docs/differences.md."""
 
     def __init__(self, tensor):
         self.tensor = tensor

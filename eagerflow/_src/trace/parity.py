@@ -375,7 +375,9 @@ def _variable_difference(variables, graph_values, eager_values):
 def _report(text, mode):
     if mode == "raise":
         raise ParityError(text)
-    _log.warning("%s", text)
+    if _log.hasHandlers():  # a program that set up logging gets the line there too; without, Python's
+        # last-resort handler would print it a second time beside the warning
+        _log.warning("%s", text)
     warnings.warn(text, ParityWarning, stacklevel=_user_stacklevel())
 
 

@@ -268,7 +268,9 @@ def report(function_name, changes, warned, lock, stacklevel):
         message = (f"tf.function {function_name!r}: {guard.label()} was {guard.traced!r} when traced, is "
                    f"{now_text} now: the graph still uses {guard.traced!r}; pass it as an argument or use a "
                    f"tf.Variable")
-        _log.warning("%s", message)
+        if _log.hasHandlers():  # a program that set up logging gets the line there too; without, Python's
+            # last-resort handler would print it a second time beside the warning
+            _log.warning("%s", message)
         warnings.warn(message, StaleCaptureWarning, stacklevel=stacklevel + 1)
 
 
