@@ -1,6 +1,6 @@
-"""`eagerflow demo`: trains seed document 003's MNIST model first (the main job, in demo_training.py:
-MNIST from Keras' cache or the bundled UCI digits, eager vs tf.function step times, test accuracy,
-a SavedModel round trip), then a short tour that runs the seed documents' examples.
+"""`eagerflow demo`: trains an MNIST classifier first (the main job, in demo_training.py: MNIST from Keras'
+cache or the bundled UCI digits, eager vs tf.function step times, test accuracy, a SavedModel round trip), then
+a short tour of eager execution, GradientTape, tf.function and AutoGraph.
 
 The demo is a list of `Section`s. A section either shows code, which is run statement by
 statement and echoed like an interactive session (so what is printed is exactly what ran, and
@@ -100,8 +100,7 @@ def _overhead() -> None:
         over = (t["eagerflow"] - t["numpy"]) / 1e3
         print(f"2x2 float32 {label:16s} eagerflow {t['eagerflow'] / 1e3:6.2f} µs   NumPy {t['numpy'] / 1e3:6.2f} µs"
               f"   eager op overhead {over:+.2f} µs per op")
-    print("(target: at most 3 µs above NumPy per op; `python -m bench` measures more ops, and TensorFlow "
-          "with --tf-python)")
+    print("(eagerflow aims at no more than 3 µs above NumPy per op)")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -115,10 +114,10 @@ def _training() -> None:
 
 SECTIONS = [
     Section(
-        "Training seed document 003's MNIST model, then saving and reloading it",
-        "The seed's subclassed MyModel (Flatten, Dense(128, relu), Dense(10)) and its train_step under "
-        "tf.function, on MNIST if ~/.keras/datasets/mnist.npz exists, else on the UCI 8x8 digits bundled "
-        "with eagerflow.",
+        "Training an MNIST classifier, then saving and reloading it",
+        "TensorFlow's beginner program: a subclassed MyModel (Flatten, Dense(128, relu), Dense(10)) and its "
+        "train_step under tf.function, on MNIST if ~/.keras/datasets/mnist.npz exists, else on the UCI 8x8 "
+        "digits bundled with eagerflow.",
         run=_training),
     Section(
         "Eager execution: an op runs as soon as it is called",
@@ -247,22 +246,13 @@ scaled.experimental_get_tracing_count()
     run=_graph_vs_eager))
 
 
-def compare_speed(**calls) -> None:
-    """Prints the per-call time of each zero-argument callable, and each one's ratio to the last."""
-    t = _per_call_ns(calls, target_ns=20_000_000, repeat=3)
-    names = list(calls)
-    base = names[-1]
-    print("   ".join(f"{n} {t[n] / 1e6:.2f} ms" for n in names)
-          + "   (" + ", ".join(f"{n} / {base} = {t[n] / t[base]:.2f}x" for n in names[:-1]) + ")")
-
-
 SECTIONS.append(Section(
     "AutoGraph: Python control flow on tensors becomes graph control flow",
     "Under tf.function, `if`/`for`/`while` on tensors become tf.cond/tf.while_loop (compiled to a "
     "Python if/while); on Python values they run at trace time, as in TensorFlow.",
     """
 @tf.function
-def dynamic_gather(data, indices):  # seed document 000
+def dynamic_gather(data, indices):
     result = []
     for i in range(len(indices)):
         result.append(data[indices[i]])
@@ -273,7 +263,7 @@ dynamic_gather.experimental_get_tracing_count()
 import sys
 debug_flag = tf.Variable(False, trainable=False)
 @tf.function
-def safe_function(x):  # seed document 000: a tensor condition decides at run time
+def safe_function(x):  # a tensor condition decides at run time
     if tf.cast(debug_flag, bool):
         tf.print("Processing:", x, output_stream=sys.stdout)
     return x * 2
@@ -292,6 +282,7 @@ def collatz_steps(n):
     return steps
 collatz_steps(tf.constant(27))
 print(tf.autograph.to_code(collatz_steps.python_function))
+import numpy as np
 rng = np.random.default_rng(0)
 x = rng.standard_normal((100, 8, 32)).astype(np.float32)
 wx = (rng.standard_normal((32, 64)) * 0.1).astype(np.float32)
@@ -311,7 +302,10 @@ def numpy_rnn():
     return h
 tx, twx, twh = tf.constant(x), tf.constant(wx), tf.constant(wh)
 np.allclose(rnn(tx, twx, twh).numpy(), numpy_rnn(), atol=1e-5)
-compare_speed(eager=lambda: cell(tx, twx, twh, range(100)), graph=lambda: rnn(tx, twx, twh), numpy=numpy_rnn)
+import timeit
+for name, run in [("eager", lambda: cell(tx, twx, twh, range(100))), ("graph", lambda: rnn(tx, twx, twh)),
+                  ("numpy", numpy_rnn)]:
+    print(f"{name:5s} {min(timeit.repeat(run, number=5, repeat=3)) / 5 * 1e3:6.2f} ms per call")
 """))
 
 
@@ -319,14 +313,14 @@ def run_demo(sections=None) -> None:
     import eagerflow as tf
 
     sections = SECTIONS if sections is None else sections
-    print("eagerflow demo: TensorFlow 2 programs on NumPy. Every section starts from `import eagerflow as tf`.")
+    print("eagerflow demo: TensorFlow 2 programs on NumPy. Each section's code runs after `import eagerflow as tf`.")
     for number, section in enumerate(sections, 1):
         heading = f"{number}. {section.title}"
         print(f"\n{heading}\n{'=' * len(heading)}")
         if section.intro:
             print(section.intro)
         if section.code:
-            namespace = {"tf": tf, "np": np, "__name__": "__demo__", "compare_speed": compare_speed}
+            namespace = {"tf": tf, "__name__": "__demo__"}
             _echo_and_run(section.code, namespace, f"<eagerflow demo {number}>")
         if section.run is not None:
             section.run()

@@ -1,12 +1,11 @@
-"""The demo's main job: seed document 003's MNIST program, trained, timed, saved and reloaded.
+"""The demo's main job: the classic TensorFlow 2 MNIST program, trained, timed, saved and reloaded.
 
-Seed 003 defines a subclassed `MyModel` (Flatten, Dense(128, relu), Dense(10) logits), Adam, sparse
-categorical cross-entropy from logits, and a `train_step` under `tf.function`, and loops over
-batches of 32. The demo runs that program on MNIST when `mnist.npz` is in Keras' cache directory
-(`~/.keras/datasets`, or `$KERAS_HOME/datasets`) and otherwise on the UCI 8x8 digits bundled with
-eagerflow, so it works offline on a fresh install. Around the seed's loop it adds what the seed
-only talks about: the time of one step run eagerly against the same step as a `tf.function`, the
-test accuracy, and a SavedModel round trip (save with a serving signature, load, compare).
+The program is the one TensorFlow's beginner tutorials write: a subclassed `MyModel` (Flatten, Dense(128, relu),
+Dense(10) logits), Adam, sparse categorical cross-entropy from logits, and a `train_step` under `tf.function`,
+looping over batches of 32. It runs on MNIST when `mnist.npz` is in Keras' cache directory (`~/.keras/datasets`,
+or `$KERAS_HOME/datasets`) and otherwise on the UCI 8x8 digits bundled with eagerflow, so it works offline on a
+fresh install. Around the loop it shows the time of one step run eagerly against the same step as a
+`tf.function`, the test accuracy, and a SavedModel round trip (save with a serving signature, load, compare).
 """
 from __future__ import annotations
 
@@ -17,14 +16,14 @@ import time
 
 import numpy as np
 
-BATCH_SIZE = 32  # the seed's
-EPOCHS = {"MNIST": 2, "digits": 20}  # MNIST: the seed's 2 epochs; the digits need more passes over 1,438 images
+BATCH_SIZE = 32  # the tutorial's
+EPOCHS = {"MNIST": 2, "digits": 20}  # MNIST: the tutorial's 2 epochs; the digits need more passes over 1,438 images
 TIMED_STEPS = 20
 
 
 def load_training_data():
     """(name, (x_train, y_train), (x_test, y_test)): MNIST from Keras' cache when the file is there,
-    else the bundled digits; pixels scaled to [0, 1] as the seed does (`x / 255.0`, digits `x / 16.0`)
+    else the bundled digits; pixels scaled to [0, 1] as the tutorial does (`x / 255.0`, digits `x / 16.0`)
     and kept float32, the dtype the model computes in."""
     from ..keras.datasets import digits, mnist
 
@@ -38,8 +37,8 @@ def load_training_data():
     return name, (as_input(x_train), y_train.astype(np.int64)), (as_input(x_test), y_test.astype(np.int64))
 
 
-def _build_seed_program():
-    """Seed 003's model, loss, optimizer and train step, as the seed writes them."""
+def _build_program():
+    """The tutorial's model, loss, optimizer and train step, as it writes them."""
     import eagerflow as tf
     from eagerflow import keras
 
@@ -81,19 +80,27 @@ def _time_steps(step, batches) -> float:
     return float(np.median(times))
 
 
-def _train(train_step, x_train, y_train, epochs) -> None:
-    from ..keras.progbar import Progbar
+def progress_epochs(epochs: int) -> set:
+    """The epochs that get a line of their own: the first, about every quarter, and the last."""
+    step = max(1, epochs // 4)
+    return {1, epochs} | set(range(step, epochs + 1, step))
 
-    steps = -(-len(x_train) // BATCH_SIZE)
-    verbose = 1 if getattr(sys.stdout, "isatty", lambda: False)() else 2  # one line per epoch off a terminal
-    for epoch in range(epochs):
-        print(f"Epoch {epoch + 1}/{epochs}")
-        bar = Progbar(steps, verbose=verbose)
-        total_loss = 0.0
-        for number, i in enumerate(range(0, len(x_train), BATCH_SIZE), 1):
-            loss = train_step(x_train[i:i + BATCH_SIZE], y_train[i:i + BATCH_SIZE])
-            total_loss += float(loss)
-            bar.update(number, [("loss", total_loss / number)], finalize=number == steps)
+
+def _train(train_step, x_train, y_train, epochs) -> None:
+    """Trains, showing a compact progress display: on a terminal one line that updates in place each epoch;
+    elsewhere (a log, a pipe) a line for the first epoch, about every quarter, and the last."""
+    on_terminal = getattr(sys.stdout, "isatty", lambda: False)()
+    shown = progress_epochs(epochs)
+    for epoch in range(1, epochs + 1):
+        total_loss, batches = 0.0, 0
+        for i in range(0, len(x_train), BATCH_SIZE):
+            total_loss += float(train_step(x_train[i:i + BATCH_SIZE], y_train[i:i + BATCH_SIZE]))
+            batches += 1
+        line = f"epoch {epoch:{len(str(epochs))}d}/{epochs}  loss {total_loss / batches:.4f}"
+        if on_terminal:
+            print("\r" + line, end="\n" if epoch == epochs else "", flush=True)
+        elif epoch in shown:
+            print(line)
 
 
 def _save_and_reload(model, x_test, export_dir) -> tuple[list, float, float]:
@@ -121,7 +128,7 @@ def run_training(epochs=None) -> None:
           f"{x_train.shape[1]}x{x_train.shape[2]} pixels"
           + ("" if name == "MNIST" else f" (MNIST not found in {mnist.cache_dir()}: using the UCI digits "
                                        "bundled with eagerflow)"))
-    model, train_step = _build_seed_program()
+    model, train_step = _build_program()
 
     batches = [(x_train[i:i + BATCH_SIZE], y_train[i:i + BATCH_SIZE])
                for i in range(0, TIMED_STEPS * BATCH_SIZE, BATCH_SIZE)]
