@@ -1,4 +1,5 @@
 """`eagerflow graph MODULE:FUNCTION --input-signature ... -o out` (eagerflow/_src/graph_command.py)."""
+import re
 import subprocess
 import sys
 import textwrap
@@ -83,6 +84,8 @@ def test_the_functions_own_signature_is_the_default(module_file):
     (["graph_cli_model:nope", "-o", "x.dot"], "graph_cli_model has no attribute 'nope'"),
     (["no_such_module_xyz:f", "-o", "x.dot"], "No module named 'no_such_module_xyz'"),
     (["graph_cli_model:model", "--input-signature", "open('x')", "-o", "x.dot"], "cannot read input signature"),
+    (["graph_cli_model:model", "-o", "x.dot"], "graph_cli_model:model has no input_signature: pass "
+                                               "--input-signature with one [shape, dtype] per argument (x)"),
 ])
 def test_usage_errors_exit_2_with_a_message(module_file, capsys, argv, message):
     assert main(["graph", *argv]) == 2
@@ -106,3 +109,19 @@ def test_an_image_without_graphviz_exits_1_naming_what_to_install(module_file, c
     out = module_file.parent / "out.png"
     assert main(["graph", "graph_cli_model:model", "--input-signature", "[[None, 784], float32]", "-o", str(out)]) == 1
     assert "pip install 'eagerflow[viz]'" in capsys.readouterr().err and not out.exists()
+
+
+def test_an_error_in_the_users_function_is_one_line_naming_their_line(module_file, capsys):
+    assert main(["graph", "graph_cli_model:model", "--input-signature", "[[None, 3], float32]", "-o", "x.dot"]) == 1
+    err = capsys.readouterr().err
+    assert re.match(r"eagerflow graph: error: tracing graph_cli_model:model failed at \S*graph_cli_model\.py:5: "
+                    r"ValueError: Dimensions must be equal, but are 3 and 784", err)
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert not (module_file.parent / "x.dot").exists()
+
+
+def test_layout_dot_without_graphviz_says_so(module_file, capsys, monkeypatch):
+    import shutil
+    monkeypatch.setattr(shutil, "which", lambda name: None)
+    assert main(["graph", "graph_cli_model:signed", "--layout", "dot", "-o", "x.html"]) == 2
+    assert "--layout dot needs Graphviz's `dot` program" in capsys.readouterr().err

@@ -13,8 +13,11 @@ from __future__ import annotations
 import ast
 import importlib
 import importlib.util
+import inspect
 import os
+import shutil
 import sys
+import traceback
 
 
 class SignatureError(ValueError):
@@ -120,20 +123,64 @@ def add_arguments(parser):
                         help="for .html: Graphviz's layout or eagerflow's own (default: Graphviz when installed)")
 
 
+def _needs_signature(fn) -> bool:
+    """True when `fn` cannot be traced without argument specs: it takes arguments and has no input_signature."""
+    if getattr(fn, "input_signature", None) is not None:
+        return False
+    python = getattr(fn, "python_function", fn)
+    try:
+        parameters = inspect.signature(python).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return any(p.default is p.empty and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in parameters)
+
+
+def _argument_names(fn) -> str:
+    try:
+        return ", ".join(inspect.signature(getattr(fn, "python_function", fn)).parameters)
+    except (TypeError, ValueError):
+        return "its arguments"
+
+
+def _user_line(err) -> str:
+    """'file.py:5' of the innermost traceback frame outside eagerflow (the user's line), or ''."""
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    found = ""
+    for frame, line in traceback.walk_tb(err.__traceback__):
+        filename = frame.f_code.co_filename
+        if not os.path.abspath(filename).startswith(package) and not filename.startswith("<"):
+            found = f"{os.path.relpath(filename)}:{line}"
+    return found
+
+
+def _error(message: str, status: int) -> int:
+    print(f"eagerflow graph: error: {message}", file=sys.stderr)
+    return status
+
+
 def run(args) -> int:
     from .graph.render import format_of
     try:
-        format_of(args.output)
+        output_format = format_of(args.output)
         specs = parse_input_signature(args.input_signature) if args.input_signature else None
         fn = load_function(args.target)
     except (ValueError, ImportError, AttributeError, FileNotFoundError) as err:
-        print(f"eagerflow graph: error: {err}", file=sys.stderr)
-        return 2
-    cf = concrete_function(fn, specs)
+        return _error(str(err), 2)
+    if specs is None and _needs_signature(fn):
+        return _error(f"{args.target} has no input_signature: pass --input-signature with one [shape, dtype] per "
+                      f"argument ({_argument_names(fn)}), e.g. --input-signature '[[None, 784], float32]'", 2)
+    if args.layout == "dot" and output_format == "html" and shutil.which("dot") is None:
+        return _error("--layout dot needs Graphviz's `dot` program, which is not installed (or not on PATH): "
+                      "install Graphviz, or use --layout python (eagerflow's own layout)", 2)
+    try:
+        cf = concrete_function(fn, specs)
+    except Exception as err:  # noqa: BLE001 - the user's function failed while tracing: say where, in one line
+        where = _user_line(err)
+        return _error(f"tracing {args.target} failed{' at ' + where if where else ''}: "
+                      f"{type(err).__name__}: {str(err).splitlines()[0] if str(err) else ''}", 1)
     try:
         cf.graph.render(args.output, layout=args.layout)
     except (ImportError, RuntimeError) as err:
-        print(f"eagerflow graph: error: {err}", file=sys.stderr)
-        return 1
+        return _error(str(err), 1)
     print(f"wrote {args.output} ({len(cf.graph.get_operations())} ops in {cf.name})")
     return 0
