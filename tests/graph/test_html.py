@@ -117,3 +117,5 @@ def test_page_runs_in_a_real_browser_and_a_click_shows_the_generated_line(tmp_pa
     assert re.search(rf'<div id="line-{node["line"]}" class="hit">', dom)
     assert re.search(rf'<g id="{node_id}" class="node selected"|<g class="node selected" id="{node_id}"', dom)
     assert 'style="transform: translate(' in dom  # the fit ran: pan/zoom is live
+    # It opens with readable labels: never below 1.1x (10 px labels at 11 px), whether or not all of it fits.
+    assert float(re.search(r"scale\(([\d.]+)\)", dom).group(1)) >= 1.1

@@ -11,7 +11,8 @@ A placeholder is a bare name in the template. It is replaced by:
 - a list of str in an argument list: that many parameters; in an expression: a tuple of names;
 - an AST expression: that expression; a list of statements: those statements (for a statement
   that is just the placeholder).
-Every produced node takes the source location of `at`, so errors map to the user's line.
+Every node the template itself produces takes the source location of `at`, so errors map to the user's line;
+what fills a placeholder keeps its own.
 """
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ class _Filler(ast.NodeTransformer):
         if isinstance(node.value, ast.Name) and node.value.id in self.repl:
             value = self.repl[node.value.id]
             if isinstance(value, list) and (not value or isinstance(value[0], ast.stmt)):
-                return copy.deepcopy(value) if value else [ast.Pass()]
+                return _placed(copy.deepcopy(value)) if value else [ast.Pass()]
         self.generic_visit(node)
         return node
 
@@ -58,7 +59,16 @@ class _Filler(ast.NodeTransformer):
             return ast.Name(id=value, ctx=node.ctx)
         if isinstance(value, list):
             return _names_tuple(value, type(node.ctx))
-        return copy.deepcopy(value)
+        return _placed(copy.deepcopy(value))
+
+
+def _placed(value):
+    """Marks nodes filled into a template: they keep the location they have (a converted `if` inside a loop
+    body stays at the `if`'s line, not the loop's)."""
+    for item in value if isinstance(value, list) else [value]:
+        for n in ast.walk(item):
+            n.ag_placed = True
+    return value
 
 
 def replace(template, at=None, **repl):
@@ -70,7 +80,8 @@ def replace(template, at=None, **repl):
         end = _header_end(at)
         for stmt in out:
             for n in ast.walk(stmt):  # template nodes take the user's line; user nodes keep theirs
-                if "lineno" in n._attributes and not getattr(n, "ag_user", False):
+                if "lineno" in n._attributes and not getattr(n, "ag_user", False) and not (
+                        getattr(n, "ag_placed", False) and hasattr(n, "lineno")):
                     ast.copy_location(n, at)
                     n.end_lineno, n.end_col_offset = end
     return out

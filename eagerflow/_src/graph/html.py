@@ -1,7 +1,8 @@
 """A graph as one self-contained, interactive HTML page (`graph.to_html()`, `eagerflow graph -o x.html`).
 
 Everything is inline: the SVG drawing, a small script and the node data as JSON; no server, no CDN,
-so the file opens offline from disk. Drag to pan, wheel to zoom, `Fit` to reset; clicking a node shows
+so the file opens offline from disk. It opens with the whole graph in view when its labels stay readable (else at
+readable size, from the inputs down); drag to pan, wheel to zoom, `Fit` to see it all; clicking a node shows
 its op type, outputs, the user's file:line and the generated Python line that runs it, highlighted
 in the full listing. The drawing comes from Graphviz when it is installed (layout='dot') and from
 graph/layout.py otherwise (layout='python'); both give nodes the same ids, so one script serves both.
@@ -89,6 +90,7 @@ __SVG__
   var canvas = document.getElementById("canvas"), svg = canvas.querySelector("svg");
   var code = document.getElementById("code"), details = document.getElementById("details");
   var view = {x: 0, y: 0, k: 1};
+  var READABLE = 1.1;  // the smallest opening zoom: 10 px labels show at 11 px (Fit shows the whole graph)
   function apply() { svg.style.transform = "translate(" + view.x + "px," + view.y + "px) scale(" + view.k + ")"; }
   function fit() {
     var w = svg.width.baseVal.value || 1, h = svg.height.baseVal.value || 1;
@@ -137,7 +139,13 @@ __SVG__
     view.x = px - (px - view.x) * k / view.k; view.y = py - (py - view.y) * k / view.k; view.k = k; apply();
   }, {passive: false});
   document.getElementById("fit").addEventListener("click", fit);
-  fit();
+  function open() {  // the whole graph when its text stays readable; else readable text, from the inputs down
+    var w = svg.width.baseVal.value || 1, h = svg.height.baseVal.value || 1;
+    if (Math.min(canvas.clientWidth / w, canvas.clientHeight / h, 1.5) * 0.95 >= READABLE) { fit(); return; }
+    view.k = READABLE; view.y = 10;
+    view.x = w * view.k <= canvas.clientWidth ? (canvas.clientWidth - w * view.k) / 2 : 10; apply();
+  }
+  open();
   if (location.hash.length > 1) select(location.hash.slice(1));
 })();
 </script></body></html>

@@ -22,6 +22,7 @@ class Node:
     source: tuple | None = None  # (file, line) where the user's code created the op
     kind: str = "op"  # "op", "input" (a Placeholder), "const", or "output" (the graph's results)
     code_line: int | None = None  # the line of the generated Python that runs the op
+    captured_as: str | None = None  # a variable's node: the name of the graph input that holds its handle
 
     @property
     def label_lines(self) -> list:
@@ -37,6 +38,8 @@ class Node:
     @property
     def tooltip(self) -> str:
         text = f"{self.type} '{self.name}'" if self.type else self.name
+        if self.captured_as:
+            text += f" (the graph reads it through its input '{self.captured_as}')"
         if self.source:
             text += f"\n{self.source[0]}:{self.source[1]}"
         return text
@@ -84,6 +87,15 @@ def sub_graphs(value):
     return [v for v in items if isinstance(getattr(v, "graph", None), Graph) and hasattr(v, "outputs")]
 
 
+def _captured_variable(op, captured):
+    """The tf.Variable whose handle a graph input captures, or None (an argument, or an outer graph's value)."""
+    external = captured.get(id(op.outputs[0])) if op.outputs else None
+    variable = getattr(external, "_value", None)
+    if variable is None or not hasattr(variable, "_array") or not hasattr(variable, "name"):
+        return None
+    return variable
+
+
 class _Builder:
     def __init__(self, code_lines):
         self.nodes = {}
@@ -103,9 +115,15 @@ class _Builder:
             node_id = f"n{len(self.nodes)}"
             self.ids[id(op)] = node_id
             kind = {"Placeholder": "input", "Const": "const"}.get(op.type, "op")
-            self.nodes[node_id] = Node(node_id, op.name, op.type, [tensor_text(t) for t in op.outputs],
-                                       op.source if kind != "input" else None, kind,
-                                       self.code_lines.get(id(op)))
+            variable = _captured_variable(op, captured) if kind == "input" else None
+            if variable is not None:  # the user's variable, by the name they gave it, not its handle's
+                self.nodes[node_id] = Node(node_id, variable.name.split(":")[0], "Variable",
+                                           [f"{variable.shape} {variable.dtype.name}"], None, "input",
+                                           captured_as=op.name)
+            else:
+                self.nodes[node_id] = Node(node_id, op.name, op.type, [tensor_text(t) for t in op.outputs],
+                                           op.source if kind != "input" else None, kind,
+                                           self.code_lines.get(id(op)))
             cluster.nodes.append(node_id)
             for t in op.inputs:
                 src = self.node_for(t.op)
