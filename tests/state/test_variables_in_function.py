@@ -153,3 +153,25 @@ def test_variables_created_in_functions_are_not_kept_alive():
         del f, holder
     gc.collect()
     assert sum(r() is not None for r in refs) == 0
+
+
+def test_a_variable_created_on_every_call_is_refused_at_the_line_that_creates_it():
+    """TensorFlow's message shows the user's `tf.Variable(...)` line ("in user code: ... v = tf.Variable(1.0)");
+    here the traceback's last user frame is that line."""
+    import inspect
+    import traceback
+
+    import pytest
+
+    import eagerflow as tf
+
+    @tf.function
+    def f(x):
+        v = tf.Variable(1.0)
+        return v * x
+
+    line = inspect.getsourcelines(f.python_function)[1] + 2
+    with pytest.raises(ValueError, match="only supports singleton tf.Variables created on the first call") as caught:
+        f(tf.constant(1.0))
+    frames = [fr for fr in traceback.extract_tb(caught.value.__traceback__) if fr.filename == __file__]
+    assert frames[-1].lineno == line and "tf.Variable(1.0)" in frames[-1].line

@@ -378,15 +378,12 @@ class Function:
         # The plain values the trace freezes, as they are before it runs (trace/stale.py).
         guards = _stale.collect(described, None if self._instance_ref is None else self._instance_ref())
         tracer = Tracer(self._name, self._signature, autograph=self._autograph, described_as=described)
-        traced = tracer.run(self.python_function, args, kwargs)
+        # Variables may be created on the first trace only; later ones raise at the user's creating line.
+        traced = tracer.run(self.python_function, args, kwargs,
+                            may_create_variables=first_trace and not self._created_variables)
         created = traced.created
         if created:
             with self._count_lock:
-                if not first_trace or self._created_variables:
-                    raise ValueError(
-                        "tf.function only supports singleton tf.Variables created on the first call. Make sure "
-                        "the tf.Variable is only created once or created outside tf.function. See "
-                        "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
                 self._created_variables = True
         graph = traced.graph
         options = CompileOptions(jit_compile=_jit_setting.wanted(self._jit_compile))

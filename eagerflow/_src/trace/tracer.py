@@ -35,6 +35,17 @@ class TracedGraph:
         self.created = created
 
 
+class _NoNewVariables(list):
+    """The variables a trace creates, for a trace that may create none: the first one raises, from the
+    `tf.Variable(...)` call itself, so the traceback shows the user's line that creates it."""
+
+    def append(self, variable):
+        raise ValueError(
+            "tf.function only supports singleton tf.Variables created on the first call. Make sure "
+            "the tf.Variable is only created once or created outside tf.function. See "
+            "https://www.tensorflow.org/guide/function#creating_tfvariables for more information.")
+
+
 class Tracer:
     """Runs Python functions with this signature into graphs named `name`. `autograph`: tensor
     if/while/for become cond/while_loop (converted once per function). `described_as`: the user's
@@ -46,16 +57,17 @@ class Tracer:
         self.autograph = autograph
         self.described_as = described_as
 
-    def run(self, python_function, args, kwargs) -> TracedGraph:
+    def run(self, python_function, args, kwargs, may_create_variables=True) -> TracedGraph:
         """`python_function(*args, **kwargs)` on placeholders, in a new graph nested in the one
         being traced now, if any (so it may close over the caller's tensors); args hold
-        TensorSpecs where tensors go."""
+        TensorSpecs where tensors go. Without `may_create_variables`, a `tf.Variable(...)` in the
+        function raises TensorFlow's ValueError at the user's line that creates it."""
         from ..graph.graph import Graph
         from ..ops.array.basic import identity
         graph = Graph(self.name, outer=state.graph)
         param_specs = []
         symbols = []
-        created = []
+        created = [] if may_create_variables else _NoNewVariables()
         saved = state.created_variables
         saved_tapes = state.tapes
         state.created_variables = created
