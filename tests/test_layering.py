@@ -54,7 +54,7 @@ FLOORS = [
     ("autograph",),
     ("data",),
     ("keras", "saved_model", "train", "summary"),
-    ("onnx",),
+    ("onnx", "serving"),
     ("api", "eagerflow"),
     ("__main__", "demo", "demo_training", "graph_command"),
 ]
