@@ -32,6 +32,8 @@ def add_arguments(parser):
     add("--monitoring_config_file",
         help="a MonitoringConfig in text format; prometheus_config { enable: true } serves metrics")
     add("--rest_api_num_threads", type=int, default=0, help="worker threads running models (0: Starlette's default)")
+    add("--rest_api_max_connections", type=int, default=0,
+        help="connections served at once; more get HTTP 503 (eagerflow's flag; 0: no limit) [0]")
     add("--rest_api_max_body_bytes", type=int, default=64 << 20,
         help="largest request body accepted; larger ones get HTTP 413 (eagerflow's flag) [64 MiB]")
 

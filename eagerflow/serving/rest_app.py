@@ -5,11 +5,13 @@ before they are read whole.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import time
 from urllib.parse import unquote
 
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -139,15 +141,29 @@ def _label(text):
 class DirectRunner:
     """Runs each request's signature call on its own (in the request's worker thread)."""
 
+    def __init__(self, metrics=None):
+        self.metrics = metrics
+
     def run(self, model_name, servable, signature, arrays):
-        return signature.run(arrays)
+        started = time.perf_counter()
+        outputs = signature.run(arrays)
+        if self.metrics is not None:
+            self.metrics.record_run(model_name, "predict", time.perf_counter() - started)
+        return outputs
 
 
-def build_app(api: RestApi, metrics_path=None, metrics=None) -> Starlette:
+def build_app(api: RestApi, metrics_path=None, metrics=None, num_threads=0) -> Starlette:
+    """The application; `num_threads` (> 0) sets how many worker threads run requests at once."""
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        if num_threads > 0:
+            anyio.to_thread.current_default_thread_limiter().total_tokens = num_threads
+        yield
+
     routes = []
     if metrics_path is not None and metrics is not None:
         async def prometheus(request):
             return Response(metrics.prometheus_text(), media_type="text/plain; version=0.0.4")
         routes.append(Route(metrics_path, prometheus, methods=["GET"]))
     routes.append(Route("/{path:path}", api.dispatch, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]))
-    return Starlette(routes=routes)
+    return Starlette(routes=routes, lifespan=lifespan)

@@ -7,6 +7,9 @@ import math
 import numpy as np
 import pytest
 
+pytest.importorskip("uvicorn", reason="eagerflow[serve] is not installed")
+pytest.importorskip("starlette", reason="eagerflow[serve] is not installed")
+
 from .models import affine_expected, save_affine, save_multi
 from .server import Server
 
