@@ -53,6 +53,7 @@ FLOORS = [
     ("control_flow",),
     ("autograph",),
     ("data",),
+    ("formats",),
     ("keras", "saved_model", "train", "summary"),
     ("onnx", "serving"),
     ("api", "eagerflow"),
