@@ -18,7 +18,7 @@ from .config import (ConfigError, read_batching_parameters, read_model_config_fi
 
 def add_arguments(parser):
     add = parser.add_argument
-    add("--port", type=int, default=8500, help="gRPC port (0: no gRPC API; needs eagerflow[grpc]) [8500]")
+    add("--port", type=int, default=8500, help="gRPC port (0: no gRPC API) [8500]")
     add("--rest_api_port", type=int, default=8501, help="REST API port (0: no REST API) [8501]")
     add("--host", default="127.0.0.1",
         help="address to bind; the default 127.0.0.1 accepts local clients only, 0.0.0.0 every interface")
@@ -34,8 +34,9 @@ def add_arguments(parser):
     add("--rest_api_num_threads", type=int, default=0, help="worker threads running models (0: Starlette's default)")
     add("--rest_api_max_connections", type=int, default=0,
         help="connections served at once; more get HTTP 503 (eagerflow's flag; 0: no limit) [0]")
-    add("--rest_api_max_body_bytes", type=int, default=64 << 20,
-        help="largest request body accepted; larger ones get HTTP 413 (eagerflow's flag) [64 MiB]")
+    add("--max_request_bytes", type=int, default=64 << 20,
+        help="largest REST body or gRPC message accepted; larger ones get HTTP 413 or RESOURCE_EXHAUSTED "
+             "(eagerflow's flag) [64 MiB]")
 
 
 class _Settings:
@@ -59,8 +60,14 @@ class _Settings:
                 raise ConfigError(f"--{flag} must be a port number (0-65535), got {getattr(args, flag)}")
         if args.port == 0 and args.rest_api_port == 0:
             raise ConfigError("--port and --rest_api_port are both 0: no API to serve")
-        if args.rest_api_max_body_bytes < 1:
-            raise ConfigError("--rest_api_max_body_bytes must be positive")
+        if args.max_request_bytes < 1:
+            raise ConfigError("--max_request_bytes must be positive")
+        if args.port != 0:
+            try:
+                import grpc  # noqa: F401
+            except ImportError:
+                raise ConfigError("the gRPC API (--port) needs grpcio: install eagerflow[serve], "
+                                  "or give --port=0 to serve REST only") from None
 
 
 def run(args) -> int:

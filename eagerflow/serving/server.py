@@ -1,11 +1,11 @@
-"""One server process: the model manager, the REST API on uvicorn and (with grpcio) the gRPC API,
-started together and stopped together."""
+"""One server process: the model manager, the REST API on uvicorn and the gRPC API on grpcio, started
+together and stopped together. SIGTERM or Ctrl-C: the REST server finishes its requests in flight,
+the gRPC server gets the same grace period, then the poller stops and the command returns 0."""
 from __future__ import annotations
 
 import logging
 import signal
-
-import uvicorn
+import threading
 
 from .batching import BatchingRunner
 from .manager import ModelManager
@@ -13,6 +13,7 @@ from .metrics import Metrics
 from .rest_app import DirectRunner, RestApi, build_app
 
 log = logging.getLogger("eagerflow.serving")
+GRACE_SECONDS = 30
 
 
 def serve(args, settings) -> int:
@@ -21,24 +22,51 @@ def serve(args, settings) -> int:
     on_change = runner.version_changed if settings.batching is not None else None
     manager = ModelManager(settings.models, poll_wait_seconds=args.file_system_poll_wait_seconds, on_change=on_change)
     manager.start()
+    grpc_server = None
     try:
-        api = RestApi(manager, runner, metrics, max_body_bytes=args.rest_api_max_body_bytes)
-        monitoring = settings.monitoring
-        app = build_app(api, monitoring.prometheus_path if monitoring.prometheus_enabled else None, metrics,
-                        num_threads=args.rest_api_num_threads)
-        if args.rest_api_port == 0:
-            log.error("the gRPC API is not available yet; give --rest_api_port")
-            return 1
-        config = uvicorn.Config(app, host=args.host, port=args.rest_api_port, lifespan="on",
-                                limit_concurrency=args.rest_api_max_connections or None,
-                                log_level="warning", timeout_graceful_shutdown=30)
-        server = uvicorn.Server(config)
-        log.info("exporting HTTP/REST API at %s:%d", args.host, args.rest_api_port)
-        _exit_quietly_after_shutdown()
-        server.run()
+        if args.port:
+            grpc_server = _start_grpc(args, manager, runner, metrics)
+        if args.rest_api_port:
+            _run_rest(args, settings, manager, runner, metrics)
+        else:
+            _wait_for_signal()
     finally:
+        if grpc_server is not None:
+            grpc_server.stop(GRACE_SECONDS).wait()
         manager.stop()
     return 0
+
+
+def _start_grpc(args, manager, runner, metrics):
+    from .grpc_service import PredictionServicer, build_server
+    server = build_server(PredictionServicer(manager, runner, metrics), args.host, args.port,
+                          max_workers=max(args.rest_api_num_threads, 16), max_message_bytes=args.max_request_bytes)
+    server.start()
+    log.info("running gRPC ModelServer at %s:%d", args.host, args.port)
+    return server
+
+
+def _run_rest(args, settings, manager, runner, metrics):
+    import uvicorn
+    api = RestApi(manager, runner, metrics, max_body_bytes=args.max_request_bytes)
+    monitoring = settings.monitoring
+    app = build_app(api, monitoring.prometheus_path if monitoring.prometheus_enabled else None, metrics,
+                    num_threads=args.rest_api_num_threads)
+    config = uvicorn.Config(app, host=args.host, port=args.rest_api_port, lifespan="on",
+                            limit_concurrency=args.rest_api_max_connections or None,
+                            log_level="warning", timeout_graceful_shutdown=GRACE_SECONDS)
+    server = uvicorn.Server(config)
+    log.info("exporting HTTP/REST API at %s:%d", args.host, args.rest_api_port)
+    _exit_quietly_after_shutdown()
+    server.run()
+
+
+def _wait_for_signal():
+    stop = threading.Event()
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda received, frame: stop.set())
+    while not stop.wait(1):
+        pass
 
 
 def _exit_quietly_after_shutdown():

@@ -21,20 +21,23 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, *flags, cwd, startup_seconds=120):
+    def __init__(self, *flags, cwd, grpc=False, startup_seconds=120):
         self.port = free_port()
+        self.grpc_port = free_port() if grpc else 0
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
         self.log = open(Path(cwd) / f"server-{self.port}.log", "w+")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "eagerflow", "serve", f"--rest_api_port={self.port}", "--port=0", *flags],
+            [sys.executable, "-m", "eagerflow", "serve", f"--rest_api_port={self.port}", f"--port={self.grpc_port}", *flags],
             cwd=cwd, env=env, stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + startup_seconds
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"the server exited with {self.process.returncode}:\n{self.output()}")
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
-                    return
+                for port in filter(None, (self.grpc_port, self.port)):  # REST opens last
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                        pass
+                return
             except OSError:
                 time.sleep(0.1)
         self.stop()

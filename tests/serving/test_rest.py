@@ -27,7 +27,7 @@ def server(tmp_path_factory):
     save_affine(root / "affine" / "2", 2.0)
     save_multi(root / "multi" / "7")
     (root / "models.config").write_text(CONFIG % (root / "affine", root / "multi"))
-    server = Server(f"--model_config_file={root / 'models.config'}", "--rest_api_max_body_bytes=100000",
+    server = Server(f"--model_config_file={root / 'models.config'}", "--max_request_bytes=100000",
                     cwd=root)
     yield server
     assert server.stop() == 0, server.output()
