@@ -110,3 +110,32 @@ def test_a_new_version_takes_over_under_load_without_a_failed_request(tmp_path):
         assert [(s["version"], s["state"]) for s in body["model_version_status"]] == [("2", "AVAILABLE"), ("1", "END")]
     finally:
         assert server.stop() == 0, server.output()
+
+
+def test_a_waiting_request_blocks_nothing_and_sigterm_lets_it_finish(tmp_path):
+    """A request held 3 s in the batch queue: other requests are answered meanwhile (the event loop is free),
+    and SIGTERM during the wait lets it finish with its answer before the server exits with status 0."""
+    save_affine(tmp_path / "m" / "1", 1.0)
+    (tmp_path / "batching.config").write_text("max_batch_size { value: 64 } batch_timeout_micros { value: 3000000 }")
+    server = Server("--model_name=m", f"--model_base_path={tmp_path / 'm'}", "--enable_batching",
+                    f"--batching_parameters_file={tmp_path / 'batching.config'}", cwd=tmp_path)
+    result = {}
+
+    def slow_client():
+        result["answer"] = server.request("/v1/models/m:predict", {"instances": [[1.0, 2.0]]})
+        result["finished"] = time.monotonic()
+
+    client = threading.Thread(target=slow_client)
+    sent = time.monotonic()
+    client.start()
+    time.sleep(0.5)
+    status, body = server.request("/v1/models/m")
+    assert status == 200 and body["model_version_status"][0]["state"] == "AVAILABLE"
+    assert time.monotonic() - sent < 2.5 and "answer" not in result  # answered while the other one waits
+    returncode = server.stop()
+    client.join(60)
+    assert returncode == 0, server.output()
+    status, body = result["answer"]
+    assert status == 200
+    np.testing.assert_allclose(body["predictions"], affine_expected([[1.0, 2.0]]), rtol=1e-6)
+    assert result["finished"] - sent >= 2.5  # it did wait for its batch, and was not cut off

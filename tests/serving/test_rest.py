@@ -166,10 +166,20 @@ def test_errors_have_tensorflow_servings_status_and_message(server, path, body, 
     (b'{"instances": [1, 2', "JSON Parse error: "),
     (b"[1, 2]", "JSON Value: [1,2] Is not object"),
     (b'{"instances": ' + b"[" * 100 + b"1" + b"]" * 100 + b"}", "nested more than 32 lists deep"),
+    (b'{"instances": ' + b"[" * 5000 + b"]" * 5000 + b"}", "JSON Parse error: the document is nested too deeply"),
 ])
 def test_malformed_bodies(server, raw, message):
     status, body = server.request("/v1/models/affine:predict", raw=raw, method="POST")
     assert status == 400 and message in body["error"]
+
+
+def test_non_finite_numbers_are_refused_where_integers_belong(server):
+    raw = b'{"instances": [{"x": [1, 2], "n": NaN, "tag": "a"}]}'
+    status, body = server.request("/v1/models/multi:predict", raw=raw)
+    assert status == 400 and "JSON Value: NaN Type: Number is not of expected type: int32" in body["error"]
+    raw = b'{"inputs": {"x": [[1, 2]], "n": [-Infinity], "tag": ["a"]}}'
+    status, body = server.request("/v1/models/multi:predict", raw=raw)
+    assert status == 400 and "JSON Value: -Infinity Type: Number is not of expected type: int32" in body["error"]
 
 
 def test_unknown_paths_and_methods(server):
