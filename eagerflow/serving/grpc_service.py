@@ -56,7 +56,7 @@ class PredictionServicer:
     # --- methods ---
     def predict(self, request):
         servable = self._servable(request.model_spec)
-        signature = servable.signature(request.model_spec.signature_name, grpc=True)
+        signature = servable.signature(request.model_spec.signature_name, "predict_grpc")
         arrays = {name: to_array(proto) for name, proto in request.inputs.items()}
         wanted = list(request.output_filter) or list(signature.outputs)
         for alias in wanted:
@@ -88,7 +88,7 @@ class PredictionServicer:
 
     def _run_examples(self, request, check):
         servable = self._servable(request.model_spec)
-        signature = servable.signature(request.model_spec.signature_name)
+        signature = servable.signature(request.model_spec.signature_name, "examples")
         check(signature)
         examples = self._examples(request, signature)
         outputs = self.runner.run(request.model_spec.name, servable, signature,

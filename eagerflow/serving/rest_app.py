@@ -120,7 +120,8 @@ class RestApi:
     def _post(self, api, model_name, version, label, body):
         servable = self.manager.servable(model_name, version, label)
         document = rest_predict.parse_json(body)
-        signature = servable.signature(rest_predict.signature_name(document))
+        signature = servable.signature(rest_predict.signature_name(document),
+                                       "predict_rest" if api == "predict" else "examples")
         if api == "predict":
             arrays, form = rest_predict.decode_predict(document, signature, b"true" in body or b"false" in body)
             outputs = self.runner.run(model_name, servable, signature, arrays)

@@ -125,11 +125,16 @@ class Servable:
     path: str
     signatures: dict
 
-    def signature(self, key: str | None, *, grpc: bool = False) -> Signature:
+    def signature(self, key: str | None, api: str = "predict_rest") -> Signature:
+        """The signature a request names (serving_default when it names none). TensorFlow Serving words a
+        missing one differently per API: `api` is "predict_rest", "predict_grpc" or "examples"
+        (:classify/:regress over either API)."""
         key = key or DEFAULT_SIGNATURE
         if key not in self.signatures:
-            if grpc:
+            if api == "predict_grpc":
                 raise ServingError("FAILED_PRECONDITION", f'Serving signature key "{key}" not found.')
+            if api == "examples":
+                raise invalid_argument(f"No signature was found with the name: {key}")
             raise invalid_argument(f'Serving signature name: "{key}" not found in signature def')
         return self.signatures[key]
 

@@ -8,6 +8,9 @@ import numpy as np
 from .._src.formats.dtypes import datatype_number, dtype_from_number
 from .errors import invalid_argument
 
+# A request's tensor may not be larger than this: a short value list repeats its last value to fill the
+# shape, so a few bytes on the wire could otherwise ask for any amount of memory.
+MAX_TENSOR_BYTES = 1 << 30
 # numpy kind/size -> the TensorProto list field holding it
 _FIELDS = {"float32": "float_val", "float64": "double_val", "int32": "int_val", "int16": "int_val",
            "int8": "int_val", "uint8": "int_val", "uint16": "int_val", "int64": "int64_val", "bool": "bool_val",
@@ -32,6 +35,9 @@ def to_array(proto) -> np.ndarray:
         raise invalid_argument(f"Cannot parse a tensor of shape {list(shape)}: negative dimension")
     size = int(np.prod(shape, dtype=np.int64))
     target = _numpy_dtype(dtype)
+    if size * target.itemsize > MAX_TENSOR_BYTES:
+        raise invalid_argument(f"a tensor of shape {list(shape)} and dtype {dtype.name} is larger than the "
+                               f"server's limit of {MAX_TENSOR_BYTES} bytes")
     if dtype.name == "string":
         values = list(proto.string_val)
         array = np.empty(len(values), dtype=object)

@@ -164,6 +164,14 @@ def test_errors_have_tensorflow_servings_codes_and_messages(call):
     status_request.model_spec.version.value = 5
     assert _code_and_message(call, "GetModelStatus", status_request, "ModelService") == (
         grpc.StatusCode.NOT_FOUND, "Could not find version 5 of model affine")
+    huge = apis.PredictRequest()
+    huge.model_spec.name = "affine"
+    huge.inputs["x"].dtype = 1
+    huge.inputs["x"].tensor_shape.dim.add().size = 10 ** 9
+    huge.inputs["x"].tensor_shape.dim.add().size = 2
+    huge.inputs["x"].float_val.append(1.0)  # a short list repeats its last value: 8 GB asked for in a few bytes
+    code, message = _code_and_message(call, "Predict", huge)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT and "larger than the server's limit" in message
     metadata = apis.GetModelMetadataRequest()
     metadata.model_spec.name = "affine"
     assert _code_and_message(call, "GetModelMetadata", metadata) == (

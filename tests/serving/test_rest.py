@@ -151,6 +151,8 @@ def test_classify_and_regress(server):
     ("/v1/models/multi:predict", {"instances": [{"x": [1, 2], "n": 1, "tag": {"b64": "***"}}]}, 400,
      "Unable to base64 decode"),
     ("/v1/models/multi:classify", {"examples": [{"x": [1.0, 2.0]}]}, 400, "Expected one input Tensor."),
+    ("/v1/models/multi:classify", {"signature_name": "nope", "examples": [{"x": [1.0]}]}, 400,
+     "No signature was found with the name: nope"),
     ("/v1/models/multi:regress", {"signature_name": "regress_x"}, 400,
      "When method is regress, key 'examples' is expected and was not found"),
     ("/v1/models/multi:regress", {"signature_name": "regress_x", "examples": [{"x": [1.0, "a"]}]}, 400,
