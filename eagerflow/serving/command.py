@@ -25,6 +25,8 @@ def add_arguments(parser):
     add("--model_name", default="default", help="name of the model served with --model_base_path [default]")
     add("--model_base_path", help="folder of the model's numbered version folders (DIR/1, DIR/2, ...)")
     add("--model_config_file", help="a ModelServerConfig in text format: several models, version policies, labels")
+    add("--model_config_file_poll_wait_seconds", type=float, default=0,
+        help="seconds between re-reads of --model_config_file (0: read it once) [0]")
     add("--file_system_poll_wait_seconds", type=float, default=1.0,
         help="seconds between looks for new versions (0: look once, at start) [1]")
     add("--enable_batching", action="store_true", help="merge concurrent requests into one call of the model")

@@ -70,7 +70,7 @@ class PredictionServicer:
             to_proto(outputs[alias], response.outputs[alias])
         return response
 
-    def _examples(self, request, signature) -> np.ndarray:
+    def _examples(self, request) -> np.ndarray:
         kind = request.input.WhichOneof("kind")
         if kind == "example_list":
             examples = [e.SerializeToString() for e in request.input.example_list.examples]
@@ -90,7 +90,7 @@ class PredictionServicer:
         servable = self._servable(request.model_spec)
         signature = servable.signature(request.model_spec.signature_name, "examples")
         check(signature)
-        examples = self._examples(request, signature)
+        examples = self._examples(request)
         outputs = self.runner.run(request.model_spec.name, servable, signature,
                                   {rest_examples.CLASSIFY_INPUTS: examples})
         return servable, signature, outputs, len(examples)

@@ -94,8 +94,28 @@ class ModelManager:
 
     def poll_once(self):
         with self._poll_lock:
-            for model in self.models.values():
+            for model in list(self.models.values()):
                 self._poll_model(model)
+
+    def reconfigure(self, configs):
+        """Serve the models of `configs` from now on (a re-read --model_config_file): new models are added,
+        changed ones keep their loaded versions under the new policy and labels, removed ones are unloaded
+        (their requests get NOT_FOUND). The next poll loads and retires versions accordingly."""
+        with self._poll_lock:
+            models = {}
+            for config in configs:
+                model = self.models.get(config.name)
+                if model is None:
+                    model = _Model(config)
+                model.config = config
+                models[config.name] = model
+            removed = [m for name, m in self.models.items() if name not in models]
+            self.models = models  # replaced whole: requests read it without a lock
+            for model in removed:
+                for version, state in list(model.versions.items()):
+                    if state.state == "AVAILABLE":
+                        self._set(model, VersionState(version, "END"))
+        self.poll_once()
 
     def _poll_model(self, model):
         folders = version_folders(model.config.base_path)

@@ -52,7 +52,7 @@ def _feature(name, value) -> Feature:
     return Feature()
 
 
-def _features(example, where) -> dict:
+def _features(example) -> dict:
     if not isinstance(example, dict):
         raise invalid_argument(f"Example must be JSON object but got JSON {json_type(example)}")
     return {name: _feature(name, value) for name, value in example.items()}
@@ -68,10 +68,10 @@ def serialized_examples(document: dict, method: str) -> np.ndarray:
         raise invalid_argument(f"JSON Value: {debug_text(document)} Expecting 'examples' value to be an list/array")
     if not examples:
         raise invalid_argument(f"JSON Value: {debug_text(document)} 'examples' value is an empty array")
-    context = _features(document.get("context", {}), "context")
+    context = _features(document.get("context", {}))
     out = np.empty(len(examples), dtype=object)
     for index, example in enumerate(examples):
-        features = _features(example, f"example {index}")
+        features = _features(example)
         shared = sorted(set(features) & set(context))
         if shared:
             raise invalid_argument(f"Feature: {shared[0]} appears in both the context and example {index}")

@@ -8,6 +8,7 @@ import signal
 import threading
 
 from .batching import BatchingRunner
+from .config import ConfigError, read_model_config_file
 from .manager import ModelManager
 from .metrics import Metrics
 from .rest_app import DirectRunner, RestApi, build_app
@@ -22,6 +23,7 @@ def serve(args, settings) -> int:
     on_change = runner.version_changed if settings.batching is not None else None
     manager = ModelManager(settings.models, poll_wait_seconds=args.file_system_poll_wait_seconds, on_change=on_change)
     manager.start()
+    stop_config_polling = _poll_model_config_file(args, manager)
     grpc_server = None
     try:
         if args.port:
@@ -31,10 +33,34 @@ def serve(args, settings) -> int:
         else:
             _wait_for_signal()
     finally:
+        stop_config_polling.set()
         if grpc_server is not None:
             grpc_server.stop(GRACE_SECONDS).wait()
         manager.stop()
     return 0
+
+
+def _poll_model_config_file(args, manager) -> threading.Event:
+    """--model_config_file_poll_wait_seconds: re-read the file and apply it; a file that cannot be used is
+    logged and the models keep their last good configuration."""
+    stop = threading.Event()
+    if not args.model_config_file or args.model_config_file_poll_wait_seconds <= 0:
+        return stop
+
+    def poll():
+        last = None
+        while not stop.wait(args.model_config_file_poll_wait_seconds):
+            try:
+                configs = read_model_config_file(args.model_config_file)
+            except ConfigError as err:
+                log.error("keeping the last model configuration: %s", err)
+                continue
+            if configs != last:
+                last = configs
+                manager.reconfigure(configs)
+
+    threading.Thread(target=poll, name="eagerflow-serve-config", daemon=True).start()
+    return stop
 
 
 def _start_grpc(args, manager, runner, metrics):

@@ -139,3 +139,27 @@ def test_a_waiting_request_blocks_nothing_and_sigterm_lets_it_finish(tmp_path):
     assert status == 200
     np.testing.assert_allclose(body["predictions"], affine_expected([[1.0, 2.0]]), rtol=1e-6)
     assert result["finished"] - sent >= 2.5  # it did wait for its batch, and was not cut off
+
+
+def test_a_rewritten_model_config_file_is_applied(tmp_path):
+    save_affine(tmp_path / "a" / "1", 1.0)
+    save_affine(tmp_path / "b" / "4", 3.0)
+    config = tmp_path / "models.config"
+    config.write_text(f'model_config_list {{ config {{ name: "a" base_path: "{tmp_path / "a"}" }} }}')
+    server = Server(f"--model_config_file={config}", "--model_config_file_poll_wait_seconds=0.2", cwd=tmp_path)
+    try:
+        assert server.request("/v1/models/b")[0] == 404
+        config.write_text("model_config_list { " + " ".join(
+            f'config {{ name: "{n}" base_path: "{tmp_path / n}" }}' for n in "ab") + " }")
+        deadline = time.monotonic() + 60
+        while server.request("/v1/models/b")[0] != 200 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        status, body = server.request("/v1/models/b:predict", {"instances": [[1.0, 2.0]]})
+        assert status == 200
+        np.testing.assert_allclose(body["predictions"], affine_expected([[1.0, 2.0]], 3.0), rtol=1e-6)
+        config.write_text("model_config_list { config { name: ")  # broken: the last good configuration stays
+        time.sleep(0.6)
+        assert server.request("/v1/models/b")[0] == 200
+        assert "keeping the last model configuration" in server.output()
+    finally:
+        assert server.stop() == 0, server.output()

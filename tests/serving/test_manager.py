@@ -119,3 +119,22 @@ def test_the_background_poller_picks_up_a_new_version(tmp_path):
         assert manager.servable("m").version == 2
     finally:
         manager.stop()
+
+
+def test_reconfigure_adds_changes_and_removes_models(tmp_path):
+    for version in (1, 2):
+        save_affine(tmp_path / "a" / str(version), float(version))
+    save_affine(tmp_path / "b" / "1", 5.0)
+    manager = ModelManager([ModelConfig("a", str(tmp_path / "a"))], poll_wait_seconds=0)
+    manager.start()
+    assert [s.version for s in manager.status("a")] == [2]
+    manager.reconfigure([ModelConfig("a", str(tmp_path / "a"), VersionPolicy("specific", versions=(1,))),
+                         ModelConfig("b", str(tmp_path / "b"))])
+    assert manager.servable("a").version == 1 and _states(manager, "a") == {1: ("AVAILABLE", "OK"), 2: ("END", "OK")}
+    np.testing.assert_allclose(_predict(manager, "b"), affine_expected(X, 5.0), rtol=1e-6)
+    kept = manager.servable("b")
+    manager.reconfigure([ModelConfig("a", str(tmp_path / "a"))])
+    with pytest.raises(ServingError, match=r"^Servable not found for request: Latest\(b\)$"):
+        manager.servable("b")
+    np.testing.assert_allclose(kept.signature(None).run({"x": X})["y"], affine_expected(X, 5.0), rtol=1e-6)
+    assert manager.servable("a").version == 2
