@@ -20,6 +20,8 @@ import numpy as np
 
 from .errors import ServingError, invalid_argument
 
+IDLE_SECONDS = 30.0  # a worker with nothing to do for this long ends (a queue left behind costs no threads)
+
 
 class _Task:
     __slots__ = ("arrays", "rows", "shape_key", "done", "outputs", "error")
@@ -56,10 +58,13 @@ class BatchQueue:
         self._open = None
         self._closed = collections.deque()
         self._stopping = False
-        self._workers = [threading.Thread(target=self._work, daemon=True, name=f"eagerflow-batch-{model_name}")
-                         for _ in range(params.num_batch_threads)]
-        for worker in self._workers:
-            worker.start()
+        self._workers = 0  # running worker threads; they end after IDLE_SECONDS without work
+
+    def _start_workers(self):
+        """Called with the lock held: bring the workers up to num_batch_threads."""
+        while self._workers < self.params.num_batch_threads:
+            self._workers += 1
+            threading.Thread(target=self._work, daemon=True, name=f"eagerflow-batch-{self.model_name}").start()
 
     def submit(self, arrays) -> dict:
         rows = _rows(arrays)
@@ -71,8 +76,6 @@ class BatchQueue:
         self.signature.check_inputs(arrays)  # a bad request fails alone, never its batch
         task = _Task(arrays, rows, tuple((k, a.shape[1:], a.dtype) for k, a in sorted(arrays.items())))
         with self._cond:
-            if self._stopping:
-                raise ServingError("UNAVAILABLE", "the batch queue is shutting down")
             batch = self._open
             if batch is not None and (batch.rows + rows > self.params.max_batch_size
                                       or batch.shape_key != task.shape_key):
@@ -88,6 +91,7 @@ class BatchQueue:
                 batch.rows += rows
             if self._open.rows == self.params.max_batch_size:
                 self._close_open()
+            self._start_workers()
             self._record_depth()
             self._cond.notify_all()
         task.done.wait()
@@ -117,10 +121,9 @@ class BatchQueue:
                         self._close_open()
                         continue
                     self._cond.wait(wait)
-                elif self._stopping:
+                elif self._stopping or not self._cond.wait(IDLE_SECONDS) and self._open is None and not self._closed:
+                    self._workers -= 1  # nothing to do: end (a later task starts a worker again)
                     return None
-                else:
-                    self._cond.wait()
 
     def _work(self):
         while (batch := self._next_batch()) is not None:
@@ -166,7 +169,8 @@ class BatchQueue:
         return sizes[bisect.bisect_left(sizes, rows)]
 
     def stop(self):
-        """Finish the batches already queued, then end the workers."""
+        """Its version is gone: finish the batches queued, and end each worker as soon as it has nothing to do
+        (a request that took the version just before still gets its answer)."""
         with self._cond:
             self._stopping = True
             if self._open is not None:

@@ -108,3 +108,16 @@ def test_a_full_queue_answers_resource_exhausted():
     second.join(30)
     assert signature.calls == [1, 1]
     queue.stop()
+
+
+def test_idle_workers_end_and_come_back_and_a_stopped_queue_still_answers(monkeypatch):
+    from eagerflow.serving import batching
+    monkeypatch.setattr(batching, "IDLE_SECONDS", 0.05)
+    queue = BatchQueue("m", RecordingSignature(), BatchingParameters(max_batch_size=4, num_batch_threads=2))
+    assert queue.submit({"x": np.ones((1, 1), np.float32)})["y"].tolist() == [[2.0]]
+    deadline = time.monotonic() + 30
+    while queue._workers and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert queue._workers == 0
+    queue.stop()  # its version was unloaded while a request still held it: the request is answered
+    assert queue.submit({"x": np.full((2, 1), 3, np.float32)})["y"].tolist() == [[6.0], [6.0]]
