@@ -61,10 +61,12 @@ def test_batching_merges_concurrent_requests_and_metrics_count_them(tmp_path):
         assert server.stop() == 0, server.output()
 
 
-def test_a_new_version_takes_over_under_load_without_a_failed_request(tmp_path):
+@pytest.mark.parametrize("batching", [False, True], ids=["direct", "batching"])
+def test_a_new_version_takes_over_under_load_without_a_failed_request(tmp_path, batching):
     base = tmp_path / "m"
     save_affine(base / "1", 1.0)
-    server = Server("--model_name=m", f"--model_base_path={base}", "--file_system_poll_wait_seconds=0.2",
+    flags = ["--enable_batching"] if batching else []
+    server = Server("--model_name=m", f"--model_base_path={base}", "--file_system_poll_wait_seconds=0.2", *flags,
                     cwd=tmp_path)
     seen_v2 = threading.Event()
     try:
