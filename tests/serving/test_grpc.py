@@ -176,3 +176,16 @@ def test_errors_have_tensorflow_servings_codes_and_messages(call):
     metadata.model_spec.name = "affine"
     assert _code_and_message(call, "GetModelMetadata", metadata) == (
         grpc.StatusCode.INVALID_ARGUMENT, "GetModelMetadataRequest must specify at least one metadata_field")
+
+
+def test_a_malformed_message_is_refused_and_the_server_keeps_serving(server, call):
+    channel = grpc.insecure_channel(f"127.0.0.1:{server.grpc_port}")
+    raw = channel.unary_unary("/tensorflow.serving.PredictionService/Predict",
+                              request_serializer=lambda data: data, response_deserializer=lambda data: data)
+    with pytest.raises(grpc.RpcError) as info:
+        raw(b"\x0a\xff\xff\xff\xff\x0f", timeout=30)  # a length that runs past the end of the message
+    assert info.value.code() == grpc.StatusCode.INTERNAL  # grpcio's answer to a request it cannot parse
+    channel.close()
+    x = np.ones((1, 2), np.float32)
+    np.testing.assert_allclose(to_array(call("Predict", _predict_request("affine", x=x)).outputs["y"]),
+                               affine_expected(x, 2.0), rtol=1e-6)
