@@ -4,7 +4,7 @@
     with writer.as_default():
         tf.summary.scalar("loss", loss, step=epoch)
 
-The files are written with no dependency: the protobuf messages (summary/protobuf.py) and the
+The files are TensorFlow's: its Event and Summary messages (summary/messages.py, through `protobuf`) and the
 TFRecord framing with its CRC-32C (summary/records.py) are encoded here. Installing the optional
 `tensorboard` package (`pip install 'eagerflow[tensorboard]'`) gives the TensorBoard app to view them.
 A Keras TensorBoard callback needs only `create_file_writer`, `as_default`, `scalar` per epoch and

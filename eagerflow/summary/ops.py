@@ -21,7 +21,7 @@ from .._src.core.errors import InvalidArgumentError, UnimplementedError
 from .._src.core.shape import TensorShape
 from .._src.core.tensor import Tensor, wrap_array
 from .._src.ops.registry import FILES, NO_GRADIENT, Spec, bind, defop
-from . import protobuf
+from . import messages
 from .png import encode_png, to_uint8
 from .writer import current_condition, evaluate_condition, state
 
@@ -87,7 +87,7 @@ def _write_kernel(step, data, writer, tag, kind, buckets, max_outputs, condition
     data = np.asarray(data)
     dtype = _dt.string if data.dtype == object or data.dtype.kind in "SU" else _dt.from_numpy(data.dtype)
     _check(kind, TensorShape(data.shape), dtype, "")
-    value = protobuf.summary_value(tag, _summary_array(kind, data, buckets, max_outputs), _PLUGINS[kind],
+    value = messages.summary_value(tag, _summary_array(kind, data, buckets, max_outputs), _PLUGINS[kind],
                                    description or "")
     return np.bool_(writer.write_event(int(step), summary_values=[value]))
 

@@ -18,7 +18,7 @@ import warnings
 
 from .._src.graph import listeners
 from .._src.graph.view import sub_graphs
-from . import protobuf
+from . import messages
 from .writer import state
 
 _lock = threading.Lock()
@@ -69,7 +69,7 @@ def trace_export(name, step=None, profiler_outdir=None):
     nodes = []
     for fn_name, graph in collected:
         nodes += graph_nodes(graph, f"{fn_name}/" if prefix else "")
-    writer.write_event(_step_value(step), graph_def=protobuf.graph_def(nodes))
+    writer.write_event(_step_value(step), graph_def=messages.graph_def(nodes))
 
 
 def graph(graph_data):
@@ -79,7 +79,7 @@ def graph(graph_data):
     writer = state.writer
     if writer is None:
         return False
-    return writer.write_event(_step_value(state.step or 0), graph_def=protobuf.graph_def(graph_nodes(graph_data)))
+    return writer.write_event(_step_value(state.step or 0), graph_def=messages.graph_def(graph_nodes(graph_data)))
 
 
 def _step_value(step) -> int:
@@ -100,10 +100,10 @@ def graph_nodes(graph, prefix="", names=None):
         node_name = prefix + op.name
         names[id(op)] = node_name
         inputs = [_ref(t, names) for t in op.inputs]
-        attrs = {"_output_shapes": protobuf.attr_shapes([_dims(t.shape) for t in op.outputs])}
+        attrs = {"_output_shapes": messages.attr_shapes([_dims(t.shape) for t in op.outputs])}
         if op.outputs:
-            attrs["dtype" if op.type in ("Const", "Placeholder") else "T"] = protobuf.attr_type(op.outputs[0].dtype.name)
-        out.append(protobuf.node_def(node_name, op.type, inputs, attrs))
+            attrs["dtype" if op.type in ("Const", "Placeholder") else "T"] = messages.attr_type(op.outputs[0].dtype.name)
+        out.append(messages.node_def(node_name, op.type, inputs, attrs))
         for attr, value in op.attrs.items():
             for sub in sub_graphs(value):
                 out += graph_nodes(sub.graph, f"{node_name}/{attr}/", names)

@@ -18,7 +18,7 @@ import threading
 import time
 import weakref
 
-from . import protobuf, records
+from . import messages, records
 
 _file_numbers = itertools.count()
 
@@ -89,7 +89,7 @@ class SummaryWriter:
         self._file = _EventFile(os.path.join(logdir, name), 10 if max_queue is None else max(1, max_queue),
                                 120.0 if flush_millis is None else flush_millis / 1000.0)
         self._finalizer = weakref.finalize(self, self._file.close)
-        self._file.add(protobuf.event(time.time(), file_version="brain.Event:2"))
+        self._file.add(messages.event(time.time(), file_version="brain.Event:2"))
         self._file.flush()
 
     @property
@@ -99,7 +99,7 @@ class SummaryWriter:
 
     def write_event(self, step, *, summary_values=(), graph_def=None) -> bool:
         """Queues one Event; False once the writer is closed."""
-        return self._file.add(protobuf.event(time.time(), int(step), summary_values=summary_values,
+        return self._file.add(messages.event(time.time(), int(step), summary_values=summary_values,
                                              graph_def=graph_def))
 
     def set_as_default(self, step=None):

@@ -6,7 +6,7 @@ import random
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.io.wire import DecodeError
+from google.protobuf.message import DecodeError
 
 T = tf.train
 GOOD = T.Example(features=T.Features(feature={

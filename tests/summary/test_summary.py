@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow.summary import protobuf
+from eagerflow.summary import messages
 
 from .wire import events, fields, summaries, tensor
 
@@ -271,7 +271,7 @@ def test_dropped_writers_flush_and_are_collected(tmp_path):
         w = tf.summary.create_file_writer(str(tmp_path / "w"), filename_suffix=f".{i}")
         with w.as_default():
             pass
-        w.write_event(i, summary_values=[protobuf.summary_value("s", np.float32(i), "scalars")])  # queued
+        w.write_event(i, summary_values=[messages.summary_value("s", np.float32(i), "scalars")])  # queued
         refs.append(weakref.ref(w))
         del w
     gc.collect()

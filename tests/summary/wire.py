@@ -61,7 +61,8 @@ def tensor(data: bytes) -> np.ndarray:
     dims = shape(f[2][0])
     if f[1][0] == 7:  # DT_STRING
         return np.array(f.get(8, []), dtype=object).reshape(dims)
-    return np.frombuffer(f[4][0], dtype=np.dtype(_NP[f[1][0]]).newbyteorder("<")).reshape(dims)
+    content = f.get(4, [b""])[0]  # proto3 leaves an empty tensor_content out
+    return np.frombuffer(content, dtype=np.dtype(_NP[f[1][0]]).newbyteorder("<")).reshape(dims)
 
 
 def events(logdir):

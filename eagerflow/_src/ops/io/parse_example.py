@@ -3,7 +3,7 @@ tf.train.Example protos into dense tensors (`tf.io.FixedLenFeature`).
 
 The keys, dtypes and shapes are attributes here (TensorFlow feeds the keys as string inputs); the
 defaults are inputs. A serialized scalar parses one example (parse_single_example's messages have
-no "Name:" prefix), a vector a batch. Decoding is io/wire.py's bounds-checked walk of the bytes:
+no "Name:" prefix), a vector a batch. Decoding is protobuf's parser of tf.train.Example (formats/protos):
 nothing is executed, and bytes that are not an Example are InvalidArgumentError.
 A `tf.io.VarLenFeature` becomes a SparseTensor: the op's outputs after the dense ones are, per
 sparse key, its indices ([n, 1] for one example, [n, 2] (example, position) for a batch), values
@@ -19,8 +19,6 @@ from ...composite.sparse_tensor import SparseTensor
 from ...core import dtypes as _dt
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
-from ...io.example_proto import Example
-from ...io.wire import DecodeError
 from ..operands import as_tensor
 from ..registry import NO_GRADIENT, Spec, bind, defop
 
@@ -86,6 +84,10 @@ def _sparse_parts(lists, dtype, single):
 
 
 def _example(data):
+    from google.protobuf.message import DecodeError
+
+    from ...formats.protos.example_pb2 import Example  # loads protobuf on the first parse, not at import
+
     try:
         return Example.FromString(data if isinstance(data, bytes) else str(data).encode("utf-8"))
     except DecodeError:
