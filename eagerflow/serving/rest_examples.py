@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._src.io.example_proto import BytesList, Example, Feature, Features, FloatList, Int64List
+from .._src.formats.protos import example_pb2
 from .errors import invalid_argument
 from .json_tensors import debug_text, decode_b64, is_b64, json_type
 
@@ -24,10 +24,10 @@ def _kind_of(value):
     return None
 
 
-def _feature(name, value) -> Feature:
+def _fill_feature(feature, name, value):
+    """Set the tf.train.Feature message `feature` from a JSON value or list of values."""
     values = value if isinstance(value, list) else [value]
     kind = None
-    converted = []
     for item in values:
         item_kind = _kind_of(item)
         if item_kind is None:
@@ -36,26 +36,19 @@ def _feature(name, value) -> Feature:
             raise invalid_argument(f"Unexpected element type in feature: {name} expecting type: {kind}")
         kind = item_kind
         if item_kind == "bytes":
-            converted.append(decode_b64(item) if is_b64(item) else item.encode("utf-8"))
+            feature.bytes_list.value.append(decode_b64(item) if is_b64(item) else item.encode("utf-8"))
         elif item_kind == "int64":
             if not isinstance(item, bool) and not -2**63 <= item < 2**63:
                 raise invalid_argument(f"Feature: {name} has uint64_t element. Only int64_t is supported.")
-            converted.append(int(item))
+            feature.int64_list.value.append(int(item))
         else:
-            converted.append(item)
-    if kind == "bytes":
-        return Feature(bytes_list=BytesList(value=converted))
-    if kind == "float":
-        return Feature(float_list=FloatList(value=converted))
-    if kind == "int64":
-        return Feature(int64_list=Int64List(value=converted))
-    return Feature()
+            feature.float_list.value.append(item)
 
 
-def _features(example) -> dict:
+def _check_object(example):
     if not isinstance(example, dict):
         raise invalid_argument(f"Example must be JSON object but got JSON {json_type(example)}")
-    return {name: _feature(name, value) for name, value in example.items()}
+    return example
 
 
 def serialized_examples(document: dict, method: str) -> np.ndarray:
@@ -68,15 +61,16 @@ def serialized_examples(document: dict, method: str) -> np.ndarray:
         raise invalid_argument(f"JSON Value: {debug_text(document)} Expecting 'examples' value to be an list/array")
     if not examples:
         raise invalid_argument(f"JSON Value: {debug_text(document)} 'examples' value is an empty array")
-    context = _features(document.get("context", {}))
+    context = _check_object(document.get("context", {}))
     out = np.empty(len(examples), dtype=object)
     for index, example in enumerate(examples):
-        features = _features(example)
-        shared = sorted(set(features) & set(context))
+        shared = sorted(set(_check_object(example)) & set(context))
         if shared:
             raise invalid_argument(f"Feature: {shared[0]} appears in both the context and example {index}")
-        merged = {**context, **features}
-        out[index] = Example(features=Features(feature=merged)).SerializeToString()
+        message = example_pb2.Example()
+        for name, value in {**context, **example}.items():
+            _fill_feature(message.features.feature[name], name, value)
+        out[index] = message.SerializeToString()
     return out
 
 
