@@ -201,6 +201,10 @@ def to_json_value(name: str, array: np.ndarray):
         return _strings_out(array, base64_always=name.endswith("_bytes"))
     if array.dtype.kind == "c":
         raise invalid_argument(f"Failed to write JSON value for tensor type: {array.dtype.name}")
+    if array.dtype in (np.float32, np.float16):
+        # the shortest decimal that reads back as the same float32 (0.2, not float64's 0.20000000298023224),
+        # as TensorFlow Serving writes floats; NumPy's str() of a float32 is that decimal
+        return array.astype(str).astype(np.float64).tolist()
     return array.tolist()
 
 
