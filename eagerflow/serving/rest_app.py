@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import re
 import time
 from urllib.parse import unquote
@@ -22,6 +23,7 @@ from . import rest_examples, rest_predict
 from .errors import ServingError, invalid_argument
 from .metadata import metadata_json, status_json
 
+log = logging.getLogger("eagerflow.serving")
 _PREDICT = re.compile(r"/v1/models/([^/:]+)(?:/versions/(\d+)|/labels/([^/:]+))?:(classify|regress|predict)",
                       re.IGNORECASE)
 _STATUS = re.compile(r"/v1/models(?:/([^/:]+))?(?:/versions/(\d+)|/labels/([^/:]+))?(?:/(metadata))?",
@@ -81,34 +83,39 @@ class RestApi:
     async def dispatch(self, request: Request) -> Response:
         started = time.perf_counter()
         path = request.scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or request.url.path
-        method, api, model_name = request.method, "unknown", ""
+        names = {"model": "", "api": "unknown"}  # filled in by _route, for the metrics
         try:
-            try:
-                if method == "POST" and (match := _PREDICT.fullmatch(path)):
-                    model_name, api = unquote(match.group(1)), match.group(4).lower()
-                    body = await _body(request, self.max_body_bytes)
-                    # parsing, decoding, the model and encoding all run in a worker thread
-                    result = await run_in_threadpool(self._post, api, model_name, _version(match.group(2)),
-                                                     _label(match.group(3)), body)
-                elif method == "GET" and (match := _STATUS.fullmatch(path)):
-                    model_name = unquote(match.group(1) or "")
-                    api = "metadata" if match.group(4) else "status"
-                    result = self._get(api, model_name, _version(match.group(2)), _label(match.group(3)))
-                else:
-                    raise invalid_argument(f"Malformed request: {method} {path}")
-            except _TooLarge:
-                self._count(model_name, api, "RESOURCE_EXHAUSTED", started)
-                return _JSON({"error": f"Request body is larger than the server's limit of "
-                                       f"{self.max_body_bytes} bytes"}, status_code=413)
+            result = await self._route(request, request.method, path, names)
+        except _TooLarge:
+            self._count(names, "RESOURCE_EXHAUSTED", started)
+            return _JSON({"error": f"Request body is larger than the server's limit of {self.max_body_bytes} bytes"},
+                         status_code=413)
         except ServingError as err:
-            self._count(model_name, api, err.code, started)
+            self._count(names, err.code, started)
             return _error(err)
-        self._count(model_name, api, "OK", started)
+        except Exception as err:  # a defect, not the request's fault: logged, answered as INTERNAL, server lives on
+            log.exception("%s %s failed", request.method, path)
+            self._count(names, "INTERNAL", started)
+            return _error(ServingError("INTERNAL", f"{type(err).__name__}: {err}"))
+        self._count(names, "OK", started)
         return _JSON(result)
 
-    def _count(self, model_name, api, code, started):
+    async def _route(self, request, method, path, names):
+        if method == "POST" and (match := _PREDICT.fullmatch(path)):
+            names["model"], names["api"] = unquote(match.group(1)), match.group(4).lower()
+            body = await _body(request, self.max_body_bytes)
+            # parsing, decoding, the model and encoding all run in a worker thread
+            return await run_in_threadpool(self._post, names["api"], names["model"], _version(match.group(2)),
+                                           _label(match.group(3)), body)
+        if method == "GET" and (match := _STATUS.fullmatch(path)):
+            names["model"] = unquote(match.group(1) or "")
+            names["api"] = "metadata" if match.group(4) else "status"
+            return self._get(names["api"], names["model"], _version(match.group(2)), _label(match.group(3)))
+        raise invalid_argument(f"Malformed request: {method} {path}")
+
+    def _count(self, names, code, started):
         if self.metrics is not None:
-            self.metrics.record_request(model_name, api, code, time.perf_counter() - started)
+            self.metrics.record_request(names["model"], names["api"], code, time.perf_counter() - started)
 
     def _get(self, api, model_name, version, label):
         if api == "status":
