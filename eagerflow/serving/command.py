@@ -33,6 +33,8 @@ def add_arguments(parser):
     add("--batching_parameters_file", help="a BatchingParameters message in text format (with --enable_batching)")
     add("--monitoring_config_file",
         help="a MonitoringConfig in text format; prometheus_config { enable: true } serves metrics")
+    add("--rest_api_timeout_in_ms", type=int, default=30000,
+        help="a REST request not answered in this time gets DEADLINE_EXCEEDED (HTTP 504; 0: no limit) [30000]")
     add("--rest_api_num_threads", type=int, default=0, help="worker threads running models (0: Starlette's default)")
     add("--rest_api_max_connections", type=int, default=0,
         help="connections served at once; more get HTTP 503 (eagerflow's flag; 0: no limit) [0]")

@@ -5,6 +5,7 @@ before they are read whole.
 """
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
@@ -74,7 +75,8 @@ class RestApi:
     """The handlers; `runner.run(model_name, servable, signature, arrays)` runs a signature (called in a
     worker thread: the direct call, or the batcher's queue)."""
 
-    def __init__(self, manager, runner, metrics=None, max_body_bytes=64 << 20):
+    def __init__(self, manager, runner, metrics=None, max_body_bytes=64 << 20, timeout_seconds=None):
+        self.timeout_seconds = timeout_seconds
         self.manager = manager
         self.runner = runner
         self.metrics = metrics
@@ -105,8 +107,14 @@ class RestApi:
             names["model"], names["api"] = unquote(match.group(1)), match.group(4).lower()
             body = await _body(request, self.max_body_bytes)
             # parsing, decoding, the model and encoding all run in a worker thread
-            return await run_in_threadpool(self._post, names["api"], names["model"], _version(match.group(2)),
-                                           _label(match.group(3)), body)
+            work = run_in_threadpool(self._post, names["api"], names["model"], _version(match.group(2)),
+                                     _label(match.group(3)), body)
+            if self.timeout_seconds is None:
+                return await work
+            try:
+                return await asyncio.wait_for(work, self.timeout_seconds)
+            except asyncio.TimeoutError:  # the thread finishes on its own; the client is answered now
+                raise ServingError("DEADLINE_EXCEEDED", "Deadline Exceeded") from None
         if method == "GET" and (match := _STATUS.fullmatch(path)):
             names["model"] = unquote(match.group(1) or "")
             names["api"] = "metadata" if match.group(4) else "status"

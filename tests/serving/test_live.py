@@ -165,3 +165,19 @@ def test_a_rewritten_model_config_file_is_applied(tmp_path):
         assert "keeping the last model configuration" in server.output()
     finally:
         assert server.stop() == 0, server.output()
+
+
+def test_a_request_past_rest_api_timeout_in_ms_gets_deadline_exceeded(tmp_path):
+    save_affine(tmp_path / "m" / "1", 1.0)
+    (tmp_path / "batching.config").write_text("max_batch_size { value: 64 } batch_timeout_micros { value: 3000000 }")
+    server = Server("--model_name=m", f"--model_base_path={tmp_path / 'm'}", "--enable_batching",
+                    f"--batching_parameters_file={tmp_path / 'batching.config'}", "--rest_api_timeout_in_ms=500",
+                    cwd=tmp_path)
+    try:
+        started = time.monotonic()
+        status, body = server.request("/v1/models/m:predict", {"instances": [[1.0, 2.0]]})
+        assert (status, body) == (504, {"error": "Deadline Exceeded"})
+        assert time.monotonic() - started < 2.5  # answered at the deadline, not when the batch ran
+        assert server.request("/v1/models/m")[0] == 200
+    finally:
+        assert server.stop() == 0, server.output()
