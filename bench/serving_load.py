@@ -44,7 +44,8 @@ def build_models(folder: Path):
 
 
 def model_times(folder: Path, shape, rounds):
-    """(median seconds of one batch-1 call, rows per second of a loop at BATCH_SIZE), in this process."""
+    """(median seconds of one batch-1 call, rows per second of a loop at BATCH_SIZE from its median call), in
+    this process; medians, so another process's burst on a shared machine does not decide the number."""
     import eagerflow as tf
     signature = tf.saved_model.load(str(folder)).signatures["serving_default"]
     name = next(iter(signature.structured_input_signature[1]))
@@ -58,10 +59,12 @@ def model_times(folder: Path, shape, rounds):
         start = time.perf_counter()
         signature(**{name: one})
         times.append(time.perf_counter() - start)
-    start, calls = time.perf_counter(), max(rounds // 4, 10)
-    for _ in range(calls):
+    batch_times = []
+    for _ in range(max(rounds // 4, 10)):
+        start = time.perf_counter()
         signature(**{name: batch})
-    return float(np.median(times)), calls * BATCH_SIZE / (time.perf_counter() - start)
+        batch_times.append(time.perf_counter() - start)
+    return float(np.median(times)), BATCH_SIZE / float(np.median(batch_times))
 
 
 def _free_port():

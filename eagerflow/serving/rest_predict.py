@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from .errors import invalid_argument
+from .errors import ServingError, invalid_argument
 from .json_tensors import debug_text, is_b64, to_array, to_json_value
 
 ROW, COLUMNAR = "row", "columnar"
@@ -92,20 +92,14 @@ def _element_array(rows, info, name, bools):
     """Rows of one input stacked into one array; rows of different shapes name the first one that differs."""
     try:
         return to_array(rows, info, bools)
-    except Exception as err:
-        message = getattr(err, "message", None)
-        if message is None:
-            raise
+    except ServingError:
         shapes = _row_shapes(rows)
-        if shapes is not None:
-            first = shapes[0]
-            for index, shape in enumerate(shapes):
-                if shape != first:
-                    raise invalid_argument(f"Failed to process element: {index}"
-                                           + (f" key: {name}" if name else "")
-                                           + f" of 'instances' list. Error: INVALID_ARGUMENT: Expecting shape "
-                                           f"[{','.join(map(str, first))}] but got: "
-                                           f"[{','.join(map(str, shape))}]") from None
+        for index, shape in enumerate(shapes):
+            if shape != shapes[0]:
+                raise invalid_argument(f"Failed to process element: {index}" + (f" key: {name}" if name else "")
+                                       + f" of 'instances' list. Error: INVALID_ARGUMENT: Expecting shape "
+                                       f"[{','.join(map(str, shapes[0]))}] but got: "
+                                       f"[{','.join(map(str, shape))}]") from None
         raise
 
 
