@@ -155,9 +155,11 @@ def to_array(value, info, may_hold_bools=True) -> np.ndarray:
         if raw.dtype == np.dtype(object) and _has_list(raw):
             raise _shape_error(value)
         bad = _first_bad_leaf(value, _ACCEPTS[allowed])
-        if bad is _NONE:  # every element is an integer, but one too large for int64
-            raise _range_error(_first_leaf(value), info)
-        raise _type_error(bad, info)
+        if bad is not _NONE:
+            raise _type_error(bad, info)
+        if target.kind in "iu":  # every element is an integer, but one too large for int64
+            raise _range_error(max(_leaves(value), key=abs), info)
+        return np.array(value, dtype=target)  # a float input given an integer beyond int64: a float all the same
     if may_hold_bools and target.kind != "b":
         bad = _first_bad_leaf(value, _ACCEPTS[allowed])
         if bad is not _NONE:
@@ -179,6 +181,16 @@ def _has_list(raw) -> bool:
 
 
 _NONE = object()
+
+
+def _leaves(value):
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list):
+            stack.extend(item)
+        else:
+            yield item
 
 
 def _first_bad_leaf(value, accepts):

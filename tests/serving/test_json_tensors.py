@@ -37,6 +37,7 @@ def test_float64_and_integers_are_written_as_they_are():
     (tf.uint8, [0, 255], np.array([0, 255], np.uint8)),
     (tf.bool, [True, False], np.array([True, False])),
     (tf.int32, 7, np.array(7, np.int32)),
+    (tf.float32, [1, 10 ** 30], np.array([1, 1e30], np.float32)),
 ])
 def test_values_are_decoded_into_the_signatures_dtype(dtype, value, expected):
     array = to_array(value, _info(dtype))
