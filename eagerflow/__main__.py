@@ -35,6 +35,16 @@ def _saved_model_arguments(parser):
     add_arguments(parser)
 
 
+def _serve(args) -> int:
+    from .serving.command import run
+    return run(args)
+
+
+def _serve_arguments(parser):
+    from .serving.command import add_arguments
+    add_arguments(parser)
+
+
 # name -> (handler, help, optional function adding the subcommand's arguments)
 COMMANDS = {
     "demo": (_demo, "train an MNIST classifier (MNIST if downloaded, else the bundled digits), save and reload it, "
@@ -43,6 +53,8 @@ COMMANDS = {
               _graph_arguments),
     "saved-model": (_saved_model, "inspect a SavedModel's signatures (show) or run one on inputs (run)",
                     _saved_model_arguments),
+    "serve": (_serve, "serve SavedModels over TensorFlow Serving's REST and gRPC APIs (binds 127.0.0.1 unless "
+              "--host)", _serve_arguments),
 }
 
 

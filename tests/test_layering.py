@@ -55,7 +55,7 @@ FLOORS = [
     ("data",),
     ("formats",),
     ("keras", "saved_model", "train", "summary"),
-    ("onnx",),
+    ("onnx", "serving"),
     ("api", "eagerflow"),
     ("__main__", "demo", "demo_training", "graph_command"),
 ]

@@ -1,0 +1,197 @@
+"""The models a server serves and their versions: loading, hot swaps, and looking a request's
+version up, with TensorFlow Serving's states and messages.
+
+A poll (at start, then every --file_system_poll_wait_seconds on a background thread) lists each
+model's version folders, asks the model's version policy which to serve, loads the new ones and
+only then retires the versions no longer wanted: a version is published (AVAILABLE) after it has
+loaded completely, and an old one is retired only once some wanted version is AVAILABLE, so a
+version that fails to load is reported in the status while the previous one keeps serving.
+Requests read an immutable snapshot ({version: VersionState}) that each change replaces whole, so
+no request sees a half-loaded model and none waits for a load.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass
+
+from .errors import invalid_argument, not_found
+from .servable import load_servable
+from .versions import fingerprint, version_folders
+
+log = logging.getLogger("eagerflow.serving")
+
+
+@dataclass(frozen=True)
+class VersionState:
+    """TensorFlow Serving's ModelVersionStatus: `state` is START, LOADING, AVAILABLE, UNLOADING or END;
+    `error_code`/`error_message` say why a version that failed to load is END."""
+    version: int
+    state: str
+    error_code: str = "OK"
+    error_message: str = ""
+    servable: object = None
+    fingerprint: tuple = ()
+
+
+def _load_error_code(err) -> str:
+    name = type(err).__name__
+    if isinstance(err, FileNotFoundError) or isinstance(err, OSError) and "does not exist" in str(err):
+        return "NOT_FOUND"
+    for code in ("DataLoss", "PermissionDenied", "InvalidArgument"):
+        if code in name:
+            return {"DataLoss": "DATA_LOSS", "PermissionDenied": "PERMISSION_DENIED",
+                    "InvalidArgument": "INVALID_ARGUMENT"}[code]
+    return "UNKNOWN"
+
+
+class _Model:
+    def __init__(self, config):
+        self.config = config
+        self.versions: dict = {}  # replaced whole on every change (requests read it without a lock)
+
+    def publish(self, version, state):
+        versions = dict(self.versions)
+        versions[version] = state
+        self.versions = versions
+
+    def latest_available(self):
+        available = [v for v, s in self.versions.items() if s.state == "AVAILABLE"]
+        return max(available) if available else None
+
+
+class ModelManager:
+    """Serves the models of `configs` (config.ModelConfig); `loader(path, version)` builds a Servable."""
+
+    def __init__(self, configs, poll_wait_seconds: float = 1.0, loader=load_servable, on_change=None):
+        self.models = {c.name: _Model(c) for c in configs}
+        self.poll_wait_seconds = poll_wait_seconds
+        self.loader = loader
+        self.on_change = on_change  # called with (model name, VersionState) after each state change
+        self._poll_lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = None
+
+    # --- loading ---
+    def start(self):
+        """Load what is there now (the server starts answering after this), then poll in the background."""
+        self.poll_once()
+        if self.poll_wait_seconds > 0:
+            self._thread = threading.Thread(target=self._poll_loop, name="eagerflow-serve-poll", daemon=True)
+            self._thread.start()
+
+    def stop(self):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+
+    def _poll_loop(self):
+        while not self._stop.wait(self.poll_wait_seconds):
+            try:
+                self.poll_once()
+            except Exception:  # a poll must never end the poller; the next one tries again
+                log.exception("polling the model base paths failed")
+
+    def poll_once(self):
+        with self._poll_lock:
+            for model in list(self.models.values()):
+                self._poll_model(model)
+
+    def reconfigure(self, configs):
+        """Serve the models of `configs` from now on (a re-read --model_config_file): new models are added,
+        changed ones keep their loaded versions under the new policy and labels, removed ones are unloaded
+        (their requests get NOT_FOUND). The next poll loads and retires versions accordingly."""
+        with self._poll_lock:
+            models = {}
+            for config in configs:
+                model = self.models.get(config.name)
+                if model is None:
+                    model = _Model(config)
+                model.config = config
+                models[config.name] = model
+            removed = [m for name, m in self.models.items() if name not in models]
+            self.models = models  # replaced whole: requests read it without a lock
+            for model in removed:
+                for version, state in list(model.versions.items()):
+                    if state.state == "AVAILABLE":
+                        self._set(model, VersionState(version, "END"))
+        self.poll_once()
+
+    def _poll_model(self, model):
+        folders = version_folders(model.config.base_path)
+        wanted = model.config.policy.choose(folders)
+        if not folders:
+            log.warning("no versions of servable %s found under base path %s", model.config.name,
+                        model.config.base_path)
+        for version in sorted(wanted, reverse=True):  # the newest first: it is what Latest serves
+            current = model.versions.get(version)
+            if current is not None and current.state == "AVAILABLE":
+                continue
+            prints = fingerprint(folders[version])
+            if current is not None and current.error_code != "OK" and current.fingerprint == prints:
+                continue  # failed before and unchanged since: reported, not retried
+            self._load(model, version, folders[version], prints)
+        if any(model.versions.get(v) and model.versions[v].state == "AVAILABLE" for v in wanted):
+            for version, state in list(model.versions.items()):
+                if version not in wanted and state.state == "AVAILABLE":
+                    self._set(model, VersionState(version, "END"))
+
+    def _load(self, model, version, folder, prints):
+        self._set(model, VersionState(version, "LOADING", fingerprint=prints))
+        try:
+            servable = self.loader(folder, version)
+        except Exception as err:
+            log.error("loading servable {name: %s version: %d} failed: %s", model.config.name, version, err)
+            self._set(model, VersionState(version, "END", _load_error_code(err), f"{type(err).__name__}: {err}",
+                                          fingerprint=prints))
+            return
+        self._set(model, VersionState(version, "AVAILABLE", servable=servable, fingerprint=prints))
+        log.info("successfully loaded servable version {name: %s version: %d}", model.config.name, version)
+
+    def _set(self, model, state):
+        model.publish(state.version, state)
+        if self.on_change is not None:
+            self.on_change(model.config.name, state)
+
+    # --- requests ---
+    def _version_for(self, model_name, version, label):
+        """The version a request names (None: the latest), checking that its model and label exist."""
+        if version is not None and label is not None:
+            raise invalid_argument(f"Both model version ({version}) and model version label ({label}) "
+                                   f"cannot be supplied.")
+        model = self.models.get(model_name)
+        if label is not None:
+            if model is None or label not in model.config.labels:
+                raise invalid_argument(f"Unrecognized servable version label: {label}")
+            version = model.config.labels[label]
+        return model, version
+
+    def servable(self, model_name: str, version=None, label=None):
+        """The loaded version a request names: NOT_FOUND ("Servable not found for request: ...") where there
+        is none, exactly as TensorFlow Serving words it."""
+        if not model_name:
+            raise invalid_argument("ModelSpec has no name specified.")
+        model, version = self._version_for(model_name, version, label)
+        if version is None:
+            chosen = model.latest_available() if model is not None else None
+            if chosen is None:
+                raise not_found(f"Servable not found for request: Latest({model_name})")
+            return model.versions[chosen].servable
+        state = model.versions.get(version) if model is not None else None
+        if state is None or state.state != "AVAILABLE":
+            raise not_found(f"Servable not found for request: Specific({model_name}, {version})")
+        return state.servable
+
+    def status(self, model_name: str, version=None, label=None) -> list:
+        """[VersionState] for GetModelStatus: one version, or every version of the model seen so far."""
+        if not model_name:
+            raise invalid_argument("Missing model name in request.")
+        model, version = self._version_for(model_name, version, label)
+        versions = model.versions if model is not None else {}
+        if version is not None:
+            if version not in versions:
+                raise not_found(f"Could not find version {version} of model {model_name}")
+            return [versions[version]]
+        if not versions:
+            raise not_found(f"Could not find any versions of model {model_name}")
+        return [versions[v] for v in sorted(versions, reverse=True)]

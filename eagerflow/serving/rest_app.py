@@ -1,0 +1,185 @@
+"""The REST API as an ASGI application (Starlette): TensorFlow Serving's URLs, bodies, status codes
+and `{"error": ...}` messages. The model runs in worker threads (Starlette's thread pool) so a slow
+request never blocks the event loop; request bodies above the size limit are refused with 413
+before they are read whole.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import time
+from urllib.parse import unquote
+
+import anyio.to_thread
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from . import rest_examples, rest_predict
+from .errors import ServingError, invalid_argument
+from .metadata import metadata_json, status_json
+
+log = logging.getLogger("eagerflow.serving")
+_PREDICT = re.compile(r"/v1/models/([^/:]+)(?:/versions/(\d+)|/labels/([^/:]+))?:(classify|regress|predict)",
+                      re.IGNORECASE)
+_STATUS = re.compile(r"/v1/models(?:/([^/:]+))?(?:/versions/(\d+)|/labels/([^/:]+))?(?:/(metadata))?",
+                     re.IGNORECASE)
+
+
+class _JSON(JSONResponse):
+    """JSON with NaN and Infinity written as TensorFlow Serving writes them."""
+
+    def render(self, content) -> bytes:
+        return json.dumps(content, separators=(",", ":"), allow_nan=True).encode("utf-8")
+
+
+def _error(err: ServingError) -> Response:
+    return _JSON({"error": err.message}, status_code=err.http_status)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise _TooLarge()
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise _TooLarge()
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _version(text):
+    if text is None:
+        return None
+    try:
+        value = int(text)
+    except ValueError:
+        raise invalid_argument(f"Failed to convert version: {text} to numeric.") from None
+    if value >= 2**63:
+        raise invalid_argument(f"Failed to convert version: {text} to numeric.")
+    return value
+
+
+class RestApi:
+    """The handlers; `runner.run(model_name, servable, signature, arrays)` runs a signature (called in a
+    worker thread: the direct call, or the batcher's queue)."""
+
+    def __init__(self, manager, runner, metrics=None, max_body_bytes=64 << 20, timeout_seconds=None):
+        self.timeout_seconds = timeout_seconds
+        self.manager = manager
+        self.runner = runner
+        self.metrics = metrics
+        self.max_body_bytes = max_body_bytes
+
+    async def dispatch(self, request: Request) -> Response:
+        started = time.perf_counter()
+        path = request.scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or request.url.path
+        names = {"model": "", "api": "unknown"}  # filled in by _route, for the metrics
+        try:
+            result = await self._route(request, request.method, path, names)
+        except _TooLarge:
+            self._count(names, "RESOURCE_EXHAUSTED", started)
+            return _JSON({"error": f"Request body is larger than the server's limit of {self.max_body_bytes} bytes"},
+                         status_code=413)
+        except ServingError as err:
+            self._count(names, err.code, started)
+            return _error(err)
+        except Exception as err:  # a defect, not the request's fault: logged, answered as INTERNAL, server lives on
+            log.exception("%s %s failed", request.method, path)
+            self._count(names, "INTERNAL", started)
+            return _error(ServingError("INTERNAL", f"{type(err).__name__}: {err}"))
+        self._count(names, "OK", started)
+        return _JSON(result)
+
+    async def _route(self, request, method, path, names):
+        if method == "POST" and (match := _PREDICT.fullmatch(path)):
+            names["model"], names["api"] = unquote(match.group(1)), match.group(4).lower()
+            body = await _body(request, self.max_body_bytes)
+            # parsing, decoding, the model and encoding all run in a worker thread
+            work = run_in_threadpool(self._post, names["api"], names["model"], _version(match.group(2)),
+                                     _label(match.group(3)), body)
+            if self.timeout_seconds is None:
+                return await work
+            try:
+                return await asyncio.wait_for(work, self.timeout_seconds)
+            except asyncio.TimeoutError:  # the thread finishes on its own; the client is answered now
+                raise ServingError("DEADLINE_EXCEEDED", "Deadline Exceeded") from None
+        if method == "GET" and (match := _STATUS.fullmatch(path)):
+            names["model"] = unquote(match.group(1) or "")
+            names["api"] = "metadata" if match.group(4) else "status"
+            return self._get(names["api"], names["model"], _version(match.group(2)), _label(match.group(3)))
+        raise invalid_argument(f"Malformed request: {method} {path}")
+
+    def _count(self, names, code, started):
+        if self.metrics is not None:
+            self.metrics.record_request(names["model"], names["api"], code, time.perf_counter() - started)
+
+    def _get(self, api, model_name, version, label):
+        if api == "status":
+            return status_json(self.manager.status(model_name, version, label))
+        if not model_name:
+            raise invalid_argument("Missing model name in request.")
+        return metadata_json(model_name, self.manager.servable(model_name, version, label))
+
+    def _post(self, api, model_name, version, label, body):
+        servable = self.manager.servable(model_name, version, label)
+        document = rest_predict.parse_json(body)
+        signature = servable.signature(rest_predict.signature_name(document),
+                                       "predict_rest" if api == "predict" else "examples")
+        if api == "predict":
+            arrays, form = rest_predict.decode_predict(document, signature, b"true" in body or b"false" in body)
+            outputs = self.runner.run(model_name, servable, signature, arrays)
+            return rest_predict.encode_predict(outputs, form)
+        check = rest_examples.check_classify_signature if api == "classify" else rest_examples.check_regress_signature
+        check(signature)
+        examples = rest_examples.serialized_examples(document, api)
+        outputs = self.runner.run(model_name, servable, signature, {rest_examples.CLASSIFY_INPUTS: examples})
+        if api == "classify":
+            return {"results": rest_examples.classification_results(outputs, len(examples))}
+        return {"results": rest_examples.regression_values(outputs, len(examples))}
+
+
+def _label(text):
+    return None if text is None else unquote(text)
+
+
+class DirectRunner:
+    """Runs each request's signature call on its own (in the request's worker thread)."""
+
+    def __init__(self, metrics=None):
+        self.metrics = metrics
+
+    def run(self, model_name, servable, signature, arrays):
+        started = time.perf_counter()
+        outputs = signature.run(arrays)
+        if self.metrics is not None:
+            self.metrics.record_run(model_name, "predict", time.perf_counter() - started)
+        return outputs
+
+
+def build_app(api: RestApi, metrics_path=None, metrics=None, num_threads=0) -> Starlette:
+    """The application; `num_threads` (> 0) sets how many worker threads run requests at once."""
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        if num_threads > 0:
+            anyio.to_thread.current_default_thread_limiter().total_tokens = num_threads
+        yield
+
+    routes = []
+    if metrics_path is not None and metrics is not None:
+        async def prometheus(request):
+            return Response(metrics.prometheus_text(), media_type="text/plain; version=0.0.4")
+        routes.append(Route(metrics_path, prometheus, methods=["GET"]))
+    routes.append(Route("/{path:path}", api.dispatch, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]))
+    return Starlette(routes=routes, lifespan=lifespan)

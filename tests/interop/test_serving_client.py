@@ -1,0 +1,97 @@
+"""`eagerflow serve` answering TensorFlow Serving's own Python client (the tensorflow-serving-api package's
+PredictionServiceStub and ModelServiceStub, with TensorFlow's make_tensor_proto/make_ndarray), unchanged."""
+import numpy as np
+import pytest
+
+pytest.importorskip("grpc", reason="eagerflow[serve] is not installed")
+pytest.importorskip("uvicorn", reason="eagerflow[serve] is not installed")
+
+from tests.serving.models import affine_expected, save_affine, save_multi  # noqa: E402
+from tests.serving.server import Server  # noqa: E402
+
+CONFIG = """model_config_list {
+  config { name: "affine" base_path: "%s" }
+  config { name: "multi" base_path: "%s" }
+}"""
+
+
+def test_tensorflow_servings_client_talks_to_eagerflow_serve(tmp_path, run_tf):
+    save_affine(tmp_path / "affine" / "3", 2.0)
+    save_multi(tmp_path / "multi" / "1")
+    (tmp_path / "models.config").write_text(CONFIG % (tmp_path / "affine", tmp_path / "multi"))
+    server = Server(f"--model_config_file={tmp_path / 'models.config'}", cwd=tmp_path, grpc=True)
+    try:
+        answer = run_tf(f"""
+            import json
+            import sys
+            import grpc
+            import numpy as np
+            import tensorflow as tf
+            try:
+                from tensorflow_serving.apis import (classification_pb2, get_model_metadata_pb2, get_model_status_pb2,
+                                                     model_service_pb2_grpc, predict_pb2,
+                                                     prediction_service_pb2_grpc, regression_pb2)
+            except ImportError:
+                print(json.dumps({{"missing": "tensorflow-serving-api"}}))
+                sys.exit(0)
+            channel = grpc.insecure_channel("127.0.0.1:{server.grpc_port}")
+            stub = prediction_service_pb2_grpc.PredictionServiceStub(channel)
+            out = {{}}
+            request = predict_pb2.PredictRequest()
+            request.model_spec.name = "affine"
+            request.inputs["x"].CopyFrom(tf.make_tensor_proto(np.array([[1.0, 2.0], [3.0, -1.0]], np.float32)))
+            response = stub.Predict(request, 30)
+            out["predict"] = tf.make_ndarray(response.outputs["y"]).tolist()
+            out["version"] = response.model_spec.version.value
+            request = predict_pb2.PredictRequest()
+            request.model_spec.name = "multi"
+            request.inputs["x"].CopyFrom(tf.make_tensor_proto([[1.0, 2.0]], tf.float32))
+            request.inputs["n"].CopyFrom(tf.make_tensor_proto([2], tf.int32))
+            request.inputs["tag"].CopyFrom(tf.make_tensor_proto([b"abc"]))
+            response = stub.Predict(request, 30)
+            out["multi"] = {{k: tf.make_ndarray(v).tolist() for k, v in response.outputs.items()}}
+            out["multi"]["echo_bytes"] = [b.decode() for b in out["multi"]["echo_bytes"]]
+            request = regression_pb2.RegressionRequest()
+            request.model_spec.name, request.model_spec.signature_name = "multi", "regress_x"
+            example = request.input.example_list.examples.add()
+            example.features.feature["x"].float_list.value.extend([1.0, 2.0])
+            example.features.feature["k"].int64_list.value.append(3)
+            out["regress"] = [r.value for r in stub.Regress(request, 30).result.regressions]
+            request = classification_pb2.ClassificationRequest()
+            request.model_spec.name, request.model_spec.signature_name = "multi", "classify_x"
+            example = request.input.example_list.examples.add()
+            example.features.feature["x"].float_list.value.extend([0.0, 1.0])
+            result = stub.Classify(request, 30).result.classifications[0]
+            out["classify"] = [[c.label, c.score] for c in result.classes]
+            request = get_model_metadata_pb2.GetModelMetadataRequest()
+            request.model_spec.name = "multi"
+            request.metadata_field.append("signature_def")
+            metadata = stub.GetModelMetadata(request, 30)
+            signatures = get_model_metadata_pb2.SignatureDefMap()
+            metadata.metadata["signature_def"].Unpack(signatures)
+            out["signatures"] = sorted(signatures.signature_def)
+            out["x_shape"] = [d.size for d in signatures.signature_def["serving_default"].inputs["x"].tensor_shape.dim]
+            status = model_service_pb2_grpc.ModelServiceStub(channel).GetModelStatus(
+                get_model_status_pb2.GetModelStatusRequest(model_spec={{"name": "affine"}}), 30)
+            out["status"] = [[s.version, get_model_status_pb2.ModelVersionStatus.State.Name(s.state)]
+                             for s in status.model_version_status]
+            request = predict_pb2.PredictRequest()
+            request.model_spec.name = "absent"
+            try:
+                stub.Predict(request, 30)
+            except grpc.RpcError as err:
+                out["error"] = [err.code().name, err.details()]
+            print(json.dumps(out))
+        """)
+    finally:
+        assert server.stop() == 0, server.output()
+    if "missing" in answer:
+        pytest.skip("TensorFlow's environment has no tensorflow-serving-api (.ci/run installs it with --no-deps)")
+    assert answer["version"] == 3
+    np.testing.assert_allclose(answer["predict"], affine_expected([[1.0, 2.0], [3.0, -1.0]], 2.0), rtol=1e-6)
+    assert answer["multi"] == {"total": [6.0], "length": [3], "echo_bytes": ["abc"]}
+    assert answer["regress"] == [9.0]
+    assert [label for label, _ in answer["classify"]] == ["neg", "pos"]
+    assert answer["signatures"] == ["classify_x", "regress_x", "serving_default"] and answer["x_shape"] == [-1, 2]
+    assert answer["status"] == [[3, "AVAILABLE"]]
+    assert answer["error"] == ["NOT_FOUND", "Servable not found for request: Latest(absent)"]
