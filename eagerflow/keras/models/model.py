@@ -6,6 +6,7 @@ from ..._src.core import nest
 from ..layers.base import Layer
 from ..naming import to_snake_case, unique_name
 from .functional import FunctionalGraph
+from .functional_inputs import functional_input_spec, standardize_inputs
 from .summary import summary_lines
 from .training import Trainer
 
@@ -130,8 +131,22 @@ class Functional(Model):
     def output_shape(self):
         return _shapes(self.outputs)
 
+    _convert_input_args = False  # its call converts each input to its Input's dtype instead
+
+    @property
+    def input_spec(self):
+        """One InputSpec per Input: a call's inputs are checked against them before it runs (Keras 3)."""
+        spec = self.__dict__.get("_input_spec")
+        if spec is None:
+            spec = self.__dict__["_input_spec"] = functional_input_spec(self._graph.inputs, self.inputs) or ()
+        return spec
+
+    @input_spec.setter
+    def input_spec(self, value):
+        self.__dict__["_input_spec"] = value
+
     def call(self, inputs, training=None):
-        return self._graph.run(inputs)
+        return self._graph.run(standardize_inputs(self._graph.inputs, self.inputs, inputs))
 
     def _summary_layers(self):
         return self._graph.operations  # keras.ops operations have rows too (Keras 3)

@@ -5,6 +5,7 @@ from ..layers.base import Layer
 from ..layers.core.input_layer import InputLayer
 from ..layers.keras_tensor import KerasTensor
 from ..naming import name_scope, unique_name
+from .functional_inputs import standardize_inputs
 from .model import Model
 
 
@@ -120,6 +121,10 @@ class Sequential(Model):
 
     def call(self, inputs, training=None):
         x = inputs
+        if self._input_layer is not None and getattr(self, "_symbolic_output", None) is not None:
+            # as Keras' Sequential runs its functional form: the Input's dtype, a trailing 1 squeezed/expanded
+            head = self._input_layer.output
+            x = standardize_inputs(head, [head], x)[0]
         for layer in self._stack:
             x = layer(x)
         return x
