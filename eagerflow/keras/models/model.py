@@ -40,7 +40,8 @@ class Model(Trainer, Layer):
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
                 layer_range=None):
-        for line in summary_lines(self, self._summary_layers()):
+        graph = getattr(self, "_graph", None)
+        for line in summary_lines(self, self._summary_layers(), graph.nodes_by_depth if graph is not None else None):
             (print_fn or print)(line)
 
     def _summary_layers(self):
