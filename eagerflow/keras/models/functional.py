@@ -129,6 +129,10 @@ class FunctionalGraph:
     def __init__(self, inputs, outputs):
         self.inputs = inputs
         self.outputs = outputs
+        for t in nest.flatten(inputs, expand_composites=True):
+            if not isinstance(t, KerasTensor):
+                raise ValueError(f"All `inputs` values must be KerasTensors. Received: inputs={inputs} including "
+                                 f"invalid value {t} of type {type(t)}")
         self.nodes = ordered_nodes(outputs)
         check_connected(inputs, outputs)
         for t in nest.flatten(inputs, expand_composites=True):
