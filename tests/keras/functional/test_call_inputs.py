@@ -165,3 +165,12 @@ def test_a_custom_layer_input_spec_is_checked_before_call():
         NeedsRank4()(np.ones((2, 3)))
     assert str(info.value) == ("Input 0 with name 'None' of layer 'needs4' is incompatible with the layer: expected "
                                "ndim=4, found ndim=2. Full shape received: (2, 3)")
+
+
+def test_calling_on_a_keras_input_of_the_wrong_shape_is_refused_the_same_way():
+    inp = keras.Input((3,), name="a")
+    model = keras.Model(inp, layers.Dense(2)(inp), name="mm")
+    with pytest.raises(ValueError) as info:
+        model(keras.Input((4,)))
+    assert str(info.value) == ("Input 0 with name 'a' of layer 'mm' is incompatible with the layer: expected "
+                               "shape=(None, 3), found shape=(None, 4)")
