@@ -53,8 +53,9 @@ def test_a_wrong_last_dimension_is_refused_before_running():
 
 def test_one_axis_too_many_not_of_size_one_is_refused_by_the_rank_check():
     model = _ones_dense_model()
-    with pytest.raises(ValueError, match=r"(?s)Invalid input shape for input .* with name 'keras_tensor\S*' and path ''. "
-                                         r"Expected shape \(None, 3\), but input has incompatible shape \(2, 3, 2\)"):
+    with pytest.raises(ValueError, match=r"(?s)Invalid input shape for input .* with name 'keras_tensor\S*' and "
+                                         r"path ''. Expected shape \(None, 3\), but input has incompatible shape "
+                                         r"\(2, 3, 2\)"):
         model(np.ones((2, 3, 2)))
 
 
@@ -124,8 +125,8 @@ def test_dict_model_missing_key_and_list_given_with_warning():
     assert str(info.value) == ("Missing data for input \"b\". You passed a data dictionary with keys ['a']. Expected "
                                "the following keys: ['a', 'b']")
     with pytest.warns(UserWarning, match=r"The structure of `inputs` doesn't match the expected structure.\n"
-                                         r"Expected: \{'a': 'a', 'b': 'b'\}\nReceived: inputs=\['Tensor\(shape=\(1, 2\)\)"
-                                         r"', 'Tensor\(shape=\(1, 3\)\)'\]"):
+                                         r"Expected: \{'a': 'a', 'b': 'b'\}\nReceived: inputs="
+                                         r"\['Tensor\(shape=\(1, 2\)\)', 'Tensor\(shape=\(1, 3\)\)'\]"):
         y = model([np.ones((1, 2)), np.zeros((1, 3))])
     np.testing.assert_array_equal(y.numpy(), [[1, 1, 0, 0, 0]])
 

@@ -80,7 +80,8 @@ def test_max_num_bounding_boxes_pads_and_truncates():
 def test_max_num_bounding_boxes_unbatched_integer_boxes_and_extra_entries():
     images = np.zeros((2, 8, 8, 3), "uint8")
     layer = layers.MaxNumBoundingBoxes(max_number=4, bounding_box_format="xyxy")
-    one = layer({"images": images[0], "bounding_boxes": {"boxes": _boxes()["boxes"][0], "labels": _boxes()["labels"][0]}})
+    boxes = _boxes()
+    one = layer({"images": images[0], "bounding_boxes": {"boxes": boxes["boxes"][0], "labels": boxes["labels"][0]}})
     np.testing.assert_array_equal(one["bounding_boxes"]["labels"].numpy(), [1, 2, 3, -1])
     assert one["images"].shape == (8, 8, 3)
     ints = layer({"images": images, "bounding_boxes": {"boxes": _boxes()["boxes"].astype("int64"),

@@ -247,7 +247,8 @@ class ConvLSTM(Layer):
 
     def get_config(self):
         return {**super().get_config(), "return_sequences": self.return_sequences, "return_state": self.return_state,
-                "go_backwards": self.go_backwards, "stateful": self.stateful, "unroll": False, "zero_output_for_mask": False,
+                "go_backwards": self.go_backwards, "stateful": self.stateful, "unroll": False,
+                "zero_output_for_mask": False,
                 "filters": self.filters, "kernel_size": as_list(self.kernel_size), "strides": as_list(self.strides),
                 "padding": self.padding.lower(), "data_format": "channels_last",
                 "dilation_rate": as_list(self.dilation_rate), "activation": _act.serialize(self.activation),
