@@ -11,6 +11,7 @@ the defined values.
 from __future__ import annotations
 
 import functools
+import types
 
 from .._src.core.convert import convert_to_tensor
 from .._src.ops.array import basic as _array
@@ -241,7 +242,12 @@ swish, hard_swish = _BY_NAME["swish"], _BY_NAME["hard_swish"]
 def get(identifier):
     if identifier is None:
         return linear
-    if isinstance(identifier, dict):  # a saved config: a name, or Keras' function dict
+    if isinstance(identifier, dict):  # a saved config: Keras' function dict, or an activation object's
+        if identifier.get("class_name") in _BY_NAME:  # Keras 3's get looks classes up, not functions, here
+            raise TypeError(f"Could not locate class '{identifier['class_name']}'. Make sure custom classes and "
+                            f"functions are decorated with `@keras.saving.register_keras_serializable()`. If they "
+                            f"are already decorated, make sure they are all imported so that the decorator is run "
+                            f"before trying to load them. Full object config: {identifier}")
         return deserialize(identifier)
     if callable(identifier):
         return identifier
@@ -255,6 +261,50 @@ def get(identifier):
     raise ValueError(f"Could not interpret activation function identifier: {identifier}")
 
 
+def _tensorflow_names():
+    """The `__name__` TensorFlow gives the tf.nn/tf.math functions people pass as activations
+    (`activation=tf.nn.relu`): Keras serializes a function by that name, a shipped activation's
+    name as the plain string ("relu") and any other ("softmax_v2") as a function dict."""
+    from .._src.ops.math import elementwise, special
+    from .._src.ops.nn import basic
+    return {basic.relu: "relu", basic.relu6: "relu6", basic.elu: "elu", basic.selu: "selu", basic.gelu: "gelu",
+            basic.softplus: "softplus", special.softsign: "softsign", elementwise.sigmoid: "sigmoid",
+            elementwise.tanh: "tanh", basic.softmax: "softmax_v2", basic.log_softmax: "log_softmax_v2",
+            basic.silu: "swish", basic.leaky_relu: "leaky_relu", elementwise.exp: "exp", basic.crelu: "crelu_v2",
+            special.log_sigmoid: "log_sigmoid"}
+
+
+def _function_name(function):
+    try:
+        return _tensorflow_names().get(function) or getattr(function, "__name__", None)
+    except TypeError:  # an unhashable callable object
+        return getattr(function, "__name__", None)
+
+
+def _registered_name(function):
+    return getattr(function, "__dict__", {}).get("_keras_registered_name")
+
+
+def _lambda_config(function):
+    """Keras 3's record of a lambda: its bytecode (marshal, base64), defaults and closure values, with
+    Keras' warning that it can only be read back unsafely."""
+    import base64
+    import inspect
+    import marshal
+    import warnings
+    try:
+        source = inspect.getsource(function)
+    except (OSError, TypeError):
+        source = repr(function)
+    warnings.warn("The object being serialized includes a `lambda`. This is unsafe. In order to reload the object, "
+                  "you will have to pass `safe_mode=False` to the loading function. Please avoid using `lambda` in "
+                  "the future, and use named Python functions instead. This is the `lambda` being serialized: "
+                  f"{source}", stacklevel=3)
+    code = base64.encodebytes(marshal.dumps(function.__code__)).decode("ascii")
+    closure = tuple(cell.cell_contents for cell in function.__closure__) if function.__closure__ else None
+    return {"value": (code, function.__defaults__, closure)}
+
+
 def serialize(activation):
     """The name Keras 3 writes for a shipped activation ('linear' for none); any other function as
     Keras' function dict under its registered name (or its own name: loading it then needs
@@ -264,16 +314,25 @@ def serialize(activation):
     for name, fn in _BY_NAME.items():
         if fn is activation and name not in _ALIASES:
             return name
-    if getattr(activation, "__name__", None) == "<lambda>":
-        raise ValueError(f"Cannot serialize activation {activation}: a lambda has no name to load it by; "
-                         f"define it with `def` and register it with `@keras.saving.register_keras_serializable()`.")
+    name = _function_name(activation)
+    if name == "<lambda>":
+        return _lambda_config(activation)
+    if isinstance(activation, types.FunctionType) and name in _BY_NAME and name not in _ALIASES:
+        return name  # tf.nn.relu, or any function named as a shipped activation: Keras writes the name
     from .saving.object_config import serialize_keras_object
-    return serialize_keras_object(activation)
+    config = serialize_keras_object(activation)
+    if isinstance(config, dict) and config.get("class_name") == "function" and name:
+        config["config"] = name if _registered_name(activation) is None else config["config"]
+    return config
 
 
 def deserialize(config, custom_objects=None):
     """An activation function from its name or Keras 3's function dict (an unknown function's name
     fails with Keras' "Could not locate function" TypeError); an activation object from its config."""
+    if isinstance(config, dict) and config.get("class_name") in _BY_NAME:  # {"class_name": "relu"}
+        return _BY_NAME[config["class_name"]]
+    if isinstance(config, dict) and "class_name" not in config:  # a lambda's record: Keras cannot read it back
+        raise ValueError(f"Unknown `config` as a `dict`, config={config}")
     if isinstance(config, dict) and config.get("class_name") not in (None, "function"):
         from .saving.object_config import deserialize_keras_object
         return deserialize_keras_object(config, custom_objects)

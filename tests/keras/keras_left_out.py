@@ -37,13 +37,8 @@ LEFT_OUT = {
         "wrappers": "not yet: outside issue 24 (scikit-learn wrappers)",
     },
     "layers": {
-        "AugMix": "not yet: issue 24 point 6 (chains of the augmentations here, mixed by Dirichlet weights)",
-        "ContrastLimitedAdaptiveHistogramEqualization": "not yet: issue 24 point 6 (tiled, clipped histograms)",
         "FlaxLayer": "JAX/Flax-only: wraps a Flax module",
         "JaxLayer": "JAX/Flax-only: wraps a JAX function",
-        "MaxNumBoundingBoxes": "not yet: issue 24 point 6 (needs Keras' bounding_box_format machinery)",
-        "RandomElasticTransform": "not yet: issue 24 point 6 (needs a smoothed random displacement field)",
-        "RandomPerspective": "not yet: issue 24 point 6 (needs a projective, not affine, resampler)",
         "TFSMLayer": "not yet: outside issue 24 (loads a TensorFlow SavedModel)",
         "TorchModuleWrapper": "PyTorch-only: wraps a torch.nn.Module",
     },

@@ -141,3 +141,8 @@ from .preprocessing.random_shear import RandomShear  # noqa: F401
 from .preprocessing.mel_spectrogram import MelSpectrogram  # noqa: F401
 from .preprocessing.stft_spectrogram import STFTSpectrogram  # noqa: F401
 from .preprocessing.rand_augment import RandAugment  # noqa: F401
+from .preprocessing.contrast_limited_equalization import ContrastLimitedAdaptiveHistogramEqualization  # noqa: F401,E501
+from .preprocessing.max_num_bounding_boxes import MaxNumBoundingBoxes  # noqa: F401
+from .preprocessing.random_perspective import RandomPerspective  # noqa: F401
+from .preprocessing.random_elastic_transform import RandomElasticTransform  # noqa: F401
+from .preprocessing.aug_mix import AugMix  # noqa: F401

@@ -41,6 +41,7 @@ from ..naming import current_path, scope_stack, to_snake_case, unique_name
 from ..variables import KerasVariable
 from . import masks as _masks
 from .functional_call import symbolic_call
+from .input_spec import check_input_compatibility
 from .keras_tensor import first_call_tensors, has_keras_tensor
 from .layer_config import auto_config, charge_weight_budget, dtype_policy, record_init_arguments, wrap_build
 
@@ -88,6 +89,8 @@ class Layer(Module):
     """Base class of every Keras layer and model."""
 
     supports_masking = False  # passes its input's mask on (compute_mask); see masks.py
+    _convert_input_args = True  # a functional model converts its inputs itself (to its Inputs' dtypes)
+    input_spec = None  # InputSpec(s) the first input is checked against before each call (Keras 3)
 
     def __new__(cls, *args, **kwargs):
         layer = super().__new__(cls)
@@ -187,7 +190,7 @@ class Layer(Module):
     def __call__(self, *args, **kwargs):
         if has_keras_tensor((args, kwargs)):  # anywhere, keywords included: a functional node
             return symbolic_call(self, args, kwargs)
-        if args:
+        if args and self._convert_input_args:
             first = args[0]
             if isinstance(first, (list, tuple, dict)):
                 first = nest.map_structure(lambda v: _to_input_tensor(v, self._compute), first, expand_composites=True)
@@ -220,10 +223,14 @@ class Layer(Module):
         names.append(self.name)
         trainings.append(training)
         try:
+            if self.input_spec:
+                self._check_input_spec(args, kwargs)
             if not self.built:
                 with BUILD_LOCK:  # threads calling a fresh model at once build its weights once
                     if not self.built:
                         self._maybe_build(args[0] if args else None)
+                        if self.input_spec:  # build may have set it (Dense: the input's last axis)
+                            self._check_input_spec(args, kwargs)
             scope = _mixed.call_scope(self._compute, self._dtype, self.autocast)
             if scope is not None:  # weights read as the compute dtype (a mixed policy, or inside one)
                 with scope:
@@ -240,6 +247,10 @@ class Layer(Module):
         if self._last_output_shape is None:  # for summary(): the shapes of the first call, as Keras shows them
             self._last_output_shape = _output_shapes(outputs)
         return outputs
+
+    def _check_input_spec(self, args, kwargs):
+        first = args[0] if args else next(iter(kwargs.values()), None)
+        check_input_compatibility(self.input_spec, first, self.name)
 
     # --- the functional graph: what the first symbolic call took and gave (Keras 3 answers from call 0) ---
     input = property(lambda self: first_call_tensors(self, "input"))

@@ -2,16 +2,22 @@
 
 Why trace: the layer's own ops already know their shape rules. Tracing the call once with
 TensorSpecs that have a None batch dimension gives the outputs' static shapes and dtypes (and
-builds the layer's weights, from NumPy initial values, on the way). KerasTensors may sit anywhere
+builds the layer's weights, from NumPy initial values, on the way). The trace is a graph only: no
+tf.function, so nothing is compiled or cached for a call that never runs. KerasTensors may sit anywhere
 in the arguments: the first input, nested lists/dicts, or keywords (`initial_state=[h, c]`,
 `attention_mask=m`); each becomes one traced input and the rest of the call stays as given.
 """
 from __future__ import annotations
 
+import inspect
+
 from ..._src.core import nest
 from ..._src.core.tensor import TensorSpec
-from ..._src.trace.function import function
+from ..._src.trace.tracer import Tracer
 from .keras_tensor import KerasTensor, Node
+
+
+_RUN_SIGNATURE = inspect.signature(lambda *tensors: None)
 
 
 def record_symbolic_call(op, args, kwargs, after_trace=None):
@@ -30,7 +36,10 @@ def record_symbolic_call(op, args, kwargs, after_trace=None):
         return op(*call_args, **call_kwargs)
 
     specs = [TensorSpec(leaves[i].shape, leaves[i].dtype) for i in positions]
-    out_structure = function(run, autograph=False).get_concrete_function(*specs).structured_outputs
+    # only the graph's outputs are wanted (shapes and dtypes): the Tracer alone, no compiled program
+    tracer = Tracer(getattr(op, "name", "symbolic_call") or "symbolic_call", _RUN_SIGNATURE, autograph=False,
+                    described_as=run)
+    out_structure = tracer.run(run, specs, {}).graph.structured_outputs
     if after_trace is not None:
         after_trace()
     outputs = nest.map_structure(lambda t: KerasTensor(tuple(t.shape.as_list()), t.dtype), out_structure,

@@ -114,6 +114,16 @@ def _deserialize_operation(entry, module_objects, custom_objects):
     return deserialize_keras_object(entry, module_objects, custom_objects, "layer")
 
 
+def _keras2_node(node):
+    """A tf.keras 2 inbound node ([[layer, node index, tensor index, kwargs], ...]) in Keras 3's form: one
+    input tensor as the argument, several as one list argument, the first entry's kwargs as keywords."""
+    if not isinstance(node, list):
+        return node
+    tensors = [{"class_name": "__keras_tensor__", "config": {"keras_history": list(entry[:3])}} for entry in node]
+    kwargs = node[0][3] if node and len(node[0]) > 3 and isinstance(node[0][3], dict) else {}
+    return {"args": [tensors[0] if len(tensors) == 1 else tensors], "kwargs": kwargs}
+
+
 def functional_from_config(cls, config, module_objects, custom_objects=None):
     layers, produced = {}, {}
     pending = []
@@ -123,7 +133,7 @@ def functional_from_config(cls, config, module_objects, custom_objects=None):
         if isinstance(layer, InputLayer):
             produced[(layer.name, 0)] = [layer.output]
         else:
-            pending.extend((layer, i, node) for i, node in enumerate(entry.get("inbound_nodes", [])))
+            pending.extend((layer, i, _keras2_node(node)) for i, node in enumerate(entry.get("inbound_nodes", [])))
 
     def resolve(value):
         if isinstance(value, dict) and value.get("class_name") == "__keras_tensor__":

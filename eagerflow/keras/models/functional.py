@@ -46,7 +46,8 @@ def ordered_nodes(outputs):
 def keras_operation_order(inputs, outputs):
     """The graph's layers and operations in Keras 3's order (`model.layers`, the config's "layers"):
     deepest first (inputs at the greatest depth, output layers at depth 0; an operation takes its
-    deepest call's depth), ties in the order a depth-first walk back from the outputs first met them."""
+    deepest call's depth), ties in the order a depth-first walk back from the outputs first met them.
+    Also the graph's nodes by depth ({depth: [node, ...]}), which summary() reads."""
     first_met, node_order = {}, []
     stops = {id(t) for t in nest.flatten(inputs, expand_composites=True)}
     finished = set()
@@ -82,7 +83,10 @@ def keras_operation_order(inputs, outputs):
         op_depth.setdefault(id(t._keras_history.layer), 0)
         first_met.setdefault(id(t._keras_history.layer), (-1, t._keras_history.layer))
     ranked = sorted(first_met.values(), key=lambda item: (-op_depth[id(item[1])], item[0]))
-    return [op for _, op in ranked]
+    nodes_by_depth = {}
+    for node in node_order:
+        nodes_by_depth.setdefault(node_depth[id(node)], []).append(node)
+    return [op for _, op in ranked], nodes_by_depth
 
 
 def _paths(structure, prefix=""):
@@ -125,12 +129,16 @@ class FunctionalGraph:
     def __init__(self, inputs, outputs):
         self.inputs = inputs
         self.outputs = outputs
+        for t in nest.flatten(inputs, expand_composites=True):
+            if not isinstance(t, KerasTensor):
+                raise ValueError(f"All `inputs` values must be KerasTensors. Received: inputs={inputs} including "
+                                 f"invalid value {t} of type {type(t)}")
         self.nodes = ordered_nodes(outputs)
         check_connected(inputs, outputs)
         for t in nest.flatten(inputs, expand_composites=True):
             if not isinstance(t, KerasTensor) or not isinstance(t._keras_history.layer, InputLayer):
                 raise ValueError(f"All `inputs` values must be KerasTensors created by keras.Input. Received: {t}")
-        self.operations = keras_operation_order(inputs, outputs)
+        self.operations, self.nodes_by_depth = keras_operation_order(inputs, outputs)
         self.layers = [op for op in self.operations if isinstance(op, Layer)]  # keras.ops calls are not layers
 
     def run(self, inputs):

@@ -6,6 +6,7 @@ from ..._src.core import nest
 from ..layers.base import Layer
 from ..naming import to_snake_case, unique_name
 from .functional import FunctionalGraph
+from .functional_inputs import functional_input_spec, standardize_inputs
 from .summary import summary_lines
 from .training import Trainer
 
@@ -17,6 +18,12 @@ class Model(Trainer, Layer):
         return super().__new__(cls, *args, **kwargs)
 
     def __init__(self, *args, **kwargs):
+        if functional_init_arguments(args, kwargs) and not isinstance(self, Functional):
+            # `class M(keras.Model)` built as M(inputs=..., outputs=...): a functional model with M's methods,
+            # Functional put into M's bases as Keras 3 does
+            inject_functional_class(type(self))
+            Functional.__init__(self, *args, **kwargs)
+            return
         name = kwargs.pop("name", None)
         trainable = kwargs.pop("trainable", True)
         Layer.__init__(self, trainable=trainable, name=name if name is not None else
@@ -39,7 +46,8 @@ class Model(Trainer, Layer):
 
     def summary(self, line_length=None, positions=None, print_fn=None, expand_nested=False, show_trainable=False,
                 layer_range=None):
-        for line in summary_lines(self, self._summary_layers()):
+        graph = getattr(self, "_graph", None)
+        for line in summary_lines(self, self._summary_layers(), graph.nodes_by_depth if graph is not None else None):
             (print_fn or print)(line)
 
     def _summary_layers(self):
@@ -69,10 +77,13 @@ class Model(Trainer, Layer):
 
     @classmethod
     def from_config(cls, config, module_objects=None, custom_objects=None):
-        """A functional config (input_layers/output_layers) rebuilds the graph, as Keras' Model.from_config
-        does; any other config goes to the subclass's __init__."""
-        if "input_layers" in config and "output_layers" in config and (cls is Model or cls is Functional):
-            return Functional.from_config(config, module_objects, custom_objects)
+        """A functional config (input_layers/output_layers) rebuilds the graph through `cls(inputs, outputs)`
+        when the class takes those (Keras 3's Model.from_config); any other config goes to __init__."""
+        if "input_layers" in config and "output_layers" in config and _revivable_as_functional(cls):
+            from ..saving.serialization import keras_classes
+            from .config import functional_from_config
+            return functional_from_config(Functional if cls is Model else cls, config,
+                                          module_objects or keras_classes(), custom_objects)
         return cls(**config)
 
     def to_json(self, **kwargs):
@@ -130,8 +141,22 @@ class Functional(Model):
     def output_shape(self):
         return _shapes(self.outputs)
 
+    _convert_input_args = False  # its call converts each input to its Input's dtype instead
+
+    @property
+    def input_spec(self):
+        """One InputSpec per Input: a call's inputs are checked against them before it runs (Keras 3)."""
+        spec = self.__dict__.get("_input_spec")
+        if spec is None:
+            spec = self.__dict__["_input_spec"] = functional_input_spec(self._graph.inputs, self.inputs) or ()
+        return spec
+
+    @input_spec.setter
+    def input_spec(self, value):
+        self.__dict__["_input_spec"] = value
+
     def call(self, inputs, training=None):
-        return self._graph.run(inputs)
+        return self._graph.run(standardize_inputs(self._graph.inputs, self.inputs, inputs))
 
     def _summary_layers(self):
         return self._graph.operations  # keras.ops operations have rows too (Keras 3)
@@ -142,14 +167,34 @@ class Functional(Model):
         from .config import functional_config
         return functional_config(self)
 
-    @classmethod
-    def from_config(cls, config, module_objects=None, custom_objects=None):
-        from ..saving.serialization import keras_classes
-        from .config import functional_from_config
-        return functional_from_config(Functional, config, module_objects or keras_classes(), custom_objects)
-
     def get_build_config(self):
         return {"input_shape": None}
+
+
+def functional_init_arguments(args, kwargs):
+    """Whether a Model is constructed the functional way: (inputs, outputs) positionally or by keyword."""
+    return len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or ("inputs" in kwargs and "outputs" in kwargs)
+
+
+def inject_functional_class(cls):
+    """Replaces Model by Functional among the bases of `cls` (and of its bases), once."""
+    if cls is Model:
+        return Functional
+    if cls is object or issubclass(cls, Functional) or not issubclass(cls, Model):
+        return cls
+    cls.__bases__ = tuple(inject_functional_class(base) for base in cls.__bases__)
+    return cls
+
+
+def _revivable_as_functional(cls):
+    """Keras 3 rebuilds a functional config through `cls(inputs, outputs, name=...)` when `cls.__init__`
+    takes those (Model, Functional, a subclass without its own __init__, or one taking *args, **kwargs)."""
+    import inspect
+    if cls is Model or cls is Functional:
+        return True
+    spec = inspect.getfullargspec(cls.__init__)
+    return spec.args[1:] == inspect.getfullargspec(Functional.__init__).args[1:] or (
+        spec.varargs is not None and spec.varkw is not None)
 
 
 def _shapes(tensors):

@@ -5,6 +5,7 @@ from ..layers.base import Layer
 from ..layers.core.input_layer import InputLayer
 from ..layers.keras_tensor import KerasTensor
 from ..naming import name_scope, unique_name
+from .functional_inputs import standardize_inputs
 from .model import Model
 
 
@@ -14,9 +15,11 @@ class Sequential(Model):
         self._input_layer = None
         self._stack = []
         for layer in layers or ():
-            self.add(layer)
+            self.add(layer, rebuild=False)
+        if self._input_layer is not None and self._stack:
+            self._build_symbolically()  # once for the whole list, as Keras builds it
 
-    def add(self, layer):
+    def add(self, layer, rebuild=True):
         if isinstance(layer, KerasTensor):
             layer = layer._keras_history.layer
         if isinstance(layer, InputLayer):
@@ -29,10 +32,17 @@ class Sequential(Model):
                              f"(of type {type(layer)})")
         if not self._stack and self._input_layer is None and layer._input_shape_arg is not None:
             self._input_layer = InputLayer(shape=layer._input_shape_arg)
+        previous_output = getattr(self, "_symbolic_output", None) if self.built else None
         self._stack.append(layer)
         self._tracked_layers.append(layer)
         self.built = False
-        if self._input_layer is not None:
+        if not rebuild or self._input_layer is None:
+            return
+        if previous_output is not None:  # the stack so far is built: only the new layer is called
+            with name_scope(self.name):
+                self._symbolic_output = layer(previous_output)
+            self.built = True
+        else:
             self._build_symbolically()
 
     def _build_symbolically(self):
@@ -120,6 +130,10 @@ class Sequential(Model):
 
     def call(self, inputs, training=None):
         x = inputs
+        if self._input_layer is not None and getattr(self, "_symbolic_output", None) is not None:
+            # as Keras' Sequential runs its functional form: the Input's dtype, a trailing 1 squeezed/expanded
+            head = self._input_layer.output
+            x = standardize_inputs(head, [head], x)[0]
         for layer in self._stack:
             x = layer(x)
         return x

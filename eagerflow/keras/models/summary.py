@@ -1,4 +1,7 @@
-"""`model.summary()` in Keras 3's table layout (box drawing, three columns, byte sizes)."""
+"""`model.summary()` in Keras 3's table layout (box drawing, byte sizes): three columns, and a fourth,
+"Connected to", for a functional model that is not a single chain (several inputs or branches, a
+layer taking several tensors, a layer called twice). The widths are those Keras gives an 80-column
+output (what it gets when the output is not a terminal)."""
 from __future__ import annotations
 
 import numpy as np
@@ -6,6 +9,8 @@ import numpy as np
 from ..ops.symbolic import SymbolicOp
 
 _WIDTHS = (33, 24, 15)
+_WIDTHS_CONNECTED = (21, 19, 12, 19)
+_ALIGN_RIGHT = (False, False, True, False)
 
 
 def _wrap(text, width):
@@ -27,19 +32,50 @@ def _wrap(text, width):
     return lines
 
 
-def _row(cells, bar):
-    wrapped = [_wrap(c, w - 2) for c, w in zip(cells, _WIDTHS)]
+def _row(cells, bar, widths):
+    wrapped = [_wrap(c, w - 2) for c, w in zip(cells, widths)]
     out = []
     for i in range(max(len(w) for w in wrapped)):
         parts = [w[i] if i < len(w) else "" for w in wrapped]
-        texts = [f" {parts[0]:<{_WIDTHS[0] - 2}} ", f" {parts[1]:<{_WIDTHS[1] - 2}} ",
-                 f" {parts[2]:>{_WIDTHS[2] - 2}} "]
+        texts = [f" {part:>{width - 2}} " if right else f" {part:<{width - 2}} "
+                 for part, width, right in zip(parts, widths, _ALIGN_RIGHT)]
         out.append(bar + bar.join(texts) + bar)
     return "\n".join(out)
 
 
-def _rule(left, mid, right, fill):
-    return left + mid.join(fill * w for w in _WIDTHS) + right
+def _rule(left, mid, right, fill, widths):
+    return left + mid.join(fill * w for w in widths) + right
+
+
+def _is_chain(nodes_by_depth):
+    """Keras shows a functional model as a plain stack when each depth has one node taking at most
+    one tensor, and no layer is called twice."""
+    seen_ops = set()
+    for nodes in nodes_by_depth.values():
+        if len(nodes) > 1 or (nodes and len(nodes[0].input_tensors) > 1):
+            return False
+        for node in nodes:
+            if id(node.layer) in seen_ops:
+                return False
+            seen_ops.add(id(node.layer))
+    return True
+
+
+def _connections(op, graph_nodes):
+    """"name[node index][tensor index]" of each tensor the op's calls in this graph take, or "-"."""
+    parts = []
+    for node in getattr(op, "_inbound_nodes", ()):
+        if id(node) not in graph_nodes:
+            continue
+        for tensor in node.input_tensors:
+            parent = tensor._keras_history
+            parts.append(f"{parent.layer.name}[{parent.layer._inbound_nodes.index(parent)}]"
+                         f"[{_index(parent.outputs, tensor)}]")
+    return ", ".join(parts) or "-"
+
+
+def _index(tensors, tensor):
+    return next(i for i, t in enumerate(tensors) if t is tensor)
 
 
 def readable_memory_size(n_bytes):
@@ -64,18 +100,25 @@ def _count(weights):
     return params, size
 
 
-def summary_lines(model, layers):
+def summary_lines(model, layers, nodes_by_depth=None):
+    """The table's lines; `nodes_by_depth` (a functional model's graph) decides the "Connected to" column."""
+    connected = nodes_by_depth is not None and not _is_chain(nodes_by_depth)
+    widths = _WIDTHS_CONNECTED if connected else _WIDTHS
+    header = ("Layer (type)", "Output Shape", "Param #") + (("Connected to",) if connected else ())
+    graph_nodes = {id(node) for nodes in (nodes_by_depth or {}).values() for node in nodes}
     lines = [f'Model: "{model.name}"',
-             _rule("┏", "┳", "┓", "━"),
-             _row(("Layer (type)", "Output Shape", "Param #"), "┃"),
-             _rule("┡", "╇", "┩", "━")]
+             _rule("┏", "┳", "┓", "━", widths),
+             _row(header, "┃", widths),
+             _rule("┡", "╇", "┩", "━", widths)]
     for i, layer in enumerate(layers):
         if i:
-            lines.append(_rule("├", "┼", "┤", "─"))
+            lines.append(_rule("├", "┼", "┤", "─", widths))
         kind = layer.class_name if isinstance(layer, SymbolicOp) else type(layer).__name__  # an op: its Keras class
-        lines.append(_row((f"{layer.name} ({kind})", _shape_text(layer._last_output_shape),
-                           f"{layer.count_params():,}"), "│"))
-    lines.append(_rule("└", "┴", "┘", "─"))
+        cells = (f"{layer.name} ({kind})", _shape_text(layer._last_output_shape), f"{layer.count_params():,}")
+        if connected:
+            cells += (_connections(layer, graph_nodes),)
+        lines.append(_row(cells, "│", widths))
+    lines.append(_rule("└", "┴", "┘", "─", widths))
     for label, weights in (("Total", model.weights), ("Trainable", model.trainable_weights),
                            ("Non-trainable", model.non_trainable_weights)):
         n, size = _count(weights)

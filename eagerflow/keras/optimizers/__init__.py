@@ -38,5 +38,9 @@ def serialize(optimizer):
 
 
 def deserialize(config, custom_objects=None):
+    """Keras 3 reads a shipped optimizer's class name in any case ({"class_name": "adam"})."""
+    if isinstance(config, dict) and isinstance(config.get("class_name"), str) \
+            and config["class_name"].lower() in _BY_NAME and config["class_name"] not in (custom_objects or {}):
+        config = dict(config, class_name=_BY_NAME[config["class_name"].lower()].__name__)
     return _serialization.deserialize_keras_object(config, {c.__name__: c for c in _CLASSES}, custom_objects,
                                                    "optimizer")

@@ -26,7 +26,7 @@ from ..base import Layer
 class BaseConv(Layer):
     _families = ("kernel", "bias")  # the weight families, in config order
     _leading_config_keys = ("filters",)  # the attributes written before the geometry
-    _config_output_padding = False  # transposed convolutions write output_padding (always None here)
+    _config_output_padding = False  # transposed convolutions write output_padding (None unless given)
     _config_groups = True  # Conv1D/2D/3D write groups (1 where a layer has no `groups`)
 
     def __init__(self, activation, use_bias, family_args, activity_regularizer=None, data_format=None, **kwargs):
@@ -79,7 +79,8 @@ class BaseConv(Layer):
                   "kernel_size": as_list(self.kernel_size), "strides": as_list(self.strides),
                   "padding": self.padding.lower()}
         if self._config_output_padding:
-            config["output_padding"] = None
+            padding = getattr(self, "output_padding", None)
+            config["output_padding"] = None if padding is None else as_list(padding)
         config.update({"data_format": "channels_last", "dilation_rate": as_list(self.dilation_rate)})
         if self._config_groups:
             config["groups"] = getattr(self, "groups", 1)

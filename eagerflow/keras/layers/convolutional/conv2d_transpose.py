@@ -8,12 +8,13 @@ from ...._src.ops.array.joining import concat
 from ..arguments import int_pair
 from ..input_spec import check_ndim
 from .base_conv import BaseConv
+from .transposed_geometry import checked_output_padding, transposed_length
 
 
 class Conv2DTranspose(BaseConv):
     """The transpose of a Conv2D's input-to-output map: each input pixel spreads a kernel-sized patch,
     upsampling by `strides` (output rows: rows * stride + max(kernel - stride, 0) for 'valid', rows * stride
-    for 'same')."""
+    for 'same', other lengths with output_padding or dilation_rate: transposed_geometry.py)."""
     _config_output_padding = True
     _config_groups = False
 
@@ -21,14 +22,11 @@ class Conv2DTranspose(BaseConv):
                  dilation_rate=(1, 1), activation=None, use_bias=True, kernel_initializer="glorot_uniform",
                  bias_initializer="zeros", kernel_regularizer=None, bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        if output_padding is not None:
-            raise NotImplementedError("Conv2DTranspose(output_padding=...) is not supported yet.")
-        if int_pair(dilation_rate, "dilation_rate") != (1, 1):
-            raise NotImplementedError("Conv2DTranspose(dilation_rate > 1) is not supported yet.")
         super().__init__(activation, use_bias, {"kernel": (kernel_initializer, kernel_regularizer, kernel_constraint),
                                                 "bias": (bias_initializer, bias_regularizer, bias_constraint)},
                          activity_regularizer, data_format, **kwargs)
         self.set_image_geometry(kernel_size, strides, padding, dilation_rate)
+        self.output_padding = checked_output_padding(output_padding, self.strides, int_pair)
         self.filters = self.positive_filters(filters)
 
     def build(self, input_shape):
@@ -37,16 +35,15 @@ class Conv2DTranspose(BaseConv):
         self.add_kernel_and_bias(self.kernel_size + (self.filters, input_shape[-1]), self.filters)
         self.built = True
 
-    def _out_size(self, size, k, s):
-        if size is None:
-            return None
-        return size * s if self.padding == "SAME" else size * s + max(k - s, 0)  # Keras' length when k < s too
+    def _out_size(self, axis, size):
+        extra = None if self.output_padding is None else self.output_padding[axis]
+        return transposed_length(size, self.kernel_size[axis], self.strides[axis], self.padding, extra,
+                                 self.dilation_rate[axis])
 
     def call(self, inputs):
         check_ndim(self, inputs, ndim=4)
         dims = inputs.shape.as_list()
-        rows = self._out_size(dims[1], self.kernel_size[0], self.strides[0])
-        cols = self._out_size(dims[2], self.kernel_size[1], self.strides[1])
+        rows, cols = self._out_size(0, dims[1]), self._out_size(1, dims[2])
         if rows is None or cols is None:
             raise NotImplementedError("Conv2DTranspose needs the input's rows and columns known.")
         if dims[0] is not None:
@@ -55,7 +52,7 @@ class Conv2DTranspose(BaseConv):
             batch = _array.shape(inputs)[:1]
             out_shape = concat([batch, _array.constant([rows, cols, self.filters], dtype=batch.dtype)], 0)
         y = _conv.conv2d_transpose(inputs, self.kernel, out_shape, strides=(1,) + self.strides + (1,),
-                                   padding=self.padding)
+                                   padding=self.padding, dilations=(1,) + self.dilation_rate + (1,))
         if dims[0] is None:  # the output shape was a run-time tensor: restate the static rows/cols/filters
             y = _array.reshape(y, [-1, rows, cols, self.filters])
         return self.add_bias_and_activate(y)

@@ -9,6 +9,7 @@ from ... import constraints as _con
 from ... import initializers as _init
 from ... import regularizers as _reg
 from ..base import Layer
+from ..input_spec import InputSpec
 
 
 def matmul_last_axis(x, kernel):
@@ -62,6 +63,7 @@ class Dense(Layer):
                                       regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
         self.bias = self.add_weight((self.units,), self.bias_initializer, name="bias", regularizer=self.bias_regularizer,
                                     constraint=self.bias_constraint) if self.use_bias else None
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: in_dim})  # later calls are checked against it
         self.built = True
 
     def call(self, inputs):

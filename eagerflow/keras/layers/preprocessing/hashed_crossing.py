@@ -1,10 +1,12 @@
 """HashedCrossing: two or more categorical features (strings or integers, equal shapes: scalars,
 (batch,) or (batch, 1)) crossed into one hashed bin in [0, num_bins), as tf.sparse.cross_hashed does
-(so the bins equal TensorFlow's), then given as ids or one-hot."""
+(so the bins equal TensorFlow's), then given as ids or one-hot. With `sparse=True` the one-hot output is
+a tf.SparseTensor (ids stay dense, as in Keras 3)."""
 from __future__ import annotations
 
 from ...._src.core.convert import convert_to_tensor
 from ...._src.ops.math import elementwise as _math
+from ...._src.ops.sparse.conversion import from_dense
 from ...._src.ops.strings.hashed_cross import hashed_cross
 from ..base import Layer
 from .category_encoding import encode_categorical
@@ -20,8 +22,6 @@ class HashedCrossing(Layer):
         if output_mode not in _OUTPUT_MODES:
             raise ValueError(f"Unknown value for `output_mode` argument of HashedCrossing. Allowed values are: "
                              f"{_OUTPUT_MODES}. Received: output_mode={output_mode}")
-        if sparse:
-            raise NotImplementedError("HashedCrossing(sparse=True) is not supported yet (no SparseTensor output).")
         self.num_bins, self.output_mode, self.sparse = num_bins, output_mode, sparse
         self.built = True
 
@@ -44,7 +44,8 @@ class HashedCrossing(Layer):
         bins = hashed_cross(features, self.num_bins)
         if self.output_mode == "int":
             return bins if self._dtype.name == "int64" else _math.cast(bins, self._dtype)
-        return encode_categorical(bins, "one_hot", self.num_bins, self._dtype)
+        encoded = encode_categorical(bins, "one_hot", self.num_bins, self._dtype)
+        return from_dense(encoded) if self.sparse else encoded
 
     def compute_output_shape(self, input_shape):
         first = tuple(input_shape[0])

@@ -1,6 +1,11 @@
 """ConvLSTM: an LSTM whose input and recurrent transforms are convolutions, so its states are feature
 maps (next-frame prediction over (batch, time, *spatial, channels) videos). ConvLSTM1D/2D/3D set the
-spatial rank; the weights live in an inner `conv_lstm_cell` layer, as Keras names them."""
+spatial rank; the weights live in an inner `conv_lstm_cell` layer, as Keras names them.
+
+As in Keras 3: while training, `dropout` and `recurrent_dropout` draw one mask per gate (four) for the
+input frames and for the hidden state, at the sequence's start, used by every step; a `stateful`
+layer (its batch size fixed) starts each call from the states the previous call ended with, held in
+variables that are not weights, until `reset_states()`."""
 from __future__ import annotations
 
 import weakref
@@ -15,7 +20,10 @@ from ...._src.ops.array import basic as _array
 from ...._src.ops.array.joining import concat, split
 from ...._src.ops.array.slicing import gather
 from ...._src.ops.math import elementwise as _math
+from ...._src.core.scopes import init_scope
 from ...._src.ops.nn import conv as _conv
+from ...._src.ops.nn.basic import dropout
+from ...._src.state.variables import Variable
 from ... import activations as _act
 from ... import constraints as _con
 from ... import initializers as _init
@@ -82,13 +90,26 @@ class ConvLSTMCell(Layer):
                                         constraint=o.bias_constraint)
         self.built = True
 
-    def call(self, x, h, c):
+    def call(self, x, h, c, masks=(None, None)):
         o = self.owner
-        z = _convolve(x, self.kernel, o.strides, o.padding, o.dilation_rate)
-        if self.bias is not None:
-            z = z + self.bias
-        z = z + _convolve(h, self.recurrent_kernel, (1,) * len(o.strides), "SAME", (1,) * len(o.strides))
-        i, f, cc, out = split(z, 4, axis=-1)
+        ones = (1,) * len(o.strides)
+        if masks[0] is None and masks[1] is None:
+            z = _convolve(x, self.kernel, o.strides, o.padding, o.dilation_rate)
+            if self.bias is not None:
+                z = z + self.bias
+            z = z + _convolve(h, self.recurrent_kernel, ones, "SAME", ones)
+            i, f, cc, out = split(z, 4, axis=-1)
+        else:  # a dropout mask per gate: each gate convolves its own masked input and state
+            kernels, recurrent = split(self.kernel, 4, axis=-1), split(self.recurrent_kernel, 4, axis=-1)
+            biases = split(self.bias, 4) if self.bias is not None else [None] * 4
+            gates = []
+            for gate in range(4):
+                xg = x if masks[0] is None else x * masks[0][gate]
+                hg = h if masks[1] is None else h * masks[1][gate]
+                z = _convolve(xg, kernels[gate], o.strides, o.padding, o.dilation_rate)
+                z = z if biases[gate] is None else z + biases[gate]
+                gates.append(z + _convolve(hg, recurrent[gate], ones, "SAME", ones))
+            i, f, cc, out = gates
         gate = o.recurrent_activation
         c = gate(f) * c + gate(i) * o.activation(cc)
         return gate(out) * o.activation(c), c
@@ -108,10 +129,6 @@ class ConvLSTM(Layer):
         kwargs.pop("zero_output_for_mask", None)
         super().__init__(activity_regularizer=activity_regularizer, **kwargs)
         check_channels_last(data_format)
-        if stateful:
-            raise NotImplementedError(f"{type(self).__name__}(stateful=True) is not supported yet.")
-        if dropout or recurrent_dropout:
-            raise NotImplementedError(f"{type(self).__name__}(dropout/recurrent_dropout > 0) is not supported yet.")
         rank = self._rank
         self.filters = filters
         self.kernel_size = _tuple(kernel_size, rank, "kernel_size")
@@ -127,7 +144,9 @@ class ConvLSTM(Layer):
             _reg.get(kernel_regularizer), _reg.get(recurrent_regularizer), _reg.get(bias_regularizer))
         self.kernel_constraint, self.recurrent_constraint, self.bias_constraint = (
             _con.get(kernel_constraint), _con.get(recurrent_constraint), _con.get(bias_constraint))
-        self.dropout, self.recurrent_dropout, self.seed = dropout, recurrent_dropout, seed
+        self.dropout = min(1.0, max(0.0, float(dropout)))  # Keras clips the rates to [0, 1]
+        self.recurrent_dropout = min(1.0, max(0.0, float(recurrent_dropout)))
+        self.seed, self.stateful, self.states = seed, bool(stateful), None
         self.return_sequences, self.return_state, self.go_backwards = return_sequences, return_state, go_backwards
         self.cell = ConvLSTMCell(self, dtype=kwargs.get("dtype"))
 
@@ -140,7 +159,28 @@ class ConvLSTM(Layer):
     def build(self, input_shape):
         self._check_rank(len(input_shape))
         build_in_scope(self, self.cell, (input_shape[0],) + tuple(input_shape[2:]))
+        if self.stateful:
+            if input_shape[0] is None:
+                raise ValueError(f"When using `stateful=True` in a RNN, the batch size must be static. Found dynamic "
+                                 f"batch size: sequence.shape={tuple(input_shape)}")
+            shape = [input_shape[0]] + self._state_dims(list(input_shape[2:-1]))
+            with init_scope():  # the states are variables of their own, not weights (Keras 3)
+                self.states = [Variable(np.zeros(shape, self._compute.np_dtype), trainable=False, name="rnn_state")
+                               for _ in range(2)]
         self.built = True
+
+    def reset_states(self):
+        """A stateful layer's states back to zeros."""
+        for state in self.states or ():
+            state.assign(np.zeros(state.shape.as_list(), state.dtype.np_dtype))
+
+    reset_state = reset_states
+
+    def _masks(self, like, rate, training):
+        """Four dropout masks (one per gate) shaped like `like`, or None."""
+        if not training or not 0.0 < rate < 1.0:
+            return None
+        return [dropout(_array.ones_like(like), rate, seed=self.seed) for _ in range(4)]
 
     def _state_dims(self, frame_dims):
         dims = [_out_size(n, k, s, d, self.padding)
@@ -156,7 +196,13 @@ class ConvLSTM(Layer):
         perm = [1, 0] + list(range(2, inputs.shape.rank))
         frames = _array.transpose(inputs, perm)  # time-major
         steps = _array.shape(inputs)[1]
-        if initial_state is None:
+        if initial_state is None and self.stateful:
+            if static[0] is not None and static[0] != self.states[0].shape.as_list()[0]:
+                raise ValueError(f"If an RNN is stateful, the batch size of the input sequences must be the same as "
+                                 f"the batch size of the initial state. \n- Expected batch size: "
+                                 f"{self.states[0].shape.as_list()[0]}\n- Received batch size: {static[0]}")
+            h, c = (_array.identity(state) for state in self.states)
+        elif initial_state is None:
             batch = _array.shape(inputs)[:1]
             zeros = _array.zeros(concat([batch, _array.constant(state_dims, dtype=batch.dtype)], 0),
                                  dtype=inputs.dtype)
@@ -171,7 +217,8 @@ class ConvLSTM(Layer):
             x.set_shape(static[:1] + static[2:])  # a loop-index gather keeps only the rank
             return x
 
-        h, c = cell(frame(0), h, c)
+        masks = (self._masks(frame(0), self.dropout, training), self._masks(h, self.recurrent_dropout, training))
+        h, c = cell(frame(0), h, c, masks)
         first = h
 
         def cond(t, *rest):
@@ -180,7 +227,7 @@ class ConvLSTM(Layer):
         def body(t, h, c, *ta):
             for state in (h, c):
                 state.set_shape(static[:1] + state_dims)
-            h, c = cell(frame(t), h, c)
+            h, c = cell(frame(t), h, c, masks)
             return (t + 1, h, c) + ((ta[0].write(t, h),) if ta else ())
 
         ta = (TensorArray(first.dtype, size=steps).write(0, first),) if self.return_sequences else ()
@@ -193,11 +240,15 @@ class ConvLSTM(Layer):
             out = h
         for state in (h, c):
             state.set_shape(static[:1] + state_dims)
+        if self.stateful:
+            for variable, state in zip(self.states, (h, c)):
+                variable.assign(state)
         return [out, h, c] if self.return_state else out
 
     def get_config(self):
         return {**super().get_config(), "return_sequences": self.return_sequences, "return_state": self.return_state,
-                "go_backwards": self.go_backwards, "stateful": False, "unroll": False, "zero_output_for_mask": False,
+                "go_backwards": self.go_backwards, "stateful": self.stateful, "unroll": False,
+                "zero_output_for_mask": False,
                 "filters": self.filters, "kernel_size": as_list(self.kernel_size), "strides": as_list(self.strides),
                 "padding": self.padding.lower(), "data_format": "channels_last",
                 "dilation_rate": as_list(self.dilation_rate), "activation": _act.serialize(self.activation),
