@@ -132,8 +132,12 @@ class Layer(Module):
         if type(self).compute_mask is not Layer.compute_mask and not type(self).supports_masking:
             self.supports_masking = True  # Keras: a layer that defines compute_mask supports masking
         self._training_default = params["training"].default if self._call_has_training else None
-        if self._training_default is inspect.Parameter.empty:
+        self._training_required = self._training_default is inspect.Parameter.empty
+        if self._training_required:
             self._training_default = None
+        # Where `training` sits among call's positional parameters (a caller may pass it there), else None.
+        positional = [n for n, p in params.items() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        self._training_position = positional.index("training") if "training" in positional else None
         self._last_output_shape = None
         self.activity_regularizer = _reg.get(activity_regularizer)
 
@@ -197,12 +201,15 @@ class Layer(Module):
             else:
                 first = _to_input_tensor(first, self._compute)
             args = (first,) + args[1:]
-        training = kwargs.pop("training", None)
+        passed_positionally = self._training_position is not None and len(args) > self._training_position
+        training = args[self._training_position] if passed_positionally else kwargs.pop("training", None)
         if training is None:
             training = current_training()
             if training is None:
                 training = self._training_default
-        if self._call_has_training:
+        if self._call_has_training and not passed_positionally:
+            if training is None and self._training_required:
+                raise TypeError("missing a required argument: 'training'")  # Keras' words: it binds call's signature
             kwargs["training"] = training
         masks_live = _masks.any_masks()
         previous_mask = None
