@@ -1,0 +1,163 @@
+"""Keras 3's HDF5 weights layout (model.weights.h5 in a .keras archive, and .weights.h5 files),
+written and read through h5py, the optional dependency `eagerflow[h5]`.
+
+keras_layout.py says which group holds which variables; this module moves the values. Reading
+trusts nothing in the file: every member must be a plain dataset reached by a hard link (not a
+link to another file, not an external or virtual dataset that would pull bytes from elsewhere on
+the disk), of a numeric type, with exactly the shape the model's variable has, checked before a
+byte is read; a group must hold as many values as its owner has variables. Any problem, or a file
+HDF5 cannot parse, raises ValueError (Keras' class for a file that does not fit the model) naming
+the file through the caller's `fail`.
+"""
+from __future__ import annotations
+
+import io
+import warnings
+
+import numpy as np
+
+from .keras_layout import model_entries
+
+HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+OPTIMIZER = "optimizer/vars"
+# what h5py raises on a damaged file: its own errors are OSError, KeyError, ValueError, TypeError or RuntimeError
+H5_ERRORS = (OSError, KeyError, ValueError, TypeError, RuntimeError, AttributeError, IndexError, OverflowError,
+             MemoryError, SystemError)
+
+
+class WeightsFileError(ValueError):
+    """A weights file that does not fit the model or cannot be read; the message names the file."""
+
+
+def h5py_or_none():
+    try:
+        import h5py
+    except ImportError:
+        return None
+    return h5py
+
+
+def require_h5py(path):
+    h5py = h5py_or_none()
+    if h5py is None:
+        raise ImportError(f"Reading or writing the HDF5 weights file {path} needs h5py: pip install 'eagerflow[h5]' "
+                          "(or pip install h5py).")
+    return h5py
+
+
+def to_h5_bytes(model, with_optimizer=True):
+    """The model's weights (and optimizer state) as the bytes of a Keras 3 HDF5 file."""
+    h5py = require_h5py("model.weights.h5")
+    buffer = io.BytesIO()
+    with h5py.File(buffer, "w") as f:
+        for entry in model_entries(model, with_optimizer):
+            group = f.require_group(entry.path)
+            group.attrs["name"] = entry.name
+            for i, variable in enumerate(entry.variables):
+                group.create_dataset(str(i), data=np.asarray(variable.numpy()))
+    return buffer.getvalue()
+
+
+def open_h5(source, fail):
+    """An open h5py.File from a path or bytes; `fail(problem)` makes the error for an unreadable one."""
+    h5py = require_h5py(source if isinstance(source, str) else "model.weights.h5")
+    try:
+        return h5py.File(io.BytesIO(source) if isinstance(source, (bytes, bytearray)) else source, "r")
+    except H5_ERRORS as e:
+        raise fail(f"it is not a readable HDF5 file ({type(e).__name__}: {e}).") from None
+
+
+def _values(h5, path, variables, fail):
+    """The arrays of the group `path` for `variables`, checked; None when the group is absent."""
+    import h5py
+    try:
+        link = h5.get(path, getlink=True)
+        if link is None:
+            return None
+        group = h5[path] if isinstance(link, h5py.HardLink) else None
+        if not isinstance(group, h5py.Group):
+            raise fail(f"{path} is not a group of the file (a link or a dataset).")
+        names = list(group.keys())
+        if len(names) != len(variables):
+            raise fail(f"{path} holds {len(names)} values and the model's {path.rsplit('/vars', 1)[0] or 'model'} "
+                       f"has {len(variables)} variables.")
+        arrays = []
+        for i, variable in enumerate(variables):
+            arrays.append(_read_dataset(h5py, group, f"{path}/{i}", str(i), variable, fail))
+        return arrays
+    except WeightsFileError:
+        raise
+    except H5_ERRORS as e:
+        raise fail(f"{path} is corrupted ({type(e).__name__}: {e}).") from None
+
+
+def _read_dataset(h5py, group, where, name, variable, fail):
+    if not isinstance(group.get(name, getlink=True), h5py.HardLink):
+        raise fail(f"{where} is missing or is a link, not a stored value.")
+    dataset = group[name]
+    if not isinstance(dataset, h5py.Dataset) or dataset.is_virtual or dataset.external:
+        raise fail(f"{where} is not a dataset stored in the file.")
+    expected = tuple(variable.shape.as_list())
+    dtype = variable.dtype.np_dtype
+    if dataset.dtype.kind not in "biuf" or tuple(dataset.shape) != expected:
+        raise fail(f"weight {where} has shape {tuple(dataset.shape)} and dtype {dataset.dtype}; the model's variable "
+                   f"{getattr(variable, 'path', variable.name)!r} expects {expected} and {np.dtype(dtype)}.")
+    value = np.empty(expected, dataset.dtype)
+    if value.size:
+        dataset.read_direct(value)
+    return value.astype(dtype, copy=False)
+
+
+def load_h5_entries(h5, entries, fail):
+    """Assigns every entry's variables from `h5`, after checking them all (a bad file changes nothing)."""
+    updates = []
+    for entry in entries:
+        arrays = _values(h5, entry.path, entry.variables, fail)
+        if arrays is None:
+            if entry.variables:
+                raise fail(f"it has no {entry.path} for the {len(entry.variables)} variables of "
+                           f"'{entry.name}'.")
+            continue
+        updates.extend(zip(entry.variables, arrays))
+    for variable, value in updates:
+        variable.assign(value)
+
+
+def load_h5_weights(model, h5, fail, skip_optimizer=False):
+    """The model's weights, then its optimizer's state when the file and the model both have one."""
+    entries = model_entries(model, with_optimizer=False)
+    load_h5_entries(h5, entries, fail)
+    optimizer = getattr(model, "optimizer", None)
+    if not skip_optimizer and optimizer is not None:
+        load_optimizer(h5, optimizer, fail)
+
+
+def load_optimizer(h5, optimizer, fail, build_for=None):
+    """Keras' rule: a saved optimizer with another number of variables is skipped with a warning.
+    `build_for`: the variables to build an unbuilt optimizer for when the file holds more than the
+    iterations and learning rate (all Keras files of an optimizer that never stepped)."""
+    try:
+        if OPTIMIZER not in h5:
+            return
+        stored = len(h5[OPTIMIZER].keys())
+    except WeightsFileError:
+        raise
+    except H5_ERRORS as e:
+        raise fail(f"{OPTIMIZER} is corrupted ({type(e).__name__}: {e}).") from None
+    if build_for is not None and stored > 2 and not getattr(optimizer, "built", False):
+        optimizer.build(build_for)
+    variables = list(optimizer.variables)
+    if stored != len(variables):
+        message = (f"Skipping variable loading for optimizer '{optimizer.name}', because it has {len(variables)} "
+                   f"variables whereas the saved optimizer has {stored} variables. ")
+        if not variables:
+            message += "This is likely because the optimizer has not been called/built yet."
+        warnings.warn(message, stacklevel=3)
+        return
+    entry = model_entries_for_optimizer(optimizer)
+    load_h5_entries(h5, [entry], fail)
+
+
+def model_entries_for_optimizer(optimizer):
+    from .keras_layout import Entry
+    return Entry(OPTIMIZER, optimizer.name, list(optimizer.variables))
