@@ -1,7 +1,7 @@
 """The models both sides of tests/interop/test_keras_files*.py build: one source, run by Keras 3 (with
 `keras` bound to Keras) and by eagerflow (with `keras` bound to eagerflow.keras), so both build the
-same architecture. `build(name)` returns (model, inputs, targets); the inputs are fixed arrays."""
-import numpy as np
+same architecture. `build(name)` returns (model, inputs, targets), the inputs fixed arrays;
+`predictions(model, x)` the inference outputs as {name: array}."""
 
 MODEL_NAMES = ["mlp", "cnn", "text", "two_io", "subclassed"]
 
@@ -80,14 +80,6 @@ def build(name):
         raise KeyError(name)
     model.compile(keras.optimizers.Adam(0.01), loss)
     return model, x, y
-'''
-
-
-def namespace(keras):
-    """The SOURCE's functions with `keras` bound to the given Keras (Keras 3, or eagerflow.keras)."""
-    scope = {"keras": keras}
-    exec(compile(SOURCE, "keras_file_models", "exec"), scope)  # noqa: S102 - our own source, above
-    return scope
 
 
 def predictions(model, x):
@@ -98,3 +90,12 @@ def predictions(model, x):
     if isinstance(out, (list, tuple)):
         return {str(i): np.asarray(v) for i, v in enumerate(out)}
     return {"output": np.asarray(out)}
+'''
+
+
+def namespace(keras):
+    """The SOURCE's functions with `keras` bound to the given Keras (Keras 3, or eagerflow.keras)."""
+    scope = {"keras": keras}
+    exec(compile(SOURCE, "keras_file_models", "exec"), scope)  # noqa: S102 - our own source, above
+    return scope
+

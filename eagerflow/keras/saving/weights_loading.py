@@ -13,7 +13,7 @@ import zipfile
 
 import numpy as np
 
-from .h5_weights import HDF5_SIGNATURE, WeightsFileError, load_h5_weights, open_h5
+from .h5_weights import H5_ERRORS, HDF5_SIGNATURE, WeightsFileError, load_h5_weights, open_h5
 
 _ZIP_SIGNATURE = b"PK\x03\x04"
 
@@ -34,7 +34,11 @@ def load_weights_file(model, path):
     fail = _failure(path)
     if head == HDF5_SIGNATURE:
         with open_h5(path, fail) as h5:
-            if "layer_names" in h5.attrs or "model_weights" in h5:
+            try:
+                keras2 = "layer_names" in h5.attrs or "model_weights" in h5
+            except H5_ERRORS as e:
+                raise fail(f"its HDF5 structure is corrupted ({type(e).__name__}: {e}).") from None
+            if keras2:
                 _load_keras2(model, path, fail)
             else:
                 load_h5_weights(model, h5, fail)
