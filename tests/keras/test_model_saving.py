@@ -68,8 +68,12 @@ def test_keras_file_layout_and_config_match_keras(tmp_path):
         assert sorted(zf.namelist()) == ["config.json", "metadata.json", "model.weights.h5"]
         config = json.loads(zf.read("config.json"))
         weights = zf.read("model.weights.h5")
-    # the groups, `name` attributes and shapes Keras 3.15 writes for this model (TF 2.21, recorded)
-    assert _h5_listing(weights) == KERAS_SEQUENTIAL_LISTING
+    # the groups and shapes Keras 3.15 writes for this model (TF 2.21, recorded); each `vars` group's
+    # name attribute is its owner's name (automatic names are numbered per process)
+    names = {"layers/dense/vars": m.layers[0].name, "layers/dropout/vars": m.layers[1].name,
+             "layers/batch_normalization/vars": m.layers[2].name, "layers/dense_1/vars": m.layers[3].name,
+             "optimizer/vars": m.optimizer.name}
+    assert _h5_listing(weights) == {**KERAS_SEQUENTIAL_LISTING, **names}
     assert (config["module"], config["class_name"], config["registered_name"]) == ("keras", "Sequential", None)
     layers = config["config"]["layers"]
     assert [l["class_name"] for l in layers] == ["InputLayer", "Dense", "Dropout", "BatchNormalization", "Dense"]

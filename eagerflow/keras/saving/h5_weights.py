@@ -16,7 +16,7 @@ import warnings
 
 import numpy as np
 
-from .keras_layout import model_entries
+from .keras_layout import Entry, model_entries
 
 HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 OPTIMIZER = "optimizer/vars"
@@ -108,8 +108,8 @@ def _read_dataset(h5py, group, where, name, variable, fail):
     return value.astype(dtype, copy=False)
 
 
-def load_h5_entries(h5, entries, fail):
-    """Assigns every entry's variables from `h5`, after checking them all (a bad file changes nothing)."""
+def checked_updates(h5, entries, fail):
+    """(variable, value) for every entry's variables from `h5`, all checked before any is assigned."""
     updates = []
     for entry in entries:
         arrays = _values(h5, entry.path, entry.variables, fail)
@@ -119,26 +119,35 @@ def load_h5_entries(h5, entries, fail):
                            f"'{entry.name}'.")
             continue
         updates.extend(zip(entry.variables, arrays))
+    return updates
+
+
+def assign_all(updates):
     for variable, value in updates:
         variable.assign(value)
 
 
 def load_h5_weights(model, h5, fail, skip_optimizer=False):
-    """The model's weights, then its optimizer's state when the file and the model both have one."""
-    entries = model_entries(model, with_optimizer=False)
-    load_h5_entries(h5, entries, fail)
+    """The model's weights, and its optimizer's state when the file and the model both have one; a
+    bad file changes nothing (every value is read and checked first)."""
+    updates = checked_updates(h5, model_entries(model, with_optimizer=False), fail)
     optimizer = getattr(model, "optimizer", None)
     if not skip_optimizer and optimizer is not None:
-        load_optimizer(h5, optimizer, fail)
+        updates += optimizer_updates(h5, optimizer, fail)
+    assign_all(updates)
 
 
 def load_optimizer(h5, optimizer, fail, build_for=None):
+    assign_all(optimizer_updates(h5, optimizer, fail, build_for))
+
+
+def optimizer_updates(h5, optimizer, fail, build_for=None):
     """Keras' rule: a saved optimizer with another number of variables is skipped with a warning.
     `build_for`: the variables to build an unbuilt optimizer for when the file holds more than the
     iterations and learning rate (all Keras files of an optimizer that never stepped)."""
     try:
         if OPTIMIZER not in h5:
-            return
+            return []
         stored = len(h5[OPTIMIZER].keys())
     except WeightsFileError:
         raise
@@ -152,12 +161,6 @@ def load_optimizer(h5, optimizer, fail, build_for=None):
                    f"variables whereas the saved optimizer has {stored} variables. ")
         if not variables:
             message += "This is likely because the optimizer has not been called/built yet."
-        warnings.warn(message, stacklevel=3)
-        return
-    entry = model_entries_for_optimizer(optimizer)
-    load_h5_entries(h5, [entry], fail)
-
-
-def model_entries_for_optimizer(optimizer):
-    from .keras_layout import Entry
-    return Entry(OPTIMIZER, optimizer.name, list(optimizer.variables))
+        warnings.warn(message, stacklevel=4)
+        return []
+    return checked_updates(h5, [Entry(OPTIMIZER, optimizer.name, variables)], fail)
