@@ -54,8 +54,16 @@ def to_h5_bytes(model, with_optimizer=True):
             group = f.require_group(entry.path)
             group.attrs["name"] = entry.name
             for i, variable in enumerate(entry.variables):
-                group.create_dataset(str(i), data=np.asarray(variable.numpy()))
+                _write_value(h5py, group, str(i), np.asarray(variable.numpy()))
     return buffer.getvalue()
+
+
+def _write_value(h5py, group, name, value):
+    if value.dtype.name == "bfloat16":  # HDF5 has no bfloat16: Keras stores 2 opaque bytes tagged with the type
+        dataset = group.create_dataset(name, data=value.view(np.dtype("V2")))
+        dataset.attrs["dtype"] = "bfloat16"
+    else:
+        group.create_dataset(name, data=value)
 
 
 def open_h5(source, fail):
@@ -99,13 +107,29 @@ def _read_dataset(h5py, group, where, name, variable, fail):
         raise fail(f"{where} is not a dataset stored in the file.")
     expected = tuple(variable.shape.as_list())
     dtype = variable.dtype.np_dtype
-    if dataset.dtype.kind not in "biuf" or tuple(dataset.shape) != expected:
+    stored = dataset.dtype
+    if stored == np.dtype("V2") and _text(dataset.attrs.get("dtype")) == "bfloat16":
+        stored = np.dtype("V2")  # read as raw bytes, viewed as bfloat16 below
+    elif stored.kind not in "biuf":
+        stored = None
+    if stored is None or tuple(dataset.shape) != expected:
         raise fail(f"weight {where} has shape {tuple(dataset.shape)} and dtype {dataset.dtype}; the model's variable "
                    f"{getattr(variable, 'path', variable.name)!r} expects {expected} and {np.dtype(dtype)}.")
-    value = np.empty(expected, dataset.dtype)
+    value = np.empty(expected, stored)
     if value.size:
         dataset.read_direct(value)
+    if stored.kind == "V":
+        value = value.view(_bfloat16())
     return value.astype(dtype, copy=False)
+
+
+def _text(value):
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+
+
+def _bfloat16():
+    from ..._src.core import dtypes
+    return dtypes.bfloat16.np_dtype
 
 
 def checked_updates(h5, entries, fail):

@@ -240,3 +240,29 @@ def test_without_h5py_reading_hdf5_says_what_to_install(tmp_path, monkeypatch):
     assert h5_weights.h5py_or_none() is None
     with pytest.raises(ImportError, match=r"needs h5py: pip install 'eagerflow\[h5\]'"):
         model.load_weights(tmp_path / "w.weights.h5")
+
+
+class _HalfPrecision(keras.Model):
+    def __init__(self):
+        super().__init__()
+        self.d = keras.layers.Dense(2, dtype="bfloat16")
+        self.e = keras.layers.Dense(2, dtype="float16")
+
+    def call(self, x):
+        return self.e(self.d(x))
+
+
+def test_bfloat16_and_float16_weights_as_keras_stores_them(tmp_path):
+    model = _HalfPrecision()
+    model(np.ones((1, 3), "float32"))
+    model.save_weights(tmp_path / "w.weights.h5")
+    with h5py.File(tmp_path / "w.weights.h5", "r") as f:
+        # Keras 3.15 (TF 2.21): HDF5 has no bfloat16, so 2 opaque bytes with the attribute dtype='bfloat16'
+        assert (f["d/vars/0"].dtype.str, dict(f["d/vars/0"].attrs)) == ("|V2", {"dtype": "bfloat16"})
+        assert (f["e/vars/0"].dtype.str, dict(f["e/vars/0"].attrs)) == ("<f2", {})
+    other = _HalfPrecision()
+    other(np.ones((1, 3), "float32"))
+    other.load_weights(tmp_path / "w.weights.h5")
+    for a, b in zip(other.weights, model.weights, strict=True):
+        assert a.dtype == b.dtype
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
