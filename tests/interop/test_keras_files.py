@@ -136,3 +136,36 @@ def test_keras_weights_file_layout_is_keras_own(run_tf, tmp_path):
     # a list attribute's entries by class name; a sublayer first reached through Model.layers filed there
     assert {"blocks/dense/vars/0", "blocks/dense_1/vars/0", "layers/batch_normalization/vars/3"} <= set(
         answers["subclassed"]["keras"])
+
+
+LOOKUP_MODEL = """
+import numpy as np
+def lookup_model(keras):
+    inputs = keras.Input((1,), dtype="string")
+    strings = keras.layers.StringLookup()
+    strings.adapt(np.array([["a"], ["b"], ["b"], ["c"]]))
+    words = keras.layers.TextVectorization(max_tokens=10, output_sequence_length=3)
+    words.adapt(np.array(["x y", "y z", "z z w"]))
+    return keras.Model(inputs, [strings(inputs), words(keras.layers.Reshape(())(inputs))])
+X = np.array([["b"], ["x y"], ["c"], ["w q z"]])
+"""
+
+
+def test_adapted_vocabularies_travel_both_ways(run_tf, tmp_path):
+    scope = {}
+    exec(LOOKUP_MODEL, scope)  # noqa: S102 - the test's own source
+    mine = scope["lookup_model"](keras)
+    mine.save(tmp_path / "ef_lookup.keras")
+    answer = run_tf(LOOKUP_MODEL + """
+        import json, keras
+        theirs = lookup_model(keras)
+        theirs.save("tf_lookup.keras")
+        loaded = keras.models.load_model("ef_lookup.keras")
+        import tensorflow as tf
+        strings = tf.constant(X)  # Keras 3 takes strings as a TensorFlow tensor
+        print(json.dumps({"theirs": [o.numpy().tolist() for o in theirs(strings)],
+                          "loaded": [o.numpy().tolist() for o in loaded(strings)]}))
+    """.replace("\n        ", "\n"))
+    assert answer["loaded"] == answer["theirs"] == [o.tolist() for o in mine.predict(scope["X"], verbose=0)]
+    loaded = keras.models.load_model(tmp_path / "tf_lookup.keras")
+    assert [o.tolist() for o in loaded.predict(scope["X"], verbose=0)] == answer["theirs"]

@@ -28,10 +28,16 @@ from ..optimizers.base import Optimizer
 
 @dataclasses.dataclass
 class Entry:
-    """One `<path>/vars` group: the owner's name and its own variables, in Keras' order."""
+    """One `<path>/vars` group: the owner's name and its own variables, in Keras' order, and the owner."""
     path: str
     name: str
     variables: list
+    owner: object = None
+
+    @property
+    def folder(self):
+        """The owner's place in the tree ('' for the model): its assets live under assets/<folder>/."""
+        return self.path[:-len("vars")].rstrip("/")
 
 
 def model_entries(model, with_optimizer=True):
@@ -67,7 +73,7 @@ def _visit(obj, path, entries, visited):
     if rule is not None:
         rule(obj, path, entries, visited)
         return
-    entries.append(Entry(_join(path, "vars"), obj.name, _own_variables(obj)))
+    entries.append(Entry(_join(path, "vars"), obj.name, _own_variables(obj), obj))
     for attribute, value in _children(obj):
         _visit_value(value, _join(path, attribute), entries, visited)
 
@@ -130,7 +136,7 @@ _INTERNAL_PREFIX = "_compile"  # compile()'s arguments as given (an optimizer, m
 
 def _recurrent_cell(obj, path, entries, visited):
     """eagerflow's LSTM/GRU/SimpleRNN hold their weights; Keras' hold them in `cell` (an LSTMCell...)."""
-    entries.append(Entry(_join(path, "vars"), obj.name, []))
+    entries.append(Entry(_join(path, "vars"), obj.name, [], obj))
     weights = _own_variables(obj)
     cell_name = weights[0].path.split("/")[-2] if weights and weights[0].path.count("/") >= 2 else \
         to_snake_case(type(obj).__name__) + "_cell"
@@ -144,7 +150,7 @@ _ATTENTION_CHILDREN = (("_query_dense", "query_dense"), ("_key_dense", "key_dens
 
 def _multi_head_attention(obj, path, entries, visited):
     """MultiHeadAttention's projections, under the names Keras' public properties give them."""
-    entries.append(Entry(_join(path, "vars"), obj.name, _own_variables(obj)))
+    entries.append(Entry(_join(path, "vars"), obj.name, _own_variables(obj), obj))
     for attribute, keras_name in _ATTENTION_CHILDREN:
         child = getattr(obj, attribute, None)
         if child is not None:

@@ -266,3 +266,49 @@ def test_bfloat16_and_float16_weights_as_keras_stores_them(tmp_path):
     for a, b in zip(other.weights, model.weights, strict=True):
         assert a.dtype == b.dtype
         np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+def _lookup_model():
+    inputs = keras.Input((1,), dtype="string")
+    strings = keras.layers.StringLookup()
+    strings.adapt(np.array([["a"], ["b"], ["b"]]))
+    words = keras.layers.TextVectorization(max_tokens=10, output_sequence_length=3)
+    words.adapt(np.array(["x y", "y z"]))
+    return keras.Model(inputs, [strings(inputs), words(keras.layers.Reshape(())(inputs))])
+
+
+LOOKUP_X = np.array([["b"], ["x y"]])
+# Keras 3.15 (TF 2.21) on the same model: its predictions and the archive's asset members
+KERAS_LOOKUP_OUTPUTS = [[[1], [0]], [[1, 0, 0], [4, 2, 0]]]
+KERAS_LOOKUP_ASSETS = {"assets/layers/string_lookup/vocabulary.txt": b"[UNK]\nb\na",
+                       "assets/layers/text_vectorization/_lookup_layer/vocabulary.txt": b"\n[UNK]\ny\nz\nx",
+                       "assets/layers/text_vectorization/vocabulary.txt": b"\n[UNK]\ny\nz\nx"}
+
+
+def test_vocabularies_live_where_keras_puts_them(tmp_path):
+    model = _lookup_model()
+    assert [o.tolist() for o in model.predict(LOOKUP_X, verbose=0)] == KERAS_LOOKUP_OUTPUTS
+    model.save(tmp_path / "m.keras")
+    with zipfile.ZipFile(tmp_path / "m.keras") as zf:
+        assets = {n: zf.read(n) for n in zf.namelist() if n.startswith("assets/")}
+    assert assets == KERAS_LOOKUP_ASSETS
+    loaded = keras.models.load_model(tmp_path / "m.keras")
+    assert [o.tolist() for o in loaded.predict(LOOKUP_X, verbose=0)] == KERAS_LOOKUP_OUTPUTS
+
+
+def test_vocabularies_of_earlier_archives_still_load(tmp_path):
+    """eagerflow's earlier archives kept a layer's files under the path of layer names."""
+    model = _lookup_model()
+    model.save(tmp_path / "m.keras")
+    by_class = {type(layer).__name__: layer.name for layer in model.layers}
+    names = {"assets/layers/string_lookup/": f"assets/{by_class['StringLookup']}/",
+             "assets/layers/text_vectorization/": f"assets/{by_class['TextVectorization']}/"}
+    with zipfile.ZipFile(tmp_path / "m.keras") as src, zipfile.ZipFile(tmp_path / "old.keras", "w") as dst:
+        for member in src.namelist():
+            if "_lookup_layer" in member:
+                continue
+            renamed = next((member.replace(a, b) for a, b in names.items() if member.startswith(a)), member)
+            dst.writestr(renamed, src.read(member))
+    assert sum(n.startswith("assets/layers/") for n in zipfile.ZipFile(tmp_path / "old.keras").namelist()) == 0
+    loaded = keras.models.load_model(tmp_path / "old.keras")
+    assert [o.tolist() for o in loaded.predict(LOOKUP_X, verbose=0)] == KERAS_LOOKUP_OUTPUTS
