@@ -146,12 +146,19 @@ def lookup_model(keras):
     strings.adapt(np.array([["a"], ["b"], ["b"], ["c"]]))
     words = keras.layers.TextVectorization(max_tokens=10, output_sequence_length=3)
     words.adapt(np.array(["x y", "y z", "z z w"]))
-    return keras.Model(inputs, [strings(inputs), words(keras.layers.Reshape(())(inputs))])
+    weighted = keras.layers.StringLookup(output_mode="tf_idf")
+    weighted.adapt(np.array(["a", "b", "b", "c"]))
+    weighted_words = keras.layers.TextVectorization(output_mode="tf_idf")
+    weighted_words.adapt(np.array(["x y", "y z", "y"]))
+    sentences = keras.layers.Reshape(())(inputs)
+    return keras.Model(inputs, [strings(inputs), words(sentences), weighted(inputs), weighted_words(sentences)])
 X = np.array([["b"], ["x y"], ["c"], ["w q z"]])
 """
 
 
 def test_adapted_vocabularies_travel_both_ways(run_tf, tmp_path):
+    """Lookup layers' vocabularies (assets/<place>/vocabulary.txt) and tf-idf weights (an `idf_weights`
+    dataset in the layer's group of the HDF5 file)."""
     scope = {}
     exec(LOOKUP_MODEL, scope)  # noqa: S102 - the test's own source
     mine = scope["lookup_model"](keras)
@@ -166,6 +173,8 @@ def test_adapted_vocabularies_travel_both_ways(run_tf, tmp_path):
         print(json.dumps({"theirs": [o.numpy().tolist() for o in theirs(strings)],
                           "loaded": [o.numpy().tolist() for o in loaded(strings)]}))
     """.replace("\n        ", "\n"))
-    assert answer["loaded"] == answer["theirs"] == [o.tolist() for o in mine.predict(scope["X"], verbose=0)]
-    loaded = keras.models.load_model(tmp_path / "tf_lookup.keras")
-    assert [o.tolist() for o in loaded.predict(scope["X"], verbose=0)] == answer["theirs"]
+    for outputs in (answer["loaded"], mine.predict(scope["X"], verbose=0),
+                    keras.models.load_model(tmp_path / "tf_lookup.keras").predict(scope["X"], verbose=0)):
+        assert len(outputs) == len(answer["theirs"]) == 4
+        for got, want in zip(outputs, answer["theirs"]):  # indices exactly, tf-idf values to float32 precision
+            np.testing.assert_allclose(np.asarray(got, np.float64), want, rtol=RTOL, atol=ATOL)

@@ -16,6 +16,7 @@ import warnings
 
 import numpy as np
 
+from .idf_weights import IDF, extra_names, give_idf, idf_value, read_idf
 from .keras_layout import Entry, model_entries
 
 HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
@@ -55,6 +56,9 @@ def to_h5_bytes(model, with_optimizer=True):
             group.attrs["name"] = entry.name
             for i, variable in enumerate(entry.variables):
                 _write_value(h5py, group, str(i), np.asarray(variable.numpy()))
+            idf = idf_value(entry.owner)
+            if idf is not None:
+                group.create_dataset(IDF, data=idf)
     return buffer.getvalue()
 
 
@@ -75,9 +79,11 @@ def open_h5(source, fail):
         raise fail(f"it is not a readable HDF5 file ({type(e).__name__}: {e}).") from None
 
 
-def _values(h5, path, variables, fail):
-    """The arrays of the group `path` for `variables`, checked; None when the group is absent."""
+def _values(h5, entry, fail, idf_found):
+    """The arrays of the entry's group for its variables, checked; None when the group is absent.
+    A tf-idf lookup's idf weights go to `idf_found[entry.folder]` as (layer, idf_weights.txt bytes)."""
     import h5py
+    path, variables = entry.path, entry.variables
     try:
         link = h5.get(path, getlink=True)
         if link is None:
@@ -85,7 +91,12 @@ def _values(h5, path, variables, fail):
         group = h5[path] if isinstance(link, h5py.HardLink) else None
         if not isinstance(group, h5py.Group):
             raise fail(f"{path} is not a group of the file (a link or a dataset).")
-        names = list(group.keys())
+        extra = extra_names(entry.owner)
+        names = [n for n in group.keys() if n not in extra]
+        if extra:
+            idf = read_idf(group, entry.owner, path, h5.id.get_filesize(), fail)
+            if idf is not None:
+                idf_found[entry.folder] = (entry.owner, idf)
         if len(names) != len(variables):
             raise fail(f"{path} holds {len(names)} values and the model's {path.rsplit('/vars', 1)[0] or 'model'} "
                        f"has {len(variables)} variables.")
@@ -132,11 +143,12 @@ def _bfloat16():
     return dtypes.bfloat16.np_dtype
 
 
-def checked_updates(h5, entries, fail):
+def checked_updates(h5, entries, fail, idf_found=None):
     """(variable, value) for every entry's variables from `h5`, all checked before any is assigned."""
     updates = []
+    idf_found = {} if idf_found is None else idf_found
     for entry in entries:
-        arrays = _values(h5, entry.path, entry.variables, fail)
+        arrays = _values(h5, entry, fail, idf_found)
         if arrays is None:
             if entry.variables:
                 raise fail(f"it has no {entry.path} for the {len(entry.variables)} variables of "
@@ -153,12 +165,15 @@ def assign_all(updates):
 
 def load_h5_weights(model, h5, fail, skip_optimizer=False):
     """The model's weights, and its optimizer's state when the file and the model both have one; a
-    bad file changes nothing (every value is read and checked first)."""
-    updates = checked_updates(h5, model_entries(model, with_optimizer=False), fail)
+    bad file changes nothing (every value is read and checked first). Returns {folder: idf_weights.txt
+    bytes} of the tf-idf lookups that have no vocabulary yet (load_model adds them to the assets)."""
+    idf_found = {}
+    updates = checked_updates(h5, model_entries(model, with_optimizer=False), fail, idf_found)
     optimizer = getattr(model, "optimizer", None)
     if not skip_optimizer and optimizer is not None:
         updates += optimizer_updates(h5, optimizer, fail)
     assign_all(updates)
+    return {folder: idf for folder, (owner, idf) in idf_found.items() if not give_idf(owner, idf)}
 
 
 def load_optimizer(h5, optimizer, fail, build_for=None):

@@ -193,7 +193,11 @@ def _build_and_fill(path, config, arrays, stored_bytes, assets, asset_names, cus
         set_weight_budget(None)
     fail = (lambda problem: _bad(path, f"{WEIGHTS_H5}: {problem}"))
     if h5:
-        load_h5_weights(model, arrays, fail, skip_optimizer=True)
+        for folder, idf in load_h5_weights(model, arrays, fail, skip_optimizer=True).items():
+            member = f"{ASSETS}{folder}/idf_weights.txt"
+            if member not in assets:  # Keras keeps a tf-idf lookup's weights in the HDF5 file
+                assets[member] = idf
+                asset_names.append(member)
     else:
         _assign(path, "model", model.weights, arrays)
     restore_assets(model, assets.__getitem__, asset_names)

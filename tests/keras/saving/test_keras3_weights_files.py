@@ -312,3 +312,56 @@ def test_vocabularies_of_earlier_archives_still_load(tmp_path):
     assert sum(n.startswith("assets/layers/") for n in zipfile.ZipFile(tmp_path / "old.keras").namelist()) == 0
     loaded = keras.models.load_model(tmp_path / "old.keras")
     assert [o.tolist() for o in loaded.predict(LOOKUP_X, verbose=0)] == KERAS_LOOKUP_OUTPUTS
+
+
+def _tf_idf_model(strings=("a", "b", "b", "c"), sentences=("x y", "y z", "y")):
+    lookup = keras.layers.StringLookup(output_mode="tf_idf")
+    lookup.adapt(np.array(strings))
+    words = keras.layers.TextVectorization(output_mode="tf_idf")
+    words.adapt(np.array(sentences))
+    inputs = keras.Input(shape=(1,), dtype="string")
+    return keras.Model(inputs, [lookup(inputs), words(keras.layers.Reshape(())(inputs))])
+
+
+TF_IDF_X = np.array([["a"], ["b y"], ["c"]])
+# Keras 3.15 (TF 2.21) on the same model
+KERAS_TF_IDF_OUTPUTS = [
+    [[0.0, 0.0, 0.0, 1.0986123085021973], [1.014840841293335, 0.0, 0.0, 0.0], [0.0, 0.0, 1.0986123085021973, 0.0]],
+    [[0.79739910364151, 0.0, 0.0, 0.0], [0.79739910364151, 0.5596157908439636, 0.0, 0.0],
+     [0.79739910364151, 0.0, 0.0, 0.0]]]
+
+
+def test_tf_idf_weights_live_in_the_weights_file_as_in_keras(tmp_path):
+    model = _tf_idf_model()
+    for got, want in zip(model.predict(TF_IDF_X, verbose=0), KERAS_TF_IDF_OUTPUTS, strict=True):
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+    model.save(tmp_path / "m.keras")
+    model.save_weights(tmp_path / "w.weights.h5")
+    listing = _listing(tmp_path / "w.weights.h5")
+    # where Keras 3.15 files the idf weights (the OOV slot first): TextVectorization's twice
+    for group in ("layers/string_lookup", "layers/text_vectorization", "layers/text_vectorization/_lookup_layer"):
+        assert listing[f"{group}/vars/idf_weights"] == [4], group
+    with h5py.File(tmp_path / "w.weights.h5", "r") as f:  # Keras 3.15's values (TF 2.21, recorded)
+        np.testing.assert_allclose(f["layers/string_lookup/vars/idf_weights"][()],
+                                   [1.014840841293335, 0.8472978472709656, 1.0986123085021973, 1.0986123085021973],
+                                   rtol=1e-6)
+        np.testing.assert_allclose(f["layers/text_vectorization/vars/idf_weights"][()],
+                                   [0.79739910364151, 0.5596157908439636, 0.9162907600402832, 0.9162907600402832],
+                                   rtol=1e-6)
+    with zipfile.ZipFile(tmp_path / "m.keras") as src, zipfile.ZipFile(tmp_path / "keras.keras", "w") as dst:
+        for member in src.namelist():  # Keras' archives have no idf_weights.txt: the HDF5 file must serve
+            if not member.endswith("idf_weights.txt"):
+                dst.writestr(member, src.read(member))
+    for path in (tmp_path / "m.keras", tmp_path / "keras.keras"):
+        loaded = keras.models.load_model(path)
+        for got, want in zip(loaded.predict(TF_IDF_X, verbose=0), KERAS_TF_IDF_OUTPUTS, strict=True):
+            np.testing.assert_allclose(got, want, rtol=1e-6)
+    other = _tf_idf_model(strings=("a", "b", "c", "c"), sentences=("x y", "y z", "z"))  # other idf weights
+    assert not np.allclose(other.predict(TF_IDF_X, verbose=0)[0], KERAS_TF_IDF_OUTPUTS[0])
+    other = _tf_idf_model()
+    lookup = next(layer for layer in other.layers if type(layer).__name__ == "StringLookup")
+    tokens = lookup.get_vocabulary()[1:]  # the same vocabulary with other weights: load_weights brings Keras'
+    lookup.set_vocabulary(tokens, idf_weights=[1.0] * len(tokens))
+    assert np.asarray(lookup.idf_weights).tolist() == [1.0] * 4
+    other.load_weights(tmp_path / "w.weights.h5")
+    np.testing.assert_allclose(other.predict(TF_IDF_X, verbose=0)[0], KERAS_TF_IDF_OUTPUTS[0], rtol=1e-6)
