@@ -114,7 +114,7 @@ def _read_dataset(h5py, group, where, name, variable, fail):
     if not isinstance(group.get(name, getlink=True), h5py.HardLink):
         raise fail(f"{where} is missing or is a link, not a stored value.")
     dataset = group[name]
-    if not isinstance(dataset, h5py.Dataset) or dataset.is_virtual or dataset.external:
+    if not stored_in_file(h5py, dataset):
         raise fail(f"{where} is not a dataset stored in the file.")
     expected = tuple(variable.shape.as_list())
     dtype = variable.dtype.np_dtype
@@ -132,6 +132,12 @@ def _read_dataset(h5py, group, where, name, variable, fail):
     if stored.kind == "V":
         value = value.view(_bfloat16())
     return value.astype(dtype, copy=False)
+
+
+def stored_in_file(h5py, dataset):
+    """A dataset whose bytes are in this file: not a virtual dataset, nor one with external storage."""
+    return isinstance(dataset, h5py.Dataset) and not dataset.is_virtual and \
+        dataset.id.get_create_plist().get_external_count() == 0
 
 
 def _text(value):

@@ -46,8 +46,9 @@ def read_idf(group, owner, path, limit_bytes, fail):
     if not _is_tf_idf_lookup(owner) or not isinstance(group.get(IDF, getlink=True), h5py.HardLink):
         return None
     dataset = group[IDF]
-    if not isinstance(dataset, h5py.Dataset) or dataset.is_virtual or dataset.external or dataset.ndim != 1 \
-            or dataset.dtype.kind != "f" or dataset.size * dataset.dtype.itemsize > limit_bytes:
+    from .h5_weights import stored_in_file
+    if not stored_in_file(h5py, dataset) or dataset.ndim != 1 or dataset.dtype.kind != "f" \
+            or dataset.size * dataset.dtype.itemsize > limit_bytes:
         raise fail(f"{path}/{IDF} is not the layer's idf weights (a stored 1-D float array): "
                    f"shape {dataset.shape}, dtype {dataset.dtype}.")
     weights = np.empty(dataset.shape, dataset.dtype)

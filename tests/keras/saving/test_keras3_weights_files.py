@@ -365,3 +365,15 @@ def test_tf_idf_weights_live_in_the_weights_file_as_in_keras(tmp_path):
     assert np.asarray(lookup.idf_weights).tolist() == [1.0] * 4
     other.load_weights(tmp_path / "w.weights.h5")
     np.testing.assert_allclose(other.predict(TF_IDF_X, verbose=0)[0], KERAS_TF_IDF_OUTPUTS[0], rtol=1e-6)
+
+
+def test_an_absurd_idf_weights_dataset_is_refused_before_reading(tmp_path):
+    model = _tf_idf_model()
+    path = tmp_path / "w.weights.h5"
+    model.save_weights(path)
+    with h5py.File(path, "a") as f:  # declares 4 GB, stores nothing
+        del f["layers/string_lookup/vars/idf_weights"]
+        f.create_dataset("layers/string_lookup/vars/idf_weights", shape=(10 ** 9,), dtype="float32", chunks=(1024,))
+    with pytest.raises(ValueError, match=f"^Cannot load the weights file {path}: layers/string_lookup/vars/idf_weights "
+                                         r"is not the layer's idf weights \(a stored 1-D float array\)"):
+        _tf_idf_model().load_weights(path)
