@@ -37,14 +37,43 @@ def _functional():
     return keras.Model(inp, keras.layers.Dense(2, activation="softmax")(o), name="fun")
 
 
+KERAS_SEQUENTIAL_LISTING = {
+    'layers/batch_normalization/vars': 'batch_normalization', 'layers/batch_normalization/vars/0': (4,),
+    'layers/batch_normalization/vars/1': (4,), 'layers/batch_normalization/vars/2': (4,),
+    'layers/batch_normalization/vars/3': (4,), 'layers/dense/vars': 'dense', 'layers/dense/vars/0': (3, 4),
+    'layers/dense/vars/1': (4,), 'layers/dense_1/vars': 'dense_1', 'layers/dense_1/vars/0': (4, 2),
+    'layers/dense_1/vars/1': (2,), 'layers/dropout/vars': 'dropout', 'optimizer/vars': 'adam',
+    'optimizer/vars/0': (), 'optimizer/vars/1': (), 'optimizer/vars/10': (4, 2), 'optimizer/vars/11': (4, 2),
+    'optimizer/vars/12': (2,), 'optimizer/vars/13': (2,), 'optimizer/vars/2': (3, 4), 'optimizer/vars/3': (3, 4),
+    'optimizer/vars/4': (4,), 'optimizer/vars/5': (4,), 'optimizer/vars/6': (4,), 'optimizer/vars/7': (4,),
+    'optimizer/vars/8': (4,), 'optimizer/vars/9': (4,), 'vars': 'seq'}
+
+
+def _h5_listing(data):
+    """{dataset path: shape, `vars` group path: its name attribute} of an HDF5 file's bytes."""
+    import io
+    h5py = pytest.importorskip("h5py")
+    out = {}
+    with h5py.File(io.BytesIO(data), "r") as f:
+        f.visititems(lambda n, o: out.__setitem__(n, tuple(o.shape) if isinstance(o, h5py.Dataset)
+                                                  else o.attrs.get("name")))
+    return {k: (v.decode() if isinstance(v, bytes) else v) for k, v in out.items() if v is not None}
+
+
 def test_keras_file_layout_and_config_match_keras(tmp_path):
     m = _sequential()
     path = str(tmp_path / "m.keras")
     m.save(path)
     with zipfile.ZipFile(path) as zf:
-        # Keras writes model.weights.h5; we write NumPy arrays (see README): the other two are Keras'
-        assert sorted(zf.namelist()) == ["config.json", "metadata.json", "model.weights.npz"]
+        assert sorted(zf.namelist()) == ["config.json", "metadata.json", "model.weights.h5"]
         config = json.loads(zf.read("config.json"))
+        weights = zf.read("model.weights.h5")
+    # the groups and shapes Keras 3.15 writes for this model (TF 2.21, recorded); each `vars` group's
+    # name attribute is its owner's name (automatic names are numbered per process)
+    names = {"layers/dense/vars": m.layers[0].name, "layers/dropout/vars": m.layers[1].name,
+             "layers/batch_normalization/vars": m.layers[2].name, "layers/dense_1/vars": m.layers[3].name,
+             "optimizer/vars": m.optimizer.name}
+    assert _h5_listing(weights) == {**KERAS_SEQUENTIAL_LISTING, **names}
     assert (config["module"], config["class_name"], config["registered_name"]) == ("keras", "Sequential", None)
     layers = config["config"]["layers"]
     assert [l["class_name"] for l in layers] == ["InputLayer", "Dense", "Dropout", "BatchNormalization", "Dense"]
@@ -230,10 +259,15 @@ def test_path_errors_match_keras(tmp_path):
         keras.models.load_model("m.zip")
 
 
-def test_damaged_files_raise_value_error_naming_the_file(tmp_path):
+@pytest.mark.parametrize("weights_name", ["model.weights.npz", "model.weights.h5"])
+def test_damaged_files_raise_value_error_naming_the_file(tmp_path, monkeypatch, weights_name):
     m = _sequential()
     good = tmp_path / "m.keras"
+    if weights_name == "model.weights.npz":  # eagerflow's earlier archives (still written without h5py)
+        from eagerflow.keras.saving import model_saving
+        monkeypatch.setattr(model_saving, "h5py_or_none", lambda: None)
     m.save(good)
+    monkeypatch.undo()
     data = good.read_bytes()
     # a truncated file or one that is not a zip: Keras 3's message (it calls these "not found")
     for name, content in [("trunc.keras", data[:100]), ("notzip.keras", b"hello")]:
@@ -259,10 +293,11 @@ def test_damaged_files_raise_value_error_naming_the_file(tmp_path):
     hostile = {"module": "os", "class_name": "system", "config": {"command": "touch pwned"}, "registered_name": None}
     cases = [
         (rewrite("badjson.keras", lambda n, c: b"{not json" if n == "config.json" else c), "config.json is not valid JSON"),
-        (rewrite("noweights.keras", lambda n, c: None if n == "model.weights.npz" else c), "has no model.weights.npz"),
-        (rewrite("badweights.keras", lambda n, c: c[:50] if n == "model.weights.npz" else c), "model.weights.npz"),
+        (rewrite("noweights.keras", lambda n, c: None if n == weights_name else c), "has no model.weights.h5"),
+        (rewrite("badweights.keras", lambda n, c: c[:50] if n == weights_name else c), weights_name),
         (rewrite("shape.keras", lambda n, c: json.dumps(wrong_units).encode() if n == "config.json" else c),
-         "has shape (4, 2) and dtype float32; the model expects (4, 3)"),
+         "has shape (4, 2) and dtype float32; the model" if weights_name.endswith("npz") else
+         "layers/dense_1/vars/0 has shape (4, 2) and dtype float32; the model's variable"),
         (rewrite("huge.keras", lambda n, c: json.dumps(huge).encode() if n == "config.json" else c),
          "more than the weights file stores"),  # refused before allocating 16 TB
         (rewrite("badkwargs.keras", lambda n, c: c.replace(b'"rate"', b'"rat"') if n == "config.json" else c),

@@ -3,8 +3,9 @@ cache folder, `$KERAS_HOME/models` or `~/.keras/models`; eagerflow reads them fr
 downloads: a missing file is an error that names the file, the folder and where to get it.
 
 Official ImageNet weights are HDF5 files (Keras 2's layout: each layer a group listing its weights'
-names; or Keras 3's .weights.h5: layers/<class key>/vars/<i>), read with h5py, an optional dependency
-(`pip install eagerflow[h5]`). A weights path that is not HDF5 is our own save_weights archive."""
+names, read here; or Keras 3's .weights.h5, read by keras/saving/weights_loading.py), read with h5py,
+an optional dependency (`pip install eagerflow[h5]`). A weights path that is not HDF5 is our own
+save_weights archive."""
 from __future__ import annotations
 
 import os
@@ -48,10 +49,12 @@ def load_weights(model, path):
         raise ImportError(f"Reading the HDF5 weights file {path} needs h5py: pip install 'eagerflow[h5]' "
                           "(or pip install h5py).") from None
     with h5py.File(path, "r") as f:
-        if "layer_names" in f.attrs or "model_weights" in f:
+        keras2 = "layer_names" in f.attrs or "model_weights" in f
+        if keras2:
             _load_keras2_layout(model, f["model_weights"] if "model_weights" in f else f, path)
-        else:
-            _load_keras3_layout(model, f, path)
+    if not keras2:  # Keras 3's layout: keras/saving's reader
+        from ..saving.weights_loading import load_weights_file
+        load_weights_file(model, path)
 
 
 def _text(value):
@@ -73,33 +76,6 @@ def _load_keras2_layout(model, group, path):
                          f"{len(layers)} layers, found {len(saved)} saved layers.")
     for layer, (name, arrays) in zip(layers, saved):
         _set_layer(layer, arrays, name, path)
-
-
-def _load_keras3_layout(model, group, path):
-    """Keras 3's .weights.h5: layers/<key>/vars/<index>, where a layer's key is its class name in
-    snake case, numbered _1, _2, ... after its first use in model.layers' order (not the layer's
-    name); a nested model's layers under its own key, the same way down."""
-    from ..naming import to_snake_case
-
-    used = {}
-    for layer in model.layers:
-        key = to_snake_case(type(layer).__name__)
-        if key in used:
-            used[key] += 1
-            key = f"{key}_{used[key]}"
-        else:
-            used[key] = 0
-        if not layer.weights:
-            continue
-        layer_group = group.get(f"layers/{key}")
-        if layer_group is None:
-            raise ValueError(f"The weights file {path} has no weights for layer '{layer.name}' (looked for "
-                             f"layers/{key}).")
-        if getattr(layer, "layers", None) is not None and "layers" in layer_group:
-            _load_keras3_layout(layer, layer_group, path)
-            continue
-        saved = layer_group.get("vars", {})
-        _set_layer(layer, [np.asarray(saved[str(i)]) for i in range(len(saved))], key, path)
 
 
 def _set_layer(layer, arrays, saved_name, path):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import warnings
 
 import numpy as np
 
@@ -65,7 +66,9 @@ class BackupAndRestore(Callback):
                              f"`fit()`. Model {self.model} is unbuilt. You can build it beforehand by calling it "
                              f"on a batch of data.")
         if os.path.exists(self._weights_path):
-            self.model.load_weights(self._weights_path)
+            with warnings.catch_warnings():  # the optimizer comes back from its own backup, below
+                warnings.filterwarnings("ignore", "Skipping variable loading for optimizer")
+                self.model.load_weights(self._weights_path)
             optimizer = getattr(self.model, "optimizer", None)
             if optimizer is not None and os.path.exists(self._optimizer_path):
                 optimizer.build(self.model.trainable_variables)

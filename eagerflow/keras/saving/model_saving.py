@@ -1,15 +1,17 @@
 """Whole-model saving: `model.save('m.keras')` and `keras.models.load_model('m.keras')`.
 
-The file is Keras 3's layout, a zip holding config.json (the model's config and compile_config),
-metadata.json and the weights. One difference: Keras writes the weights as HDF5
-(model.weights.h5); we write model.weights.npz, NumPy arrays read back with allow_pickle=False
-(no HDF5 dependency, nothing unpickled). Loading never executes code from the file: every class
-name resolves through the shipped Keras classes, `custom_objects`, or classes registered with
+The file is Keras 3's: a zip holding config.json (the model's config and compile_config),
+metadata.json and model.weights.h5 (Keras 3's HDF5 layout, h5_weights.py; Keras 3.15 and eagerflow
+open each other's files). Without h5py (the optional `eagerflow[h5]`) the weights go to
+model.weights.npz, NumPy arrays read back with allow_pickle=False, the format eagerflow wrote
+before: such archives keep loading. Loading never executes code from the file: every class name
+resolves through the shipped Keras classes, `custom_objects`, or classes registered with
 `keras.saving.register_keras_serializable`. A file that is not a readable zip, or whose members
 are malformed, raises ValueError naming the file (Keras raises ValueError for these too).
 """
 from __future__ import annotations
 
+import contextlib
 import datetime
 import io
 import json
@@ -24,11 +26,11 @@ from ..._src.io.atomic import atomic_file
 from ..compile_config import compile_config, compile_from_config
 from ..layers.core.lambda_layer import unsafe_deserialization
 from ..layers.layer_config import set_weight_budget
+from .h5_weights import WeightsFileError, h5py_or_none, load_h5_weights, load_optimizer, open_h5, to_h5_bytes
 from .layer_assets import ASSETS, collect_assets, restore_assets
 from .serialization import custom_object_scope, deserialize_keras_object, keras_classes, serialize_layer
 
-CONFIG, METADATA, WEIGHTS = "config.json", "metadata.json", "model.weights.npz"
-FORMAT_VERSION = 1
+CONFIG, METADATA, WEIGHTS, WEIGHTS_H5 = "config.json", "metadata.json", "model.weights.npz", "model.weights.h5"
 _MAX_JSON_BYTES = 64 << 20  # a config bigger than this is not a model we wrote
 
 
@@ -53,21 +55,29 @@ def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
             return
     config = serialize_layer(model)
     config["compile_config"] = compile_config(model)
-    arrays = {f"model/{i:05d}:{_path(w)}": w.numpy() for i, w in enumerate(model.weights)}
-    opt = getattr(model, "optimizer", None)
-    if opt is not None and getattr(opt, "built", False):
-        arrays.update({f"optimizer/{i:05d}:{_path(v)}": np.asarray(v.numpy()) for i, v in enumerate(opt.variables)})
-    metadata = {"keras_version": "3.15.1", "eagerflow_keras_format": FORMAT_VERSION, "weights": WEIGHTS,
-                "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
-    buffer = io.BytesIO()
-    np.savez(buffer, **arrays)
+    if h5py_or_none() is not None:
+        weights_name, weights = WEIGHTS_H5, to_h5_bytes(model)
+    else:
+        weights_name, weights = WEIGHTS, _npz_bytes(model)
+    metadata = {"keras_version": "3.15.1", "date_saved": datetime.datetime.now().strftime("%Y-%m-%d@%H:%M:%S")}
     # a failure or a crash mid-write never leaves a half-written model under the real name, nor a temporary
     with atomic_file(path) as fh, zipfile.ZipFile(fh, "w", compression=zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(METADATA, json.dumps(metadata))
         zf.writestr(CONFIG, json.dumps(config, default=json_default))
-        zf.writestr(WEIGHTS, buffer.getvalue(), compress_type=zipfile.ZIP_STORED)
+        zf.writestr(weights_name, weights, compress_type=zipfile.ZIP_STORED)
         for name, data in collect_assets(model).items():
             zf.writestr(name, data)
+
+
+def _npz_bytes(model):
+    """The weights as eagerflow's earlier model.weights.npz (kept for machines without h5py)."""
+    arrays = {f"model/{i:05d}:{_path(w)}": w.numpy() for i, w in enumerate(model.weights)}
+    opt = getattr(model, "optimizer", None)
+    if opt is not None and getattr(opt, "built", False):
+        arrays.update({f"optimizer/{i:05d}:{_path(v)}": np.asarray(v.numpy()) for i, v in enumerate(opt.variables)})
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    return buffer.getvalue()
 
 
 def _path(variable):
@@ -82,7 +92,7 @@ def json_default(value):
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable: {value!r}")
 
 
-class _FileProblem(ValueError):
+class _FileProblem(WeightsFileError):
     """A ValueError (Keras' class for unreadable model files) that names the file and the problem."""
 
 
@@ -135,20 +145,35 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
         raise _bad(path, f"not a readable zip archive ({e}).") from None
     with zf:
         config = _read_json(zf, path, CONFIG)
-        weights = None
-        if WEIGHTS in zf.namelist():
-            info = zf.getinfo(WEIGHTS)
-            if info.compress_type != zipfile.ZIP_STORED and info.file_size > 100 * info.compress_size + (1 << 20):
-                raise _bad(path, f"{WEIGHTS} declares {info.file_size} bytes from {info.compress_size} compressed: "
-                                 f"refusing a likely decompression bomb.")
-            weights = _read_member(zf, path, WEIGHTS, info.file_size)
+        weights_name = next((n for n in (WEIGHTS_H5, WEIGHTS) if n in zf.namelist()), None)
+        if weights_name is None:
+            raise _bad(path, f"the archive has no {WEIGHTS_H5} (nor eagerflow's earlier {WEIGHTS}).")
+        weights = _read_weights_member(zf, path, weights_name)
         asset_names = [n for n in zf.namelist() if n.startswith(ASSETS)]
         assets = {n: _read_member(zf, path, n, _MAX_JSON_BYTES) for n in asset_names}
-        if weights is None:
-            raise _bad(path, f"the archive has no {WEIGHTS} (a Keras file with HDF5 weights needs h5py, which "
-                             f"eagerflow does not use).")
-    arrays = _open_weights(path, weights)
-    set_weight_budget(arrays.stored_bytes + (1 << 20))  # the model may not ask for more than the file holds
+    if weights_name == WEIGHTS_H5:
+        arrays = open_h5(weights, lambda problem: _bad(path, f"{WEIGHTS_H5}: {problem}"))
+        stored_bytes = len(weights)
+    else:
+        arrays = _open_weights(path, weights)
+        stored_bytes = arrays.stored_bytes
+    with arrays if weights_name == WEIGHTS_H5 else contextlib.nullcontext():
+        return _build_and_fill(path, config, arrays, stored_bytes, assets, asset_names, custom_objects, compile,
+                               safe_mode)
+
+
+def _read_weights_member(zf, path, name):
+    info = zf.getinfo(name)
+    if info.compress_type != zipfile.ZIP_STORED and info.file_size > 100 * info.compress_size + (1 << 20):
+        raise _bad(path, f"{name} declares {info.file_size} bytes from {info.compress_size} compressed: "
+                         f"refusing a likely decompression bomb.")
+    return _read_member(zf, path, name, info.file_size)
+
+
+def _build_and_fill(path, config, arrays, stored_bytes, assets, asset_names, custom_objects, compile, safe_mode):  # noqa: A002
+    """The model the config describes, given the stored weights, assets, compile config and optimizer state."""
+    h5 = not isinstance(arrays, _Arrays)
+    set_weight_budget(stored_bytes + (1 << 20))  # the model may not ask for more than the file holds
     try:
         with unsafe_deserialization(not safe_mode), custom_object_scope(custom_objects or {}):  # Lambda's functions
             model = deserialize_keras_object(config, keras_classes(), custom_objects, "model")
@@ -166,7 +191,15 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
             from None
     finally:
         set_weight_budget(None)
-    _assign(path, "model", model.weights, arrays)
+    fail = (lambda problem: _bad(path, f"{WEIGHTS_H5}: {problem}"))
+    if h5:
+        for folder, idf in load_h5_weights(model, arrays, fail, skip_optimizer=True).items():
+            member = f"{ASSETS}{folder}/idf_weights.txt"
+            if member not in assets:  # Keras keeps a tf-idf lookup's weights in the HDF5 file
+                assets[member] = idf
+                asset_names.append(member)
+    else:
+        _assign(path, "model", model.weights, arrays)
     restore_assets(model, assets.__getitem__, asset_names)
     compile_cfg = config.get("compile_config") or {}
     if compile and compile_cfg:
@@ -178,7 +211,9 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # 
             raise _bad(path, f"its compile_config cannot be used (TypeError: {e}).") from None
         except (KeyError, ValueError, AttributeError, IndexError, OverflowError) as e:
             raise _bad(path, f"its compile_config cannot be used ({type(e).__name__}: {e}).") from None
-        if arrays.names("optimizer"):
+        if h5:
+            load_optimizer(arrays, model.optimizer, fail, build_for=model.trainable_variables)
+        elif not h5 and arrays.names("optimizer"):
             model.optimizer.build(model.trainable_variables)
             _assign(path, "optimizer", model.optimizer.variables, arrays)
     return model

@@ -1,11 +1,16 @@
-"""`keras.saving`'s functions: whole models (.keras files, model_saving.py) and
-save_weights/load_weights in a safe format: a NumPy .npz archive (loaded with
-allow_pickle=False), one array per weight, keyed by the weight's position and path.
+"""`keras.saving`'s functions: whole models (.keras files, model_saving.py) and save_weights /
+load_weights.
 
-Keras 3 insists on the suffix ".weights.h5"; we accept it (so Keras programs run unchanged) and
-".weights.npz", and always write the .npz format: no pickle, no HDF5 dependency.
+`save_weights("w.weights.h5")` writes Keras 3's HDF5 layout (h5_weights.py, through h5py, the
+optional `eagerflow[h5]`), which Keras 3 reads and writes too; `.weights.npz` (or `.weights.h5`
+on a machine without h5py) is eagerflow's NumPy archive, one array per weight, read with
+allow_pickle=False. `load_weights` tells the formats apart by their first bytes, so files written
+before keep loading, and also reads a `.keras` archive's weights and a legacy Keras `.h5`/`.hdf5`
+weights file (applications/weights_file.py's reader).
 """
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -14,6 +19,7 @@ from ..._src.io.atomic import atomic_file
 from . import serialization
 
 _SUFFIXES = (".weights.h5", ".weights.npz")
+_LOADABLE = _SUFFIXES + (".keras", ".h5", ".hdf5")
 
 
 def check_weights_path(filepath, who="save_weights"):
@@ -26,21 +32,24 @@ def check_weights_path(filepath, who="save_weights"):
 
 def save_weights(model, filepath, overwrite=True):
     check_weights_path(filepath)
+    from .h5_weights import h5py_or_none, to_h5_bytes
+    if str(filepath).endswith(".weights.h5") and h5py_or_none() is not None:
+        data = to_h5_bytes(model)
+        with atomic_file(filepath) as f:  # under a temporary name until complete
+            f.write(data)
+        return
     arrays = {f"{i:05d}:{w.path if hasattr(w, 'path') else w.name}": w.numpy() for i, w in enumerate(model.weights)}
     # a file object (np.savez would append ".npz" to a path), under a temporary name until complete
     with atomic_file(filepath) as f:
         np.savez(f, **arrays)
 
 
-def load_weights(model, filepath):
-    check_weights_path(filepath, "load_weights")
-    with np.load(filepath, allow_pickle=False) as data:
-        keys = sorted(data.files)
-        weights = model.weights
-        if len(keys) != len(weights):
-            raise ValueError(f"A total of {len(keys)} objects could not be loaded: the file holds {len(keys)} weights "
-                             f"and the model '{model.name}' has {len(weights)}.")
-        model.set_weights([data[k] for k in keys])
+def load_weights(model, filepath, skip_mismatch=False):
+    path = os.fspath(filepath)
+    if not str(path).endswith(_LOADABLE):
+        check_weights_path(path, "load_weights")
+    from .weights_loading import load_weights_file
+    load_weights_file(model, path)
 
 
 def serialize_keras_object(obj):

@@ -205,7 +205,7 @@ class IndexLookup(Layer):
         the config carries the vocabulary (a list or a file path), which then wins on load as in Keras."""
         if self._tokens is None or self._vocabulary_in_config:
             return {}
-        tokens = self.get_vocabulary()[self._oov_start():]
+        tokens = self.get_vocabulary()  # the mask token first where the layer has one, as Keras writes it
         files = {"vocabulary.txt": "\n".join(str(t) for t in tokens).encode("utf-8")}
         if self.idf_weights is not None:
             weights = np.asarray(self.idf_weights.numpy(), np.float32)[self.num_oov_indices:]
@@ -218,6 +218,8 @@ class IndexLookup(Layer):
             return
         text = files["vocabulary.txt"].decode("utf-8")
         tokens = [self._token(t) for t in text.split("\n")] if text else []
+        if self._oov_start() and tokens[:1] == [self.mask_token]:
+            tokens = tokens[1:]
         tokens = tokens[self.num_oov_indices:] if tokens[:self.num_oov_indices] == [self.oov_token] * \
             self.num_oov_indices else tokens
         weights = None
