@@ -53,6 +53,7 @@ FLOORS = [
     ("control_flow",),
     ("autograph",),
     ("data",),
+    ("distribute",),
     ("keras", "saved_model", "train", "summary"),
     ("onnx",),
     ("api", "eagerflow"),

@@ -23,6 +23,9 @@ class _ThreadState(threading.local):
         # While a tf.function traces, the Variables created by its Python code (a trace may create
         # variables on its first run only); None otherwise.
         self.created_variables = None
+        # Called with each Variable made in this thread (a tf.distribute scope broadcasts its initial
+        # value from the chief so every worker starts alike); innermost scope last.
+        self.variable_hooks = []
         # While a gradient rule runs: for each input of the op, whether its gradient is needed.
         self.grad_needs = None
 
