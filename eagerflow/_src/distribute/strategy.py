@@ -7,7 +7,7 @@ MEAN divides by the number of values that went in.
 """
 from __future__ import annotations
 
-from ..core.context import state as _core_state
+from ..core.context import graph_scope
 from ..ops.array import basic as _array
 from ..ops.array.joining import concat
 from ..ops.math import elementwise as _math
@@ -124,9 +124,10 @@ class StrategyExtended:
 
     def _broadcast_variable(self, variable):
         """`variable`'s value made the chief's on every worker (scope()'s hook for new variables)."""
-        if variable._array is None or _core_state.graph is not None:
+        if variable._array is None:
             return  # initialised by a traced function's first call; that call runs alike on every worker
-        variable.assign(self._communicator.broadcast_array(variable.numpy()))
+        with graph_scope(None):  # now, even when a Keras model is being built symbolically
+            variable.assign(self._communicator.broadcast_array(variable.numpy()))
 
     def colocate_vars_with(self, colocate_with_variable):
         return _NullScope()
