@@ -4,12 +4,14 @@ preemption handlers, partitioners and rpc are not provided (see `NOT_PROVIDED`).
 from .._src.distribute.collectives import (CollectiveCommunication, CollectiveHints,  # noqa: F401
                                            CommunicationImplementation, CommunicationOptions)
 from .._src.distribute.input import ValueContext  # noqa: F401
-from .._src.distribute.multi_worker import MultiWorkerMirroredStrategy  # noqa: F401
+from .._src.distribute.multi_worker import ExperimentalMultiWorkerMirroredStrategy
+
+MultiWorkerMirroredStrategy = ExperimentalMultiWorkerMirroredStrategy  # its name in this namespace
 
 NOT_PROVIDED = {
     "ParameterServerStrategy": "parameter servers need TensorFlow's gRPC runtime; use MultiWorkerMirroredStrategy",
     "CentralStorageStrategy": "one CPU holds every variable already: MirroredStrategy does the same here",
-    "TPUStrategy": "there are no TPUs",
+    "TPUStrategy": "there are no TPUs: eagerflow runs on the CPU",
     "PreemptionCheckpointHandler": "cloud preemption notices are not watched; use keras.callbacks.BackupAndRestore",
     "PreemptionWatcher": "cloud preemption notices are not watched",
     "TerminationConfig": "cloud preemption notices are not watched",

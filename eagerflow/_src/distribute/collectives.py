@@ -37,7 +37,7 @@ class CommunicationOptions:
 
     def __init__(self, bytes_per_pack=0, timeout_seconds=None, implementation=CommunicationImplementation.AUTO):
         if bytes_per_pack < 0:
-            raise ValueError(f"bytes_per_pack must be non-negative, got {bytes_per_pack}.")
+            raise ValueError(f"Argument `bytes_per_pack` must be >=0, Received {bytes_per_pack}.")
         if isinstance(implementation, str):
             implementation = CommunicationImplementation[implementation.upper()]
         self.bytes_per_pack = int(bytes_per_pack)

@@ -43,8 +43,8 @@ class MirroredStrategy(Strategy):
         names = [canonical_device(d) for d in devices]
         if not names:
             raise ValueError("MirroredStrategy needs at least one device.")
-        if len(set(names)) != len(names):
-            raise ValueError(f"No duplicates allowed in `devices` argument: {list(devices)}")
+        if len(set(names)) != len(names):  # TensorFlow's class for this one is AssertionError
+            raise AssertionError(f"No duplicates allowed in `devices` argument: {tuple(names)}")
         super().__init__(MirroredExtended(self, names, cross_device_ops))
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .cluster import (MPIClusterResolver, TFConfigClusterResolver, check_against_mpi, is_chief, rank_in,
                       tf_config)
-from .collectives import CommunicationOptions, LocalCommunicator
+from .collectives import CommunicationImplementation, CommunicationOptions, LocalCommunicator
 from .strategy import Strategy, StrategyExtended
 
 
@@ -69,3 +69,10 @@ class MultiWorkerMirroredStrategy(Strategy):
             check_against_mpi(cluster_resolver, communicator.rank, communicator.num_workers)
         super().__init__(MultiWorkerExtended(self, cluster_resolver, communicator, options))
 
+
+class ExperimentalMultiWorkerMirroredStrategy(MultiWorkerMirroredStrategy):
+    """`tf.distribute.experimental.MultiWorkerMirroredStrategy(communication, cluster_resolver)`: the
+    older signature, naming the collective implementation instead of passing CommunicationOptions."""
+
+    def __init__(self, communication=CommunicationImplementation.AUTO, cluster_resolver=None):
+        super().__init__(cluster_resolver, CommunicationOptions(implementation=communication))
