@@ -144,3 +144,20 @@ def test_two_strategies_cannot_nest(two_cpus):
         with two_cpus.scope():
             with other.scope():
                 pass
+
+
+def test_losses_average_over_every_replicas_examples(two_cpus):
+    s = two_cpus
+
+    def fn():
+        return (tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0])),
+                tf.nn.scale_regularization_loss(tf.constant(4.0)))
+
+    average, regularization = s.run(fn)
+    assert _lists(s.experimental_local_results(average)) == [1.0, 1.0]  # 6 / (3 examples * 2 replicas)
+    assert _lists(s.experimental_local_results(regularization)) == [2.0, 2.0]
+    with s.scope():
+        with pytest.raises(RuntimeError, match="You are calling `compute_average_loss` in cross replica context, "
+                                               "while it was expected to be called in replica context."):
+            tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]))
+    assert float(tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]))) == 2.0

@@ -32,6 +32,16 @@ class _ThreadState(threading.local):
 
 state = _ThreadState()
 
+
+def _no_distribution():
+    return 1, False
+
+
+# tf.distribute's answer to "how many replicas share this step, and is this the cross-replica
+# context?": (num_replicas_in_sync, in_cross_replica_context). distribute/context.py installs its own
+# when it loads; tf.nn.compute_average_loss and scale_regularization_loss ask it.
+replica_info = _no_distribution
+
 _run_functions_eagerly = False
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 
+from ..core import context as _core_context
 from ..core.context import state as _core_state
 
 
@@ -63,6 +64,17 @@ def get_replica_context():
 def in_cross_replica_context():
     """`tf.distribute.in_cross_replica_context`: inside a scope (or a merge_call), not in a replica."""
     return _state.cross_replica or (_state.replica_context is None and current_scope_strategy() is not None)
+
+
+def _replica_info():
+    """(num_replicas_in_sync, in_cross_replica_context) for the losses of ops/ (core.context.replica_info)."""
+    context = get_replica_context()
+    if context is None:
+        return get_strategy().num_replicas_in_sync, True
+    return context.num_replicas_in_sync, False
+
+
+_core_context.replica_info = _replica_info
 
 
 class enter_scope:
