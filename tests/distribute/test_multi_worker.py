@@ -156,3 +156,34 @@ def test_a_failing_worker_ends_the_job(how):
     assert "finished training" not in result.stdout
     if how == "hang":
         assert "An all-reduce did not complete within 5 s on worker 0 of 2" in result.stderr
+
+
+def _files(folder):
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
+def test_only_the_chief_writes_checkpoints_backups_and_logs(tmp_path):
+    mpirun(2, "callbacks_run.py", tmp_path, "full")
+    files = _files(tmp_path)
+    assert [f for f in files if "workertemp" in f] == []
+    assert [f for f in files if f.startswith("ckpt/")] == [f"ckpt/w-{e}.weights.h5" for e in range(1, 5)]
+    assert len([f for f in files if f.startswith("logs/train/events.out.tfevents")]) == 1
+    assert not (tmp_path / "backup").exists()  # a finished fit deletes its backup
+
+
+def test_a_restarted_job_resumes_from_the_backup_with_the_same_weights_everywhere(tmp_path):
+    (tmp_path / "full").mkdir()
+    (tmp_path / "restarted").mkdir()
+    mpirun(2, "callbacks_run.py", tmp_path / "full", "full")
+    failed = mpirun(2, "callbacks_run.py", tmp_path / "restarted", "interrupt", check=False)
+    assert failed.returncode != 0 and "RuntimeError: interrupted" in failed.stderr
+    assert sorted(p.name for p in (tmp_path / "restarted" / "backup").iterdir()) == \
+        ["latest.optimizer.npz", "latest.weights.h5", "training_metadata.json"]
+    mpirun(2, "callbacks_run.py", tmp_path / "restarted", "resume")
+    full = np.load(tmp_path / "full" / "result0.npz")
+    for r in range(2):
+        resumed = np.load(tmp_path / "restarted" / f"result{r}.npz")
+        for i in range(4):
+            np.testing.assert_array_equal(resumed[f"arr_{i}"], full[f"arr_{i}"])
+        full_losses = json.loads(str(full["history"]))["loss"]
+        assert json.loads(str(resumed["history"]))["loss"] == full_losses[2:]  # epochs 3 and 4 only

@@ -17,6 +17,7 @@ from ..._src.distribute.keras_support import TrainingPlan, model_strategy, scale
 from ..._src.trace.function import function
 from .. import callbacks as _callbacks
 from .. import saving as _saving
+from ..callbacks.worker_files import WorkerFiles
 from ..layers.base import BUILD_LOCK
 from ..progbar import Progbar
 from .compiling import Compiling
@@ -155,8 +156,10 @@ class Trainer(Compiling):
         batch_logs_wanted = verbose == 1 or any(cb._wants_batch_logs for cb in cbs)
         train_fn = self._step_function("train")
         self.stop_training = False
+        files = WorkerFiles(cbs, plan.strategy)  # multi-worker: only the chief's files remain
         for cb in cbs:
             cb.on_train_begin()
+        files.after_restore(cbs)
         epoch_logs = {}
         initial_epoch = getattr(self, "_initial_epoch", None) or initial_epoch  # set by BackupAndRestore, as Keras
         for epoch in range(initial_epoch, epochs):
@@ -195,6 +198,7 @@ class Trainer(Compiling):
                 break
         for cb in cbs:
             cb.on_train_end(epoch_logs)
+        files.restore()
         self.history = history
         return history
 
