@@ -108,6 +108,14 @@ def test_four_workers_on_two_cores(tmp_path, one_process):
     _assert_same_training(tmp_path, 4, one_process["mlp", "arrays"])
 
 
+def test_jit_compiled_steps_keep_xla_and_all_reduce_between_the_halves(tmp_path, one_process):
+    pytest.importorskip("jax", reason="jit_compile=True needs the xla extra (JAX)")
+    (tmp_path / "one").mkdir()
+    mpirun(1, "fit_models.py", tmp_path / "one", "mlp-jit", "arrays", 32, 2, 0)
+    mpirun(2, "fit_models.py", tmp_path, "mlp-jit", "arrays", 32, 2, 0)
+    _assert_same_training(tmp_path, 2, _weights(tmp_path / "one" / "rank0.npz"))
+
+
 def test_the_custom_loop_guide(tmp_path):
     mpirun(2, "custom_loop.py", tmp_path)
     (tmp_path / "one").mkdir()

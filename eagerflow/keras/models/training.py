@@ -20,6 +20,7 @@ from .. import saving as _saving
 from ..callbacks.worker_files import WorkerFiles
 from ..layers.base import BUILD_LOCK
 from ..progbar import Progbar
+from . import jit_all_reduce_step
 from .compiling import Compiling
 from .data import (ArrayBatches, check_class_weight, class_weight_to_sample_weights, conform_inputs, is_dataset,
                    make_batches)
@@ -114,6 +115,8 @@ class Trainer(Compiling):
                     step = getattr(self, f"{kind}_step")
                     fn = step if getattr(self, "run_eagerly", False) else function(
                         step, reduce_retracing=True, jit_compile=True if self.jit_compile else None)
+                    if kind == "train" and jit_all_reduce_step.wanted(self):  # XLA on several workers
+                        fn = jit_all_reduce_step.split_train_step(self)
                     self._step_functions[kind] = fn
         return fn
 

@@ -13,6 +13,7 @@ import eagerflow as tf
 from eagerflow import keras
 
 out, model_kind, data_kind, global_batch, epochs, verbose = sys.argv[1:7]
+model_kind, _, jit = model_kind.partition("-")  # "mlp-jit": compiled with jit_compile=True (XLA)
 global_batch, epochs, verbose = int(global_batch), int(epochs), int(verbose)
 
 strategy = tf.distribute.MultiWorkerMirroredStrategy(
@@ -38,7 +39,8 @@ def build():
                   keras.layers.Flatten(), keras.layers.Dense(10)]
     model = keras.Sequential(layers)
     model.compile(optimizer=keras.optimizers.SGD(0.05, momentum=0.9),
-                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"])
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True), metrics=["accuracy"],
+                  jit_compile=jit == "jit")
     return model
 
 
@@ -52,6 +54,9 @@ else:  # a tf.data pipeline of global batches, sharded by DATA
     options = tf.data.Options()
     options.experimental_distribute.auto_shard_policy = tf.data.experimental.AutoShardPolicy.DATA
     history = model.fit(dataset.with_options(options), epochs=epochs, verbose=verbose)
+if jit and strategy.extended._num_workers > 1:  # the step's two XLA-compiled halves were each traced once
+    halves = model._step_functions["train"].compiled_halves
+    assert [f.experimental_get_tracing_count() for f in halves] == [1, 1], halves
 evaluation = model.evaluate(x, y, batch_size=global_batch, verbose=0)
 prediction = model.predict(x[:global_batch], batch_size=global_batch, verbose=0)
 np.savez(f"{out}/rank{rank}.npz", *model.get_weights(), history=json.dumps(history.history),
