@@ -16,6 +16,7 @@ import numpy as np
 from ..autodiff.py_function import numpy_function
 from ..core.context import state as _core_state
 from ..core.convert import convert_to_tensor
+from ..core.tensor import make_eager
 from ..ops.array.static_shapes import ensure_shape
 
 
@@ -71,7 +72,10 @@ def on_arrays(function, tensors: list) -> list:
     if not tensors:
         return []
     if _core_state.graph is None and not any(getattr(t, "is_symbolic", False) for t in tensors):
-        return [convert_to_tensor(a) for a in function([np.asarray(t.numpy()) for t in tensors])]
+        # The tensors' own arrays, read without a copy (`function` must not write to them), and its
+        # results wrapped as they are: a 100 MB all-reduce is not slowed by two extra copies.
+        results = function([np.asarray(t) for t in tensors])
+        return [make_eager(np.asarray(r), t.dtype) for r, t in zip(results, tensors)]
     outs = numpy_function(lambda *arrays: function(list(arrays)), tensors, Tout=[t.dtype for t in tensors])
     return [ensure_shape(o, t.shape) for o, t in zip(outs, tensors)]
 
