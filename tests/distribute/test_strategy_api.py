@@ -161,3 +161,32 @@ def test_losses_average_over_every_replicas_examples(two_cpus):
                                                "while it was expected to be called in replica context."):
             tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]))
     assert float(tf.nn.compute_average_loss(tf.constant([1.0, 2.0, 3.0]))) == 2.0
+
+
+def test_values_from_function_all_gather_and_iterators(two_cpus):
+    s = two_cpus
+    values = s.experimental_distribute_values_from_function(
+        lambda ctx: tf.constant([ctx.replica_id_in_sync_group * 10.0]))
+    assert type(values).__name__ == "PerReplica" and _lists(s.experimental_local_results(values)) == [[0.0], [10.0]]
+    gathered = s.run(lambda x: tf.distribute.get_replica_context().all_gather(x, axis=0), args=(values,))
+    assert _lists(s.experimental_local_results(gathered)) == [[0.0, 10.0], [0.0, 10.0]]
+    iterator = iter(s.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(4)))
+    assert _lists(s.experimental_local_results(iterator.get_next())) == [[0, 1], [2, 3]]
+    with pytest.raises(tf.errors.OutOfRangeError):
+        iterator.get_next()
+    optional = iter(s.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(4))).get_next_as_optional()
+    assert optional.has_value().numpy() and _lists(s.experimental_local_results(optional.get_value())) == [[0, 1], [2, 3]]
+    assert not iterator.get_next_as_optional().has_value().numpy()
+
+
+def test_one_input_pipeline_per_replica(two_cpus):
+    s, seen = two_cpus, []
+
+    def dataset_fn(ctx):
+        seen.append((ctx.num_input_pipelines, ctx.input_pipeline_id, ctx.num_replicas_in_sync))
+        return tf.data.Dataset.range(4).shard(ctx.num_input_pipelines, ctx.input_pipeline_id).batch(1)
+
+    options = tf.distribute.InputOptions(experimental_replication_mode=tf.distribute.InputReplicationMode.PER_REPLICA,
+                                         experimental_fetch_to_device=False)
+    batches = [_lists(s.experimental_local_results(b)) for b in s.distribute_datasets_from_function(dataset_fn, options)]
+    assert seen == [(2, 0, 2), (2, 1, 2)] and batches == [[[0], [1]], [[2], [3]]]

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..core import nest
 from ..core.convert import convert_to_tensor
-from ..core.errors import OutOfRangeError
+from ..core.errors import InvalidArgumentError, OutOfRangeError
 from ..data.options import AutoShardPolicy
 from .values import PerReplica
 
@@ -177,9 +177,16 @@ class DistributedDataset:
     @classmethod
     def from_function(cls, strategy, dataset_fn, options=None):
         ext = strategy.extended
+        local = ext._num_local_replicas
+        mode = getattr(options, "experimental_replication_mode", InputReplicationMode.PER_WORKER)
+        if mode is InputReplicationMode.PER_REPLICA:  # one pipeline per replica, stepped together
+            first = ext._worker_index * local
+            datasets = [dataset_fn(InputContext(strategy.num_replicas_in_sync, first + i, strategy.num_replicas_in_sync))
+                        for i in range(local)]
+            return cls(strategy, lambda: (list(group) for group in zip(*datasets)),
+                       getattr(datasets[0], "element_spec", None))
         context = InputContext(ext._num_workers, ext._worker_index, strategy.num_replicas_in_sync)
         dataset = dataset_fn(context)
-        local = ext._num_local_replicas
 
         def steps():
             group = []
@@ -224,8 +231,22 @@ class DistributedIterator:
             raise OutOfRangeError(None, None, "End of sequence") from None
 
     def get_next_as_optional(self):
-        from ..data.iterator import Optional
         try:
-            return Optional.from_value(next(self))
+            return DistributedOptional(next(self))
         except StopIteration:
-            return Optional.empty(None)
+            return DistributedOptional(None, has_value=False)
+
+
+class DistributedOptional:
+    """The next step's input, or nothing at the end (`get_next_as_optional`; it may hold PerReplica values)."""
+
+    def __init__(self, value, has_value=True):
+        self._value, self._has_value = value, has_value
+
+    def has_value(self):
+        return convert_to_tensor(self._has_value)
+
+    def get_value(self):
+        if not self._has_value:
+            raise InvalidArgumentError(None, None, "The optional does not have a value.")
+        return self._value

@@ -57,10 +57,7 @@ class ReplicaContext:
         flat = nest.flatten(value)
 
         def reduce_all(strategy, *per_replica):
-            # One tensor per local replica, as TensorFlow's (each replica's copy is its own tensor).
-            count = strategy.extended._num_local_replicas
-            reduced = strategy.extended.batch_all_reduce(reduce_op, list(per_replica))
-            return reduced if count == 1 else [Mirrored([identity(t) for _ in range(count)]) for t in reduced]
+            return _one_per_replica(strategy, strategy.extended.batch_all_reduce(reduce_op, list(per_replica)))
 
         reduced = self.merge_call(reduce_all, args=tuple(flat))
         return nest.pack_sequence_as(value, list(reduced))
@@ -70,12 +67,18 @@ class ReplicaContext:
         flat = nest.flatten(value)
 
         def gather_all(strategy, *per_replica):
-            return [strategy.extended._gather(v, axis) for v in per_replica]
+            return _one_per_replica(strategy, [strategy.extended._gather(v, axis) for v in per_replica])
 
         return nest.pack_sequence_as(value, list(self.merge_call(gather_all, args=tuple(flat))))
 
     def __repr__(self):
         return f"<{type(self).__name__} replica {self._replica_id} of {self.num_replicas_in_sync}>"
+
+
+def _one_per_replica(strategy, tensors):
+    """A cross-replica result as TensorFlow hands it back: each local replica its own tensor."""
+    count = strategy.extended._num_local_replicas
+    return tensors if count == 1 else [Mirrored([identity(t) for _ in range(count)]) for t in tensors]
 
 
 class DefaultReplicaContext(ReplicaContext):
