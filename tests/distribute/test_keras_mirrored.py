@@ -1,6 +1,7 @@
 """Keras fit/evaluate/predict under MirroredStrategy on two logical CPUs, and the custom-loop guide's
 step: TensorFlow 2.21's recorded numbers, and the same weights as one replica on the global batch."""
 import numpy as np
+import pytest
 
 import eagerflow as tf
 from eagerflow import keras
@@ -43,9 +44,11 @@ def test_fit_evaluate_predict_match_tensorflow(two_cpus):
     np.testing.assert_allclose(model.predict(X[:4], verbose=0), TF_PREDICT, rtol=1e-6, atol=1e-7)
 
 
-def test_custom_loop_in_two_replica_threads_matches_one_replica_on_the_global_batch(two_cpus):
+@pytest.mark.parametrize("traced", [False, True], ids=["eager", "tf.function"])
+def test_custom_loop_in_two_replica_threads_matches_one_replica_on_the_global_batch(two_cpus, traced):
     """TensorFlow's custom-loop guide: per-example losses averaged over the GLOBAL batch, gradients
-    applied in the replica (summed over the replicas by the optimizer)."""
+    applied in the replica (summed over the replicas by the optimizer); the distributed step run as
+    it is, or traced by tf.function (the replicas take turns recording into one graph)."""
     strategy, global_batch = two_cpus, 8
 
     def train(strategy_or_none):
@@ -69,9 +72,14 @@ def test_custom_loop_in_two_replica_threads_matches_one_replica_on_the_global_ba
             with strategy_or_none.scope():
                 model = _model()
                 optimizer = keras.optimizers.SGD(0.1)
-            for x, y in strategy_or_none.experimental_distribute_dataset(dataset):
+            def distributed_step(x, y):
                 per_replica = strategy_or_none.run(step, args=(x, y))
-                losses.append(float(strategy_or_none.reduce("SUM", per_replica, axis=None)))
+                return strategy_or_none.reduce("SUM", per_replica, axis=None)
+
+            if traced:
+                distributed_step = tf.function(distributed_step)
+            for x, y in strategy_or_none.experimental_distribute_dataset(dataset):
+                losses.append(float(distributed_step(x, y)))
         return model.get_weights(), losses, int(optimizer.iterations.numpy())
 
     alone, distributed = train(None), train(strategy)

@@ -190,3 +190,19 @@ def test_one_input_pipeline_per_replica(two_cpus):
                                          experimental_fetch_to_device=False)
     batches = [_lists(s.experimental_local_results(b)) for b in s.distribute_datasets_from_function(dataset_fn, options)]
     assert seen == [(2, 0, 2), (2, 1, 2)] and batches == [[[0], [1]], [[2], [3]]]
+
+
+def test_a_traced_step_takes_and_returns_per_replica_values_with_one_trace(two_cpus):
+    s = two_cpus
+
+    @tf.function
+    def step(x):
+        return s.run(lambda v: tf.distribute.get_replica_context().all_reduce("SUM", v * 2.0), args=(x,))
+
+    dataset = tf.data.Dataset.range(12).map(lambda v: tf.cast(v, tf.float32)).batch(4)
+    results = [_lists(s.experimental_local_results(step(batch))) for batch in s.experimental_distribute_dataset(dataset)]
+    assert results == [[[4.0, 8.0]] * 2, [[20.0, 24.0]] * 2, [[36.0, 40.0]] * 2]
+    assert step.experimental_get_tracing_count() == 1
+    assert repr(next(iter(s.experimental_distribute_dataset(dataset)))._type_spec) == \
+        "PerReplicaSpec([TensorSpec(shape=(2,), dtype=tf.float32, name=None), " \
+        "TensorSpec(shape=(2,), dtype=tf.float32, name=None)])"

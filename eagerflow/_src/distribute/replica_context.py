@@ -1,7 +1,8 @@
 """`tf.distribute.ReplicaContext` and `Strategy.run`'s replicas.
 
 One local replica runs in the calling thread (so a tf.function being traced records its collectives
-in its graph). Several run in one thread each, as TensorFlow's MirroredStrategy does, and meet at
+in its graph). Several run in one thread each, as TensorFlow's MirroredStrategy does (inside a
+tf.function being traced they take turns recording into its graph), and meet at
 `merge_call`: every replica hands over its arguments, the last to arrive runs the merge function once
 in the cross-replica context with the arguments as PerReplica values, and each replica gets its part
 of the result. A replica that fails breaks the meeting, so the others raise instead of waiting.
@@ -99,6 +100,9 @@ class _Meeting:
         self._finished = 0
         self._result = None
         self._broken = None
+        # While a tf.function is traced the replicas take turns (one records into the graph at a time):
+        # a replica holds the baton while it runs and hands it on when it waits to merge or returns.
+        self.baton = None
 
     def merge(self, index, merge_fn, args, kwargs, strategy):
         with self._condition:
@@ -107,12 +111,18 @@ class _Meeting:
             self._arrived[index] = (merge_fn, args, kwargs)
             if len(self._arrived) == self._count:
                 self._run_merge(strategy)
-            else:
-                self._check_stragglers()
-                while self._generation == generation and self._broken is None:
-                    self._condition.wait()
-                self._raise_if_broken()
-            return select_replica(index, self._result)
+                return select_replica(index, self._result)
+            self._check_stragglers()
+            if self.baton is not None:
+                self.baton.release()  # let the next replica trace up to its merge_call
+            while self._generation == generation and self._broken is None:
+                self._condition.wait()
+            broken, result = self._broken, select_replica(index, self._result)
+        if self.baton is not None:
+            self.baton.acquire()
+        if broken is not None:
+            raise RuntimeError(f"Another replica failed: {broken!r}") from broken
+        return result
 
     def _run_merge(self, strategy):
         ordered = [self._arrived[i] for i in range(self._count)]
@@ -159,14 +169,17 @@ def call_for_each_replica(strategy, fn, args, kwargs):
     if count == 1:
         with _context.replica_state(ReplicaContext(strategy, first_id)):
             return fn(*select_replica(0, tuple(args)), **select_replica(0, dict(kwargs)))
-    if _core_state.graph is not None:
-        raise NotImplementedError(f"Strategy.run with {count} replicas in one process runs them in threads, which "
-                                  "a tf.function being traced cannot do: call it outside tf.function.")
     meeting = _Meeting(count)
     results, errors = [None] * count, []
+    graph, created = _core_state.graph, _core_state.created_variables
+    if graph is not None:
+        meeting.baton = threading.Lock()
 
     def replica(index):
         context = ReplicaContext(strategy, first_id + index, meeting, index)
+        if meeting.baton is not None:
+            meeting.baton.acquire()
+            _core_state.graph, _core_state.created_variables = graph, created  # record into the caller's trace
         try:
             with _context.replica_state(context):
                 results[index] = fn(*select_replica(index, tuple(args)), **select_replica(index, dict(kwargs)))
@@ -175,6 +188,8 @@ def call_for_each_replica(strategy, fn, args, kwargs):
             meeting.break_with(error)
         finally:
             meeting.finished()
+            if meeting.baton is not None:
+                meeting.baton.release()
 
     threads = [threading.Thread(target=replica, args=(i,), name=f"replica_{i}", daemon=True) for i in range(count)]
     for t in threads:

@@ -4,6 +4,8 @@ replicas' results into one structure, `select_replica` one replica's part out of
 from __future__ import annotations
 
 from ..core import nest
+from ..core.tensor import TensorSpec
+from .values_spec import PerReplicaSpec
 
 
 class DistributedValues:
@@ -24,7 +26,27 @@ class DistributedValues:
 
 
 class PerReplica(DistributedValues):
-    """Values that may differ between replicas (what `Strategy.run` returns with several)."""
+    """Values that may differ between replicas (what `Strategy.run` returns with several). A
+    composite of its tensors: tf.function takes and returns it (values_spec.py)."""
+
+    def __tf_flatten__(self):
+        return list(self._values)
+
+    def __tf_unflatten__(self, components):
+        return PerReplica(components)
+
+    @property
+    def _type_spec(self):
+        return PerReplicaSpec([TensorSpec(v.shape, v.dtype) for v in self._tensor_values()])
+
+    def _composite_key(self, tensors):
+        tensors.extend(self._tensor_values())
+        return self._type_spec._composite_key(None)
+
+    def _tensor_values(self):
+        if not all(hasattr(v, "dtype") and hasattr(v, "shape") for v in self._values):
+            raise TypeError(f"A PerReplica passed to or returned from a tf.function must hold tensors; got {self!r}")
+        return self._values
 
 
 class Mirrored(DistributedValues):
