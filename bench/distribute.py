@@ -54,8 +54,8 @@ def main(argv=None):
     print(f"fit, CNN, global batch 256: 1 process {one['samples_per_s']:.0f} samples/s, {args.processes} processes "
           f"{many['samples_per_s']:.0f} samples/s: {many['samples_per_s'] / one['samples_per_s']:.2f}x (target 1.6x)")
     bandwidth = _run(args.processes, "allreduce", args.megabytes)
-    print(f"all-reduce of {args.megabytes} MB over {args.processes} processes: strategy {bandwidth['strategy_gb_s']:.2f} "
-          f"GB/s, mpi4py Allreduce {bandwidth['mpi4py_gb_s']:.2f} GB/s: "
+    print(f"all-reduce of {args.megabytes} MB over {args.processes} processes: "
+          f"strategy {bandwidth['strategy_gb_s']:.2f} GB/s, mpi4py Allreduce {bandwidth['mpi4py_gb_s']:.2f} GB/s: "
           f"{100 * bandwidth['strategy_gb_s'] / bandwidth['mpi4py_gb_s']:.0f}% (target 90%)")
 
 

@@ -175,7 +175,8 @@ def test_values_from_function_all_gather_and_iterators(two_cpus):
     with pytest.raises(tf.errors.OutOfRangeError):
         iterator.get_next()
     optional = iter(s.experimental_distribute_dataset(tf.data.Dataset.range(4).batch(4))).get_next_as_optional()
-    assert optional.has_value().numpy() and _lists(s.experimental_local_results(optional.get_value())) == [[0, 1], [2, 3]]
+    assert optional.has_value().numpy()
+    assert _lists(s.experimental_local_results(optional.get_value())) == [[0, 1], [2, 3]]
     assert not iterator.get_next_as_optional().has_value().numpy()
 
 
@@ -188,7 +189,8 @@ def test_one_input_pipeline_per_replica(two_cpus):
 
     options = tf.distribute.InputOptions(experimental_replication_mode=tf.distribute.InputReplicationMode.PER_REPLICA,
                                          experimental_fetch_to_device=False)
-    batches = [_lists(s.experimental_local_results(b)) for b in s.distribute_datasets_from_function(dataset_fn, options)]
+    batches = [_lists(s.experimental_local_results(b))
+               for b in s.distribute_datasets_from_function(dataset_fn, options)]
     assert seen == [(2, 0, 2), (2, 1, 2)] and batches == [[[0], [1]], [[2], [3]]]
 
 
@@ -200,7 +202,8 @@ def test_a_traced_step_takes_and_returns_per_replica_values_with_one_trace(two_c
         return s.run(lambda v: tf.distribute.get_replica_context().all_reduce("SUM", v * 2.0), args=(x,))
 
     dataset = tf.data.Dataset.range(12).map(lambda v: tf.cast(v, tf.float32)).batch(4)
-    results = [_lists(s.experimental_local_results(step(batch))) for batch in s.experimental_distribute_dataset(dataset)]
+    results = [_lists(s.experimental_local_results(step(batch)))
+               for batch in s.experimental_distribute_dataset(dataset)]
     assert results == [[[4.0, 8.0]] * 2, [[20.0, 24.0]] * 2, [[36.0, 40.0]] * 2]
     assert step.experimental_get_tracing_count() == 1
     assert repr(next(iter(s.experimental_distribute_dataset(dataset)))._type_spec) == \

@@ -181,8 +181,8 @@ class DistributedDataset:
         mode = getattr(options, "experimental_replication_mode", InputReplicationMode.PER_WORKER)
         if mode is InputReplicationMode.PER_REPLICA:  # one pipeline per replica, stepped together
             first = ext._worker_index * local
-            datasets = [dataset_fn(InputContext(strategy.num_replicas_in_sync, first + i, strategy.num_replicas_in_sync))
-                        for i in range(local)]
+            total = strategy.num_replicas_in_sync
+            datasets = [dataset_fn(InputContext(total, first + i, total)) for i in range(local)]
             return cls(strategy, lambda: (list(group) for group in zip(*datasets)),
                        getattr(datasets[0], "element_spec", None))
         context = InputContext(ext._num_workers, ext._worker_index, strategy.num_replicas_in_sync)

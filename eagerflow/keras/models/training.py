@@ -250,7 +250,8 @@ class Trainer(Compiling):
         outputs, step = [], 0
         for data in batches:
             with plan.scope():
-                output = nest.map_structure(lambda t: t.numpy(), plan.run_step(predict_fn, data), expand_composites=True)
+                output = nest.map_structure(lambda t: t.numpy(), plan.run_step(predict_fn, data),
+                                            expand_composites=True)
             outputs.append(plan.global_outputs(output))
             step += 1
             if verbose == 1:
