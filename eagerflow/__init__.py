@@ -139,6 +139,7 @@ _LAZY = {
     "batch_to_space": ("._src.ops.array.space_batch", "batch_to_space"),
     "required_space_to_batch_paddings": ("._src.ops.array.space_batch", "required_space_to_batch_paddings"),
     "parallel_stack": ("._src.ops.array.parallel_stack", "parallel_stack"),
+    "distribute": (".distribute", None),
 }
 
 

@@ -54,6 +54,7 @@ FLOORS = [
     ("autograph",),
     ("data",),
     ("formats",),
+    ("distribute",),
     ("keras", "saved_model", "train", "summary"),
     ("onnx", "serving"),
     ("api", "eagerflow"),

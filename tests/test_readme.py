@@ -33,7 +33,8 @@ NEEDS = {"onnx": r"\beagerflow\.onnx\b",
          "viz": r"\.render\([^)]*\.(svg|png|pdf)\b",
          "bfloat16": r"\bbfloat16\b",
          "fast": r"^\s*(import|from)\s+scipy\b",
-         "tensorboard": r"^\s*(import|from)\s+tensorboard\b"}
+         "tensorboard": r"^\s*(import|from)\s+tensorboard\b",
+         "distribute": r"\bMultiWorkerMirroredStrategy\b"}
 
 
 def _code_without_comments(source: str) -> str:

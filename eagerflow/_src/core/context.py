@@ -23,11 +23,24 @@ class _ThreadState(threading.local):
         # While a tf.function traces, the Variables created by its Python code (a trace may create
         # variables on its first run only); None otherwise.
         self.created_variables = None
+        # Called with each Variable made in this thread (a tf.distribute scope broadcasts its initial
+        # value from the chief so every worker starts alike); innermost scope last.
+        self.variable_hooks = []
         # While a gradient rule runs: for each input of the op, whether its gradient is needed.
         self.grad_needs = None
 
 
 state = _ThreadState()
+
+
+def _no_distribution():
+    return 1, False
+
+
+# tf.distribute's answer to "how many replicas share this step, and is this the cross-replica
+# context?": (num_replicas_in_sync, in_cross_replica_context). distribute/context.py installs its own
+# when it loads; tf.nn.compute_average_loss and scale_regularization_loss ask it.
+replica_info = _no_distribution
 
 _run_functions_eagerly = False
 

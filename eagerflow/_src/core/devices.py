@@ -15,6 +15,18 @@ _PHYSICAL = (PhysicalDevice("/physical_device:CPU:0", "CPU"),)
 _LOGICAL = (LogicalDevice("/device:CPU:0", "CPU"),)
 
 
+class LogicalDeviceConfiguration(collections.namedtuple(
+        "LogicalDeviceConfiguration", ["memory_limit", "experimental_priority", "experimental_device_ordinal"])):
+    """One logical device a physical one is split into (`tf.config.LogicalDeviceConfiguration`)."""
+
+    def __new__(cls, memory_limit=None, experimental_priority=None, experimental_device_ordinal=None):
+        return super().__new__(cls, memory_limit, experimental_priority, experimental_device_ordinal)
+
+
+# The CPU's split into logical devices (`set_logical_device_configuration`); None: one device.
+_cpu_split = {"configurations": None}
+
+
 def parse_device_spec(spec: str) -> dict:
     """The fields of a device string ("/job:w/replica:0/task:0/device:GPU:1", "/cpu:0", "gpu"),
     with TensorFlow's ValueError for a part it does not know."""
@@ -69,8 +81,30 @@ def list_physical_devices(device_type=None):
 
 
 def list_logical_devices(device_type=None):
-    """`tf.config.list_logical_devices`: the one CPU as a LogicalDevice."""
-    return _matching(_LOGICAL, device_type)
+    """`tf.config.list_logical_devices`: the CPU as one LogicalDevice, or as the N that
+    `set_logical_device_configuration` split it into (MirroredStrategy runs one replica on each)."""
+    configurations = _cpu_split["configurations"]
+    devices = _LOGICAL if not configurations else tuple(
+        LogicalDevice(f"/device:CPU:{i}", "CPU") for i in range(len(configurations)))
+    return _matching(devices, device_type)
+
+
+def set_logical_device_configuration(device, logical_devices):
+    """`tf.config.set_logical_device_configuration`: split the CPU into `len(logical_devices)` logical
+    devices. They share the one CPU; what they change is how many replicas MirroredStrategy runs."""
+    _known([device])
+    configurations = list(logical_devices) if logical_devices is not None else None
+    for c in configurations or []:
+        if not isinstance(c, LogicalDeviceConfiguration):
+            raise ValueError(f"Expected LogicalDeviceConfiguration, got {type(c).__name__}")
+    _cpu_split["configurations"] = configurations or None
+
+
+def get_logical_device_configuration(device):
+    """`tf.config.get_logical_device_configuration`: the split set for the CPU, or None."""
+    _known([device])
+    configurations = _cpu_split["configurations"]
+    return None if configurations is None else list(configurations)
 
 
 def get_visible_devices(device_type=None):

@@ -68,6 +68,8 @@ class Variable(SparseUpdates, TensorOperators):
             initialize_in_graph(self, pending)
         if state.created_variables is not None:
             state.created_variables.append(self)
+        for hook in state.variable_hooks:
+            hook(self)
 
     # The value: `_held` is the NumPy array (None before a pending initialisation), or the XLA array
     # a compiled function assigned (core/tensor.py's DeviceValue), made NumPy here on first read.

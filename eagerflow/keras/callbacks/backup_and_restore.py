@@ -34,14 +34,18 @@ class BackupAndRestore(Callback):
         self._current_epoch = 0
         if not backup_dir:
             raise ValueError("Empty `backup_dir` argument passed")
-        self.backup_dir = str(backup_dir)
+        self.write_backups_to(str(backup_dir))
+        if save_freq != "epoch" and not isinstance(save_freq, int):
+            raise ValueError(f"Invalid value for argument `save_freq`. Received: save_freq={save_freq}. Expected "
+                             f"either 'epoch' or an integer value.")
+
+    def write_backups_to(self, backup_dir):
+        """Where the backups are read and written (multi-worker training moves a non-chief's writes)."""
+        self.backup_dir = backup_dir
         self._weights_path = os.path.join(self.backup_dir, "latest.weights.h5")
         self._optimizer_path = os.path.join(self.backup_dir, "latest.optimizer.npz")
         self._training_metadata_path = os.path.join(self.backup_dir, "training_metadata.json")
         self._backups = (self._weights_path, self._optimizer_path, self._training_metadata_path)
-        if save_freq != "epoch" and not isinstance(save_freq, int):
-            raise ValueError(f"Invalid value for argument `save_freq`. Received: save_freq={save_freq}. Expected "
-                             f"either 'epoch' or an integer value.")
 
     @property
     def _wants_batch_logs(self):

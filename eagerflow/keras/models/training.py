@@ -13,11 +13,14 @@ import numpy as np
 from ..._src.autodiff.tape import GradientTape
 from ..._src.core import nest
 from ..._src.core.convert import convert_to_tensor
+from ..._src.distribute.keras_support import TrainingPlan, model_strategy, scale_loss_for_replicas
 from ..._src.trace.function import function
 from .. import callbacks as _callbacks
 from .. import saving as _saving
+from ..callbacks.worker_files import WorkerFiles
 from ..layers.base import BUILD_LOCK
 from ..progbar import Progbar
+from . import jit_all_reduce_step
 from .compiling import Compiling
 from .data import (ArrayBatches, check_class_weight, class_weight_to_sample_weights, conform_inputs, is_dataset,
                    make_batches)
@@ -58,6 +61,7 @@ class Trainer(Compiling):
         self._outputs_pending = False
         self._step_functions = {}
         self._initial_epoch = None  # the epoch a restored backup resumes at (BackupAndRestore)
+        self._distribute_strategy = model_strategy()  # the tf.distribute strategy it was made under, if any
 
     # --- compile ---
     def train_step(self, data):
@@ -65,7 +69,7 @@ class Trainer(Compiling):
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self._compute_loss(x, y, y_pred, sample_weight, training=True)
-            scaled_loss = self.optimizer.scale_loss(loss)  # the loss itself unless loss scaling is on
+            scaled_loss = self.optimizer.scale_loss(scale_loss_for_replicas(loss))  # see optimizer.scale_loss
         variables = self.trainable_variables
         grads = tape.gradient(scaled_loss, variables)
         self.optimizer.apply_gradients(zip(grads, variables))
@@ -111,6 +115,8 @@ class Trainer(Compiling):
                     step = getattr(self, f"{kind}_step")
                     fn = step if getattr(self, "run_eagerly", False) else function(
                         step, reduce_retracing=True, jit_compile=True if self.jit_compile else None)
+                    if kind == "train" and jit_all_reduce_step.wanted(self):  # XLA on several workers
+                        fn = jit_all_reduce_step.split_train_step(self)
                     self._step_functions[kind] = fn
         return fn
 
@@ -118,6 +124,15 @@ class Trainer(Compiling):
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_split=0.0,
             validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,
             steps_per_epoch=None, validation_steps=None, validation_batch_size=None, validation_freq=1):
+        plan = TrainingPlan(self)  # the tf.distribute strategy's part: this worker's batches, synced logs
+        with plan.scope():
+            return self._fit(plan, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data,
+                             shuffle, class_weight, sample_weight, initial_epoch, steps_per_epoch, validation_steps,
+                             validation_batch_size, validation_freq)
+
+    def _fit(self, plan, x, y, batch_size, epochs, verbose, callbacks, validation_split, validation_data, shuffle,
+             class_weight, sample_weight, initial_epoch, steps_per_epoch, validation_steps, validation_batch_size,
+             validation_freq):
         self._assert_compiled()
         verbose = 1 if verbose == "auto" else int(verbose)
         train = make_batches(conform_inputs(self, x), y, sample_weight, batch_size, shuffle, class_weight)
@@ -131,20 +146,23 @@ class Trainer(Compiling):
                 raise ValueError("`validation_split` is only supported for Tensors or NumPy arrays, found following "
                                  f"types in the input: {[type(x)]}")
             train, val = train.split(validation_split)
+        train, val = plan.local_batches(train), val if val is None else plan.local_batches(val)
         steps = steps_per_epoch or train.steps
         history = _callbacks.History()
         cbs = list(callbacks or []) + [history]  # Keras' order: the user's, History, then the progress output
         if not any(isinstance(cb, _callbacks.ProgbarLogger) for cb in cbs):
             cbs.append(_callbacks.ProgbarLogger())
-        params = {"verbose": verbose, "epochs": epochs, "steps": steps}
+        params = {"verbose": plan.shown_verbosity(verbose), "epochs": epochs, "steps": steps}
         for cb in cbs:
             cb.set_model(self)
             cb.set_params(params)
         batch_logs_wanted = verbose == 1 or any(cb._wants_batch_logs for cb in cbs)
         train_fn = self._step_function("train")
         self.stop_training = False
+        files = WorkerFiles(cbs, plan.strategy)  # multi-worker: only the chief's files remain
         for cb in cbs:
             cb.on_train_begin()
+        files.after_restore(cbs)
         epoch_logs = {}
         initial_epoch = getattr(self, "_initial_epoch", None) or initial_epoch  # set by BackupAndRestore, as Keras
         for epoch in range(initial_epoch, epochs):
@@ -158,10 +176,10 @@ class Trainer(Compiling):
                 if batch_logs_wanted:
                     for cb in cbs:
                         cb.on_train_batch_begin(step)
-                logs = train_fn(data)
+                logs = plan.run_step(train_fn, data)
                 step += 1
                 if batch_logs_wanted:
-                    float_logs = _float_logs(logs)
+                    float_logs = plan.mean_logs(_float_logs(logs))
                     for cb in cbs:
                         cb.on_train_batch_end(step - 1, float_logs)
                 if steps_per_epoch and step >= steps_per_epoch or self.stop_training:
@@ -171,9 +189,9 @@ class Trainer(Compiling):
                                  "input pipeline that resulted in an empty dataset. Otherwise, please use "
                                  "`Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` "
                                  "for more information of where went wrong, or file a issue/bug to `keras`.")
-            epoch_logs = _float_logs(logs)
+            epoch_logs = plan.mean_logs(_float_logs(logs))
             if val is not None and (epoch + 1) % validation_freq == 0:
-                val_logs = self._run_evaluation(val, 0, validation_steps)
+                val_logs = self._run_evaluation(val, 0, validation_steps, plan)
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
                 epoch_logs = dict(sorted(epoch_logs.items()))
             self._steps_in_epoch = step
@@ -183,27 +201,29 @@ class Trainer(Compiling):
                 break
         for cb in cbs:
             cb.on_train_end(epoch_logs)
+        files.restore()
         self.history = history
         return history
 
     # --- evaluate / predict ---
-    def _run_evaluation(self, batches, verbose, steps=None):
+    def _run_evaluation(self, batches, verbose, steps=None, plan=None):
+        plan = plan or TrainingPlan(self)
         test_fn = self._step_function("test")
         self.reset_metrics()
-        bar = Progbar(steps or batches.steps, verbose)
+        bar = Progbar(steps or batches.steps, plan.shown_verbosity(verbose))  # the chief's only
         logs, step = None, 0
         for data in batches:
             if not step and getattr(test_fn, "python_function", None) is not None:
                 self._build_before_tracing(data, with_optimizer=False)
-            logs = test_fn(data)
+            logs = plan.run_step(test_fn, data)
             step += 1
             if verbose == 1:
-                bar.update(step, _float_logs(logs).items())
+                bar.update(step, plan.mean_logs(_float_logs(logs)).items())
             if steps and step >= steps:
                 break
         if logs is None:
             raise ValueError("Expected at least one batch of data to evaluate on; the data is empty.")
-        result = _float_logs(logs)
+        result = plan.mean_logs(_float_logs(logs))
         bar.update(step, result.items(), finalize=True)
         return result
 
@@ -211,8 +231,10 @@ class Trainer(Compiling):
                  callbacks=None, return_dict=False):
         self._assert_compiled()
         verbose = 1 if verbose == "auto" else int(verbose)
-        logs = self._run_evaluation(make_batches(conform_inputs(self, x), y, sample_weight, batch_size), verbose,
-                                    steps)
+        plan = TrainingPlan(self)
+        with plan.scope():
+            logs = self._run_evaluation(plan.local_batches(make_batches(conform_inputs(self, x), y, sample_weight,
+                                                                        batch_size)), verbose, steps, plan)
         if return_dict:
             return logs
         return self._logs_as_list(logs)
@@ -222,10 +244,15 @@ class Trainer(Compiling):
         batches = make_batches(conform_inputs(self, x), batch_size=batch_size) if not is_dataset(x) \
             else make_batches(x)
         predict_fn = self._step_function("predict")
-        bar = Progbar(steps or batches.steps, verbose)
+        plan = TrainingPlan(self)
+        batches = plan.local_batches(batches)
+        bar = Progbar(steps or batches.steps, plan.shown_verbosity(verbose))
         outputs, step = [], 0
         for data in batches:
-            outputs.append(nest.map_structure(lambda t: t.numpy(), predict_fn(data), expand_composites=True))
+            with plan.scope():
+                output = nest.map_structure(lambda t: t.numpy(), plan.run_step(predict_fn, data),
+                                            expand_composites=True)
+            outputs.append(plan.global_outputs(output))
             step += 1
             if verbose == 1:
                 bar.update(step)

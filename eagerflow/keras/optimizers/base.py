@@ -11,6 +11,7 @@ import numpy as np
 
 from ..._src.core import dtypes as _dt
 from ..._src.core.convert import convert_to_tensor
+from ..._src.distribute.keras_support import apply_summed_over_replicas, update_needs_all_reduce
 from ..._src.ops.math import elementwise as _math
 from ..._src.ops.math import reduce as _reduce
 from ..naming import to_snake_case, unique_name
@@ -106,6 +107,8 @@ class Optimizer:
         return self.apply([g for g, _ in pairs], [v for _, v in pairs])
 
     def apply(self, grads, trainable_variables=None):
+        if update_needs_all_reduce():  # in a replica of a tf.distribute strategy: sum, then update once
+            return apply_summed_over_replicas(self.apply, list(grads), list(trainable_variables))
         pairs = [(g, v) for g, v in zip(grads, trainable_variables) if g is not None]
         if not self.built:
             self.build(trainable_variables)

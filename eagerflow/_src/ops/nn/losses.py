@@ -10,6 +10,7 @@ import math as _pymath
 
 import numpy as np
 
+from ...core import context as _context
 from ...core import dtypes as _dt
 from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
@@ -349,8 +350,9 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
         loss = _math.cast(loss, _dt.float64)
     if sample_weight is not None:
         loss = loss * as_tensor(sample_weight, loss.dtype)
-    if global_batch_size is None:
-        batch = _array.shape(loss)[0]
+    replicas = _replicas_in_replica_context("compute_average_loss")
+    if global_batch_size is None:  # under tf.distribute: this replica's batch times the replicas
+        batch = _array.shape(loss)[0] * replicas
     else:
         batch = as_tensor(global_batch_size)
         value = static_value(batch)
@@ -363,6 +365,17 @@ def compute_average_loss(per_example_loss, sample_weight=None, global_batch_size
 
 def scale_regularization_loss(regularization_loss):
     """`tf.nn.scale_regularization_loss`: the sum of the losses (a list is stacked) divided by the
-    number of replicas (one)."""
+    number of replicas in sync (tf.distribute's; one without a strategy)."""
+    replicas = _replicas_in_replica_context("scale_regularization_loss")
     loss = as_tensor(regularization_loss)
-    return _reduce.reduce_sum(loss) / _c(1, loss)
+    return _reduce.reduce_sum(loss) / _c(replicas, loss)
+
+
+def _replicas_in_replica_context(caller):
+    """num_replicas_in_sync for a loss that averages over every replica's examples; TensorFlow's
+    RuntimeError when called in a strategy's cross-replica context."""
+    replicas, cross_replica = _context.replica_info()
+    if cross_replica:
+        raise RuntimeError(f"You are calling `{caller}` in cross replica context, while it was expected to be called "
+                           "in replica context.")
+    return replicas

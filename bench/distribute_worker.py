@@ -1,0 +1,61 @@
+"""The program `python -m bench.distribute` runs under mpiexec: `fit STEPS` or `allreduce MEGABYTES`.
+The chief prints one JSON line with its measurement."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import numpy as np
+
+
+def fit(steps):
+    import eagerflow as tf
+    from eagerflow import keras
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    batch = 256
+    rng = np.random.default_rng(0)
+    x = rng.random((batch * (steps + 3), 28, 28, 1), dtype=np.float32)
+    y = rng.integers(0, 10, len(x))
+    with strategy.scope():
+        model = keras.Sequential([keras.Input((28, 28, 1)), keras.layers.Conv2D(32, 3, activation="relu"),
+                                  keras.layers.MaxPooling2D(), keras.layers.Conv2D(64, 3, activation="relu"),
+                                  keras.layers.MaxPooling2D(), keras.layers.Flatten(), keras.layers.Dense(10)])
+        model.compile(optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    model.fit(x[:batch * 3], y[:batch * 3], batch_size=batch, epochs=1, verbose=0, shuffle=False)  # traces, warms up
+    start = time.perf_counter()
+    model.fit(x[batch * 3:], y[batch * 3:], batch_size=batch, epochs=1, verbose=0, shuffle=False)
+    seconds = time.perf_counter() - start
+    return strategy, {"samples_per_s": batch * steps / seconds}
+
+
+def allreduce(megabytes, repeats=5):
+    import eagerflow as tf
+    from mpi4py import MPI
+    strategy = tf.distribute.MultiWorkerMirroredStrategy()
+    comm = MPI.COMM_WORLD
+    values = np.ones(megabytes * 1024 * 1024 // 4, np.float32)
+    tensor = tf.constant(values)
+    ext = strategy.extended
+
+    def best(call):
+        times = []
+        for _ in range(repeats):
+            comm.Barrier()
+            start = time.perf_counter()
+            call()
+            times.append(time.perf_counter() - start)
+        return min(times)
+
+    buffer = values.copy()
+    direct = best(lambda: comm.Allreduce(MPI.IN_PLACE, buffer, op=MPI.SUM))
+    through_strategy = best(lambda: ext.batch_all_reduce("SUM", [tensor]))
+    size_gb = values.nbytes / 1e9
+    return strategy, {"mpi4py_gb_s": size_gb / direct, "strategy_gb_s": size_gb / through_strategy}
+
+
+if __name__ == "__main__":
+    kind, amount = sys.argv[1], int(sys.argv[2])
+    strategy, result = (fit if kind == "fit" else allreduce)(amount)
+    if strategy.extended.should_checkpoint:
+        print(json.dumps(result), flush=True)

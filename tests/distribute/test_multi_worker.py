@@ -1,0 +1,197 @@
+"""MultiWorkerMirroredStrategy across processes (mpiexec -n 2 and -n 4): the collectives, dataset
+sharding, Keras fit matching one process on the global batch, the custom-loop guide, TF_CONFIG
+checks and a failing worker. Skipped, saying why, when MPI is not installed."""
+import json
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+
+from .launch import NEEDS_MPI, mpirun
+
+pytestmark = NEEDS_MPI
+
+
+def _weights(path):
+    data = np.load(path)
+    return [data[f"arr_{i}"] for i in range(len([k for k in data.files if k.startswith("arr_")]))], data
+
+
+@pytest.fixture(scope="module")
+def checks(tmp_path_factory):
+    out = tmp_path_factory.mktemp("checks")
+    for i in range(3):  # three record files for FILE sharding: worker 0 reads files 0 and 2, worker 1 file 1
+        with tf.io.TFRecordWriter(str(out / f"f{i}.tfrecord")) as writer:
+            for j in range(4):
+                writer.write(str(i * 4 + j).encode())
+    mpirun(2, "strategy_checks.py", out)
+    return [json.loads((out / f"rank{r}.json").read_text()) for r in range(2)]
+
+
+def test_cluster_replicas_and_chief(checks):
+    assert [c["num_replicas_in_sync"] for c in checks] == [2, 2]
+    assert [c["devices"] for c in checks] == [["/job:worker/replica:0/task:0/device:CPU:0"],
+                                              ["/job:worker/replica:0/task:1/device:CPU:0"]]
+    assert [c["should_checkpoint"] for c in checks] == [True, False]
+    assert [c["replica_id"] for c in checks] == [0, 1]
+
+
+def test_variables_take_the_chiefs_initial_value(checks):
+    assert [c["variable"] for c in checks] == [10.0, 10.0]
+
+
+def test_collectives(checks):
+    for c in checks:  # replica r contributes x * (r + 1), x = [1, 2]
+        assert c["all_reduce_sum"] == [3.0, 6.0] and c["all_reduce_mean"] == [1.5, 3.0]
+        # worker r holds [r] * (r + 1): [0] and [1, 1]
+        assert c["reduce_sum_axis0"] == 2.0 and c["reduce_mean_axis0"] == pytest.approx(2 / 3)
+        assert c["reduce_sum"] == [1.0, 2.0] and c["gather"] == [0.0, 1.0, 1.0]
+        assert c["traced"] == [[1.0, 2.0], [1.0, 2.0]]  # the all-reduce inside a tf.function, called twice
+
+
+def test_data_sharding_covers_every_element_once(checks):
+    for policy in ("data", "auto"):
+        assert checks[0][policy] == [[0, 1], [4, 5], [8, 9], [12, 13], [16, 17]]
+        assert sorted(sum(checks[0][policy] + checks[1][policy], [])) == list(range(20))
+    assert checks[0]["off"] == checks[1]["off"] == [[0, 1], [2, 3], [4, 5], [6, 7]]  # OFF: every worker, all of it
+    assert checks[0]["from_function"] == [[0, 2], [4, 6], [8, 10]] and checks[1]["from_function"][0] == [1, 3]
+
+
+def test_file_sharding_gives_each_worker_its_own_files(checks):
+    for policy in ("file", "file_auto"):
+        assert sum(checks[0][policy], []) == [0, 1, 2, 3, 8, 9, 10, 11]  # files 0 and 2
+        assert sum(checks[1][policy], []) == [4, 5, 6, 7]  # file 1
+    assert checks[0]["file_error"].startswith("Found an unshardable source dataset")
+
+
+@pytest.fixture(scope="module")
+def one_process(tmp_path_factory):
+    """One process training on the global batch: the reference for every multi-process run."""
+    results = {}
+    for model, data in (("mlp", "arrays"), ("cnn", "dataset")):
+        out = tmp_path_factory.mktemp(f"one_{model}")
+        mpirun(1, "fit_models.py", out, model, data, 32, 2, 0)
+        results[model, data] = _weights(out / "rank0.npz")
+    return results
+
+
+def _assert_same_training(out, processes, reference):
+    ref_weights, ref = reference
+    runs = [_weights(out / f"rank{r}.npz") for r in range(processes)]
+    for weights, data in runs:
+        for got, want in zip(weights, ref_weights):  # float32 sums in another order: within 1e-6
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+        history, ref_history = json.loads(str(data["history"])), json.loads(str(ref["history"]))
+        for name in ref_history:
+            np.testing.assert_allclose(history[name], ref_history[name], rtol=1e-5)
+        np.testing.assert_allclose(data["evaluation"], ref["evaluation"], rtol=1e-5)
+        np.testing.assert_allclose(data["prediction"], ref["prediction"], rtol=1e-5, atol=1e-6)
+    for weights, _ in runs[1:]:  # every worker holds exactly the chief's weights
+        for got, want in zip(weights, runs[0][0]):
+            np.testing.assert_array_equal(got, want)
+
+
+def test_two_workers_fit_the_mnist_mlp_like_one_process(tmp_path, one_process):
+    result = mpirun(2, "fit_models.py", tmp_path, "mlp", "arrays", 32, 2, 1)  # shuffled arrays, progress shown
+    _assert_same_training(tmp_path, 2, one_process["mlp", "arrays"])
+    assert result.stdout.count("Epoch 1/2") == 1  # the chief's progress line only
+
+
+def test_two_workers_fit_a_cnn_on_a_sharded_dataset_like_one_process(tmp_path, one_process):
+    mpirun(2, "fit_models.py", tmp_path, "cnn", "dataset", 32, 2, 0)
+    _assert_same_training(tmp_path, 2, one_process["cnn", "dataset"])
+
+
+def test_four_workers_on_two_cores(tmp_path, one_process):
+    mpirun(4, "fit_models.py", tmp_path, "mlp", "arrays", 32, 2, 0)
+    _assert_same_training(tmp_path, 4, one_process["mlp", "arrays"])
+
+
+def test_jit_compiled_steps_keep_xla_and_all_reduce_between_the_halves(tmp_path, one_process):
+    pytest.importorskip("jax", reason="jit_compile=True needs the xla extra (JAX)")
+    (tmp_path / "one").mkdir()
+    mpirun(1, "fit_models.py", tmp_path / "one", "mlp-jit", "arrays", 32, 2, 0)
+    mpirun(2, "fit_models.py", tmp_path, "mlp-jit", "arrays", 32, 2, 0)
+    _assert_same_training(tmp_path, 2, _weights(tmp_path / "one" / "rank0.npz"))
+
+
+def test_the_custom_loop_guide(tmp_path):
+    mpirun(2, "custom_loop.py", tmp_path)
+    (tmp_path / "one").mkdir()
+    mpirun(1, "custom_loop.py", tmp_path / "one")
+    ref_weights, ref = _weights(tmp_path / "one" / "rank0.npz")
+    for r in range(2):
+        weights, data = _weights(tmp_path / f"rank{r}.npz")
+        for got, want in zip(weights, ref_weights):
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(data["losses"], ref["losses"], rtol=1e-5)
+
+
+CHIEF = {"cluster": {"chief": ["host0:2222"], "worker": ["host1:2222"]}, "task": {"type": "chief", "index": 0}}
+WORKER = {"cluster": CHIEF["cluster"], "task": {"type": "worker", "index": 0}}
+
+
+def test_tf_config_that_matches_the_launch():
+    result = mpirun(2, "cluster_info.py", per_rank_env=[{"TF_CONFIG": json.dumps(CHIEF)},
+                                                        {"TF_CONFIG": json.dumps(WORKER)}])
+    seen = sorted((json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")), key=json.dumps)
+    assert seen == sorted([
+        {"task": ["chief", 0], "chief": True, "device": "/job:chief/replica:0/task:0/device:CPU:0", "replicas": 2},
+        {"task": ["worker", 0], "chief": False, "device": "/job:worker/replica:0/task:0/device:CPU:0",
+         "replicas": 2}], key=json.dumps)
+
+
+def test_tf_config_that_disagrees_with_mpi_is_an_error_before_training():
+    swapped = mpirun(2, "cluster_info.py", per_rank_env=[{"TF_CONFIG": json.dumps(WORKER)},
+                                                         {"TF_CONFIG": json.dumps(CHIEF)}], check=False)
+    assert swapped.returncode != 0
+    assert "ValueError: TF_CONFIG says this process is task {'type': 'worker', 'index': 0} (rank 1 in the order " \
+           "chief, workers), but MPI started it as rank 0." in swapped.stderr
+    three = {"cluster": {"worker": ["a:1", "b:1", "c:1"]}, "task": {"type": "worker", "index": 0}}
+    wrong_size = mpirun(2, "cluster_info.py", per_rank_env=[{"TF_CONFIG": json.dumps(three)}] * 2, check=False)
+    assert wrong_size.returncode != 0
+    assert "TF_CONFIG describes a cluster of 3 training tasks (chief and workers), but MPI launched 2 processes" \
+        in wrong_size.stderr
+
+
+@pytest.mark.parametrize("how", ["exit", "hang"])
+def test_a_failing_worker_ends_the_job(how):
+    import time
+    start = time.monotonic()
+    result = mpirun(2, "worker_dies.py", how, check=False, timeout=120)
+    assert result.returncode != 0 and time.monotonic() - start < 60
+    assert "finished training" not in result.stdout
+    if how == "hang":
+        assert "An all-reduce did not complete within 5 s on worker 0 of 2" in result.stderr
+
+
+def _files(folder):
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
+def test_only_the_chief_writes_checkpoints_backups_and_logs(tmp_path):
+    mpirun(2, "callbacks_run.py", tmp_path, "full")
+    files = _files(tmp_path)
+    assert [f for f in files if "workertemp" in f] == []
+    assert [f for f in files if f.startswith("ckpt/")] == [f"ckpt/w-{e}.weights.h5" for e in range(1, 5)]
+    assert len([f for f in files if f.startswith("logs/train/events.out.tfevents")]) == 1
+    assert not (tmp_path / "backup").exists()  # a finished fit deletes its backup
+
+
+def test_a_restarted_job_resumes_from_the_backup_with_the_same_weights_everywhere(tmp_path):
+    (tmp_path / "full").mkdir()
+    (tmp_path / "restarted").mkdir()
+    mpirun(2, "callbacks_run.py", tmp_path / "full", "full")
+    failed = mpirun(2, "callbacks_run.py", tmp_path / "restarted", "interrupt", check=False)
+    assert failed.returncode != 0 and "RuntimeError: interrupted" in failed.stderr
+    assert sorted(p.name for p in (tmp_path / "restarted" / "backup").iterdir()) == \
+        ["latest.optimizer.npz", "latest.weights.h5", "training_metadata.json"]
+    mpirun(2, "callbacks_run.py", tmp_path / "restarted", "resume")
+    full = np.load(tmp_path / "full" / "result0.npz")
+    for r in range(2):
+        resumed = np.load(tmp_path / "restarted" / f"result{r}.npz")
+        for i in range(4):
+            np.testing.assert_array_equal(resumed[f"arr_{i}"], full[f"arr_{i}"])
+        full_losses = json.loads(str(full["history"]))["loss"]
+        assert json.loads(str(resumed["history"]))["loss"] == full_losses[2:]  # epochs 3 and 4 only
