@@ -132,10 +132,20 @@ CHIEF = {"cluster": {"chief": ["host0:2222"], "worker": ["host1:2222"]}, "task":
 WORKER = {"cluster": CHIEF["cluster"], "task": {"type": "worker", "index": 0}}
 
 
+def _json_objects(text):
+    """Every JSON object printed by the ranks: mpiexec may forward two ranks' lines joined on one line."""
+    decoder, found, at = json.JSONDecoder(), [], text.find("{")
+    while at != -1:
+        value, end = decoder.raw_decode(text, at)
+        found.append(value)
+        at = text.find("{", end)
+    return found
+
+
 def test_tf_config_that_matches_the_launch():
     result = mpirun(2, "cluster_info.py", per_rank_env=[{"TF_CONFIG": json.dumps(CHIEF)},
                                                         {"TF_CONFIG": json.dumps(WORKER)}])
-    seen = sorted((json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")), key=json.dumps)
+    seen = sorted(_json_objects(result.stdout), key=json.dumps)
     assert seen == sorted([
         {"task": ["chief", 0], "chief": True, "device": "/job:chief/replica:0/task:0/device:CPU:0", "replicas": 2},
         {"task": ["worker", 0], "chief": False, "device": "/job:worker/replica:0/task:0/device:CPU:0",
