@@ -156,16 +156,9 @@ class _Saver:
         return index
 
     def signature(self, key, cf):
-        """Inputs are named as TensorFlow names them: a TensorSpec's own name, else the flat
-        parameter name (`x`, `inputs_1`); outputs by `_signature_output_names`."""
+        """Inputs named by `signature_input_names`, outputs by `_signature_output_names`."""
         outputs = _signature_output_names(cf, key)
-        flat = [spec.name for spec in cf.flat_input_signature]
-        specs = [t for _, _, template in cf.traced_parameters for t in nest.flatten(template, expand_composites=True)
-                 if isinstance(t, TensorSpec)]
-        inputs = [spec.name or name for spec, name in zip(specs, flat)] if len(specs) == len(flat) else flat
-        if len(set(inputs)) != len(inputs):
-            inputs = flat
-        return {"key": key, "function": self.function(cf), "inputs": inputs, "outputs": outputs}
+        return {"key": key, "function": self.function(cf), "inputs": signature_input_names(cf), "outputs": outputs}
 
     # --- the object tree ---
     def node(self, value, path):
@@ -292,6 +285,16 @@ def _template(template, fn_name):
     raise ValueError(f"Cannot save function {fn_name!r}: it was traced with the Python argument {template!r}, "
                      f"which a SavedModel cannot store (tensors, numbers, strings, None, lists, tuples and "
                      f"dicts of them can be).")
+
+
+def signature_input_names(cf):
+    """A signature's input names, as TensorFlow names them: a TensorSpec's own name, else the flat
+    parameter name (`x`, `inputs_1`)."""
+    flat = [spec.name for spec in cf.flat_input_signature]
+    specs = [t for _, _, template in cf.traced_parameters for t in nest.flatten(template, expand_composites=True)
+             if isinstance(t, TensorSpec)]
+    inputs = [spec.name or name for spec, name in zip(specs, flat)] if len(specs) == len(flat) else flat
+    return inputs if len(set(inputs)) == len(inputs) else flat
 
 
 def _signature_output_names(cf, key):
