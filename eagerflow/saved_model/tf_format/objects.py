@@ -10,7 +10,7 @@ import inspect
 
 from ..._src.core.tensor import Tensor
 from ..._src.formats.graph_export.attr_values import ExportError, shape_proto
-from ..._src.formats.graph_export.datatypes import datatype
+from ..._src.formats.dtypes import datatype_number as datatype
 from ..._src.formats.graph_export.function_export import export_concrete_function
 from ..._src.state.module import Module
 from ..._src.state.variables import Variable

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..._src.core import dtypes as _dt
 from ..._src.core.tensor import TensorSpec
 from ..._src.formats.graph_export.attr_values import attr_value, shape_proto
-from ..._src.formats.graph_export.datatypes import datatype
+from ..._src.formats.dtypes import datatype_number as datatype
 from ..._src.formats.graph_export.function_def import FunctionBuilder
 from . import structured
 from .objects import user_object

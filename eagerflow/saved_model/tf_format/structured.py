@@ -6,7 +6,7 @@ import inspect
 
 from ..._src.core.tensor import Tensor, TensorSpec
 from ..._src.formats.graph_export.attr_values import ExportError, shape_proto
-from ..._src.formats.graph_export.datatypes import datatype
+from ..._src.formats.dtypes import datatype_number as datatype
 
 
 def spec_value(spec, name=None):

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...core import dtypes as _dt
 from ...core.shape import TensorShape
-from .datatypes import datatype
+from ..dtypes import datatype_number as datatype
 
 
 class ExportError(ValueError):

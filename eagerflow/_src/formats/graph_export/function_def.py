@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .attr_values import ExportError, shape_proto
-from .datatypes import datatype
+from ..dtypes import datatype_number as datatype
 
 _ARG_NAME = re.compile(r"[^a-z0-9_]")
 _NODE_NAME = re.compile(r"[^A-Za-z0-9_./-]")

@@ -22,7 +22,7 @@ def const(builder, base, array, dtype=None):
 
 
 def _datatype(dtype):
-    from .datatypes import datatype
+    from ..dtypes import datatype_number as datatype
     return datatype(dtype)
 
 

@@ -1,0 +1,244 @@
+"""TensorFlow's tensor bundle: the `PREFIX.index` + `PREFIX.data-00000-of-00001` pair that holds a checkpoint's
+or a SavedModel's variables.
+
+The index is a sorted table (sorted_table.py): key "" holds a `BundleHeaderProto` (shard count, endianness,
+version); every other key is a tensor's name with its `BundleEntryProto`: dtype, shape, which data shard, the
+offset and size of its bytes there, and their masked CRC-32C. A number tensor's bytes are its little-endian
+elements; a string tensor's are the varint64 lengths of its elements, a masked CRC-32C of those lengths (each
+taken as 4 bytes), then the elements' bytes; its entry checksum covers the lengths as 4-byte words, the length
+checksum and the bytes.
+
+`write_bundle` writes both files under temporary names and renames them into place (data, then index).
+`BundleReader` opens only the files of the prefix it is given, checks every entry against the data file's size
+before allocating, verifies checksums on read, and raises `DataLossError` naming the file for anything damaged.
+"""
+from __future__ import annotations
+
+import os
+import struct
+
+import numpy as np
+
+from ..core import dtypes as _dtypes
+from ..core.errors import DataLossError, NotFoundError
+from ..io.atomic import atomic_file
+from ..io.records import _mask
+from ..io.crc32c import crc32c
+from . import sorted_table
+from .dtypes import datatype_number, dtype_from_number
+
+BUNDLE_VERSION = 1  # the producer version TensorFlow stamps on the bundles it writes
+HEADER_KEY = b""
+
+
+def data_path(prefix: str, shard: int = 0, num_shards: int = 1) -> str:
+    return f"{prefix}.data-{shard:05d}-of-{num_shards:05d}"
+
+
+def index_path(prefix: str) -> str:
+    return f"{prefix}.index"
+
+
+def _as_array(value):
+    """(ndarray, DType) for a value to save: a NumPy array, a tensor or variable (`.numpy()`), or a pair."""
+    if isinstance(value, tuple) and len(value) == 2:
+        array, dtype = value
+        return np.asarray(array), _dtypes.as_dtype(dtype)
+    if hasattr(value, "numpy") and hasattr(value, "dtype"):
+        return np.asarray(value.numpy()), _dtypes.as_dtype(value.dtype)
+    array = np.asarray(value)
+    if array.dtype.kind in "OUS":
+        return array, _dtypes.string
+    return array, _dtypes.from_numpy(array.dtype)
+
+
+def _string_bytes(array: np.ndarray):
+    """(stored bytes, entry checksum before masking) of a string tensor, in TensorFlow's layout."""
+    elements = [e.encode() if isinstance(e, str) else bytes(e) for e in array.reshape(-1).tolist()]
+    lengths = bytearray()
+    words = bytearray()
+    for element in elements:
+        size = len(element)
+        value = size
+        while value >= 0x80:
+            lengths.append((value & 0x7F) | 0x80)
+            value >>= 7
+        lengths.append(value)
+        words += struct.pack("<I", size) if size <= 0xFFFFFFFF else struct.pack("<Q", size)
+    length_check = struct.pack("<I", _mask(crc32c(bytes(words))))
+    body = b"".join(elements)
+    return bytes(lengths) + length_check + body, crc32c(bytes(words) + length_check + body)
+
+
+def _shape_proto(shape, tensor_shape_pb2):
+    proto = tensor_shape_pb2.TensorShapeProto()
+    for size in shape:
+        proto.dim.add(size=int(size))
+    return proto
+
+
+def write_bundle(prefix, tensors) -> None:
+    """Write `tensors` (name -> array, tensor, variable or (array, dtype)) as a one-shard bundle at `prefix`."""
+    from .protos import tensor_bundle_pb2, tensor_shape_pb2, versions_pb2
+
+    prefix = os.fspath(prefix)
+    os.makedirs(os.path.dirname(os.path.abspath(prefix)), exist_ok=True)
+    entries = []
+    offset = 0
+    with atomic_file(data_path(prefix)) as data:
+        for name in sorted(tensors, key=lambda n: n.encode()):
+            array, dtype = _as_array(tensors[name])
+            if dtype == _dtypes.string:
+                payload, checksum = _string_bytes(array)
+            elif dtype.name in ("resource", "variant"):
+                raise TypeError(f"tensor {name!r}: a {dtype.name} tensor cannot be saved in a checkpoint")
+            else:
+                payload = np.ascontiguousarray(_dtypes.cast_array(array, dtype)).astype(
+                    dtype.np_dtype.newbyteorder("<"), copy=False).tobytes()
+                checksum = crc32c(payload)
+            data.write(payload)
+            entry = tensor_bundle_pb2.BundleEntryProto(
+                dtype=datatype_number(dtype), shape=_shape_proto(array.shape, tensor_shape_pb2),
+                offset=offset, size=len(payload), crc32c=_mask(checksum))
+            if entry.offset == 0:
+                entry.ClearField("offset")
+            entries.append((name.encode(), entry.SerializeToString(deterministic=True)))
+            offset += len(payload)
+    header = tensor_bundle_pb2.BundleHeaderProto(num_shards=1, version=versions_pb2.VersionDef(
+        producer=BUNDLE_VERSION))
+    table = sorted_table.build_table([(HEADER_KEY, header.SerializeToString(deterministic=True))] + entries)
+    with atomic_file(index_path(prefix)) as index:
+        index.write(table)
+
+
+class BundleReader:
+    """The tensors of the bundle at `prefix`: `keys()`, `dtype(key)`, `shape(key)`, `read(key)`."""
+
+    def __init__(self, prefix):
+        from .protos import tensor_bundle_pb2
+
+        self.prefix = os.fspath(prefix)
+        self._index_file = index_path(self.prefix)
+        try:
+            with open(self._index_file, "rb") as fh:
+                raw = fh.read()
+        except FileNotFoundError:
+            raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any "
+                                            f"matching files for {self.prefix}") from None
+        table = sorted_table.read_table(raw, self._index_file)
+        try:
+            header = tensor_bundle_pb2.BundleHeaderProto.FromString(table.pop(HEADER_KEY))
+            self._entries = {key.decode(): tensor_bundle_pb2.BundleEntryProto.FromString(value)
+                             for key, value in table.items()}
+        except KeyError:
+            raise self._corrupt(self._index_file, "it has no bundle header") from None
+        except Exception as err:  # protobuf's DecodeError, UnicodeDecodeError: a damaged entry
+            raise self._corrupt(self._index_file, f"an entry does not parse ({type(err).__name__})") from None
+        if header.endianness != 0:
+            raise self._corrupt(self._index_file, "it was written big-endian, which eagerflow does not read")
+        self.num_shards = header.num_shards or 1
+        if not 1 <= self.num_shards <= 100000:
+            raise self._corrupt(self._index_file, f"it claims {header.num_shards} data shards")
+        self._shard_sizes = {}
+
+    @staticmethod
+    def _corrupt(filename, why):
+        return DataLossError(None, None, f"{filename}: {why}")
+
+    def keys(self) -> list:
+        return sorted(self._entries)
+
+    def __contains__(self, key) -> bool:
+        return key in self._entries
+
+    def _entry(self, key):
+        try:
+            return self._entries[key]
+        except KeyError:
+            raise NotFoundError(None, None, f"Key {key} not found in checkpoint") from None
+
+    def dtype(self, key):
+        try:
+            return dtype_from_number(self._entry(key).dtype)
+        except ValueError as err:
+            raise self._corrupt(self._index_file, f"tensor {key!r}: {err}") from None
+
+    def shape(self, key) -> list:
+        entry = self._entry(key)
+        dims = [d.size for d in entry.shape.dim]
+        if any(d < 0 for d in dims):
+            raise self._corrupt(self._index_file, f"tensor {key!r} has a negative dimension {dims}")
+        return dims
+
+    def _data_file(self, shard: int):
+        if not 0 <= shard < self.num_shards:
+            raise self._corrupt(self._index_file, f"an entry names data shard {shard} of {self.num_shards}")
+        path = data_path(self.prefix, shard, self.num_shards)
+        if shard not in self._shard_sizes:
+            try:
+                self._shard_sizes[shard] = os.path.getsize(path)
+            except OSError:
+                raise NotFoundError(None, None, f"{path}: the checkpoint's data file is missing") from None
+        return path, self._shard_sizes[shard]
+
+    def read(self, key) -> np.ndarray:
+        """The tensor's value as a NumPy array (strings: an object array of bytes); checksums verified."""
+        entry = self._entry(key)
+        if len(entry.slices):
+            raise self._corrupt(self._index_file, f"tensor {key!r} is saved in slices (a partitioned "
+                                                   "variable), which eagerflow does not read")
+        dtype, shape = self.dtype(key), self.shape(key)
+        path, file_size = self._data_file(entry.shard_id)
+        if entry.offset < 0 or entry.size < 0 or entry.offset + entry.size > file_size:
+            raise self._corrupt(path, f"tensor {key!r} claims bytes {entry.offset}..{entry.offset + entry.size} "
+                                      f"of a {file_size}-byte file")
+        count = int(np.prod(shape, dtype=np.float64))
+        if dtype == _dtypes.string:
+            if count > entry.size:  # every element needs at least its one-byte length
+                raise self._corrupt(path, f"tensor {key!r} claims {count} strings in {entry.size} bytes")
+        elif dtype.name in ("resource", "variant"):
+            raise self._corrupt(self._index_file, f"tensor {key!r} has dtype {dtype.name}, which a checkpoint "
+                                                   "cannot hold")
+        elif count * dtype.np_dtype.itemsize != entry.size:
+            raise self._corrupt(path, f"tensor {key!r} of shape {shape} and dtype {dtype.name} needs "
+                                      f"{count * dtype.np_dtype.itemsize} bytes; its entry says {entry.size}")
+        with open(path, "rb") as fh:
+            fh.seek(entry.offset)
+            payload = fh.read(entry.size)
+        if dtype == _dtypes.string:
+            value, checksum = self._parse_strings(payload, count, key, path)
+            value = value.reshape(shape)
+        else:
+            checksum = crc32c(payload)
+            value = np.frombuffer(payload, dtype.np_dtype.newbyteorder("<")).astype(dtype.np_dtype).reshape(shape)
+        if _mask(checksum) != entry.crc32c:
+            raise self._corrupt(path, f"the checksum of tensor {key!r} does not match its bytes")
+        return value
+
+    def _parse_strings(self, payload: bytes, count: int, key, path):
+        sizes, pos = [], 0
+        for _ in range(count):
+            size = shift = 0
+            while True:
+                if pos >= len(payload) or shift > 63:
+                    raise self._corrupt(path, f"the string lengths of tensor {key!r} run past its bytes")
+                byte = payload[pos]
+                pos += 1
+                size |= (byte & 0x7F) << shift
+                if byte < 0x80:
+                    break
+                shift += 7
+            sizes.append(size)
+        if pos + 4 + sum(sizes) != len(payload):
+            raise self._corrupt(path, f"the strings of tensor {key!r} do not fill its {len(payload)} bytes")
+        words = b"".join(struct.pack("<I", s) if s <= 0xFFFFFFFF else struct.pack("<Q", s) for s in sizes)
+        length_check = payload[pos:pos + 4]
+        pos += 4
+        out = np.empty(count, dtype=object)
+        for i, size in enumerate(sizes):
+            out[i] = payload[pos:pos + size]
+            pos += size
+        return out, crc32c(words + length_check + payload[pos - sum(sizes):])
+
+    def read_all(self) -> dict:
+        return {key: self.read(key) for key in self.keys()}
