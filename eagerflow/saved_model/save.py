@@ -51,6 +51,24 @@ def save(obj, export_dir, signatures=None, options=None):
                     "nodes": writer.nodes, "variables": writer.variables, "functions": writer.functions,
                     "signatures": entries}
         write_json(os.path.join(building, DOCUMENT_NAME), document)
+        _write_tensorflow_format(building, obj, signature_map)
+
+
+def _write_tensorflow_format(building, obj, signature_map):
+    """TensorFlow's files beside eagerflow's document. A graph TensorFlow's ops cannot express
+    (today: gradients through loops and kept intermediates, Keras' fused optimizer steps) leaves
+    the model in eagerflow's format only, with a warning naming the op."""
+    from .._src.core.logger import get_logger
+    from .._src.formats.graph_export.attr_values import ExportError
+    from .tf_format.build import build
+    from .tf_format.write import write_saved_model
+    try:
+        built = build(obj, signature_map)
+    except ExportError as err:
+        get_logger().warning("The SavedModel was written in eagerflow's format only; TensorFlow cannot load it: %s",
+                             err)
+        return
+    write_saved_model(building, built)
 
 
 def _signature_functions(signatures) -> dict:

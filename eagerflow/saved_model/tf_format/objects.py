@@ -18,6 +18,9 @@ from ..._src.trace.function import ConcreteFunction, Function
 from . import structured
 
 _VERSION = {"producer": 1, "min_consumer": 1}
+# A Keras model's compiled training/evaluation/prediction steps: Keras 3 leaves them out of a
+# SavedModel (they hold optimizer updates, and a served model predicts through its signatures).
+_KERAS_EXECUTION = frozenset({"_step_functions", "train_function", "test_function", "predict_function"})
 _WRAPPERS = {list: "trackable_list_wrapper", tuple: "trackable_tuple_wrapper", dict: "trackable_dict_wrapper"}
 
 
@@ -73,7 +76,10 @@ class ObjectGraph:
             return None
         index = self._add(value, user_object("_generic_user_object"))
         children = []
+        keras = type(value).__module__.startswith("eagerflow.keras")
         for name, child in self._attributes(value):
+            if keras and name in _KERAS_EXECUTION:
+                continue
             node = self.node(child, f"{path}/{escape(name)}")
             if node is not None:
                 children.append({"node_id": node, "local_name": name})

@@ -37,7 +37,10 @@ def encode(value, where, tensor_name=None):
     if isinstance(value, dict) and all(isinstance(k, str) for k in value):
         return {"dict_value": {"fields": {k: encode(v, where, k if tensor_name is not None else None)
                                           for k, v in value.items()}}}
-    if isinstance(value, tuple) and not hasattr(type(value), "_fields"):
+    if isinstance(value, tuple) and hasattr(type(value), "_fields"):
+        return {"named_tuple_value": {"name": type(value).__name__, "values": [
+            {"key": k, "value": encode(v, where)} for k, v in zip(value._fields, value)]}}
+    if isinstance(value, tuple):
         return {"tuple_value": {"values": [encode(v, where) for v in value]}}
     if isinstance(value, list):
         return {"list_value": {"values": [encode(v, where) for v in value]}}
