@@ -6,6 +6,7 @@ import numpy as np
 
 from ..._src.formats.graph_export.function_export import FunctionLibrary
 from .objects import ObjectGraph
+from .saver import add_saver
 from .serving_graph import ServingGraph
 from .signatures import SignatureWriter
 
@@ -34,9 +35,11 @@ def build(obj, signature_functions):
         signatures.add(key, cf, signature_input_names(cf), _signature_output_names(cf, key))
     for _, var, _ in objects.variables:
         graph.handle(var)
+    saver = add_saver(graph, library, [(key, var) for key, var, _ in objects.variables])
     meta_graph = {
         "meta_info_def": {"tags": [SERVING_TAG], "stripped_default_attrs": True},
         "graph_def": graph.graph_def(library),
+        "saver_def": saver,
         "signature_def": signatures.signature_defs(),
         "object_graph_def": {"nodes": objects.nodes, "concrete_functions": objects.concrete},
     }
