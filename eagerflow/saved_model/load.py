@@ -125,7 +125,7 @@ def load(export_dir, tags=None, options=None):
     export_dir = os.fspath(export_dir)
     path = os.path.join(export_dir, DOCUMENT_NAME)
     if not os.path.isfile(path):
-        raise OSError(f"SavedModel file does not exist at: {export_dir}/{{{DOCUMENT_NAME}}}")
+        raise OSError(f"SavedModel file does not exist at: {export_dir}/{{saved_model.pbtxt|saved_model.pb}}")
     document = read_json(path)
     register_every_op()  # the scan looks every op type up in the registry
     refused = find_refused_ops(document, allowed)

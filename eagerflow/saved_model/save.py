@@ -25,6 +25,7 @@ from .files import write_json, write_tensor
 from .format import DOCUMENT_NAME, FORMAT_NAME, FORMAT_VERSION, TENSOR_DIR
 from .graph_io import GraphWriter
 from .load import RestoredFunction
+from .save_options import check_save_options
 
 
 # What a save writes into its directory (ours, and TensorFlow's SavedModel layout): replaced by a new
@@ -40,6 +41,7 @@ def save(obj, export_dir, signatures=None, options=None):
     everything is written (io/atomic.py): a save that fails, for any reason, leaves an earlier model
     there as it was."""
     export_dir = os.fspath(export_dir)
+    check_save_options(options)
     signature_map = _signature_functions(signatures) if signatures is not None else _default_signatures(obj)
     with atomic_directory(export_dir, owns=OWNED_ENTRIES) as building:
         writer = _Saver(building)

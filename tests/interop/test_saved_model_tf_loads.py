@@ -121,3 +121,21 @@ def test_a_gradient_inside_a_saved_function_runs_in_tensorflow(tmp_path, run_tf)
         print(json.dumps(m.grad(tf.constant(np.load("x.npy"))).numpy().tolist()))
     """)
     _close(answer, m.grad(x).numpy())
+
+
+def test_an_asset_is_read_from_the_models_copy(tmp_path, run_tf):
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("first\nsecond\n")
+    m = tf.Module()
+    m.vocab = tf.saved_model.Asset(str(vocab))
+    m.read = tf.function(lambda: tf.io.read_file(m.vocab.asset_path), input_signature=[])
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    vocab.unlink()  # the loaded model reads assets/vocab.txt
+    answer = run_tf("""
+        import json
+        import tensorflow as tf
+        m = tf.saved_model.load("m")
+        print(json.dumps([m.read().numpy().decode(), m.vocab.asset_path.numpy().decode()]))
+    """)
+    assert answer[0] == "first\nsecond\n"
+    assert answer[1].endswith("m/assets/vocab.txt")

@@ -15,6 +15,7 @@ from ..._src.formats.graph_export.function_export import export_concrete_functio
 from ..._src.state.module import Module
 from ..._src.state.variables import Variable
 from ..._src.trace.function import ConcreteFunction, Function
+from ..asset import Asset
 from . import structured
 
 _VERSION = {"producer": 1, "min_consumer": 1}
@@ -40,7 +41,8 @@ class ObjectGraph:
     def __init__(self, library):
         self.library = library
         self.nodes = []
-        self.variables = []  # (checkpoint key, Variable)
+        self.variables = []  # (checkpoint key, Variable, node id)
+        self.assets = []  # Asset, by asset_file_def index
         self.concrete = {}  # FunctionDef name -> SavedConcreteFunction data
         self._ids = {}  # id(object) -> node id; the caller holds the tree for the whole save
         self._keys = {}  # node id -> checkpoint key path
@@ -61,6 +63,9 @@ class ObjectGraph:
         if known is not None:
             return known
         from ..load import RestoredFunction
+        if isinstance(value, Asset):
+            self.assets.append(value)
+            return self._add(value, {"asset": {"asset_file_def_index": len(self.assets) - 1}})
         if isinstance(value, Variable):
             name = value.name[:-2] if value.name.endswith(":0") else value.name
             index = self._add(value, {"variable": {"dtype": datatype(value.dtype), "shape": shape_proto(value.shape),
@@ -138,6 +143,10 @@ class ObjectGraph:
         return len(self.nodes) - 1
 
     def variable_of(self, index):
+        """The Variable or Asset of a bound input's node."""
+        node = self.nodes[index]
+        if "asset" in node:
+            return self.assets[node["asset"]["asset_file_def_index"]]
         return next(v for _, v, j in self.variables if j == index)
 
     def _drop(self, value, index):
@@ -162,10 +171,11 @@ class ObjectGraph:
         known = self._exported.get(id(cf))
         if known is not None:
             return known[1]
-        name, variables = export_concrete_function(self.library, cf)
+        assets = {id(a.asset_path): a for a in self.assets}
+        name, bound = export_concrete_function(self.library, cf, bound_tensors=assets)
         where = f"function {cf.name!r}"
         self.concrete[name] = {
-            "bound_inputs": [self.variable_node(v) for v in variables],
+            "bound_inputs": [self.variable_node(v) for v in bound],
             "canonicalized_input_signature": structured.canonical_inputs(cf.traced_parameters, where),
             "output_signature": structured.encode(cf.traced_outputs, f"the outputs of {where}", tensor_name=None)}
         self._exported[id(cf)] = (cf, name)

@@ -4,6 +4,10 @@ Placeholder per input and a StatefulPartitionedCall of its wrapper function, who
 SignatureDef names; `NoOp` is the init op."""
 from __future__ import annotations
 
+import os
+
+import numpy as np
+
 from ..._src.core import dtypes as _dt
 from ..._src.formats.graph_export.attr_values import attr_value
 from .signatures import tensor_info
@@ -29,7 +33,13 @@ class ServingGraph:
         return name
 
     def handle(self, var):
+        """The node feeding a bound object: a variable's VarHandleOp, an asset's path Const."""
         known = self._handles.get(id(var))
+        if known is None and hasattr(var, "asset_path"):
+            name = self.add("asset_path_initializer", "Const", [], {
+                "dtype": attr_value("type", _dt.string),
+                "value": attr_value("tensor", np.array(os.path.basename(var._path()).encode(), object))})
+            known = self._handles[id(var)] = (var, name)
         if known is None:
             base = var.name[:-2] if var.name.endswith(":0") else var.name
             name = self.add(base, "VarHandleOp", [], {
@@ -49,7 +59,8 @@ class ServingGraph:
             placeholders.append(node)
             inputs[name] = tensor_info(f"{node}:0", spec.dtype, spec.shape)
         handles = [self.handle(v) for v in variables]
-        tin = [s.dtype for s in specs] + [_dt.resource] * len(variables)
+        tin = [s.dtype for s in specs] + [_dt.string if hasattr(v, "asset_path") else _dt.resource
+                                          for v in variables]
         call = self.add("StatefulPartitionedCall", "StatefulPartitionedCall", placeholders + handles, {
             "f": attr_value("func", wrapper), "Tin": attr_value("list(type)", tin),
             "Tout": attr_value("list(type)", [t.dtype for t in outputs])})

@@ -34,8 +34,8 @@ class SignatureWriter:
         refs = {}
         for i in order:
             refs[i] = b.add_arg(input_names[i], specs[i].dtype, specs[i].shape, user_name=input_names[i])
-        handles = [b.add_arg("unknown", _dt.resource, handle=(v.shape, v.dtype)) for v in variables]
-        tin = [specs[i].dtype for i in range(len(specs))] + [_dt.resource] * len(variables)
+        handles = [b.add_arg("unknown", *bound_arg(v)) for v in variables]
+        tin = [specs[i].dtype for i in range(len(specs))] + [bound_arg(v)[0] for v in variables]
         call = b.add_node("StatefulPartitionedCall", "StatefulPartitionedCall",
                           [refs[i] for i in range(len(specs))] + handles,
                           {"f": attr_value("func", inner), "Tin": attr_value("list(type)", tin),
@@ -71,3 +71,11 @@ class SignatureWriter:
 
 def tensor_info(name, dtype, shape):
     return {"name": name, "dtype": datatype(dtype), "tensor_shape": shape_proto(shape)}
+
+
+def bound_arg(obj):
+    """(dtype, shape, handle) of the argument a bound object fills: a variable's resource handle,
+    or an asset's path."""
+    if hasattr(obj, "asset_path"):
+        return _dt.string, obj.asset_path.shape, None
+    return _dt.resource, None, (obj.shape, obj.dtype)

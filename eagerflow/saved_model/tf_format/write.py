@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 
 import numpy as np
 
@@ -41,6 +42,8 @@ def write_saved_model(directory, built):
     prefix = os.path.join(directory, VARIABLES_DIRECTORY, VARIABLES_FILENAME)
     write_bundle(prefix, tensors)
     os.makedirs(os.path.join(directory, ASSETS_DIRECTORY), exist_ok=True)
+    for source in built.asset_files:
+        shutil.copyfile(source, os.path.join(directory, ASSETS_DIRECTORY, os.path.basename(source)))
     meta = message.meta_graphs[0]
     with open(prefix + ".index", "rb") as f:
         checkpoint = f.read()

@@ -54,9 +54,11 @@ def _handle(placeholder):
     return (spec[0], spec[1]) if spec else None
 
 
-def export_concrete_function(library, cf, name=None):
-    """Writes `cf` into `library`; returns (its FunctionDef name, the Variables its resource
-    arguments stand for, in argument order)."""
+def export_concrete_function(library, cf, name=None, bound_tensors=None):
+    """Writes `cf` into `library`; returns (its FunctionDef name, the objects its trailing
+    arguments stand for, in argument order: Variables, and the objects `bound_tensors` maps a
+    captured tensor's id to, such as an Asset for its path)."""
+    bound_tensors = bound_tensors or {}
     builder = FunctionBuilder(library, library.unique_name(name or cf.name))
     captured = {id(internal): external for external, internal in cf.graph.captures}
     variables = []
@@ -65,7 +67,10 @@ def export_concrete_function(library, cf, name=None):
     for ph in cf.graph.inputs[len(cf.flat_input_signature):]:
         external = captured.get(id(ph))
         value = getattr(external, "_value", None)
-        if ph.dtype is _dt.resource and hasattr(value, "assign") and hasattr(value, "_array"):
+        if external is not None and id(external) in bound_tensors:
+            variables.append(bound_tensors[id(external)])
+            builder.set_ref(ph, builder.add_arg(ph._op.name, ph.dtype, ph.shape, user_name="asset_path"))
+        elif ph.dtype is _dt.resource and hasattr(value, "assign") and hasattr(value, "_array"):
             variables.append(value)
             builder.set_ref(ph, builder.add_arg(ph._op.name, _dt.resource, handle=(value.shape, value.dtype),
                                                 user_name="resource"))
