@@ -135,6 +135,12 @@ class FunctionImporter:
         return group[k]
 
     def _node(self, graph, node, inputs, where):
+        try:
+            return self._node_unchecked(graph, node, inputs, where)
+        except BadValue as err:
+            raise self.fail(where, str(err)) from None
+
+    def _node_unchecked(self, graph, node, inputs, where):
         if node.op in _SKIPPED:
             return {}, None
         if node.op in _CALLS:
@@ -213,29 +219,30 @@ class FunctionImporter:
 
     # --- control flow ---
     def _branch(self, graph, fname, values, explicit, where, kept=None):
-        """A Branch for function `fname` inside `graph`: its first `explicit` arguments are
-        placeholders (loop variables), the others capture the given outer values."""
+        """A Branch for function `fname` inside `graph`: the arguments at positions `explicit` are
+        its placeholders (loop variables, in that order), the others capture the given outer values;
+        `kept`: the positions of the outputs it returns (default all)."""
         fdef = self.function(fname)
         args = list(fdef.signature.input_arg)
         if len(args) != len(values):
             raise self.fail(where, f"function {fname!r} takes {len(args)} arguments, the op passes {len(values)}")
         sub = Graph(fname, outer=graph)
-        refs, placeholders = {}, []
+        refs, placeholders = {}, {}
         for i, (arg, value) in enumerate(zip(args, values)):
             if dtype_of(arg.type) is not value.dtype:
                 raise self.fail(where, f"function {fname!r} argument {i} is not {value.dtype.name}")
-            if i < explicit:
-                ph = sub.placeholder(value.dtype, value.shape, f"{fname}_input_{i}")
-                placeholders.append(ph)
+            if i in explicit:
+                ph = placeholders[i] = sub.placeholder(value.dtype, value.shape, f"{fname}_input_{i}",
+                                                       _variable_spec(value))
             else:
                 ph = sub.capture(value)
             refs[arg.name] = ph
         outputs = self._body(sub, fdef, refs, f"{where} -> function {fname!r}")
-        outputs = outputs if kept is None else outputs[:kept]
+        outputs = outputs if kept is None else [outputs[i] for i in kept]
         sub.outputs = outputs
         sub.finalize_names()
         try:
-            return Branch.from_graph(sub, placeholders, outputs, list(outputs), fname), fdef
+            return Branch.from_graph(sub, [placeholders[i] for i in explicit], outputs, list(outputs), fname), fdef
         except Exception as err:
             raise self.fail(where, f"function {fname!r} cannot be compiled ({type(err).__name__}: "
                                    f"{str(err)[:200]})") from None
@@ -243,8 +250,8 @@ class FunctionImporter:
     def _if(self, graph, node, inputs, where):
         if not inputs:
             raise self.fail(where, "an If without its predicate")
-        then_b, _ = self._branch(graph, self._func_attr(node, "then_branch", where), inputs[1:], 0, where)
-        else_b, _ = self._branch(graph, self._func_attr(node, "else_branch", where), inputs[1:], 0, where)
+        then_b, _ = self._branch(graph, self._func_attr(node, "then_branch", where), inputs[1:], [], where)
+        else_b, _ = self._branch(graph, self._func_attr(node, "else_branch", where), inputs[1:], [], where)
         if [t.dtype for t in then_b.outputs] != [t.dtype for t in else_b.outputs]:
             raise self.fail(where, "the branches return different dtypes")
         externals, stateful = share_externals(then_b, else_b)
@@ -255,28 +262,37 @@ class FunctionImporter:
         return {"output": list(op.outputs[:-1])}, op
 
     def _while(self, graph, node, inputs, where):
+        """TensorFlow's While carries every value through its body; the ones the body returns
+        unchanged become captured values of eagerflow's While, the others its loop variables."""
         body_name = self._func_attr(node, "body", where)
         body_fdef = self.function(body_name)
         names = [a.name for a in body_fdef.signature.input_arg]
         rets = [body_fdef.ret.get(a.name) for a in body_fdef.signature.output_arg]
         if len(rets) != len(inputs) or len(names) != len(inputs):
             raise self.fail(where, "a While's body must take and return every loop value")
-        n = len(inputs)
-        while n > 0 and rets[n - 1] == names[n - 1]:
-            n -= 1  # trailing values the body passes through unchanged: captured, not carried
-        cond_b, _ = self._branch(graph, self._func_attr(node, "cond", where), inputs, n, where)
-        body_b, _ = self._branch(graph, body_name, inputs, n, where, kept=n)
+        carried = [i for i in range(len(inputs)) if rets[i] != names[i]]
+        cond_b, _ = self._branch(graph, self._func_attr(node, "cond", where), inputs, carried, where)
+        body_b, _ = self._branch(graph, body_name, inputs, carried, where, kept=carried)
         if len(cond_b.outputs) != 1 or cond_b.outputs[0].dtype.name != "bool":
             raise self.fail(where, "a While's condition must return one boolean")
-        for t, v in zip(body_b.outputs, inputs[:n]):
+        loop_vars = [inputs[i] for i in carried]
+        for t, v in zip(body_b.outputs, loop_vars):
             if t.dtype is not v.dtype:
                 raise self.fail(where, "a While's body changes a loop value's dtype")
         externals, stateful = share_externals(cond_b, body_b)
-        specs = [(v.shape.most_specific_compatible_shape(t.shape), v.dtype)
-                 for v, t in zip(inputs[:n], body_b.outputs)]
-        op = self._add(graph, OPS["While" if stateful else "StatelessWhile"], [*inputs[:n], *externals],
-                       {"cond": cond_b, "body": body_b, "n_vars": n, "output_specs": specs}, node.name, where)
-        return {"output": list(op.outputs[:n]) + list(inputs[n:])}, op
+        specs = [(v.shape.most_specific_compatible_shape(t.shape), v.dtype) for v, t in zip(loop_vars, body_b.outputs)]
+        op = self._add(graph, OPS["While" if stateful else "StatelessWhile"], [*loop_vars, *externals],
+                       {"cond": cond_b, "body": body_b, "n_vars": len(carried), "output_specs": specs},
+                       node.name, where)
+        position = {i: k for k, i in enumerate(carried)}
+        return {"output": [op.outputs[position[i]] if i in position else inputs[i] for i in range(len(inputs))]}, op
+
+
+def _variable_spec(value):
+    """The (shape, dtype) of the variable a resource value points to, when its placeholder knows it."""
+    op = getattr(value, "_op", None)
+    spec = op.attrs.get("variable_spec") if op is not None and op.type == "Placeholder" else None
+    return spec if spec else None
 
 
 def _check_declared_types(in_args, inputs, declared):
