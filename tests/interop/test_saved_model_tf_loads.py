@@ -34,6 +34,8 @@ class _TwoVariables(tf.Module):
 
 def test_a_module_with_two_variables_and_two_functions(tmp_path, run_tf):
     m = _TwoVariables()
+    m.scaled = tf.function(lambda x, y: x * m.shift + y).get_concrete_function(
+        tf.TensorSpec([2], tf.float32, name="x"), tf.TensorSpec([], tf.float32, name="y"))  # a bare ConcreteFunction
     x = np.array([[1.0, 2.0], [-3.0, 0.5]], np.float32)
     tf.saved_model.save(m, str(tmp_path / "m"), signatures={"serving_default": m.affine})
     expected_affine = m.affine(x)["y"].numpy()
@@ -52,6 +54,8 @@ def test_a_module_with_two_variables_and_two_functions(tmp_path, run_tf):
             "affine": m.affine(tf.constant(x))["y"].numpy().tolist(),
             "looped": [float(m.looped(tf.constant(v), tf.constant(k))) for v, k in ((2.0, 3), (-1.0, 4), (5.0, 0))],
             "variables": sorted([v.name, v.numpy().tolist(), v.trainable] for v in [m.scale, m.shift]),
+            "scaled": [m.scaled(tf.constant([1.0, 2.0]), tf.constant(1.0)).numpy().tolist(),
+                       m.scaled(x=tf.constant([1.0, 2.0]), y=tf.constant(-1.0)).numpy().tolist()],
         }))
     """)
     assert answer["signatures"] == ["serving_default"]
@@ -60,6 +64,7 @@ def test_a_module_with_two_variables_and_two_functions(tmp_path, run_tf):
     _close(answer["affine"], expected_affine)
     _close(answer["looped"], expected_loop)
     assert answer["variables"] == [["scale:0", [1.5, -2.0], True], ["shift:0", 0.25, True]]
+    assert answer["scaled"] == [[1.25, 1.5], [-0.75, -0.5]]
 
 
 def test_the_seed_programs_exports_a_serving_fn_and_a_concrete_function(tmp_path, run_tf):
