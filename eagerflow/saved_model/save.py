@@ -66,7 +66,7 @@ def _write_tensorflow_format(building, obj, signature_map):
     from .tf_format.write import write_saved_model
     try:
         built = build(obj, signature_map)
-    except ExportError as err:
+    except (ExportError, TypeError) as err:  # TypeError: a dtype TensorFlow's files have no number for
         get_logger().warning("The SavedModel was written in eagerflow's format only; TensorFlow cannot load it: %s",
                              err)
         return

@@ -30,7 +30,8 @@ def decode(value, path, where, namedtuples, depth=0):
         items = [decode(v, path, where, namedtuples, depth + 1) for v in getattr(value, kind).values]
         return tuple(items) if kind == "tuple_value" else items
     if kind == "dict_value":
-        return {k: decode(v, path, where, namedtuples, depth + 1) for k, v in value.dict_value.fields.items()}
+        # sorted: a protobuf map has no order, and TensorFlow flattens a dict in sorted key order
+        return {k: decode(v, path, where, namedtuples, depth + 1) for k, v in sorted(value.dict_value.fields.items())}
     if kind == "named_tuple_value":
         nt = value.named_tuple_value
         fields = [p.key for p in nt.values]
