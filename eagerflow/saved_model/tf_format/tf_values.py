@@ -9,6 +9,7 @@ from ..._src.core.shape import TensorShape
 from ..._src.formats.dtypes import dtype_from_number
 
 MAX_ELEMENTS = 1 << 28  # a constant larger than this (1 GiB of float32) is refused as absurd
+MAX_DECLARED_ELEMENTS = 1 << 31  # a declared static shape larger than this is refused as absurd
 
 _TYPED_FIELDS = {"float32": "float_val", "float64": "double_val", "int32": "int_val", "int16": "int_val",
                  "int8": "int_val", "uint8": "int_val", "uint16": "int_val", "int64": "int64_val",
@@ -33,6 +34,9 @@ def shape_of(proto) -> TensorShape:
     dims = [d.size for d in proto.dim]
     if len(dims) > 64 or any(d < -1 for d in dims):
         raise BadValue(f"a shape with dimensions {dims[:8]}")
+    known = float(np.prod([d for d in dims if d > 0], dtype=np.float64)) if dims else 1.0
+    if known > MAX_DECLARED_ELEMENTS:  # code generation plans buffers and tiles from static shapes
+        raise BadValue(f"a shape of {known:.0f} elements ({dims[:8]})")
     return TensorShape([None if d == -1 else d for d in dims])
 
 
