@@ -126,7 +126,7 @@ def test_a_constant_claiming_more_bytes_than_it_holds_is_data_loss(tmp_path):
         for f in meta.graph_def.library.function:
             for n in f.node_def:
                 if n.op == "Const" and n.attr["value"].tensor.tensor_content:
-                    n.attr["value"].tensor.tensor_shape.dim.add(size=1 << 40)
+                    n.attr["value"].tensor.tensor_shape.dim.add(size=2)  # 6 elements claimed, 3 stored
                     return
         raise AssertionError("no constant with tensor_content")
     m = _Module()
@@ -134,9 +134,40 @@ def test_a_constant_claiming_more_bytes_than_it_holds_is_data_loss(tmp_path):
     tf.saved_model.save(m, str(tmp_path / "c"))
     os.remove(tmp_path / "c" / "saved_model.json")
     _rewrite(tmp_path / "c", grow)
-    with pytest.raises(tf.errors.DataLossError, match="a constant of"):
+    with pytest.raises(tf.errors.DataLossError, match=r"a constant of shape \[3, 2\] holding 12 bytes"):
         tf.saved_model.load(str(tmp_path / "c"))
     assert directory.exists()
+
+
+def test_a_declared_shape_of_absurd_size_is_data_loss(tmp_path):
+    directory = _saved(tmp_path)
+
+    def widen(meta):
+        wrapper = next(f for f in meta.graph_def.library.function if "signature_wrapper" in f.signature.name)
+        wrapper.arg_attr[0].attr["_output_shapes"].list.shape[0].dim[0].size = 1 << 40
+    _rewrite(directory, widen)
+    with pytest.raises(tf.errors.DataLossError, match=r"a shape of 2199023255552 elements"):
+        tf.saved_model.load(str(directory))
+
+
+def test_a_gradient_rewritten_for_tensorflow_is_rebuilt_as_eagerflows_op(tmp_path):
+    class Grad(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.b = tf.Variable([1.0, 2.0, 3.0])
+
+        @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32)])
+        def grad(self, x):
+            with tf.GradientTape() as tape:
+                y = tf.reduce_sum(tf.square(x + self.b))
+            return tape.gradient(y, self.b)
+
+    m = Grad()
+    loaded = _save_tf_only(m, tmp_path / "g")
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    np.testing.assert_allclose(loaded.grad(x), m.grad(x))
+    ops = {op.type for op in loaded.grad.concrete_functions[0].graph.get_operations()}
+    assert "SumToShape" in ops and "BroadcastGradientArgs" not in ops
 
 
 def test_random_damage_to_saved_model_pb_loads_or_is_data_loss(tmp_path):

@@ -14,6 +14,7 @@ from ..._src.ops.registry import OPS
 from ..files import data_loss
 from ..graph_io import MAX_GRAPH_DEPTH, MAX_OPS, _check_op, register_every_op
 from ..load_safety import refusal, refused_effects
+from ..._src.formats.graph_export.op_rules import REWRITTEN
 from ..._src.formats.graph_export.tf_op_signatures import SIGNATURES
 from .tf_values import BadValue, attr_of, dtype_of, shape_of, tensor_of
 
@@ -97,16 +98,19 @@ class FunctionImporter:
             if len(nodes) > MAX_OPS:
                 raise self.fail(where, f"{len(nodes)} nodes")
             values = dict(refs)  # name -> tensor (an argument) or {out arg: [tensors]} (a node)
+            outer_values, self._values = getattr(self, "_values", None), values
             ops = {}
             for node in _in_order(nodes, set(refs), lambda p: self.fail(where, p)):
                 at = f"{where}, node {node.name!r} ({node.op})"
-                inputs = [self._resolve(values, r, at) for r in node.input if not r.startswith("^")]
+                recorded = "_eagerflow_part" in node.attr or "_eagerflow_op" in node.attr  # see _rewritten
+                inputs = [] if recorded else [self._resolve(values, r, at) for r in node.input if not r.startswith("^")]
                 values[node.name], op = self._node(graph, node, inputs, at)
                 if op is not None:
                     ops[node.name] = op
                     for r in node.input:
                         if r.startswith("^") and r[1:] in ops:
                             op.control_inputs.append(ops[r[1:]])
+            self._values = outer_values
             outputs = []
             for arg in fdef.signature.output_arg:
                 if arg.name not in fdef.ret:
@@ -141,8 +145,10 @@ class FunctionImporter:
             raise self.fail(where, str(err)) from None
 
     def _node_unchecked(self, graph, node, inputs, where):
-        if node.op in _SKIPPED:
+        if node.op in _SKIPPED or "_eagerflow_part" in node.attr:
             return {}, None
+        if "_eagerflow_op" in node.attr:
+            return self._rewritten(graph, node, where)
         if node.op in _CALLS:
             callee = self._func_attr(node, "f", where)
             fdef = self.function(callee)
@@ -156,6 +162,21 @@ class FunctionImporter:
         if node.op in _WHILES:
             return self._while(graph, node, inputs, where)
         return self._op(graph, node, inputs, where)
+
+    def _rewritten(self, graph, node, where):
+        """The eagerflow op that export wrote as several TensorFlow nodes, rebuilt as itself."""
+        op_type = node.attr["_eagerflow_op"].s.decode("utf-8", "replace")
+        if op_type not in REWRITTEN or "_eagerflow_inputs" not in node.attr:
+            raise self.fail(where, f"_eagerflow_op names {op_type[:60]!r}, which export never writes")
+        inputs = [self._resolve(self._values, r.decode("utf-8", "replace"), where)
+                  for r in node.attr["_eagerflow_inputs"].list.s]
+        opdef = OPS[op_type]
+        _check_op(opdef, inputs, {}, where)
+        op = self._add(graph, opdef, inputs, {}, node.name, where)
+        outs = SIGNATURES[node.op][1] if node.op in SIGNATURES else ()
+        if len(outs) != 1 or len(op.outputs) != 1:
+            raise self.fail(where, "a rewritten op must end in a node of one output")
+        return {outs[0][0]: list(op.outputs)}, op
 
     def _func_attr(self, node, key, where):
         if key not in node.attr or node.attr[key].WhichOneof("value") != "func":

@@ -151,7 +151,7 @@ class _TFLoader:
         captures = {id(internal): external._value for external, internal in graph.captures}
         kw = {"flat_positional": 1 if len(param_specs) == 1 else 0} if signature_key is not None else {}
         try:
-            cf = ConcreteFunction.from_graph(graph, structure, param_specs, captures, name,
+            cf = ConcreteFunction.from_graph(graph, structure, param_specs, captures, _python_name(name),
                                              traced_call=(signature, named_args, named_kwargs),
                                              output_specs=output_specs(structure), **kw)
         except DataLossError:
@@ -270,6 +270,11 @@ class _TFLoader:
             value.extend(self.obj(i, building) for i in ordered)
             return value
         return tuple(self.obj(i, building) for i in ordered)
+
+
+def _python_name(function_name):
+    """A restored function's name as TensorFlow shows it: without the library's `__inference_` prefix."""
+    return function_name[len("__inference_"):] if function_name.startswith("__inference_") else function_name
 
 
 def _dims(shape):

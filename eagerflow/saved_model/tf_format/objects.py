@@ -86,6 +86,9 @@ class ObjectGraph:
             if keras and name in _KERAS_EXECUTION:
                 continue
             node = self.node(child, f"{path}/{escape(name)}")
+            if node is None and isinstance(child, (list, dict)) and not child and not name.startswith("_"):
+                # an empty public list or dict is kept, as TensorFlow tracks it (save.py's walk does too)
+                node = self.add_plain(user_object(_WRAPPERS[dict if isinstance(child, dict) else list]))
             if node is not None:
                 children.append({"node_id": node, "local_name": name})
         if not children and not isinstance(value, Module) and path:

@@ -19,6 +19,24 @@ def export_logical_xor(builder, op):
     emit(builder, op, "NotEqual", list(op.inputs), {}, list(op.outputs))
 
 
+# eagerflow-only ops written as several TensorFlow nodes. The last node records the op and its inputs
+# (`_eagerflow_op`, `_eagerflow_inputs`: attributes TensorFlow ignores, their names starting with `_`)
+# and the others are marked `_eagerflow_part`, so eagerflow's loader rebuilds the one op.
+REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange"})
+
+
+def _recorded(rule):
+    def export(builder, op):
+        inputs = [builder.ref(t) for t in op.inputs]
+        before = len(builder.nodes)
+        rule(builder, op)
+        for node in builder.nodes[before:-1]:
+            node["attr"]["_eagerflow_part"] = {"b": True}
+        builder.nodes[-1]["attr"]["_eagerflow_op"] = {"s": op.type.encode()}
+        builder.nodes[-1]["attr"]["_eagerflow_inputs"] = {"list": {"s": [r.encode() for r in inputs]}}
+    return export
+
+
 RULES = {
     "LogicalXor": export_logical_xor,
     "Const": export_const,
@@ -28,8 +46,8 @@ RULES = {
     "StatelessWhile": export_while,
     "PartitionedCall": export_call,
     "StatefulPartitionedCall": export_call,
-    "SumToShape": export_sum_to_shape,
-    "ReducedShape": export_reduced_shape,
-    "RangeOfRank": export_range_of_rank,
-    "ReversedRange": export_reversed_range,
+    "SumToShape": _recorded(export_sum_to_shape),
+    "ReducedShape": _recorded(export_reduced_shape),
+    "RangeOfRank": _recorded(export_range_of_rank),
+    "ReversedRange": _recorded(export_reversed_range),
 }
