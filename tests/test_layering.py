@@ -6,6 +6,8 @@ eagerflow/__init__.py, __main__.py, _src/demo.py, ...) has a floor in FLOORS, an
 ../shared/ARCHITECTURE.md (core <- io <- ops <- {autodiff, state, composite, graph} <- {passes, codegen}
 <- trace <- control_flow <- autograph <- data <- {keras, saved_model, train} <- the public face), except
 where the code differs:
+- formats/ (TensorFlow's file formats and the graph export/import mapping) stands between data/ and
+  {keras, saved_model, train}: it reads traced graphs and control flow, and those three write files.
 - composite/ shares ops/' floor instead of standing above it: the sparse and ragged op families
   (ops/sparse_*, ops/ragged*, ctc, sets, lookup_tables, parse_example, edit_distance) build
   SparseTensor/RaggedTensor values at module level, and those values' methods call the op families

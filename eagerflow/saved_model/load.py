@@ -124,8 +124,15 @@ def load(export_dir, tags=None, options=None):
     allowed = allowed_effects(options)
     export_dir = os.fspath(export_dir)
     path = os.path.join(export_dir, DOCUMENT_NAME)
+    if not os.path.lexists(path) and os.path.lexists(os.path.join(export_dir, "saved_model.pb")):
+        from .tf_format.load_tf import load_tf
+        try:
+            return load_tf(export_dir, allowed)
+        except RecursionError:
+            raise data_loss(os.path.join(export_dir, "saved_model.pb"), "the object tree or a graph is nested too "
+                                                                         "deeply") from None
     if not os.path.isfile(path):
-        raise OSError(f"SavedModel file does not exist at: {export_dir}/{{{DOCUMENT_NAME}}}")
+        raise OSError(f"SavedModel file does not exist at: {export_dir}/{{saved_model.pbtxt|saved_model.pb}}")
     document = read_json(path)
     register_every_op()  # the scan looks every op type up in the registry
     refused = find_refused_ops(document, allowed)

@@ -25,6 +25,7 @@ from .files import write_json, write_tensor
 from .format import DOCUMENT_NAME, FORMAT_NAME, FORMAT_VERSION, TENSOR_DIR
 from .graph_io import GraphWriter
 from .load import RestoredFunction
+from .save_options import check_save_options
 
 
 # What a save writes into its directory (ours, and TensorFlow's SavedModel layout): replaced by a new
@@ -40,6 +41,7 @@ def save(obj, export_dir, signatures=None, options=None):
     everything is written (io/atomic.py): a save that fails, for any reason, leaves an earlier model
     there as it was."""
     export_dir = os.fspath(export_dir)
+    check_save_options(options)
     signature_map = _signature_functions(signatures) if signatures is not None else _default_signatures(obj)
     with atomic_directory(export_dir, owns=OWNED_ENTRIES) as building:
         writer = _Saver(building)
@@ -51,6 +53,24 @@ def save(obj, export_dir, signatures=None, options=None):
                     "nodes": writer.nodes, "variables": writer.variables, "functions": writer.functions,
                     "signatures": entries}
         write_json(os.path.join(building, DOCUMENT_NAME), document)
+        _write_tensorflow_format(building, obj, signature_map)
+
+
+def _write_tensorflow_format(building, obj, signature_map):
+    """TensorFlow's files beside eagerflow's document. A graph TensorFlow's ops cannot express
+    (today: gradients through loops and kept intermediates, Keras' fused optimizer steps) leaves
+    the model in eagerflow's format only, with a warning naming the op."""
+    from .._src.core.logger import get_logger
+    from .._src.formats.graph_export.attr_values import ExportError
+    from .tf_format.build import build
+    from .tf_format.write import write_saved_model
+    try:
+        built = build(obj, signature_map)
+    except (ExportError, TypeError) as err:  # TypeError: a dtype TensorFlow's files have no number for
+        get_logger().warning("The SavedModel was written in eagerflow's format only; TensorFlow cannot load it: %s",
+                             err)
+        return
+    write_saved_model(building, built)
 
 
 def _signature_functions(signatures) -> dict:
@@ -156,16 +176,9 @@ class _Saver:
         return index
 
     def signature(self, key, cf):
-        """Inputs are named as TensorFlow names them: a TensorSpec's own name, else the flat
-        parameter name (`x`, `inputs_1`); outputs by `_signature_output_names`."""
+        """Inputs named by `signature_input_names`, outputs by `_signature_output_names`."""
         outputs = _signature_output_names(cf, key)
-        flat = [spec.name for spec in cf.flat_input_signature]
-        specs = [t for _, _, template in cf.traced_parameters for t in nest.flatten(template, expand_composites=True)
-                 if isinstance(t, TensorSpec)]
-        inputs = [spec.name or name for spec, name in zip(specs, flat)] if len(specs) == len(flat) else flat
-        if len(set(inputs)) != len(inputs):
-            inputs = flat
-        return {"key": key, "function": self.function(cf), "inputs": inputs, "outputs": outputs}
+        return {"key": key, "function": self.function(cf), "inputs": signature_input_names(cf), "outputs": outputs}
 
     # --- the object tree ---
     def node(self, value, path):
@@ -292,6 +305,16 @@ def _template(template, fn_name):
     raise ValueError(f"Cannot save function {fn_name!r}: it was traced with the Python argument {template!r}, "
                      f"which a SavedModel cannot store (tensors, numbers, strings, None, lists, tuples and "
                      f"dicts of them can be).")
+
+
+def signature_input_names(cf):
+    """A signature's input names, as TensorFlow names them: a TensorSpec's own name, else the flat
+    parameter name (`x`, `inputs_1`)."""
+    flat = [spec.name for spec in cf.flat_input_signature]
+    specs = [t for _, _, template in cf.traced_parameters for t in nest.flatten(template, expand_composites=True)
+             if isinstance(t, TensorSpec)]
+    inputs = [spec.name or name for spec, name in zip(specs, flat)] if len(specs) == len(flat) else flat
+    return inputs if len(set(inputs)) == len(inputs) else flat
 
 
 def _signature_output_names(cf, key):

@@ -1,0 +1,66 @@
+"""Which eagerflow op types export to TensorFlow, and why the others do not.
+
+An op type exports when op_rules.py has a rule for it, or when TensorFlow defines an op of the same
+type taking the same inputs (generic_op.py). Every other op type is listed here with the reason;
+tests/saved_model/test_export_coverage.py walks the op registry so a new op type must be placed."""
+from __future__ import annotations
+
+from .op_rules import RULES
+from .tf_op_signatures import SIGNATURES
+
+_GRADIENT_ONLY = "an internal op of gradient graphs (saved functions hold forward computations)"
+_PYTHON = "runs a Python function, which a SavedModel cannot hold"
+_ATTR_INPUTS = "eagerflow takes as attributes what TensorFlow's op takes as inputs; no rule writes them yet"
+
+NOT_EXPORTED = {
+    "AdamUpdate": "Keras' fused Adam step, an eagerflow-only op of training functions",
+    "AssignVariableIfUninitialized": "creates a variable inside a function, which TensorFlow's functions cannot",
+    "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
+    "CTCUniqueLabels": "no TensorFlow op computes it in one node; no rewrite yet",
+    "EagerPyFunc": _PYTHON,
+    "Fingerprint": _ATTR_INPUTS,
+    "HashedCrossStep": "eagerflow's HashedCrossing step; no TensorFlow op hashes the same way",
+    "IfKeptGradient": _GRADIENT_ONLY,
+    "IfKeptSeed": _GRADIENT_ONLY,
+    "IfKeptValue": _GRADIENT_ONLY,
+    "IsJpeg": "no TensorFlow op; decode_image's format test",
+    "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
+    "IteratorOpenPass": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
+    "LoopHistoryItem": _GRADIENT_ONLY,
+    "LoopHistoryItemGrad": _GRADIENT_ONLY,
+    "LoopHistoryLength": _GRADIENT_ONLY,
+    "LoopHistorySeedStacks": _GRADIENT_ONLY,
+    "LoopHistorySeeds": _GRADIENT_ONLY,
+    "LoopHistoryStack": _GRADIENT_ONLY,
+    "MatrixDiagPartV3": _ATTR_INPUTS,
+    "MatrixDiagV3": _ATTR_INPUTS,
+    "MatrixSetDiagV3": _ATTR_INPUTS,
+    "MutableHashTableExport": "lookup tables are not exported yet (they need TensorFlow's table resources)",
+    "MutableHashTableInsert": "lookup tables are not exported yet (they need TensorFlow's table resources)",
+    "MutableHashTableRemove": "lookup tables are not exported yet (they need TensorFlow's table resources)",
+    "NonMaxSuppressionPaddedV2": "eagerflow's padded batch form; no TensorFlow op of that type",
+    "ParseExampleV2": _ATTR_INPUTS,
+    "ProdOfOthers": _GRADIENT_ONLY,
+    "PyFunc": _PYTHON,
+    "PyFuncStateless": _PYTHON,
+    "ShuffleOrder": "tf.data's shuffle order, used by datasets only",
+    "UnicodeCharSplit": "no TensorFlow op of that type; no rewrite yet",
+    "VocabularyLookup": "lookup tables are not exported yet (they need TensorFlow's table resources)",
+    "WhileGrad": _GRADIENT_ONLY,
+    "WriteSummary": "summary writers are not exported (TensorFlow's take a writer resource)",
+}
+
+
+def export_kind(op_type):
+    """'rule', 'generic', or the reason the op type does not export."""
+    if op_type in NOT_EXPORTED:
+        return NOT_EXPORTED[op_type]
+    if op_type in RULES:
+        return "rule"
+    if op_type in SIGNATURES:
+        return "generic"
+    return None
+
+
+def exported_op_types(op_types):
+    return sorted(t for t in op_types if export_kind(t) in ("rule", "generic"))

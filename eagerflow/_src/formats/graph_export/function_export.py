@@ -1,0 +1,113 @@
+"""Traced graphs -> FunctionDefs. A ConcreteFunction becomes one FunctionDef taking its flat
+parameters and then the variables it reads (resource arguments the SavedModel binds to its
+variables); an eager tensor it closed over is written into it as a Const. A control-flow op's
+branches and loop bodies, and a nested tf.function call, become FunctionDefs of their own in the
+same library, named by the op's function attributes."""
+from __future__ import annotations
+
+from ...core import dtypes as _dt
+from .attr_values import ExportError
+from .function_def import FunctionBuilder
+from .generic_op import export_generic
+from .rewrites import const
+from .tf_op_signatures import SIGNATURES
+
+
+class FunctionLibrary:
+    """Every FunctionDef of one GraphDef, under names unique within it."""
+
+    def __init__(self):
+        self.functions = []
+        self._names = set()
+        self._calls = {}  # id(ConcreteFunction) -> (function, its name): the functions outlive a save
+
+    def unique_name(self, base):
+        base = "".join(c if c.isalnum() or c in "_.-" else "_" for c in base)
+        name, k = f"__inference_{base}", 0
+        while name in self._names:
+            k += 1
+            name = f"__inference_{base}_{k}"
+        self._names.add(name)
+        return name
+
+    def add(self, builder):
+        self.functions.append(builder.function_def())
+        return builder.name
+
+    def called_function(self, cf):
+        """The name of the FunctionDef for a tf.function called inside another (every input an
+        argument, captures included, as the call op passes them)."""
+        known = self._calls.get(id(cf))
+        if known is None:
+            builder = FunctionBuilder(self, self.unique_name(cf.name))
+            for ph in cf.graph.inputs:
+                builder.set_ref(ph, builder.add_arg(ph._op.name, ph.dtype, ph.shape, _handle(ph)))
+            write_body(builder, cf.graph)
+            add_outputs(builder, cf.outputs)
+            known = self._calls[id(cf)] = (cf, self.add(builder))
+        return known[1]
+
+
+def _handle(placeholder):
+    """(shape, dtype) of the variable a resource placeholder stands for, when the trace knows it."""
+    spec = placeholder._op.attrs.get("variable_spec") if placeholder._op.type == "Placeholder" else None
+    return (spec[0], spec[1]) if spec else None
+
+
+def export_concrete_function(library, cf, name=None, bound_tensors=None):
+    """Writes `cf` into `library`; returns (its FunctionDef name, the objects its trailing
+    arguments stand for, in argument order: Variables, and the objects `bound_tensors` maps a
+    captured tensor's id to, such as an Asset for its path)."""
+    bound_tensors = bound_tensors or {}
+    builder = FunctionBuilder(library, library.unique_name(name or cf.name))
+    captured = {id(internal): external for external, internal in cf.graph.captures}
+    variables = []
+    for ph, spec in zip(cf.graph.inputs, cf.flat_input_signature):
+        builder.set_ref(ph, builder.add_arg(spec.name or ph._op.name, ph.dtype, ph.shape, user_name=spec.name))
+    for ph in cf.graph.inputs[len(cf.flat_input_signature):]:
+        external = captured.get(id(ph))
+        value = getattr(external, "_value", None)
+        if external is not None and id(external) in bound_tensors:
+            variables.append(bound_tensors[id(external)])
+            builder.set_ref(ph, builder.add_arg(ph._op.name, ph.dtype, ph.shape, user_name="asset_path"))
+        elif ph.dtype is _dt.resource and hasattr(value, "assign") and hasattr(value, "_array"):
+            variables.append(value)
+            builder.set_ref(ph, builder.add_arg(ph._op.name, _dt.resource, handle=(value.shape, value.dtype),
+                                                user_name="resource"))
+        elif external is not None and ph.dtype is not _dt.resource and hasattr(external, "_value"):
+            builder.set_ref(ph, const(builder, ph._op.name, external._value, ph.dtype).ref)
+        else:
+            raise ExportError(f"function {cf.name!r} captures {ph._op.name}, which is neither a variable nor a "
+                              f"constant tensor")
+    write_body(builder, cf.graph)
+    add_outputs(builder, cf.outputs)
+    return library.add(builder), variables
+
+
+def add_outputs(builder, outputs, names=None):
+    for i, t in enumerate(outputs):
+        builder.add_output(names[i] if names else f"output_{i}", builder.ref(t), t.dtype)
+
+
+def write_body(builder, graph):
+    """Every op of `graph` (its placeholders already bound to references), in creation order."""
+    from .op_rules import RULES
+    node_of = {}
+    for op in graph.get_operations():
+        if op.type == "Placeholder":
+            try:
+                builder.ref(op.outputs[0])
+            except ExportError:
+                raise ExportError(f"placeholder {op.name} of graph {graph.name!r} is not an input") from None
+            continue
+        before = len(builder.nodes)
+        RULES.get(op.type, export_generic)(builder, op)
+        if len(builder.nodes) == before:
+            continue  # an op that became references only
+        node = builder.nodes[-1]
+        node_of[op] = node["name"]
+        for c in op.control_inputs:
+            if c in node_of:
+                node["input"].append("^" + node_of[c])
+        if SIGNATURES[node["op"]][3] and node["name"] not in builder.control:
+            builder.control.append(node["name"])

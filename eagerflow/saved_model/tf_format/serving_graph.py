@@ -1,0 +1,74 @@
+"""The MetaGraphDef's top-level graph, for loaders that run a SavedModel as one graph (TF Serving,
+`saved_model_cli run`, TensorFlow 1's loader): a VarHandleOp per variable, and per signature a
+Placeholder per input and a StatefulPartitionedCall of its wrapper function, whose outputs the
+SignatureDef names; `NoOp` is the init op."""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+
+from ..._src.core import dtypes as _dt
+from ..._src.formats.graph_export.attr_values import attr_value
+from .signatures import tensor_info
+
+GRAPH_PRODUCER = 2474  # the GraphDef version whose op semantics the nodes follow (TensorFlow 2.21's)
+MIN_CONSUMER = 12
+
+
+class ServingGraph:
+    def __init__(self):
+        self.nodes = []
+        self._names = set()
+        self._handles = {}  # id(Variable) -> (Variable, node name)
+        self.init_op = self.add("NoOp", "NoOp", [], {})
+
+    def add(self, base, op, inputs, attrs):
+        name, k = base, 0
+        while name in self._names:
+            k += 1
+            name = f"{base}_{k}"
+        self._names.add(name)
+        self.nodes.append({"name": name, "op": op, "input": list(inputs), "attr": attrs})
+        return name
+
+    def handle(self, var):
+        """The node feeding a bound object: a variable's VarHandleOp, an asset's path Const."""
+        known = self._handles.get(id(var))
+        if known is None and hasattr(var, "asset_path"):
+            name = self.add("asset_path_initializer", "Const", [], {
+                "dtype": attr_value("type", _dt.string),
+                "value": attr_value("tensor", np.array(os.path.basename(var._path()).encode(), object))})
+            known = self._handles[id(var)] = (var, name)
+        if known is None:
+            base = var.name[:-2] if var.name.endswith(":0") else var.name
+            name = self.add(base, "VarHandleOp", [], {
+                "dtype": attr_value("type", var.dtype), "shape": attr_value("shape", var.shape),
+                "shared_name": attr_value("string", base), "container": attr_value("string", "")})
+            self.nodes[-1]["attr"]["shared_name"] = attr_value("string", name)
+            known = self._handles[id(var)] = (var, name)
+        return known[1]
+
+    def signature(self, key, wrapper, input_names, specs, variables, output_names, outputs):
+        """Adds the serving nodes of one signature; returns its SignatureDef's (inputs, outputs)."""
+        inputs = {}
+        placeholders = []
+        for name, spec in zip(input_names, specs):
+            node = self.add(f"{key}_{name}", "Placeholder", [], {"dtype": attr_value("type", spec.dtype),
+                                                                 "shape": attr_value("shape", spec.shape)})
+            placeholders.append(node)
+            inputs[name] = tensor_info(f"{node}:0", spec.dtype, spec.shape)
+        handles = [self.handle(v) for v in variables]
+        tin = [s.dtype for s in specs] + [_dt.string if hasattr(v, "asset_path") else _dt.resource
+                                          for v in variables]
+        call = self.add("StatefulPartitionedCall", "StatefulPartitionedCall", placeholders + handles, {
+            "f": attr_value("func", wrapper), "Tin": attr_value("list(type)", tin),
+            "Tout": attr_value("list(type)", [t.dtype for t in outputs])})
+        result = {name: tensor_info(f"{call}:{k}", t.dtype, t.shape)
+                  for k, (name, t) in enumerate(zip(output_names, outputs))}
+        return inputs, result
+
+    def graph_def(self, library):
+        return {"node": self.nodes, "library": {"function": library.functions},
+                "versions": {"producer": GRAPH_PRODUCER, "min_consumer": MIN_CONSUMER}}
+

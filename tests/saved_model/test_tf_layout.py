@@ -1,0 +1,120 @@
+"""tf.saved_model.save writes TensorFlow's layout; TensorFlow's tf.saved_model constants, SaveOptions,
+contains_saved_model and Asset (values and messages recorded from TensorFlow 2.21)."""
+import os
+
+import numpy as np
+import pytest
+
+import eagerflow as tf
+from eagerflow._src.formats.tensor_bundle import BundleReader
+
+
+class _Module(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable([1.0, 2.0], name="v")
+        self.layer = tf.Module()
+        self.layer.w = tf.Variable(3.0, name="w")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
+    def f(self, x):
+        return {"y": x * self.v + self.layer.w}
+
+
+def test_the_constants_are_tensorflows():
+    sm = tf.saved_model
+    assert (sm.DEFAULT_SERVING_SIGNATURE_DEF_KEY, sm.SERVING, sm.TRAINING, sm.GPU, sm.TPU) == \
+        ("serving_default", "serve", "train", "gpu", "tpu")
+    assert (sm.PREDICT_METHOD_NAME, sm.CLASSIFY_METHOD_NAME, sm.REGRESS_METHOD_NAME) == \
+        ("tensorflow/serving/predict", "tensorflow/serving/classify", "tensorflow/serving/regress")
+    assert (sm.PREDICT_INPUTS, sm.PREDICT_OUTPUTS, sm.CLASSIFY_OUTPUT_CLASSES, sm.CLASSIFY_OUTPUT_SCORES) == \
+        ("inputs", "outputs", "classes", "scores")
+    assert (sm.SAVED_MODEL_FILENAME_PB, sm.SAVED_MODEL_FILENAME_PBTXT, sm.VARIABLES_DIRECTORY, sm.VARIABLES_FILENAME,
+            sm.ASSETS_DIRECTORY, sm.ASSETS_KEY, sm.SAVED_MODEL_SCHEMA_VERSION) == \
+        ("saved_model.pb", "saved_model.pbtxt", "variables", "variables", "assets", "saved_model_assets", 1)
+    assert (sm.DEBUG_DIRECTORY, sm.DEBUG_INFO_FILENAME_PB) == ("debug", "saved_model_debug_info.pb")
+
+
+def test_save_options_are_checked_as_tensorflow_checks_them(tmp_path):
+    assert tf.saved_model.SaveOptions().function_aliases == {}
+    with pytest.raises(ValueError, match="Received invalid VariablePolicy value: bad."):
+        tf.saved_model.SaveOptions(experimental_variable_policy="bad")
+    with pytest.raises(TypeError, match="`namespace_whitelist` must be a list of strings. Got: Foo"):
+        tf.saved_model.SaveOptions(namespace_whitelist="Foo")
+    with pytest.raises(AttributeError, match="'int' object has no attribute 'namespace_whitelist'"):
+        tf.saved_model.save(tf.Module(), str(tmp_path / "m"), options=3)
+    m = _Module()
+    tf.saved_model.save(m, str(tmp_path / "m"), options=tf.saved_model.SaveOptions(namespace_whitelist=["Foo"]))
+    assert tf.saved_model.contains_saved_model(str(tmp_path / "m"))
+
+
+def test_the_layout_and_the_saved_model_message(tmp_path):
+    from eagerflow._src.formats.protos import saved_model_pb2, trackable_object_graph_pb2
+    m = _Module()
+    directory = tmp_path / "m"
+    tf.saved_model.save(m, str(directory), signatures={"serving_default": m.f})
+    assert {"saved_model.pb", "variables", "assets", "fingerprint.pb"} <= set(os.listdir(directory))
+    assert tf.saved_model.contains_saved_model(directory) and not tf.saved_model.contains_saved_model(tmp_path)
+    message = saved_model_pb2.SavedModel.FromString((directory / "saved_model.pb").read_bytes())
+    meta, = message.meta_graphs
+    assert list(meta.meta_info_def.tags) == ["serve"]
+    sig = meta.signature_def["serving_default"]
+    assert sig.method_name == "tensorflow/serving/predict"
+    assert (sig.inputs["x"].dtype, [d.size for d in sig.inputs["x"].tensor_shape.dim]) == (1, [-1, 2])
+    assert sig.outputs["y"].name.endswith(":0")
+    nodes = meta.object_graph_def.nodes
+    root_children = {c.local_name: c.node_id for c in nodes[0].children}
+    assert {"v", "layer", "f", "signatures"} <= set(root_children)
+    assert nodes[root_children["v"]].variable.name == "v"
+    assert nodes[root_children["signatures"]].user_object.identifier == "signature_map"
+    assert meta.saver_def.restore_op_name and meta.saver_def.version == 2
+    reader = BundleReader(str(directory / "variables" / "variables"))
+    assert set(reader.keys()) == {"_CHECKPOINTABLE_OBJECT_GRAPH", "v/.ATTRIBUTES/VARIABLE_VALUE",
+                                  "layer/w/.ATTRIBUTES/VARIABLE_VALUE"}
+    np.testing.assert_array_equal(reader.read("v/.ATTRIBUTES/VARIABLE_VALUE"), [1.0, 2.0])
+    graph = trackable_object_graph_pb2.TrackableObjectGraph.FromString(
+        reader.read("_CHECKPOINTABLE_OBJECT_GRAPH").item())
+    assert len(graph.nodes) == len(nodes)  # the same nodes, so TensorFlow matches values to variables
+    attribute, = graph.nodes[root_children["v"]].attributes
+    assert (attribute.name, attribute.checkpoint_key) == ("VARIABLE_VALUE", "v/.ATTRIBUTES/VARIABLE_VALUE")
+
+
+def test_an_asset_is_copied_into_assets(tmp_path):
+    vocab = tmp_path / "vocab.txt"
+    vocab.write_text("a\nb\n")
+    m = tf.Module()
+    m.vocab = tf.saved_model.Asset(str(vocab))
+    assert m.vocab.asset_path.numpy() == str(vocab).encode()
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    assert (tmp_path / "m" / "assets" / "vocab.txt").read_text() == "a\nb\n"
+    with pytest.raises(TypeError, match="Cannot convert 3 to EagerTensor of dtype string"):
+        tf.saved_model.Asset(3)
+
+
+def test_a_missing_model_is_tensorflows_oserror(tmp_path):
+    with pytest.raises(OSError, match=r"SavedModel file does not exist at: .*/nothere/\{saved_model.pbtxt\|"
+                                      r"saved_model.pb\}"):
+        tf.saved_model.load(str(tmp_path / "nothere"))
+    assert tf.saved_model.contains_saved_model(str(tmp_path / "nothere")) is False
+
+
+def test_a_graph_tensorflow_cannot_express_is_saved_in_eagerflows_format_with_a_warning(tmp_path, caplog):
+    m = tf.Module()
+    m.v = tf.Variable([1.0, 2.0])
+
+    @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
+    def grad(x):  # the gradient of a loop: eagerflow keeps the loop's history, TensorFlow's While has none
+        with tf.GradientTape() as tape:
+            _, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * m.v), [0, x])
+            loss = tf.reduce_sum(y)
+        return tape.gradient(loss, m.v)
+
+    m.grad = grad
+    with caplog.at_level("WARNING", logger="tensorflow"):
+        tf.saved_model.save(m, str(tmp_path / "m"))
+    assert "eagerflow's format only" in caplog.text and "keeps its history for a gradient" in caplog.text
+    np.testing.assert_allclose(tf.saved_model.load(str(tmp_path / "m")).grad(tf.constant([1.0, 1.0])),
+                               grad(tf.constant([1.0, 1.0])))
+    assert not (tmp_path / "m" / "saved_model.pb").exists()
+    assert (tmp_path / "m" / "saved_model.json").exists()
+    assert not tf.saved_model.contains_saved_model(tmp_path / "x")
