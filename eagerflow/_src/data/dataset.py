@@ -163,6 +163,11 @@ class Dataset:
         from .transforms_structural import unbatch
         return unbatch(self)
 
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=_dt.int64, name=None):
+        """Batches whose partly-known components become RaggedTensors instead of padded (ragged_batch.py)."""
+        from .ragged_batch import ragged_batch
+        return ragged_batch(self, batch_size, drop_remainder, row_splits_dtype)
+
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
         from .padded_batch import PaddedBatchDataset
         return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
@@ -346,6 +351,8 @@ class _TensorSliceDataset(Dataset):
         if tensors is None:
             raise ValueError("Invalid `element`. `element` should not be empty.")
         self._tensors = normalize(tensors)
+        if _carries_composites(self, self._tensors):
+            return self._composite_slices()
         flat = nest.flatten(self._tensors, expand_composites=True)
         first = None
         for t in flat:
@@ -362,6 +369,25 @@ class _TensorSliceDataset(Dataset):
         self._spec = nest.map_structure(lambda t: TensorSpec(TensorShape(t.shape.as_list()[1:])
                                                               if t.shape.rank is not None else None, t.dtype),
                                         self._tensors, expand_composites=True)
+
+    def _composite_slices(self):
+        """Rows of RaggedTensors/SparseTensors: a ragged row loses one ragged dimension (a Tensor once
+        none is left), as in TensorFlow."""
+        from .composite_elements import row_spec_of
+        leaves = nest.flatten(self._tensors)
+        sizes = {leaf.shape[0] for leaf in leaves if leaf.shape.rank}
+        if any(leaf.shape.rank == 0 for leaf in leaves):
+            raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+        if len(sizes) > 1:
+            first, dim = sorted(sizes, key=str)[:2]
+            raise ValueError(f"Dimensions {first} and {dim} are not compatible")
+        self._size = sizes.pop() if sizes else UNKNOWN
+        self._spec = nest.map_structure(row_spec_of, self._tensors)
+
+    def _stream(self):  # composites (see _carries_composites)
+        from .composite_elements import leaf_row
+        for i in range(int(self._size)):
+            yield nest.map_structure(lambda leaf: leaf_row(leaf, i), self._tensors)
 
     def _open(self, epochs):
         from ..ops.array.slicing import gather
@@ -380,7 +406,12 @@ class _TensorDataset(Dataset):
             raise refuse_no_components("TensorDataset", "Toutput_types", "Toutput_types", self._built_in_trace)
         self._tensors = normalize(tensors)
         self._size = 1
-        self._spec = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), self._tensors, expand_composites=True)
+        from .structure import spec_of
+        self._spec = spec_of(self._tensors)
+        _carries_composites(self, self._tensors)
+
+    def _stream(self):  # composites (see _carries_composites)
+        yield self._tensors
 
     def _open(self, epochs):
         from ..ops.array.basic import expand_dims, zeros_like
@@ -390,6 +421,17 @@ class _TensorDataset(Dataset):
             zeros = np.zeros_like(indices) if isinstance(indices, np.ndarray) else zeros_like(indices)
             return nest.map_structure(lambda t: gather(expand_dims(t, 0), zeros), self._tensors, expand_composites=True)
         return FunctionReader(self._spec, lambda i, epoch: self._tensors, copies)
+
+
+def _carries_composites(dataset, tensors) -> bool:
+    """A source of RaggedTensors or SparseTensors is a stream (data/composite_elements.py: batching them is
+    not stacking), and a tf.function keys it by identity rather than rebuild it on placeholders."""
+    from .composite_elements import COMPOSITES
+    if not any(isinstance(leaf, COMPOSITES) for leaf in nest.flatten(tensors)):
+        return False
+    dataset._indexable = False
+    dataset._recipe = None
+    return True
 
 
 class _RangeDataset(Dataset):

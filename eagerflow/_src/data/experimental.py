@@ -81,6 +81,11 @@ def get_next_as_optional(iterator):
     return iterator.get_next_as_optional()
 
 
+def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=_dt.int64):
+    from .ragged_batch import dense_to_ragged_batch as transformation
+    return transformation(batch_size, drop_remainder, row_splits_dtype)
+
+
 def shuffle_and_repeat(buffer_size, count=None, seed=None):
     return lambda dataset: dataset.shuffle(buffer_size, seed).repeat(count)
 
@@ -191,7 +196,7 @@ def load(path, element_spec=None, compression=None, reader_func=None):
 __all__ = ["AutoShardPolicy", "AutotuneAlgorithm", "AutotuneOptions", "Counter", "DistributeOptions",
            "ExternalStatePolicy", "INFINITE_CARDINALITY", "OptimizationOptions", "Optional", "RandomDataset", "Reducer",
            "SHARD_HINT", "ServiceOptions", "TFRecordWriter", "ThreadingOptions", "UNKNOWN_CARDINALITY", "at", "cardinality",
-           "copy_to_device", "enable_debug_mode", "enumerate_dataset", "from_list", "get_next_as_optional",
+           "copy_to_device", "dense_to_ragged_batch", "enable_debug_mode", "enumerate_dataset", "from_list", "get_next_as_optional",
            "get_single_element", "get_structure", "group_by_reducer", "ignore_errors", "load", "map_and_batch",
            "pad_to_cardinality", "parallel_interleave", "prefetch_to_device", "save", "scan", "shuffle_and_repeat",
            "take_while", "unbatch", "unique"]

@@ -7,7 +7,6 @@ import numpy as np
 
 from ..core import nest
 from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
 from ..core.tensor import TensorSpec
 from .dataset import Dataset
 from .reader import FunctionReader, Reader
@@ -167,10 +166,9 @@ class UnbatchDataset(Dataset):
     _name = "_UnbatchDataset"
 
     def __init__(self, parent, rows):
+        from .composite_elements import unbatched_spec
         self._parent, self._d = parent, rows
-        self._spec = nest.map_structure(
-            lambda s: TensorSpec(TensorShape(s.shape.as_list()[1:]) if s.shape.rank is not None else None, s.dtype),
-            parent.element_spec, expand_composites=True)
+        self._spec = unbatched_spec(parent.element_spec)
         n = parent._size
         self._indexable = parent._indexable and rows is not None and is_static(n)
         if rows is None or not is_static(n):
@@ -188,6 +186,12 @@ class UnbatchDataset(Dataset):
         return FunctionReader(self._spec, element)
 
     def _stream(self):
+        from .composite_elements import element_rows, has_composites
+        spec = self._parent.element_spec
+        if has_composites(spec):
+            for element in self._parent._elements():
+                yield from element_rows(spec, element)
+            return
         for element in self._parent._elements():
             flat = nest.flatten(element, expand_composites=True)
             counts = {int(t.shape[0]) for t in flat}

@@ -119,7 +119,6 @@ def test_audio_datasets(root):
     assert next(iter(fixed))[0].shape.as_list() == ORACLE["audio_fixed_shape"]
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason="tf.data elements that are RaggedTensors (issue 25 point 4)")
 def test_ragged_audio_datasets(root):
     directory = os.path.join(root, "audio")
     ragged = next(iter(keras.utils.audio_dataset_from_directory(directory, shuffle=False, batch_size=5,
