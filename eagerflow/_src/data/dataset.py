@@ -168,6 +168,11 @@ class Dataset:
         from .ragged_batch import ragged_batch
         return ragged_batch(self, batch_size, drop_remainder, row_splits_dtype)
 
+    def sparse_batch(self, batch_size, row_shape, name=None):
+        """Batches of dense elements as SparseTensors of shape [batch] + row_shape (sparse_batch.py)."""
+        from .sparse_batch import SparseBatchDataset
+        return SparseBatchDataset(self, batch_size, row_shape)
+
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
         from .padded_batch import PaddedBatchDataset
         return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)

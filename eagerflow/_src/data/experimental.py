@@ -17,6 +17,10 @@ from .options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Distr
 from .structure import INFINITE as INFINITE_CARDINALITY  # noqa: F401
 from .structure import UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
 from .transforms_extra import RandomDataset, Reducer  # noqa: F401
+from .dataset_tables import DatasetInitializer, index_table_from_dataset, table_from_dataset  # noqa: F401
+from .example_datasets import make_batched_features_dataset, parse_example_dataset  # noqa: F401
+from .sparse_batch import dense_to_sparse_batch  # noqa: F401
+from .sql_dataset import SqlDataset  # noqa: F401
 
 SHARD_HINT = -1  # a placeholder shard count for AutoShardPolicy.HINT
 
@@ -84,6 +88,25 @@ def get_next_as_optional(iterator):
 def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=_dt.int64):
     from .ragged_batch import dense_to_ragged_batch as transformation
     return transformation(batch_size, drop_remainder, row_splits_dtype)
+
+
+def to_variant(dataset):
+    """A scalar `variant` tensor holding the dataset (how TensorFlow hands a dataset between ops); eager."""
+    from ..core.tensor import wrap_array
+    from ..core.variant import VariantValue
+    if not isinstance(dataset, Dataset):
+        raise TypeError(f"`dataset` must be a `tf.data.Dataset`, got {type(dataset).__name__}.")
+    return wrap_array(VariantValue(dataset))
+
+
+def from_variant(variant, structure):
+    """The dataset a `to_variant` tensor holds; `structure` must be its element spec."""
+    payload = getattr(getattr(variant, "_value", None), "payload", None)
+    if not isinstance(payload, Dataset):
+        raise TypeError("`variant` must be a scalar variant tensor made by `tf.data.experimental.to_variant`.")
+    if structure != payload.element_spec:
+        raise TypeError(f"The dataset's element spec {payload.element_spec!r} is not `structure` {structure!r}.")
+    return payload
 
 
 def shuffle_and_repeat(buffer_size, count=None, seed=None):
@@ -193,7 +216,9 @@ def load(path, element_spec=None, compression=None, reader_func=None):
     return Dataset.load(path, element_spec, compression, reader_func)
 
 
-__all__ = ["AutoShardPolicy", "AutotuneAlgorithm", "AutotuneOptions", "Counter", "DistributeOptions",
+__all__ = ["AutoShardPolicy", "AutotuneAlgorithm", "AutotuneOptions", "Counter", "DatasetInitializer",
+           "DistributeOptions", "SqlDataset", "dense_to_sparse_batch", "from_variant", "index_table_from_dataset",
+           "make_batched_features_dataset", "parse_example_dataset", "table_from_dataset", "to_variant",
            "ExternalStatePolicy", "INFINITE_CARDINALITY", "OptimizationOptions", "Optional", "RandomDataset", "Reducer",
            "SHARD_HINT", "ServiceOptions", "TFRecordWriter", "ThreadingOptions", "UNKNOWN_CARDINALITY", "at", "cardinality",
            "copy_to_device", "dense_to_ragged_batch", "enable_debug_mode", "enumerate_dataset", "from_list", "get_next_as_optional",
