@@ -182,3 +182,27 @@ def test_iteration_inside_tf_function():
         return iterator.get_next()
     assert pull(it).numpy().tolist() == [1, 2]
     assert pull(it).numpy().tolist() == [3]
+
+
+def test_from_generator_with_composite_signatures():
+    def ragged_rows():
+        yield tf.ragged.constant([[1, 2], [3]])
+        yield tf.ragged.constant([[4]])
+    ds = Dataset.from_generator(ragged_rows, output_signature=tf.RaggedTensorSpec([None, None], tf.int32, 1))
+    assert ds.element_spec == tf.RaggedTensorSpec([None, None], tf.int32, 1, tf.int64)
+    assert [r.to_list() for r in ds] == [[[1, 2], [3]], [[4]]]  # TF 2.21
+    assert [b.to_list() for b in ds.batch(2)] == [[[[1, 2], [3]], [[4]]]]
+
+    def sparse_rows():
+        yield tf.sparse.SparseTensor([[0]], [1.], [3])
+    sparse = Dataset.from_generator(sparse_rows, output_signature=tf.SparseTensorSpec([3], tf.float32))
+    assert sparse.element_spec == tf.SparseTensorSpec([3], tf.float32)
+    assert [_sparse_parts(b) for b in sparse.batch(1)] == [[[[0, 0]], [1.0], [1, 3]]]
+
+    for rows, spec, shown in [([1, 2], tf.RaggedTensorSpec([None], tf.int32, 0), r"\(2,\)"),
+                              ([[4]], tf.RaggedTensorSpec([None, None], tf.int32, 1), r"\(1, 1\)")]:
+        refused = Dataset.from_generator(lambda rows=rows: iter([rows]), output_signature=spec)
+        with pytest.raises(tf.errors.InvalidArgumentError, match=r"TypeError: `generator` yielded an element of "
+                                                                 rf"TensorSpec\(shape={shown}, dtype=tf.int32, "
+                                                                 r"name=None\) where an element of RaggedTensorSpec"):
+            list(refused)  # TF 2.21 refuses lists where a RaggedTensorSpec is declared
