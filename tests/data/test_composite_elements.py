@@ -206,3 +206,48 @@ def test_from_generator_with_composite_signatures():
                                                                  rf"TensorSpec\(shape={shown}, dtype=tf.int32, "
                                                                  r"name=None\) where an element of RaggedTensorSpec"):
             list(refused)  # TF 2.21 refuses lists where a RaggedTensorSpec is declared
+
+
+def _listed(ds):
+    return [x.to_list() if hasattr(x, "to_list") else x.numpy().tolist() for x in ds]
+
+
+def test_other_transformations_of_ragged_elements_as_tensorflow():
+    rows = Dataset.from_tensor_slices(_rt())
+    pairs = rows.batch(2)
+    joined = pairs.concatenate(pairs)
+    assert joined.element_spec == tf.RaggedTensorSpec([None, None], tf.int32, 1, tf.int64)
+    assert _listed(joined) == [[[1, 2], [3]], [[4, 5, 6], []]] * 2
+    assert sorted(map(str, _listed(rows.shuffle(4, seed=1)))) == ["[1, 2]", "[3]", "[4, 5, 6]", "[]"]
+    assert _listed(pairs.repeat(2).skip(1).take(2)) == [[[4, 5, 6], []], [[1, 2], [3]]]
+    assert _listed(pairs.cache().prefetch(2)) == [[[1, 2], [3]], [[4, 5, 6], []]]
+    assert [(int(i), x.to_list()) for i, x in pairs.enumerate()] == [(0, [[1, 2], [3]]), (1, [[4, 5, 6], []])]
+    assert _listed(Dataset.range(2).flat_map(lambda i: Dataset.from_tensor_slices(_rt()))) == \
+        [[1, 2], [3], [4, 5, 6], []] * 2
+    assert _listed(Dataset.range(2).interleave(lambda i: Dataset.from_tensor_slices(_rt()), cycle_length=2)) == \
+        [[1, 2], [1, 2], [3], [3], [4, 5, 6], [4, 5, 6], [], []]  # TF 2.21
+    assert int(rows.reduce(tf.constant(0), lambda s, x: s + tf.reduce_sum(x))) == 21
+    assert _listed(rows.scan(tf.constant(0), lambda s, x: (s + tf.size(x), s))) == [0, 2, 3, 6]
+    windows = rows.window(2)
+    assert repr(windows.element_spec) == "DatasetSpec(RaggedTensorSpec(TensorShape([None]), tf.int32, 0, tf.int64), " \
+                                         "TensorShape([]))"
+    assert [_listed(w) for w in windows] == [[[1, 2], [3]], [[4, 5, 6], []]]
+    assert _listed(rows.group_by_window(lambda x: tf.cast(tf.size(x) % 2, tf.int64), lambda k, w: w.batch(2), 2)) \
+        == [[[3], [4, 5, 6]], [[1, 2], []]]  # TF 2.21
+    assert _listed(rows.take_while(lambda x: tf.size(x) > 0)) == [[1, 2], [3], [4, 5, 6]]
+    assert Dataset.from_tensors(_rt()).get_single_element().to_list() == [[1, 2], [3], [4, 5, 6], []]
+    zipped = [(a.to_list(), b.numpy().tolist()) for a, b in Dataset.zip((rows, Dataset.range(4))).batch(3)]
+    assert zipped == [([[1, 2], [3], [4, 5, 6]], [0, 1, 2]), ([[]], [3])]
+    sparse = Dataset.from_tensor_slices(_st())
+    assert sparse.concatenate(sparse).element_spec == tf.SparseTensorSpec([5], tf.float32)
+    assert _listed(sparse.map(tf.sparse.to_dense))[1] == [2.0, 0.0, 3.0, 0.0, 0.0]
+    with pytest.raises(tf.errors.InvalidArgumentError, match="UniqueDataset only supports inputs with a single "
+                                                             "`tf.int32`, `tf.int64`, or `tf.string` component."):
+        rows.unique()
+    with pytest.raises(TypeError, match="`padded_batch` is only supported"):  # TF 2.21: bucketing pads
+        rows.bucket_by_sequence_length(lambda x: tf.size(x), [2], [2, 2])
+
+    @tf.function
+    def count_rows(d):
+        return d.reduce(tf.constant(0, tf.int64), lambda s, x: s + x.nrows())
+    assert int(count_rows(pairs)) == 4

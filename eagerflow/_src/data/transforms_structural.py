@@ -84,10 +84,22 @@ def compatible_spec(a, b):
     except (ValueError, TypeError):
         raise incompatible() from None
     flat_a, flat_b = nest.flatten(a, expand_composites=True), nest.flatten(b, expand_composites=True)
-    if any(x.dtype != y.dtype for x, y in zip(flat_a, flat_b)):
+    if any(x.dtype != y.dtype or type(x) is not type(y) or getattr(x, "ragged_rank", 0) != getattr(y, "ragged_rank", 0)
+           for x, y in zip(flat_a, flat_b)):
         raise incompatible()
-    return nest.pack_sequence_as(a, [TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
+    return nest.pack_sequence_as(a, [_relaxed(x, x.shape.most_specific_compatible_shape(y.shape))
                                      for x, y in zip(flat_a, flat_b)], expand_composites=True)
+
+
+def _relaxed(spec, shape):
+    """`spec` (a TensorSpec, RaggedTensorSpec or SparseTensorSpec) with `shape`."""
+    from ..composite.ragged_tensor import RaggedTensorSpec
+    from ..composite.sparse_tensor import SparseTensorSpec
+    if isinstance(spec, RaggedTensorSpec):
+        return RaggedTensorSpec(shape, spec.dtype, spec.ragged_rank, spec.row_splits_dtype)
+    if isinstance(spec, SparseTensorSpec):
+        return SparseTensorSpec(shape, spec.dtype)
+    return TensorSpec(shape, spec.dtype)
 
 
 class ConcatenateDataset(Dataset):
