@@ -223,9 +223,25 @@ def element_rows(spec, element):
 # --- sources -------------------------------------------------------------------------------------
 
 
-def row_spec_of(value):
-    """The spec of one row of a source leaf (from_tensor_slices)."""
-    return unbatched_spec(leaf_spec(value))
+def slices_size_and_spec(tensors):
+    """from_tensor_slices of a structure holding RaggedTensors/SparseTensors: (number of rows, row spec). A
+    ragged row loses one ragged dimension (a Tensor once none is left), as in TensorFlow."""
+    from .structure import UNKNOWN
+    leaves = nest.flatten(tensors)
+    if any(leaf.shape.rank == 0 for leaf in leaves):
+        raise ValueError("Unbatching a tensor is only supported for rank >= 1")
+    sizes = {leaf.shape[0] for leaf in leaves if leaf.shape.rank}
+    if len(sizes) > 1:
+        first, dim = sorted(sizes, key=str)[:2]
+        raise ValueError(f"Dimensions {first} and {dim} are not compatible")
+    size = sizes.pop() if sizes else None
+    return (UNKNOWN if size is None else size), nest.map_structure(lambda v: unbatched_spec(leaf_spec(v)), tensors)
+
+
+def source_rows(tensors, size):
+    """The rows of such a source, one element each."""
+    for i in range(max(int(size), 0)):
+        yield nest.map_structure(lambda leaf: leaf_row(leaf, i), tensors)
 
 
 def leaf_row(value, index):

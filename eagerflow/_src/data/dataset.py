@@ -357,7 +357,9 @@ class _TensorSliceDataset(Dataset):
             raise ValueError("Invalid `element`. `element` should not be empty.")
         self._tensors = normalize(tensors)
         if _carries_composites(self, self._tensors):
-            return self._composite_slices()
+            from .composite_elements import slices_size_and_spec
+            self._size, self._spec = slices_size_and_spec(self._tensors)
+            return
         flat = nest.flatten(self._tensors, expand_composites=True)
         first = None
         for t in flat:
@@ -375,24 +377,9 @@ class _TensorSliceDataset(Dataset):
                                                               if t.shape.rank is not None else None, t.dtype),
                                         self._tensors, expand_composites=True)
 
-    def _composite_slices(self):
-        """Rows of RaggedTensors/SparseTensors: a ragged row loses one ragged dimension (a Tensor once
-        none is left), as in TensorFlow."""
-        from .composite_elements import row_spec_of
-        leaves = nest.flatten(self._tensors)
-        sizes = {leaf.shape[0] for leaf in leaves if leaf.shape.rank}
-        if any(leaf.shape.rank == 0 for leaf in leaves):
-            raise ValueError("Unbatching a tensor is only supported for rank >= 1")
-        if len(sizes) > 1:
-            first, dim = sorted(sizes, key=str)[:2]
-            raise ValueError(f"Dimensions {first} and {dim} are not compatible")
-        self._size = sizes.pop() if sizes else UNKNOWN
-        self._spec = nest.map_structure(row_spec_of, self._tensors)
-
     def _stream(self):  # composites (see _carries_composites)
-        from .composite_elements import leaf_row
-        for i in range(int(self._size)):
-            yield nest.map_structure(lambda leaf: leaf_row(leaf, i), self._tensors)
+        from .composite_elements import source_rows
+        return source_rows(self._tensors, self._size)
 
     def _open(self, epochs):
         from ..ops.array.slicing import gather
@@ -434,8 +421,7 @@ def _carries_composites(dataset, tensors) -> bool:
     from .composite_elements import COMPOSITES
     if not any(isinstance(leaf, COMPOSITES) for leaf in nest.flatten(tensors)):
         return False
-    dataset._indexable = False
-    dataset._recipe = None
+    dataset._indexable, dataset._recipe = False, None
     return True
 
 
