@@ -251,3 +251,12 @@ def test_other_transformations_of_ragged_elements_as_tensorflow():
     def count_rows(d):
         return d.reduce(tf.constant(0, tf.int64), lambda s, x: s + x.nrows())
     assert int(count_rows(pairs)) == 4
+
+
+def test_map_of_ragged_range_keeps_its_static_rows():
+    ranges = Dataset.range(4).map(lambda x: tf.ragged.range(x))
+    assert ranges.element_spec == tf.RaggedTensorSpec([1, None], tf.int64, 1, tf.int64)  # TF 2.21
+    assert ranges.batch(2).element_spec == tf.RaggedTensorSpec([None, 1, None], tf.int64, 2, tf.int64)
+    assert [b.to_list() for b in ranges.batch(2)] == [[[[]], [[0]]], [[[0, 1]], [[0, 1, 2]]]]
+    pairs = Dataset.range(4).map(lambda x: tf.ragged.range([x, x + 1]))
+    assert pairs.element_spec == tf.RaggedTensorSpec([2, None], tf.int64, 1, tf.int64)  # TF 2.21
