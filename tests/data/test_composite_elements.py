@@ -92,7 +92,8 @@ def test_ragged_batch_and_dense_to_ragged_batch():
     of_ragged = Dataset.from_tensor_slices(tf.ragged.constant([[[1], [2, 3]], [[4]], []])).ragged_batch(2)
     assert of_ragged.element_spec == tf.RaggedTensorSpec([None, None, None], tf.int32, 2, tf.int64)
     assert [b.to_list() for b in of_ragged] == [[[[1], [2, 3]], [[4]]], [[]]]
-    inner = Dataset.range(3).map(lambda x: tf.reshape(tf.fill([2 * x], x), [2, -1])).ragged_batch(2)  # last unknown dimension: 1
+    # the last unknown dimension is 1: ragged_rank 1, batched 2
+    inner = Dataset.range(3).map(lambda x: tf.reshape(tf.fill([2 * x], x), [2, -1])).ragged_batch(2)
     assert inner.element_spec == tf.RaggedTensorSpec([None, 2, None], tf.int64, 2, tf.int64)
     assert [b.to_list() for b in inner] == [[[[], []], [[1], [1]]], [[[2, 2], [2, 2]]]]
 

@@ -67,8 +67,9 @@ def test_dense_to_sparse_batch_as_tensorflow():
     ds = Dataset.range(1, 5).map(lambda x: tf.fill(tf.reshape(x, [1]), x))
     fixed = ds.apply(E.dense_to_sparse_batch(3, [4]))
     assert fixed.element_spec == tf.SparseTensorSpec([None, 4], tf.int64)
-    assert [_sparse(b) for b in fixed] == [[[[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]], [1, 2, 2, 3, 3, 3], [3, 4]],
-                                           [[[0, 0], [0, 1], [0, 2], [0, 3]], [4, 4, 4, 4], [1, 4]]]  # TF 2.21
+    assert [_sparse(b) for b in fixed] == [  # TF 2.21
+        [[[0, 0], [1, 0], [1, 1], [2, 0], [2, 1], [2, 2]], [1, 2, 2, 3, 3, 3], [3, 4]],
+        [[[0, 0], [0, 1], [0, 2], [0, 3]], [4, 4, 4, 4], [1, 4]]]
     assert int(fixed.cardinality()) == 2
     longest = ds.sparse_batch(3, [None])
     assert longest.element_spec == tf.SparseTensorSpec([None, None], tf.int64)

@@ -86,8 +86,8 @@ def test_unicode_script_as_tensorflow():
 
 
 def test_unicode_script_of_every_letter_of_a_sentence():
-    # TF 2.21 on "Hi Привет שלום مرحبا 你好 こんにちは カタカナ 안녕 ₿ 🎉 à": Latin, Common, Cyrillic, Hebrew, Arabic,
-    # Han, Hiragana, Katakana, Hangul, Common (currency sign, emoji), Inherited (combining grave accent)
+    # TF 2.21 on this sentence: Latin, Common, Cyrillic, Hebrew, Arabic, Han, Hiragana, Katakana, Hangul, Common
+    # (currency sign, emoji), Inherited (combining grave accent)
     text = "Hi Привет שלום مرحبا 你好 こんにちは カタカナ 안녕 ₿ 🎉 a\u0300"
     scripts = tf.strings.unicode_script(tf.strings.unicode_decode(text, "UTF-8")).numpy().tolist()
     expected = [25, 25, 0] + [8] * 6 + [0] + [19] * 4 + [0] + [2] * 5 + [0] + [17] * 2 + [0] + [20] * 5 + [0] + \

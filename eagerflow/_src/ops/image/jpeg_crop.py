@@ -29,7 +29,8 @@ _NAMES = {"png": "PNG", "gif": "GIF", "bmp": "BMP", "webp": "WebP"}
 def _window(crop_window) -> list[int]:
     window = np.asarray(crop_window)
     if window.ndim != 1:
-        raise InvalidArgumentError(None, None, f"crop_window must be 1-D, got shape [{','.join(map(str, window.shape))}]")
+        shown = ",".join(map(str, window.shape))
+        raise InvalidArgumentError(None, None, f"crop_window must be 1-D, got shape [{shown}]")
     if window.shape[0] != 4:
         raise InvalidArgumentError(None, None, f"crop_size must have four elements [{window.shape[0]}]")
     return [int(v) for v in window]

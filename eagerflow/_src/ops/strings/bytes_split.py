@@ -36,7 +36,8 @@ def _pieces(text: bytes, delimiter: bytes, skip_empty: bool):
 
 def _kernel(input, delimiter, skip_empty=True):  # noqa: A002 - TensorFlow's name
     if np.ndim(input) != 1:
-        raise InvalidArgumentError(None, None, f"input must be a vector, got shape: [{','.join(map(str, np.shape(input)))}]")
+        shown = ",".join(map(str, np.shape(input)))
+        raise InvalidArgumentError(None, None, f"input must be a vector, got shape: [{shown}]")
     sep = np.asarray(delimiter, dtype=object).item()
     sep = sep if isinstance(sep, bytes) else str(sep).encode("utf-8")
     indices, values = [], []
