@@ -149,3 +149,25 @@ def test_to_variant_and_back():
     assert [int(v) for v in E.from_variant(variant, tf.TensorSpec([], tf.int64))] == [0, 1, 2]  # TF 2.21
     with pytest.raises(TypeError):
         E.from_variant(variant, tf.TensorSpec([], tf.int32))
+
+
+def test_rejection_resample_reaches_the_target_distribution():
+    skewed = Dataset.from_tensor_slices(np.array([0] * 900 + [1] * 100, np.int64)).shuffle(1000, seed=3)
+    known = skewed.rejection_resample(lambda x: x, [0.5, 0.5], [0.9, 0.1], seed=1)
+    # TF 2.21's element spec: (class, element)
+    assert known.element_spec == (tf.TensorSpec([], tf.int64), tf.TensorSpec([], tf.int64))
+    classes = np.array([int(c) for c, x in known])
+    assert all(int(c) == int(x) for c, x in known)
+    counts = np.bincount(classes, minlength=2)
+    # every class-1 element kept (the rare class), class 0 kept 1 time in 9: about 100 each
+    assert counts[1] == 100 and 60 <= counts[0] <= 140
+    estimated = skewed.apply(E.rejection_resample(lambda x: tf.cast(x, tf.int32), [0.5, 0.5], seed=1))
+    assert estimated.element_spec[0] == tf.TensorSpec([], tf.int32)
+    counts = np.bincount([int(c) for c, _ in estimated], minlength=2)
+    assert abs(counts[0] / counts.sum() - 0.5) < 0.15  # TF 2.21 kept 149 and 119 of this input
+    ordered = Dataset.from_tensor_slices(np.array([0, 1] * 50, np.int64)).rejection_resample(
+        lambda x: x, [0.2, 0.8], [0.5, 0.5], seed=5)
+    assert [int(c) for c, _ in ordered] == [int(c) for c, _ in ordered]  # a seed repeats its draws every pass
+    assert np.bincount([int(c) for c, _ in ordered], minlength=2)[1] == 50
+    with pytest.raises(ValueError, match="int32 or int64 scalar"):
+        skewed.rejection_resample(lambda x: tf.cast(x, tf.float32), [0.5, 0.5])

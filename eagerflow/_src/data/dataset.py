@@ -168,6 +168,11 @@ class Dataset:
         from .ragged_batch import ragged_batch
         return ragged_batch(self, batch_size, drop_remainder, row_splits_dtype)
 
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None, name=None):
+        """(class, element) pairs whose classes follow `target_dist` (rejection_resample.py)."""
+        from .rejection_resample import RejectionResampleDataset
+        return RejectionResampleDataset(self, class_func, target_dist, initial_dist, seed)
+
     def sparse_batch(self, batch_size, row_shape, name=None):
         """Batches of dense elements as SparseTensors of shape [batch] + row_shape (sparse_batch.py)."""
         from .sparse_batch import SparseBatchDataset

@@ -19,6 +19,7 @@ from .structure import UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
 from .transforms_extra import RandomDataset, Reducer  # noqa: F401
 from .dataset_tables import DatasetInitializer, index_table_from_dataset, table_from_dataset  # noqa: F401
 from .example_datasets import make_batched_features_dataset, parse_example_dataset  # noqa: F401
+from .rejection_resample import rejection_resample  # noqa: F401
 from .sparse_batch import dense_to_sparse_batch  # noqa: F401
 from .sql_dataset import SqlDataset  # noqa: F401
 
@@ -218,7 +219,8 @@ def load(path, element_spec=None, compression=None, reader_func=None):
 
 __all__ = ["AutoShardPolicy", "AutotuneAlgorithm", "AutotuneOptions", "Counter", "DatasetInitializer",
            "DistributeOptions", "SqlDataset", "dense_to_sparse_batch", "from_variant", "index_table_from_dataset",
-           "make_batched_features_dataset", "parse_example_dataset", "table_from_dataset", "to_variant",
+           "make_batched_features_dataset", "parse_example_dataset", "rejection_resample", "table_from_dataset",
+           "to_variant",
            "ExternalStatePolicy", "INFINITE_CARDINALITY", "OptimizationOptions", "Optional", "RandomDataset", "Reducer",
            "SHARD_HINT", "ServiceOptions", "TFRecordWriter", "ThreadingOptions", "UNKNOWN_CARDINALITY", "at", "cardinality",
            "copy_to_device", "dense_to_ragged_batch", "enable_debug_mode", "enumerate_dataset", "from_list",
