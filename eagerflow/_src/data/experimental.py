@@ -17,7 +17,6 @@ from .options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Distr
 from .structure import INFINITE as INFINITE_CARDINALITY  # noqa: F401
 from .structure import UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
 from .transforms_extra import RandomDataset, Reducer  # noqa: F401
-from .dataset_tables import DatasetInitializer, index_table_from_dataset, table_from_dataset  # noqa: F401
 from .example_datasets import make_batched_features_dataset, parse_example_dataset  # noqa: F401
 from .rejection_resample import rejection_resample  # noqa: F401
 from .sparse_batch import dense_to_sparse_batch  # noqa: F401
@@ -89,6 +88,25 @@ def get_next_as_optional(iterator):
 def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=_dt.int64):
     from .ragged_batch import dense_to_ragged_batch as transformation
     return transformation(batch_size, drop_remainder, row_splits_dtype)
+
+
+# The tables load ops/lookup on first use (`import eagerflow` does not load it): data/dataset_tables.py.
+def DatasetInitializer(dataset):  # noqa: N802 - TensorFlow's name
+    """A table initializer whose keys and values are a dataset's (key, value) elements."""
+    from .dataset_tables import DatasetInitializer as initializer
+    return initializer(dataset)
+
+
+def table_from_dataset(dataset=None, num_oov_buckets=0, vocab_size=None, default_value=None, hasher_spec=None,
+                       key_dtype=_dt.string, name=None):
+    from .dataset_tables import table_from_dataset as build
+    return build(dataset, num_oov_buckets, vocab_size, default_value, hasher_spec, key_dtype, name)
+
+
+def index_table_from_dataset(dataset=None, num_oov_buckets=0, vocab_size=None, default_value=-1, hasher_spec=None,
+                             key_dtype=_dt.string, name=None):
+    from .dataset_tables import index_table_from_dataset as build
+    return build(dataset, num_oov_buckets, vocab_size, default_value, hasher_spec, key_dtype, name)
 
 
 def to_variant(dataset):

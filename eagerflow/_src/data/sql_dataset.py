@@ -9,7 +9,6 @@ as a string is its decimal text, a bool is a non-zero integer.
 from __future__ import annotations
 
 import re
-import sqlite3
 
 import numpy as np
 
@@ -62,6 +61,7 @@ class SqlDataset(Dataset):
         self._size = UNKNOWN
 
     def _stream(self):
+        import sqlite3  # on first use: `import eagerflow` does not load it
         flat = nest.flatten(self._types)
         try:
             connection = sqlite3.connect(f"file:{self._source}?mode=ro", uri=True)
