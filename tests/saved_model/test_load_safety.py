@@ -238,7 +238,8 @@ def _names_reached(fn, depth=0, seen=None):
 
 # Kernels whose code names one of _FILE_NAMES without touching a file, each with the reason.
 _NOT_FILES = {name: "Pillow's Image.open of the bytes in an io.BytesIO: nothing outside the tensor is read"
-              for name in ("DecodePng", "DecodeJpeg", "DecodeImage", "DecodeBmp", "DecodeGif", "ExtractJpegShape")}
+              for name in ("DecodePng", "DecodeJpeg", "DecodeImage", "DecodeBmp", "DecodeGif", "ExtractJpegShape",
+                           "DecodeAndCropJpeg")}
 
 
 def test_every_op_whose_kernel_touches_files_carries_the_files_effect():

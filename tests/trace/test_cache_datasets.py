@@ -60,7 +60,8 @@ def test_slices_of_any_length_share_a_trace_and_map_runs_in_it():
 def test_every_dataset_class_is_known_or_deliberately_keyed_by_identity():
     for module in ("generator", "padded_batch", "shuffle", "transforms", "transforms_streaming",
                    "transforms_structural", "transforms_grouping", "transforms_extra", "fixed_length", "save_load",
-                   "csv_dataset", "make_csv_dataset"):
+                   "csv_dataset", "make_csv_dataset", "ragged_batch", "sparse_batch", "sql_dataset",
+                   "rejection_resample"):
         importlib.import_module(f"eagerflow._src.data.{module}")  # every Dataset class defined
     classes = {c.__name__ for c in _subclasses(dataset_module.Dataset)}
     by_identity = {
@@ -77,6 +78,8 @@ def test_every_dataset_class_is_known_or_deliberately_keyed_by_identity():
         # streams: a seed generator's passes, errors caught per element, per-key folds, files read by Python
         "RandomDataset", "IgnoreErrorsDataset", "GroupByReducerDataset", "FixedLengthRecordDataset",
         "SavedShardDataset", "LoadedDataset", "_DatasetsDataset",
+        # streams: rows turned ragged or sparse in Python, a database query, random rejection (data/)
+        "DenseToRaggedDataset", "SparseBatchDataset", "SqlDataset", "RejectionResampleDataset",
     }
     assert classes - by_identity == set(datasets._ARGUMENTS), "a Dataset class the trace key does not know"
     assert shuffle.ShuffleDataset.__name__ in classes

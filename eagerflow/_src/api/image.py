@@ -20,4 +20,5 @@ from ..ops.image.random_adjust import (random_hue, random_saturation, stateless_
 from ..ops.image.nms_padded import non_max_suppression_padded  # noqa: F401
 from ..ops.image.decode_image import decode_bmp, decode_gif, decode_image  # noqa: F401
 from ..ops.image.jpeg import decode_jpeg, encode_jpeg, extract_jpeg_shape, is_jpeg  # noqa: F401
+from ..ops.image.jpeg_crop import decode_and_crop_jpeg  # noqa: F401
 from ..ops.image.png import decode_png, encode_png  # noqa: F401

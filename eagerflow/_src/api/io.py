@@ -10,6 +10,7 @@ from ..ops.io.parse_example import (FixedLenFeature, VarLenFeature, parse_exampl
                                  parse_single_example)
 from ..ops.image.decode_image import decode_bmp, decode_gif, decode_image  # noqa: F401
 from ..ops.image.jpeg import decode_jpeg, encode_jpeg, extract_jpeg_shape, is_jpeg  # noqa: F401
+from ..ops.image.jpeg_crop import decode_and_crop_jpeg  # noqa: F401
 from ..ops.image.png import decode_png, encode_png  # noqa: F401
 from ..ops.io.decode_compressed import decode_compressed  # noqa: F401
 from ..ops.io.matching_files import matching_files  # noqa: F401

@@ -8,4 +8,7 @@ from ..ops.strings.ngrams import ngrams  # noqa: F401
 from ..ops.strings.unicode import (unicode_decode, unicode_decode_with_offsets, unicode_encode,  # noqa: F401
                                    unicode_split)
 from ..ops.strings.hashing import to_hash_bucket_fast, to_hash_bucket_strong  # noqa: F401
+from ..ops.strings.bytes_split import bytes_split  # noqa: F401
+from ..ops.strings.script import unicode_script  # noqa: F401
+from ..ops.strings.transcode import unicode_transcode  # noqa: F401
 from ..ops.io.printing import string_format as format  # noqa: F401,A001 - TensorFlow's name

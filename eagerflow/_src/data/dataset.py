@@ -163,6 +163,21 @@ class Dataset:
         from .transforms_structural import unbatch
         return unbatch(self)
 
+    def ragged_batch(self, batch_size, drop_remainder=False, row_splits_dtype=_dt.int64, name=None):
+        """Batches whose partly-known components become RaggedTensors instead of padded (ragged_batch.py)."""
+        from .ragged_batch import ragged_batch
+        return ragged_batch(self, batch_size, drop_remainder, row_splits_dtype)
+
+    def rejection_resample(self, class_func, target_dist, initial_dist=None, seed=None, name=None):
+        """(class, element) pairs whose classes follow `target_dist` (rejection_resample.py)."""
+        from .rejection_resample import RejectionResampleDataset
+        return RejectionResampleDataset(self, class_func, target_dist, initial_dist, seed)
+
+    def sparse_batch(self, batch_size, row_shape, name=None):
+        """Batches of dense elements as SparseTensors of shape [batch] + row_shape (sparse_batch.py)."""
+        from .sparse_batch import SparseBatchDataset
+        return SparseBatchDataset(self, batch_size, row_shape)
+
     def padded_batch(self, batch_size, padded_shapes=None, padding_values=None, drop_remainder=False, name=None):
         from .padded_batch import PaddedBatchDataset
         return PaddedBatchDataset(self, batch_size, padded_shapes, padding_values, drop_remainder)
@@ -346,6 +361,10 @@ class _TensorSliceDataset(Dataset):
         if tensors is None:
             raise ValueError("Invalid `element`. `element` should not be empty.")
         self._tensors = normalize(tensors)
+        if _carries_composites(self, self._tensors):
+            from .composite_elements import slices_size_and_spec
+            self._size, self._spec = slices_size_and_spec(self._tensors)
+            return
         flat = nest.flatten(self._tensors, expand_composites=True)
         first = None
         for t in flat:
@@ -362,6 +381,10 @@ class _TensorSliceDataset(Dataset):
         self._spec = nest.map_structure(lambda t: TensorSpec(TensorShape(t.shape.as_list()[1:])
                                                               if t.shape.rank is not None else None, t.dtype),
                                         self._tensors, expand_composites=True)
+
+    def _stream(self):  # composites (see _carries_composites)
+        from .composite_elements import source_rows
+        return source_rows(self._tensors, self._size)
 
     def _open(self, epochs):
         from ..ops.array.slicing import gather
@@ -380,7 +403,12 @@ class _TensorDataset(Dataset):
             raise refuse_no_components("TensorDataset", "Toutput_types", "Toutput_types", self._built_in_trace)
         self._tensors = normalize(tensors)
         self._size = 1
-        self._spec = nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), self._tensors, expand_composites=True)
+        from .structure import spec_of
+        self._spec = spec_of(self._tensors)
+        _carries_composites(self, self._tensors)
+
+    def _stream(self):  # composites (see _carries_composites)
+        yield self._tensors
 
     def _open(self, epochs):
         from ..ops.array.basic import expand_dims, zeros_like
@@ -390,6 +418,16 @@ class _TensorDataset(Dataset):
             zeros = np.zeros_like(indices) if isinstance(indices, np.ndarray) else zeros_like(indices)
             return nest.map_structure(lambda t: gather(expand_dims(t, 0), zeros), self._tensors, expand_composites=True)
         return FunctionReader(self._spec, lambda i, epoch: self._tensors, copies)
+
+
+def _carries_composites(dataset, tensors) -> bool:
+    """A source of RaggedTensors or SparseTensors is a stream (data/composite_elements.py: batching them is
+    not stacking), and a tf.function keys it by identity rather than rebuild it on placeholders."""
+    from .composite_elements import COMPOSITES
+    if not any(isinstance(leaf, COMPOSITES) for leaf in nest.flatten(tensors)):
+        return False
+    dataset._indexable, dataset._recipe = False, None
+    return True
 
 
 class _RangeDataset(Dataset):

@@ -17,6 +17,10 @@ from .options import (AutoShardPolicy, AutotuneAlgorithm, AutotuneOptions, Distr
 from .structure import INFINITE as INFINITE_CARDINALITY  # noqa: F401
 from .structure import UNKNOWN as UNKNOWN_CARDINALITY  # noqa: F401
 from .transforms_extra import RandomDataset, Reducer  # noqa: F401
+from .example_datasets import make_batched_features_dataset, parse_example_dataset  # noqa: F401
+from .rejection_resample import rejection_resample  # noqa: F401
+from .sparse_batch import dense_to_sparse_batch  # noqa: F401
+from .sql_dataset import SqlDataset  # noqa: F401
 
 SHARD_HINT = -1  # a placeholder shard count for AutoShardPolicy.HINT
 
@@ -79,6 +83,49 @@ def get_structure(dataset_or_iterator):
 
 def get_next_as_optional(iterator):
     return iterator.get_next_as_optional()
+
+
+def dense_to_ragged_batch(batch_size, drop_remainder=False, row_splits_dtype=_dt.int64):
+    from .ragged_batch import dense_to_ragged_batch as transformation
+    return transformation(batch_size, drop_remainder, row_splits_dtype)
+
+
+# The tables load ops/lookup on first use (`import eagerflow` does not load it): data/dataset_tables.py.
+def DatasetInitializer(dataset):  # noqa: N802 - TensorFlow's name
+    """A table initializer whose keys and values are a dataset's (key, value) elements."""
+    from .dataset_tables import DatasetInitializer as initializer
+    return initializer(dataset)
+
+
+def table_from_dataset(dataset=None, num_oov_buckets=0, vocab_size=None, default_value=None, hasher_spec=None,
+                       key_dtype=_dt.string, name=None):
+    from .dataset_tables import table_from_dataset as build
+    return build(dataset, num_oov_buckets, vocab_size, default_value, hasher_spec, key_dtype, name)
+
+
+def index_table_from_dataset(dataset=None, num_oov_buckets=0, vocab_size=None, default_value=-1, hasher_spec=None,
+                             key_dtype=_dt.string, name=None):
+    from .dataset_tables import index_table_from_dataset as build
+    return build(dataset, num_oov_buckets, vocab_size, default_value, hasher_spec, key_dtype, name)
+
+
+def to_variant(dataset):
+    """A scalar `variant` tensor holding the dataset (how TensorFlow hands a dataset between ops); eager."""
+    from ..core.tensor import wrap_array
+    from ..core.variant import VariantValue
+    if not isinstance(dataset, Dataset):
+        raise TypeError(f"`dataset` must be a `tf.data.Dataset`, got {type(dataset).__name__}.")
+    return wrap_array(VariantValue(dataset))
+
+
+def from_variant(variant, structure):
+    """The dataset a `to_variant` tensor holds; `structure` must be its element spec."""
+    payload = getattr(getattr(variant, "_value", None), "payload", None)
+    if not isinstance(payload, Dataset):
+        raise TypeError("`variant` must be a scalar variant tensor made by `tf.data.experimental.to_variant`.")
+    if structure != payload.element_spec:
+        raise TypeError(f"The dataset's element spec {payload.element_spec!r} is not `structure` {structure!r}.")
+    return payload
 
 
 def shuffle_and_repeat(buffer_size, count=None, seed=None):
@@ -188,10 +235,14 @@ def load(path, element_spec=None, compression=None, reader_func=None):
     return Dataset.load(path, element_spec, compression, reader_func)
 
 
-__all__ = ["AutoShardPolicy", "AutotuneAlgorithm", "AutotuneOptions", "Counter", "DistributeOptions",
+__all__ = ["AutoShardPolicy", "AutotuneAlgorithm", "AutotuneOptions", "Counter", "DatasetInitializer",
+           "DistributeOptions", "SqlDataset", "dense_to_sparse_batch", "from_variant", "index_table_from_dataset",
+           "make_batched_features_dataset", "parse_example_dataset", "rejection_resample", "table_from_dataset",
+           "to_variant",
            "ExternalStatePolicy", "INFINITE_CARDINALITY", "OptimizationOptions", "Optional", "RandomDataset", "Reducer",
            "SHARD_HINT", "ServiceOptions", "TFRecordWriter", "ThreadingOptions", "UNKNOWN_CARDINALITY", "at", "cardinality",
-           "copy_to_device", "enable_debug_mode", "enumerate_dataset", "from_list", "get_next_as_optional",
+           "copy_to_device", "dense_to_ragged_batch", "enable_debug_mode", "enumerate_dataset", "from_list",
+           "get_next_as_optional",
            "get_single_element", "get_structure", "group_by_reducer", "ignore_errors", "load", "map_and_batch",
            "pad_to_cardinality", "parallel_interleave", "prefetch_to_device", "save", "scan", "shuffle_and_repeat",
            "take_while", "unbatch", "unique"]

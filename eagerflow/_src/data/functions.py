@@ -4,7 +4,6 @@ output structure is known (and checked) when the dataset is built, not when it i
 from __future__ import annotations
 
 from ..core import nest
-from ..core.tensor import TensorSpec
 from .structure import normalize_element
 
 
@@ -20,21 +19,22 @@ def trace(func, input_structure, call, name=None):
     from ..trace.function import function
     fn = converted(func)
 
-    def flat_fn(*flat):
-        nested = nest.is_nested(input_structure, expand_composites=True)
-        inputs = nest.pack_sequence_as(input_structure, list(flat), expand_composites=True) if nested else flat[0]
+    from .composite_elements import component_specs, pack_components
+
+    def flat_fn(*flat):  # the element's components (a RaggedTensor's flat_values and row_splits, ...)
+        inputs = pack_components(input_structure, flat)
         out = call(fn, inputs)
         if isinstance(out, list):  # TensorFlow takes a returned list as a tuple
             out = tuple(out)
         return normalize_element(out)
 
     wrapped = function(flat_fn, autograph=False, name=name or getattr(func, "__name__", "func"))
-    return wrapped.get_concrete_function(*nest.flatten(input_structure, expand_composites=True))
+    return wrapped.get_concrete_function(*component_specs(input_structure))
 
 
 def output_spec(concrete):
-    return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), concrete.structured_outputs,
-                              expand_composites=True)
+    from .structure import spec_of
+    return spec_of(concrete.structured_outputs)
 
 
 def same_structure(a, b) -> bool:

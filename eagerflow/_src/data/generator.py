@@ -35,8 +35,9 @@ def _signature(output_types, output_shapes, output_signature):
         if output_shapes is not None:
             raise TypeError("The `output_shapes` argument can not be used together with the `output_signature` "
                             "argument.")
+        from .composite_elements import is_composite_spec
         for leaf in nest.flatten(output_signature, expand_composites=True):
-            if not isinstance(leaf, TensorSpec):
+            if not isinstance(leaf, TensorSpec) and not is_composite_spec(leaf):
                 raise TypeError("`output_signature` must contain objects that are subclass of `tf.TypeSpec` but "
                                 f"found {type(leaf)} which is not.")
         return output_signature
@@ -61,7 +62,23 @@ def _component(value, spec):
     return make_eager(array, spec.dtype)
 
 
+def _composite(value, spec):
+    """A yielded RaggedTensor or SparseTensor of `spec`; anything else (a nested list too) is refused, as
+    TensorFlow refuses it."""
+    from .composite_elements import COMPOSITES, leaf_spec
+    got = leaf_spec(value if isinstance(value, COMPOSITES) else convert_to_tensor(value))
+    same_kind = type(got) is type(spec) and got.dtype == spec.dtype and \
+        getattr(got, "ragged_rank", 0) == getattr(spec, "ragged_rank", 0) and spec.shape.is_compatible_with(got.shape)
+    if not same_kind:
+        raise InvalidArgumentError(None, None, f"TypeError: `generator` yielded an element of {got!r} where an "
+                                               f"element of {spec!r} was expected.")
+    return value
+
+
 def _element(value, spec):
+    from .composite_elements import is_composite_spec
+    if is_composite_spec(spec):
+        return _composite(value, spec)
     if not nest.is_nested(spec, expand_composites=True):
         return _component(value, spec)
     if isinstance(spec, dict):

@@ -299,6 +299,18 @@ class IteratorSpec:
         return f"IteratorSpec({self._element_spec!r},)"
 
 
+def _numpy_value(leaf):
+    """A leaf as NumPy gives it: an array (a RaggedTensor's rows, object array when their lengths differ; a
+    SparseTensor made dense), as TensorFlow 2.21's NumpyIterator."""
+    from ..composite.sparse_tensor import SparseTensor
+    if isinstance(leaf, SparseTensor):
+        indices, values = leaf.indices.numpy(), leaf.values.numpy()
+        dense = np.zeros(leaf.dense_shape.numpy(), values.dtype)
+        dense[tuple(indices.T)] = values
+        return dense
+    return leaf.numpy()
+
+
 class NumpyIterator:
     """`tf.data.NumpyIterator`, what `Dataset.as_numpy_iterator()` returns: the dataset's elements
     with every tensor as a NumPy value (a string scalar as bytes, as TensorFlow gives it)."""
@@ -312,7 +324,7 @@ class NumpyIterator:
         return self
 
     def __next__(self):
-        return self._nest.map_structure(lambda t: t.numpy(), next(self._iterator), expand_composites=True)
+        return self._nest.map_structure(_numpy_value, next(self._iterator))
 
     def next(self):
         return self.__next__()

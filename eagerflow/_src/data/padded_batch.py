@@ -81,6 +81,11 @@ class PaddedBatchDataset(Dataset):
         self._b, self._drop = b, bool(drop_remainder)
         spec = parent.element_spec
         flat = nest.flatten(spec, expand_composites=True)
+        for s in flat:
+            if not isinstance(s, TensorSpec):
+                raise TypeError("`padded_batch` is only supported for datasets that produce tensor elements but "
+                                "type spec of elements in the input dataset is not a subclass of TensorSpec: "
+                                f"`{s!r}`.")
         self._shapes = _padded_shapes(flat, padded_shapes, spec)
         self._values = _padding_values(flat, padding_values, spec)
         lead = b if self._drop else None

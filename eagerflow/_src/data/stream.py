@@ -132,7 +132,8 @@ class PassHolder:
 
 
 def _spec_outputs(holder):
-    return [Spec(s.shape, s.dtype) for s in nest.flatten(holder.spec, expand_composites=True)]
+    from .composite_elements import component_specs
+    return [Spec(s.shape, s.dtype) for s in component_specs(holder.spec)]
 
 
 IteratorOpenPass = defop(
@@ -181,8 +182,9 @@ def _check_eager_sources(dataset):
 
 
 def unpack(holder, values):
+    from .composite_elements import pack_components
     values = values if isinstance(values, (list, tuple)) else [values]
-    return nest.pack_sequence_as(holder.spec, list(values), expand_composites=True)
+    return pack_components(holder.spec, values)
 
 
 class StreamLoopSource:

@@ -27,7 +27,9 @@ def normalize(value):
         return {k: normalize(value[k]) for k in value}
     if value is None:
         raise TypeError("tf.data does not support None components")
-    return value if isinstance(value, Tensor) else convert_to_tensor(value)
+    if isinstance(value, Tensor) or hasattr(type(value), "_type_spec"):  # a tensor, RaggedTensor, SparseTensor
+        return value
+    return convert_to_tensor(value)
 
 
 class NoComponents(TypeError):
@@ -51,8 +53,10 @@ def refuse_no_components(op_name, graph_attr, eager_attr, traced) -> Exception:
 
 
 def spec_of(structure):
-    """The TensorSpec structure of a structure of tensors (the element_spec)."""
-    return nest.map_structure(lambda t: TensorSpec(t.shape, t.dtype), structure, expand_composites=True)
+    """The spec structure of a structure of tensors (the element_spec): TensorSpecs, and a composite's own
+    spec (RaggedTensorSpec, SparseTensorSpec)."""
+    from .composite_elements import spec_of as leaf_specs
+    return leaf_specs(structure)
 
 
 def is_static(n) -> bool:

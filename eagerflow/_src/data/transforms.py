@@ -15,8 +15,7 @@ from ..core import dtypes as _dt
 from ..core import nest
 from ..core.convert import convert_to_tensor, to_array
 from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
-from ..core.tensor import EagerTensor, Tensor, TensorSpec
+from ..core.tensor import EagerTensor, Tensor
 from .dataset import Dataset
 from .reader import FunctionReader
 from .structure import (INFINITE, UNKNOWN, NoComponents, index_range, is_static, maximum, minimum,
@@ -96,9 +95,8 @@ class BatchDataset(Dataset):
                 raise InvalidArgumentError(None, None, "Batch size must be greater than zero.")
         self._drop = bool(drop_remainder)
         lead = b if self._drop and is_static(b) else None
-        self._spec = nest.map_structure(
-            lambda s: TensorSpec(TensorShape([lead]).concatenate(s.shape), s.dtype), parent.element_spec,
-            expand_composites=True)
+        from .composite_elements import batched_spec
+        self._spec = batched_spec(parent.element_spec, lead)
         n = parent._size
         self._n = n
         self._indexable = parent._indexable
@@ -124,7 +122,10 @@ class BatchDataset(Dataset):
         return FunctionReader(self._spec, element)
 
     def _stream(self):
+        from .composite_elements import has_composites, stack_with_spec
         from .structure import stack_elements
+        spec = self._parent.element_spec
+        stack = functools.partial(stack_with_spec, spec) if has_composites(spec) else stack_elements
         b, rows = int(self._b), []
         if hasattr(self._parent, "_batches"):  # a source that cuts whole batches itself (CsvDataset)
             yield from self._parent._batches(b, self._drop)
@@ -132,10 +133,10 @@ class BatchDataset(Dataset):
         for element in self._parent._elements():
             rows.append(element)
             if len(rows) == b:
-                yield stack_elements(rows)
+                yield stack(rows)
                 rows = []
         if rows and not self._drop:
-            yield stack_elements(rows)
+            yield stack(rows)
 
 
 class MapDataset(Dataset):
@@ -157,7 +158,9 @@ class MapDataset(Dataset):
             raise refuse_no_components("MapDataset", "output_types", "output_shapes", self._built_in_trace) from None
         self._spec = output_spec(self._concrete)
         self._size = parent._size
-        self._indexable = parent._indexable
+        from .composite_elements import has_composites
+        # RaggedTensor/SparseTensor results: a stream (data/composite_elements.py)
+        self._indexable = parent._indexable and not has_composites(self._spec)
 
     _parallel = 1  # num_parallel_calls as a count of threads (data/parallel.py); set by Dataset.map
 

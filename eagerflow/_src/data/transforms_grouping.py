@@ -157,12 +157,16 @@ class RebatchDataset(Dataset):
         self._rows, self._sizes, self._drop = parent.unbatch(), sizes, bool(drop_remainder)
         self._parent, self._size = parent, UNKNOWN
         lead = sizes[0] if self._drop and len(sizes) == 1 else None
-        self._spec = nest.map_structure(lambda s: TensorSpec(TensorShape([lead]).concatenate(s.shape[1:]), s.dtype),
-                                        parent.element_spec)
+        from .composite_elements import batched_spec
+        self._spec = batched_spec(self._rows.element_spec, lead)
 
     def _stream(self):
-        from .structure import stack_elements
+        from .composite_elements import stack_with_spec
         pending, turn = [], 0
+        row_spec = self._rows.element_spec
+
+        def stack_elements(rows):
+            return stack_with_spec(row_spec, rows)
         for row in self._rows._elements():
             pending.append(row)
             if len(pending) == self._sizes[turn % len(self._sizes)]:

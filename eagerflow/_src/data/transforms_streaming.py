@@ -74,7 +74,11 @@ class UniqueDataset(Dataset):
     _indexable = False
 
     def __init__(self, parent):
+        from .composite_elements import has_composites
         spec = parent.element_spec
+        if has_composites(spec):
+            raise InvalidArgumentError(None, None, "UniqueDataset only supports inputs with a single `tf.int32`, "
+                                                   "`tf.int64`, or `tf.string` component.")
         if nest.is_nested(spec, expand_composites=True) or spec.dtype not in (_dt.int32, _dt.int64, _dt.string):
             shown = f"<dtype: '{spec.dtype.name}'>" if not nest.is_nested(spec, expand_composites=True) else str(spec)
             raise TypeError(f"`tf.data.Dataset.unique` does not support type {shown} -- only `tf.int32`, `tf.int64`, "
@@ -207,8 +211,12 @@ class WindowDataset(Dataset):
             self._size = (n + self._shift - 1) // self._shift
 
     def _stream(self):
-        from .structure import stack_elements
+        from .composite_elements import stack_with_spec
         span = (self._n - 1) * self._stride + 1
+        spec = self._parent.element_spec
+
+        def stack_elements(rows):  # RaggedTensor/SparseTensor rows too (a window is their batch, re-sliced)
+            return stack_with_spec(spec, rows)
         pending = []  # input elements from the current window's start on
         for element in self._parent._elements():
             pending.append(element)
@@ -221,7 +229,7 @@ class WindowDataset(Dataset):
 
     def _window(self, rows, stack):
         stacked = stack(rows)
-        return nest.map_structure(_window_of, stacked, expand_composites=True)
+        return nest.map_structure(_window_of, stacked)
 
 
 def _window_of(rows):

@@ -7,7 +7,6 @@ import numpy as np
 
 from ..core import nest
 from ..core.errors import InvalidArgumentError
-from ..core.shape import TensorShape
 from ..core.tensor import TensorSpec
 from .dataset import Dataset
 from .reader import FunctionReader, Reader
@@ -85,10 +84,22 @@ def compatible_spec(a, b):
     except (ValueError, TypeError):
         raise incompatible() from None
     flat_a, flat_b = nest.flatten(a, expand_composites=True), nest.flatten(b, expand_composites=True)
-    if any(x.dtype != y.dtype for x, y in zip(flat_a, flat_b)):
+    if any(x.dtype != y.dtype or type(x) is not type(y) or getattr(x, "ragged_rank", 0) != getattr(y, "ragged_rank", 0)
+           for x, y in zip(flat_a, flat_b)):
         raise incompatible()
-    return nest.pack_sequence_as(a, [TensorSpec(x.shape.most_specific_compatible_shape(y.shape), x.dtype)
+    return nest.pack_sequence_as(a, [_relaxed(x, x.shape.most_specific_compatible_shape(y.shape))
                                      for x, y in zip(flat_a, flat_b)], expand_composites=True)
+
+
+def _relaxed(spec, shape):
+    """`spec` (a TensorSpec, RaggedTensorSpec or SparseTensorSpec) with `shape`."""
+    from ..composite.ragged_tensor import RaggedTensorSpec
+    from ..composite.sparse_tensor import SparseTensorSpec
+    if isinstance(spec, RaggedTensorSpec):
+        return RaggedTensorSpec(shape, spec.dtype, spec.ragged_rank, spec.row_splits_dtype)
+    if isinstance(spec, SparseTensorSpec):
+        return SparseTensorSpec(shape, spec.dtype)
+    return TensorSpec(shape, spec.dtype)
 
 
 class ConcatenateDataset(Dataset):
@@ -167,10 +178,9 @@ class UnbatchDataset(Dataset):
     _name = "_UnbatchDataset"
 
     def __init__(self, parent, rows):
+        from .composite_elements import unbatched_spec
         self._parent, self._d = parent, rows
-        self._spec = nest.map_structure(
-            lambda s: TensorSpec(TensorShape(s.shape.as_list()[1:]) if s.shape.rank is not None else None, s.dtype),
-            parent.element_spec, expand_composites=True)
+        self._spec = unbatched_spec(parent.element_spec)
         n = parent._size
         self._indexable = parent._indexable and rows is not None and is_static(n)
         if rows is None or not is_static(n):
@@ -188,6 +198,12 @@ class UnbatchDataset(Dataset):
         return FunctionReader(self._spec, element)
 
     def _stream(self):
+        from .composite_elements import element_rows, has_composites
+        spec = self._parent.element_spec
+        if has_composites(spec):
+            for element in self._parent._elements():
+                yield from element_rows(spec, element)
+            return
         for element in self._parent._elements():
             flat = nest.flatten(element, expand_composites=True)
             counts = {int(t.shape[0]) for t in flat}

@@ -2,7 +2,7 @@
 PCM .wav files, one sub-folder per class, with Keras 3's file order, split and label forms. Audio is
 float32 [samples, channels]: cut or zero-padded to `output_sequence_length`, else batched with padding
 (`padded_batch`) or as ragged rows (`ragged=True`). Resampling (`sampling_rate`) needs a resampler Keras
-takes from tensorflow-io; eagerflow has none yet and says so."""
+takes from tensorflow-io; without it Keras refuses with ImportError, and so does eagerflow (no resampler)."""
 from __future__ import annotations
 
 import numpy as np
@@ -29,8 +29,9 @@ def audio_dataset_from_directory(directory, labels="inferred", label_mode="int",
             raise ValueError(f"`sampling_rate` should have an integer value. Received: sampling_rate={sampling_rate}")
         if sampling_rate <= 0:
             raise ValueError(f"`sampling_rate` should be higher than 0. Received: sampling_rate={sampling_rate}")
-        raise ImportError("To use the argument `sampling_rate`, Keras resamples with tensorflow-io, which eagerflow "
-                          "does not have: resample the files beforehand, or leave `sampling_rate=None`.")
+        # Keras resamples with tensorflow-io; without it (as here: eagerflow has no resampler) Keras refuses so
+        raise ImportError("To use the argument `sampling_rate`, you should install tensorflow_io. You can install it "
+                          "via `pip install tensorflow-io`.")
     if labels is None or label_mode is None:
         labels, label_mode = None, None
     check_split_arguments(validation_split, subset, shuffle, seed)

@@ -119,7 +119,6 @@ def test_audio_datasets(root):
     assert next(iter(fixed))[0].shape.as_list() == ORACLE["audio_fixed_shape"]
 
 
-@pytest.mark.xfail(strict=True, raises=TypeError, reason="tf.data elements that are RaggedTensors (issue 25 point 4)")
 def test_ragged_audio_datasets(root):
     directory = os.path.join(root, "audio")
     ragged = next(iter(keras.utils.audio_dataset_from_directory(directory, shuffle=False, batch_size=5,
@@ -152,3 +151,22 @@ def test_errors_as_keras(root, case):
     assert type(info.value).__name__ == cls
     # Keras' message, up to the (temporary) folder it names
     assert str(info.value).startswith(message.split(" /tmp")[0])
+
+
+# Keras 3.15 without tensorflow-io (recorded): the checks of `sampling_rate`, in Keras' order
+SAMPLING_RATE_ERRORS = [
+    ({"sampling_rate": 16000}, ImportError, "To use the argument `sampling_rate`, you should install tensorflow_io. "
+                                            "You can install it via `pip install tensorflow-io`."),
+    ({"sampling_rate": 16000.0}, ValueError, "`sampling_rate` should have an integer value. Received: "
+                                             "sampling_rate=16000.0"),
+    ({"sampling_rate": 0}, ValueError, "`sampling_rate` should be higher than 0. Received: sampling_rate=0"),
+    ({"sampling_rate": 16000, "ragged": True, "output_sequence_length": 3}, ValueError,
+     "Cannot set both `ragged` and `output_sequence_length`"),
+]
+
+
+@pytest.mark.parametrize("kwargs,cls,message", SAMPLING_RATE_ERRORS)
+def test_audio_sampling_rate_as_keras_without_tensorflow_io(root, kwargs, cls, message):
+    with pytest.raises(cls) as info:
+        keras.utils.audio_dataset_from_directory(os.path.join(root, "audio"), verbose=False, **kwargs)
+    assert type(info.value) is cls and str(info.value) == message

@@ -18,7 +18,7 @@ from ..registry import NO_GRADIENT, Spec, bind, defop
 from .jpeg import decode_jpeg_pixels
 from .pillow_codec import UNKNOWN_FORMAT, frames_of, open_image, sniff
 from .pixel_channels import convert_channels, convert_depth
-from .png import check_channels, decode_pixels, image_infer, scalar_bytes
+from .png import check_channels, decode_pixels, file_channels, image_infer, scalar_bytes
 
 
 def _gif_frames(op_name, data):
@@ -42,7 +42,7 @@ def _decode_image_kernel(contents, channels=0, dtype=_dt.uint8, expand_animation
             raise InvalidArgumentError(None, None, "JPEG does not support 4 channels")
         pixels = decode_jpeg_pixels(data, channels)
     else:
-        pixels = convert_channels(decode_pixels("decode_image", data), channels)
+        pixels = file_channels(data, decode_pixels("decode_image", data), channels)
     pixels = convert_depth(pixels, np.uint16 if wide else np.uint8)
     if dtype.is_floating:
         scale = 65535.0 if pixels.dtype == np.uint16 else 255.0

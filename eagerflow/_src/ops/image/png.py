@@ -109,10 +109,20 @@ def decode_pixels(op_name: str, data: bytes) -> np.ndarray:
     return pixels_of(open_image(op_name, data, kind.upper()))
 
 
+def file_channels(data: bytes, pixels: np.ndarray, channels: int) -> np.ndarray:
+    """`convert_channels`, with libpng's filler where TensorFlow adds alpha to a palette or grey PNG of fewer
+    than 8 bits a sample and no transparency: the largest value of the file's bit depth (1 for a 1-bit file,
+    15 for a 4-bit one; TensorFlow 2.21's answers), widened like the samples for 16-bit output."""
+    out = convert_channels(pixels, channels)
+    if channels == 4 and pixels.shape[-1] in (1, 3) and sniff(data) == "png" and len(data) > 24 and data[24] < 8:
+        out[..., 3] = ((1 << data[24]) - 1) * (257 if out.dtype == np.uint16 else 1)
+    return out
+
+
 def _decode_kernel(contents, channels=0, dtype=_dt.uint8):
     check_channels(channels)
-    pixels = decode_pixels("decode_png", scalar_bytes(contents))
-    return convert_channels(convert_depth(pixels, dtype.as_numpy_dtype), channels)
+    data = scalar_bytes(contents)
+    return file_channels(data, convert_depth(decode_pixels("decode_png", data), dtype.as_numpy_dtype), channels)
 
 
 def image_infer(op_name, dtype=_dt.uint8):

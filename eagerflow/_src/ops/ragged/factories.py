@@ -243,10 +243,22 @@ def _range_kernel(starts, limits, deltas, Tsplits=_dt.int64):
     return splits, (np.concatenate(rows) if rows else np.zeros(0, starts.dtype)).astype(starts.dtype)
 
 
+def _range_infer(inputs, attrs):
+    """One row per element of the broadcast inputs (scalars or vectors): a static row count where their
+    shapes say it (1 for scalars), so the splits' length is known, as TensorFlow knows it."""
+    rows = 1
+    for spec in inputs:
+        dims = spec.shape.as_list() if spec.shape.rank is not None else [None]
+        if dims and (dims[0] is None or len(dims) > 1):
+            rows = None
+            break
+        rows = dims[0] if dims and dims[0] != 1 else rows
+    return [Spec(TensorShape([None if rows is None else rows + 1]), attrs.get("Tsplits", _dt.int64)),
+            Spec(TensorShape([None]), inputs[0].dtype)]
+
+
 RaggedRange = defop("RaggedRange", inputs=("starts", "limits", "deltas"), multi_output=True, kernel=_range_kernel,
-                    grad=NO_GRADIENT,
-                    infer=lambda inputs, attrs: [Spec(TensorShape([None]), attrs.get("Tsplits", _dt.int64)),
-                                                 Spec(TensorShape([None]), inputs[0].dtype)],
+                    grad=NO_GRADIENT, infer=_range_infer,
                     doc="Row i is range(starts[i], limits[i], deltas[i]): the splits and the values.")
 
 

@@ -30,6 +30,10 @@ def from_tensor(tensor, lengths=None, padding=None, ragged_rank=1, row_splits_dt
     rows, width = dims[0], dims[1]
     if lengths is None and padding is None:
         values = _array.reshape(tensor, _flat_rows_shape(tensor))
+        static_rows = tensor.shape.as_list()[0] if rank is not None else None
+        if static_rows is not None:  # the number of rows stays in the static shape, as in TensorFlow
+            from ..array.basic import constant
+            rows = constant(static_rows, row_splits_dtype)
         return from_uniform_row_length(values, width, rows, validate=False)
     positions = _range(width, dtype=row_splits_dtype)
     if lengths is not None:

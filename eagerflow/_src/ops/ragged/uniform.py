@@ -70,6 +70,9 @@ def from_uniform_row_length(values, uniform_row_length, nrows=None, validate=Tru
     if validate:
         _check(known_length, _int_or_none(nrows), known_nvals)
     splits = _sequences.range(nrows + 1, dtype=_dt.int64) * length
+    known_rows = _int_or_none(nrows)
+    if known_rows is not None and splits.shape.as_list() != [known_rows + 1]:  # nrows stays static in `shape`
+        splits = _array.reshape(splits, [known_rows + 1])
     return RaggedTensor(values, splits, _internal=True, uniform_row_length=length)
 
 

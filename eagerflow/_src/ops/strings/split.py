@@ -65,6 +65,13 @@ def split(input=None, sep=None, maxsplit=-1, name=None):  # noqa: A002 - TensorF
     vector = source if rank == 1 else reshape(source, [-1])
     indices, values, shape = bind(StringSplitV2, (vector, as_tensor(sep or "", _dt.string)),
                                   {"maxsplit": int(maxsplit)})
+    return regroup(source, indices, values, shape)
+
+
+def regroup(source, indices, values, shape):
+    """The pieces of the strings of `source` (flattened to a vector, split into a SparseTensor's parts) as
+    TensorFlow returns them: a vector for a scalar string, else a RaggedTensor with one row per string."""
+    rank = source.shape.rank
     if rank == 0:
         return values
     pieces = from_value_rowids(values, indices[:, 0], nrows=shape[0], validate=False)
