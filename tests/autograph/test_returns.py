@@ -32,7 +32,15 @@ def find(t, value):
 @pytest.mark.parametrize("value", [2.0, -2.0, 12.0])
 def test_return_in_branches(value):
     assert float(both(guard, tf.constant(value))) == guard(value)
-    assert float(both(nested, tf.constant(value))) == nested(value)
+
+
+@pytest.mark.parametrize("value", [2.0, -2.0, 12.0])
+def test_return_nested_in_a_branch_that_falls_through_is_refused_as_in_tensorflow(value):
+    # TF 2.21: the inner `if` returns in its main branch only, its else takes `y = x + 1`, so `y`
+    # has no value in the main branch; plain Python runs it.
+    assert nested(value) == {2.0: 6.0, -2.0: 4.0, 12.0: 2.0}[value]
+    with pytest.raises(ValueError, match="^'y' must also be initialized in the main branch$"):
+        tf.function(nested)(tf.constant(value))
 
 
 def first_item(t):
