@@ -62,6 +62,9 @@ def _while_infer(inputs, attrs):
 def _while_grad(op, *grads):
     needs = state.grad_needs  # read first: building the gradient runs other backprops
     n = op.attrs["n_vars"]
+    if getattr(op, "graph", None) is not None and not op.attrs.get("keep_history"):
+        # tf.gradients in the graph that holds the loop: the loop must keep its history when it runs
+        op.attrs = _keep_history(op.attrs)
     loop_inputs, externals = list(op.inputs[:n]), list(op.inputs[n:])
     history = op.outputs[n]
     history_seeds = grads[n] if len(grads) > n else None  # a higher-order gradient reached the history
