@@ -5,8 +5,11 @@ statements (tensor and Python conditions, loops with and without loop variables,
 only effect is on variables, break / continue / return), so that the same source runs eagerly
 (plain Python over eager tensors: the reference) and under `tf.function`.
 
-Every generated program stays inside what TensorFlow 2.21's AutoGraph converts (its answer on
-such programs equals eager execution, checked once with TensorFlow on 2,000 of them):
+Every generated program stays inside what TensorFlow 2.21's AutoGraph converts, so its answer is
+the eager one. Checked once with TensorFlow 2.21 (seeds 0-299, three inputs each): 298 programs
+gave the eager answers; on 2 (seed 104 among them) TensorFlow returned an empty float32 tensor from
+the call that retraced for a new `xs` length, a TensorFlow defect, not a semantic difference.
+The rules the generator keeps:
 - every name is defined before any control flow and keeps its dtype (int32 scalars);
 - temporaries (`t<k>`) are assigned and read in one block only;
 - a `while` is bounded by a counter incremented first in its body (a Python int counter for a
