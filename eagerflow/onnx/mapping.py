@@ -115,6 +115,12 @@ def _fill(b, op):
     return [b.add("Expand", [b.name(op.inputs[1]), _int64(b, op.inputs[0])])]
 
 
+def _range(b, op):
+    """TensorFlow's Range (start, limit, delta: scalars of the output's dtype) is ONNX's Range."""
+    to = b.onnx_type(op.outputs[0].dtype.np_dtype)
+    return [b.add("Range", [b.add("Cast", [b.name(t)], to=to) for t in op.inputs[:3]])]
+
+
 def _reduce(onnx_type):
     def convert(b, op):
         keep = int(bool(op.attrs.get("keep_dims", False)))
@@ -255,7 +261,7 @@ CONVERTERS = {
     "Elu": _unary("Elu"), "Selu": _unary("Selu"), "Softplus": _unary("Softplus"), "LeakyRelu": _leaky_relu,
     "Softmax": _softmax("Softmax"), "LogSoftmax": _softmax("LogSoftmax"),
     "MatMul": _matmul, "BatchMatMulV2": _batch_matmul, "BiasAdd": _bias_add,
-    "Cast": _cast, "Shape": _shape, "Reshape": _reshape, "Fill": _fill,
+    "Cast": _cast, "Shape": _shape, "Reshape": _reshape, "Fill": _fill, "Range": _range,
     "Sum": _reduce("ReduceSum"), "Mean": _reduce("ReduceMean"), "Max": _reduce("ReduceMax"),
     "Min": _reduce("ReduceMin"), "Prod": _reduce("ReduceProd"),
     "ConcatV2": _concat, "Pack": _pack, "Transpose": _transpose, "Squeeze": _squeeze,

@@ -12,7 +12,6 @@ ORDER_DEPENDENT = {
 OPEN = {
     "concat_empty": ('eager',),  # eager: TF's words are its kernel registry's (qint32 only)
     "cond_pred_float": ('traced',),  # same class; TF names its node 'cond/switch_pred/_2'
-    "cond_structures": ('traced',),  # TF: an internal assert fails (AssertionError '[2, 1]')
     # MKL's kernel name (_MklNativeConv2D) in TensorFlow's message; eagerflow names the op, Conv2D
     "conv2d_dtypes": ('eager',),
     # TensorFlow's MKL kernel answers a bogus [1,4,4,2]; its reference kernel (and eagerflow) an empty [1,0,0,3]

@@ -57,16 +57,16 @@ def test_cond_branches_and_loop_bodies_are_clusters_holding_their_ops():
     dot = branchy_cf().graph.to_dot()
     clusters = dict(re.findall(r'subgraph (cluster_c\d+) \{\s*id="c\d+"; label="([^"]*)"', dot))
     assert sorted(clusters.values()) == ["StatelessIf: else_branch", "StatelessIf: then_branch",
-                                        "StatelessWhile: body", "StatelessWhile: cond"]
+                                        "while: body", "while: cond"]
     then_body = dot.split('label="StatelessIf: then_branch"')[1].split("}")[0]
     assert 'label="Relu\\n(None, 3) float32"' in then_body and 'label="mul\\nMul\\n' in then_body
-    loop_body = dot.split('label="StatelessWhile: body"')[1].split("}")[0]
+    loop_body = dot.split('label="while: body"')[1].split("}")[0]
     assert f"drawing_fixtures.py:{line_of(branchy, 'y = y + 1.0')}" in loop_body
     ids = {name: v[0] for name, v in _by_name(dot).items()}
     dashed = {(a, b) for a, b, _, rest in EDGE.findall(dot) if "dashed" in rest}
     # the branch's result flows to its op, and the branch reads MatMul from the enclosing graph
     assert (ids["mul"], ids["StatelessIf"]) in dashed and (ids["MatMul"], ids["Relu/features"]) in dashed
-    assert (ids["add"], ids["StatelessWhile"]) in dashed
+    assert (ids["add"], ids["while"]) in dashed
 
 
 def test_quote_escapes_what_dot_would_misread():

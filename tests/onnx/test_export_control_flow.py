@@ -94,3 +94,24 @@ def test_a_saved_models_cond_and_while_export(tmp_path):
     for x in (0.5, 4.0):
         (got,) = session.run(None, {"x": np.array(x, np.float32)})
         np.testing.assert_allclose(got, model.serve(tf.constant(x))["y"].numpy(), rtol=1e-6)
+
+
+def test_a_tf_range_loop_and_a_range_export(tmp_path):
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32, name="n"), tf.TensorSpec([3], tf.float32, name="x")])
+    def loop(n, x):
+        s = tf.zeros([3])
+        for i in tf.range(n):
+            s = s + x * tf.cast(i, tf.float32)
+        return s
+
+    session = _session(loop, tmp_path)
+    for n in (0, 1, 4):
+        _agree(session, loop, {"n": np.int32(n), "x": np.array([1., 2., 3.], np.float32)})
+
+    @tf.function(input_signature=[tf.TensorSpec([], tf.int32, name="n")])
+    def ramp(n):
+        return tf.cast(tf.range(1, n, 2), tf.float32) * 2.0
+
+    session = _session(ramp, tmp_path)
+    for n in (1, 2, 6):  # tf.range(1, 0, 2) is an error in TensorFlow
+        _agree(session, ramp, {"n": np.int32(n)})

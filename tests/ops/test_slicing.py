@@ -272,3 +272,26 @@ def test_static_shape_of_slices_beside_a_run_time_index_as_tensorflow():
         "mid": (4, 2), "first": (3, 2), "offset": (None, 2), "ellipsis": (4, 3), "window": (4, None, 2),
         "stepped": (2, 2)}
     assert out.shape == (4, 2)
+
+
+def test_boolean_mask_along_a_later_axis():
+    x = tf.reshape(tf.range(24), [2, 3, 4])
+    mask = tf.constant([[True, False, True, False], [False, False, True, True], [True, True, True, True]])
+    # TF 2.21's answers
+    assert tf.boolean_mask(x, mask, axis=1).numpy().tolist() == [[0, 2, 6, 7, 8, 9, 10, 11],
+                                                                [12, 14, 18, 19, 20, 21, 22, 23]]
+    two = tf.reshape(tf.range(6), [2, 3])
+    assert tf.boolean_mask(two, tf.constant([True, False, True]), axis=1).numpy().tolist() == [[0, 2], [3, 5]]
+    with pytest.raises(ValueError, match=r"^Shapes \(\) and \(4,\) are incompatible$"):  # TF takes -1 as written
+        tf.boolean_mask(x, tf.constant([True, False, True, True]), axis=-1)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3, None], tf.int32), tf.TensorSpec([3], tf.bool)])
+    def masked(a, m):
+        return tf.boolean_mask(a, m, axis=1)
+
+    out = masked(x, tf.constant([True, False, True]))
+    assert out.numpy().tolist() == [[[0, 1, 2, 3], [8, 9, 10, 11]], [[12, 13, 14, 15], [20, 21, 22, 23]]]
+    v = tf.Variable(tf.ones([2, 3]))
+    with tf.GradientTape() as tape:
+        y = tf.reduce_sum(tf.boolean_mask(v * 2.0, tf.constant([False, True, True]), axis=1))
+    assert tape.gradient(y, v).numpy().tolist() == [[0.0, 2.0, 2.0], [0.0, 2.0, 2.0]]

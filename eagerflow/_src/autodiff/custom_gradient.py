@@ -85,7 +85,10 @@ def _run(fn, args, kwargs):
         result, grad_fn = fn(*args, **kwargs)
     finally:
         state.tapes.remove(watcher)
-    variables = list(watcher.variables.values())
+    # A variable passed as an argument is an input (its gradient is grad_fn's for that argument, as
+    # in TensorFlow), not one of the `variables` grad_fn is asked about.
+    passed = {id(a) for a in nest.flatten((args, kwargs)) if hasattr(type(a), "_as_tensor")}
+    variables = [v for v in watcher.variables.values() if id(v) not in passed]
     if variables and not _accepts_variables(grad_fn):
         raise TypeError(f"@tf.custom_gradient grad_fn must accept keyword argument 'variables', since function "
                         f"uses variables: {variables}")

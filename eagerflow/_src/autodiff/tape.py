@@ -178,11 +178,15 @@ class GradientTape:
             output_gradients = nest.flatten(output_gradients, expand_composites=True)
             if len(output_gradients) != len(flat_targets):
                 raise ValueError("output_gradients must have the same structure as target")
-        was_recording = self._recording
+        # A persistent tape asked inside its own context records the gradient computation too (as in
+        # TensorFlow), so a gradient of that gradient is a higher derivative; another tape records it
+        # on outer tapes only.
+        was_recording = self._recording and not self._persistent
+        records = list(self._records) if self._recording else self._records
         if was_recording:
-            self._pop()  # the gradient computation itself is recorded by outer tapes only
+            self._pop()
         try:
-            grads = backprop(self._records, flat_targets, source_handles, output_gradients)
+            grads = backprop(records, flat_targets, source_handles, output_gradients)
         finally:
             if was_recording:
                 self._push()
@@ -236,11 +240,17 @@ class GradientTape:
         from ..ops.array import joining as J
         self._check_usable()
         tshape, sshape = target.shape, source.shape
-        if tshape.rank is None or tshape.rank < 1 or not tshape[1:].is_fully_defined():
+        for shape in (tshape, sshape):  # TensorFlow's check and words, the target first
+            if shape.rank is not None and shape.rank < 2:
+                raise ValueError(f"Shape {shape} must have rank at least 2")
+        if tshape.rank is None or not tshape[1:].is_fully_defined():
             raise ValueError("batch_jacobian needs a target of rank >= 1 with known inner dimensions")
         if tshape[0] is not None and sshape[0] is not None and tshape[0] != sshape[0]:
             raise ValueError(f"Need first dimension of target shape ({tshape}) and source shape ({sshape}) "
                              f"to match.")
+        if tshape[0] is None or sshape[0] is None:  # known only when it runs: checked then, as TensorFlow does
+            from ..ops.debugging.checks import assert_equal
+            assert_equal(A.shape(target)[0], A.shape(_value_of(source))[0])
         inner = tshape[1:].num_elements()
         from ..ops.array.joining import concat
         if inner == 0:  # as in jacobian: zeros of [batch] + target.shape[1:] + source.shape[1:]

@@ -266,15 +266,19 @@ def _prepare(loop_test, loop_body, init, names, opts, items, lists=()):
     from ..ops.array.basic import zeros
     for i, v in enumerate(init):
         if i in probed:
-            kind, shape, dtype = probed[i]
-            dims = [0 if d is None else d for d in shape.as_list()] if shape.rank is not None else []
-            if kind == "list":
-                out.append(TensorList(zeros([0] + dims, dtype)))
-                invariants.append(TensorShape([None] + shape.as_list()))
-            else:
-                out.append(zeros(dims, dtype))
-                invariants.append(shape)
-            user_set.append(False)
+            kind, structure, specs = probed[i]
+            leaves = []
+            for shape, dtype in specs:
+                dims = [0 if d is None else d for d in shape.as_list()] if shape.rank is not None else []
+                if kind == "list":
+                    leaves.append(TensorList(zeros([0] + dims, dtype)))
+                    invariants.append(TensorShape([None] + shape.as_list()))
+                else:
+                    leaves.append(zeros(dims, dtype))
+                    invariants.append(shape)
+                user_set.append(False)
+            out.append(leaves[0] if structure is None else
+                       nest.pack_sequence_as(structure, leaves, expand_composites=True))
             continue
         if isinstance(v, list) and names[i] in lists and all(isinstance(x, Tensor) for x in v):
             from ..ops.array.joining import stack
@@ -329,9 +333,14 @@ def _probe(loop_body, init, names, unknown, items):
             else:
                 if value is None or isinstance(value, Undefined):
                     raise ValueError(f"'{names[i]}' is None at the end of the iteration.")
-                if isinstance(value, list):
-                    from ..ops.array.joining import stack
-                    value = stack(value)
+                if nest.is_nested(value, expand_composites=True):  # a dict or tuple of tensors: its leaves
+                    leaves = nest.flatten(value, expand_composites=True)
+                    if any(x is None or isinstance(x, Undefined) for x in leaves):
+                        found["none"] = True
+                        raise ValueError("None values not supported.")
+                    results.extend(convert_to_tensor(x) for x in leaves)
+                    found[i] = ("value", value, len(leaves))
+                    continue
                 results.append(convert_to_tensor(value))
                 found[i] = "value"
         return results
@@ -342,13 +351,20 @@ def _probe(loop_body, init, names, unknown, items):
     try:
         branch = subgraph.trace(body, specs, "autograph_probe")
     except Exception as err:  # noqa: BLE001 - reported as TensorFlow reports it
+        if found.get("none"):  # a structure holding None: TensorFlow's words, not a definition failure
+            raise ValueError("None values not supported.") from None
         if any(names[i] == checks.RETVAL for i in unknown):
             # the `return` sits in one branch of a tensor `if`, or under a Python condition not taken
             raise NotImplementedError(checks.RETURN_IN_LOOP) from None
         name = names[unknown[0]]
         raise ValueError(f"'{name}' must be defined before the loop\nNote: AutoGraph tried to define it "
                          f"automatically, but ran into a {type(err).__name__}: {err}") from err
-    return {i: (found[i], t.shape, t.dtype) for i, t in zip(unknown, branch.outputs)}
+    probed, outputs = {}, list(branch.outputs)
+    for i in unknown:
+        kind, structure, count = found[i] if isinstance(found[i], tuple) else (found[i], None, 1)
+        probed[i] = (kind, structure, [(t.shape, t.dtype) for t in outputs[:count]])
+        outputs = outputs[count:]
+    return probed
 
 
 class _Spec:

@@ -64,6 +64,10 @@ def _check_branch(values, labels, branch, seen, returning):
     In TensorFlow's order: a branch with no value for a name (or no `return`) fails as soon as
     it is traced; a None is reported after both are (main before else); then structures, dtypes."""
     other = "else" if branch == "main" else "main"
+    if branch == "else":  # the main branch's missing names come first, as TensorFlow checks it first
+        for name, value in zip(labels, values):
+            if seen[("undefined", name)] and not isinstance(value, Undefined) and value is not NO_RETURN:
+                raise ValueError(f"'{name}' must also be initialized in the main branch")
     for name, value in zip(labels, values):
         if value is NO_RETURN or (name == "retval_" and not returning and (
                 value is None or isinstance(value, Undefined))):  # a loop's `return` in one branch only

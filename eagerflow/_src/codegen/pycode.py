@@ -311,7 +311,8 @@ def _emit_while(em, op, args, var, indent):
     n = attrs["n_vars"]
     externals = args[n:]
     loop = [em.namer(f"{op.name}_var{i}") for i in range(n)]
-    em.emit(indent, f"{', '.join(loop)}{',' if n == 1 else ''} = {', '.join(args[:n])}{',' if n == 1 else ''}", op)
+    if n:
+        em.emit(indent, f"{_targets(loop)} = {_targets(args[:n])}", op)
     history = em.namer(f"{op.name}_history") if attrs.get("keep_history") else None
     if history:
         em.emit(indent, f"{history} = []", None)
@@ -338,7 +339,8 @@ def _emit_while(em, op, args, var, indent):
         outs = outs[:n]
     else:
         outs = em.sub_block(attrs["body"], loop, externals, indent + 1)
-    em.emit(indent + 1, f"{', '.join(loop)}{',' if n == 1 else ''} = {', '.join(outs)}{',' if n == 1 else ''}", None)
+    if n:
+        em.emit(indent + 1, f"{_targets(loop)} = {_targets(outs)}", None)
     if counter:
         em.emit(indent + 1, f"{counter} += 1", None)
     names = em.outputs(op, var)
@@ -350,7 +352,12 @@ def _emit_while(em, op, args, var, indent):
         payload = f"({kept_positions}, {history})"
     else:
         payload = "None"
-    em.emit(indent, f"{', '.join(names)} = {', '.join(loop)}, {variant}({payload})", None)
+    em.emit(indent, f"{', '.join(names)} = {''.join(v + ', ' for v in loop)}{variant}({payload})", None)
+
+
+def _targets(names):
+    """`a, b` / `a,` for one: an assignment's side for a non-empty list of names."""
+    return f"{', '.join(names)}{',' if len(names) == 1 else ''}"
 
 
 _INLINE = {"If": _emit_if, "StatelessIf": _emit_if, "While": _emit_while, "StatelessWhile": _emit_while,

@@ -80,20 +80,23 @@ def build_if(pred, then_b, else_b):
 
 
 def _check_matching(then_b, else_b):
+    """TensorFlow's errors for branches whose outputs cannot be merged: a different number of
+    tensors is its AssertionError listing the two counts; a different structure (a list is not a
+    tuple, dict keys differ) or dtype is its TypeError."""
+    flat_then = nest.flatten(then_b.structure, expand_composites=True)
+    flat_else = nest.flatten(else_b.structure, expand_composites=True)
+    if len(flat_then) != len(flat_else):
+        raise AssertionError([len(flat_then), len(flat_else)])
+    header = ("true_fn and false_fn arguments to tf.cond must have the same number, type, and overall structure "
+              f"of return values.\n\ntrue_fn output: {then_b.structure}\nfalse_fn output: {else_b.structure}\n\n"
+              "Error details:\n")
     try:
-        nest.assert_same_structure(then_b.structure, else_b.structure, check_types=False, expand_composites=True)
+        nest.assert_same_structure(then_b.structure, else_b.structure, check_types=True, expand_composites=True)
     except (ValueError, TypeError) as err:
-        raise ValueError(
-            "true_fn and false_fn arguments to tf.cond must have the same number, type, and overall "
-            f"structure of return values.\n\ntrue_fn output: {then_b.structure}\nfalse_fn output: "
-            f"{else_b.structure}\n\nError details:\n{err}") from None
-    for i, (a, b) in enumerate(zip(then_b.outputs, else_b.outputs)):
+        raise TypeError(header + str(err)) from None
+    for a, b, user_a, user_b in zip(then_b.outputs, else_b.outputs, flat_then, flat_else):
         if a.dtype is not b.dtype:
-            raise TypeError(
-                "true_fn and false_fn arguments to tf.cond must have the same number, type, and overall "
-                f"structure of return values.\n\ntrue_fn output: {then_b.structure}\nfalse_fn output: "
-                f"{else_b.structure}\n\nError details:\noutput {i} is {a.dtype.name} in true_fn but "
-                f"{b.dtype.name} in false_fn: they have different types")
+            raise TypeError(header + f"{user_a} and {user_b} have different types")
 
 
 def cond(pred, true_fn=None, false_fn=None, name=None):

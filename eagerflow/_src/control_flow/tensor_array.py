@@ -52,6 +52,9 @@ class TensorArray:
         # copies): a shape learned anywhere, even in a loop body, is known to all, as in TensorFlow.
         self._shape_cell = [TensorShape(None) if element_shape is None else as_shape(element_shape)]
         self._eager = state.graph is None
+        # The size when fixed and known while tracing (shared as the shape is): stack() then has a
+        # static first dimension, as TensorFlow infers it.
+        self._size_cell = [None]
         self._cleared = set()  # eager only: indices read once under clear_after_read
         if flow is not None:
             self._flow = flow
@@ -69,6 +72,8 @@ class TensorArray:
                             f"{size!r} of type '{type(size).__name__}' instead. Error: Expected int32, but got "
                             f"{size} of type '{type(size).__name__}'.")
         size = as_int_tensor(size)
+        if not self._dynamic_size and not self._eager:
+            self._size_cell[0] = _static_int(size)
         if self._eager and int(size.numpy()) < 0:
             size = as_int_tensor(0)  # an eager TensorArray of negative size is empty, as in TensorFlow
         self._flow = bind(L.TensorListReserve, (self._shape_tensor(), size),
@@ -114,7 +119,7 @@ class TensorArray:
     def _with_flow(self, flow):
         ta = TensorArray(self._dtype, dynamic_size=self._dynamic_size, clear_after_read=self._clear_after_read,
                          flow=flow, infer_shape=self._infer_shape)
-        ta._shape_cell = self._shape_cell
+        ta._shape_cell, ta._size_cell = self._shape_cell, self._size_cell
         return ta
 
     def _updated(self, flow, element_shape=None):
@@ -209,7 +214,10 @@ class TensorArray:
                 shape = TensorShape([])  # TensorFlow's eager array gives an empty vector here
             for i in range(size):
                 self._check_readable(i)
-        return bind(L.TensorListStack, (self._flow, self._shape_tensor(shape)), {"element_dtype": self._dtype})
+        out = bind(L.TensorListStack, (self._flow, self._shape_tensor(shape)), {"element_dtype": self._dtype})
+        if self._size_cell[0] is not None and out.shape.rank is not None:
+            out.set_shape(TensorShape([self._size_cell[0]] + out.shape.as_list()[1:]))
+        return out
 
     def gather(self, indices, name=None):
         """The elements at `indices`, stacked."""

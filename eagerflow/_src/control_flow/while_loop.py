@@ -62,6 +62,9 @@ def _while_infer(inputs, attrs):
 def _while_grad(op, *grads):
     needs = state.grad_needs  # read first: building the gradient runs other backprops
     n = op.attrs["n_vars"]
+    if getattr(op, "graph", None) is not None and not op.attrs.get("keep_history"):
+        # tf.gradients in the graph that holds the loop: the loop must keep its history when it runs
+        op.attrs = _keep_history(op.attrs)
     loop_inputs, externals = list(op.inputs[:n]), list(op.inputs[n:])
     history = op.outputs[n]
     history_seeds = grads[n] if len(grads) > n else None  # a higher-order gradient reached the history
@@ -304,6 +307,11 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             nest.assert_same_structure(structure, out, check_types=False, expand_composites=True)
         return nest.flatten(out, expand_composites=True)
 
+    if isinstance(maximum_iterations, Tensor) and state.graph is not None:
+        known = maximum_iterations._static_value() if hasattr(maximum_iterations, "_static_value") else None
+        if known is None:
+            return _bounded_by_tensor(cond, body, loop_vars, single, shape_invariants, maximum_iterations)
+        maximum_iterations = int(known)
     if state.graph is None:  # eager: a Python loop (a tape records each iteration's ops)
         values, i = list(flat_vars), 0
         while (maximum_iterations is None or i < int(maximum_iterations)) and bool(call(cond, values)):
@@ -323,5 +331,26 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
              "output_specs": [(s.shape, s.dtype) for s in specs]}
     if maximum_iterations is not None:
         attrs["maximum_iterations"] = int(maximum_iterations)
-    outs = bind(While if stateful else StatelessWhile, inputs, attrs)
+    outs = bind(While if stateful else StatelessWhile, inputs, attrs, name or "while")  # TF's node name
     return pack(outs[:len(flat_vars)])
+
+
+def _bounded_by_tensor(cond, body, loop_vars, single, shape_invariants, limit):
+    """A loop whose `maximum_iterations` is known only at run time: an iteration counter is one
+    more loop variable, and the loop stops at whichever comes first, the bound or `cond`."""
+    from ..ops.math.elementwise import less, logical_and
+
+    def bounded_cond(i, values):
+        return logical_and(less(i, limit), cond(values) if single else cond(*values))
+
+    def bounded_body(i, values):
+        out = body(values) if single else body(*values)
+        if not single and not isinstance(out, (list, tuple)):
+            out = [out]
+        return i + 1, out
+
+    invariants = None
+    if shape_invariants is not None:
+        invariants = (TensorShape([]), shape_invariants)
+    start = as_tensor(0, dtype=limit.dtype)
+    return while_loop(bounded_cond, bounded_body, (start, loop_vars), shape_invariants=invariants)[1]

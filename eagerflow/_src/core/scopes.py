@@ -38,6 +38,15 @@ def check_scope_name(name, root):
                          f"match the following pattern: {(_ROOT_SCOPE if root else _SCOPE).pattern}")
 
 
+def current_scope():
+    """The name scope in effect ("" at the root, else "outer/inner/"): the graph's while one is being
+    built, the eager one otherwise. A variable's name starts with it, as in TensorFlow."""
+    graph = state.graph
+    if graph is not None and hasattr(graph, "name_scope"):
+        return graph.name_scope
+    return _eager.prefix
+
+
 class name_scope:
     """`tf.name_scope(name)`: `with` it to prefix op names in graphs; `as` gives the full scope."""
 

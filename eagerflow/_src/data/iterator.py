@@ -221,9 +221,19 @@ class _IndexedPass:
 
     def __init__(self, dataset):
         self._reader, self._size, self._index = dataset._open(1), dataset._size, 0
+        self._dataset, self._graph, self._stream = dataset, state.graph, None
 
     def element(self, _):
         from .structure import is_static
+        if self._stream is None and state.graph is not self._graph:
+            # `next` inside a loop body or branch: the index must advance when the function runs,
+            # so from here on the elements come from a run-time pass (opened in the function's graph).
+            from .stream import StreamLoopSource
+            rest = self._dataset.skip(self._index) if self._index else self._dataset
+            with self._graph.as_default():
+                self._stream = StreamLoopSource(rest)
+        if self._stream is not None:
+            return self._stream.element(None)
         if is_static(self._size) and 0 <= self._size <= self._index:
             raise OutOfRangeError(None, None, "End of sequence")
         self._index += 1

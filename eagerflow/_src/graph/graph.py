@@ -97,8 +97,9 @@ class SymbolicTensor(Tensor):
         return self._op.attrs.get("variable_spec")
 
     def numpy(self):
-        raise NotImplementedError("Cannot convert a symbolic tf.Tensor to a numpy array. It only has a value when "
-                                  "the function runs; use tf.print to see it at run time.")
+        """A symbolic tensor has no value while tracing: TensorFlow's AttributeError, in its words
+        (its graph tensors have no `numpy`; tf.print shows the value when the function runs)."""
+        raise AttributeError("'SymbolicTensor' object has no attribute 'numpy'")
 
     def __bool__(self):
         raise OperatorNotAllowedInGraphError(f"Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. "

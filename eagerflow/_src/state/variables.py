@@ -61,7 +61,8 @@ class Variable(SparseUpdates, TensorOperators):
                              f"compatible with the explicitly supplied `shape` argument ({shape}).")
         self._validate_shape = pending is None and self._shape.is_fully_defined()
         self._trainable = default_trainable(trainable, self._synchronization)
-        self._name = ("Variable" if name is None else name) + ":0"
+        from ..core.scopes import current_scope
+        self._name = current_scope() + ("Variable" if name is None else name) + ":0"  # TF: foo/var:0 in scope foo
         self._handle = _ops.make_handle(self)
         self._pending_init = pending is not None
         if pending is not None:

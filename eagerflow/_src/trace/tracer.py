@@ -130,6 +130,7 @@ class Tracer:
 def _converted(python_function):
     """The function through AutoGraph (transform.py caches the conversion per function)."""
     from ..autograph.transform import convert_function
-    if isinstance(python_function, functools.partial):  # a method whose instance is gone
-        return functools.partial(convert_function(python_function.func), *python_function.args)
+    if isinstance(python_function, functools.partial):  # a user's partial, or a method whose instance is gone
+        return functools.partial(convert_function(python_function.func), *python_function.args,
+                                 **python_function.keywords)
     return convert_function(python_function)

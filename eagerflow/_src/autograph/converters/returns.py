@@ -63,10 +63,45 @@ class _ReturnToBreak(ast.NodeTransformer):
         return replace("retval_ = VALUE__\ndo_return = True\nbreak", at=node, VALUE__=value)
 
 
+class _ReturnToFlag(ast.NodeTransformer):
+    """`return v` -> `retval_ = v; do_return = True` (loops and nested functions keep theirs)."""
+
+    def visit_FunctionDef(self, node):
+        return node
+
+    visit_AsyncFunctionDef = visit_Lambda = visit_ClassDef = visit_For = visit_While = visit_FunctionDef
+
+    def visit_Return(self, node):
+        value = node.value if node.value is not None else ast.Constant(None)
+        return replace("retval_ = VALUE__\ndo_return = True", at=node, VALUE__=value)
+
+
+def _flagged(stmts, i, at_end):
+    """An `if` holding a `return` where neither branch returns on every path: TensorFlow's shape,
+    `return` sets `retval_` / `do_return` and the statements after the `if` run under
+    `if do_return: return retval_ / else: <rest>`. Through a tensor condition a branch that left
+    `retval_` unset fails as in TensorFlow ("the else branch must also have a return statement.",
+    operators.py); under a Python condition it is Python's behaviour."""
+    stmt, rest = stmts[i], stmts[i + 1:]
+    for field in ("body", "orelse"):
+        block = _normalize(getattr(stmt, field), False)
+        setattr(stmt, field, [x for s in block for x in _as_list(_ReturnToFlag().visit(s))])
+    before = replace("do_return = False\nretval_ = None", at=stmt)
+    guard = replace("if do_return:\n    return retval_", at=stmt)[0]
+    return _normalize(stmts[:i] + before + [stmt, guard] + rest, at_end)
+
+
+def _as_list(node):
+    return node if isinstance(node, list) else [node]
+
+
 def _normalize(stmts, at_end):
     for i, stmt in enumerate(stmts):
         if isinstance(stmt, ast.If) and analysis.contains([stmt], (ast.Return,)):
             rest = stmts[i + 1:]
+            if (not analysis.always_returns(stmt.body) and not analysis.always_returns(stmt.orelse)
+                    and not getattr(stmt, "ag_loop_return", False)):
+                return _flagged(stmts, i, at_end)
             for field in ("body", "orelse"):
                 block = getattr(stmt, field)
                 if not analysis.always_returns(block):

@@ -336,11 +336,17 @@ def boolean_mask(tensor, mask, axis=None, name="boolean_mask"):
     if m.shape.rank is None:
         raise ValueError("Number of mask dimensions must be specified, even if some dimensions are None.  "
                          "E.g. shape=[None] is ok, but shape=None is not.")
-    if axis:
-        raise NotImplementedError("boolean_mask with axis != 0 is not supported yet")
-    if not x.shape[:m.shape.rank].is_compatible_with(m.shape):
-        raise ValueError(f"Shapes {x.shape[:m.shape.rank]} and {m.shape} are incompatible")
-    return gather_nd(x, _array.where(m))
+    axis = int(axis or 0)  # a negative axis is taken as written, as TensorFlow does (its shape check fails)
+    k = m.shape.rank
+    if not x.shape[axis:axis + k].is_compatible_with(m.shape):
+        raise ValueError(f"Shapes {x.shape[axis:axis + k]} and {m.shape} are incompatible")
+    if axis == 0:
+        return gather_nd(x, _array.where(m))
+    # The masked dimensions merged into one, then the kept positions gathered along it.
+    dims = _array.shape(x)
+    merged = _array.reshape(x, concat([dims[:axis], [-1], dims[axis + k:]], 0))
+    kept = _array.reshape(_array.where(_array.reshape(m, [-1])), [-1])
+    return gather(merged, kept, axis=axis)
 
 
 # --- GatherV2 ---------------------------------------------------------------------------------------

@@ -154,12 +154,39 @@ def Assert(condition, data, summarize=None, name=None):
 # ----------------------------------------------------------------------------------------------
 
 
+def _constant_values(*tensors):
+    """The NumPy values of graph tensors that are all constants (TensorFlow checks those while
+    tracing); None when any is computed or the code runs eagerly."""
+    values = []
+    for t in tensors:
+        op = getattr(t, "_op", None)
+        if op is None or op.type != "Const" or op.inputs:
+            return None
+        values.append(np.asarray(op.attrs["value"]))
+    return values
+
+
+_NUMPY_TESTS = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater,
+                ">=": np.greater_equal}
+
+
+def _static_failure(lines, tensors, values):
+    """A check on constants that fails: TensorFlow raises while tracing, naming the tensors."""
+    for label, t, v in zip(("x", "y"), tensors, values):
+        lines += [f"{label} ({t.name}) = ", str(v)]
+    raise InvalidArgumentError(None, None, "\n".join(lines))
+
+
 def _binary_assert(op_fn, symbol, x, y, message, summarize, name):
     # Each side converted on its own (no dtype borrowed from the other), as TensorFlow does: so
     # assert_equal(float_tensor, 1) reports the dtype mismatch.
     x = convert_to_tensor(x)
     y = convert_to_tensor(y)
     test = op_fn(x, y)
+    static = _constant_values(x, y)
+    if static is not None and not np.all(_NUMPY_TESTS[symbol](*static)):
+        _static_failure(([] if message is None else [str(message)]) +
+                        [f"Condition x {symbol} y did not hold element-wise:"], (x, y), static)
     attrs = {"summarize": summarize, "form": "compare", "symbol": symbol, "message": message}
     _run_assert([reduce_all(test), x, y, test], attrs, name)
     return None
@@ -196,6 +223,12 @@ def _sign_assert(op_fn, header, fused=False, public=""):
         except (TypeError, ValueError):
             raise TypeError(f"Cannot convert 0 to EagerTensor of dtype {x.dtype.name}") from None
         test = op_fn(x, zero)
+        static = _constant_values(x)
+        if static is not None and not np.all(_NUMPY_TESTS[header.split()[2]](static[0], 0)):
+            glued = [message_prefix(message), header + f"x ({x.name}) = ", str(static[0])]
+            if fused:
+                raise InvalidArgumentError(None, None, "\n".join(glued))
+            _static_failure([message_prefix(message), header], (x,), static)
         attrs = {"summarize": summarize, "form": "elementwise", "prefix": message_prefix(message),
                  "header": header, "fused": fused}
         _run_assert([reduce_all(test), x], attrs, name)
