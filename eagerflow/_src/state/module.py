@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import re
 
+from .deferred_restore import notify as _notify_new_state
 from .variables import Variable
 
 _VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-/]*$")
@@ -29,6 +30,10 @@ class Module:
             raise ValueError(f"'{name}' is not a valid module name. Module names must be valid Python identifiers "
                              f"(e.g. a valid class name).")
         self._name = name
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        _notify_new_state(self)  # a checkpoint restored earlier may hold this attribute's values
 
     @property
     def name(self) -> str:

@@ -11,6 +11,7 @@ import numpy as np
 
 from ..._src.core import dtypes as _dt
 from ..._src.core.convert import convert_to_tensor
+from ..._src.state.deferred_restore import notify as _notify_new_state
 from ..._src.ops.math import elementwise as _math
 from ..._src.ops.math import reduce as _reduce
 from ..naming import to_snake_case, unique_name
@@ -77,6 +78,7 @@ class Optimizer:
         self._slot_index = {id(v): i for i, v in enumerate(self._trainable_variables)}
         self._slots = [self._make_slots(v) for v in self._trainable_variables]
         self.built = True
+        _notify_new_state(self)  # a checkpoint restored before the first step holds the slots' values
 
     def _make_slots(self, variable):
         return ()
