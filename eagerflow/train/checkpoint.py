@@ -208,7 +208,7 @@ class Checkpoint:
             create_counter=True)
 
     def _restore(self, save_path, missing_message, create_counter):
-        if os.path.isfile(f"{save_path}.index"):
+        if os.path.lexists(f"{save_path}.index"):
             reader = BundleReader(save_path)
         elif legacy_json.exists(save_path):
             return self._restore_legacy(save_path)

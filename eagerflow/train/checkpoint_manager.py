@@ -1,8 +1,9 @@
 """`tf.train.CheckpointManager`: numbered checkpoints of one Checkpoint in one directory.
 
 Each `save` writes `<directory>/<name>-<n>` (n: the given number, else the Checkpoint's save count after this
-save), records it in the directory's `checkpoint` file with its time, then removes the oldest beyond
-`max_to_keep` (keeping one every `keep_checkpoint_every_n_hours`, as TensorFlow does) and records the state again.
+save) with its time, drops the oldest beyond `max_to_keep` from the list (keeping one every
+`keep_checkpoint_every_n_hours` on disk, as TensorFlow does), records the new list in the directory's `checkpoint` file in one atomic write, and only then removes the dropped
+checkpoints' files: a save that fails leaves the previous state.
 Only files of this manager's own checkpoints (`<name>-<number>` inside its directory) are ever removed: a state
 file may list other paths (edited by hand, or crafted), which are dropped from the list but never deleted.
 """
@@ -95,26 +96,31 @@ class CheckpointManager:
         self._maybe_delete.pop(path, None)
         self._maybe_delete[path] = time.time()
         self._latest_checkpoint = path
-        self._record_state()  # the new checkpoint is recorded before any old one goes
-        self._sweep()
-        self._record_state()
+        dropped = self._sweep()
+        self._record_state()  # the new list is recorded in one write before any old checkpoint goes
+        for prefix in dropped:
+            if self._wrote(prefix):
+                _remove_checkpoint(prefix)
         return path
 
     def _record_state(self):
         write_state(self._directory, self._latest_checkpoint, list(self._maybe_delete),
                     list(self._maybe_delete.values()), self._last_preserved_timestamp)
 
-    def _sweep(self):
+    def _sweep(self) -> list:
+        """Drops the oldest checkpoints beyond `max_to_keep` from the list (one every
+        `keep_checkpoint_every_n_hours` stays on disk, unlisted); returns those whose files are to go."""
+        dropped = []
         if not self._max_to_keep:
-            return
+            return dropped
         while len(self._maybe_delete) > self._max_to_keep:
             path, stamp = self._maybe_delete.popitem(last=False)
             if self._keep_checkpoint_every_n_hours and (
                     stamp - self._keep_checkpoint_every_n_hours * 3600.0 >= self._last_preserved_timestamp):
-                self._last_preserved_timestamp = stamp  # kept on disk, no longer listed
+                self._last_preserved_timestamp = stamp
                 continue
-            if self._wrote(path):
-                _remove_checkpoint(path)
+            dropped.append(path)
+        return dropped
 
     def _wrote(self, prefix) -> bool:
         """Whether `prefix` names one of this manager's checkpoints: `<name>-<number>` directly inside its

@@ -176,7 +176,7 @@ def write_state(directory, latest, paths, timestamps=None, last_preserved=None) 
 
 def checkpoint_exists(prefix) -> bool:
     prefix = os.fspath(prefix)
-    return os.path.isfile(f"{prefix}.index") or legacy_json.exists(prefix)
+    return os.path.lexists(f"{prefix}.index") or legacy_json.exists(prefix)
 
 
 def latest_checkpoint(checkpoint_dir, latest_filename=None):

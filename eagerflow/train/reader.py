@@ -38,7 +38,7 @@ class CheckpointReader:
 
     def __init__(self, prefix):
         self._prefix = os.fspath(prefix)
-        if os.path.isfile(f"{self._prefix}.index"):
+        if os.path.lexists(f"{self._prefix}.index"):
             self._bundle = BundleReader(self._prefix)
             self._legacy = None
         elif legacy_json.exists(self._prefix):
