@@ -197,7 +197,8 @@ class Checkpoint:
                                         f"files for {save_path}", create_counter=False)
 
     def restore(self, save_path, options=None):
-        """`read`, also restoring `save_counter`; nothing for `None` (a CheckpointManager with no checkpoint)."""
+        """`read`, also making `save_counter` (so it takes the saved count); nothing for `None` (what a
+        CheckpointManager with no checkpoint gives)."""
         if save_path is None:
             return InitializationOnlyStatus()
         save_path = os.fspath(save_path)
@@ -215,8 +216,8 @@ class Checkpoint:
         else:
             raise NotFoundError(None, None, missing_message)
         graph, values = read_values(reader)
-        if create_counter and any(ref.local_name == "save_counter" for ref in graph.nodes[0].children):
-            self.save_counter  # noqa: B018 - created so the saved count is restored into it
+        if create_counter:  # as TensorFlow's restore does, whether or not the checkpoint holds a count
+            self.save_counter  # noqa: B018
         session = RestoreSession(graph, values, save_path)
         session.start(self)
         return CheckpointLoadStatus(session)

@@ -15,6 +15,7 @@ import numpy as np
 
 from .._src.core import dtypes as _dt
 from .._src.core.errors import DataLossError, InvalidArgumentError
+from .._src.core.scopes import init_scope
 from .._src.state import deferred_restore
 from .._src.state.variables import Variable
 from . import object_graph
@@ -64,9 +65,10 @@ class RestoreSession:
                     continue
                 pending.append((ref.node_id, child, anchor, anchor_node))
         checked = [(node_id, var, self._value_for(var, node)) for node_id, var, node in assignments]
-        for node_id, var, value in checked:
-            var.assign(value)
-            self.restored_nodes.add(node_id)
+        with init_scope():  # eagerly, also when the variables are made while a function or a model traces
+            for node_id, var, value in checked:
+                var.assign(value)
+                self.restored_nodes.add(node_id)
         for anchor, anchor_node in waits:
             deferred_restore.wait(anchor, self._resumer(anchor_node))
         return {anchor_node for _, anchor_node in waits}
