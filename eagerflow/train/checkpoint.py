@@ -28,8 +28,9 @@ _SHOWN = 10  # unmatched objects an assertion lists
 class CheckpointLoadStatus:
     """What `restore`/`read` matched, and TensorFlow's assertions on it."""
 
-    def __init__(self, session: RestoreSession):
+    def __init__(self, session: RestoreSession, root):
         self._session = session
+        self._root = root  # the Checkpoint, held so the assertions can look at its objects
 
     def assert_consumed(self):
         """Every live variable got a value and every saved value found its variable (deferred ones included)."""
@@ -42,7 +43,7 @@ class CheckpointLoadStatus:
 
     def assert_existing_objects_matched(self):
         """Every variable that exists now below the Checkpoint got its value from the checkpoint."""
-        unbound = self._session.unbound_variables()
+        unbound = self._session.unbound_variables(self._root)
         if unbound:
             raise AssertionError(
                 f"Found {len(unbound)} Python objects that were not bound to checkpointed values, likely due to "
@@ -53,10 +54,11 @@ class CheckpointLoadStatus:
     def assert_nontrivial_match(self):
         """Something besides the root object took a saved value."""
         if not self._session.restored_nodes:
+            unbound = self._session.unbound_variables(self._root)
             raise AssertionError(
                 f"Nothing except the root object matched a checkpointed value. Typically this means that the "
-                f"checkpoint does not match the Python program. The following objects have checkpointed values: "
-                f"{[p for p, _ in self._session.unresolved_nodes()][:_SHOWN]}")
+                f"checkpoint does not match the Python program. The following objects have no matching "
+                f"checkpointed value: [{', '.join(repr(v) for v in unbound[:_SHOWN])}]")
         return self
 
     def expect_partial(self):
@@ -133,23 +135,15 @@ class Checkpoint:
             raise ValueError(f"`Checkpoint` was expecting root to be a trackable object (an object derived from "
                              f"`Trackable`), got {root}. If you believe this object should be trackable (i.e. it "
                              f"is part of the TensorFlow Python API and manages state), please open an issue.")
-        object.__setattr__(self, "_root", root)
-        object.__setattr__(self, "_objects", dict(kwargs))
-        object.__setattr__(self, "_save_counter", None)
+        self._root = root
+        self._objects = dict(kwargs)  # attributes set later are not saved, as in TensorFlow
+        self._save_counter = None
 
     def __getattr__(self, name):
         objects = self.__dict__.get("_objects", {})
         if name in objects:
             return objects[name]
         raise AttributeError(f"'Checkpoint' object has no attribute '{name}'")
-
-    def __setattr__(self, name, value):
-        if name.startswith("_") or not object_graph.trackable(value):
-            object.__setattr__(self, name, value)
-        else:
-            self._objects[name] = value  # TensorFlow tracks attributes set later like keyword arguments
-        from .._src.state.deferred_restore import notify
-        notify(self)
 
     def _checkpoint_children(self):
         """The root node's children: the root object's own, the keyword objects, then `save_counter`."""
@@ -163,8 +157,7 @@ class Checkpoint:
     def save_counter(self):
         """How many times `save` ran (a non-trainable int64 Variable, saved with the checkpoint)."""
         if self._save_counter is None:
-            object.__setattr__(self, "_save_counter", Variable(np.int64(0), trainable=False, name="save_counter",
-                                                               dtype=_dt.int64))
+            self._save_counter = Variable(np.int64(0), trainable=False, name="save_counter", dtype=_dt.int64)
         return self._save_counter
 
     # --- writing ---
@@ -220,7 +213,7 @@ class Checkpoint:
             self.save_counter  # noqa: B018
         session = RestoreSession(graph, values, save_path)
         session.start(self)
-        return CheckpointLoadStatus(session)
+        return CheckpointLoadStatus(session, self)
 
     def _restore_legacy(self, save_path):
         values = legacy_json.read_checkpoint(save_path)

@@ -21,6 +21,10 @@ import numpy as np
 from .checkpoint_state import get_checkpoint_state, write_state
 
 
+def _now() -> float:
+    return time.time()
+
+
 class CheckpointManager:
     def __init__(self, checkpoint, directory, max_to_keep, keep_checkpoint_every_n_hours=None,
                  checkpoint_name="ckpt", step_counter=None, checkpoint_interval=None, init_fn=None,
@@ -41,7 +45,7 @@ class CheckpointManager:
         self._checkpoint_interval = checkpoint_interval
         self._init_fn = init_fn
         self._last_checkpoint_step = last_checkpoint_step
-        now = time.time()
+        now = _now()
         state = get_checkpoint_state(self._directory) if os.path.isdir(self._directory) else None
         self._maybe_delete = collections.OrderedDict()
         if state is None:
@@ -84,8 +88,8 @@ class CheckpointManager:
         if self._checkpoint_interval is not None:
             step = int(np.asarray(self._step_counter.numpy() if hasattr(self._step_counter, "numpy")
                                   else self._step_counter))
-            if check_interval and self._last_checkpoint_step is not None \
-                    and step < self._last_checkpoint_step + self._checkpoint_interval:
+            last = self._last_checkpoint_step
+            if last is not None and (step == last or check_interval and step < last + self._checkpoint_interval):
                 return None
             self._last_checkpoint_step = step
         os.makedirs(self._directory, exist_ok=True)
@@ -94,7 +98,7 @@ class CheckpointManager:
         number = int(counter.numpy()) if checkpoint_number is None else int(checkpoint_number)
         path = self._checkpoint.write(f"{self._prefix}-{number}", options=options)
         self._maybe_delete.pop(path, None)
-        self._maybe_delete[path] = time.time()
+        self._maybe_delete[path] = _now()
         self._latest_checkpoint = path
         dropped = self._sweep()
         self._record_state()  # the new list is recorded in one write before any old checkpoint goes

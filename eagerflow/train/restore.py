@@ -28,14 +28,14 @@ class RestoreSession:
         self.graph = graph
         self.values = values  # checkpoint key -> ndarray
         self.save_path = save_path
-        self.matched = {}  # saved node number -> weak reference (or the object, for lists and dicts)
+        self.matched = {}  # saved node number -> weak reference to the object it met
         self.restored_nodes = set()
-        self.live_root = None
         self._resumers = {}  # anchor node -> the function that resumes the walk there
 
     # --- matching ---
     def start(self, root) -> None:
-        self.live_root = weakref.ref(root) if _weakly(root) else (lambda root=root: root)
+        """Match from the root. The session holds no object strongly: objects waiting for values hold it
+        (through _src/state/deferred_restore.py), and it must not hold them back."""
         self._run([(0, root, root, 0)])
 
     def _run(self, pending) -> set:
@@ -49,7 +49,8 @@ class RestoreSession:
             if (node_id, id(obj)) in seen:
                 continue
             seen.add((node_id, id(obj)))
-            self.matched[node_id] = weakref.ref(obj) if _weakly(obj) else obj
+            if _weakly(obj):
+                self.matched[node_id] = weakref.ref(obj)
             node = self.graph.nodes[node_id]
             if node.attributes and node_id not in self.restored_nodes:
                 if isinstance(obj, Variable):
@@ -92,11 +93,9 @@ class RestoreSession:
         return check_value(var, self.values[key], key)
 
     # --- what the status reports ---
-    def live_variables(self):
-        """Every variable below the live root, each once."""
-        root = self.live_root()
-        if root is None:
-            return []
+    @staticmethod
+    def live_variables(root):
+        """Every variable below `root`, each once."""
         found, seen, queue = [], {id(root)}, [root]
         for obj in queue:
             for _, child in object_graph.children(obj):
@@ -110,13 +109,12 @@ class RestoreSession:
 
     def matched_object(self, node_id):
         held = self.matched.get(node_id)
-        if held is None:
-            return None
-        return held() if isinstance(held, weakref.ref) else held
+        return None if held is None else held()
 
-    def unbound_variables(self):
+    def unbound_variables(self, root):
+        """The variables below `root` that took no value from the checkpoint."""
         bound = {id(self.matched_object(n)) for n in self.restored_nodes}
-        return [v for v in self.live_variables() if id(v) not in bound]
+        return [v for v in self.live_variables(root) if id(v) not in bound]
 
     def unresolved_nodes(self):
         """Saved nodes holding values that no live variable took: [(path, node)]."""
