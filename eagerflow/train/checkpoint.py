@@ -19,6 +19,7 @@ from .._src.core.errors import NotFoundError
 from .._src.formats.tensor_bundle import BundleReader, write_bundle
 from .._src.state.variables import Variable
 from . import legacy_json, object_graph
+from .checkpoint_options import check_options, run_write_callbacks
 from .checkpoint_state import write_state
 from .restore import RestoreSession, read_values
 
@@ -164,12 +165,14 @@ class Checkpoint:
     def write(self, file_prefix, options=None):
         """Writes the variables to `file_prefix.index` + `.data-00000-of-00001` (no numbering, no state file);
         returns `file_prefix`. A write that fails leaves the previous checkpoint at that prefix as it was."""
+        check_options(options)
         file_prefix = os.fspath(file_prefix)
         graph, variables = object_graph.build(self)
         tensors = dict(variables)
         tensors[object_graph.OBJECT_GRAPH_KEY] = (np.array(graph.SerializeToString(deterministic=True), object),
                                                   _dt.string)
         write_bundle(file_prefix, tensors)
+        run_write_callbacks(options, file_prefix)
         return file_prefix
 
     def save(self, file_prefix, options=None):
@@ -178,7 +181,7 @@ class Checkpoint:
         counter = self.save_counter
         counter.assign_add(np.int64(1))
         path = f"{os.fspath(file_prefix)}-{int(counter.numpy())}"
-        self.write(path)
+        self.write(path, options=options)
         write_state(os.path.dirname(os.path.abspath(path)), path, [path])
         return path
 

@@ -251,3 +251,15 @@ def test_a_restoration_waiting_for_its_objects_keeps_none_of_them_alive(tmp_path
     assert dropped() is None and layer() is None
     from eagerflow._src.state import deferred_restore
     assert all(entry[0]() is not None for entry in deferred_restore._WAITING.values())
+
+
+def test_checkpoint_options_run_their_write_callbacks(tmp_path):
+    written = []
+    options = tf.train.CheckpointOptions(experimental_write_callbacks=[written.append, lambda: written.append("-")])
+    assert options.experimental_io_device is None and options.enable_async is False
+    ckpt = tf.train.Checkpoint(v=tf.Variable(1.0))
+    path = ckpt.save(str(tmp_path / "c"), options=options)
+    assert written == [path, "-"]
+    with pytest.raises(AttributeError, match="'int' object has no attribute 'experimental_enable_async_checkpoint'"):
+        ckpt.write(str(tmp_path / "d"), options=3)
+    assert not (tmp_path / "d.index").exists()
