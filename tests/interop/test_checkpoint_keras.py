@@ -29,6 +29,22 @@ MODELS = {
                                   keras.layers.LSTM(3), keras.layers.Dense(1)])
         x = rng.integers(0, 20, (6, 5)).astype("int32"); y = rng.random((6, 1)).astype("float32")
     """,
+    "subclassed": """
+        class Blocks(keras.Model):
+            def __init__(self):
+                super().__init__()
+                self.d1 = keras.layers.Dense(3, activation="relu")
+                self.blocks = [keras.layers.Dense(2), keras.layers.BatchNormalization()]  # a list: Keras 3 does
+                                                                                          # not track it
+            def call(self, x):
+                x = self.d1(x)
+                for block in self.blocks:
+                    x = block(x)
+                return x
+        model = Blocks()
+        x = rng.random((6, 4)).astype("float32"); y = rng.random((6, 2)).astype("float32")
+        model(x[:1])
+    """,
     "two_inputs": """
         a = keras.Input((3,), name="a"); b = keras.Input((2,), name="b")
         h = keras.layers.Dense(4, name="h")(a)
@@ -84,16 +100,19 @@ def test_a_keras_checkpoint_tensorflow_writes_restores_in_eagerflow(tmp_path, ru
     model.fit(x, y, epochs=2, batch_size=3, verbose=0)
     tf.train.Checkpoint(model=model, optimizer=model.optimizer).write("theirs")
     print(json.dumps({{"weights": values(model.weights), "optimizer": values(model.optimizer.variables),
+                      "trainable": values(model.trainable_weights),
                       "keys": [k for k, _ in tf.train.list_variables("theirs")]}}))
     """)
     model, x, y = _build(MODELS[name], seed=1)
     status = tf.train.Checkpoint(model=model, optimizer=model.optimizer).read(str(tmp_path / "theirs"))
-    status.assert_existing_objects_matched()
-    _assert_same(_values(model.weights), answer["weights"], "weight")
+    if name != "subclassed":  # Keras 3 reaches the weights of a list of layers only through the optimizer
+        status.assert_existing_objects_matched()
+        _assert_same(_values(model.weights), answer["weights"], "weight")
     with pytest.raises(AssertionError, match=r"Unresolved object in checkpoint \(root\)\.optimizer\._variables\.2"):
         status.assert_consumed()  # the slots wait for the optimizer to build
     model.optimizer.build(model.trainable_variables)
     _assert_same(_values(model.optimizer.variables), answer["optimizer"], "optimizer variable")
+    _assert_same(_values(model.trainable_weights), answer["trainable"], "trainable weight")
     status.assert_consumed()
     # eagerflow names every value as TensorFlow does
     fresh, x, y = _build(MODELS[name])
@@ -110,13 +129,16 @@ def test_a_keras_checkpoint_eagerflow_writes_restores_in_tensorflow(tmp_path, ru
     answer = run_tf(TF_PREAMBLE + f"""
     model, x, y = build({MODELS[name]!r}, seed=1)
     status = tf.train.Checkpoint(model=model, optimizer=model.optimizer).read("ours")
-    status.assert_existing_objects_matched()
-    weights = values(model.weights)
     model.optimizer.build(model.trainable_variables)
-    status.assert_consumed()
-    print(json.dumps({{"weights": weights, "optimizer": values(model.optimizer.variables)}}))
+    if {name == "subclassed"}:  # Keras 3 restores no layer of a list: those reached only through the optimizer
+        status.expect_partial()
+        weights = values(model.d1.weights)
+    else:
+        status.assert_consumed()
+        weights = values(model.weights)
+    print(json.dumps({{"optimizer": values(model.optimizer.variables), "weights": weights}}))
     """)
-    _assert_same(_values(model.weights), answer["weights"], "weight")
+    _assert_same(_values(model.d1.weights if name == "subclassed" else model.weights), answer["weights"], "weight")
     _assert_same(_values(model.optimizer.variables), answer["optimizer"], "optimizer variable")
 
 
@@ -128,7 +150,7 @@ def test_a_lazily_built_model_takes_its_values_when_it_builds(tmp_path, run_tf):
     print(json.dumps(values(model.weights)))
     """)
     model = keras.Sequential([keras.layers.Dense(3, activation="tanh"), keras.layers.Dense(1)])
-    status = tf.train.Checkpoint(model=model).restore(str(tmp_path / "theirs"))
+    status = tf.train.Checkpoint(model=model).read(str(tmp_path / "theirs"))
     assert model.weights == []
     model(np.ones((1, 2), "float32"))
     _assert_same(_values(model.weights), answer, "weight")
