@@ -12,6 +12,7 @@ import re
 from .deferred_restore import notify as _notify_new_state
 from .variables import Variable
 
+_NO_STATE = (bool, int, float, str, bytes, tuple, type(None))  # values no checkpoint restores into
 _VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-/]*$")
 
 
@@ -33,7 +34,8 @@ class Module:
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
-        _notify_new_state(self)  # a checkpoint restored earlier may hold this attribute's values
+        if not isinstance(value, _NO_STATE):
+            _notify_new_state(self)  # a checkpoint restored earlier may hold this attribute's values
 
     @property
     def name(self) -> str:
