@@ -94,15 +94,40 @@ def _assert_same(ours, theirs, what):
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))
-def test_a_keras_checkpoint_tensorflow_writes_restores_in_eagerflow(tmp_path, run_tf, name):
+def test_keras_checkpoints_go_both_ways(tmp_path, run_tf, name):
+    """One TensorFlow process per model: it restores what eagerflow wrote, then writes its own checkpoint, which
+    eagerflow restores."""
+    ours_model, x, y = _build(MODELS[name])
+    ours_model.fit(x, y, epochs=2, batch_size=3, verbose=0)
+    ours = tf.train.Checkpoint(model=ours_model, optimizer=ours_model.optimizer).write(str(tmp_path / "ours"))
     answer = run_tf(TF_PREAMBLE + f"""
+    model, x, y = build({MODELS[name]!r}, seed=1)
+    status = tf.train.Checkpoint(model=model, optimizer=model.optimizer).read("ours")
+    model.optimizer.build(model.trainable_variables)
+    if {name == "subclassed"}:  # Keras 3 restores no layer of a list: those reached only through the optimizer
+        status.expect_partial()
+        restored = values(model.d1.weights)
+    else:
+        status.assert_consumed()
+        restored = values(model.weights)
+    restored_optimizer = values(model.optimizer.variables)
+
     model, x, y = build({MODELS[name]!r})
     model.fit(x, y, epochs=2, batch_size=3, verbose=0)
     tf.train.Checkpoint(model=model, optimizer=model.optimizer).write("theirs")
-    print(json.dumps({{"weights": values(model.weights), "optimizer": values(model.optimizer.variables),
+    print(json.dumps({{"restored": restored, "restored_optimizer": restored_optimizer,
+                      "weights": values(model.weights), "optimizer": values(model.optimizer.variables),
                       "trainable": values(model.trainable_weights),
                       "keys": [k for k, _ in tf.train.list_variables("theirs")]}}))
     """)
+    # TensorFlow restored eagerflow's values
+    _assert_same(_values(ours_model.d1.weights if name == "subclassed" else ours_model.weights),
+                 answer["restored"], "weight TensorFlow restored")
+    _assert_same(_values(ours_model.optimizer.variables), answer["restored_optimizer"],
+                 "optimizer variable TensorFlow restored")
+    # eagerflow names every value as TensorFlow does
+    assert [key for key, _ in tf.train.list_variables(ours)] == answer["keys"]
+    # eagerflow restores TensorFlow's values
     model, x, y = _build(MODELS[name], seed=1)
     status = tf.train.Checkpoint(model=model, optimizer=model.optimizer).read(str(tmp_path / "theirs"))
     if name != "subclassed":  # Keras 3 reaches the weights of a list of layers only through the optimizer
@@ -114,32 +139,6 @@ def test_a_keras_checkpoint_tensorflow_writes_restores_in_eagerflow(tmp_path, ru
     _assert_same(_values(model.optimizer.variables), answer["optimizer"], "optimizer variable")
     _assert_same(_values(model.trainable_weights), answer["trainable"], "trainable weight")
     status.assert_consumed()
-    # eagerflow names every value as TensorFlow does
-    fresh, x, y = _build(MODELS[name])
-    fresh.fit(x, y, epochs=1, verbose=0)
-    ours = tf.train.Checkpoint(model=fresh, optimizer=fresh.optimizer).write(str(tmp_path / "ours"))
-    assert [key for key, _ in tf.train.list_variables(ours)] == answer["keys"]
-
-
-@pytest.mark.parametrize("name", sorted(MODELS))
-def test_a_keras_checkpoint_eagerflow_writes_restores_in_tensorflow(tmp_path, run_tf, name):
-    model, x, y = _build(MODELS[name])
-    model.fit(x, y, epochs=2, batch_size=3, verbose=0)
-    tf.train.Checkpoint(model=model, optimizer=model.optimizer).write(str(tmp_path / "ours"))
-    answer = run_tf(TF_PREAMBLE + f"""
-    model, x, y = build({MODELS[name]!r}, seed=1)
-    status = tf.train.Checkpoint(model=model, optimizer=model.optimizer).read("ours")
-    model.optimizer.build(model.trainable_variables)
-    if {name == "subclassed"}:  # Keras 3 restores no layer of a list: those reached only through the optimizer
-        status.expect_partial()
-        weights = values(model.d1.weights)
-    else:
-        status.assert_consumed()
-        weights = values(model.weights)
-    print(json.dumps({{"optimizer": values(model.optimizer.variables), "weights": weights}}))
-    """)
-    _assert_same(_values(model.d1.weights if name == "subclassed" else model.weights), answer["weights"], "weight")
-    _assert_same(_values(model.optimizer.variables), answer["optimizer"], "optimizer variable")
 
 
 def test_a_lazily_built_model_takes_its_values_when_it_builds(tmp_path, run_tf):
