@@ -22,6 +22,7 @@ eagerflow read each other's checkpoints:
 from __future__ import annotations
 
 import inspect
+import types
 
 import numpy as np
 
@@ -79,7 +80,14 @@ def _keras_classes():
 
 
 def trackable(value) -> bool:
-    if isinstance(value, _NOT_TRACKABLE) or isinstance(value, type) or inspect.isroutine(value):
+    """Whether `value` can hold checkpointed state: variables, containers, objects with attributes; not
+    numbers, arrays, tensors, functions, classes, modules, or tf.data objects (whose state eagerflow does not
+    checkpoint)."""
+    if isinstance(value, _NOT_TRACKABLE) or isinstance(value, (type, types.ModuleType)) \
+            or inspect.isroutine(value):
+        return False
+    from .._src.core.tensor import Tensor
+    if isinstance(value, Tensor) or type(value).__module__.startswith("eagerflow._src.data"):
         return False
     if isinstance(value, (Variable, list, tuple, dict, Group)):
         return True

@@ -263,3 +263,19 @@ def test_checkpoint_options_run_their_write_callbacks(tmp_path):
     with pytest.raises(AttributeError, match="'int' object has no attribute 'experimental_enable_async_checkpoint'"):
         ckpt.write(str(tmp_path / "d"), options=3)
     assert not (tmp_path / "d.index").exists()
+
+
+def test_only_objects_that_can_hold_state_become_nodes(tmp_path):
+    class Holder(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.numpy_module = np
+            self.constant = tf.constant([1.0])
+            self.v = tf.Variable(1.0)
+            self.data = tf.data.Dataset.range(3)
+            self.function = len
+
+    from eagerflow.train import object_graph
+    graph, values = object_graph.build(tf.train.Checkpoint(m=Holder()))
+    assert list(values) == [KEY("m/v")]
+    assert [c.local_name for c in graph.nodes[1].children] == ["v"] and len(graph.nodes) == 3
