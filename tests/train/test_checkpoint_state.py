@@ -102,3 +102,23 @@ def test_checkpoints_iterator_yields_each_new_checkpoint_then_times_out(tmp_path
                                              timeout_fn=lambda: calls.append(1) or len(calls) >= 2)
     assert next(iterator) == str(tmp_path / "ck-1")
     assert list(iterator) == [] and calls == [1, 1]
+
+
+def test_a_crafted_state_file_never_makes_the_manager_remove_other_files(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    for name in ("precious.index", "precious.data-00000-of-00001", "ckpt-1.index"):
+        (outside / name).write_bytes(b"keep")
+    directory = tmp_path / "ckpts"
+    directory.mkdir()
+    (directory / "checkpoint").write_text(
+        f'model_checkpoint_path: "../outside/precious"\nall_model_checkpoint_paths: "{outside / "precious"}"\n'
+        'all_model_checkpoint_paths: "../outside/ckpt-1"\nall_model_checkpoint_paths: "ckpt-x"\n')
+    manager = tf.train.CheckpointManager(tf.train.Checkpoint(v=tf.Variable(1.0)), str(directory), max_to_keep=1)
+    manager.save()
+    manager.save()
+    assert sorted(p.name for p in outside.iterdir()) == ["ckpt-1.index", "precious.data-00000-of-00001",
+                                                        "precious.index"]
+    assert all(p.read_bytes() == b"keep" for p in outside.iterdir())
+    assert manager.checkpoints == [str(directory / "ckpt-2")]
+    assert sorted(os.listdir(directory)) == ["checkpoint", "ckpt-2.data-00000-of-00001", "ckpt-2.index"]
