@@ -138,12 +138,23 @@ def _layer_children(layer, Layer, Optimizer):
     return out
 
 
-def _optimizer_children(optimizer):
-    out = [("_variables", Group(optimizer, _listed(optimizer.variables))),
+# An eagerflow optimizer's bookkeeping: the variables in it are reached by Keras 3's names below.
+_OPTIMIZER_PRIVATE = {"_iterations", "_learning_rate", "_trainable_variables", "_slot_index", "_slots",
+                      "_extra_variables", "_schedule"}
+
+
+def _optimizer_children(optimizer, Optimizer):
+    """Keras 3's: `_variables` (its own: iterations, learning rate, slots, extras; not a wrapped optimizer's),
+    `_trainable_variables`, `_iterations`, `_learning_rate`, then its attributes holding a variable or an
+    optimizer (a LossScaleOptimizer's `inner_optimizer`, `step_counter`, `dynamic_scale`; Nadam's `_u_product`)."""
+    own = Optimizer.variables.fget(optimizer)
+    out = [("_variables", Group(optimizer, _listed(own))),
            ("_trainable_variables", Group(optimizer, _listed(optimizer._trainable_variables))),
            ("_iterations", optimizer._iterations)]
     if getattr(optimizer, "_learning_rate", None) is not None:
         out.append(("_learning_rate", optimizer._learning_rate))
+    out += [(name, value) for name, value in vars(optimizer).items()
+            if name not in _OPTIMIZER_PRIVATE and isinstance(value, (Variable, Optimizer))]
     return out
 
 
@@ -168,7 +179,7 @@ def children(obj) -> list:
     if isinstance(obj, Layer):
         return [(n, v) for n, v in _layer_children(obj, Layer, Optimizer) if trackable(v)]
     if isinstance(obj, Optimizer):
-        return _optimizer_children(obj)
+        return _optimizer_children(obj, Optimizer)
     if not hasattr(obj, "__dict__") or isinstance(obj, type):
         return []
     return [(n, v) for n, v in vars(obj).items() if not n.startswith("_self_") and trackable(v)]

@@ -279,3 +279,25 @@ def test_only_objects_that_can_hold_state_become_nodes(tmp_path):
     graph, values = object_graph.build(tf.train.Checkpoint(m=Holder()))
     assert list(values) == [KEY("m/v")]
     assert [c.local_name for c in graph.nodes[1].children] == ["v"] and len(graph.nodes) == 3
+
+
+def test_a_loss_scale_optimizer_is_keyed_as_keras_3_keys_it(tmp_path):
+    optimizer = keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(0.1, momentum=0.5))
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    model.compile(optimizer, "mse")
+    model.fit(np.ones((2, 3), np.float32), np.ones((2, 2), np.float32), verbose=0)
+    path = tf.train.Checkpoint(optimizer=optimizer).write(str(tmp_path / "o"))
+    # TensorFlow 2.21 with Keras 3.15, the same program
+    assert [k for k, _ in tf.train.list_variables(path)] == ["_CHECKPOINTABLE_OBJECT_GRAPH"] + [KEY(k) for k in (
+        "optimizer/_iterations", "optimizer/_learning_rate", "optimizer/_trainable_variables/0",
+        "optimizer/_trainable_variables/1", "optimizer/dynamic_scale", "optimizer/inner_optimizer/_iterations",
+        "optimizer/inner_optimizer/_learning_rate", "optimizer/inner_optimizer/_variables/2",
+        "optimizer/inner_optimizer/_variables/3", "optimizer/step_counter")]
+    fresh = keras.optimizers.LossScaleOptimizer(keras.optimizers.SGD(0.1, momentum=0.5))
+    again = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    again.compile(fresh, "mse")
+    status = tf.train.Checkpoint(optimizer=fresh).read(path)
+    fresh.build(again.trainable_variables)  # its variables and the inner optimizer's are made here
+    for ours, theirs in zip(fresh.variables, optimizer.variables):
+        np.testing.assert_array_equal(ours.numpy(), theirs.numpy())
+    status.assert_consumed()

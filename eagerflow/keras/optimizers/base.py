@@ -111,6 +111,7 @@ class Optimizer:
         pairs = [(g, v) for g, v in zip(grads, trainable_variables) if g is not None]
         if not self.built:
             self.build(trainable_variables)
+            _notify_new_state(self)  # again: a subclass's build may make state after the base build
         if not pairs:
             return self._iterations
         grads = [convert_to_tensor(g) for g, _ in pairs]
