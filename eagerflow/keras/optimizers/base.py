@@ -11,9 +11,9 @@ import numpy as np
 
 from ..._src.core import dtypes as _dt
 from ..._src.core.convert import convert_to_tensor
-from ..._src.state.deferred_restore import notify as _notify_new_state
 from ..._src.ops.math import elementwise as _math
 from ..._src.ops.math import reduce as _reduce
+from ..._src.state.deferred_restore import notify as _notify_new_state
 from ..naming import to_snake_case, unique_name
 from ..variables import KerasVariable
 from . import schedules
