@@ -49,6 +49,7 @@ def windows_matmul(win, w, lead_axes):
     """`win.reshape(rows, K) @ w` shaped [*win.shape[:lead_axes], O], where `win` is a window view
     [N, out spatial..., window..., C] and `w` is [K, O]."""
     kdim, o = w.shape
+    w = np.ascontiguousarray(w)  # see rows_matmul
     lead = win.shape[:lead_axes]
     out = np.empty(lead + (o,), np.result_type(win.dtype, w.dtype))
     tail = win.ndim - lead_axes
@@ -60,7 +61,10 @@ def windows_matmul(win, w, lead_axes):
 
 
 def rows_matmul(a, b):
-    """`a @ b` for 2-D `a` (rows) and `b`, block of rows by block of rows."""
+    """`a @ b` for 2-D `a` (rows) and `b`, block of rows by block of rows. `b` (a filter, small) is
+    made C-contiguous first: NumPy hands a transposed view such as `w.T` of a few columns to its own
+    loop instead of the BLAS, a hundred times slower."""
+    b = np.ascontiguousarray(b)
     out = np.empty((a.shape[0], b.shape[1]), np.result_type(a.dtype, b.dtype))
     for (rows,) in row_blocks(a.shape[:1], b.shape[0] * b.shape[1]):
         np.matmul(a[rows], b, out=out[rows])
