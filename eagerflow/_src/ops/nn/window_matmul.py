@@ -22,6 +22,7 @@ import numpy as np
 
 MACS_PER_CALL = 1 << 19  # below OpenBLAS's threading threshold (about 2**20 multiply-adds)
 _BLAS_KINDS = (np.float32, np.float64, np.complex64, np.complex128)
+_product = np.matmul  # every BLAS call of this module (tests count them and their sizes)
 
 
 def _prod(dims):
@@ -56,7 +57,7 @@ def windows_matmul(win, w, lead_axes):
     for index in row_blocks(lead, kdim * o):
         block = win[index]
         rows = block.reshape(-1, kdim)  # the only copy of these windows
-        out[index] = (rows @ w).reshape(block.shape[:block.ndim - tail] + (o,))
+        out[index] = _product(rows, w).reshape(block.shape[:block.ndim - tail] + (o,))
     return out
 
 
@@ -67,7 +68,7 @@ def rows_matmul(a, b):
     b = np.ascontiguousarray(b)
     out = np.empty((a.shape[0], b.shape[1]), np.result_type(a.dtype, b.dtype))
     for (rows,) in row_blocks(a.shape[:1], b.shape[0] * b.shape[1]):
-        np.matmul(a[rows], b, out=out[rows])
+        _product(a[rows], b, out=out[rows])
     return out
 
 
@@ -80,7 +81,7 @@ def windows_gram(win, dy, lead_axes):
     blocks = row_blocks(lead, kdim * o) if dtype.type in _BLAS_KINDS else [(slice(None),)]
     total = None
     for index in blocks:
-        part = win[index].reshape(-1, kdim).T @ dy[index].reshape(-1, o)
+        part = _product(win[index].reshape(-1, kdim).T, dy[index].reshape(-1, o))
         if total is None:
             total = part
         else:
