@@ -99,7 +99,7 @@ def test_a_batch_convolution_never_reaches_the_blas_as_one_large_product(traced,
 
 
 @pytest.mark.parametrize("lead,macs_per_row", [((32, 26, 26), 144), ((32, 11, 11), 4608), ((3, 200, 200), 1600),
-                                               ((2, 5, 7, 9), 10 ** 6), ((0, 4, 4), 9), ((5,), 10)])
+                                               ((2, 5, 7, 9), 20000), ((0, 4, 4), 9), ((5,), 10)])
 def test_row_blocks_cover_every_row_once_within_the_budget(lead, macs_per_row):
     limit = max(1, WM.MACS_PER_CALL // macs_per_row)
     one_row_of_axis_1 = int(np.prod(lead[2:]))
@@ -108,6 +108,19 @@ def test_row_blocks_cover_every_row_once_within_the_budget(lead, macs_per_row):
         assert seen[index].size <= max(limit, one_row_of_axis_1)
         seen[index] += 1
     assert (seen == 1).all()
+
+
+@pytest.mark.parametrize("macs_per_row", [WM.LARGE_ROW_MACS, 10 ** 6])
+def test_a_wide_filter_matrix_is_one_product_for_the_blas_threads(macs_per_row, monkeypatch):
+    """Compute-bound products are not split: no loop of tiny products, and the BLAS may use its threads."""
+    assert WM.row_blocks((32, 28, 28), macs_per_row) == [(slice(None),)]
+    calls = []
+    monkeypatch.setattr(WM, "_product", lambda a, b, **kw: calls.append(a.shape) or np.matmul(a, b, **kw))
+    rng = np.random.default_rng(3)
+    x = tf.constant(rng.random((8, 10, 10, 64), dtype=np.float32))
+    f = tf.constant(rng.random((3, 3, 64, 64), dtype=np.float32))  # K * O = 576 * 64 = 36864 multiply-adds a row
+    tf.nn.conv2d(x, f, 1, "VALID")
+    assert calls == [(8 * 8 * 8, 576)]
 
 
 def _loop_max_pool(x, k, s, padding):

@@ -7,7 +7,9 @@ worker has been scheduled. On a machine whose cores are busy (shared CI runners,
 or the BLAS pool larger than the free cores) that wait is a scheduler time slice, milliseconds for a
 call whose arithmetic takes tens of microseconds: a small CNN went from 0.13 ms at batch 1 to 40 ms
 at batch 8. Work of this shape gains little from threads anyway (it streams memory), so each call
-here does at most MACS_PER_CALL multiply-adds, below the BLAS's threading threshold. Blocking also
+here does at most MACS_PER_CALL multiply-adds, below the BLAS's threading threshold. A wide filter
+matrix (LARGE_ROW_MACS per row or more) makes the product compute-bound instead: it stays one call,
+for the BLAS's threads. Blocking also
 keeps the im2col copy of a block (its window rows) in cache instead of copying the whole batch's
 windows, KH * KW times the input, before the first multiply.
 
@@ -21,6 +23,9 @@ from __future__ import annotations
 import numpy as np
 
 MACS_PER_CALL = 1 << 19  # below OpenBLAS's threading threshold (about 2**20 multiply-adds)
+# A row this costly (a filter matrix of K * O >= 2**15, e.g. 3x3x64 -> 64) is compute-bound: threads pay off, and
+# blocks of a few rows would make a Python loop of thousands of tiny products. Such products stay one call.
+LARGE_ROW_MACS = 1 << 15
 _BLAS_KINDS = (np.float32, np.float64, np.complex64, np.complex128)
 _product = np.matmul  # every BLAS call of this module (tests count them and their sizes)
 
@@ -35,8 +40,10 @@ def _prod(dims):
 def row_blocks(lead_shape, macs_per_row):
     """Index tuples that split an array whose leading axes are `lead_shape` ([N, spatial...]) into
     blocks of at most max(1, MACS_PER_CALL // macs_per_row) rows: whole images when an image fits,
-    otherwise slices of axis 1 inside one image."""
+    otherwise slices of axis 1 inside one image. Rows of LARGE_ROW_MACS or more: one block, all of it."""
     n = int(lead_shape[0])
+    if macs_per_row >= LARGE_ROW_MACS:
+        return [(slice(None),)]
     limit = max(1, MACS_PER_CALL // max(1, macs_per_row))
     per_image = _prod(lead_shape[1:])
     if per_image <= limit or len(lead_shape) == 1:
