@@ -1,9 +1,14 @@
 """`tf.train`: checkpoints, and the tf.train.Example protos (TensorFlow's own messages, built from
 eagerflow/_src/formats/protos/example.proto; `protobuf` loads when a program first names one)."""
-from .checkpoint import Checkpoint, CheckpointManager, latest_checkpoint
+from .checkpoint import Checkpoint
+from .checkpoint_manager import CheckpointManager
+from .checkpoint_options import CheckpointOptions
+from .checkpoint_state import CheckpointState, checkpoints_iterator, get_checkpoint_state, latest_checkpoint
+from .reader import CheckpointReader, list_variables, load_checkpoint, load_variable
 
-__all__ = ["BytesList", "Checkpoint", "CheckpointManager", "Example", "Feature", "Features", "FloatList",
-           "Int64List", "latest_checkpoint"]
+__all__ = ["BytesList", "Checkpoint", "CheckpointManager", "CheckpointOptions", "CheckpointReader", "CheckpointState",
+           "Example", "Feature", "Features", "FloatList", "Int64List", "checkpoints_iterator", "get_checkpoint_state",
+           "latest_checkpoint", "list_variables", "load_checkpoint", "load_variable"]
 
 _EXAMPLE_MESSAGES = ("BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features", "FloatList",
                      "Int64List", "SequenceExample")

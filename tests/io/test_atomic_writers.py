@@ -155,8 +155,8 @@ def test_checkpoint_failures_leave_the_previous_checkpoint(monkeypatch, tmp_path
     fresh = Module(0.0)
     tf.train.Checkpoint(model=fresh).read(prefix)
     assert fresh.v.numpy().tolist() == [3.0] * 4
-    # the superseded write's tensors are gone: one document, one tensor folder
-    assert sorted(p.name.split("-")[0] for p in tmp_path.iterdir()) == ["c.json", "c.tensors"]
+    # the superseded write is replaced: one index, one data file
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["c.data-00000-of-00001", "c.index"]
 
 
 def test_checkpoint_manager_failures_keep_its_state_and_checkpoints(monkeypatch, tmp_path):
@@ -178,13 +178,13 @@ def test_checkpoint_manager_failures_keep_its_state_and_checkpoints(monkeypatch,
         fresh = Module(0.0)
         tf.train.Checkpoint(model=fresh).read(tf.train.latest_checkpoint(str(tmp_path)))
         assert fresh.v.numpy().tolist() == [2.0] * 4
-        assert os.path.exists(tmp_path / "ckpt-1.json")
+        assert os.path.exists(tmp_path / "ckpt-1.index")
 
     count = _every_failure(monkeypatch, reset, lambda: tf.train.CheckpointManager(
         tf.train.Checkpoint(model=m), str(tmp_path), max_to_keep=2).save(checkpoint_number=3), check, tmp_path)
     assert count > 2
     assert tf.train.latest_checkpoint(str(tmp_path)).endswith("ckpt-3")
-    assert not os.path.exists(tmp_path / "ckpt-1.json")  # beyond max_to_keep, removed after the state was written
+    assert not os.path.exists(tmp_path / "ckpt-1.index")  # beyond max_to_keep, removed after the state was written
 
 
 def test_checkpoint_manager_removes_only_its_own_checkpoints(tmp_path):

@@ -8,13 +8,15 @@ elements; a string tensor's are the varint64 lengths of its elements, a masked C
 taken as 4 bytes), then the elements' bytes; its entry checksum covers the lengths as 4-byte words, the length
 checksum and the bytes.
 
-`write_bundle` writes both files under temporary names and renames them into place (data, then index).
+`write_bundle` writes both files under temporary names and renames them into place only once both are written
+(index, then data), so a write that fails leaves the previous bundle as it was.
 `BundleReader` opens only the files of the prefix it is given, checks every entry against the data file's size
 before allocating, verifies checksums on read, and raises `DataLossError` naming the file for anything damaged.
 """
 from __future__ import annotations
 
 import os
+import stat
 import struct
 
 import numpy as np
@@ -104,11 +106,31 @@ def write_bundle(prefix, tensors) -> None:
                 entry.ClearField("offset")
             entries.append((name.encode(), entry.SerializeToString(deterministic=True)))
             offset += len(payload)
-    header = tensor_bundle_pb2.BundleHeaderProto(num_shards=1, version=versions_pb2.VersionDef(
-        producer=BUNDLE_VERSION))
-    table = sorted_table.build_table([(HEADER_KEY, header.SerializeToString(deterministic=True))] + entries)
-    with atomic_file(index_path(prefix)) as index:
-        index.write(table)
+        data.flush()
+        os.fsync(data.fileno())  # on disk before the index that describes it replaces the old one
+        header = tensor_bundle_pb2.BundleHeaderProto(num_shards=1, version=versions_pb2.VersionDef(
+            producer=BUNDLE_VERSION))
+        table = sorted_table.build_table([(HEADER_KEY, header.SerializeToString(deterministic=True))] + entries)
+        with atomic_file(index_path(prefix)) as index:
+            index.write(table)
+
+
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+_KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+          (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+def _open_regular(path):
+    """A binary file object for the regular file at `path`, or DataLossError: opened without blocking and
+    checked with fstat, so a FIFO or a device named like a bundle file is refused before a byte is read (a FIFO
+    would hang the read, /dev/zero would never end)."""
+    fd = os.open(path, _OPEN_FLAGS)
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        kind = next((name for test, name in _KINDS if test(mode)), "not a file")
+        raise DataLossError(None, None, f"{path}: not a regular file (it is {kind})")
+    return os.fdopen(fd, "rb")
 
 
 class BundleReader:
@@ -120,7 +142,7 @@ class BundleReader:
         self.prefix = os.fspath(prefix)
         self._index_file = index_path(self.prefix)
         try:
-            with open(self._index_file, "rb") as fh:
+            with _open_regular(self._index_file) as fh:
                 raw = fh.read()
         except FileNotFoundError:
             raise NotFoundError(None, None, f"Unsuccessful TensorSliceReader constructor: Failed to find any "
@@ -176,8 +198,9 @@ class BundleReader:
         path = data_path(self.prefix, shard, self.num_shards)
         if shard not in self._shard_sizes:
             try:
-                self._shard_sizes[shard] = os.path.getsize(path)
-            except OSError:
+                with _open_regular(path) as fh:
+                    self._shard_sizes[shard] = os.fstat(fh.fileno()).st_size
+            except FileNotFoundError:
                 raise NotFoundError(None, None, f"{path}: the checkpoint's data file is missing") from None
         return path, self._shard_sizes[shard]
 
@@ -202,7 +225,7 @@ class BundleReader:
         elif count * dtype.np_dtype.itemsize != entry.size:
             raise self._corrupt(path, f"tensor {key!r} of shape {shape} and dtype {dtype.name} needs "
                                       f"{count * dtype.np_dtype.itemsize} bytes; its entry says {entry.size}")
-        with open(path, "rb") as fh:
+        with _open_regular(path) as fh:
             fh.seek(entry.offset)
             payload = fh.read(entry.size)
         if dtype == _dtypes.string:

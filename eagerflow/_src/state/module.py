@@ -9,8 +9,10 @@ from __future__ import annotations
 import contextlib
 import re
 
+from .deferred_restore import notify as _notify_new_state
 from .variables import Variable
 
+_NO_STATE = (bool, int, float, str, bytes, tuple, type(None))  # values no checkpoint restores into
 _VALID_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_.\-/]*$")
 
 
@@ -29,6 +31,11 @@ class Module:
             raise ValueError(f"'{name}' is not a valid module name. Module names must be valid Python identifiers "
                              f"(e.g. a valid class name).")
         self._name = name
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if not isinstance(value, _NO_STATE):
+            _notify_new_state(self)  # a checkpoint restored earlier may hold this attribute's values
 
     @property
     def name(self) -> str:

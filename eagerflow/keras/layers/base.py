@@ -150,7 +150,7 @@ class Layer(Module):
                     tracked_layers.append(v)
                 elif isinstance(v, KerasVariable) and not any(v is t for t in self._tracked_weights):
                     self._tracked_weights.append(v)
-        object.__setattr__(self, name, value)
+        Module.__setattr__(self, name, value)
 
     # --- building ---
     def build(self, input_shape):

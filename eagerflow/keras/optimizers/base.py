@@ -14,6 +14,7 @@ from ..._src.core.convert import convert_to_tensor
 from ..._src.distribute.keras_support import apply_summed_over_replicas, update_needs_all_reduce
 from ..._src.ops.math import elementwise as _math
 from ..._src.ops.math import reduce as _reduce
+from ..._src.state.deferred_restore import notify as _notify_new_state
 from ..naming import to_snake_case, unique_name
 from ..variables import KerasVariable
 from . import schedules
@@ -78,6 +79,7 @@ class Optimizer:
         self._slot_index = {id(v): i for i, v in enumerate(self._trainable_variables)}
         self._slots = [self._make_slots(v) for v in self._trainable_variables]
         self.built = True
+        _notify_new_state(self)  # a checkpoint restored before the first step holds the slots' values
 
     def _make_slots(self, variable):
         return ()
@@ -112,6 +114,7 @@ class Optimizer:
         pairs = [(g, v) for g, v in zip(grads, trainable_variables) if g is not None]
         if not self.built:
             self.build(trainable_variables)
+            _notify_new_state(self)  # again: a subclass's build may make state after the base build
         if not pairs:
             return self._iterations
         grads = [convert_to_tensor(g) for g, _ in pairs]

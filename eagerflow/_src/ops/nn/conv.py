@@ -1,7 +1,8 @@
 """2-D convolution (NHWC): Conv2D and its two backprop ops, and the public conv1d/conv2d/conv2d_transpose.
 
 A convolution is one matmul over the flattened windows of the padded input (im2col, see
-ops/nn/windows.py); its input gradient scatters the windows back. Pooling lives in ops/nn/pooling.py.
+ops/nn/windows.py), run in row blocks (ops/nn/window_matmul.py); its input gradient scatters the
+windows back. Pooling lives in ops/nn/pooling.py.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from ..array import basic as _array
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor, binary_operands
 from ..registry import Spec, bind, defop
+from .window_matmul import rows_matmul, windows_gram, windows_matmul
 from .windows import (check_dilations, check_format, check_window_fits, check_positive_strides, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
 from ..lazy_jax import jax_module, lax  # callables that import JAX on first use only
@@ -36,14 +38,11 @@ def _conv_kernel(x, f, **attrs):
     geo = geometry(x.shape[1:3], (kh, kw), attrs)
     groups = _groups(x.shape[3], fc)
     win = window_view(pad_spatial(x, geo), geo, (kh, kw), attrs)
-    n, oh, ow = win.shape[:3]
     og = o // groups
-    outs = []
-    for g in range(groups):  # one matmul per group (usually exactly one)
-        cols = win[..., g * fc:(g + 1) * fc].reshape(n * oh * ow, kh * kw * fc)
-        outs.append(cols @ f[..., g * og:(g + 1) * og].reshape(kh * kw * fc, og))
-    out = outs[0] if groups == 1 else np.concatenate(outs, axis=1)
-    return out.reshape(n, oh, ow, o).astype(x.dtype, copy=False)
+    outs = [windows_matmul(win[..., g * fc:(g + 1) * fc], f[..., g * og:(g + 1) * og].reshape(kh * kw * fc, og), 3)
+            for g in range(groups)]  # one matmul per group (usually exactly one), in row blocks
+    out = outs[0] if groups == 1 else np.concatenate(outs, axis=-1)
+    return out.astype(x.dtype, copy=False)
 
 
 def _conv_backprop_input_kernel(input_sizes, f, dy, **attrs):
@@ -63,7 +62,7 @@ def _conv_backprop_input_kernel(input_sizes, f, dy, **attrs):
     parts = []
     for g in range(groups):
         w = f[..., g * og:(g + 1) * og].reshape(kh * kw * fc, og)
-        parts.append((dy[..., g * og:(g + 1) * og].reshape(-1, og) @ w.T).reshape(n, oh, ow, kh, kw, fc))
+        parts.append(rows_matmul(dy[..., g * og:(g + 1) * og].reshape(-1, og), w.T).reshape(n, oh, ow, kh, kw, fc))
     cols = parts[0] if groups == 1 else np.concatenate(parts, axis=-1)
     return scatter_windows(cols, in_shape, geo, (kh, kw), attrs).astype(dy.dtype, copy=False)
 
@@ -73,12 +72,9 @@ def _conv_backprop_filter_kernel(x, filter_sizes, dy, **attrs):
     geo = geometry(x.shape[1:3], (kh, kw), attrs)
     groups = _groups(x.shape[3], fc)
     win = window_view(pad_spatial(x, geo), geo, (kh, kw), attrs)
-    m = win.shape[0] * win.shape[1] * win.shape[2]
     og = o // groups
-    parts = []
-    for g in range(groups):
-        cols = win[..., g * fc:(g + 1) * fc].reshape(m, kh * kw * fc)
-        parts.append((cols.T @ dy[..., g * og:(g + 1) * og].reshape(m, og)).reshape(kh, kw, fc, og))
+    parts = [windows_gram(win[..., g * fc:(g + 1) * fc], dy[..., g * og:(g + 1) * og], 3).reshape(kh, kw, fc, og)
+             for g in range(groups)]
     out = parts[0] if groups == 1 else np.concatenate(parts, axis=-1)
     return out.astype(x.dtype, copy=False)
 

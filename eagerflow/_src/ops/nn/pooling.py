@@ -30,10 +30,18 @@ def _lowest(dtype):
 
 
 def _max_pool_kernel(x, **attrs):
+    """The elementwise maximum of the KH * KW window offsets, each a strided slice of the whole batch
+    (one fast pass per offset; reducing the 6-D window view over its two small axes is a slow loop)."""
     check_positive_ksize(attrs)
     k = _pool_k(attrs)
     geo = geometry(x.shape[1:3], k, attrs)
-    return window_view(pad_spatial(x, geo, _lowest(x.dtype)), geo, k, attrs).max(axis=(3, 4))
+    win = window_view(pad_spatial(x, geo, _lowest(x.dtype)), geo, k, attrs)
+    out = win[:, :, :, 0, 0, :].copy()
+    for i in range(k[0]):
+        for j in range(k[1]):
+            if i or j:
+                np.maximum(out, win[:, :, :, i, j, :], out=out)
+    return out
 
 
 def _argmax_in_window(x, attrs):

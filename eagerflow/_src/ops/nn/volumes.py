@@ -21,6 +21,7 @@ from ..array import basic as _array
 from .. import shape_rules as R
 from ..operands import as_tensor, binary_operands
 from ..registry import Spec, bind, defop
+from .window_matmul import rows_matmul, windows_gram, windows_matmul
 from .windows import (check_attr_choice, check_dilations, check_format, check_positive_ksize,
                       check_positive_strides, check_window_fits, four, out_size, static_sizes)
 
@@ -73,16 +74,14 @@ def _conv_kernel(x, f, **attrs):
     k, o = f.shape[:3], f.shape[4]
     geo = _geometry(x.shape[1:4], k, attrs)
     win = _windows(_pad(x, geo), geo, k, attrs)
-    rows = int(np.prod(win.shape[:4]))
-    out = win.reshape(rows, int(np.prod(win.shape[4:]))) @ f.reshape(-1, o)
-    return out.reshape(win.shape[:4] + (o,)).astype(x.dtype, copy=False)
+    return windows_matmul(win, f.reshape(-1, o), 4).astype(x.dtype, copy=False)  # row blocks: window_matmul.py
 
 
 def _backprop_input_kernel(input_sizes, f, dy, **attrs):
     in_shape = tuple(int(d) for d in input_sizes)
     k, o = f.shape[:3], f.shape[4]
     geo = _geometry(in_shape[1:4], k, attrs)
-    cols = (dy.reshape(-1, o) @ f.reshape(-1, o).T).reshape(dy.shape[:4] + tuple(k) + (f.shape[3],))
+    cols = rows_matmul(dy.reshape(-1, o), f.reshape(-1, o).T).reshape(dy.shape[:4] + tuple(k) + (f.shape[3],))
     return _scatter(cols, in_shape, geo, k, attrs).astype(dy.dtype, copy=False)
 
 
@@ -90,8 +89,7 @@ def _backprop_filter_kernel(x, filter_sizes, dy, **attrs):
     sizes = tuple(int(d) for d in filter_sizes)
     geo = _geometry(x.shape[1:4], sizes[:3], attrs)
     win = _windows(_pad(x, geo), geo, sizes[:3], attrs)
-    rows, cols = int(np.prod(win.shape[:4])), int(np.prod(win.shape[4:]))
-    return (win.reshape(rows, cols).T @ dy.reshape(rows, sizes[4])).reshape(sizes).astype(x.dtype, copy=False)
+    return windows_gram(win, dy, 4).reshape(sizes).astype(x.dtype, copy=False)
 
 
 def _check_strides(attrs, what="strides"):

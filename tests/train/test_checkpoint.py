@@ -97,7 +97,8 @@ def test_checkpoint_manager_keeps_the_newest_and_numbers_by_the_save_counter(tmp
     assert paths == [os.path.join(directory, f"ckpt-{n}") for n in (3, 4, 5, 6)]  # TF 2.21
     assert manager.latest_checkpoint == paths[-1]
     assert manager.checkpoints == paths[-2:]
-    assert sorted(p for p in os.listdir(directory) if p.endswith(".json")) == ["ckpt-5.json", "ckpt-6.json"]
+    assert sorted(os.listdir(directory)) == ["checkpoint", "ckpt-5.data-00000-of-00001", "ckpt-5.index",
+                                             "ckpt-6.data-00000-of-00001", "ckpt-6.index"]
     assert manager.save(checkpoint_number=100) == os.path.join(directory, "ckpt-100")
     assert int(ckpt.save_counter.numpy()) == 7
     again = tf.train.CheckpointManager(ckpt, directory, max_to_keep=2)
@@ -114,23 +115,83 @@ def test_checkpoint_manager_keeps_the_newest_and_numbers_by_the_save_counter(tmp
 def test_a_corrupted_checkpoint_raises_data_loss_naming_the_file(tmp_path):
     ckpt = tf.train.Checkpoint(model=Net())
     path = ckpt.write(str(tmp_path / "c"))
-    # each write puts its tensors in a folder named afresh (`c.tensors-<hex>`), named by the document
+    data_file = tmp_path / "c.data-00000-of-00001"
+    data = bytearray(data_file.read_bytes())
+    data[-1] ^= 0xFF  # the last tensor's last byte (keys in byte order: model/v is last)
+    data_file.write_bytes(bytes(data))
+    with pytest.raises(tf.errors.DataLossError, match=r"c.data-00000-of-00001: the checksum of tensor "
+                                                      r"'model/v/\.ATTRIBUTES/VARIABLE_VALUE' does not match its bytes"):
+        ckpt.read(path)
+    data_file.write_bytes(bytes(data[:-3]))
+    with pytest.raises(tf.errors.DataLossError, match=r"c.data-00000-of-00001: tensor 'model/v/\.ATTRIBUTES/VARIABLE_VALUE' "
+                                                      r"claims bytes \d+\.\.\d+ of a \d+-byte file"):
+        ckpt.read(path)
+    (tmp_path / "c.index").write_bytes(b"\0" * 10)
+    with pytest.raises(tf.errors.DataLossError, match=r"c.index"):
+        ckpt.read(path)
+
+
+def _write_earlier_format(prefix, values):
+    """A checkpoint as eagerflow wrote them before it wrote TensorFlow's format: a JSON document naming .npy
+    files (saved_model/files.py's writers, the ones that format used)."""
+    from eagerflow.saved_model.files import write_json, write_tensor
+    directory, base = os.path.split(prefix)
+    folder = f"{base}.tensors-0123abcd"
+    os.makedirs(os.path.join(directory, folder))
+    entries = []
+    for i, (key, value) in enumerate(values.items()):
+        ref = write_tensor(os.path.join(directory, folder), f"{i}.npy", np.asarray(value))
+        ref["file"] = f"{folder}/{ref['file']}"
+        entries.append([key, ref])
+    write_json(f"{prefix}.json", {"format": "eagerflow.checkpoint", "format_version": [1, 0], "variables": entries})
+    with open(os.path.join(directory, "checkpoint"), "w") as fh:
+        json.dump({"format": "eagerflow.checkpoint_state", "model_checkpoint_path": prefix,
+                   "all_model_checkpoint_paths": [prefix]}, fh)
+
+
+def test_checkpoints_in_the_earlier_json_format_still_restore(tmp_path):
+    prefix = str(tmp_path / "old" / "ckpt-1")
+    os.makedirs(tmp_path / "old")
+    _write_earlier_format(prefix, {"model/v": np.float32(7.0), "model/sub/w": np.array([3.0, 4.0], np.float32),
+                                   "model/lst/0": np.int32(5), "model/lst/1": np.int32(6),
+                                   "save_counter": np.int64(1)})
+    assert tf.train.latest_checkpoint(str(tmp_path / "old")) == prefix
+    net = Net()
+    ckpt = tf.train.Checkpoint(model=net)
+    ckpt.restore(prefix).assert_consumed()
+    assert _state(net) == (7.0, [3.0, 4.0], 6) and int(ckpt.save_counter.numpy()) == 1
+    assert tf.train.list_variables(prefix) == [("model/lst/0", []), ("model/lst/1", []), ("model/sub/w", [2]),
+                                               ("model/v", []), ("save_counter", [])]
+    assert tf.train.load_variable(str(tmp_path / "old"), "model/v") == 7.0
+    # a manager continues the directory in TensorFlow's format and sweeps the old files by max_to_keep
+    manager = tf.train.CheckpointManager(ckpt, str(tmp_path / "old"), max_to_keep=1)
+    assert manager.checkpoints == [prefix]
+    assert manager.save() == str(tmp_path / "old" / "ckpt-2")
+    assert sorted(os.listdir(tmp_path / "old")) == ["checkpoint", "ckpt-2.data-00000-of-00001", "ckpt-2.index"]
+    assert (tmp_path / "old" / "checkpoint").read_text().startswith(
+        'model_checkpoint_path: "ckpt-2"\nall_model_checkpoint_paths: "ckpt-2"\n')
+
+
+def test_a_corrupted_earlier_format_checkpoint_raises_data_loss(tmp_path):
+    prefix = str(tmp_path / "c")
+    _write_earlier_format(prefix, {"model/v": np.float32(7.0)})
+    ckpt = tf.train.Checkpoint(model=Net())
     folder = json.loads((tmp_path / "c.json").read_text())["variables"][0][1]["file"].split("/")[0]
     assert re.fullmatch(r"c\.tensors-[0-9a-f]{8}", folder)
     tensor_file = tmp_path / folder / "0.npy"
     data = bytearray(tensor_file.read_bytes())
     tensor_file.write_bytes(bytes(data[:-2]))
     with pytest.raises(tf.errors.DataLossError, match=r"c.tensors-[0-9a-f]{8}/0.npy: checksum mismatch"):
-        ckpt.read(path)
+        ckpt.read(prefix)
     document = json.loads((tmp_path / "c.json").read_text())
     ref = document["variables"][0][1]
     ref["file"] = "../../etc/passwd"
     (tmp_path / "c.json").write_text(json.dumps(document))
     with pytest.raises(tf.errors.DataLossError, match="is not a plain relative path"):
-        ckpt.read(path)
+        ckpt.read(prefix)
     (tmp_path / "c.json").write_text('{"format": "eagerflow.checkpoint", "format_version": [1, 0], "variables": [[')
     with pytest.raises(tf.errors.DataLossError, match=r"c.json: not a valid JSON document"):
-        ckpt.read(path)
+        ckpt.read(prefix)
 
 
 def test_a_saved_model_restored_object_can_be_checkpointed(tmp_path):
@@ -154,8 +215,10 @@ def test_functions_and_signatures_add_no_paths_and_a_loaded_model_saves_again(tm
     tf.saved_model.save(net, str(tmp_path / "sm"), signatures=net.scaled)
     loaded = tf.saved_model.load(str(tmp_path / "sm"))
     path = tf.train.Checkpoint(model=loaded).write(str(tmp_path / "ck"))
-    document = json.loads((tmp_path / "ck.json").read_text())
-    assert sorted(p for p, _ in document["variables"]) == ["model/lst/0", "model/lst/1", "model/sub/w", "model/v"]
+    assert [key for key, _ in tf.train.list_variables(path)] == [
+        "_CHECKPOINTABLE_OBJECT_GRAPH", "model/lst/0/.ATTRIBUTES/VARIABLE_VALUE",
+        "model/lst/1/.ATTRIBUTES/VARIABLE_VALUE", "model/sub/w/.ATTRIBUTES/VARIABLE_VALUE",
+        "model/v/.ATTRIBUTES/VARIABLE_VALUE"]
     assert path == str(tmp_path / "ck")
     tf.saved_model.save(loaded, str(tmp_path / "again"), signatures=loaded.signatures)
     again = tf.saved_model.load(str(tmp_path / "again"))

@@ -1,0 +1,96 @@
+"""The matmuls of convolutions, in row blocks small enough that the BLAS runs each on the calling thread.
+
+A convolution's matmul is tall and thin: one row per output pixel (N * OH * OW of them), and only
+KH * KW * C columns times O filters. A multi-threaded BLAS (OpenBLAS, NumPy's) splits every call
+above about 10**6 multiply-adds over its worker threads, and each such call then waits until every
+worker has been scheduled. On a machine whose cores are busy (shared CI runners, several processes,
+or the BLAS pool larger than the free cores) that wait is a scheduler time slice, milliseconds for a
+call whose arithmetic takes tens of microseconds: a small CNN went from 0.13 ms at batch 1 to 40 ms
+at batch 8. Work of this shape gains little from threads anyway (it streams memory), so each call
+here does at most MACS_PER_CALL multiply-adds, below the BLAS's threading threshold. A wide filter
+matrix (LARGE_ROW_MACS per row or more) makes the product compute-bound instead: it stays one call,
+for the BLAS's threads. Blocking also
+keeps the im2col copy of a block (its window rows) in cache instead of copying the whole batch's
+windows, KH * KW times the input, before the first multiply.
+
+A block is a run of whole images, or a run of output rows of one image when one image is already
+over the budget. Forward and input-gradient blocks split the rows of the product, so every output
+element is the same dot product as in one call; the filter gradient sums its blocks' partial
+products, which rounds like any other order of the same sum.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+MACS_PER_CALL = 1 << 19  # below OpenBLAS's threading threshold (about 2**20 multiply-adds)
+# A row this costly (a filter matrix of K * O >= 2**15, e.g. 3x3x64 -> 64) is compute-bound: threads pay off, and
+# blocks of a few rows would make a Python loop of thousands of tiny products. Such products stay one call.
+LARGE_ROW_MACS = 1 << 15
+_BLAS_KINDS = (np.float32, np.float64, np.complex64, np.complex128)
+_product = np.matmul  # every BLAS call of this module (tests count them and their sizes)
+
+
+def _prod(dims):
+    total = 1
+    for d in dims:
+        total *= int(d)
+    return total
+
+
+def row_blocks(lead_shape, macs_per_row):
+    """Index tuples that split an array whose leading axes are `lead_shape` ([N, spatial...]) into
+    blocks of at most max(1, MACS_PER_CALL // macs_per_row) rows: whole images when an image fits,
+    otherwise slices of axis 1 inside one image. Rows of LARGE_ROW_MACS or more: one block, all of it."""
+    n = int(lead_shape[0])
+    if macs_per_row >= LARGE_ROW_MACS:
+        return [(slice(None),)]
+    limit = max(1, MACS_PER_CALL // max(1, macs_per_row))
+    per_image = _prod(lead_shape[1:])
+    if per_image <= limit or len(lead_shape) == 1:
+        step = max(1, limit // max(1, per_image))
+        return [(slice(s, min(n, s + step)),) for s in range(0, n, step)]
+    step = max(1, limit // max(1, _prod(lead_shape[2:])))
+    return [(i, slice(s, min(int(lead_shape[1]), s + step))) for i in range(n) for s in range(0, lead_shape[1], step)]
+
+
+def windows_matmul(win, w, lead_axes):
+    """`win.reshape(rows, K) @ w` shaped [*win.shape[:lead_axes], O], where `win` is a window view
+    [N, out spatial..., window..., C] and `w` is [K, O]."""
+    kdim, o = w.shape
+    w = np.ascontiguousarray(w)  # see rows_matmul
+    lead = win.shape[:lead_axes]
+    out = np.empty(lead + (o,), np.result_type(win.dtype, w.dtype))
+    tail = win.ndim - lead_axes
+    for index in row_blocks(lead, kdim * o):
+        block = win[index]
+        rows = block.reshape(-1, kdim)  # the only copy of these windows
+        out[index] = _product(rows, w).reshape(block.shape[:block.ndim - tail] + (o,))
+    return out
+
+
+def rows_matmul(a, b):
+    """`a @ b` for 2-D `a` (rows) and `b`, block of rows by block of rows. `b` (a filter, small) is
+    made C-contiguous first: NumPy hands a transposed view such as `w.T` of a few columns to its own
+    loop instead of the BLAS, a hundred times slower."""
+    b = np.ascontiguousarray(b)
+    out = np.empty((a.shape[0], b.shape[1]), np.result_type(a.dtype, b.dtype))
+    for (rows,) in row_blocks(a.shape[:1], b.shape[0] * b.shape[1]):
+        _product(a[rows], b, out=out[rows])
+    return out
+
+
+def windows_gram(win, dy, lead_axes):
+    """`win.reshape(rows, K).T @ dy.reshape(rows, O)` ([K, O]: a filter gradient), summed over row
+    blocks. Only BLAS dtypes are split: a float16 or integer product is summed in one call, as before."""
+    lead = win.shape[:lead_axes]
+    kdim, o = _prod(win.shape[lead_axes:]), dy.shape[-1]
+    dtype = np.result_type(win.dtype, dy.dtype)
+    blocks = row_blocks(lead, kdim * o) if dtype.type in _BLAS_KINDS else [(slice(None),)]
+    total = None
+    for index in blocks:
+        part = _product(win[index].reshape(-1, kdim).T, dy[index].reshape(-1, o))
+        if total is None:
+            total = part
+        else:
+            total += part
+    return np.zeros((kdim, o), dtype) if total is None else total
