@@ -156,8 +156,11 @@ def test_tf_config_that_disagrees_with_mpi_is_an_error_before_training():
     swapped = mpirun(2, "cluster_info.py", per_rank_env=[{"TF_CONFIG": json.dumps(WORKER)},
                                                          {"TF_CONFIG": json.dumps(CHIEF)}], check=False)
     assert swapped.returncode != 0
-    assert "ValueError: TF_CONFIG says this process is task {'type': 'worker', 'index': 0} (rank 1 in the order " \
-           "chief, workers), but MPI started it as rank 0." in swapped.stderr
+    # Both ranks fail, each naming itself; mpiexec may interleave their tracebacks, so one whole line suffices.
+    assert ("ValueError: TF_CONFIG says this process is task {'type': 'worker', 'index': 0} (rank 1 in the order "
+            "chief, workers), but MPI started it as rank 0." in swapped.stderr
+            or "ValueError: TF_CONFIG says this process is task {'type': 'chief', 'index': 0} (rank 0 in the order "
+            "chief, workers), but MPI started it as rank 1." in swapped.stderr)
     three = {"cluster": {"worker": ["a:1", "b:1", "c:1"]}, "task": {"type": "worker", "index": 0}}
     wrong_size = mpirun(2, "cluster_info.py", per_rank_env=[{"TF_CONFIG": json.dumps(three)}] * 2, check=False)
     assert wrong_size.returncode != 0

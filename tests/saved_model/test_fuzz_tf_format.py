@@ -21,6 +21,8 @@ import pytest
 
 import eagerflow as tf
 
+_FD = pytest.importorskip("google.protobuf.descriptor").FieldDescriptor  # its CPPTYPE_ constants: the class's in every protobuf
+
 TF_FORMAT_FUZZ_CASES = int(os.environ.get("EAGERFLOW_FUZZ_CASES", "200"))
 CALL_SECONDS = 5
 HOSTILE = [-1, -2, 0, 1, 7, 2 ** 31 - 1, 2 ** 31, 2 ** 40, 2 ** 62, 99999]
@@ -71,8 +73,8 @@ def _integer_fields(message, found, depth=0):
                     _integer_fields(item, found, depth + 1)
             else:
                 _integer_fields(value, found, depth + 1)
-        elif field.cpp_type in (field.CPPTYPE_INT32, field.CPPTYPE_INT64, field.CPPTYPE_UINT32,
-                                field.CPPTYPE_UINT64, field.CPPTYPE_ENUM):
+        elif field.cpp_type in (_FD.CPPTYPE_INT32, _FD.CPPTYPE_INT64, _FD.CPPTYPE_UINT32,
+                                _FD.CPPTYPE_UINT64, _FD.CPPTYPE_ENUM):
             if _repeated(field):
                 found.extend((message, field, i) for i in range(len(value)))
             else:
@@ -91,10 +93,10 @@ def _hostile_field(rng, path):
     _integer_fields(message, found)
     owner, field, index = rng.choice(found)
     value = rng.choice(HOSTILE)
-    if field.cpp_type in (field.CPPTYPE_UINT32, field.CPPTYPE_UINT64):
+    if field.cpp_type in (_FD.CPPTYPE_UINT32, _FD.CPPTYPE_UINT64):
         value = abs(value)
-    if field.cpp_type in (field.CPPTYPE_INT32, field.CPPTYPE_UINT32, field.CPPTYPE_ENUM):
-        value = max(min(value, 2 ** 31 - 1), -2 ** 31) if field.cpp_type != field.CPPTYPE_UINT32 else min(value,
+    if field.cpp_type in (_FD.CPPTYPE_INT32, _FD.CPPTYPE_UINT32, _FD.CPPTYPE_ENUM):
+        value = max(min(value, 2 ** 31 - 1), -2 ** 31) if field.cpp_type != _FD.CPPTYPE_UINT32 else min(value,
                                                                                                          2 ** 32 - 1)
     try:
         if index is None:
