@@ -173,8 +173,11 @@ def test_a_failing_worker_ends_the_job(how):
     import time
     start = time.monotonic()
     result = mpirun(2, "worker_dies.py", how, check=False, timeout=120)
-    assert result.returncode != 0 and time.monotonic() - start < 60
+    assert time.monotonic() - start < 60  # the job ended, it did not hang
     assert "finished training" not in result.stdout
+    # The exit status is the launcher's: MPICH 4.1.3's mpiexec (CI's oldest stage) once ended such a job with
+    # status 0 and no output at all after killing the surviving rank; later MPICH releases report the failure.
+    assert result.returncode != 0 or (how == "exit" and result.stdout == result.stderr == "")
     if how == "hang":
         assert "An all-reduce did not complete within 5 s on worker 0 of 2" in result.stderr
 
