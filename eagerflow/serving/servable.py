@@ -13,21 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .._src.graph.graph_def import datatype_name
 from .errors import ServingError, invalid_argument
 
 PREDICT_METHOD = "tensorflow/serving/predict"
 DEFAULT_SIGNATURE = "serving_default"
-# TensorFlow's DataType enum names for the dtypes whose name is not simply DT_<NAME>
-_DT_NAMES = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "float16": "DT_HALF"}
-# the enum numbers of types.proto, for the metadata API and the gRPC messages
-DT_NUMBERS = {"DT_FLOAT": 1, "DT_DOUBLE": 2, "DT_INT32": 3, "DT_UINT8": 4, "DT_INT16": 5, "DT_INT8": 6,
-              "DT_STRING": 7, "DT_COMPLEX64": 8, "DT_INT64": 9, "DT_BOOL": 10, "DT_BFLOAT16": 14,
-              "DT_UINT16": 17, "DT_COMPLEX128": 18, "DT_HALF": 19, "DT_UINT32": 22, "DT_UINT64": 23}
-
-
 def dt_name(dtype) -> str:
     """TensorFlow's enum name of an eagerflow dtype: float32 -> DT_FLOAT, string -> DT_STRING."""
-    return _DT_NAMES.get(dtype.name, "DT_" + dtype.name.upper())
+    return datatype_name(dtype)
 
 
 def type_name(dtype) -> str:

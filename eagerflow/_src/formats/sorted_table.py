@@ -24,7 +24,7 @@ RESTART_INTERVAL = 16
 BLOCK_SIZE = 256 * 1024  # TensorFlow's default: a bundle's index of a few thousand keys is one or two blocks
 
 
-def _varint(value: int) -> bytes:
+def varint(value: int) -> bytes:
     out = bytearray()
     while value >= 0x80:
         out.append((value & 0x7F) | 0x80)
@@ -33,15 +33,16 @@ def _varint(value: int) -> bytes:
     return bytes(out)
 
 
-class _Corrupt(Exception):
-    """Raised inside the reader; turned into DataLossError naming the file at the boundary."""
+class Damaged(Exception):
+    """Bytes that are not what the layout says (from read_varint and the table reader); the caller that knows
+    the file turns it into DataLossError naming it."""
 
 
-def _read_varint(data, pos: int, end: int):
+def read_varint(data, pos: int, end: int):
     result = shift = 0
     while True:
         if pos >= end or shift > 63:
-            raise _Corrupt("a varint runs past its block")
+            raise Damaged("a varint runs past its block")
         byte = data[pos]
         pos += 1
         result |= (byte & 0x7F) << shift
@@ -66,7 +67,7 @@ class _BlockBuilder:
         else:
             self.restarts.append(len(self.buffer))
             self.count = 0
-        self.buffer += _varint(shared) + _varint(len(key) - shared) + _varint(len(value))
+        self.buffer += varint(shared) + varint(len(key) - shared) + varint(len(value))
         self.buffer += key[shared:] + value
         self.last_key = key
         self.count += 1
@@ -86,7 +87,7 @@ def build_table(items) -> bytes:
 
     def flush(block: _BlockBuilder) -> bytes:
         contents = block.finish()
-        handle = _varint(len(out)) + _varint(len(contents))
+        handle = varint(len(out)) + varint(len(contents))
         out.extend(contents + b"\x00" + struct.pack("<I", masked_crc(contents + b"\x00")))
         return handle
 
@@ -109,18 +110,18 @@ def build_table(items) -> bytes:
 
 
 def _block(data, handle_bytes, name: str):
-    offset, pos = _read_varint(handle_bytes, 0, len(handle_bytes))
-    size, _ = _read_varint(handle_bytes, pos, len(handle_bytes))
+    offset, pos = read_varint(handle_bytes, 0, len(handle_bytes))
+    size, _ = read_varint(handle_bytes, pos, len(handle_bytes))
     end = offset + size
     if end + BLOCK_TRAILER_SIZE > len(data) - FOOTER_SIZE or size < 4:
-        raise _Corrupt(f"the {name} block lies outside the file")
+        raise Damaged(f"the {name} block lies outside the file")
     contents = data[offset:end]
     kind = data[end]
     if kind != 0:
-        raise _Corrupt(f"the {name} block is compressed (type {kind}), which eagerflow does not read")
+        raise Damaged(f"the {name} block is compressed (type {kind}), which eagerflow does not read")
     (stored,) = struct.unpack_from("<I", data, end + 1)
     if masked_crc(bytes(data[offset:end + 1])) != stored:
-        raise _Corrupt(f"the {name} block's checksum does not match its bytes")
+        raise Damaged(f"the {name} block's checksum does not match its bytes")
     return contents
 
 
@@ -128,14 +129,14 @@ def _entries(block):
     (restarts,) = struct.unpack_from("<I", block, len(block) - 4)
     limit = len(block) - 4 - 4 * restarts
     if restarts < 1 or limit < 0:
-        raise _Corrupt("a block's restart array is damaged")
+        raise Damaged("a block's restart array is damaged")
     pos, key = 0, b""
     while pos < limit:
-        shared, pos = _read_varint(block, pos, limit)
-        unshared, pos = _read_varint(block, pos, limit)
-        value_len, pos = _read_varint(block, pos, limit)
+        shared, pos = read_varint(block, pos, limit)
+        unshared, pos = read_varint(block, pos, limit)
+        value_len, pos = read_varint(block, pos, limit)
         if shared > len(key) or pos + unshared + value_len > limit:
-            raise _Corrupt("an entry runs past its block")
+            raise Damaged("an entry runs past its block")
         key = key[:shared] + bytes(block[pos:pos + unshared])
         pos += unshared
         yield key, bytes(block[pos:pos + value_len])
@@ -146,21 +147,21 @@ def read_table(data, filename: str) -> dict:
     """All key -> value pairs of a table held in `data` (bytes); DataLossError naming `filename` if damaged."""
     try:
         if len(data) < FOOTER_SIZE:
-            raise _Corrupt("the file is shorter than a table's footer")
+            raise Damaged("the file is shorter than a table's footer")
         (magic,) = struct.unpack_from("<Q", data, len(data) - 8)
         if magic != MAGIC:
-            raise _Corrupt("the table's magic number is missing")
+            raise Damaged("the table's magic number is missing")
         footer = data[len(data) - FOOTER_SIZE:len(data) - 8]
-        _, pos = _read_varint(footer, 0, len(footer))
-        _, pos = _read_varint(footer, pos, len(footer))  # meta-index handle: nothing in it we use
+        _, pos = read_varint(footer, 0, len(footer))
+        _, pos = read_varint(footer, pos, len(footer))  # meta-index handle: nothing in it we use
         index = _block(data, footer[pos:], "index")
         table, previous = {}, None
         for _, handle in _entries(index):
             for key, value in _entries(_block(data, handle, "data")):
                 if previous is not None and key <= previous:
-                    raise _Corrupt("its keys are out of order")
+                    raise Damaged("its keys are out of order")
                 previous = key
                 table[key] = value
         return table
-    except (_Corrupt, struct.error) as err:
+    except (Damaged, struct.error) as err:
         raise DataLossError(None, None, f"{filename}: not a valid checkpoint index ({err})") from None

@@ -28,6 +28,7 @@ from ..io.records import _mask
 from ..io.crc32c import crc32c
 from . import sorted_table
 from .dtypes import datatype_number, dtype_from_number
+from .tensor_proto import shape_proto
 
 BUNDLE_VERSION = 1  # the producer version TensorFlow stamps on the bundles it writes
 HEADER_KEY = b""
@@ -54,34 +55,25 @@ def _as_array(value):
     return array, _dtypes.from_numpy(array.dtype)
 
 
+def _length_words(sizes) -> bytes:
+    """The string lengths as the checksums see them: 4 bytes each (8 for a length past 2**32 - 1)."""
+    return b"".join(struct.pack("<I", n) if n <= 0xFFFFFFFF else struct.pack("<Q", n) for n in sizes)
+
+
 def _string_bytes(array: np.ndarray):
     """(stored bytes, entry checksum before masking) of a string tensor, in TensorFlow's layout."""
     elements = [e.encode() if isinstance(e, str) else bytes(e) for e in array.reshape(-1).tolist()]
-    lengths = bytearray()
-    words = bytearray()
-    for element in elements:
-        size = len(element)
-        value = size
-        while value >= 0x80:
-            lengths.append((value & 0x7F) | 0x80)
-            value >>= 7
-        lengths.append(value)
-        words += struct.pack("<I", size) if size <= 0xFFFFFFFF else struct.pack("<Q", size)
-    length_check = struct.pack("<I", _mask(crc32c(bytes(words))))
+    sizes = [len(e) for e in elements]
+    words = _length_words(sizes)
+    length_check = struct.pack("<I", _mask(crc32c(words)))
     body = b"".join(elements)
-    return bytes(lengths) + length_check + body, crc32c(bytes(words) + length_check + body)
-
-
-def _shape_proto(shape, tensor_shape_pb2):
-    proto = tensor_shape_pb2.TensorShapeProto()
-    for size in shape:
-        proto.dim.add(size=int(size))
-    return proto
+    lengths = b"".join(sorted_table.varint(n) for n in sizes)
+    return lengths + length_check + body, crc32c(words + length_check + body)
 
 
 def write_bundle(prefix, tensors) -> None:
     """Write `tensors` (name -> array, tensor, variable or (array, dtype)) as a one-shard bundle at `prefix`."""
-    from .protos import tensor_bundle_pb2, tensor_shape_pb2, versions_pb2
+    from .protos import tensor_bundle_pb2, versions_pb2
 
     prefix = os.fspath(prefix)
     os.makedirs(os.path.dirname(os.path.abspath(prefix)), exist_ok=True)
@@ -100,7 +92,7 @@ def write_bundle(prefix, tensors) -> None:
                 checksum = crc32c(payload)
             data.write(payload)
             entry = tensor_bundle_pb2.BundleEntryProto(
-                dtype=datatype_number(dtype), shape=_shape_proto(array.shape, tensor_shape_pb2),
+                dtype=datatype_number(dtype), shape=shape_proto(array.shape),
                 offset=offset, size=len(payload), crc32c=_mask(checksum))
             if entry.offset == 0:
                 entry.ClearField("offset")
@@ -240,28 +232,22 @@ class BundleReader:
 
     def _parse_strings(self, payload: bytes, count: int, key, path):
         sizes, pos = [], 0
-        for _ in range(count):
-            size = shift = 0
-            while True:
-                if pos >= len(payload) or shift > 63:
-                    raise self._corrupt(path, f"the string lengths of tensor {key!r} run past its bytes")
-                byte = payload[pos]
-                pos += 1
-                size |= (byte & 0x7F) << shift
-                if byte < 0x80:
-                    break
-                shift += 7
-            sizes.append(size)
+        try:
+            for _ in range(count):
+                size, pos = sorted_table.read_varint(payload, pos, len(payload))
+                sizes.append(size)
+        except sorted_table.Damaged:
+            raise self._corrupt(path, f"the string lengths of tensor {key!r} run past its bytes") from None
         if pos + 4 + sum(sizes) != len(payload):
             raise self._corrupt(path, f"the strings of tensor {key!r} do not fill its {len(payload)} bytes")
-        words = b"".join(struct.pack("<I", s) if s <= 0xFFFFFFFF else struct.pack("<Q", s) for s in sizes)
         length_check = payload[pos:pos + 4]
         pos += 4
+        body_start = pos
         out = np.empty(count, dtype=object)
         for i, size in enumerate(sizes):
             out[i] = payload[pos:pos + size]
             pos += size
-        return out, crc32c(words + length_check + payload[pos - sum(sizes):])
+        return out, crc32c(_length_words(sizes) + length_check + payload[body_start:])
 
     def read_all(self) -> dict:
         return {key: self.read(key) for key in self.keys()}
