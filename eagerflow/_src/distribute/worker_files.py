@@ -4,10 +4,15 @@ The chief writes to the paths the program gives. Every other worker runs the sam
 may hold collectives, so all workers must make the same calls) but writes into a temporary folder
 `workertemp_<task_id>` inside the given folder, removed when training ends: only the chief's files
 remain. With one worker every path is the given one.
+
+Training that stops early (an exception, KeyboardInterrupt) still removes the folders (fit's
+`finally`); a worker killed outright cannot, so each fit first removes what an earlier run left:
+every worker its own `workertemp_<task_id>`, the chief those of task ids no worker of this job has.
 """
 from __future__ import annotations
 
 import os
+import re
 import shutil
 
 from . import context as _context
@@ -42,3 +47,32 @@ def remove_temp_dirpath(dirpath, strategy=None):
     strategy = strategy or _context.get_strategy()
     if _writes_elsewhere(strategy):
         shutil.rmtree(write_dirpath(dirpath, strategy), ignore_errors=True)
+
+
+_TEMP_NAME = re.compile(r"workertemp_(\d+)$")
+
+
+def _live_temp_ids(strategy):
+    """The task ids whose workers write into temporary folders in this job (every one but the chief's)."""
+    workers = strategy.extended._num_workers
+    resolver = strategy.cluster_resolver
+    spec = resolver.cluster_spec().as_dict() if resolver is not None else {}
+    if spec.get("chief"):
+        return set(range(workers - 1))  # the chief is its own job; the workers are 0 .. n-2
+    return set(range(1, workers))
+
+
+def remove_stale_temp_dirpaths(dirpath, strategy=None):
+    """Removes the `workertemp_*` folders in `dirpath` that an interrupted earlier run left behind:
+    this worker's own, and (on the chief) those of task ids no worker of this job uses."""
+    strategy = strategy or _context.get_strategy()
+    if strategy.extended._num_workers <= 1 or not os.path.isdir(dirpath):
+        return
+    if _writes_elsewhere(strategy):
+        shutil.rmtree(write_dirpath(dirpath, strategy), ignore_errors=True)
+        return
+    live = _live_temp_ids(strategy)
+    for name in os.listdir(dirpath):
+        match = _TEMP_NAME.match(name)
+        if match and int(match.group(1)) not in live:
+            shutil.rmtree(os.path.join(dirpath, name), ignore_errors=True)
