@@ -50,6 +50,17 @@ def test_collectives(checks):
         assert c["traced"] == [[1.0, 2.0], [1.0, 2.0]]  # the all-reduce inside a tf.function, called twice
 
 
+def test_distributed_variables_across_workers(checks):
+    # TensorFlow 2.21's answers with MirroredStrategy on two logical CPUs (replica r writes r + 1).
+    for c in checks:
+        assert c["variable_types"] == ["SyncOnReadVariable", "MirroredVariable"]
+        assert c["on_read"] == [3.0, 1.5]  # SUM and MEAN of the replicas' own values
+        assert c["on_write"] == [3.0, 1.5]  # written combined, the same on every worker
+        assert c["on_read_assigned"] == [5.0, 10.0]
+        assert c["traced_on_write"] == 7.0  # 3 + two steps adding 1 on each of the 2 replicas
+    assert [c["on_read_local"] for c in checks] == [1.0, 2.0]
+
+
 def test_data_sharding_covers_every_element_once(checks):
     for policy in ("data", "auto"):
         assert checks[0][policy] == [[0, 1], [4, 5], [8, 9], [12, 13], [16, 17]]
