@@ -144,3 +144,18 @@ def test_keras_weights_made_in_scope_stay_keras_weights(two_cpus):
     assert isinstance(kernel, tf.distribute.DistributedValues) and type(kernel).__name__ == "KerasVariable"
     assert kernel.name == "kernel" and len(kernel.values) == 2
     np.testing.assert_array_equal(kernel.values[1].numpy(), kernel.numpy())
+
+
+def test_checkpoints_hold_the_combined_value(two_cpus, tmp_path):
+    with two_cpus.scope():
+        mirrored = tf.Variable(2.0)
+        total = tf.Variable(0.0, synchronization=ON_READ, aggregation=SUM)
+    two_cpus.run(lambda: total.assign_add(_replica_number() + 1.0))  # replica copies 1 and 2
+    path = tf.train.Checkpoint(m=mirrored, s=total).save(str(tmp_path / "c"))
+    assert tf.train.load_variable(path, "s/.ATTRIBUTES/VARIABLE_VALUE") == 3.0
+    assert tf.train.load_variable(path, "m/.ATTRIBUTES/VARIABLE_VALUE") == 2.0
+    mirrored.assign(0.0)
+    total.assign(0.0)
+    tf.train.Checkpoint(m=mirrored, s=total).restore(path)
+    assert float(mirrored.numpy()) == 2.0
+    assert [float(c.numpy()) for c in total.values] == [1.5, 1.5] and float(total.numpy()) == 3.0

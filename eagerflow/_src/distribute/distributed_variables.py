@@ -53,6 +53,8 @@ def make_distributed(variable, strategy):
     if not on_read:
         variable._synchronization = VariableSynchronization.ON_WRITE
     variable._components = None
+    if variable._array is not None:  # the replicas' copies start from the initial value (else on first use)
+        variable.values
 
 
 _classes = {}  # (kind, variable class) -> the distributed class made for it
