@@ -193,6 +193,13 @@ def test_a_failing_worker_ends_the_job(how):
         assert "An all-reduce did not complete within 5 s on worker 0 of 2" in result.stderr
 
 
+def test_a_worker_that_aborts_the_job_removes_its_temporary_folders(tmp_path):
+    result = mpirun(2, "worker_dies.py", "chief-hangs", tmp_path, check=False, timeout=120)
+    assert "did not complete within 5 s on worker 1 of 2" in result.stderr  # the next epoch's shuffle
+    assert (tmp_path / "ckpt" / "w.weights.h5").exists()  # the chief's checkpoint of epoch 1
+    assert list(tmp_path.rglob("workertemp_*")) == []
+
+
 def _files(folder):
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
 

@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from ..core.errors import DeadlineExceededError
+from .worker_files import remove_folders_in_use
 
 
 SLICE_BYTES = 16 * 1024 * 1024  # see MPICommunicator._fill_and_sum
@@ -78,6 +79,7 @@ class MPICommunicator:
                 message = (f"{what} did not complete within {self.timeout_seconds} s on worker {self.rank} of "
                            f"{self.num_workers}: another worker has died or stopped; aborting the job.")
                 print(message, file=sys.stderr, flush=True)
+                remove_folders_in_use()  # Abort ends this process at once
                 self._comm.Abort(1)
                 raise DeadlineExceededError(None, None, message)
             os.sched_yield()

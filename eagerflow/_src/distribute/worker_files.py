@@ -6,7 +6,8 @@ may hold collectives, so all workers must make the same calls) but writes into a
 remain. With one worker every path is the given one.
 
 Training that stops early (an exception, KeyboardInterrupt) still removes the folders (fit's
-`finally`); a worker killed outright cannot, so each fit first removes what an earlier run left:
+`finally`), and so does a worker whose collective timed out, before it aborts the job; a worker
+killed outright cannot, so each fit first removes what an earlier run left:
 every worker its own `workertemp_<task_id>`, the chief those of task ids no worker of this job has.
 """
 from __future__ import annotations
@@ -42,11 +43,32 @@ def write_filepath(filepath, strategy=None):
     return os.path.join(write_dirpath(directory, strategy), name)
 
 
+_in_use = []  # this worker's temporary folders while a fit writes into them
+
+
+def note_in_use(dirpath, strategy=None):
+    """Remembers that this worker writes into its temporary folder for `dirpath`, so that an aborted
+    job still removes it (`remove_folders_in_use`)."""
+    strategy = strategy or _context.get_strategy()
+    if _writes_elsewhere(strategy):
+        _in_use.append(write_dirpath(dirpath, strategy))
+
+
 def remove_temp_dirpath(dirpath, strategy=None):
     """Removes this worker's temporary folder for `dirpath` (nothing for the chief)."""
     strategy = strategy or _context.get_strategy()
     if _writes_elsewhere(strategy):
-        shutil.rmtree(write_dirpath(dirpath, strategy), ignore_errors=True)
+        folder = write_dirpath(dirpath, strategy)
+        shutil.rmtree(folder, ignore_errors=True)
+        while folder in _in_use:
+            _in_use.remove(folder)
+
+
+def remove_folders_in_use():
+    """Removes every temporary folder this worker is writing into: called just before a collective
+    that timed out aborts the job, which ends the process without running fit's `finally`."""
+    while _in_use:
+        shutil.rmtree(_in_use.pop(), ignore_errors=True)
 
 
 _TEMP_NAME = re.compile(r"workertemp_(\d+)$")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 
-from ..._src.distribute.worker_files import (remove_stale_temp_dirpaths, remove_temp_dirpath, write_dirpath,
-                                             write_filepath)
+from ..._src.distribute.worker_files import (note_in_use, remove_stale_temp_dirpaths, remove_temp_dirpath,
+                                             write_dirpath, write_filepath)
 from .backup_and_restore import BackupAndRestore
 from .model_checkpoint import ModelCheckpoint
 from .tensorboard import TensorBoard
@@ -35,6 +35,7 @@ class WorkerFiles:
         given = getattr(cb, attribute)
         if value != given:
             self._moved.append((cb, attribute, given, folder))
+            note_in_use(folder, self._strategy)
             setattr(cb, attribute, value)
 
     def after_restore(self, callbacks):
@@ -46,6 +47,7 @@ class WorkerFiles:
                 folder = write_filepath(cb.backup_dir, self._strategy)
                 if folder != cb.backup_dir:
                     self._moved.append((cb, "backup_dir", cb.backup_dir, os.path.dirname(cb.backup_dir)))
+                    note_in_use(os.path.dirname(cb.backup_dir), self._strategy)
                     cb.write_backups_to(folder)
 
     def restore(self):
