@@ -97,8 +97,10 @@ class TrainingPlan:
         if self.workers == 1 or not logs:
             return logs
         metrics = _all_metrics(model)
-        if metrics and set(logs) == set(_metric_results(model)):
-            return self._summed_metric_results(model, metrics)
+        if metrics:  # every worker has the same metrics, so all take the same path
+            results = self._summed_metric_results(model, metrics)
+            if set(results) == set(logs):
+                return results
         names = sorted(logs)
         values = np.array([logs[k] for k in names], np.float64)
         summed = self.strategy.extended._communicator.sum_arrays([values])[0] / self.workers
