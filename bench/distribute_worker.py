@@ -23,10 +23,46 @@ def fit(steps):
                                   keras.layers.MaxPooling2D(), keras.layers.Flatten(), keras.layers.Dense(10)])
         model.compile(optimizer="adam", loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
     model.fit(x[:batch * 3], y[:batch * 3], batch_size=batch, epochs=1, verbose=0, shuffle=False)  # traces, warms up
+    in_collectives = _time_collectives(strategy)
+    step_starts = _time_steps(model)
     start = time.perf_counter()
     model.fit(x[batch * 3:], y[batch * 3:], batch_size=batch, epochs=1, verbose=0, shuffle=False)
     seconds = time.perf_counter() - start
-    return strategy, {"samples_per_s": batch * steps / seconds}
+    step_seconds = np.diff(step_starts + [time.perf_counter()])
+    return strategy, {"samples_per_s": batch * steps / seconds, "collective_share": in_collectives[0] / seconds,
+                      "median_step_samples_per_s": batch / float(np.median(step_seconds))}
+
+
+def _time_steps(model):
+    """Notes when each training step starts: the median step (from one start to the next, the input's
+    slicing included) is not moved by a few steps that other work on the machine slowed down."""
+    starts = []
+    step = model._step_functions["train"]
+
+    def timed(data):
+        starts.append(time.perf_counter())
+        return step(data)
+
+    model._step_functions["train"] = timed
+    return starts
+
+
+def _time_collectives(strategy):
+    """Wraps the strategy's all-reduce to add up the seconds spent in it (waiting for the other
+    workers included): how much a step could gain from overlapping it with computation."""
+    communicator = strategy.extended._communicator
+    total = [0.0]
+    sum_arrays = communicator.sum_arrays
+
+    def timed(*args, **kwargs):
+        start = time.perf_counter()
+        try:
+            return sum_arrays(*args, **kwargs)
+        finally:
+            total[0] += time.perf_counter() - start
+
+    communicator.sum_arrays = timed
+    return total
 
 
 def allreduce(megabytes, repeats=5):

@@ -8,7 +8,8 @@
 MirroredStrategy runs one replica per local device (threads; `tf.config.set_logical_device_configuration`
 splits the CPU into several). MultiWorkerMirroredStrategy runs one replica per process and exchanges
 gradients with MPI through mpi4py (`pip install 'eagerflow[distribute]'`); its cluster is MPI's rank
-and size, checked against TF_CONFIG when that is set.
+and size, checked against TF_CONFIG when that is set. Variables made in either's scope() are
+MirroredVariable or (synchronization=ON_READ) SyncOnReadVariable, TensorFlow's DistributedValues.
 
 Not provided (`NOT_PROVIDED`, each with its reason): ParameterServerStrategy, TPUStrategy, Server,
 coordinator.

@@ -50,6 +50,17 @@ def test_collectives(checks):
         assert c["traced"] == [[1.0, 2.0], [1.0, 2.0]]  # the all-reduce inside a tf.function, called twice
 
 
+def test_distributed_variables_across_workers(checks):
+    # TensorFlow 2.21's answers with MirroredStrategy on two logical CPUs (replica r writes r + 1).
+    for c in checks:
+        assert c["variable_types"] == ["SyncOnReadVariable", "MirroredVariable"]
+        assert c["on_read"] == [3.0, 1.5]  # SUM and MEAN of the replicas' own values
+        assert c["on_write"] == [3.0, 1.5]  # written combined, the same on every worker
+        assert c["on_read_assigned"] == [5.0, 10.0]
+        assert c["traced_on_write"] == 7.0  # 3 + two steps adding 1 on each of the 2 replicas
+    assert [c["on_read_local"] for c in checks] == [1.0, 2.0]
+
+
 def test_data_sharding_covers_every_element_once(checks):
     for policy in ("data", "auto"):
         assert checks[0][policy] == [[0, 1], [4, 5], [8, 9], [12, 13], [16, 17]]
@@ -182,6 +193,13 @@ def test_a_failing_worker_ends_the_job(how):
         assert "An all-reduce did not complete within 5 s on worker 0 of 2" in result.stderr
 
 
+def test_a_worker_that_aborts_the_job_removes_its_temporary_folders(tmp_path):
+    result = mpirun(2, "worker_dies.py", "chief-hangs", tmp_path, check=False, timeout=120)
+    assert "did not complete within 5 s on worker 1 of 2" in result.stderr  # the next epoch's shuffle
+    assert (tmp_path / "ckpt" / "w.weights.h5").exists()  # the chief's checkpoint of epoch 1
+    assert list(tmp_path.rglob("workertemp_*")) == []
+
+
 def _files(folder):
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
 
@@ -203,7 +221,15 @@ def test_a_restarted_job_resumes_from_the_backup_with_the_same_weights_everywher
     assert failed.returncode != 0 and "RuntimeError: interrupted" in failed.stderr
     assert sorted(p.name for p in (tmp_path / "restarted" / "backup").iterdir()) == \
         ["latest.optimizer.npz", "latest.weights.h5", "training_metadata.json"]
+    assert [f for f in _files(tmp_path / "restarted") if "workertemp" in f] == []  # removed on the way out
+    # What workers killed outright would leave: worker 1's own folders, and one of a task id this job lacks.
+    for stale in ("ckpt/workertemp_1/w-9.weights.h5", "workertemp_1/backup/latest.weights.h5",
+                  "logs/workertemp_5/events.out.tfevents.old"):
+        (tmp_path / "restarted" / stale).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "restarted" / stale).write_text("left by an earlier run")
     mpirun(2, "callbacks_run.py", tmp_path / "restarted", "resume")
+    leftovers = [p.name for p in (tmp_path / "restarted").rglob("workertemp_*")]
+    assert leftovers == []  # removed when the next fit starts
     full = np.load(tmp_path / "full" / "result0.npz")
     for r in range(2):
         resumed = np.load(tmp_path / "restarted" / f"result{r}.npz")
@@ -211,3 +237,24 @@ def test_a_restarted_job_resumes_from_the_backup_with_the_same_weights_everywher
             np.testing.assert_array_equal(resumed[f"arr_{i}"], full[f"arr_{i}"])
         full_losses = json.loads(str(full["history"]))["loss"]
         assert json.loads(str(resumed["history"]))["loss"] == full_losses[2:]  # epochs 3 and 4 only
+
+
+def _assert_logs_close(got, want):
+    assert sorted(got) == sorted(want)
+    for name in want:
+        np.testing.assert_allclose(got[name], want[name], rtol=0, atol=1e-6, err_msg=name)
+
+
+def test_fit_and_evaluate_logs_are_the_global_batchs_for_even_and_uneven_shards(tmp_path):
+    mpirun(2, "exact_logs.py", tmp_path)
+    for rank in range(2):
+        results = json.loads((tmp_path / f"logs{rank}.json").read_text())
+        for case in ("even", "uneven"):
+            got, want = results[case]["distributed"], results[case]["one_process"]
+            _assert_logs_close(got["history"], want["history"])
+            _assert_logs_close(got["evaluation"], want["evaluation"])
+            assert len(got["batches"]) == len(want["batches"]) == 8
+            for got_batch, want_batch in zip(got["batches"], want["batches"]):
+                _assert_logs_close(got_batch, want_batch)
+            for got_w, want_w in zip(got["weights"], want["weights"]):
+                np.testing.assert_allclose(got_w, want_w, rtol=1e-5, atol=1e-6)

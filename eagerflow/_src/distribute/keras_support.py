@@ -4,7 +4,10 @@ A model remembers the strategy whose scope it was made in (`model_strategy`). It
 data-parallel across worker processes (`TrainingPlan`): each worker takes its piece of every
 global batch, runs the step as its replica (the loss scaled by 1/num_replicas, as Keras does, and
 the optimizer's update summing the gradients over the replicas: `apply_summed_over_replicas`), and
-the logs are averaged over the workers and shown by the chief only.
+the logs are the global ones, shown by the chief only: every metric's state variables (totals,
+counts, confusion counts) are summed over the workers, as Keras' sum-aggregated metric variables
+are read across replicas, so loss, accuracy, AUC... are exactly what one process would report
+for the global batches, however unevenly they split (`TrainingPlan.global_logs`).
 
 MirroredStrategy's replicas on the one CPU train a Keras model on the whole global batch in one
 step: the N replicas' 1/N-scaled gradients summed are that step's gradient (the batch splits
@@ -86,14 +89,36 @@ class TrainingPlan:
         with _context.replica_state(self._replica):
             return step_fn(data)
 
-    def mean_logs(self, logs: dict) -> dict:
-        """The logs (floats) averaged over the workers (each worker's metrics cover its pieces)."""
+    def global_logs(self, model, logs: dict) -> dict:
+        """A step's logs as floats, for the global batches: when they are the model's metric results
+        (the usual train/test step), each metric's result from its state summed over the workers;
+        other logs (a custom step's) averaged over the workers, as Keras does for those."""
+        logs = float_logs(logs)
         if self.workers == 1 or not logs:
             return logs
+        metrics = _all_metrics(model)
+        if metrics:  # every worker has the same metrics, so all take the same path
+            results = self._summed_metric_results(model, metrics)
+            if set(results) == set(logs):
+                return results
         names = sorted(logs)
         values = np.array([logs[k] for k in names], np.float64)
         summed = self.strategy.extended._communicator.sum_arrays([values])[0] / self.workers
         return {k: float(v) for k, v in zip(names, summed)}
+
+    def _summed_metric_results(self, model, metrics):
+        """The metrics' results with every state variable holding its sum over the workers (one packed
+        all-reduce), each variable given back its own value afterwards (the epoch goes on from there)."""
+        variables = [v for m in metrics for v in m.variables]
+        local = [np.array(v.numpy()) for v in variables]
+        summed = self.strategy.extended._communicator.sum_arrays(local)
+        try:
+            for v, total in zip(variables, summed):
+                v.assign(total)
+            return float_logs(_metric_results(model))
+        finally:
+            for v, own in zip(variables, local):
+                v.assign(own)
 
     def global_outputs(self, outputs):
         """predict's outputs for this worker's piece of a batch, joined with the other workers' pieces."""
@@ -101,6 +126,25 @@ class TrainingPlan:
             return outputs
         comm = self.strategy.extended._communicator
         return nest.map_structure(lambda a: comm.gather_arrays(np.asarray(a), 0), outputs)
+
+
+def float_logs(logs):
+    """Logs as Python floats, sorted by name (as Keras records them)."""
+    return {k: float(np.asarray(logs[k])) for k in sorted(logs)}
+
+
+def _all_metrics(model):
+    """Every metric whose state makes the logs: the model's, and each output's under several outputs."""
+    metrics = list(getattr(model, "metrics", []))
+    per_output = getattr(model, "_output_metrics", None)
+    if per_output is not None:
+        metrics += per_output.all_plain + per_output.all_weighted
+    return metrics
+
+
+def _metric_results(model):
+    getter = getattr(model, "get_metrics_result", None)
+    return getter() if getter is not None else {}
 
 
 class _LocalBatches:

@@ -2,8 +2,9 @@
 
 The CPU is this machine's only device; `tf.config.set_logical_device_configuration` splits it into N
 logical ones, and MirroredStrategy then runs N replicas (in threads, see replica_context.py), as
-TensorFlow does. Variables made in scope() are shared by the replicas: they live on the one CPU, so
-"mirrored" copies would be the same memory.
+TensorFlow does. Variables made in scope() are MirroredVariables whose replicas share one storage
+(they live on the one CPU, so copies would be the same memory), or SyncOnReadVariables with a value
+per replica (distributed_variables.py).
 """
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ class MirroredExtended(StrategyExtended):
     def __init__(self, strategy, devices, cross_device_ops=None):
         super().__init__(strategy, devices)
         self._cross_device_ops = cross_device_ops
+        self._variable_created = self._distribute_new_variable
 
 
 class MirroredStrategy(Strategy):

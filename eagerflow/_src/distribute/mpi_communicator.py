@@ -2,21 +2,26 @@
 
 Gradients go as a few large contiguous buffers: the arrays of one dtype are copied into packs of
 about `bytes_per_pack` bytes (one pack per dtype when it is 0) and each pack is summed with MPI's
-in-place Allreduce on NumPy memory: no pickling, one call per pack. Every worker packs the same
+in-place all-reduce on NumPy memory: no pickling, one call per pack. Every worker packs the same
 arrays in the same order, so the results are bitwise the same everywhere.
 
-With a timeout (CommunicationOptions(timeout_seconds=...)) a collective runs non-blocking and is
-polled; a peer that has died or hangs makes it raise DeadlineExceededError after the timeout, and
-the job is aborted (MPI cannot recover a communicator a member left).
+An all-reduce runs non-blocking (Iallreduce) and is polled, yielding the CPU between polls: with
+more workers than free cores (other work on the machine, or -n 4 on 2 cores) a worker that waits
+then does not take time from the one it waits for, as MPI's spinning blocking call would. With a
+timeout (CommunicationOptions(timeout_seconds=...)) a peer that has died or hangs makes it raise
+DeadlineExceededError after the timeout, and the job is aborted (MPI cannot recover a communicator
+a member left).
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 
 import numpy as np
 
 from ..core.errors import DeadlineExceededError
+from .worker_files import remove_folders_in_use
 
 
 SLICE_BYTES = 16 * 1024 * 1024  # see MPICommunicator._fill_and_sum
@@ -60,25 +65,28 @@ class MPICommunicator:
         self._buffers = {}  # (dtype, size) -> a pack buffer to reuse (see _pack_buffer)
 
     def _wait(self, request, what):
+        """Polls `request` until it completes, giving the CPU to any other runnable process between
+        polls (MPI's blocking calls spin instead: with more workers than free cores, a spinning
+        worker takes time from the one it waits for). With a timeout, a peer that has not joined
+        within it aborts the job."""
+        if self.timeout_seconds is None:
+            while not request.Test():
+                os.sched_yield()
+            return
         deadline = time.monotonic() + self.timeout_seconds
-        pause = 1e-5
         while not request.Test():
             if time.monotonic() > deadline:
                 message = (f"{what} did not complete within {self.timeout_seconds} s on worker {self.rank} of "
                            f"{self.num_workers}: another worker has died or stopped; aborting the job.")
-                import sys
                 print(message, file=sys.stderr, flush=True)
+                remove_folders_in_use()  # Abort ends this process at once
                 self._comm.Abort(1)
                 raise DeadlineExceededError(None, None, message)
-            time.sleep(pause)
-            pause = min(pause * 2, 1e-3)
+            os.sched_yield()
 
     def allreduce_in_place(self, buffer):
         """`buffer` (a contiguous ndarray) summed over the workers, in place."""
-        if self.timeout_seconds is None:
-            self._comm.Allreduce(self._MPI.IN_PLACE, buffer, op=self._MPI.SUM)
-        else:
-            self._wait(self._comm.Iallreduce(self._MPI.IN_PLACE, buffer, op=self._MPI.SUM), "An all-reduce")
+        self._wait(self._comm.Iallreduce(self._MPI.IN_PLACE, buffer, op=self._MPI.SUM), "An all-reduce")
         return buffer
 
     def _pack_buffer(self, dtype, size):

@@ -36,8 +36,7 @@ class MultiWorkerExtended(StrategyExtended):
         super().__init__(strategy, [f"/job:{job}/replica:0/task:{task}/device:CPU:0"], communicator, options)
         self._cluster_resolver = resolver
         self._is_chief = rank == 0 if not resolver.cluster_spec() else is_chief(resolver)
-        if communicator.num_workers > 1:
-            self._variable_created = self._broadcast_variable
+        self._variable_created = self._distribute_new_variable
 
     @property
     def should_checkpoint(self):

@@ -14,6 +14,7 @@ from ..ops.math import elementwise as _math
 from ..ops.math.reduce import reduce_sum
 from . import context as _context
 from .collectives import LocalCommunicator, on_arrays
+from .distributed_variables import make_distributed
 from .reduce_op import ReduceOp, as_reduce_op
 from .values import DistributedValues, local_values, regroup
 
@@ -30,7 +31,7 @@ class StrategyExtended:
         self._local_devices = tuple(devices)
         self._communicator = communicator or LocalCommunicator()
         self._communication_options = options
-        self._variable_created = None  # a hook run on each Variable made in scope() (multi-worker broadcast)
+        self._variable_created = None  # a hook run on each Variable made in scope() (Mirrored strategies)
 
     # --- counts and places ---
     @property
@@ -128,6 +129,13 @@ class StrategyExtended:
             return  # initialised by a traced function's first call; that call runs alike on every worker
         with graph_scope(None):  # now, even when a Keras model is being built symbolically
             variable.assign(self._communicator.broadcast_array(variable.numpy()))
+
+    def _distribute_new_variable(self, variable):
+        """scope()'s hook for Mirrored strategies: the chief's initial value on every worker, then the
+        variable made a MirroredVariable or SyncOnReadVariable (distributed_variables.py)."""
+        if self._num_workers > 1:
+            self._broadcast_variable(variable)
+        make_distributed(variable, self._container_strategy)
 
     def colocate_vars_with(self, colocate_with_variable):
         return _NullScope()

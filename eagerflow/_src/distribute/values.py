@@ -19,7 +19,8 @@ class DistributedValues:
         return self._values
 
     def __repr__(self):
-        body = "".join(f"  {i}: {v!r}{',' if i + 1 < len(self._values) else ''}\n" for i, v in enumerate(self._values))
+        values = self.values
+        body = "".join(f"  {i}: {v!r}{',' if i + 1 < len(values) else ''}\n" for i, v in enumerate(values))
         return f"{type(self).__name__}:{{\n{body}}}"
 
     __str__ = __repr__
@@ -61,7 +62,12 @@ def select_replica(replica: int, structure):
     """The part of `structure` that replica `replica` sees: each DistributedValues replaced by its value."""
     if not _leaves_are_distributed(structure):
         return structure
-    return nest.map_structure(lambda v: v.values[replica] if isinstance(v, DistributedValues) else v, structure)
+    return nest.map_structure(lambda v: v.values[replica] if _per_replica(v) else v, structure)
+
+
+def _per_replica(value) -> bool:
+    """A DistributedValues whose replicas each take their own part (a distributed variable goes whole)."""
+    return isinstance(value, DistributedValues) and not getattr(value, "_is_distributed_variable", False)
 
 
 def regroup(per_replica_results: list):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import inspect
 import warnings
 
+import numpy as np
+
 from ..._src.core import dtypes as _dt
 from ..._src.core import nest
 from ..._src.core.convert import convert_to_tensor
@@ -218,11 +220,22 @@ class Compiling:
         if self._output_metrics is not None:
             self._output_metrics.update_state(self._per_output(y, "y"), self._per_output(y_pred, "y_pred"),
                                               sample_weight)
-            logs = {m.name: m.result() for m in [self._loss_tracker] + list(self._output_loss_trackers)}
-            logs.update(self._output_metrics.results())
-            return logs
+            return self._metric_result_tensors()
         for m in self._compiled_metrics:
             m.update_state(y, y_pred)
         for m in self._weighted_metrics:
             m.update_state(y, y_pred, sample_weight)
+        return self._metric_result_tensors()
+
+    def _metric_result_tensors(self):
+        """Every metric's current result by its log name (what compute_metrics returns)."""
+        if self._output_metrics is not None:
+            logs = {m.name: m.result() for m in [self._loss_tracker] + list(self._output_loss_trackers)}
+            logs.update(self._output_metrics.results())
+            return logs
         return {m.name: m.result() for m in self.metrics}
+
+    def get_metrics_result(self):
+        """Keras 3's: the metrics' current results as Python floats (fit's epoch logs under a strategy,
+        where the metric states have been summed over the workers)."""
+        return {k: float(np.asarray(v)) for k, v in self._metric_result_tensors().items()}

@@ -160,48 +160,51 @@ class Trainer(Compiling):
         train_fn = self._step_function("train")
         self.stop_training = False
         files = WorkerFiles(cbs, plan.strategy)  # multi-worker: only the chief's files remain
-        for cb in cbs:
-            cb.on_train_begin()
-        files.after_restore(cbs)
-        epoch_logs = {}
-        initial_epoch = getattr(self, "_initial_epoch", None) or initial_epoch  # set by BackupAndRestore, as Keras
-        for epoch in range(initial_epoch, epochs):
-            self.reset_metrics()
+        try:  # an interrupted fit removes the workers' temporary folders too
             for cb in cbs:
-                cb.on_epoch_begin(epoch)
-            step, logs = 0, None
-            for data in train:
-                if not step and getattr(train_fn, "python_function", None) is not None:
-                    self._build_before_tracing(data)
-                if batch_logs_wanted:
-                    for cb in cbs:
-                        cb.on_train_batch_begin(step)
-                logs = plan.run_step(train_fn, data)
-                step += 1
-                if batch_logs_wanted:
-                    float_logs = plan.mean_logs(_float_logs(logs))
-                    for cb in cbs:
-                        cb.on_train_batch_end(step - 1, float_logs)
-                if steps_per_epoch and step >= steps_per_epoch or self.stop_training:
+                cb.on_train_begin()
+            files.after_restore(cbs)
+            epoch_logs = {}
+            initial_epoch = getattr(self, "_initial_epoch", None) or initial_epoch  # set by BackupAndRestore, as Keras
+            for epoch in range(initial_epoch, epochs):
+                self.reset_metrics()
+                for cb in cbs:
+                    cb.on_epoch_begin(epoch)
+                step, logs = 0, None
+                for data in train:
+                    if not step and getattr(train_fn, "python_function", None) is not None:
+                        self._build_before_tracing(data)
+                    if batch_logs_wanted:
+                        for cb in cbs:
+                            cb.on_train_batch_begin(step)
+                    logs = plan.run_step(train_fn, data)
+                    step += 1
+                    if batch_logs_wanted:
+                        float_logs = plan.global_logs(self, logs)
+                        for cb in cbs:
+                            cb.on_train_batch_end(step - 1, float_logs)
+                    if steps_per_epoch and step >= steps_per_epoch or self.stop_training:
+                        break
+                if logs is None:
+                    raise ValueError("Unexpected result of `train_function` (Empty logs). This could be due to issues "
+                                     "in input pipeline that resulted in an empty dataset. Otherwise, please use "
+                                     "`Model.compile(..., run_eagerly=True)`, or "
+                                     "`tf.config.run_functions_eagerly(True)` for more information of where went "
+                                     "wrong, or file a issue/bug to `keras`.")
+                epoch_logs = plan.global_logs(self, logs)
+                if val is not None and (epoch + 1) % validation_freq == 0:
+                    val_logs = self._run_evaluation(val, 0, validation_steps, plan)
+                    epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
+                    epoch_logs = dict(sorted(epoch_logs.items()))
+                self._steps_in_epoch = step
+                for cb in cbs:
+                    cb.on_epoch_end(epoch, epoch_logs)
+                if self.stop_training:
                     break
-            if logs is None:
-                raise ValueError("Unexpected result of `train_function` (Empty logs). This could be due to issues in "
-                                 "input pipeline that resulted in an empty dataset. Otherwise, please use "
-                                 "`Model.compile(..., run_eagerly=True)`, or `tf.config.run_functions_eagerly(True)` "
-                                 "for more information of where went wrong, or file a issue/bug to `keras`.")
-            epoch_logs = plan.mean_logs(_float_logs(logs))
-            if val is not None and (epoch + 1) % validation_freq == 0:
-                val_logs = self._run_evaluation(val, 0, validation_steps, plan)
-                epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
-                epoch_logs = dict(sorted(epoch_logs.items()))
-            self._steps_in_epoch = step
             for cb in cbs:
-                cb.on_epoch_end(epoch, epoch_logs)
-            if self.stop_training:
-                break
-        for cb in cbs:
-            cb.on_train_end(epoch_logs)
-        files.restore()
+                cb.on_train_end(epoch_logs)
+        finally:
+            files.restore()
         self.history = history
         return history
 
@@ -218,12 +221,12 @@ class Trainer(Compiling):
             logs = plan.run_step(test_fn, data)
             step += 1
             if verbose == 1:
-                bar.update(step, plan.mean_logs(_float_logs(logs)).items())
+                bar.update(step, plan.global_logs(self, logs).items())
             if steps and step >= steps:
                 break
         if logs is None:
             raise ValueError("Expected at least one batch of data to evaluate on; the data is empty.")
-        result = plan.mean_logs(_float_logs(logs))
+        result = plan.global_logs(self, logs)
         bar.update(step, result.items(), finalize=True)
         return result
 

@@ -41,6 +41,40 @@ def traced(x):
 
 seen["traced"] = [traced(tf.constant([float(rank), 1.0])).numpy().tolist() for _ in range(2)]
 
+ON_READ, SUM, MEAN = tf.VariableSynchronization.ON_READ, tf.VariableAggregation.SUM, tf.VariableAggregation.MEAN
+with strategy.scope():
+    counted = tf.Variable(0.0, synchronization=ON_READ, aggregation=SUM)
+    averaged = tf.Variable(0.0, synchronization=ON_READ, aggregation=MEAN)
+    summed_on_write = tf.Variable(0.0, aggregation=SUM)
+    mean_on_write = tf.Variable(0.0, aggregation=MEAN)
+
+
+def update_variables():
+    r = tf.cast(tf.distribute.get_replica_context().replica_id_in_sync_group, tf.float32) + 1.0
+    counted.assign_add(r)
+    averaged.assign(r)
+    summed_on_write.assign(r)
+    mean_on_write.assign(r)
+    return counted.read_value()  # in the replica: its own value
+
+
+seen["variable_types"] = [type(counted).__name__, type(summed_on_write).__name__]
+seen["on_read_local"] = float(strategy.run(update_variables))
+seen["on_read"] = [float(counted.numpy()), float(averaged.numpy())]  # across the replicas: SUM, MEAN
+seen["on_write"] = [float(summed_on_write.numpy()), float(mean_on_write.numpy())]
+counted.assign(10.0)  # a SUM variable assigned across replicas: each keeps its share
+seen["on_read_assigned"] = [float(strategy.experimental_local_results(counted)[0].numpy()), float(counted.numpy())]
+
+
+@tf.function
+def add_one_in_each_replica():
+    strategy.run(lambda: summed_on_write.assign_add(1.0))
+
+
+add_one_in_each_replica()
+add_one_in_each_replica()
+seen["traced_on_write"] = float(summed_on_write.numpy())
+
 
 def elements(dataset):
     return [b.numpy().tolist() for b in strategy.experimental_distribute_dataset(dataset)]
