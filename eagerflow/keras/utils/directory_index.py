@@ -60,9 +60,11 @@ def _files_under(folder, formats, follow_links):
     name = os.path.basename(folder)
     walk = sorted(os.walk(folder, followlinks=follow_links), key=lambda entry: entry[0])
     for root, _, files in walk:
+        under = os.path.relpath(root, folder)  # once per folder, not per file
+        prefix = name if under == os.curdir else os.path.join(name, under)
         for file_name in sorted(files):
             if file_name.lower().endswith(formats):
-                yield os.path.join(name, os.path.relpath(os.path.join(root, file_name), folder))
+                yield os.path.join(prefix, file_name)
 
 
 def index_directory(directory, labels, formats, class_names=None, shuffle=True, seed=None, follow_links=False,
