@@ -1,14 +1,16 @@
 """Differential rows (generated code == eager == reference interpreter) for the image and sound codecs
-(ops/image/png.py, jpeg.py, decode_image.py, ops/audio/wav.py), beside test_differential.py. `rows(Row)`
+(ops/image/png.py, jpeg.py, decode_image.py, image_files.py, ops/audio/wav.py), beside test_differential.py. `rows(Row)`
 builds them with that test's Row class; the JPEG, GIF and BMP rows need Pillow (the `image` extra) and are
 left out without it."""
 import importlib.util
 import io
+import os
 import zlib
 
 import numpy as np
 
 import eagerflow as tf
+from eagerflow._src.ops.image.image_files import load_image_batch
 
 _PIXELS = (np.arange(6 * 5 * 3).reshape(6, 5, 3) * 7 % 256).astype(np.uint8)
 _AUDIO = np.array([[0.0, 0.5], [-0.5, 1.0], [0.25, -1.0]], np.float32)
@@ -56,4 +58,21 @@ def rows(Row):
         Row("DecodeImage", lambda j: tf.io.decode_image(j, dtype=tf.float32), (_s(jpeg),)),
         Row("DecodeBmp", lambda b: tf.io.decode_bmp(b, channels=4), (_s(_encoded("BMP")),)),
         Row("DecodeGif", tf.io.decode_gif, (_s(_encoded("GIF")),)),
+        Row("LoadImageBatch", lambda p: load_image_batch(p, (4, 3), 3), (_image_files(jpeg, _encoded("PNG")),)),
+        Row("LoadImageBatch", lambda p: load_image_batch(p, (5, 5), 3, "nearest", pad_to_aspect_ratio=True),
+            (_image_files(_encoded("GIF"), jpeg),), label="pad"),
+        Row("LoadImageBatch", lambda p: load_image_batch(p, (2, 2), 3), (_image_files(b"not an image"),),
+            raises=tf.errors.InvalidArgumentError, label="bad"),
     ]
+
+
+def _image_files(*contents):
+    """Paths [n] of files holding `contents`, in a fresh temporary folder."""
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="eagerflow-image-rows-")
+    paths = []
+    for index, data in enumerate(contents):
+        paths.append(os.path.join(folder, f"{index}.img").encode())
+        with open(paths[-1], "wb") as f:
+            f.write(data)
+    return np.array(paths, dtype=object)

@@ -60,9 +60,11 @@ def _files_under(folder, formats, follow_links):
     name = os.path.basename(folder)
     walk = sorted(os.walk(folder, followlinks=follow_links), key=lambda entry: entry[0])
     for root, _, files in walk:
+        under = os.path.relpath(root, folder)  # once per folder, not per file
+        prefix = name if under == os.curdir else os.path.join(name, under)
         for file_name in sorted(files):
             if file_name.lower().endswith(formats):
-                yield os.path.join(name, os.path.relpath(os.path.join(root, file_name), folder))
+                yield os.path.join(prefix, file_name)
 
 
 def index_directory(directory, labels, formats, class_names=None, shuffle=True, seed=None, follow_links=False,
@@ -124,34 +126,47 @@ def split_for_subset(paths, labels, validation_split, subset):
 def labels_dataset(labels, label_mode, num_classes):
     """A dataset of the labels in the form `label_mode` asks for: int32, float32 [1] (binary) or one-hot."""
     from ..._src.data.dataset import Dataset
-    from ..._src.ops.array.basic import cast, expand_dims
-    from ..._src.ops.array.sequences import one_hot
-    labels_ds = Dataset.from_tensor_slices(np.asarray(labels, np.int32))
+    labels = np.asarray(labels, np.int32)
     if label_mode == "binary":
-        return labels_ds.map(lambda y: expand_dims(cast(y, "float32"), axis=-1))
-    if label_mode == "categorical":
-        return labels_ds.map(lambda y: one_hot(y, num_classes))
-    return labels_ds
+        return Dataset.from_tensor_slices(labels.astype(np.float32)[:, None])
+    if label_mode == "categorical":  # one_hot's rows: a label outside [0, num_classes) is all zeros
+        return Dataset.from_tensor_slices((labels[:, None] == np.arange(num_classes)).astype(np.float32))
+    return Dataset.from_tensor_slices(labels)
 
 
 def files_dataset(paths, labels, label_mode, num_classes, load, shuffle, buffer_size, seed):
-    """(path -> loaded element[, label]) pairs as Keras builds them: zipped, shuffled, then mapped."""
+    """(path -> loaded element[, label]) pairs as Keras builds them: zipped, shuffled, then mapped
+    (`load` None: the paths themselves)."""
     from ..._src.data.dataset import AUTOTUNE, Dataset
     ds = Dataset.from_tensor_slices(list(paths))
     if label_mode:
         ds = Dataset.zip((ds, labels_dataset(labels, label_mode, num_classes)))
     if shuffle:
         ds = ds.shuffle(buffer_size=buffer_size or 1024, seed=seed)
+    if load is None:
+        return ds
     if label_mode:
         return ds.map(lambda path, label: (load(path), label), num_parallel_calls=AUTOTUNE)
     return ds.map(load, num_parallel_calls=AUTOTUNE)
 
 
+def batch_loaded(ds, batch_size, load_batch, label_mode):
+    """Batches of paths (and labels) loaded by `load_batch` (a batch of paths -> the batch of their
+    elements): the elements `ds.map(load).batch(batch_size)` gives when `load_batch` is `load` run on
+    each path, for a loader that is cheaper per batch than per file."""
+    from ..._src.data.dataset import AUTOTUNE
+    ds = ds.batch(batch_size)
+    if label_mode:
+        return ds.map(lambda paths, labels: (load_batch(paths), labels), num_parallel_calls=AUTOTUNE)
+    return ds.map(load_batch, num_parallel_calls=AUTOTUNE)
+
+
 def split_datasets(directory, paths, labels, class_names, label_mode, validation_split, subset, shuffle, seed,
-                   batch_size, load, what, allowed, finish=None, with_file_paths=True):
+                   batch_size, load, what, allowed, finish=None, with_file_paths=True, load_batch=None):
     """The dataset (a [training, validation] pair for `subset="both"`) of an index as Keras builds it: the
     subset's files, zipped with their labels, shuffled (the training part only), loaded by `load`, then
-    `finish`ed (default: batched, then prefetched). Refuses an empty part in Keras' words ("No training
+    `finish`ed (default: batched, then prefetched); with `load_batch` and a batch size, batched first and
+    loaded a batch at a time (the same elements). Refuses an empty part in Keras' words ("No training
     {what} found in directory ...{allowed}"). Each dataset carries `class_names` (and `file_paths`)."""
     from ..._src.data.dataset import AUTOTUNE
     buffer_size = batch_size * 8 if batch_size is not None else 1024
@@ -164,8 +179,12 @@ def split_datasets(directory, paths, labels, class_names, label_mode, validation
         part_paths, part_labels = split_for_subset(paths, labels, validation_split, part)
         if not part_paths:
             raise ValueError(f"{nothing} {directory}. {allowed}")
-        ds = finish(files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size,
-                                  seed))
+        if load_batch is not None and batch_size is not None:
+            ds = files_dataset(part_paths, part_labels, label_mode, num_classes, None, shuffled, buffer_size, seed)
+            ds = batch_loaded(ds, batch_size, load_batch, label_mode).prefetch(AUTOTUNE)
+        else:
+            ds = finish(files_dataset(part_paths, part_labels, label_mode, num_classes, load, shuffled, buffer_size,
+                                      seed))
         ds.class_names = class_names
         if with_file_paths:
             ds.file_paths = part_paths

@@ -26,6 +26,8 @@ NOT_EXPORTED = {
     "IsJpeg": "no TensorFlow op; decode_image's format test",
     "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
     "IteratorOpenPass": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
+    "LoadImageBatch": "keras' image_dataset_from_directory batch loader, used by datasets only (TensorFlow "
+                      "runs ReadFile, DecodeImage and a resize per file)",
     "LoopHistoryItem": _GRADIENT_ONLY,
     "LoopHistoryItemGrad": _GRADIENT_ONLY,
     "LoopHistoryLength": _GRADIENT_ONLY,

@@ -17,12 +17,16 @@ from ...core.shape import TensorShape
 from .. import shape_rules as R
 from ..operands import as_tensor
 from ..registry import NO_GRADIENT, Spec, bind, defop
-from .pillow_codec import UNKNOWN_FORMAT, open_image, pillow, sniff
+from .pillow_codec import UNKNOWN_FORMAT, decode_jpeg_direct, open_image, pillow, sniff
 from .pixel_channels import convert_channels
 from .png import check_channels, decode_pixels, image_infer, scalar_bytes
 
 
 def decode_jpeg_pixels(data: bytes, channels: int, ratio: int = 1) -> np.ndarray:
+    if ratio == 1 and channels in (0, 1, 3):
+        pixels = decode_jpeg_direct(data, "L" if channels == 1 else None)
+        if pixels is not None:
+            return convert_channels(pixels, channels)
     image = open_image("decode_jpeg", data, "JPEG")
     width, height = image.size
     mode = "L" if channels == 1 else ("RGB" if channels == 3 else image.mode)

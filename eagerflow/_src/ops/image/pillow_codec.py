@@ -51,6 +51,61 @@ def open_image(op_name: str, data: bytes, what: str):
     return image
 
 
+# Start-of-frame markers (FF C0..CF less DHT C4, JPG C8 and DAC CC): the frame's size and components.
+_FRAME_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+_MODES_BY_COMPONENTS = {1: "L", 3: "RGB"}
+
+
+def jpeg_frame(data: bytes):
+    """(mode, (width, height)) from a JPEG's header, read the way Pillow's JPEG plugin reads it (the
+    last frame header before the first scan; one component is "L", three "RGB"), or None for anything
+    less plain (no such header, fill bytes, 12-bit samples, CMYK, a zero size): those go through
+    Image.open, which decides them."""
+    at, end, frame = 2, len(data) - 4, None
+    while at <= end:
+        if data[at] != 0xFF:
+            return None
+        marker = data[at + 1]
+        if marker == 0xDA:  # start of scan: the header is complete
+            return frame
+        if marker in _FRAME_MARKERS:
+            if at + 10 > len(data) or data[at + 4] != 8:
+                return None
+            height, width = (data[at + 5] << 8) | data[at + 6], (data[at + 7] << 8) | data[at + 8]
+            mode = _MODES_BY_COMPONENTS.get(data[at + 9])
+            frame = (mode, (width, height)) if mode and width and height else None
+            if frame is None:
+                return None
+        elif marker in (0xFF, 0x01) or 0xD0 <= marker <= 0xD9:  # fill, or a marker without a length
+            return None
+        at += 2 + ((data[at + 2] << 8) | data[at + 3])
+    return None
+
+
+def decode_jpeg_direct(data: bytes, mode: str | None = None):
+    """A plain JPEG's pixels [h, w, c] uint8 decoded by libjpeg in one call (Pillow's JPEG decoder
+    through Image.frombytes, the arguments Image.open would give it), in `mode` ("L" takes libjpeg's
+    luma, as Pillow's draft does; None: the file's own) — or None when the file is not plain or the
+    decoder stops early, for the caller to take the Image.open path and its errors. This skips
+    Image.open's Python work per file (format probing, a handler per marker, a chunked read loop),
+    about half the time of decoding a small image; the pixels are the same."""
+    frame = jpeg_frame(data)
+    if frame is None:
+        return None
+    Image = pillow("decode_jpeg")
+    own_mode, size = frame
+    mode = mode or own_mode
+    limit = Image.MAX_IMAGE_PIXELS
+    if (mode != own_mode and mode != "L") or (limit and size[0] * size[1] > limit):
+        return None  # Image.open's decompression-bomb check decides, as for any file
+    try:
+        image = Image.frombytes(mode, size, data, "jpeg", mode, "")
+    except (ValueError, OSError):  # truncated or damaged: Image.open says what TensorFlow says
+        return None
+    pixels = np.asarray(image, dtype=np.uint8)
+    return pixels[..., None] if pixels.ndim == 2 else pixels
+
+
 def _mode_array(image) -> np.ndarray:
     """The pixels of a Pillow image as [h, w, c] uint8 (uint16 for 16-bit grey)."""
     mode = image.mode

@@ -9,6 +9,8 @@ computed in float32 as TensorFlow does so that rounding at cell boundaries picks
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ...core import dtypes as _dt
@@ -32,6 +34,27 @@ def _scale(in_size, out_size, align_corners):
     return _F32(in_size / out_size)
 
 
+_CACHED_WEIGHTS = 1 << 16  # entries: a 256 x 256 matrix (512 KiB) at most, 64 of them
+
+
+def _cached_weights(build):
+    """`build(in_size, out_size, align_corners, half_pixel_centers)`, remembered for small matrices: a
+    dataset resizing thousands of images to one size builds its two matrices once, not per image.
+    The cached arrays are read-only; every kernel only reads them."""
+    remembered = functools.lru_cache(maxsize=64)(build)
+
+    def weights(in_size, out_size, align_corners=False, half_pixel_centers=True):
+        key = (int(in_size), int(out_size), bool(align_corners), bool(half_pixel_centers))
+        if key[0] * key[1] > _CACHED_WEIGHTS:
+            return build(*key)
+        m = remembered(*key)
+        m.flags.writeable = False
+        return m
+    weights.__doc__ = build.__doc__
+    return weights
+
+
+@_cached_weights
 def _bilinear_matrix(in_size, out_size, align_corners=False, half_pixel_centers=True):
     """[out, in] weights: each output row mixes its two neighbouring input cells."""
     scale = _scale(in_size, out_size, align_corners)
@@ -48,6 +71,7 @@ def _bilinear_matrix(in_size, out_size, align_corners=False, half_pixel_centers=
     return m
 
 
+@_cached_weights
 def _nearest_matrix(in_size, out_size, align_corners=False, half_pixel_centers=True):
     """[out, in] one-hot rows: the input cell whose area contains the output cell's center."""
     scale = _scale(in_size, out_size, align_corners)
@@ -80,6 +104,7 @@ def _keys_cubic_table(a=-0.5):
 _KEYS = None
 
 
+@_cached_weights
 def _bicubic_matrix(in_size, out_size, align_corners=False, half_pixel_centers=True):
     """[out, in] weights of TensorFlow's half-pixel bicubic resize: four taps per output cell,
     weights from the quantised Keys table (a = -0.5); taps outside the image get weight 0 and the
@@ -102,6 +127,7 @@ def _bicubic_matrix(in_size, out_size, align_corners=False, half_pixel_centers=T
     return m
 
 
+@_cached_weights
 def _area_matrix(in_size, out_size, align_corners=False, half_pixel_centers=True):
     """[out, in] weights of TensorFlow's area resize: each output cell averages the input span
     [y * scale, (y + 1) * scale), partly covered cells weighted by the part covered."""
