@@ -26,7 +26,7 @@ def _failure(path):
     return lambda problem: _WeightsProblem(f"Cannot load the weights file {path}: {problem}")
 
 
-def load_weights_file(model, path):
+def load_weights_file(model, path, skip_mismatch=False):
     if not os.path.isfile(path):
         raise FileNotFoundError(f"Unable to open the weights file {path}: no such file.")
     with open(path, "rb") as f:
@@ -41,9 +41,9 @@ def load_weights_file(model, path):
             if keras2:
                 _load_keras2(model, path, fail)
             else:
-                load_h5_weights(model, h5, fail)
+                load_h5_weights(model, h5, fail, skip_mismatch=skip_mismatch)
     elif head.startswith(_ZIP_SIGNATURE) and path.endswith(".keras"):
-        _load_from_archive(model, path, fail)
+        _load_from_archive(model, path, fail, skip_mismatch)
     elif head.startswith(_ZIP_SIGNATURE):
         _load_npz(model, path, fail)
     else:
@@ -58,7 +58,7 @@ def _load_keras2(model, path, fail):
         raise fail(f"its Keras 2 layout cannot be read ({type(e).__name__}: {e}).") from None
 
 
-def _load_from_archive(model, path, fail):
+def _load_from_archive(model, path, fail, skip_mismatch=False):
     from .model_saving import WEIGHTS, WEIGHTS_H5, _open_weights, _read_weights_member
     try:
         with zipfile.ZipFile(path) as zf:
@@ -70,7 +70,7 @@ def _load_from_archive(model, path, fail):
         raise fail(f"not a readable zip archive ({e}).") from None
     if name == WEIGHTS_H5:
         with open_h5(data, fail) as h5:
-            load_h5_weights(model, h5, fail)
+            load_h5_weights(model, h5, fail, skip_mismatch=skip_mismatch)
         return
     arrays = _open_weights(path, data)
     weights = model.weights
