@@ -1,7 +1,7 @@
 """`model.load_weights(path)`: the weights of a file, whichever of the formats a Keras program meets.
 
 The file's first bytes say which it is, not its name: HDF5 in Keras 3's layout (`.weights.h5`,
-h5_weights.py) or Keras 2's (a legacy `.h5`, read by applications/weights_file.py), a `.keras`
+h5_weights.py) or Keras 2's (a legacy `.h5`, legacy_h5.py), a `.keras`
 archive (its model.weights.h5 or eagerflow's earlier model.weights.npz), or eagerflow's NumPy
 archive of weights in order (`.weights.npz`, and `.weights.h5` written where h5py was missing).
 Every problem is a ValueError naming the file; a missing file is FileNotFoundError.
@@ -14,6 +14,7 @@ import zipfile
 import numpy as np
 
 from .h5_weights import H5_ERRORS, HDF5_SIGNATURE, WeightsFileError, load_h5_weights, open_h5
+from .legacy_h5 import load_legacy_weights
 
 _ZIP_SIGNATURE = b"PK\x03\x04"
 
@@ -39,7 +40,7 @@ def load_weights_file(model, path, skip_mismatch=False):
             except H5_ERRORS as e:
                 raise fail(f"its HDF5 structure is corrupted ({type(e).__name__}: {e}).") from None
             if keras2:
-                _load_keras2(model, path, fail)
+                load_legacy_weights(model, h5, fail, skip_mismatch)
             else:
                 load_h5_weights(model, h5, fail, skip_mismatch=skip_mismatch)
     elif head.startswith(_ZIP_SIGNATURE) and path.endswith(".keras"):
@@ -48,14 +49,6 @@ def load_weights_file(model, path, skip_mismatch=False):
         _load_npz(model, path, fail)
     else:
         raise fail("it is neither an HDF5 weights file, a .keras archive nor eagerflow's .weights.npz.")
-
-
-def _load_keras2(model, path, fail):
-    from ..applications.weights_file import load_weights as load_legacy
-    try:
-        load_legacy(model, path)
-    except (KeyError, OSError, TypeError, IndexError, AttributeError) as e:
-        raise fail(f"its Keras 2 layout cannot be read ({type(e).__name__}: {e}).") from None
 
 
 def _load_from_archive(model, path, fail, skip_mismatch=False):
