@@ -42,7 +42,7 @@ def _model():
 
 def _trained():
     model = _model()
-    model.compile(optimizer="adam", loss="mse", metrics=["mae"])
+    model.compile(optimizer=keras.optimizers.Adam(name="adam"), loss="mse", metrics=["mae"])
     model.fit(np.ones((8, 3), np.float32), np.ones((8, 2), np.float32), verbose=0, epochs=1)
     return model
 
