@@ -285,7 +285,12 @@ def _compile(model, training, custom_objects, fail) -> None:
 
     config = {key: training.get(key) for key in ("loss", "loss_weights", "metrics", "weighted_metrics",
                                                  "run_eagerly", "jit_compile")}
-    config["optimizer"] = training.get("optimizer_config") or "rmsprop"
+    optimizer = training.get("optimizer_config") or "rmsprop"
+    if isinstance(optimizer, dict) and isinstance(optimizer.get("config"), dict) and "decay" in optimizer["config"]:
+        # tf.keras 2's optimizers had `decay`; Keras 3 ignores it with this warning
+        optimizer = {**optimizer, "config": {k: v for k, v in optimizer["config"].items() if k != "decay"}}
+        warnings.warn("Argument `decay` is no longer supported and will be ignored.", stacklevel=3)
+    config["optimizer"] = optimizer
     try:
         compile_from_config(model, config, custom_objects)
     except TypeError as e:

@@ -160,3 +160,50 @@ def test_bad_files_name_themselves(tmp_path, monkeypatch):
         keras.models.load_model(tmp_path / "secret.h5")
     with pytest.raises(ImportError, match=r"needs h5py: pip install 'eagerflow\[h5\]'"):
         _model().save(tmp_path / "again.h5")
+
+
+def test_a_tf_keras_2_file_loads(tmp_path, caplog):
+    """tf.keras 2's layout: Keras 2 configs (batch_input_shape, no modules), weights named `dense/kernel:0`, an
+    optimizer config with `decay` (Keras 3 ignores it with a warning) and slots Keras 3 cannot take (a warning
+    and a fresh optimizer, as Keras 3 does)."""
+    rng = np.random.default_rng(5)
+    kernel, bias = rng.random((3, 2)).astype(np.float32), rng.random(2).astype(np.float32)
+    config = {"class_name": "Sequential", "config": {"name": "sequential", "layers": [
+        {"class_name": "InputLayer", "config": {"batch_input_shape": [None, 3], "dtype": "float32", "sparse": False,
+                                                "ragged": False, "name": "dense_input"}},
+        {"class_name": "Dense", "config": {"name": "dense", "trainable": True, "dtype": "float32", "units": 2,
+                                           "activation": "linear", "use_bias": True,
+                                           "kernel_initializer": {"class_name": "GlorotUniform",
+                                                                  "config": {"seed": None}},
+                                           "bias_initializer": {"class_name": "Zeros", "config": {}},
+                                           "kernel_regularizer": None, "bias_regularizer": None,
+                                           "activity_regularizer": None, "kernel_constraint": None,
+                                           "bias_constraint": None}}]}}
+    training = {"loss": "mse", "metrics": None, "weighted_metrics": None, "loss_weights": None,
+                "optimizer_config": {"class_name": "Adam", "config": {
+                    "name": "Adam", "learning_rate": 0.001, "decay": 0.0, "beta_1": 0.9, "beta_2": 0.999,
+                    "epsilon": 1e-07, "amsgrad": False}}}
+    with h5py.File(tmp_path / "k2.h5", "w") as f:
+        f.attrs["keras_version"] = b"2.15.0"
+        f.attrs["backend"] = b"tensorflow"
+        f.attrs["model_config"] = json.dumps(config).encode()
+        f.attrs["training_config"] = json.dumps(training).encode()
+        weights = f.create_group("model_weights")
+        weights.attrs["layer_names"] = [b"dense"]
+        group = weights.create_group("dense")
+        group.attrs["weight_names"] = [b"dense/kernel:0", b"dense/bias:0"]
+        group["dense/kernel:0"], group["dense/bias:0"] = kernel, bias
+        slots = f.create_group("optimizer_weights")
+        slots.attrs["weight_names"] = [b"Adam/iter:0", b"Adam/dense/kernel/m:0", b"Adam/dense/bias/m:0",
+                                       b"Adam/dense/kernel/v:0", b"Adam/dense/bias/v:0"]
+        slots["Adam/iter:0"] = np.int64(3)
+        for name, shape in (("kernel/m", (3, 2)), ("bias/m", (2,)), ("kernel/v", (3, 2)), ("bias/v", (2,))):
+            slots[f"Adam/dense/{name}:0"] = np.ones(shape, np.float32)
+    with pytest.warns(UserWarning, match=r"^Argument `decay` is no longer supported and will be ignored.$"), \
+            caplog.at_level(logging.WARNING, logger="absl"):
+        model = keras.models.load_model(tmp_path / "k2.h5")
+    np.testing.assert_array_equal(model.layers[0].kernel.numpy(), kernel)
+    np.testing.assert_array_equal(model.layers[0].bias.numpy(), bias)
+    assert model.optimizer.name == "Adam" and int(model.optimizer.iterations) == 0
+    assert "Error in loading the saved optimizer state. As a result, your model is starting with a freshly " \
+           "initialized optimizer." in [r.getMessage() for r in caplog.records]
