@@ -1,4 +1,4 @@
-"""TensorFlow's tensor bundle: the `PREFIX.index` + `PREFIX.data-00000-of-00001` pair that holds a checkpoint's
+"""TensorFlow's tensor bundle: the `PREFIX.index` + `PREFIX.data-00000-of-00001` files that hold a checkpoint's
 or a SavedModel's variables.
 
 The index is a sorted table (sorted_table.py): key "" holds a `BundleHeaderProto` (shard count, endianness,
@@ -8,10 +8,15 @@ elements; a string tensor's are the varint64 lengths of its elements, a masked C
 taken as 4 bytes), then the elements' bytes; its entry checksum covers the lengths as 4-byte words, the length
 checksum and the bytes.
 
-`write_bundle` writes both files under temporary names and renames them into place only once both are written
+The data may be spread over several `.data-K-of-N` files (the header's shard count; each entry names its
+shard), and a tensor may be stored in slices (tensor_slices.py: a partitioned variable, or one a sharding policy
+cut), each slice an entry of its own under a binary key; the reader puts such a tensor back together.
+
+`write_bundle` writes every file under a temporary name and renames them into place only once all are written
 (index, then data), so a write that fails leaves the previous bundle as it was.
-`BundleReader` opens only the files of the prefix it is given, checks every entry against the data file's size
-before allocating, verifies checksums on read, and raises `DataLossError` naming the file for anything damaged.
+`BundleReader` opens only the files of the prefix it is given, checks every entry against its data file's size
+before allocating (a sliced tensor's slices against the whole and their bytes against the files), verifies
+checksums on read, and raises `DataLossError` naming the file for anything damaged.
 """
 from __future__ import annotations
 
