@@ -1,125 +1,125 @@
-"""A reader for protocol buffers' text format, the format of TensorFlow Serving's configuration files
-(--model_config_file, --batching_parameters_file, --monitoring_config_file).
+"""Protocol buffers' text format, the format of TensorFlow Serving's configuration files
+(--model_config_file, --batching_parameters_file, --monitoring_config_file), read by protobuf's own text format.
 
-It reads the syntax only: each message becomes a dict from field name to the list of its values (a
-field may repeat), a value being a str, int, float, bool, an enum name (str) or a nested dict. The
-configuration readers in config.py give the fields their meaning and reject unknown ones, so this
-module needs no schema and no protobuf runtime.
+`parse_message(text, message)` fills a generated message (TensorFlow Serving's ModelServerConfig,
+BatchingParameters, MonitoringConfig from eagerflow/_src/formats/protos/serving_config.proto, with its field
+numbers) through `google.protobuf.text_format`: the schema decides what is valid. `parse(text)` reads the syntax
+only, with protobuf's own tokenizer (strings with their C escapes and adjacent-string joining, integers in any
+base, floats with their `f` suffix, booleans, comments): each message becomes a dict from field name to the list
+of its values (a field may repeat), a value being a str, int, float, bool, an enum name (str) or a nested dict;
+config.py gives the fields their meaning and rejects unknown ones. Either way a file that is not valid text
+format raises TextFormatError naming the line.
 """
 from __future__ import annotations
 
-import ast
 import re
 
-_TOKEN = re.compile(r"""
-    \s+ | \#[^\n]*                                    # space and comments: skipped
-  | (?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-  | (?P<number>[-+]?(?:0[xX][0-9a-fA-F]+|(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)[fF]?)
-  | (?P<name>[A-Za-z_][A-Za-z0-9_.]*)
-  | (?P<punct>[{}<>\[\]:,;])
-""", re.VERBOSE)
+_BOOLEANS = {"true": True, "True": True, "t": True, "false": False, "False": False, "f": False}
+_POSITION = re.compile(r"^(\d+):(\d+) : ")
 
 
 class TextFormatError(ValueError):
     """The file is not valid text format; the message names the line."""
 
 
-def _tokens(text: str):
-    position = 0
-    while position < len(text):
-        match = _TOKEN.match(text, position)
-        if match is None:
-            line = text.count("\n", 0, position) + 1
-            raise TextFormatError(f"line {line}: unexpected character {text[position]!r}")
-        position = match.end()
-        kind = match.lastgroup
-        if kind is not None:
-            yield kind, match.group(kind), text.count("\n", 0, match.start()) + 1
+def _error(err) -> TextFormatError:
+    """protobuf's ParseError ("3:7 : problem") as "line 3: problem"."""
+    text = str(err)
+    where = _POSITION.match(text)
+    if where is None:
+        return TextFormatError(text)
+    return TextFormatError(f"line {where.group(1)}: {text[where.end():]}")
 
 
-class _Parser:
+class _Reader:
+    """The dict form of a text-format message, read token by token with protobuf's Tokenizer."""
+
     def __init__(self, text: str):
-        self.tokens = list(_tokens(text))
-        self.index = 0
+        from google.protobuf import text_format
 
-    def peek(self):
-        return self.tokens[self.index] if self.index < len(self.tokens) else (None, None, self.last_line())
-
-    def last_line(self):
-        return self.tokens[-1][2] if self.tokens else 1
-
-    def take(self):
-        token = self.peek()
-        self.index += 1
-        return token
+        self.tokens = text_format.Tokenizer(text.splitlines(keepends=True))
 
     def fail(self, message):
-        raise TextFormatError(f"line {self.peek()[2]}: {message}")
+        raise self.tokens.ParseError(message)
 
     def message(self, closing=None) -> dict:
-        fields: dict = {}
+        tokens, fields = self.tokens, {}
         while True:
-            kind, text, _ = self.peek()
-            if kind is None:
+            if tokens.AtEnd():
                 if closing is not None:
                     self.fail(f"expected {closing!r} before the end of the file")
                 return fields
-            if kind == "punct" and text == closing:
-                self.take()
+            if closing is not None and tokens.TryConsume(closing):
                 return fields
-            if kind != "name":
-                self.fail(f"expected a field name, got {text!r}")
-            self.take()
-            fields.setdefault(text, []).extend(self.field_values())
-            if self.peek()[0] == "punct" and self.peek()[1] in ",;":
-                self.take()
+            if not tokens.token[:1].isalpha() and tokens.token[:1] != "_":
+                self.fail(f"expected a field name, got {tokens.token!r}")
+            name = tokens.ConsumeIdentifier()
+            fields.setdefault(name, []).extend(self.field_values())
+            if not tokens.TryConsume(","):
+                tokens.TryConsume(";")
+
+    def nested(self):
+        """A `{ ... }` or `< ... >` message, when one opens here; else None."""
+        if self.tokens.TryConsume("{"):
+            return self.message(closing="}")
+        if self.tokens.TryConsume("<"):
+            return self.message(closing=">")
+        return None
 
     def field_values(self) -> list:
-        kind, text, _ = self.peek()
-        if kind == "punct" and text == ":":
-            self.take()
-            kind, text, _ = self.peek()
-            if kind == "punct" and text == "[":
-                self.take()
+        tokens = self.tokens
+        if tokens.TryConsume(":"):
+            if tokens.TryConsume("["):
                 return self.list_values()
-        if kind == "punct" and text in "{<":
-            self.take()
-            return [self.message(closing="}" if text == "{" else ">")]
-        return [self.scalar()]
+        nested = self.nested()
+        return [nested] if nested is not None else [self.scalar()]
 
     def list_values(self) -> list:
         values = []
-        while not (self.peek()[0] == "punct" and self.peek()[1] == "]"):
-            kind, text, _ = self.peek()
-            if kind == "punct" and text in "{<":
-                self.take()
-                values.append(self.message(closing="}" if text == "{" else ">"))
-            else:
-                values.append(self.scalar())
-            if self.peek()[0] == "punct" and self.peek()[1] == ",":
-                self.take()
-        self.take()
+        while not self.tokens.TryConsume("]"):
+            if self.tokens.AtEnd():
+                self.fail("expected ']' before the end of the file")
+            nested = self.nested()
+            values.append(nested if nested is not None else self.scalar())
+            self.tokens.TryConsume(",")
         return values
 
     def scalar(self):
-        kind, text, _ = self.take()
-        if kind == "string":
-            parts = [text]
-            while self.peek()[0] == "string":  # adjacent strings concatenate, as in C
-                parts.append(self.take()[1])
-            return "".join(ast.literal_eval(part) for part in parts)
-        if kind == "number":
-            body = text.rstrip("fF") if not text.lower().startswith(("0x", "-0x", "+0x")) else text
+        tokens = self.tokens
+        token = tokens.token
+        if token[:1] in "\"'":
+            return tokens.ConsumeString()  # adjacent strings join, as in C
+        if token in _BOOLEANS:
+            tokens.NextToken()
+            return _BOOLEANS[token]
+        if token[:1].isalpha() or token[:1] == "_":
+            return tokens.ConsumeIdentifier()  # an enum value's name
+        if token[:1].isdigit() or token[:1] in "+-.":
+            from google.protobuf import text_format
+
             try:
-                return int(body, 0)
-            except ValueError:
-                return float(body)
-        if kind == "name":
-            return {"true": True, "True": True, "t": True, "false": False, "False": False, "f": False}.get(text, text)
-        self.index -= 1
-        self.fail(f"expected a value, got {text!r}")
+                return tokens.ConsumeInteger()
+            except text_format.ParseError:  # not an integer, so a float
+                return tokens.ConsumeFloat()
+        self.fail(f"expected a value, got {token!r}")
 
 
 def parse(text: str) -> dict:
     """The text-format message in `text` as {field: [values]}."""
-    return _Parser(text).message()
+    from google.protobuf import text_format
+
+    try:
+        return _Reader(text).message()
+    except text_format.ParseError as err:
+        raise _error(err) from None
+
+
+def parse_message(text: str, message):
+    """`message` (a generated message, e.g. serving_config_pb2.ModelServerConfig()) filled from `text`, checked
+    against its schema; TextFormatError naming the line otherwise."""
+    from google.protobuf import text_format
+
+    try:
+        return text_format.Parse(text, message)
+    except text_format.ParseError as err:
+        raise _error(err) from None

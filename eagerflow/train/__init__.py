@@ -5,9 +5,10 @@ from .checkpoint_manager import CheckpointManager
 from .checkpoint_options import CheckpointOptions
 from .checkpoint_state import CheckpointState, checkpoints_iterator, get_checkpoint_state, latest_checkpoint
 from .reader import CheckpointReader, list_variables, load_checkpoint, load_variable
+from . import experimental
 
 __all__ = ["BytesList", "Checkpoint", "CheckpointManager", "CheckpointOptions", "CheckpointReader", "CheckpointState",
-           "Example", "Feature", "Features", "FloatList", "Int64List", "checkpoints_iterator", "get_checkpoint_state",
+           "Example", "Feature", "Features", "FloatList", "Int64List", "checkpoints_iterator", "experimental", "get_checkpoint_state",
            "latest_checkpoint", "list_variables", "load_checkpoint", "load_variable"]
 
 _EXAMPLE_MESSAGES = ("BytesList", "Example", "Feature", "FeatureList", "FeatureLists", "Features", "FloatList",

@@ -18,7 +18,7 @@ from .._src.core import dtypes as _dt
 from .._src.core.errors import NotFoundError
 from .._src.formats.tensor_bundle import BundleReader, write_bundle
 from .._src.state.variables import Variable
-from . import legacy_json, object_graph
+from . import experimental, legacy_json, object_graph
 from .checkpoint_options import check_options, run_write_callbacks
 from .checkpoint_state import write_state
 from .restore import RestoreSession, read_values
@@ -171,7 +171,7 @@ class Checkpoint:
         tensors = dict(variables)
         tensors[object_graph.OBJECT_GRAPH_KEY] = (np.array(graph.SerializeToString(deterministic=True), object),
                                                   _dt.string)
-        write_bundle(file_prefix, tensors)
+        write_bundle(file_prefix, tensors, max_shard_size=experimental.max_shard_size(options))
         run_write_callbacks(options, file_prefix)
         return file_prefix
 

@@ -9,8 +9,10 @@ when they lie in it:
     all_model_checkpoint_timestamps: 1796497433.1069777
     last_preserved_timestamp: 1796497431.69213
 
-Four fields, so this module reads and writes that text itself (strings in C escapes, doubles as Python writes
-their shortest form). The state files of eagerflow's earlier JSON format are still read (legacy_json.py).
+The text is read and written by protobuf's own text format on the generated message
+(formats/protos/checkpoint_state.proto, TensorFlow's field numbers): strings in C escapes, non-ASCII bytes in
+octal as TensorFlow writes them. A file protobuf cannot parse is DataLossError naming the file and the line. The
+state files of eagerflow's earlier JSON format are still read (legacy_json.py).
 `latest_checkpoint`, `get_checkpoint_state`, `checkpoints_iterator`: TensorFlow's functions over it.
 """
 from __future__ import annotations
@@ -26,10 +28,7 @@ from . import legacy_json
 
 STATE_FILE = "checkpoint"
 _MAX_STATE_BYTES = 16 << 20
-_STRING_FIELDS = ("model_checkpoint_path", "all_model_checkpoint_paths")
-_NUMBER_FIELDS = ("all_model_checkpoint_timestamps", "last_preserved_timestamp")
-_LINE = re.compile(r'\s*([A-Za-z_]+)\s*:\s*(.*?)\s*$')
-_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "'": "'", "\\": "\\"}
+_POSITION = re.compile(r"^(\d+):(\d+) : ")
 
 
 class CheckpointState:
@@ -42,15 +41,19 @@ class CheckpointState:
         self.all_model_checkpoint_timestamps = [float(t) for t in all_model_checkpoint_timestamps]
         self.last_preserved_timestamp = float(last_preserved_timestamp)
 
+    def to_proto(self):
+        from .._src.formats.protos import checkpoint_state_pb2
+
+        return checkpoint_state_pb2.CheckpointState(
+            model_checkpoint_path=self.model_checkpoint_path,
+            all_model_checkpoint_paths=self.all_model_checkpoint_paths,
+            all_model_checkpoint_timestamps=self.all_model_checkpoint_timestamps,
+            last_preserved_timestamp=self.last_preserved_timestamp)
+
     def __str__(self):
-        lines = []
-        if self.model_checkpoint_path:
-            lines.append(f"model_checkpoint_path: {_quote(self.model_checkpoint_path)}")
-        lines += [f"all_model_checkpoint_paths: {_quote(p)}" for p in self.all_model_checkpoint_paths]
-        lines += [f"all_model_checkpoint_timestamps: {t!r}" for t in self.all_model_checkpoint_timestamps]
-        if self.last_preserved_timestamp:
-            lines.append(f"last_preserved_timestamp: {self.last_preserved_timestamp!r}")
-        return "".join(line + "\n" for line in lines)
+        from google.protobuf import text_format
+
+        return text_format.MessageToString(self.to_proto(), as_utf8=False)
 
     __repr__ = __str__
 
@@ -60,81 +63,23 @@ class CheckpointState:
     __hash__ = None
 
 
-def _quote(text: str) -> str:
-    out = []
-    for byte in text.encode("utf-8"):
-        char = chr(byte)
-        if char in '"\'\\':
-            out.append("\\" + char)
-        elif char == "\n":
-            out.append("\\n")
-        elif char == "\r":
-            out.append("\\r")
-        elif char == "\t":
-            out.append("\\t")
-        elif 0x20 <= byte < 0x7F:
-            out.append(char)
-        else:
-            out.append(f"\\{byte:03o}")
-    return '"' + "".join(out) + '"'
-
-
-def _unquote(text: str, path) -> str:
-    if len(text) < 2 or text[0] != text[-1] or text[0] not in "\"'":
-        raise DataLossError(None, None, f"{path}: expected a quoted string, got {text[:80]!r}")
-    body, out, i = text[1:-1], bytearray(), 0
-    while i < len(body):
-        char = body[i]
-        if char != "\\":
-            out += char.encode("utf-8")
-            i += 1
-            continue
-        following = body[i + 1:i + 2]
-        if following in _ESCAPES:
-            out += _ESCAPES[following].encode()
-            i += 2
-        elif following.isdigit():
-            digits = re.match(r"[0-7]{1,3}", body[i + 1:])
-            if digits is None:
-                raise DataLossError(None, None, f"{path}: a bad escape in {text[:80]!r}")
-            out.append(int(digits.group(), 8) & 0xFF)
-            i += 1 + len(digits.group())
-        elif following == "x":
-            digits = re.match(r"[0-9A-Fa-f]{1,2}", body[i + 2:])
-            if digits is None:
-                raise DataLossError(None, None, f"{path}: a bad escape in {text[:80]!r}")
-            out.append(int(digits.group(), 16))
-            i += 2 + len(digits.group())
-        else:
-            raise DataLossError(None, None, f"{path}: a bad escape in {text[:80]!r}")
-    try:
-        return out.decode("utf-8")
-    except UnicodeDecodeError:
-        raise DataLossError(None, None, f"{path}: a path that is not UTF-8") from None
-
-
 def parse_state(text: str, path) -> CheckpointState:
-    """The CheckpointState that `text` (TensorFlow's text form) holds; DataLossError naming `path` otherwise."""
-    state = CheckpointState()
-    for line in text.splitlines():
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        match = _LINE.match(line)
-        if match is None or match.group(1) not in _STRING_FIELDS + _NUMBER_FIELDS:
-            raise DataLossError(None, None, f"{path}: not a checkpoint state (line {line[:80]!r})")
-        field, value = match.groups()
-        if field in _STRING_FIELDS:
-            value = _unquote(value, path)
-        else:
-            try:
-                value = float(value)
-            except ValueError:
-                raise DataLossError(None, None, f"{path}: {field} is not a number: {value[:80]!r}") from None
-        if field in ("model_checkpoint_path", "last_preserved_timestamp"):
-            setattr(state, field, value)
-        else:
-            getattr(state, field).append(value)
-    return state
+    """The CheckpointState that `text` (TensorFlow's text form) holds; DataLossError naming `path` and the line
+    otherwise."""
+    from google.protobuf import text_format
+
+    from .._src.formats.protos import checkpoint_state_pb2
+
+    message = checkpoint_state_pb2.CheckpointState()
+    try:
+        text_format.Parse(text, message)
+    except text_format.ParseError as err:
+        where = _POSITION.match(str(err))
+        problem = str(err)[where.end():] if where else str(err)
+        line = f"line {where.group(1)}: " if where else ""
+        raise DataLossError(None, None, f"{path}: {line}not a checkpoint state ({problem})") from None
+    return CheckpointState(message.model_checkpoint_path, message.all_model_checkpoint_paths,
+                           message.all_model_checkpoint_timestamps, message.last_preserved_timestamp)
 
 
 def _absolute(directory, path):

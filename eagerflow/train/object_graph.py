@@ -17,6 +17,8 @@ eagerflow read each other's checkpoints:
   optimizer is its child `optimizer`;
 - a Keras optimizer: `_variables` (iterations, learning rate, then the slots), `_trainable_variables`,
   `_iterations`, `_learning_rate`;
+- a `tf.lookup.experimental.MutableHashTable` is a leaf whose one attribute `table` is saved as two tensors,
+  `<path>/.ATTRIBUTES/table-keys` and `table-values` (its entries, in any order), as TensorFlow saves a table;
 - any other object with attributes (a `tf.Module`, a user class): its attributes in assignment order.
 """
 from __future__ import annotations
@@ -45,6 +47,25 @@ _KERAS_CELL_LAYERS = {"LSTM", "GRU", "SimpleRNN", "ConvLSTM1D", "ConvLSTM2D", "C
 # eagerflow's bookkeeping on Keras objects: not state TensorFlow saves.
 _KERAS_PRIVATE = {"_tracked_weights", "_tracked_layers", "_losses", "_compile_optimizer", "_input_layer", "_stack",
                   "_graph", "_compiled_metrics", "_weighted_metrics", "_output_loss_trackers", "optimizer"}
+
+
+TABLE = "table"  # a lookup table's attribute; its tensors are under the key plus TABLE_SUFFIXES
+TABLE_SUFFIXES = ("-keys", "-values")
+
+
+def is_table(obj) -> bool:
+    """A MutableHashTable: saved as TensorFlow saves a table, not as the two variables eagerflow keeps it in."""
+    if type(obj).__name__ != "MutableHashTable":
+        return False
+    from .._src.state.mutable_hash_table import MutableHashTable
+    return isinstance(obj, MutableHashTable)
+
+
+def attribute_keys(attribute) -> list:
+    """The bundle keys that hold a saved attribute's value: its key, or a table's keys and values."""
+    if attribute.name == TABLE:
+        return [attribute.checkpoint_key + suffix for suffix in TABLE_SUFFIXES]
+    return [attribute.checkpoint_key]
 
 
 def escape(local_name: str) -> str:
@@ -164,7 +185,7 @@ def _listed(values):
 
 def children(obj) -> list:
     """[(local name, child)] of `obj`, in TensorFlow's order (see the module docstring)."""
-    if isinstance(obj, Variable):
+    if isinstance(obj, Variable) or is_table(obj):
         return []
     if isinstance(obj, Group):
         return [(n, v) for n, v in obj.items if trackable(v)]
@@ -205,6 +226,10 @@ def build(root):
             key = variable_key(path)
             node.attributes.add(name=VARIABLE_VALUE, full_name=full_name(obj), checkpoint_key=key)
             values[key] = obj
+        elif is_table(obj):
+            key = f"{path}/{ATTRIBUTES}/{TABLE}"
+            node.attributes.add(name=TABLE, checkpoint_key=key)
+            values[key + TABLE_SUFFIXES[0]], values[key + TABLE_SUFFIXES[1]] = obj._keys, obj._values
         for local_name, child in children(obj):
             number = node_of.get(id(child))
             if number is None:

@@ -53,11 +53,12 @@ class RestoreSession:
                 self.matched[node_id] = weakref.ref(obj)
             node = self.graph.nodes[node_id]
             if node.attributes and node_id not in self.restored_nodes:
-                if isinstance(obj, Variable):
+                if isinstance(obj, Variable) or (object_graph.is_table(obj)
+                                                 and node.attributes[0].name == object_graph.TABLE):
                     assignments.append((node_id, obj, node))
             if _weakly(obj) and not isinstance(obj, Variable):
                 anchor, anchor_node = obj, node_id
-            live = dict(object_graph.children(obj)) if node.children else {}
+            live = dict(_restore_children(obj)) if node.children else {}
             for ref in node.children:
                 child = live.get(ref.local_name)
                 if child is None:
@@ -65,10 +66,14 @@ class RestoreSession:
                         waits.append((anchor, anchor_node))
                     continue
                 pending.append((ref.node_id, child, anchor, anchor_node))
-        checked = [(node_id, var, self._value_for(var, node)) for node_id, var, node in assignments]
+        checked = [(node_id, target, self._value_for(target, node)) for node_id, target, node in assignments]
         with init_scope():  # eagerly, also when the variables are made while a function or a model traces
-            for node_id, var, value in checked:
-                var.assign(value)
+            for node_id, target, value in checked:
+                if isinstance(target, Variable):
+                    target.assign(value)
+                else:  # a table: its entries sorted by key, as it keeps them
+                    target._keys.assign(value[0])
+                    target._values.assign(value[1])
                 self.restored_nodes.add(node_id)
         for anchor, anchor_node in waits:
             deferred_restore.wait(anchor, self._resumer(anchor_node))
@@ -85,12 +90,15 @@ class RestoreSession:
             self._resumers[anchor_node] = resume
         return resume
 
-    def _value_for(self, var, node):
-        key = node.attributes[0].checkpoint_key
-        if key not in self.values:
-            raise DataLossError(None, None, f"{self.save_path}: the object graph names key {key[:200]!r}, which "
-                                            f"the checkpoint does not hold")
-        return check_value(var, self.values[key], key)
+    def _value_for(self, target, node):
+        keys = object_graph.attribute_keys(node.attributes[0])
+        for key in keys:
+            if key not in self.values:
+                raise DataLossError(None, None, f"{self.save_path}: the object graph names key {key[:200]!r}, "
+                                                f"which the checkpoint does not hold")
+        if isinstance(target, Variable):
+            return check_value(target, self.values[keys[0]], keys[0])
+        return check_table(target, self.values[keys[0]], self.values[keys[1]], keys[0])
 
     # --- what the status reports ---
     @staticmethod
@@ -136,6 +144,30 @@ def check_value(var, value, key):
     return value
 
 
+def _restore_children(obj):
+    """The live children a saved node's children may meet: object_graph's, and for a table the two variables
+    that checkpoints eagerflow wrote before tables were saved as TensorFlow saves them hold its entries under."""
+    if object_graph.is_table(obj):
+        return [("_keys", obj._keys), ("_values", obj._values)]
+    return object_graph.children(obj)
+
+
+def check_table(table, keys, values, key):
+    """(keys, values) sorted by key for `table`, checked against its key and value dtypes and value shape."""
+    keys, values = np.asarray(keys), np.asarray(values)
+    for name, array, dtype in (("keys", keys, table.key_dtype), ("values", values, table.value_dtype)):
+        stored = _dt.string if array.dtype.kind in "OSU" else _dt.from_numpy(array.dtype)
+        if stored != dtype:
+            raise InvalidArgumentError(None, None, f"tensor_name = {key}; expected dtype {_tf_name(dtype)} does "
+                                                   f"not equal original dtype {_tf_name(stored)} (table {name})")
+    if keys.ndim != 1 or values.shape[:1] != keys.shape or tuple(values.shape[1:]) != tuple(table._value_shape):
+        raise InvalidArgumentError(None, None, f"tensor_name = {key}; the table's {keys.shape} keys and "
+                                               f"{values.shape} values do not fit its value shape "
+                                               f"{tuple(table._value_shape)}")
+    order = np.argsort(keys, kind="stable")
+    return keys[order], values[order]
+
+
 def _weakly(obj) -> bool:
     if isinstance(obj, (list, tuple, dict, object_graph.Group)):
         return False
@@ -172,6 +204,6 @@ def read_values(reader, graph_key=object_graph.OBJECT_GRAPH_KEY):
             if not 0 <= ref.node_id < count:
                 raise DataLossError(None, None, f"{reader.prefix}: its object graph refers to node {ref.node_id} "
                                                 f"of {count}")
-    keys = {node.attributes[0].checkpoint_key for node in graph.nodes if node.attributes}
+    keys = {key for node in graph.nodes if node.attributes for key in object_graph.attribute_keys(node.attributes[0])}
     values = {key: reader.read(key) for key in keys if key in reader}
     return graph, values

@@ -31,11 +31,12 @@ def test_the_text_form_reads_and_writes_as_tensorflows():
     assert parse_state(str(odd), "x") == odd
 
 
-@pytest.mark.parametrize("text,words", [
-    ('model_checkpoint_path: ckpt-3\n', "expected a quoted string"),
-    ('unknown_field: "x"\n', "not a checkpoint state"),
-    ('all_model_checkpoint_timestamps: soon\n', "all_model_checkpoint_timestamps is not a number"),
-    ('model_checkpoint_path: "\\q"\n', "a bad escape"),
+@pytest.mark.parametrize("text,words", [  # protobuf's text format parser's words, after the file and line
+    ('model_checkpoint_path: ckpt-3\n', "line 1: not a checkpoint state .*Expected string"),
+    ('\nunknown_field: "x"\n', 'line 2: not a checkpoint state .*has no field named "unknown_field"'),
+    ('all_model_checkpoint_timestamps: soon\n', "line 1: .*Couldn't parse float: soon"),
+    ('\n\nmodel_checkpoint_path: "\\377"', "line 3: .*Couldn't parse string"),
+    ('model_checkpoint_path: "a"\nmodel_checkpoint_path: "b"\n', 'line 2: .*multiple "model_checkpoint_path"'),
 ])
 def test_a_damaged_state_file_is_data_loss_naming_it(tmp_path, text, words):
     (tmp_path / "checkpoint").write_text(text)

@@ -308,4 +308,4 @@ class Trainer(Compiling):
         _saving.save_weights(self, filepath, overwrite)
 
     def load_weights(self, filepath, skip_mismatch=False):
-        _saving.load_weights(self, filepath)
+        _saving.load_weights(self, filepath, skip_mismatch)

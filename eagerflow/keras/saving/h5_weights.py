@@ -30,6 +30,24 @@ class WeightsFileError(ValueError):
     """A weights file that does not fit the model or cannot be read; the message names the file."""
 
 
+class Mismatch(Exception):
+    """One object whose stored values do not fit its variables (another shape, another count): what
+    `load_weights(skip_mismatch=True)` skips. `detail` says where in the file; `keras_text` is Keras' own
+    sentence for the failure."""
+
+    def __init__(self, owner, detail, keras_text):
+        super().__init__(detail)
+        self.owner, self.detail, self.keras_text = owner, detail, keras_text
+
+
+def mismatch_report(mismatches) -> str:
+    """Keras' text for objects that could not be loaded: how many, the first one's error, the list."""
+    first = mismatches[0]
+    return (f"A total of {len(mismatches)} objects could not be loaded. Example error message for object "
+            f"{first.owner!r}:\n\n{first.keras_text}\n\nList of objects that could not be loaded:\n"
+            f"[{', '.join(repr(m.owner) for m in mismatches)}]")
+
+
 def h5py_or_none():
     try:
         import h5py
@@ -98,19 +116,21 @@ def _values(h5, entry, fail, idf_found):
             if idf is not None:
                 idf_found[entry.folder] = (entry.owner, idf)
         if len(names) != len(variables):
-            raise fail(f"{path} holds {len(names)} values and the model's {path.rsplit('/vars', 1)[0] or 'model'} "
-                       f"has {len(variables)} variables.")
+            raise Mismatch(entry.owner, f"{path} holds {len(names)} values and the model's "
+                                        f"{path.rsplit('/vars', 1)[0] or 'model'} has {len(variables)} variables.",
+                           f"Layer '{entry.name}' expected {len(variables)} variables, but received {len(names)} "
+                           f"variables during loading. Expected: {[v.name for v in variables]}")
         arrays = []
         for i, variable in enumerate(variables):
-            arrays.append(_read_dataset(h5py, group, f"{path}/{i}", str(i), variable, fail))
+            arrays.append(_read_dataset(h5py, group, f"{path}/{i}", str(i), variable, fail, entry.owner))
         return arrays
-    except WeightsFileError:
+    except (WeightsFileError, Mismatch):
         raise
     except H5_ERRORS as e:
         raise fail(f"{path} is corrupted ({type(e).__name__}: {e}).") from None
 
 
-def _read_dataset(h5py, group, where, name, variable, fail):
+def _read_dataset(h5py, group, where, name, variable, fail, owner=None):
     if not isinstance(group.get(name, getlink=True), h5py.HardLink):
         raise fail(f"{where} is missing or is a link, not a stored value.")
     dataset = group[name]
@@ -124,8 +144,13 @@ def _read_dataset(h5py, group, where, name, variable, fail):
     elif stored.kind not in "biuf":
         stored = None
     if stored is None or tuple(dataset.shape) != expected:
-        raise fail(f"weight {where} has shape {tuple(dataset.shape)} and dtype {dataset.dtype}; the model's variable "
-                   f"{getattr(variable, 'path', variable.name)!r} expects {expected} and {np.dtype(dtype)}.")
+        detail = (f"weight {where} has shape {tuple(dataset.shape)} and dtype {dataset.dtype}; the model's variable "
+                  f"{getattr(variable, 'path', variable.name)!r} expects {expected} and {np.dtype(dtype)}.")
+        if stored is None:
+            raise fail(detail)
+        raise Mismatch(owner, detail, "The shape of the target variable and the shape of the target value in "
+                                      f"`variable.assign(value)` must match. variable.shape={expected}, Received: "
+                                      f"value.shape={tuple(dataset.shape)}. Target variable: {variable!r}")
     value = np.empty(expected, stored)
     if value.size:
         dataset.read_direct(value)
@@ -149,12 +174,19 @@ def _bfloat16():
     return dtypes.bfloat16.np_dtype
 
 
-def checked_updates(h5, entries, fail, idf_found=None):
-    """(variable, value) for every entry's variables from `h5`, all checked before any is assigned."""
+def checked_updates(h5, entries, fail, idf_found=None, mismatches=None):
+    """(variable, value) for every entry's variables from `h5`, all checked before any is assigned. An entry
+    whose values do not fit goes to `mismatches` when a list is given, else fails the whole load."""
     updates = []
     idf_found = {} if idf_found is None else idf_found
     for entry in entries:
-        arrays = _values(h5, entry, fail, idf_found)
+        try:
+            arrays = _values(h5, entry, fail, idf_found)
+        except Mismatch as mismatch:
+            if mismatches is None:
+                raise fail(f"{mismatch.detail} {mismatch_report([mismatch])}") from None
+            mismatches.append(mismatch)
+            continue
         if arrays is None:
             if entry.variables:
                 raise fail(f"it has no {entry.path} for the {len(entry.variables)} variables of "
@@ -169,12 +201,19 @@ def assign_all(updates):
         variable.assign(value)
 
 
-def load_h5_weights(model, h5, fail, skip_optimizer=False):
+def load_h5_weights(model, h5, fail, skip_optimizer=False, skip_mismatch=False):
     """The model's weights, and its optimizer's state when the file and the model both have one; a
-    bad file changes nothing (every value is read and checked first). Returns {folder: idf_weights.txt
-    bytes} of the tf-idf lookups that have no vocabulary yet (load_model adds them to the assets)."""
-    idf_found = {}
-    updates = checked_updates(h5, model_entries(model, with_optimizer=False), fail, idf_found)
+    bad file changes nothing (every value is read and checked first). Objects whose stored values have
+    other shapes or counts than their variables fail the load with Keras' "A total of N objects could not
+    be loaded" (after the file and place), or with `skip_mismatch` keep their values, with that text as a
+    warning, while the rest load. Returns {folder: idf_weights.txt bytes} of the tf-idf lookups that have no
+    vocabulary yet (load_model adds them to the assets)."""
+    idf_found, mismatches = {}, []
+    updates = checked_updates(h5, model_entries(model, with_optimizer=False), fail, idf_found, mismatches)
+    if mismatches and not skip_mismatch:
+        raise fail(f"{mismatches[0].detail} {mismatch_report(mismatches)}")
+    if mismatches:
+        warnings.warn(mismatch_report(mismatches), stacklevel=4)
     optimizer = getattr(model, "optimizer", None)
     if not skip_optimizer and optimizer is not None:
         updates += optimizer_updates(h5, optimizer, fail)

@@ -36,9 +36,6 @@ _MAX_JSON_BYTES = 64 << 20  # a config bigger than this is not a model we wrote
 
 def _check_save_path(filepath):
     path = os.fspath(filepath)
-    if path.endswith(".h5") or path.endswith(".hdf5"):
-        raise ValueError(f"Saving to the legacy HDF5 format is not supported (eagerflow has no HDF5 dependency). "
-                         f"Use a `.keras` extension. Received: filepath={path}")
     if not path.endswith(".keras"):
         raise ValueError("Invalid filepath extension for saving. Please add either a `.keras` extension for the native "
                          "Keras format (recommended) or a `.h5` extension. Use `model.export(filepath)` if you want "
@@ -47,7 +44,12 @@ def _check_save_path(filepath):
 
 
 def save_model(model, filepath, overwrite=True, zipped=None, **kwargs):
-    """Writes the model's config, compile config, weights and optimizer state to a `.keras` zip."""
+    """Writes the model's config, compile config, weights and optimizer state to a `.keras` zip (or, for a
+    `.h5`/`.hdf5` path, Keras' legacy HDF5 file: legacy_h5.py)."""
+    if os.fspath(filepath).endswith((".h5", ".hdf5")):
+        from .legacy_h5 import save_legacy_h5
+        include_optimizer = kwargs.pop("include_optimizer", True)
+        return save_legacy_h5(model, os.fspath(filepath), overwrite, include_optimizer)
     path = _check_save_path(filepath)
     if not overwrite and os.path.exists(path):
         answer = input(f"[WARNING] {path} already exists - overwrite? [y/n]").strip().lower()
@@ -130,6 +132,9 @@ def _read_json(zf, path, name):
 
 def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):  # noqa: A002 - Keras' name
     path = os.fspath(filepath)
+    if path.endswith((".h5", ".hdf5")):
+        from .legacy_h5 import load_legacy_model
+        return load_legacy_model(path, custom_objects, compile, safe_mode)
     if not path.endswith(".keras"):
         raise ValueError(f"File format not supported: filepath={path}. Keras 3 only supports V3 `.keras` files, legacy "
                          f"H5 format files (`.h5` extension). Note that the legacy SavedModel format is not supported "
@@ -172,7 +177,13 @@ def _read_weights_member(zf, path, name):
 
 def _build_and_fill(path, config, arrays, stored_bytes, assets, asset_names, custom_objects, compile, safe_mode):  # noqa: A002
     """The model the config describes, given the stored weights, assets, compile config and optimizer state."""
-    h5 = not isinstance(arrays, _Arrays)
+    model = build_model(path, config, stored_bytes, custom_objects, safe_mode)
+    return _fill(path, model, config, arrays, assets, asset_names, custom_objects, compile)
+
+
+def build_model(path, config, stored_bytes, custom_objects, safe_mode):
+    """The model `config` describes, built without executing anything from the file and without asking for
+    more weight memory than the file's `stored_bytes`; a config that does not build is ValueError naming it."""
     set_weight_budget(stored_bytes + (1 << 20))  # the model may not ask for more than the file holds
     try:
         with unsafe_deserialization(not safe_mode), custom_object_scope(custom_objects or {}):  # Lambda's functions
@@ -180,17 +191,23 @@ def _build_and_fill(path, config, arrays, stored_bytes, assets, asset_names, cus
     except TypeError as e:
         if str(e).startswith(("Could not locate class", "Could not locate function")):
             raise  # Keras' own error for an unknown class or function
-        raise _bad(path, f"config.json does not describe a model this version can build (TypeError: {e}).") from None
+        raise _bad(path, f"{_config_name(path)} does not describe a model this version can build "
+                         f"(TypeError: {e}).") from None
     except NotImplementedError:
         raise
     except (KeyError, ValueError, AttributeError, IndexError, MemoryError, OverflowError, RecursionError) as e:
         if isinstance(e, ValueError) and str(e).startswith(("Requested the deserialization of a `Lambda`",
                                                             "Requested the loading of a vocabulary file")):
             raise  # safe_mode refused a Python lambda or a vocabulary file: Keras' own error
-        raise _bad(path, f"config.json does not describe a model this version can build ({type(e).__name__}: {e}).") \
-            from None
+        raise _bad(path, f"{_config_name(path)} does not describe a model this version can build "
+                         f"({type(e).__name__}: {e}).") from None
     finally:
         set_weight_budget(None)
+    return model
+
+
+def _fill(path, model, config, arrays, assets, asset_names, custom_objects, compile):  # noqa: A002
+    h5 = not isinstance(arrays, _Arrays)
     fail = (lambda problem: _bad(path, f"{WEIGHTS_H5}: {problem}"))
     if h5:
         for folder, idf in load_h5_weights(model, arrays, fail, skip_optimizer=True).items():
@@ -217,6 +234,10 @@ def _build_and_fill(path, config, arrays, stored_bytes, assets, asset_names, cus
             model.optimizer.build(model.trainable_variables)
             _assign(path, "optimizer", model.optimizer.variables, arrays)
     return model
+
+
+def _config_name(path):
+    return CONFIG if path.endswith(".keras") else "its model_config"
 
 
 class _Arrays:

@@ -49,7 +49,7 @@ def load_weights(model, filepath, skip_mismatch=False):
     if not str(path).endswith(_LOADABLE):
         check_weights_path(path, "load_weights")
     from .weights_loading import load_weights_file
-    load_weights_file(model, path)
+    load_weights_file(model, path, skip_mismatch)
 
 
 def serialize_keras_object(obj):

@@ -1,7 +1,7 @@
 """`model.load_weights(path)`: the weights of a file, whichever of the formats a Keras program meets.
 
 The file's first bytes say which it is, not its name: HDF5 in Keras 3's layout (`.weights.h5`,
-h5_weights.py) or Keras 2's (a legacy `.h5`, read by applications/weights_file.py), a `.keras`
+h5_weights.py) or Keras 2's (a legacy `.h5`, legacy_h5.py), a `.keras`
 archive (its model.weights.h5 or eagerflow's earlier model.weights.npz), or eagerflow's NumPy
 archive of weights in order (`.weights.npz`, and `.weights.h5` written where h5py was missing).
 Every problem is a ValueError naming the file; a missing file is FileNotFoundError.
@@ -14,6 +14,7 @@ import zipfile
 import numpy as np
 
 from .h5_weights import H5_ERRORS, HDF5_SIGNATURE, WeightsFileError, load_h5_weights, open_h5
+from .legacy_h5 import load_legacy_weights
 
 _ZIP_SIGNATURE = b"PK\x03\x04"
 
@@ -26,7 +27,7 @@ def _failure(path):
     return lambda problem: _WeightsProblem(f"Cannot load the weights file {path}: {problem}")
 
 
-def load_weights_file(model, path):
+def load_weights_file(model, path, skip_mismatch=False):
     if not os.path.isfile(path):
         raise FileNotFoundError(f"Unable to open the weights file {path}: no such file.")
     with open(path, "rb") as f:
@@ -39,26 +40,18 @@ def load_weights_file(model, path):
             except H5_ERRORS as e:
                 raise fail(f"its HDF5 structure is corrupted ({type(e).__name__}: {e}).") from None
             if keras2:
-                _load_keras2(model, path, fail)
+                load_legacy_weights(model, h5, fail, skip_mismatch)
             else:
-                load_h5_weights(model, h5, fail)
+                load_h5_weights(model, h5, fail, skip_mismatch=skip_mismatch)
     elif head.startswith(_ZIP_SIGNATURE) and path.endswith(".keras"):
-        _load_from_archive(model, path, fail)
+        _load_from_archive(model, path, fail, skip_mismatch)
     elif head.startswith(_ZIP_SIGNATURE):
         _load_npz(model, path, fail)
     else:
         raise fail("it is neither an HDF5 weights file, a .keras archive nor eagerflow's .weights.npz.")
 
 
-def _load_keras2(model, path, fail):
-    from ..applications.weights_file import load_weights as load_legacy
-    try:
-        load_legacy(model, path)
-    except (KeyError, OSError, TypeError, IndexError, AttributeError) as e:
-        raise fail(f"its Keras 2 layout cannot be read ({type(e).__name__}: {e}).") from None
-
-
-def _load_from_archive(model, path, fail):
+def _load_from_archive(model, path, fail, skip_mismatch=False):
     from .model_saving import WEIGHTS, WEIGHTS_H5, _open_weights, _read_weights_member
     try:
         with zipfile.ZipFile(path) as zf:
@@ -70,7 +63,7 @@ def _load_from_archive(model, path, fail):
         raise fail(f"not a readable zip archive ({e}).") from None
     if name == WEIGHTS_H5:
         with open_h5(data, fail) as h5:
-            load_h5_weights(model, h5, fail)
+            load_h5_weights(model, h5, fail, skip_mismatch=skip_mismatch)
         return
     arrays = _open_weights(path, data)
     weights = model.weights
