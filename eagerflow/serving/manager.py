@@ -11,6 +11,7 @@ no request sees a half-loaded model and none waits for a load.
 """
 from __future__ import annotations
 
+import gc
 import logging
 import threading
 from dataclasses import dataclass
@@ -43,6 +44,16 @@ def _load_error_code(err) -> str:
             return {"DataLoss": "DATA_LOSS", "PermissionDenied": "PERMISSION_DENIED",
                     "InvalidArgument": "INVALID_ARGUMENT"}[code]
     return "UNKNOWN"
+
+
+def settle_heap():
+    """Collect the loader's garbage, then move every live object out of the garbage collector's view
+    (gc.freeze): a loaded model's tens of thousands of objects live until it is unloaded, and without
+    this each full collection walks them all (about 10 ms on this project's machine), a pause some
+    request in every few hundred would wait for. Objects of a version unloaded later are not freed by
+    the cycle collector (their reference counts still free what holds no cycle)."""
+    gc.collect()
+    gc.freeze()
 
 
 class _Model:
@@ -145,6 +156,7 @@ class ModelManager:
             self._set(model, VersionState(version, "END", _load_error_code(err), f"{type(err).__name__}: {err}",
                                           fingerprint=prints))
             return
+        settle_heap()
         self._set(model, VersionState(version, "AVAILABLE", servable=servable, fingerprint=prints))
         log.info("successfully loaded servable version {name: %s version: %d}", model.config.name, version)
 

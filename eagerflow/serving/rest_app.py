@@ -1,7 +1,10 @@
 """The REST API as an ASGI application (Starlette): TensorFlow Serving's URLs, bodies, status codes
-and `{"error": ...}` messages. The model runs in worker threads (Starlette's thread pool) so a slow
-request never blocks the event loop; request bodies above the size limit are refused with 413
-before they are read whole.
+and `{"error": ...}` messages. A small :predict request is decoded and
+encoded on the event loop (a thread hop costs more than decoding a few kilobytes of JSON) and its model
+call is awaited: the batcher's queue holds no thread while it waits, and the direct runner runs only
+calls measured short inline (runners.py). Larger bodies, :classify and :regress run whole in worker
+threads (Starlette's pool), so a slow request never blocks the event loop. Request bodies above the
+size limit are refused with 413 before they are read whole.
 """
 from __future__ import annotations
 
@@ -15,7 +18,6 @@ from urllib.parse import unquote
 
 import anyio.to_thread
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -23,10 +25,12 @@ from starlette.routing import Route
 from . import rest_examples, rest_predict
 from .errors import ServingError, invalid_argument
 from .metadata import metadata_json, status_json
+from .runners import DirectRunner, run_in_thread
 
 log = logging.getLogger("eagerflow.serving")
 _PREDICT = re.compile(r"/v1/models/([^/:]+)(?:/versions/(\d+)|/labels/([^/:]+))?:(classify|regress|predict)",
                       re.IGNORECASE)
+INLINE_BODY_BYTES = 64 << 10  # :predict bodies up to this size are decoded on the event loop (~1 ms at most)
 _STATUS = re.compile(r"/v1/models(?:/([^/:]+))?(?:/versions/(\d+)|/labels/([^/:]+))?(?:/(metadata))?",
                      re.IGNORECASE)
 
@@ -106,9 +110,11 @@ class RestApi:
         if method == "POST" and (match := _PREDICT.fullmatch(path)):
             names["model"], names["api"] = unquote(match.group(1)), match.group(4).lower()
             body = await _body(request, self.max_body_bytes)
-            # parsing, decoding, the model and encoding all run in a worker thread
-            work = run_in_threadpool(self._post, names["api"], names["model"], _version(match.group(2)),
-                                     _label(match.group(3)), body)
+            where = (names["model"], _version(match.group(2)), _label(match.group(3)))
+            if names["api"] == "predict" and len(body) <= INLINE_BODY_BYTES:
+                work = self._predict_small(*where, body)
+            else:  # parsing, decoding, the model and encoding all in a worker thread
+                work = run_in_thread(self._post, names["api"], *where, body)
             if self.timeout_seconds is None:
                 return await work
             try:
@@ -132,6 +138,14 @@ class RestApi:
             raise invalid_argument("Missing model name in request.")
         return metadata_json(model_name, self.manager.servable(model_name, version, label))
 
+    async def _predict_small(self, model_name, version, label, body):
+        servable = self.manager.servable(model_name, version, label)
+        document = rest_predict.parse_json(body)
+        signature = servable.signature(rest_predict.signature_name(document), "predict_rest")
+        arrays, form = rest_predict.decode_predict(document, signature, b"true" in body or b"false" in body)
+        outputs = await self.runner.run_async(model_name, servable, signature, arrays)
+        return rest_predict.encode_predict(outputs, form)
+
     def _post(self, api, model_name, version, label, body):
         servable = self.manager.servable(model_name, version, label)
         document = rest_predict.parse_json(body)
@@ -152,20 +166,6 @@ class RestApi:
 
 def _label(text):
     return None if text is None else unquote(text)
-
-
-class DirectRunner:
-    """Runs each request's signature call on its own (in the request's worker thread)."""
-
-    def __init__(self, metrics=None):
-        self.metrics = metrics
-
-    def run(self, model_name, servable, signature, arrays):
-        started = time.perf_counter()
-        outputs = signature.run(arrays)
-        if self.metrics is not None:
-            self.metrics.record_run(model_name, "predict", time.perf_counter() - started)
-        return outputs
 
 
 def build_app(api: RestApi, metrics_path=None, metrics=None, num_threads=0) -> Starlette:

@@ -15,9 +15,12 @@ import numpy as np
 
 from .._src.graph.graph_def import datatype_name
 from .errors import ServingError, invalid_argument
+from .runners import CallCost
 
 PREDICT_METHOD = "tensorflow/serving/predict"
 DEFAULT_SIGNATURE = "serving_default"
+
+
 def dt_name(dtype) -> str:
     """TensorFlow's enum name of an eagerflow dtype: float32 -> DT_FLOAT, string -> DT_STRING."""
     return datatype_name(dtype)
@@ -67,6 +70,7 @@ class Signature:
         self.inputs = dict(sorted(inputs.items()))
         self.outputs = dict(sorted(outputs.items()))
         self.method_name = method_name
+        self.cost = CallCost()  # how long its calls take lately (runners.DirectRunner reads it)
 
     def check_inputs(self, arrays: dict):
         """INVALID_ARGUMENT unless `arrays` has exactly the signature's inputs, each of an accepted shape and

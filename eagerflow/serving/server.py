@@ -9,9 +9,10 @@ import threading
 
 from .batching import BatchingRunner
 from .config import ConfigError, read_model_config_file
-from .manager import ModelManager
+from .manager import ModelManager, settle_heap
 from .metrics import Metrics
-from .rest_app import DirectRunner, RestApi, build_app
+from .rest_app import RestApi, build_app
+from .runners import DirectRunner
 
 log = logging.getLogger("eagerflow.serving")
 GRACE_SECONDS = 30
@@ -81,10 +82,12 @@ def _run_rest(args, settings, manager, runner, metrics):
                     num_threads=args.rest_api_num_threads)
     config = uvicorn.Config(app, host=args.host, port=args.rest_api_port, lifespan="on",
                             limit_concurrency=args.rest_api_max_connections or None,
-                            log_level="warning", timeout_graceful_shutdown=GRACE_SECONDS)
+                            log_level="warning", access_log=False,
+                            timeout_graceful_shutdown=GRACE_SECONDS)
     server = uvicorn.Server(config)
     log.info("exporting HTTP/REST API at %s:%d", args.host, args.rest_api_port)
     _exit_quietly_after_shutdown()
+    settle_heap()  # the server's own modules too, now imported
     server.run()
 
 
