@@ -14,9 +14,9 @@ from __future__ import annotations
 import gc
 import logging
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from .errors import invalid_argument, not_found
+from .errors import ServingError, invalid_argument, not_found
 from .servable import load_servable
 from .versions import fingerprint, version_folders
 
@@ -108,11 +108,14 @@ class ModelManager:
             for model in list(self.models.values()):
                 self._poll_model(model)
 
-    def reconfigure(self, configs):
-        """Serve the models of `configs` from now on (a re-read --model_config_file): new models are added,
-        changed ones keep their loaded versions under the new policy and labels, removed ones are unloaded
-        (their requests get NOT_FOUND). The next poll loads and retires versions accordingly."""
+    def reconfigure(self, configs, check_labels=False):
+        """Serve the models of `configs` from now on (a re-read --model_config_file, or a reload request): new
+        models are added, changed ones keep their loaded versions under the new policy and labels, removed
+        ones are unloaded (their requests get NOT_FOUND). The versions are loaded and retired before this
+        returns. `check_labels`: a label naming a version not AVAILABLE then is a ServingError, and every
+        model keeps the labels it had."""
         with self._poll_lock:
+            previous = {name: model.config.labels for name, model in self.models.items()}
             models = {}
             for config in configs:
                 model = self.models.get(config.name)
@@ -126,7 +129,25 @@ class ModelManager:
                 for version, state in list(model.versions.items()):
                     if state.state == "AVAILABLE":
                         self._set(model, VersionState(version, "END"))
-        self.poll_once()
+            if check_labels:  # labels take effect only once checked against what has loaded
+                for model in models.values():
+                    model.config = replace(model.config, labels=previous.get(model.config.name, {}))
+            for model in list(self.models.values()):
+                self._poll_model(model)
+            if check_labels:
+                self._check_labels(configs)
+                for config in configs:
+                    models[config.name].config = config
+
+    def _check_labels(self, configs):
+        """FAILED_PRECONDITION (TensorFlow Serving's words) unless every label names an AVAILABLE version."""
+        for config in configs:
+            for label, version in config.labels.items():
+                state = self.models[config.name].versions.get(version)
+                if state is None or state.state != "AVAILABLE":
+                    raise ServingError("FAILED_PRECONDITION", f"Request to assign label to version {version} of "
+                                                              f"model {config.name}, which is not currently "
+                                                              f"available for inference")
 
     def _poll_model(self, model):
         folders = version_folders(model.config.base_path)
