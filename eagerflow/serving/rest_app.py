@@ -31,6 +31,10 @@ log = logging.getLogger("eagerflow.serving")
 _PREDICT = re.compile(r"/v1/models/([^/:]+)(?:/versions/(\d+)|/labels/([^/:]+))?:(classify|regress|predict)",
                       re.IGNORECASE)
 INLINE_BODY_BYTES = 64 << 10  # :predict bodies up to this size are decoded on the event loop (~1 ms at most)
+# TensorFlow Serving's CORS headers (--rest_api_enable_cors_support); a preflight needs an http(s) Origin
+CORS_HEADERS = {"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "POST, GET",
+                "Access-Control-Allow-Headers": "Content-Type"}
+_HTTP_ORIGIN = re.compile(r"https?://")
 _STATUS = re.compile(r"/v1/models(?:/([^/:]+))?(?:/versions/(\d+)|/labels/([^/:]+))?(?:/(metadata))?",
                      re.IGNORECASE)
 
@@ -79,16 +83,26 @@ class RestApi:
     """The handlers; `runner.run(model_name, servable, signature, arrays)` runs a signature (called in a
     worker thread: the direct call, or the batcher's queue)."""
 
-    def __init__(self, manager, runner, metrics=None, max_body_bytes=64 << 20, timeout_seconds=None):
+    def __init__(self, manager, runner, metrics=None, max_body_bytes=64 << 20, timeout_seconds=None,
+                 enable_cors=False):
         self.timeout_seconds = timeout_seconds
+        self.enable_cors = enable_cors
         self.manager = manager
         self.runner = runner
         self.metrics = metrics
         self.max_body_bytes = max_body_bytes
 
     async def dispatch(self, request: Request) -> Response:
+        response = await self._respond(request)
+        if self.enable_cors:  # --rest_api_enable_cors_support: on every answer of the API, errors included
+            response.headers.update(CORS_HEADERS)
+        return response
+
+    async def _respond(self, request: Request) -> Response:
         started = time.perf_counter()
         path = request.scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or request.url.path
+        if request.method == "OPTIONS" and path.lower().startswith("/v1/"):  # a CORS preflight: answered with or without the flag, as TF Serving does
+            return Response(status_code=200 if _HTTP_ORIGIN.search(request.headers.get("origin", "")) else 400)
         names = {"model": "", "api": "unknown"}  # filled in by _route, for the metrics
         try:
             result = await self._route(request, request.method, path, names)
@@ -181,5 +195,5 @@ def build_app(api: RestApi, metrics_path=None, metrics=None, num_threads=0) -> S
         async def prometheus(request):
             return Response(metrics.prometheus_text(), media_type="text/plain; version=0.0.4")
         routes.append(Route(metrics_path, prometheus, methods=["GET"]))
-    routes.append(Route("/{path:path}", api.dispatch, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]))
+    routes.append(Route("/{path:path}", api.dispatch, methods=["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]))
     return Starlette(routes=routes, lifespan=lifespan)

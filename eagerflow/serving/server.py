@@ -76,7 +76,8 @@ def _start_grpc(args, manager, runner, metrics):
 def _run_rest(args, settings, manager, runner, metrics):
     import uvicorn
     api = RestApi(manager, runner, metrics, max_body_bytes=args.max_request_bytes,
-                  timeout_seconds=args.rest_api_timeout_in_ms / 1000 if args.rest_api_timeout_in_ms > 0 else None)
+                  timeout_seconds=args.rest_api_timeout_in_ms / 1000 if args.rest_api_timeout_in_ms > 0 else None,
+                  enable_cors=args.rest_api_enable_cors_support)
     monitoring = settings.monitoring
     app = build_app(api, monitoring.prometheus_path if monitoring.prometheus_enabled else None, metrics,
                     num_threads=args.rest_api_num_threads)

@@ -198,3 +198,14 @@ def test_a_body_above_the_limit_gets_413_and_the_server_keeps_serving(server):
     status, body = server.request("/v1/models/affine:predict", raw=big)
     assert status == 413 and "larger than the server's limit of 100000 bytes" in body["error"]
     assert server.request("/v1/models/affine:predict", {"instances": [[1, 2]]})[0] == 200
+
+
+def test_without_the_cors_flag_answers_have_no_cors_headers_and_preflights_are_answered(server):
+    import urllib.request
+    request = urllib.request.Request(server.url("/v1/models/affine"), method="OPTIONS",
+                                     headers={"Origin": "http://example.test"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        assert response.status == 200 and response.read() == b""
+        assert "Access-Control-Allow-Origin" not in response.headers
+    with urllib.request.urlopen(server.url("/v1/models/affine"), timeout=60) as response:
+        assert "Access-Control-Allow-Origin" not in response.headers
