@@ -36,6 +36,8 @@ class VersionState:
 
 
 def _load_error_code(err) -> str:
+    if isinstance(err, ServingError):  # a warmup request that failed, with its own code
+        return err.code
     name = type(err).__name__
     if isinstance(err, FileNotFoundError) or isinstance(err, OSError) and "does not exist" in str(err):
         return "NOT_FOUND"
@@ -174,8 +176,8 @@ class ModelManager:
             servable = self.loader(folder, version)
         except Exception as err:
             log.error("loading servable {name: %s version: %d} failed: %s", model.config.name, version, err)
-            self._set(model, VersionState(version, "END", _load_error_code(err), f"{type(err).__name__}: {err}",
-                                          fingerprint=prints))
+            message = err.message if isinstance(err, ServingError) else f"{type(err).__name__}: {err}"
+            self._set(model, VersionState(version, "END", _load_error_code(err), message, fingerprint=prints))
             return
         settle_heap()
         self._set(model, VersionState(version, "AVAILABLE", servable=servable, fingerprint=prints))

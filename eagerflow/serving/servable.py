@@ -153,10 +153,15 @@ def _signature(key, function) -> Signature:
 
 
 def load_servable(path: str, version: int) -> Servable:
-    """Load the SavedModel in `path` (the one call of tf.saved_model.load in the server)."""
+    """Load the SavedModel in `path` (the one call of tf.saved_model.load in the server), then replay its
+    warmup requests if it has them (warmup.py)."""
     from ..saved_model.load import load
     root = load(os.fspath(path))
     signatures = dict(getattr(root, "signatures", None) or {})
     if not signatures:
         raise ValueError(f"the SavedModel in {path} has no signatures to serve")
-    return Servable(version, os.fspath(path), {key: _signature(key, fn) for key, fn in signatures.items()})
+    servable = Servable(version, os.fspath(path), {key: _signature(key, fn) for key, fn in signatures.items()})
+    if os.path.exists(os.path.join(os.fspath(path), "assets.extra")):
+        from .warmup import replay
+        replay(servable, path)
+    return servable
