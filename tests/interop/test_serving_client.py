@@ -167,3 +167,38 @@ def test_tensorflow_servings_client_multi_inference_and_reload_config(tmp_path, 
     assert answer["status"] == [[1, "AVAILABLE"], [2, "AVAILABLE"]]
     assert answer["removed"] == "NOT_FOUND"
     assert answer["duplicate"] == ["INVALID_ARGUMENT", "Illegal to list model affine multiple times in config list"]
+
+
+def test_warmup_requests_written_by_tensorflow_are_replayed(tmp_path, run_tf):
+    """TensorFlow's TFRecordWriter and tensorflow-serving-api's PredictionLog write the warmup file, as
+    TensorFlow Serving's guide shows; eagerflow serve replays its records while the version loads."""
+    save_affine(tmp_path / "affine" / "1", 1.0)
+    answer = run_tf(f"""
+        import json
+        import sys
+        import numpy as np
+        import tensorflow as tf
+        try:
+            from tensorflow_serving.apis import predict_pb2, prediction_log_pb2
+        except ImportError:
+            print(json.dumps({{"missing": "tensorflow-serving-api"}}))
+            sys.exit(0)
+        folder = "{tmp_path / 'affine' / '1' / 'assets.extra'}"
+        tf.io.gfile.makedirs(folder)
+        with tf.io.TFRecordWriter(folder + "/tf_serving_warmup_requests") as writer:
+            for rows in (1, 3, 5):
+                request = predict_pb2.PredictRequest()
+                request.model_spec.name = "affine"
+                request.inputs["x"].CopyFrom(tf.make_tensor_proto(np.ones((rows, 2), np.float32)))
+                log = prediction_log_pb2.PredictionLog(predict_log=prediction_log_pb2.PredictLog(request=request))
+                writer.write(log.SerializeToString())
+        print(json.dumps({{"written": 3}}))
+    """)
+    if "missing" in answer:
+        pytest.skip("TensorFlow's environment has no tensorflow-serving-api (.ci/run installs it with --no-deps)")
+    server = Server(f"--model_base_path={tmp_path / 'affine'}", "--model_name=affine", cwd=tmp_path)
+    try:
+        assert server.request("/v1/models/affine")[1]["model_version_status"][0]["state"] == "AVAILABLE"
+    finally:
+        assert server.stop() == 0, server.output()
+    assert "3 warmup records read" in server.output()
