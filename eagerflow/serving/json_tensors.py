@@ -241,10 +241,6 @@ def _strings_out(array, base64_always):
 
 
 def _tf_type_name(dtype) -> str:
-    """TensorFlow's name of a NumPy dtype (float16 -> half), as TensorFlow Serving's messages say it."""
-    from .. import dtypes
-    from .servable import type_name
-    try:
-        return type_name(dtypes.as_dtype(dtype))
-    except (TypeError, ValueError, KeyError):
-        return dtype.name
+    """TensorFlow's name of a dtype JSON does not carry (float16 is "half"; bfloat16, uint16 and the complex
+    types share NumPy's names)."""
+    return {"float16": "half"}.get(dtype.name, dtype.name)

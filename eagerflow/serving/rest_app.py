@@ -9,7 +9,6 @@ size limit are refused with 413 before they are read whole.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import re
@@ -17,10 +16,8 @@ import time
 from urllib.parse import unquote
 
 import anyio.to_thread
-from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from . import rest_examples, rest_predict
 from .errors import ServingError, invalid_argument
@@ -182,18 +179,39 @@ def _label(text):
     return None if text is None else unquote(text)
 
 
-def build_app(api: RestApi, metrics_path=None, metrics=None, num_threads=0) -> Starlette:
-    """The application; `num_threads` (> 0) sets how many worker threads run requests at once."""
-    @contextlib.asynccontextmanager
-    async def lifespan(app):
-        if num_threads > 0:
-            anyio.to_thread.current_default_thread_limiter().total_tokens = num_threads
-        yield
+class RestApp:
+    """The ASGI application: the metrics page and the API, with Starlette's Request and Response but
+    without its router and middleware stack (every error is already an answer of `RestApi.dispatch`,
+    and those layers cost about as much as decoding a small request)."""
 
-    routes = []
-    if metrics_path is not None and metrics is not None:
-        async def prometheus(request):
-            return Response(metrics.prometheus_text(), media_type="text/plain; version=0.0.4")
-        routes.append(Route(metrics_path, prometheus, methods=["GET"]))
-    routes.append(Route("/{path:path}", api.dispatch, methods=["GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS"]))
-    return Starlette(routes=routes, lifespan=lifespan)
+    def __init__(self, api: RestApi, metrics_path=None, metrics=None, num_threads=0):
+        self.api = api
+        self.metrics_path = metrics_path if metrics is not None else None
+        self.metrics = metrics
+        self.num_threads = num_threads
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            if scope["path"] == self.metrics_path and scope["method"] in ("GET", "HEAD"):
+                response = Response(self.metrics.prometheus_text(), media_type="text/plain; version=0.0.4")
+            else:
+                response = await self.api.dispatch(Request(scope, receive))
+            await response(scope, receive, send)
+        elif scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+
+    async def _lifespan(self, receive, send):
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                if self.num_threads > 0:  # how many worker threads run requests at once
+                    anyio.to_thread.current_default_thread_limiter().total_tokens = self.num_threads
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+
+
+def build_app(api: RestApi, metrics_path=None, metrics=None, num_threads=0) -> RestApp:
+    """The application; `num_threads` (> 0) sets how many worker threads run requests at once."""
+    return RestApp(api, metrics_path, metrics, num_threads)

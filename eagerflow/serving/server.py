@@ -83,7 +83,7 @@ def _run_rest(args, settings, manager, runner, metrics):
                     num_threads=args.rest_api_num_threads)
     config = uvicorn.Config(app, host=args.host, port=args.rest_api_port, lifespan="on",
                             limit_concurrency=args.rest_api_max_connections or None,
-                            log_level="warning", access_log=False,
+                            log_level="warning", access_log=False, proxy_headers=False,
                             timeout_graceful_shutdown=GRACE_SECONDS)
     server = uvicorn.Server(config)
     log.info("exporting HTTP/REST API at %s:%d", args.host, args.rest_api_port)
