@@ -19,6 +19,9 @@ GRACE_SECONDS = 30
 
 
 def serve(args, settings) -> int:
+    if args.tensorflow_intra_op_parallelism > 0:
+        from .._src.core.threads import set_intra_op_parallelism_threads
+        set_intra_op_parallelism_threads(args.tensorflow_intra_op_parallelism)
     metrics = Metrics()
     runner = BatchingRunner(settings.batching, metrics) if settings.batching is not None else DirectRunner(metrics)
     on_change = runner.version_changed if settings.batching is not None else None

@@ -33,6 +33,7 @@ def server(tmp_path_factory):
     save_bfloat16(root / "bf16" / "1")
     (root / "models.config").write_text(CONFIG % (root / "affine", root / "bf16"))
     server = Server(f"--model_config_file={root / 'models.config'}", "--rest_api_enable_cors_support=true",
+                    "--tensorflow_intra_op_parallelism=1",
                     cwd=root, grpc=True)
     yield server
     assert server.stop() == 0, server.output()
