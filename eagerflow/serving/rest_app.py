@@ -1,6 +1,6 @@
-"""The REST API as an ASGI application (Starlette): TensorFlow Serving's URLs, bodies, status codes
-and `{"error": ...}` messages. A small :predict request is decoded and
-encoded on the event loop (a thread hop costs more than decoding a few kilobytes of JSON) and its model
+"""The REST API as an ASGI application (Starlette's Request and Response): TensorFlow Serving's URLs,
+bodies, status codes and `{"error": ...}` messages. A small :predict request is decoded and encoded on
+the event loop (a thread hop costs more than decoding a few kilobytes of JSON) and its model
 call is awaited: the batcher's queue holds no thread while it waits, and the direct runner runs only
 calls measured short inline (runners.py). Larger bodies, :classify and :regress run whole in worker
 threads (Starlette's pool), so a slow request never blocks the event loop. Request bodies above the
