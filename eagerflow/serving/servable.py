@@ -107,7 +107,10 @@ class Signature:
 
 
 def _dtype_text(dtype) -> str:
-    return "string" if dtype == np.dtype(object) else dtype.name
+    """TensorFlow's DataTypeString of a request array's dtype (float64 is "double", float16 "half")."""
+    if dtype == np.dtype(object):
+        return "string"
+    return {"float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
 
 
 def _to_numpy(value):
