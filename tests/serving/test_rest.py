@@ -209,3 +209,13 @@ def test_without_the_cors_flag_answers_have_no_cors_headers_and_preflights_are_a
         assert "Access-Control-Allow-Origin" not in response.headers
     with urllib.request.urlopen(server.url("/v1/models/affine"), timeout=60) as response:
         assert "Access-Control-Allow-Origin" not in response.headers
+
+
+def test_a_body_above_the_inline_size_is_decoded_in_a_worker_thread_with_the_same_answer(server):
+    from eagerflow.serving.rest_app import INLINE_BODY_BYTES
+    rows = [[float(i % 7), -1.5] for i in range(6500)]
+    body = ('{"instances": [' + ",".join(f"[{a}, {b}]" for a, b in rows) + "]}").encode()
+    assert INLINE_BODY_BYTES < len(body) < 100000  # past the event loop's share, within the server's limit
+    status, answer = server.request("/v1/models/affine/versions/1:predict", raw=body)
+    assert status == 200
+    np.testing.assert_allclose(answer["predictions"], affine_expected(rows), rtol=1e-6)
