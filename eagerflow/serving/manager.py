@@ -49,11 +49,12 @@ def _load_error_code(err) -> str:
 
 
 def settle_heap():
-    """Collect the loader's garbage, then move every live object out of the garbage collector's view
-    (gc.freeze): a loaded model's tens of thousands of objects live until it is unloaded, and without
-    this each full collection walks them all (about 10 ms on this project's machine), a pause some
-    request in every few hundred would wait for. Objects of a version unloaded later are not freed by
-    the cycle collector (their reference counts still free what holds no cycle)."""
+    """Collect the garbage, then move every live object out of the garbage collector's view (gc.freeze):
+    a loaded model's tens of thousands of objects live until it is unloaded, and without this each full
+    collection walks them all (about 10 ms on this project's machine), a pause some request in every few
+    hundred would wait for. Frozen objects are first given back to the collector (gc.unfreeze), so the
+    cycles of a version unloaded since the last call are freed here."""
+    gc.unfreeze()
     gc.collect()
     gc.freeze()
 
@@ -82,6 +83,7 @@ class ModelManager:
         self.loader = loader
         self.on_change = on_change  # called with (model name, VersionState) after each state change
         self._poll_lock = threading.Lock()
+        self._retired = False  # a version stopped serving since the heap was last settled
         self._stop = threading.Event()
         self._thread = None
 
@@ -107,6 +109,9 @@ class ModelManager:
 
     def poll_once(self):
         with self._poll_lock:
+            if self._retired:  # versions retired a poll ago: their last requests have been answered
+                self._retired = False
+                settle_heap()
             for model in list(self.models.values()):
                 self._poll_model(model)
 
@@ -184,6 +189,9 @@ class ModelManager:
         log.info("successfully loaded servable version {name: %s version: %d}", model.config.name, version)
 
     def _set(self, model, state):
+        previous = model.versions.get(state.version)
+        if previous is not None and previous.state == "AVAILABLE" and state.state != "AVAILABLE":
+            self._retired = True
         model.publish(state.version, state)
         if self.on_change is not None:
             self.on_change(model.config.name, state)
