@@ -11,6 +11,7 @@ import pytest
 
 pytest.importorskip("uvicorn", reason="eagerflow[serve] is not installed")
 grpc = pytest.importorskip("grpc", reason="eagerflow[serve] is not installed")
+ml_dtypes = pytest.importorskip("ml_dtypes", reason="eagerflow[bfloat16] is not installed")
 
 from eagerflow._src.formats.protos import serving_apis_pb2 as apis  # noqa: E402
 from eagerflow.serving.tensor_protos import to_array, to_proto  # noqa: E402
@@ -73,7 +74,6 @@ def test_bfloat16_is_refused_by_json_both_ways_and_carried_by_grpc(server):
     status, _, text = exchange(server, "/v1/models/bf16:predict",
                                {"signature_name": "to_bfloat16", "instances": [1.5]})
     assert status == 400 and json.loads(text) == {"error": "Failed to write JSON value for tensor type: bfloat16"}
-    import ml_dtypes
     request = apis.PredictRequest()
     request.model_spec.name = "bf16"
     to_proto(np.array([1.5, -3.0], ml_dtypes.bfloat16), request.inputs["x"])
