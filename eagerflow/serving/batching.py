@@ -150,7 +150,7 @@ class BatchQueue:
             if batch is None:
                 if len(self._closed) + 1 > self.params.max_enqueued_batches:
                     if wake:
-                        self._cond.notify()
+                        self._cond.notify_all()
                     raise ServingError("RESOURCE_EXHAUSTED",
                                        "The batch scheduling queue to which this task was submitted is full")
                 self._open = _Batch(task, time.monotonic() + self.params.batch_timeout_micros / 1e6)
@@ -164,7 +164,7 @@ class BatchQueue:
             self._start_workers()
             self._record_depth()
             if wake:  # a task joining an open batch changes nothing a worker waits for
-                self._cond.notify()
+                self._cond.notify_all()  # every worker: one may take a closed batch, another wait for the open one
 
     def _close_open(self):
         self._closed.append(self._open)
