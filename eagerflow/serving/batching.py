@@ -19,17 +19,55 @@ import time
 import numpy as np
 
 from .errors import ServingError, invalid_argument
+from .runners import run_in_thread
 
 IDLE_SECONDS = 30.0  # a worker with nothing to do for this long ends (a queue left behind costs no threads)
 
 
 class _Task:
-    __slots__ = ("arrays", "rows", "shape_key", "done", "outputs", "error")
+    """One request's rows. `finish` is called once, from a batch worker, after `outputs` or `error` is set:
+    it sets an Event a waiting thread blocks on (submit) or hands the result to an event loop (submit_async)."""
+    __slots__ = ("arrays", "rows", "shape_key", "finish", "outputs", "error")
 
-    def __init__(self, arrays, rows, shape_key):
-        self.arrays, self.rows, self.shape_key = arrays, rows, shape_key
-        self.done = threading.Event()
+    def __init__(self, arrays, rows, shape_key, finish):
+        self.arrays, self.rows, self.shape_key, self.finish = arrays, rows, shape_key, finish
         self.outputs = self.error = None
+
+
+def _finish_all(tasks):
+    """Finish a batch's tasks, handing those an event loop waits for to their loop in one call each
+    (one wake-up of the loop per batch, not one per request)."""
+    by_loop = {}
+    for task in tasks:
+        if isinstance(task.finish, _LoopFuture):
+            by_loop.setdefault(task.finish.loop, []).append(task)
+        else:
+            task.finish()
+    for loop, waiting in by_loop.items():
+        try:
+            loop.call_soon_threadsafe(_resolve, waiting)
+        except RuntimeError:  # the loop has closed: nobody waits for these answers any more
+            pass
+
+
+class _LoopFuture:
+    """The asyncio future a request awaits on `loop`, set there (futures are not thread-safe)."""
+    __slots__ = ("loop", "future")
+
+    def __init__(self, loop):
+        self.loop = loop
+        self.future = loop.create_future()
+
+
+def _resolve(tasks):
+    for task in tasks:
+        future = task.finish.future
+        if future.done():  # the request gave up (its timeout): the answer is dropped
+            continue
+        if task.error is not None:
+            future.set_exception(task.error)
+        else:
+            future.set_result(task.outputs)
 
 
 class _Batch:
@@ -66,38 +104,67 @@ class BatchQueue:
             self._workers += 1
             threading.Thread(target=self._work, daemon=True, name=f"eagerflow-batch-{self.model_name}").start()
 
-    def submit(self, arrays) -> dict:
+    def _task(self, arrays, finish):
+        """A task for `arrays`, or None where they cannot be batched (scalars, mixed first dimensions)."""
         rows = _rows(arrays)
         if rows is None or rows == 0:
-            return self.signature.run(arrays)  # scalars or mixed first dimensions: run on its own
+            return None
         if rows > self.params.max_batch_size:
             raise invalid_argument(f"Task size {rows} is larger than maximum input batch size "
                                    f"{self.params.max_batch_size}")
         self.signature.check_inputs(arrays)  # a bad request fails alone, never its batch
-        task = _Task(arrays, rows, tuple((k, a.shape[1:], a.dtype) for k, a in sorted(arrays.items())))
+        return _Task(arrays, rows, tuple((k, a.shape[1:], a.dtype) for k, a in sorted(arrays.items())), finish)
+
+    def submit(self, arrays) -> dict:
+        """The task's outputs, waiting in this thread (the gRPC API's worker threads)."""
+        done = threading.Event()
+        task = self._task(arrays, done.set)
+        if task is None:
+            return self.signature.run(arrays)
+        self._enqueue(task)
+        done.wait()
+        if task.error is not None:
+            raise task.error
+        return task.outputs
+
+    def submit_async(self, arrays, loop):
+        """An asyncio future of `loop` that the task's outputs are set on (the REST API awaits it, so a
+        waiting request holds no thread); None where the arrays cannot be batched (the caller runs them
+        on their own)."""
+        waiter = _LoopFuture(loop)
+        task = self._task(arrays, waiter)
+        if task is None:
+            return None
+        self._enqueue(task)
+        return waiter.future
+
+    def _enqueue(self, task):
+        rows = task.rows
         with self._cond:
             batch = self._open
+            wake = False
             if batch is not None and (batch.rows + rows > self.params.max_batch_size
                                       or batch.shape_key != task.shape_key):
                 self._close_open()
-                batch = None
+                batch, wake = None, True
             if batch is None:
                 if len(self._closed) + 1 > self.params.max_enqueued_batches:
+                    if wake:
+                        self._cond.notify_all()
                     raise ServingError("RESOURCE_EXHAUSTED",
                                        "The batch scheduling queue to which this task was submitted is full")
                 self._open = _Batch(task, time.monotonic() + self.params.batch_timeout_micros / 1e6)
+                wake = True  # a worker waits for the new batch's deadline
             else:
                 batch.tasks.append(task)
                 batch.rows += rows
             if self._open.rows == self.params.max_batch_size:
                 self._close_open()
+                wake = True
             self._start_workers()
             self._record_depth()
-            self._cond.notify_all()
-        task.done.wait()
-        if task.error is not None:
-            raise task.error
-        return task.outputs
+            if wake:  # a task joining an open batch changes nothing a worker waits for
+                self._cond.notify_all()  # every worker: one may take a closed batch, another wait for the open one
 
     def _close_open(self):
         self._closed.append(self._open)
@@ -136,13 +203,13 @@ class BatchQueue:
             error = err if isinstance(err, ServingError) else ServingError("INTERNAL", f"{type(err).__name__}: {err}")
             for task in batch.tasks:
                 task.error = error
-                task.done.set()
+            _finish_all(batch.tasks)
             return
         start = 0
         for task in batch.tasks:
             task.outputs = {name: array[start:start + task.rows] for name, array in outputs.items()}
             start += task.rows
-            task.done.set()
+        _finish_all(batch.tasks)
 
     def _call(self, batch):
         if len(batch.tasks) == 1 and not self.params.allowed_batch_sizes:
@@ -189,6 +256,9 @@ class BatchingRunner:
         self._lock = threading.Lock()
 
     def run(self, model_name, servable, signature, arrays):
+        return self._queue(model_name, servable, signature).submit(arrays)
+
+    def _queue(self, model_name, servable, signature):
         key = (model_name, servable.version, signature.key)
         queue = self._queues.get(key)
         if queue is None or queue.signature is not signature:
@@ -198,7 +268,16 @@ class BatchingRunner:
                     if queue is not None:
                         queue.stop()
                     queue = self._queues[key] = BatchQueue(model_name, signature, self.params, self.metrics)
-        return queue.submit(arrays)
+        return queue
+
+    async def run_async(self, model_name, servable, signature, arrays, small=True):
+        """run() for the event loop: the request waits in the queue without holding a thread."""
+        import asyncio
+        queue = self._queue(model_name, servable, signature)
+        future = queue.submit_async(arrays, asyncio.get_running_loop())
+        if future is None:
+            return await run_in_thread(signature.run, arrays)
+        return await future
 
     def version_changed(self, model_name, state):
         """The manager's on_change: a version no longer AVAILABLE stops its queues."""

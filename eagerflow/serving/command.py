@@ -35,12 +35,27 @@ def add_arguments(parser):
         help="a MonitoringConfig in text format; prometheus_config { enable: true } serves metrics")
     add("--rest_api_timeout_in_ms", type=int, default=30000,
         help="a REST request not answered in this time gets DEADLINE_EXCEEDED (HTTP 504; 0: no limit) [30000]")
+    add("--rest_api_enable_cors_support", type=_bool_value, nargs="?", const=True, default=False,
+        help="add CORS headers (any origin, POST and GET, Content-Type) to every REST answer [false]")
+    add("--tensorflow_intra_op_parallelism", type=int, default=0,
+        help="threads one model call may use (the BLAS thread pools, through threadpoolctl); 1 suits many "
+             "concurrent requests on few cores (0: the BLAS's own choice) [0]")
     add("--rest_api_num_threads", type=int, default=0, help="worker threads running models (0: Starlette's default)")
     add("--rest_api_max_connections", type=int, default=0,
         help="connections served at once; more get HTTP 503 (eagerflow's flag; 0: no limit) [0]")
     add("--max_request_bytes", type=int, default=64 << 20,
         help="largest REST body or gRPC message accepted; larger ones get HTTP 413 or RESOURCE_EXHAUSTED "
              "(eagerflow's flag) [64 MiB]")
+
+
+def _bool_value(text) -> bool:
+    """A boolean flag's value as TensorFlow Serving's flags take it: --flag, --flag=true, --flag=false."""
+    lowered = text.lower()
+    if lowered in ("true", "1"):
+        return True
+    if lowered in ("false", "0"):
+        return False
+    raise ValueError(text)
 
 
 class _Settings:
@@ -66,6 +81,12 @@ class _Settings:
             raise ConfigError("--port and --rest_api_port are both 0: no API to serve")
         if args.max_request_bytes < 1:
             raise ConfigError("--max_request_bytes must be positive")
+        if args.tensorflow_intra_op_parallelism > 0:
+            try:
+                import threadpoolctl  # noqa: F401
+            except ImportError:
+                raise ConfigError("--tensorflow_intra_op_parallelism needs threadpoolctl: install eagerflow[serve]"
+                                  ) from None
         if args.port != 0:
             try:
                 import grpc  # noqa: F401

@@ -6,6 +6,11 @@ dtype (a string, bool or null where numbers belong is an error, as TensorFlow Se
 integer input takes only integers in its range) and the array is cast. Only strings are walked one
 by one, since each may be a `{"b64": ...}` object. `NaN`, `Infinity` and `-Infinity` are valid float
 values, as TensorFlow Serving documents them; they are refused for integer and bool inputs.
+
+JSON carries only TensorFlow Serving's JSON dtypes (JSON_DTYPES): a bfloat16, half, uint16 or complex input
+is UNIMPLEMENTED ("Conversion of JSON Value: 1.5 to type: bfloat16", HTTP 501) and such an output is
+INVALID_ARGUMENT ("Failed to write JSON value for tensor type: bfloat16"), as in TensorFlow Serving; the
+gRPC API's TensorProtos carry every dtype.
 """
 from __future__ import annotations
 
@@ -15,7 +20,7 @@ import json
 
 import numpy as np
 
-from .errors import invalid_argument
+from .errors import ServingError, invalid_argument
 
 _MAX_DEBUG_CHARS = 256
 
@@ -115,7 +120,10 @@ def _dense_strings(value, info) -> np.ndarray:
     return out
 
 
-_KINDS = {"f": "if", "c": "if", "i": "iu", "u": "iu", "b": "b"}
+# the dtypes TensorFlow Serving converts to and from JSON (strings apart)
+JSON_DTYPES = frozenset(np.dtype(name) for name in
+                        ("float32", "float64", "int32", "int16", "int8", "uint8", "int64", "bool", "uint32", "uint64"))
+_KINDS = {"f": "if", "i": "iu", "u": "iu", "b": "b"}
 # which JSON scalars (as Python decodes them) each dtype kind takes
 _ACCEPTS = {
     "if": lambda x: isinstance(x, (int, float)) and not isinstance(x, bool),
@@ -143,10 +151,10 @@ def to_array(value, info, may_hold_bools=True) -> np.ndarray:
     target = info.numpy_dtype
     if target == np.dtype(object):
         return _dense_strings(value, info)
-    allowed = _KINDS.get(target.kind)
-    if allowed is None:
-        raise invalid_argument(f"Conversion of JSON Value: {debug_text(_first_leaf(value))} to type: "
-                               f"{info.type_name} is not supported")
+    if target not in JSON_DTYPES:
+        raise ServingError("UNIMPLEMENTED", f"Conversion of JSON Value: {debug_text(_first_leaf(value))} to type: "
+                                            f"{info.type_name}")
+    allowed = _KINDS[target.kind]
     try:
         raw = np.array(value)
     except ValueError:
@@ -211,9 +219,9 @@ def to_json_value(name: str, array: np.ndarray):
     name ends in `_bytes` (TensorFlow Serving's rule) or the bytes are not UTF-8."""
     if array.dtype == np.dtype(object) or array.dtype.kind == "S":
         return _strings_out(array, base64_always=name.endswith("_bytes"))
-    if array.dtype.kind == "c":
-        raise invalid_argument(f"Failed to write JSON value for tensor type: {array.dtype.name}")
-    if array.dtype in (np.float32, np.float16):
+    if array.dtype not in JSON_DTYPES:
+        raise invalid_argument(f"Failed to write JSON value for tensor type: {_tf_type_name(array.dtype)}")
+    if array.dtype == np.float32:
         # the shortest decimal that reads back as the same float32 (0.2, not float64's 0.20000000298023224),
         # as TensorFlow Serving writes floats; NumPy's str() of a float32 is that decimal
         return array.astype(str).astype(np.float64).tolist()
@@ -230,3 +238,9 @@ def _strings_out(array, base64_always):
                 pass
         return {"b64": base64.b64encode(data).decode("ascii")}
     return np.frompyfunc(one, 1, 1)(array).tolist() if array.ndim else one(array.item())
+
+
+def _tf_type_name(dtype) -> str:
+    """TensorFlow's name of a dtype JSON does not carry (float16 is "half"; bfloat16, uint16 and the complex
+    types share NumPy's names)."""
+    return {"float16": "half"}.get(dtype.name, dtype.name)

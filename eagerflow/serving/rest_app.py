@@ -1,12 +1,14 @@
-"""The REST API as an ASGI application (Starlette): TensorFlow Serving's URLs, bodies, status codes
-and `{"error": ...}` messages. The model runs in worker threads (Starlette's thread pool) so a slow
-request never blocks the event loop; request bodies above the size limit are refused with 413
-before they are read whole.
+"""The REST API as an ASGI application (Starlette's Request and Response): TensorFlow Serving's URLs,
+bodies, status codes and `{"error": ...}` messages. A small :predict request is decoded and encoded on
+the event loop (a thread hop costs more than decoding a few kilobytes of JSON) and its model
+call is awaited: the batcher's queue holds no thread while it waits, and the direct runner runs only
+calls measured short inline (runners.py). Larger bodies, :classify and :regress run whole in worker
+threads (Starlette's pool), so a slow request never blocks the event loop. Request bodies above the
+size limit are refused with 413 before they are read whole.
 """
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import re
@@ -14,19 +16,22 @@ import time
 from urllib.parse import unquote
 
 import anyio.to_thread
-from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
 
 from . import rest_examples, rest_predict
 from .errors import ServingError, invalid_argument
 from .metadata import metadata_json, status_json
+from .runners import DirectRunner, run_in_thread
 
 log = logging.getLogger("eagerflow.serving")
 _PREDICT = re.compile(r"/v1/models/([^/:]+)(?:/versions/(\d+)|/labels/([^/:]+))?:(classify|regress|predict)",
                       re.IGNORECASE)
+INLINE_BODY_BYTES = 64 << 10  # :predict bodies up to this size are decoded on the event loop (~1 ms at most)
+# TensorFlow Serving's CORS headers (--rest_api_enable_cors_support); a preflight needs an http(s) Origin
+CORS_HEADERS = {"Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "POST, GET",
+                "Access-Control-Allow-Headers": "Content-Type"}
+_HTTP_ORIGIN = re.compile(r"https?://")
 _STATUS = re.compile(r"/v1/models(?:/([^/:]+))?(?:/versions/(\d+)|/labels/([^/:]+))?(?:/(metadata))?",
                      re.IGNORECASE)
 
@@ -75,16 +80,26 @@ class RestApi:
     """The handlers; `runner.run(model_name, servable, signature, arrays)` runs a signature (called in a
     worker thread: the direct call, or the batcher's queue)."""
 
-    def __init__(self, manager, runner, metrics=None, max_body_bytes=64 << 20, timeout_seconds=None):
+    def __init__(self, manager, runner, metrics=None, max_body_bytes=64 << 20, timeout_seconds=None,
+                 enable_cors=False):
         self.timeout_seconds = timeout_seconds
+        self.enable_cors = enable_cors
         self.manager = manager
         self.runner = runner
         self.metrics = metrics
         self.max_body_bytes = max_body_bytes
 
     async def dispatch(self, request: Request) -> Response:
+        response = await self._respond(request)
+        if self.enable_cors:  # --rest_api_enable_cors_support: on every answer of the API, errors included
+            response.headers.update(CORS_HEADERS)
+        return response
+
+    async def _respond(self, request: Request) -> Response:
         started = time.perf_counter()
         path = request.scope.get("raw_path", b"").decode("latin-1").split("?", 1)[0] or request.url.path
+        if request.method == "OPTIONS" and path.lower().startswith("/v1/"):  # a CORS preflight: answered with or without the flag, as TF Serving does
+            return Response(status_code=200 if _HTTP_ORIGIN.search(request.headers.get("origin", "")) else 400)
         names = {"model": "", "api": "unknown"}  # filled in by _route, for the metrics
         try:
             result = await self._route(request, request.method, path, names)
@@ -106,9 +121,11 @@ class RestApi:
         if method == "POST" and (match := _PREDICT.fullmatch(path)):
             names["model"], names["api"] = unquote(match.group(1)), match.group(4).lower()
             body = await _body(request, self.max_body_bytes)
-            # parsing, decoding, the model and encoding all run in a worker thread
-            work = run_in_threadpool(self._post, names["api"], names["model"], _version(match.group(2)),
-                                     _label(match.group(3)), body)
+            where = (names["model"], _version(match.group(2)), _label(match.group(3)))
+            if names["api"] == "predict" and len(body) <= INLINE_BODY_BYTES:
+                work = self._predict_small(*where, body)
+            else:  # parsing, decoding, the model and encoding all in a worker thread
+                work = run_in_thread(self._post, names["api"], *where, body)
             if self.timeout_seconds is None:
                 return await work
             try:
@@ -132,6 +149,14 @@ class RestApi:
             raise invalid_argument("Missing model name in request.")
         return metadata_json(model_name, self.manager.servable(model_name, version, label))
 
+    async def _predict_small(self, model_name, version, label, body):
+        servable = self.manager.servable(model_name, version, label)
+        document = rest_predict.parse_json(body)
+        signature = servable.signature(rest_predict.signature_name(document), "predict_rest")
+        arrays, form = rest_predict.decode_predict(document, signature, b"true" in body or b"false" in body)
+        outputs = await self.runner.run_async(model_name, servable, signature, arrays)
+        return rest_predict.encode_predict(outputs, form)
+
     def _post(self, api, model_name, version, label, body):
         servable = self.manager.servable(model_name, version, label)
         document = rest_predict.parse_json(body)
@@ -154,32 +179,39 @@ def _label(text):
     return None if text is None else unquote(text)
 
 
-class DirectRunner:
-    """Runs each request's signature call on its own (in the request's worker thread)."""
+class RestApp:
+    """The ASGI application: the metrics page and the API, with Starlette's Request and Response but
+    without its router and middleware stack (every error is already an answer of `RestApi.dispatch`,
+    and those layers cost about as much as decoding a small request)."""
 
-    def __init__(self, metrics=None):
+    def __init__(self, api: RestApi, metrics_path=None, metrics=None, num_threads=0):
+        self.api = api
+        self.metrics_path = metrics_path if metrics is not None else None
         self.metrics = metrics
+        self.num_threads = num_threads
 
-    def run(self, model_name, servable, signature, arrays):
-        started = time.perf_counter()
-        outputs = signature.run(arrays)
-        if self.metrics is not None:
-            self.metrics.record_run(model_name, "predict", time.perf_counter() - started)
-        return outputs
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            if scope["path"] == self.metrics_path and scope["method"] in ("GET", "HEAD"):
+                response = Response(self.metrics.prometheus_text(), media_type="text/plain; version=0.0.4")
+            else:
+                response = await self.api.dispatch(Request(scope, receive))
+            await response(scope, receive, send)
+        elif scope["type"] == "lifespan":
+            await self._lifespan(receive, send)
+
+    async def _lifespan(self, receive, send):
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                if self.num_threads > 0:  # how many worker threads run requests at once
+                    anyio.to_thread.current_default_thread_limiter().total_tokens = self.num_threads
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
 
 
-def build_app(api: RestApi, metrics_path=None, metrics=None, num_threads=0) -> Starlette:
+def build_app(api: RestApi, metrics_path=None, metrics=None, num_threads=0) -> RestApp:
     """The application; `num_threads` (> 0) sets how many worker threads run requests at once."""
-    @contextlib.asynccontextmanager
-    async def lifespan(app):
-        if num_threads > 0:
-            anyio.to_thread.current_default_thread_limiter().total_tokens = num_threads
-        yield
-
-    routes = []
-    if metrics_path is not None and metrics is not None:
-        async def prometheus(request):
-            return Response(metrics.prometheus_text(), media_type="text/plain; version=0.0.4")
-        routes.append(Route(metrics_path, prometheus, methods=["GET"]))
-    routes.append(Route("/{path:path}", api.dispatch, methods=["GET", "POST", "PUT", "DELETE", "PATCH"]))
-    return Starlette(routes=routes, lifespan=lifespan)
+    return RestApp(api, metrics_path, metrics, num_threads)

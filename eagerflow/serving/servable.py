@@ -15,9 +15,12 @@ import numpy as np
 
 from .._src.graph.graph_def import datatype_name
 from .errors import ServingError, invalid_argument
+from .runners import CallCost
 
 PREDICT_METHOD = "tensorflow/serving/predict"
 DEFAULT_SIGNATURE = "serving_default"
+
+
 def dt_name(dtype) -> str:
     """TensorFlow's enum name of an eagerflow dtype: float32 -> DT_FLOAT, string -> DT_STRING."""
     return datatype_name(dtype)
@@ -67,6 +70,7 @@ class Signature:
         self.inputs = dict(sorted(inputs.items()))
         self.outputs = dict(sorted(outputs.items()))
         self.method_name = method_name
+        self.cost = CallCost()  # how long its calls take lately (runners.DirectRunner reads it)
 
     def check_inputs(self, arrays: dict):
         """INVALID_ARGUMENT unless `arrays` has exactly the signature's inputs, each of an accepted shape and
@@ -103,7 +107,10 @@ class Signature:
 
 
 def _dtype_text(dtype) -> str:
-    return "string" if dtype == np.dtype(object) else dtype.name
+    """TensorFlow's DataTypeString of a request array's dtype (float64 is "double", float16 "half")."""
+    if dtype == np.dtype(object):
+        return "string"
+    return {"float64": "double", "float16": "half"}.get(dtype.name, dtype.name)
 
 
 def _to_numpy(value):
@@ -149,10 +156,15 @@ def _signature(key, function) -> Signature:
 
 
 def load_servable(path: str, version: int) -> Servable:
-    """Load the SavedModel in `path` (the one call of tf.saved_model.load in the server)."""
+    """Load the SavedModel in `path` (the one call of tf.saved_model.load in the server), then replay its
+    warmup requests if it has them (warmup.py)."""
     from ..saved_model.load import load
     root = load(os.fspath(path))
     signatures = dict(getattr(root, "signatures", None) or {})
     if not signatures:
         raise ValueError(f"the SavedModel in {path} has no signatures to serve")
-    return Servable(version, os.fspath(path), {key: _signature(key, fn) for key, fn in signatures.items()})
+    servable = Servable(version, os.fspath(path), {key: _signature(key, fn) for key, fn in signatures.items()})
+    if os.path.exists(os.path.join(os.fspath(path), "assets.extra")):
+        from .warmup import replay
+        replay(servable, path)
+    return servable

@@ -9,15 +9,19 @@ import threading
 
 from .batching import BatchingRunner
 from .config import ConfigError, read_model_config_file
-from .manager import ModelManager
+from .manager import ModelManager, settle_heap
 from .metrics import Metrics
-from .rest_app import DirectRunner, RestApi, build_app
+from .rest_app import RestApi, build_app
+from .runners import DirectRunner
 
 log = logging.getLogger("eagerflow.serving")
 GRACE_SECONDS = 30
 
 
 def serve(args, settings) -> int:
+    if args.tensorflow_intra_op_parallelism > 0:
+        from .._src.core.threads import set_intra_op_parallelism_threads
+        set_intra_op_parallelism_threads(args.tensorflow_intra_op_parallelism)
     metrics = Metrics()
     runner = BatchingRunner(settings.batching, metrics) if settings.batching is not None else DirectRunner(metrics)
     on_change = runner.version_changed if settings.batching is not None else None
@@ -75,16 +79,19 @@ def _start_grpc(args, manager, runner, metrics):
 def _run_rest(args, settings, manager, runner, metrics):
     import uvicorn
     api = RestApi(manager, runner, metrics, max_body_bytes=args.max_request_bytes,
-                  timeout_seconds=args.rest_api_timeout_in_ms / 1000 if args.rest_api_timeout_in_ms > 0 else None)
+                  timeout_seconds=args.rest_api_timeout_in_ms / 1000 if args.rest_api_timeout_in_ms > 0 else None,
+                  enable_cors=args.rest_api_enable_cors_support)
     monitoring = settings.monitoring
     app = build_app(api, monitoring.prometheus_path if monitoring.prometheus_enabled else None, metrics,
                     num_threads=args.rest_api_num_threads)
     config = uvicorn.Config(app, host=args.host, port=args.rest_api_port, lifespan="on",
                             limit_concurrency=args.rest_api_max_connections or None,
-                            log_level="warning", timeout_graceful_shutdown=GRACE_SECONDS)
+                            log_level="warning", access_log=False, proxy_headers=False,
+                            timeout_graceful_shutdown=GRACE_SECONDS)
     server = uvicorn.Server(config)
     log.info("exporting HTTP/REST API at %s:%d", args.host, args.rest_api_port)
     _exit_quietly_after_shutdown()
+    settle_heap()  # the server's own modules too, now imported
     server.run()
 
 

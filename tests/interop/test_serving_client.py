@@ -95,3 +95,110 @@ def test_tensorflow_servings_client_talks_to_eagerflow_serve(tmp_path, run_tf):
     assert answer["signatures"] == ["classify_x", "regress_x", "serving_default"] and answer["x_shape"] == [-1, 2]
     assert answer["status"] == [[3, "AVAILABLE"]]
     assert answer["error"] == ["NOT_FOUND", "Servable not found for request: Latest(absent)"]
+
+
+def test_tensorflow_servings_client_multi_inference_and_reload_config(tmp_path, run_tf):
+    save_affine(tmp_path / "affine" / "1", 1.0)
+    save_affine(tmp_path / "affine" / "2", 2.0)
+    save_multi(tmp_path / "multi" / "4")
+    server = Server(f"--model_base_path={tmp_path / 'multi'}", "--model_name=multi",
+                    "--file_system_poll_wait_seconds=0", cwd=tmp_path, grpc=True)
+    try:
+        answer = run_tf(f"""
+            import json
+            import sys
+            import grpc
+            try:
+                from tensorflow_serving.apis import (get_model_status_pb2, inference_pb2, model_management_pb2,
+                                                     model_service_pb2_grpc, prediction_service_pb2_grpc)
+                from tensorflow_serving.config import model_server_config_pb2
+            except ImportError:
+                print(json.dumps({{"missing": "tensorflow-serving-api"}}))
+                sys.exit(0)
+            channel = grpc.insecure_channel("127.0.0.1:{server.grpc_port}")
+            out = {{}}
+            request = inference_pb2.MultiInferenceRequest()
+            for signature, method in (("classify_x", "tensorflow/serving/classify"),
+                                      ("regress_x", "tensorflow/serving/regress")):
+                task = request.tasks.add(method_name=method)
+                task.model_spec.name, task.model_spec.signature_name = "multi", signature
+            example = request.input.example_list.examples.add()
+            example.features.feature["x"].float_list.value.extend([2.0, 0.5])
+            example.features.feature["k"].int64_list.value.append(4)
+            response = prediction_service_pb2_grpc.PredictionServiceStub(channel).MultiInference(request, 30)
+            classes = response.results[0].classification_result.classifications[0].classes
+            out["classify"] = [[c.label, c.score] for c in classes]
+            out["regress"] = [r.value for r in response.results[1].regression_result.regressions]
+            out["specs"] = [[r.model_spec.name, r.model_spec.signature_name, r.model_spec.version.value]
+                            for r in response.results]
+            models = model_service_pb2_grpc.ModelServiceStub(channel)
+            config = model_server_config_pb2.ModelServerConfig()
+            entry = config.model_config_list.config.add(name="affine", base_path="{tmp_path / 'affine'}",
+                                                        model_platform="tensorflow")
+            entry.model_version_policy.specific.versions.extend([1, 2])
+            entry.version_labels["stable"] = 1
+            reply = models.HandleReloadConfigRequest(model_management_pb2.ReloadConfigRequest(config=config), 60)
+            out["reload"] = [reply.status.error_code, reply.status.error_message]
+            status = models.GetModelStatus(get_model_status_pb2.GetModelStatusRequest(model_spec={{"name": "affine"}}), 30)
+            out["status"] = sorted([s.version, get_model_status_pb2.ModelVersionStatus.State.Name(s.state)]
+                                   for s in status.model_version_status)
+            try:
+                models.GetModelStatus(get_model_status_pb2.GetModelStatusRequest(model_spec={{"name": "multi"}}), 30)
+            except grpc.RpcError as err:
+                out["removed"] = err.code().name
+            config.model_config_list.config.add(name="affine", base_path="{tmp_path / 'affine'}",
+                                                model_platform="tensorflow")
+            try:
+                models.HandleReloadConfigRequest(model_management_pb2.ReloadConfigRequest(config=config), 60)
+            except grpc.RpcError as err:
+                out["duplicate"] = [err.code().name, err.details()]
+            print(json.dumps(out))
+        """)
+    finally:
+        assert server.stop() == 0, server.output()
+    if "missing" in answer:
+        pytest.skip("TensorFlow's environment has no tensorflow-serving-api (.ci/run installs it with --no-deps)")
+    assert [label for label, _ in answer["classify"]] == ["neg", "pos"]
+    np.testing.assert_allclose([score for _, score in answer["classify"]],
+                               np.exp([2.0, 0.5]) / np.exp([2.0, 0.5]).sum(), rtol=1e-6)
+    assert answer["regress"] == [10.0]
+    assert answer["specs"] == [["multi", "classify_x", 4], ["multi", "regress_x", 4]]
+    assert answer["reload"] == [0, ""]
+    assert answer["status"] == [[1, "AVAILABLE"], [2, "AVAILABLE"]]
+    assert answer["removed"] == "NOT_FOUND"
+    assert answer["duplicate"] == ["INVALID_ARGUMENT", "Illegal to list model affine multiple times in config list"]
+
+
+def test_warmup_requests_written_by_tensorflow_are_replayed(tmp_path, run_tf):
+    """TensorFlow's TFRecordWriter and tensorflow-serving-api's PredictionLog write the warmup file, as
+    TensorFlow Serving's guide shows; eagerflow serve replays its records while the version loads."""
+    save_affine(tmp_path / "affine" / "1", 1.0)
+    answer = run_tf(f"""
+        import json
+        import sys
+        import numpy as np
+        import tensorflow as tf
+        try:
+            from tensorflow_serving.apis import predict_pb2, prediction_log_pb2
+        except ImportError:
+            print(json.dumps({{"missing": "tensorflow-serving-api"}}))
+            sys.exit(0)
+        folder = "{tmp_path / 'affine' / '1' / 'assets.extra'}"
+        tf.io.gfile.makedirs(folder)
+        with tf.io.TFRecordWriter(folder + "/tf_serving_warmup_requests") as writer:
+            for rows in (1, 3, 5):
+                request = predict_pb2.PredictRequest()
+                request.model_spec.name = "affine"
+                request.inputs["x"].CopyFrom(tf.make_tensor_proto(np.ones((rows, 2), np.float32)))
+                log = prediction_log_pb2.PredictionLog(predict_log=prediction_log_pb2.PredictLog(request=request))
+                writer.write(log.SerializeToString())
+        print(json.dumps({{"written": 3}}))
+    """)
+    if "missing" in answer:
+        pytest.skip("TensorFlow's environment has no tensorflow-serving-api (.ci/run installs it with --no-deps)")
+    server = Server(f"--model_base_path={tmp_path / 'affine'}", "--model_name=affine", cwd=tmp_path)
+    try:
+        assert server.request("/v1/models/affine")[1]["model_version_status"][0]["state"] == "AVAILABLE"
+    finally:
+        assert server.stop() == 0, server.output()
+    assert "3 warmup records read" in server.output()

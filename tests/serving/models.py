@@ -62,3 +62,21 @@ def save_multi(folder):
     module = Multi()
     tf.saved_model.save(module, str(folder), signatures={
         "serving_default": module.predict, "classify_x": module.classify, "regress_x": module.regress})
+
+
+class Bfloat16(tf.Module):
+    """bfloat16 in and out (serving_default: y = 2 * x) and out only (to_bfloat16: a float32 x cast)."""
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.bfloat16, name="x")])
+    def double(self, x):
+        return {"y": x * tf.constant(2, tf.bfloat16)}
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x")])
+    def to_bfloat16(self, x):
+        return {"y": tf.cast(x, tf.bfloat16)}
+
+
+def save_bfloat16(folder):
+    module = Bfloat16()
+    tf.saved_model.save(module, str(folder), signatures={"serving_default": module.double,
+                                                         "to_bfloat16": module.to_bfloat16})

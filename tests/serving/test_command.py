@@ -30,3 +30,20 @@ def test_configuration_errors_exit_1_with_one_line(capsys, argv, message):
     assert main(["serve", *argv]) == 1
     err = capsys.readouterr().err
     assert err.startswith("eagerflow serve: error: ") and message in err
+
+
+def test_cors_and_intra_op_flags_take_tensorflow_servings_forms():
+    parse = _parser().parse_args
+    base = ["serve", "--model_base_path=/models/m"]
+    assert not parse(base).rest_api_enable_cors_support and parse(base).tensorflow_intra_op_parallelism == 0
+    assert parse(base + ["--rest_api_enable_cors_support"]).rest_api_enable_cors_support is True
+    assert parse(base + ["--rest_api_enable_cors_support=true"]).rest_api_enable_cors_support is True
+    assert parse(base + ["--rest_api_enable_cors_support=false"]).rest_api_enable_cors_support is False
+    assert parse(base + ["--tensorflow_intra_op_parallelism=1"]).tensorflow_intra_op_parallelism == 1
+
+
+def test_intra_op_parallelism_without_threadpoolctl_exits_1(capsys, monkeypatch):
+    import sys
+    monkeypatch.setitem(sys.modules, "threadpoolctl", None)  # its import fails
+    assert main(["serve", "--model_base_path=/x", "--tensorflow_intra_op_parallelism=1"]) == 1
+    assert "--tensorflow_intra_op_parallelism needs threadpoolctl" in capsys.readouterr().err

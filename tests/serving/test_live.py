@@ -154,7 +154,12 @@ def test_a_rewritten_model_config_file_is_applied(tmp_path):
         config.write_text("model_config_list { " + " ".join(
             f'config {{ name: "{n}" base_path: "{tmp_path / n}" }}' for n in "ab") + " }")
         deadline = time.monotonic() + 60
-        while server.request("/v1/models/b")[0] != 200 and time.monotonic() < deadline:
+
+        def b_serves():  # its status answers while version 4 is still LOADING: wait for AVAILABLE
+            status, body = server.request("/v1/models/b")
+            return status == 200 and body["model_version_status"][0]["state"] == "AVAILABLE"
+
+        while not b_serves() and time.monotonic() < deadline:
             time.sleep(0.1)
         status, body = server.request("/v1/models/b:predict", {"instances": [[1.0, 2.0]]})
         assert status == 200

@@ -138,3 +138,48 @@ def test_reconfigure_adds_changes_and_removes_models(tmp_path):
         manager.servable("b")
     np.testing.assert_allclose(kept.signature(None).run({"x": X})["y"], affine_expected(X, 5.0), rtol=1e-6)
     assert manager.servable("a").version == 2
+
+
+def test_a_loaded_version_is_moved_out_of_the_garbage_collectors_view(tmp_path):
+    """Full collections would otherwise walk every object of every loaded model (a pause of ~10 ms)."""
+    import gc
+    (tmp_path / "1").mkdir()
+
+    class Loaded:
+        def __init__(self, version):
+            self.version = version
+            self.cycle = [self]
+
+    manager = ModelManager([ModelConfig("m", str(tmp_path))], poll_wait_seconds=0,
+                           loader=lambda folder, version: Loaded(version))
+    try:
+        manager.start()
+        loaded = manager.servable("m")
+        assert gc.is_tracked(loaded) and gc.get_freeze_count() > 0
+        assert not any(item is loaded for item in gc.get_objects())  # in the permanent generation
+    finally:
+        gc.unfreeze()
+
+
+def test_a_retired_versions_objects_are_freed_at_the_next_poll(tmp_path):
+    import gc
+    import weakref
+    (tmp_path / "1").mkdir()
+
+    class Loaded:
+        def __init__(self, version):
+            self.version = version
+            self.cycle = [self]  # freed only by the cycle collector
+
+    manager = ModelManager([ModelConfig("m", str(tmp_path))], poll_wait_seconds=0,
+                           loader=lambda folder, version: Loaded(version))
+    try:
+        manager.start()
+        first = weakref.ref(manager.servable("m"))
+        (tmp_path / "2").mkdir()
+        manager.poll_once()  # version 2 takes over; version 1 is retired
+        assert manager.servable("m").version == 2
+        manager.poll_once()  # a poll later its objects are given back and collected
+        assert first() is None
+    finally:
+        gc.unfreeze()

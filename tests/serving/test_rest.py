@@ -198,3 +198,24 @@ def test_a_body_above_the_limit_gets_413_and_the_server_keeps_serving(server):
     status, body = server.request("/v1/models/affine:predict", raw=big)
     assert status == 413 and "larger than the server's limit of 100000 bytes" in body["error"]
     assert server.request("/v1/models/affine:predict", {"instances": [[1, 2]]})[0] == 200
+
+
+def test_without_the_cors_flag_answers_have_no_cors_headers_and_preflights_are_answered(server):
+    import urllib.request
+    request = urllib.request.Request(server.url("/v1/models/affine"), method="OPTIONS",
+                                     headers={"Origin": "http://example.test"})
+    with urllib.request.urlopen(request, timeout=60) as response:
+        assert response.status == 200 and response.read() == b""
+        assert "Access-Control-Allow-Origin" not in response.headers
+    with urllib.request.urlopen(server.url("/v1/models/affine"), timeout=60) as response:
+        assert "Access-Control-Allow-Origin" not in response.headers
+
+
+def test_a_body_above_the_inline_size_is_decoded_in_a_worker_thread_with_the_same_answer(server):
+    from eagerflow.serving.rest_app import INLINE_BODY_BYTES
+    rows = [[float(i % 7), -1.5] for i in range(6500)]
+    body = ('{"instances": [' + ",".join(f"[{a}, {b}]" for a, b in rows) + "]}").encode()
+    assert INLINE_BODY_BYTES < len(body) < 100000  # past the event loop's share, within the server's limit
+    status, answer = server.request("/v1/models/affine/versions/1:predict", raw=body)
+    assert status == 200
+    np.testing.assert_allclose(answer["predictions"], affine_expected(rows), rtol=1e-6)

@@ -1,0 +1,57 @@
+"""How a request's signature call is run: DirectRunner calls it for each request on its own (BatchingRunner,
+in batching.py, merges concurrent requests). Both offer `run` for threads (the gRPC API) and `run_async`
+for the event loop (the REST API).
+
+DirectRunner runs a call inline on the event loop only when it is known to be short: the signature's recent
+calls all took under INLINE_CALL_SECONDS and the request is small. A thread hop costs more than such a call
+(a wake-up of a pool thread and of the loop, each a chance to wait for a busy CPU), while a call that is
+slow, or not yet measured, still runs in a worker thread so it never holds up the other connections.
+"""
+from __future__ import annotations
+
+import time
+
+INLINE_CALL_SECONDS = 0.001
+_DECAY = 0.9  # how fast a slow call is forgotten: the recent cost drops 10% with each later call
+
+
+async def run_in_thread(function, *args):
+    """`function(*args)` in one of the worker threads (Starlette's pool, sized by --rest_api_num_threads)."""
+    import anyio.to_thread
+    return await anyio.to_thread.run_sync(function, *args)
+
+
+class CallCost:
+    """The recent cost of one signature's calls: the slowest one, forgotten gradually."""
+    __slots__ = ("seconds",)
+
+    def __init__(self):
+        self.seconds = None  # not measured yet: treated as slow
+
+    def note(self, seconds):
+        self.seconds = seconds if self.seconds is None else max(seconds, self.seconds * _DECAY)
+
+    def is_short(self) -> bool:
+        return self.seconds is not None and self.seconds < INLINE_CALL_SECONDS
+
+
+class DirectRunner:
+    """Runs each request's signature call on its own."""
+
+    def __init__(self, metrics=None):
+        self.metrics = metrics
+
+    def run(self, model_name, servable, signature, arrays):
+        started = time.perf_counter()
+        outputs = signature.run(arrays)
+        seconds = time.perf_counter() - started
+        signature.cost.note(seconds)
+        if self.metrics is not None:
+            self.metrics.record_run(model_name, "predict", seconds)
+        return outputs
+
+    async def run_async(self, model_name, servable, signature, arrays, small=True):
+        """On the event loop when the call is short and the request `small`, else in a worker thread."""
+        if small and signature.cost.is_short():
+            return self.run(model_name, servable, signature, arrays)
+        return await run_in_thread(self.run, model_name, servable, signature, arrays)
