@@ -10,6 +10,7 @@ from __future__ import annotations
 import posixpath
 
 from .._src.formats.protos import serving_apis_pb2 as apis
+from .._src.formats.protos import serving_config_pb2 as server_config
 from .config import ModelConfig, VersionPolicy
 from .errors import invalid_argument
 
@@ -17,11 +18,11 @@ TENSORFLOW_PLATFORM = "tensorflow"
 
 
 def _platform(config) -> str:
-    if config.model_type != apis.MODEL_TYPE_UNSPECIFIED:
+    if config.model_type != server_config.MODEL_TYPE_UNSPECIFIED:
         if config.model_platform:
             raise invalid_argument("Illegal setting both ModelServerConfig::model_type (deprecated) and "
                                    f"ModelServerConfig::model_platform, model name is {config.name}")
-        if config.model_type != apis.TENSORFLOW:
+        if config.model_type != server_config.TENSORFLOW:
             raise invalid_argument(f"ModelServerConfig::model_type choice {config.model_type} not supported.")
         return TENSORFLOW_PLATFORM
     if not config.model_platform:

@@ -86,6 +86,7 @@ def test_every_message_and_field_has_tensorflows_number_and_type(tmp_path, run_t
         try:  # TensorFlow Serving's messages, for serving_apis.proto (CI installs tensorflow-serving-api)
             from tensorflow_serving.apis import get_model_metadata_pb2, get_model_status_pb2, classification_pb2
             from tensorflow_serving.apis import predict_pb2, regression_pb2
+            from tensorflow_serving.apis import inference_pb2, model_management_pb2, prediction_log_pb2
             from tensorflow_serving.config import model_server_config_pb2  # for serving_config.proto
             serving = True
         except ImportError:

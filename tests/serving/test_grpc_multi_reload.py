@@ -9,6 +9,7 @@ pytest.importorskip("uvicorn", reason="eagerflow[serve] is not installed")
 
 from eagerflow._src.formats.protos import example_pb2  # noqa: E402
 from eagerflow._src.formats.protos import serving_apis_pb2 as apis  # noqa: E402
+from eagerflow._src.formats.protos import serving_config_pb2  # noqa: E402
 from eagerflow.serving.tensor_protos import to_array, to_proto  # noqa: E402
 
 from .models import affine_expected, save_affine, save_multi  # noqa: E402
@@ -178,6 +179,6 @@ def test_reload_config_errors_are_tensorflow_servings(root, call):
     for request, expected in cases:
         assert _error(call, "HandleReloadConfigRequest", request) == expected
     deprecated = _reload_request(root, ("multi", None, {}), platform="")
-    deprecated.config.model_config_list.config[0].model_type = apis.TENSORFLOW  # the deprecated way still works
+    deprecated.config.model_config_list.config[0].model_type = serving_config_pb2.TENSORFLOW  # the deprecated way still works
     assert call("HandleReloadConfigRequest", deprecated).status.error_code == 0
     assert _status(call, "multi") == {7: "AVAILABLE"}

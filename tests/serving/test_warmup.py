@@ -63,7 +63,7 @@ def test_every_kind_of_logged_request_is_replayed(tmp_path):
     ([_predict_log(), _predict_log(x=np.ones((1, 2), np.float64))], "INVALID_ARGUMENT",
      "Expects arg[0] (x) to be float but double is provided"),  # TensorFlow's name of float64
     ([b"\xff\xff\xff"], "INVALID_ARGUMENT", "Failed to parse warmup record: "),
-    ([apis.PredictionLog(session_run_log=b"")], "UNIMPLEMENTED", "Unsupported log_type for warmup: 5"),
+    ([apis.PredictionLog(session_run_log=apis.SessionRunLog())], "UNIMPLEMENTED", "Unsupported log_type for warmup: 5"),
     ([_predict_log()] * 1001, "INVALID_ARGUMENT", "Number of warmup records exceeds the maximum (1000) at "),
 ])
 def test_a_bad_warmup_record_fails_the_load(tmp_path, logs, code, message):
