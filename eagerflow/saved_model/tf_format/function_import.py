@@ -16,13 +16,11 @@ from ..graph_io import MAX_GRAPH_DEPTH, MAX_OPS, _check_op, register_every_op
 from ..load_safety import refusal, refused_effects
 from ..._src.formats.graph_export.op_rules import REWRITTEN
 from ..._src.formats.graph_export.tf_op_signatures import SIGNATURES
-from .tf_values import BadValue, attr_of, dtype_of, shape_of, tensor_of
-
-_NOT_FROM_FILES = frozenset({"Placeholder", "PyFunc", "PyFuncStateless", "EagerPyFunc"})
-_CALLS = frozenset({"PartitionedCall", "StatefulPartitionedCall"})
-_IFS = frozenset({"If", "StatelessIf"})
-_WHILES = frozenset({"While", "StatelessWhile"})
-_SKIPPED = frozenset({"NoOp"})
+from .import_attrs import kept_attributes
+from .import_tables import TABLE_OPS, ImportedTable, table_op
+from .op_support import CALLS as _CALLS, CASES, IFS as _IFS, NOT_FROM_FILES as _NOT_FROM_FILES, PASSED_THROUGH, \
+    SKIPPED as _SKIPPED, WHILES as _WHILES
+from .tf_values import BadValue, attr_of, dtype_of, shape_of
 
 
 class FunctionImporter:
@@ -58,6 +56,9 @@ class FunctionImporter:
             if i < n_params:
                 ph = graph.placeholder(dtype, shape, _node_name(arg.name), spec)
                 params.append((arg.name, TensorSpec(shape, dtype)))
+            elif isinstance(bound[i - n_params], ImportedTable):  # lookups on it become ops over constants
+                refs[arg.name] = bound[i - n_params]
+                continue
             else:
                 external = bound[i - n_params]
                 if external.dtype is not dtype:
@@ -157,6 +158,15 @@ class FunctionImporter:
             outs = self._body(graph, fdef, {a.name: t for a, t in zip(fdef.signature.input_arg, inputs)},
                               f"{where} -> function {callee!r}")
             return {"output": outs}, None
+        if node.op in TABLE_OPS:
+            return table_op(self, graph, node, inputs, where)
+        if node.op in PASSED_THROUGH or (node.op == "Identity" and inputs and isinstance(inputs[0], ImportedTable)):
+            return {"output": list(inputs)}, None
+        if any(isinstance(t, ImportedTable) for t in inputs):
+            raise self.fail(where, "uses a lookup table, which eagerflow imports for lookups only")
+        if node.op in CASES:
+            from .import_case import case
+            return case(self, graph, node, inputs, where)
         if node.op in _IFS:
             return self._if(graph, node, inputs, where)
         if node.op in _WHILES:
@@ -172,7 +182,7 @@ class FunctionImporter:
                   for r in node.attr["_eagerflow_inputs"].list.s]
         opdef = OPS[op_type]
         _check_op(opdef, inputs, {}, where)
-        op = self._add(graph, opdef, inputs, {}, node.name, where)
+        op = self.add_op(graph, opdef, inputs, {}, node.name, where)
         outs = SIGNATURES[node.op][1] if node.op in SIGNATURES else ()
         if len(outs) != 1 or len(op.outputs) != 1:
             raise self.fail(where, "a rewritten op must end in a node of one output")
@@ -198,6 +208,7 @@ class FunctionImporter:
                 if key not in types:
                     raise BadValue(f"attribute {key[:60]!r}, which {op_type} does not have")
                 attrs[key] = attr_of(node.attr[key], types[key])
+            attrs = kept_attributes(OPS[op_type], op_type, node.name, attrs)
         except BadValue as err:
             raise self.fail(where, str(err)) from None
         try:
@@ -214,7 +225,7 @@ class FunctionImporter:
             raise data_loss(self.path, str(err)) from None
         if refused_effects(opdef, attrs, self.allowed):
             raise refusal(self.path, [(where, (), node.name, op_type, refused_effects(opdef, attrs, self.allowed))])
-        op = self._add(graph, opdef, inputs, attrs, node.name, where)
+        op = self.add_op(graph, opdef, inputs, attrs, node.name, where)
         sizes = _output_sizes(outs, node, len(op.outputs))
         if sizes is None:
             raise self.fail(where, f"the op computes {len(op.outputs)} outputs, TensorFlow's op others")
@@ -224,7 +235,7 @@ class FunctionImporter:
             position += size
         return groups, op
 
-    def _add(self, graph, opdef, inputs, attrs, name, where):
+    def add_op(self, graph, opdef, inputs, attrs, name, where):
         before = len(graph.get_operations())
         try:
             graph.add_operation(opdef, inputs, attrs, name=_node_name(name))
@@ -252,6 +263,9 @@ class FunctionImporter:
         for i, (arg, value) in enumerate(zip(args, values)):
             if dtype_of(arg.type) is not value.dtype:
                 raise self.fail(where, f"function {fname!r} argument {i} is not {value.dtype.name}")
+            if isinstance(value, ImportedTable) and i not in explicit:
+                refs[arg.name] = value
+                continue
             if i in explicit:
                 ph = placeholders[i] = sub.placeholder(value.dtype, value.shape, f"{fname}_input_{i}",
                                                        _variable_spec(value))
@@ -275,11 +289,15 @@ class FunctionImporter:
         else_b, _ = self._branch(graph, self._func_attr(node, "else_branch", where), inputs[1:], [], where)
         if [t.dtype for t in then_b.outputs] != [t.dtype for t in else_b.outputs]:
             raise self.fail(where, "the branches return different dtypes")
+        return self.if_op(graph, inputs[0], then_b, else_b, node.name, where)
+
+    def if_op(self, graph, predicate, then_b, else_b, name, where):
+        """eagerflow's If over two rebuilt branches; (output groups, op)."""
         externals, stateful = share_externals(then_b, else_b)
         specs = [(a.shape.most_specific_compatible_shape(b.shape), a.dtype)
                  for a, b in zip(then_b.outputs, else_b.outputs)]
-        op = self._add(graph, OPS["If" if stateful else "StatelessIf"], [inputs[0], *externals],
-                       {"then_branch": then_b, "else_branch": else_b, "output_specs": specs}, node.name, where)
+        op = self.add_op(graph, OPS["If" if stateful else "StatelessIf"], [predicate, *externals],
+                         {"then_branch": then_b, "else_branch": else_b, "output_specs": specs}, name, where)
         return {"output": list(op.outputs[:-1])}, op
 
     def _while(self, graph, node, inputs, where):
@@ -302,7 +320,7 @@ class FunctionImporter:
                 raise self.fail(where, "a While's body changes a loop value's dtype")
         externals, stateful = share_externals(cond_b, body_b)
         specs = [(v.shape.most_specific_compatible_shape(t.shape), v.dtype) for v, t in zip(loop_vars, body_b.outputs)]
-        op = self._add(graph, OPS["While" if stateful else "StatelessWhile"], [*loop_vars, *externals],
+        op = self.add_op(graph, OPS["While" if stateful else "StatelessWhile"], [*loop_vars, *externals],
                        {"cond": cond_b, "body": body_b, "n_vars": len(carried), "output_specs": specs},
                        node.name, where)
         position = {i: k for k, i in enumerate(carried)}

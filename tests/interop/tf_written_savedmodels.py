@@ -1,0 +1,353 @@
+"""The script real TensorFlow 2.21 runs for the differential suite (test_tf_savedmodel_parity.py): it writes
+each SavedModel under models/NAME, loads it back in TensorFlow, calls every signature (and the restored
+tf.functions named in CALLS) on fixed random inputs, and stores inputs and outputs in io/NAME.npz (strings
+as UTF-8 byte arrays in JSON, since npz holds no Python objects without pickle). Its last line is the
+manifest: {model: {call: {"inputs": [...], "outputs": [...]}}} naming what each stored array is.
+
+One process writes them all, so TensorFlow's start-up is paid once."""
+
+SCRIPT = r'''
+import json, os
+import numpy as np
+import tensorflow as tf
+import keras
+from keras import layers
+
+tf.random.set_seed(0)
+keras.utils.set_random_seed(0)
+rng = np.random.default_rng(0)
+os.makedirs("models", exist_ok=True)
+os.makedirs("io", exist_ok=True)
+MANIFEST = {}
+
+
+def floats(*shape):
+    return rng.normal(size=shape).astype(np.float32)
+
+
+def ints(high, *shape, dtype=np.int32):
+    return rng.integers(0, high, size=shape).astype(dtype)
+
+
+def record(name, calls):
+    """calls: {call name: (callable, {input name: array})}; the callable takes keyword tensors."""
+    arrays, strings, entry = {}, {}, {}
+    for call, (fn, inputs) in calls.items():
+        out = fn(**{k: tf.constant(v) for k, v in inputs.items()})
+        if not isinstance(out, dict):
+            out = {"output": out} if not isinstance(out, (list, tuple)) else {f"output_{i}": o for i, o in enumerate(out)}
+        entry[call] = {"inputs": sorted(inputs), "outputs": sorted(out)}
+        for group, values in (("in", inputs), ("out", out)):
+            for k, v in values.items():
+                v = np.asarray(v.numpy() if hasattr(v, "numpy") else v)
+                key = f"{call}/{group}/{k}"
+                if v.dtype.kind in "OSU":
+                    strings[key] = [v.shape, [x if isinstance(x, bytes) else str(x).encode() for x in v.ravel()]]
+                else:
+                    arrays[key] = v
+    np.savez(f"io/{name}.npz", **arrays)
+    with open(f"io/{name}.strings.json", "w") as f:
+        json.dump({k: [list(s), [x.decode("latin-1") for x in xs]] for k, (s, xs) in strings.items()}, f)
+    MANIFEST[name] = entry
+
+
+def signatures_of(name, inputs_by_signature, extra=None):
+    loaded = tf.saved_model.load(f"models/{name}")
+    calls = {}
+    for k, v in inputs_by_signature.items():
+        fn = loaded.signatures[k]
+        if not isinstance(v, dict):  # the one input, under the name the signature gives it
+            v = {next(iter(fn.structured_input_signature[1])): v}
+        calls[f"signature:{k}"] = (fn, v)
+    for call, (attr, inputs) in (extra or {}).items():
+        fn = getattr(loaded, attr)
+        calls[call] = ((lambda fn, order: lambda **kw: fn(*[kw[k] for k in order]))(fn, list(inputs)), inputs)
+    record(name, calls)
+
+
+def keras_export(name, model, inputs):
+    model.export(f"models/{name}", verbose=False)
+    signatures_of(name, {"serving_default": inputs, "serve": inputs})
+
+
+def sequential(input_shape, *stack, dtype="float32"):
+    return keras.Sequential([keras.Input(input_shape, dtype=dtype), *stack])
+
+
+# --- Keras 3 model.export ---
+keras_export("mlp", sequential((8,), layers.Dense(16, activation="relu"), layers.Dense(4, activation="softmax")),
+             floats(5, 8))
+keras_export("cnn", sequential(
+    (12, 12, 3), layers.Conv2D(8, 3, padding="same", activation="relu"), layers.BatchNormalization(),
+    layers.MaxPooling2D(2), layers.Conv2D(4, 3, strides=2, activation="relu"), layers.AveragePooling2D(2, padding="same"),
+    layers.Dropout(0.5), layers.Flatten(), layers.Dense(5)), floats(3, 12, 12, 3))
+keras_export("separable", sequential(
+    (10, 10, 4), layers.SeparableConv2D(6, 3, padding="same", activation="relu"),
+    layers.DepthwiseConv2D(3, depth_multiplier=2), layers.BatchNormalization(), layers.GlobalAveragePooling2D(),
+    layers.Dense(3)), floats(2, 10, 10, 4))
+keras_export("lstm_text", sequential((7,), layers.Embedding(20, 6), layers.LSTM(5), layers.Dense(2), dtype="int32"),
+             ints(20, 3, 7))
+keras_export("gru_text", sequential(
+    (6,), layers.Embedding(15, 4), layers.GRU(5, return_sequences=True), layers.GlobalMaxPooling1D(), dtype="int32"),
+    ints(15, 4, 6))
+keras_export("bidirectional", sequential(
+    (5,), layers.Embedding(12, 4), layers.Bidirectional(layers.LSTM(3, return_sequences=True)),
+    layers.Bidirectional(layers.GRU(2)), dtype="int32"), ints(12, 2, 5))
+keras_export("conv1d", sequential(
+    (16, 3), layers.Conv1D(4, 3, activation="tanh"), layers.MaxPooling1D(2), layers.Conv1D(4, 2, dilation_rate=2),
+    layers.GlobalAveragePooling1D()), floats(2, 16, 3))
+keras_export("conv_transpose", sequential(
+    (5, 5, 2), layers.Conv2DTranspose(3, 3, strides=2, padding="same"), layers.UpSampling2D(),
+    layers.Conv2DTranspose(2, 2, padding="valid", activation="sigmoid")), floats(2, 5, 5, 2))
+keras_export("activations", sequential(
+    (6,), layers.Dense(6, activation="gelu"), layers.LeakyReLU(0.2), layers.Dense(6, activation="elu"),
+    layers.Dense(6, activation="selu"), layers.Dense(6, activation="swish"), layers.Dense(6, activation="softplus"),
+    layers.ReLU(max_value=6.0), layers.Dense(6, activation="hard_sigmoid"), layers.LayerNormalization(),
+    layers.Dense(3, activation="log_softmax")), floats(4, 6))
+keras_export("embedding_flat", sequential(
+    (4,), layers.Embedding(9, 3), layers.Flatten(), layers.Dense(2, activation="tanh"), dtype="int32"),
+    ints(9, 3, 4))
+keras_export("resize", sequential(
+    (6, 6, 2), layers.Resizing(9, 4), layers.Rescaling(1 / 255.0, offset=-0.5), layers.ZeroPadding2D(1),
+    layers.Cropping2D(((1, 0), (0, 1)))), floats(2, 6, 6, 2) * 100)
+
+tokens = keras.Input((6,), dtype="int32", name="tokens")
+h = layers.Embedding(30, 8)(tokens)
+att = layers.MultiHeadAttention(num_heads=2, key_dim=4)(h, h)
+h = layers.LayerNormalization()(h + att)
+ff = layers.Dense(8)(layers.Dense(16, activation="gelu")(h))
+h = layers.LayerNormalization()(h + ff)
+keras_export("transformer", keras.Model(tokens, layers.Dense(3)(layers.GlobalAveragePooling1D()(h))),
+             {"tokens": ints(30, 2, 6)})
+
+query, value = keras.Input((4, 5), name="query"), keras.Input((3, 5), name="value")
+attended = layers.Attention(use_scale=True)([query, value])
+additive = layers.AdditiveAttention()([query, value])
+keras_export("attention", keras.Model([query, value], layers.Concatenate()([attended, additive])),
+             {"query": floats(2, 4, 5), "value": floats(2, 3, 5)})
+
+features = keras.Input((5,), name="features")
+trunk = layers.Dense(8, activation="relu")(features)
+keras_export("dict_outputs", keras.Model(features, {"score": layers.Dense(1, activation="sigmoid")(trunk),
+                                                    "classes": layers.Dense(3, activation="softmax")(trunk)}),
+             {"features": floats(4, 5)})
+
+# --- Keras preprocessing, exported with string inputs ---
+norm = layers.Normalization()
+norm.adapt(floats(50, 3) * 3 + 1)
+lookup = layers.StringLookup(vocabulary=["red", "green", "blue"], num_oov_indices=1)
+vectorize = layers.TextVectorization(max_tokens=20, output_sequence_length=5)
+vectorize.adapt(["the cat sat", "the dog ran far", "a cat and a dog", "The Cat!"])
+num_in = keras.Input((3,), name="numbers")
+color_in = keras.Input((1,), dtype="string", name="color")
+text_in = keras.Input((1,), dtype="string", name="text")
+keras_export("preprocessing", keras.Model([num_in, color_in, text_in],
+                                          {"numbers": norm(num_in), "color": lookup(color_in),
+                                           "text": vectorize(text_in)}),
+             {"numbers": floats(3, 3), "color": np.array([["green"], ["purple"], ["red"]]),
+              "text": np.array([["the cat ran"], ["A DOG, and a bird"], [""]])})
+
+
+# --- tf.Modules saved with tf.saved_model.save ---
+class Affine(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable(floats(3, 2), name="w")
+        self.b = tf.Variable(floats(2), name="b")
+        self.steps = tf.Variable(0, trainable=False, name="steps")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def __call__(self, x):
+        return tf.nn.sigmoid(x @ self.w + self.b)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x"),
+                                  tf.TensorSpec([None, 2], tf.float32, name="y")])
+    def loss(self, x, y):
+        return tf.reduce_mean(tf.square(self(x) - y))
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="v")])
+    def stats(self, v):
+        return {"mean": tf.reduce_mean(v), "max": tf.reduce_max(v), "count": tf.size(v),
+                "steps": self.steps + 0}
+
+
+affine = Affine()
+tf.saved_model.save(affine, "models/module_signatures", signatures={
+    "serving_default": affine.__call__, "loss": affine.loss, "stats": affine.stats})
+signatures_of("module_signatures", {"serving_default": {"x": floats(4, 3)},
+                                    "loss": {"x": floats(4, 3), "y": floats(4, 2)}, "stats": {"v": floats(7)}},
+              {"call:__call__": ("__call__", {"x": floats(2, 3)}),
+               "call:loss": ("loss", {"x": floats(3, 3), "y": floats(3, 2)})})
+
+
+class ControlFlow(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = tf.Variable(1.5)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.float32, name="x"), tf.TensorSpec([], tf.int32, name="n")])
+    def run(self, x, n):
+        y = tf.cond(tf.reduce_sum(x) > 0, lambda: x * self.scale, lambda: tf.abs(x) - 1.0)
+        i, acc = tf.while_loop(lambda i, acc: i < n, lambda i, acc: (i + 1, acc * 0.5 + y), (tf.constant(0), y))
+        ta = tf.TensorArray(tf.float32, size=n)
+        ta = tf.while_loop(lambda k, ta: k < n, lambda k, ta: (k + 1, ta.write(k, acc * tf.cast(k, tf.float32))),
+                           (0, ta))[1]
+        branch = tf.switch_case(n % 3, [lambda: acc + 1.0, lambda: acc * 2.0, lambda: -acc])
+        return {"acc": acc, "steps": i, "stacked": ta.stack(), "branch": branch}
+
+
+flow = ControlFlow()
+tf.saved_model.save(flow, "models/control_flow", signatures={"serving_default": flow.run})
+signatures_of("control_flow", {"serving_default": {"x": floats(4), "n": np.int32(3)}},
+              {"call:negative": ("run", {"x": -np.abs(floats(4)), "n": np.int32(4)}),
+               "call:one": ("run", {"x": floats(3), "n": np.int32(1)})})
+
+
+class Strings(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="words")])
+    def serve(self, words):
+        upper = tf.strings.upper(words)
+        return {"upper": upper, "length": tf.strings.length(words),
+                "joined": tf.strings.join([words, upper], separator="-"),
+                "replaced": tf.strings.regex_replace(words, "[aeiou]", "_"),
+                "prefix": tf.strings.substr(words, 0, 2), "hashed": tf.strings.to_hash_bucket_fast(words, 7),
+                "number": tf.strings.as_string(tf.strings.length(words) * 10),
+                "matches": tf.strings.regex_full_match(words, "c.*")}
+
+
+strings = Strings()
+tf.saved_model.save(strings, "models/strings", signatures={"serving_default": strings.serve})
+signatures_of("strings", {"serving_default": {"words": np.array([b"cat", b"", b"Zebra", b"coconut"])}})
+
+
+class Table(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.table = tf.lookup.StaticHashTable(
+            tf.lookup.KeyValueTensorInitializer(tf.constant(["a", "b", "c"]), tf.constant([10, 20, 30], tf.int64)),
+            default_value=-1)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="keys")])
+    def lookup(self, keys):
+        return {"ids": self.table.lookup(keys), "size": self.table.size()}
+
+
+table = Table()
+tf.saved_model.save(table, "models/hash_table", signatures={"serving_default": table.lookup})
+signatures_of("hash_table", {"serving_default": {"keys": np.array([b"b", b"z", b"a", b"c"])}})
+
+
+class Ranking(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None, 6], tf.float32, name="scores")])
+    def serve(self, scores):
+        top = tf.math.top_k(scores, k=3)
+        return {"argmax": tf.argmax(scores, axis=1), "argmin": tf.argmin(scores, axis=1, output_type=tf.int32),
+                "top_values": top.values, "top_indices": top.indices, "sorted": tf.sort(scores, direction="DESCENDING"),
+                "order": tf.argsort(scores), "positive": tf.math.count_nonzero(scores > 0, axis=1),
+                "rounded": tf.cast(tf.round(scores * 4), tf.int64)}
+
+
+ranking = Ranking()
+tf.saved_model.save(ranking, "models/ranking", signatures={"serving_default": ranking.serve})
+signatures_of("ranking", {"serving_default": {"scores": floats(3, 6)}})
+
+
+class TensorOps(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32, name="x"),
+                                  tf.TensorSpec([None], tf.int32, name="ids")])
+    def serve(self, x, ids):
+        gathered = tf.gather(x, ids % tf.shape(x)[0])
+        segments = tf.math.unsorted_segment_sum(gathered, ids % 3, num_segments=3)
+        mixed = tf.einsum("ij,kj->ik", x, gathered)
+        padded = tf.pad(x, [[1, 0], [0, 2]], constant_values=0.5)
+        return {"gathered": gathered, "segments": segments, "mixed": mixed, "padded": padded,
+                "one_hot": tf.one_hot(ids % 4, 4), "where": tf.where(x > 0, x, -x * 0.1),
+                "cumsum": tf.cumsum(x, axis=1, reverse=True), "tiled": tf.tile(x[:, :2], [2, 1]),
+                "reversed": tf.reverse(x, axis=[1]), "clipped": tf.clip_by_value(x, -0.5, 0.5),
+                "batched": tf.linalg.matmul(tf.reshape(x, [-1, 2, 2]), tf.reshape(x, [-1, 2, 2]), transpose_b=True),
+                "split": tf.concat(tf.split(x, 2, axis=1)[::-1], axis=0), "squared": tf.math.squared_difference(x, 1.0),
+                "norm": tf.linalg.l2_normalize(x, axis=1), "expanded": tf.expand_dims(tf.reduce_prod(x, 1), -1),
+                "stacked": tf.stack([tf.reduce_min(x, 0), tf.reduce_max(x, 0)]), "range": tf.range(tf.size(ids)) * 2,
+                "filled": tf.fill(tf.shape(ids), 7.0), "any": tf.reduce_any(x > 1.0, axis=1),
+                "log_sum_exp": tf.reduce_logsumexp(x, axis=1), "floordiv": ids // 2, "mod": tf.math.floormod(ids, 3)}
+
+
+tensor_ops = TensorOps()
+tf.saved_model.save(tensor_ops, "models/tensor_ops", signatures={"serving_default": tensor_ops.serve})
+signatures_of("tensor_ops", {"serving_default": {"x": floats(5, 4), "ids": ints(9, 6)}})
+
+
+class ImageOps(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None, 8, 8, 3], tf.float32, name="images")])
+    def serve(self, images):
+        return {"bilinear": tf.image.resize(images, [5, 11]),
+                "nearest": tf.image.resize(images, [16, 4], method="nearest"),
+                "pooled": tf.nn.avg_pool2d(images, 2, 2, "VALID"), "max": tf.nn.max_pool2d(images, 3, 1, "SAME"),
+                "gray": tf.image.rgb_to_grayscale(images), "flipped": tf.image.flip_left_right(images),
+                "crop": tf.image.central_crop(images, 0.5), "space": tf.nn.space_to_depth(images[:, :, :, :2], 2)}
+
+
+image_ops = ImageOps()
+tf.saved_model.save(image_ops, "models/image_ops", signatures={"serving_default": image_ops.serve})
+signatures_of("image_ops", {"serving_default": {"images": floats(2, 8, 8, 3)}})
+
+
+class CustomGradient(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.v = tf.Variable(floats(3), name="v")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x")])
+    def serve(self, x):
+        @tf.custom_gradient
+        def clipped(t):
+            return tf.identity(t) * 2.0, lambda dy: tf.clip_by_value(dy, -1.0, 1.0)
+        return {"y": clipped(x * self.v), "pair": tf.identity_n([x, x * 3.0])[1]}
+
+
+custom = CustomGradient()
+tf.saved_model.save(custom, "models/identity_n", signatures={"serving_default": custom.serve})
+signatures_of("identity_n", {"serving_default": {"x": floats(2, 3)}})
+
+
+class Traced(tf.Module):
+    """A tf.function without an input signature: its traces are the restored function's concrete functions."""
+
+    def __init__(self):
+        super().__init__()
+        self.k = tf.Variable(2.0)
+
+    @tf.function
+    def scale(self, x, times=2):
+        return x * self.k * times
+
+
+traced = Traced()
+traced.scale(tf.constant([1.0, 2.0]))
+traced.scale(tf.constant([[1.0], [2.0], [3.0]]))
+tf.saved_model.save(traced, "models/traced")
+signatures_of("traced", {}, {"call:vector": ("scale", {"x": floats(2)}),
+                             "call:matrix": ("scale", {"x": floats(3, 1)})})
+
+# A Keras model saved with tf.saved_model.save (not export)
+saved_keras = sequential((4,), layers.Dense(3, activation="relu"), layers.Dense(2))
+saved_keras(floats(1, 4))
+serve_fn = tf.function(lambda x: saved_keras(x, training=False),
+                       input_signature=[tf.TensorSpec([None, 4], tf.float32, name="inputs")])
+tf.saved_model.save(saved_keras, "models/keras_saved_model", signatures={"serving_default": serve_fn})
+signatures_of("keras_saved_model", {"serving_default": {"inputs": floats(3, 4)}})
+
+# A model with tf.cond and tf.while_loop in its call, exported from Keras
+class Looping(layers.Layer):
+    def build(self, shape):
+        self.w = self.add_weight(shape=(shape[-1], shape[-1]), initializer="orthogonal")
+
+    def call(self, x):
+        x = tf.cond(tf.reduce_mean(x) > 0, lambda: x, lambda: -x)
+        return tf.while_loop(lambda i, h: i < 3, lambda i, h: (i + 1, tf.tanh(h @ self.w)), (0, x))[1]
+
+
+keras_export("keras_control_flow", sequential((4,), Looping(), layers.Dense(2)), floats(3, 4))
+
+print(json.dumps(MANIFEST))
+'''
