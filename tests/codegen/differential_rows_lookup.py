@@ -30,3 +30,10 @@ def text_token_rows(Row):
             (np.array([b"ab c", "é".encode(), b""], dtype=object),)),
         Row("StringNGrams", grams, (np.array([b"the cat sat", b"dog", b""], dtype=object),)),
     ]
+
+
+def bucketize_rows(Row):
+    """Bucketize (ops/array/searchsorted.py), a Keras Discretization's op in TensorFlow's SavedModels."""
+    from eagerflow._src.ops.array.searchsorted import bucketize
+    return [Row("Bucketize", lambda x: bucketize(x, [-0.5, 0.0, 0.5]),
+                (np.array([[-1.0, -0.5, 0.0], [0.25, 0.5, 7.0]], np.float32),))]

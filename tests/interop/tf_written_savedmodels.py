@@ -349,5 +349,103 @@ class Looping(layers.Layer):
 
 keras_export("keras_control_flow", sequential((4,), Looping(), layers.Dense(2)), floats(3, 4))
 
-print(json.dumps(MANIFEST))
+keras_export("rnn_variants", sequential(
+    (6, 3), layers.SimpleRNN(4, return_sequences=True), layers.GRU(3, reset_after=False, return_sequences=True),
+    layers.LSTM(2, go_backwards=True), layers.Dense(2)), floats(2, 6, 3))
+
+ids_in = keras.Input((3,), dtype="int64", name="ids")
+words_in = keras.Input((2,), dtype="string", name="words")
+reals_in = keras.Input((2,), name="reals")
+keras_export("keras_lookups", keras.Model([ids_in, words_in, reals_in], {
+    "ids": layers.IntegerLookup(vocabulary=[3, 7, 11], output_mode="one_hot")(ids_in),
+    "hashed": layers.Hashing(num_bins=5)(words_in),
+    "counts": layers.CategoryEncoding(num_tokens=12, output_mode="count")(ids_in),
+    "buckets": layers.Discretization(bin_boundaries=[-0.5, 0.0, 0.5])(reals_in)}),
+    {"ids": np.array([[3, 5, 11], [7, 7, 0]], np.int64), "words": np.array([["ab", "cd"], ["", "ab"]]),
+     "reals": floats(2, 2)})
+
+
+class MathOps(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None, 4], tf.float32, name="x")])
+    def serve(self, x):
+        mean, variance = tf.nn.moments(x, axes=[0])
+        positive = tf.abs(x) + 0.5
+        return {"erf": tf.math.erf(x), "log1p": tf.math.log1p(positive), "rsqrt": tf.math.rsqrt(positive),
+                "pow": tf.pow(positive, 1.5), "atan2": tf.math.atan2(x, positive), "softmax0": tf.nn.softmax(x, axis=0),
+                "normalized": tf.nn.batch_normalization(x, mean, variance, 0.1, 2.0, 1e-3),
+                "band": tf.linalg.band_part(tf.reshape(x[:2], [2, 2, 2]), 0, -1), "trace": tf.linalg.trace(x[:, :2, None] * x[:, None, :2]),
+                "gather_nd": tf.gather_nd(x, [[0, 1], [1, 3]]), "scatter": tf.scatter_nd([[1], [3]], x[:2], [5, 4]),
+                "masked": tf.reduce_sum(tf.boolean_mask(x, x[:, 0] > 0)), "unique": tf.size(tf.unique(tf.reshape(tf.round(x), [-1]))[0]),
+                "sign": tf.sign(x), "floor": tf.floor(x * 3), "minimum": tf.minimum(x, 0.2), "sigmoid": tf.sigmoid(x),
+                "segment_max": tf.math.segment_max(x, [0, 0, 1, 1, 2][:5]), "leaky": tf.nn.leaky_relu(x, 0.3),
+                "relu6": tf.nn.relu6(x * 10), "selu": tf.nn.selu(x), "softsign": tf.nn.softsign(x),
+                "cumprod": tf.math.cumprod(x, axis=1, exclusive=True), "is_nan": tf.math.is_nan(tf.math.log(x))}
+
+
+math_ops = MathOps()
+tf.saved_model.save(math_ops, "models/math_ops", signatures={"serving_default": math_ops.serve})
+signatures_of("math_ops", {"serving_default": {"x": floats(5, 4)}})
+
+
+class MoreStrings(tf.Module):
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string, name="lines")])
+    def serve(self, lines):
+        words = tf.strings.split(lines)
+        return {"words": words.to_tensor(default_value="<pad>"), "count": words.row_lengths(),
+                "numbers": tf.strings.to_number(tf.strings.regex_replace(lines, "[^0-9]", ""), tf.int32),
+                "reduced": tf.strings.reduce_join(lines, separator="|"), "lower": tf.strings.lower(lines),
+                "stripped": tf.strings.strip(lines), "bytes": tf.strings.length(lines, unit="UTF8_CHAR"),
+                "formatted": tf.strings.format("{} lines", tf.size(lines))}
+
+
+more_strings = MoreStrings()
+tf.saved_model.save(more_strings, "models/more_strings", signatures={"serving_default": more_strings.serve})
+signatures_of("more_strings", {"serving_default": {"lines": np.array([b" 12 apples ", b"x9 y", "caf\u00e9 7".encode()])}})
+
+
+class Compiled(tf.Module):
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable(floats(4, 4), name="w")
+
+    @tf.function(jit_compile=True, input_signature=[tf.TensorSpec([None, 4], tf.float32, name="x")])
+    def serve(self, x):
+        return tf.nn.relu(tf.matmul(x, self.w)) + tf.reduce_mean(x)
+
+
+compiled = Compiled()
+tf.saved_model.save(compiled, "models/jit_compiled", signatures={"serving_default": compiled.serve})
+signatures_of("jit_compiled", {"serving_default": {"x": floats(3, 4)}}, {"call:serve": ("serve", {"x": floats(2, 4)})})
+
+# --- what TensorFlow's loader gives beside the calls: variables, and gradients through the functions ---
+VARIABLES, GRADIENTS = {}, {}
+for name in ("mlp", "cnn", "lstm_text", "bidirectional", "transformer", "preprocessing", "dict_outputs"):
+    loaded = tf.saved_model.load(f"models/{name}")
+    VARIABLES[name] = {attr: [[v.name, v.shape.as_list(), v.dtype.name, bool(v.trainable)] for v in getattr(loaded, attr)]
+                       for attr in ("variables", "trainable_variables", "non_trainable_variables")}
+    if name in ("mlp", "cnn", "lstm_text", "transformer"):
+        x = {"mlp": floats(3, 8), "cnn": floats(2, 12, 12, 3), "lstm_text": ints(20, 2, 7),
+             "transformer": ints(30, 2, 6)}[name]
+        with tf.GradientTape() as tape:
+            out = loaded.serve(tf.constant(x))
+            total = tf.reduce_sum(tf.square(out))
+        grads = tape.gradient(total, loaded.trainable_variables)
+        np.savez(f"io/{name}.gradients.npz", x=x, total=total.numpy(), **{f"g{i}": tf.convert_to_tensor(g).numpy() for i, g in enumerate(grads)})
+        GRADIENTS[name] = len(grads)
+m = tf.saved_model.load("models/module_signatures")
+VARIABLES["module_signatures"] = {"attributes": [[v.name, v.shape.as_list(), v.dtype.name, bool(v.trainable)]
+                                                 for v in (m.w, m.b, m.steps)],
+                                  "has_variables": hasattr(m, "variables")}
+x, y = floats(6, 3), floats(6, 2)
+losses, steps = [], {}
+for step in range(3):  # fine-tuning the loaded module: plain SGD on its restored loss function
+    with tf.GradientTape() as tape:
+        loss = m.loss(tf.constant(x), tf.constant(y))
+    gw, gb = tape.gradient(loss, [m.w, m.b])
+    losses.append(loss.numpy())
+    steps[f"gw{step}"], steps[f"gb{step}"] = gw.numpy(), gb.numpy()
+    m.w.assign_sub(0.5 * gw)
+    m.b.assign_sub(0.5 * gb)
+np.savez("io/finetune.npz", x=x, y=y, losses=np.array(losses), w=m.w.numpy(), b=m.b.numpy(), **steps)
+print(json.dumps({"calls": MANIFEST, "variables": VARIABLES, "gradients": GRADIENTS}))
 '''

@@ -16,7 +16,8 @@ from ..graph_io import MAX_GRAPH_DEPTH, MAX_OPS, _check_op, register_every_op
 from ..load_safety import refusal, refused_effects
 from ..._src.formats.graph_export.op_rules import REWRITTEN
 from ..._src.formats.graph_export.tf_op_signatures import SIGNATURES
-from .import_attrs import kept_attributes
+from .import_adapters import INPUTS_AS_ATTRIBUTES
+from .import_attrs import kept_attributes, with_defaults
 from .import_tables import TABLE_OPS, ImportedTable, table_op
 from .op_support import CALLS as _CALLS, CASES, IFS as _IFS, NOT_FROM_FILES as _NOT_FROM_FILES, PASSED_THROUGH, \
     SKIPPED as _SKIPPED, WHILES as _WHILES
@@ -208,7 +209,9 @@ class FunctionImporter:
                 if key not in types:
                     raise BadValue(f"attribute {key[:60]!r}, which {op_type} does not have")
                 attrs[key] = attr_of(node.attr[key], types[key])
-            attrs = kept_attributes(OPS[op_type], op_type, node.name, attrs)
+            attrs = kept_attributes(OPS[op_type], op_type, node.name, with_defaults(op_type, node, attrs, types))
+            if op_type in INPUTS_AS_ATTRIBUTES:
+                inputs, attrs = INPUTS_AS_ATTRIBUTES[op_type](inputs, attrs)
         except BadValue as err:
             raise self.fail(where, str(err)) from None
         try:

@@ -58,6 +58,24 @@ def kept_attributes(opdef, op_type, node_name, attrs):
     return kept
 
 
+def with_defaults(op_type, node, attrs, types):
+    """`attrs` with the attributes TensorFlow left out of the node (at their defaults) that eagerflow's
+    kernel names as parameters filled in with TensorFlow's default values."""
+    from .tf_attr_defaults import DEFAULTS
+    defaults = DEFAULTS.get(op_type)
+    if not defaults:
+        return attrs
+    from ..._src.formats.protos import attr_value_pb2
+    from ..._src.ops.registry import OPS
+    from .tf_values import attr_of
+    names, _ = kernel_parameters(OPS[op_type])
+    filled = dict(attrs)
+    for key, raw in defaults.items():
+        if key not in node.attr and key in names and key in types:
+            filled[key] = attr_of(attr_value_pb2.AttrValue.FromString(raw), types[key])
+    return filled
+
+
 def _show(value):
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

@@ -140,8 +140,9 @@ UnsortedSegmentSum = defop(
 
 # --- DenseBincount ------------------------------------------------------------------------------------
 
-def _bincount_kernel(arr, size, weights, binary_output=False, per_row=False, out_dtype=None):
-    n = max(int(size), 0)  # an empty input of unknown size: max() gave the dtype's minimum
+def _bincount_kernel(arr, size, weights, binary_output=False, per_row=None, out_dtype=None):
+    n = max(int(size), 0)
+    per_row = arr.ndim == 2 if per_row is None else per_row  # TensorFlow's node: a 2-D input counts per row  # an empty input of unknown size: max() gave the dtype's minimum
     if arr.size and arr.min() < 0:
         raise _err("Input arr must be non-negative!")
     dtype = weights.dtype if weights.size or out_dtype is None else out_dtype.np_dtype
@@ -163,7 +164,8 @@ def _bincount_infer(inputs, attrs):
     dtype = weights.dtype if weights.shape.rank != 1 or weights.shape[0] != 0 else attrs.get("out_dtype", weights.dtype)
     n = static_value(size)
     n = None if n is None else int(n)
-    if attrs.get("per_row") and arr.shape.rank is not None:
+    per_row = attrs.get("per_row", arr.shape.rank == 2)  # TensorFlow's node: a 2-D input counts per row
+    if per_row and arr.shape.rank is not None:
         return [Spec(arr.shape[:-1].concatenate([n]), dtype)]
     return [Spec(TensorShape([n]), dtype)]
 
