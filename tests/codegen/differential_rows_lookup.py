@@ -37,3 +37,15 @@ def bucketize_rows(Row):
     from eagerflow._src.ops.array.searchsorted import bucketize
     return [Row("Bucketize", lambda x: bucketize(x, [-0.5, 0.0, 0.5]),
                 (np.array([[-1.0, -0.5, 0.0], [0.25, 0.5, 7.0]], np.float32),))]
+
+
+def fused_batch_norm_rows(Row):
+    """FusedBatchNormV3 (ops/nn/fused_batch_norm.py), tf.keras 2's BatchNormalization in TensorFlow's files."""
+    from eagerflow._src.ops.nn.fused_batch_norm import fused_batch_norm
+    scale, offset = np.array([1.5, -0.5], np.float32), np.array([0.25, 1.0], np.float32)
+    mean, variance = np.array([0.1, -0.2], np.float32), np.array([0.8, 1.2], np.float32)
+    x = (np.arange(16, dtype=np.float32).reshape(2, 2, 2, 2) % 5) * 0.5 - 1
+    return [Row("FusedBatchNormV3", lambda t: fused_batch_norm(t, scale, offset, mean, variance, is_training=False)[0],
+                (x,)),
+            Row("FusedBatchNormV3", lambda t: fused_batch_norm(t, scale, offset, mean, variance)[:3], (x,),
+                label="training")]

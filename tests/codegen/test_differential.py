@@ -547,6 +547,7 @@ ROWS += differential_rows_ctc.rows(Row)  # tf.nn CTC losses, tf.linalg.experimen
 from tests.codegen import differential_rows_lookup  # noqa: E402
 ROWS += differential_rows_lookup.rows(Row)  # VocabularyLookup (Keras StringLookup / IntegerLookup)
 ROWS += differential_rows_lookup.bucketize_rows(Row)  # Bucketize (a Keras Discretization in TensorFlow's files)
+ROWS += differential_rows_lookup.fused_batch_norm_rows(Row)  # FusedBatchNormV3 (tf.keras 2 BatchNormalization)
 ROWS += differential_rows_lookup.text_token_rows(Row)  # UnicodeCharSplit, StringNGrams (TextVectorization)
 from tests.codegen import differential_rows_lookup_tables  # noqa: E402
 ROWS += differential_rows_lookup_tables.rows(Row)  # tf.lookup StaticHashTable / StaticVocabularyTable

@@ -9,10 +9,11 @@ writes it into the documentation."""
 from __future__ import annotations
 
 from ..._src.formats.graph_export.tf_op_signatures import SIGNATURES
-from ..._src.ops.registry import OPS
+from ..._src.ops.registry import OPS, OpDef
 from .import_tables import TABLE_OPS
 
-NOT_FROM_FILES = frozenset({"Placeholder", "PyFunc", "PyFuncStateless", "EagerPyFunc"})
+# a function's inputs; Python code; an iterator over a tf.data pipeline (a Python object here)
+NOT_FROM_FILES = frozenset({"Placeholder", "PyFunc", "PyFuncStateless", "EagerPyFunc", "IteratorGetNext"})
 CALLS = frozenset({"PartitionedCall", "StatefulPartitionedCall"})
 IFS = frozenset({"If", "StatelessIf"})
 WHILES = frozenset({"While", "StatelessWhile"})
@@ -22,12 +23,63 @@ SKIPPED = frozenset({"NoOp"})
 IMPORTER_OPS = CALLS | IFS | WHILES | CASES | PASSED_THROUGH | SKIPPED | TABLE_OPS
 
 
+IMPORTER_NOTES = {
+    **dict.fromkeys(CALLS, "inlined into the calling function"),
+    **dict.fromkeys(IFS, "eagerflow's If over the imported branch functions"),
+    **dict.fromkeys(WHILES, "eagerflow's While; values the body passes through unchanged become captures"),
+    **dict.fromkeys(CASES, "a chain of eagerflow Ifs (an index out of range runs the last branch)"),
+    "IdentityN": "each output is its input (a custom gradient saved with it is not imported)",
+    "NoOp": "dropped, with the control dependencies it groups",
+    "LookupTableFindV2": "VocabularyLookup over the table's contents, read at load time",
+    "LookupTableSizeV2": "a constant: the table's size at load time",
+    "LookupTableExportV2": "constants: the table's keys and values at load time",
+}
+
+
+def _same_inputs(name):
+    """Whether eagerflow's op takes TensorFlow's inputs as they are (or an adapter maps them)."""
+    from .import_adapters import INPUTS_AS_ATTRIBUTES
+    ins, mine = SIGNATURES[name][0], OPS[name].inputs
+    if name in INPUTS_AS_ATTRIBUTES or not mine or any(a[1] == "list" or a[3] for a in ins):
+        return True
+    return len(mine) == len(ins)
+
+
 def supported_op_types():
     """Sorted names of the TensorFlow op types eagerflow runs from a SavedModel TensorFlow wrote."""
     from ..graph_io import register_every_op
     register_every_op()
-    own = {name for name in OPS if name in SIGNATURES and name not in NOT_FROM_FILES}
+    own = {name for name in OPS if name in SIGNATURES and name not in NOT_FROM_FILES and _same_inputs(name)}
     return sorted(own | IMPORTER_OPS)
+
+
+def how_imported(op_type):
+    """('importer', note) for what the importer rewrites, else (family, module) of eagerflow's kernel."""
+    if op_type in IMPORTER_NOTES:
+        return "importer", IMPORTER_NOTES[op_type]
+    opdef = OPS[op_type]
+    module = _defining_modules().get(op_type) or next(  # an OpDef made in a loop: where its functions live
+        (m for m in (getattr(f, "__module__", None) or "" for f in (opdef.kernel, opdef.grad, opdef.infer))
+         if m.startswith("eagerflow.")), "")
+    parts = module.split(".")
+    if len(parts) > 4 and parts[:3] == ["eagerflow", "_src", "ops"]:
+        return parts[3], ".".join(parts[3:])
+    if len(parts) > 3 and parts[:2] == ["eagerflow", "_src"]:
+        return parts[2], ".".join(parts[2:])
+    return "other", module or "?"
+
+
+def _defining_modules():
+    """op type -> the module that defines its OpDef (the one holding it as a module-level name)."""
+    import sys
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if not name.startswith("eagerflow.") or module is None:
+            continue
+        for value in vars(module).values():
+            if isinstance(value, OpDef) and OPS.get(value.name) is value:
+                found.setdefault(value.name, name)
+    return found
 
 
 _SUPPORTED = []  # filled on first use: registering every op imports many modules

@@ -76,6 +76,7 @@ DEFAULTS = {
     'FFT2D': {'Tcomplex': b'0\x08'},
     'FFT3D': {'Tcomplex': b'0\x08'},
     'Fill': {'index_type': b'0\x03'},
+    'FusedBatchNormV3': {'epsilon': b'%\x17\xb7\xd18', 'exponential_avg_factor': b'%\x00\x00\x80?', 'data_format': b'\x12\x04NHWC', 'is_training': b'(\x01'},
     'GatherNd': {'bad_indices_policy': b'\x12\x00'},
     'GatherV2': {'batch_dims': b'\x18\x00'},
     'HSVToRGB': {'T': b'0\x01'},
