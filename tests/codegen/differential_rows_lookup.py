@@ -49,3 +49,19 @@ def fused_batch_norm_rows(Row):
                 (x,)),
             Row("FusedBatchNormV3", lambda t: fused_batch_norm(t, scale, offset, mean, variance)[:3], (x,),
                 label="training")]
+
+
+def gradient_op_rows(Row):
+    """TensorFlow's gradient ops (ops/math/gradient_ops.py), held by training steps TensorFlow saved."""
+    from eagerflow._src.ops.math import gradient_ops as G
+    from eagerflow._src.ops.registry import bind
+    y = np.array([0.1, 0.4, 0.5, 0.8], np.float32)
+    d = np.array([0.3, -1.2, 2.0, 0.7], np.float32)
+    x = np.array([-1.5, -0.25, 0.5, 7.0], np.float32)
+    rows = [Row(name, lambda a, b, op=getattr(G, name): bind(op, (a, b)), (y, d))
+            for name in ("SigmoidGrad", "TanhGrad", "RsqrtGrad", "SqrtGrad", "ReciprocalGrad", "InvGrad")]
+    rows += [Row(name, lambda a, b, op=getattr(G, name): bind(op, (a, b)), (d, x))
+             for name in ("EluGrad", "SeluGrad", "SoftplusGrad", "SoftsignGrad", "Relu6Grad", "LeakyReluGrad")]
+    rows.append(Row("BroadcastGradientArgs", lambda a, b: bind(G.BroadcastGradientArgs, (a, b)),
+                    (np.array([5, 1, 3], np.int32), np.array([4, 1], np.int32))))
+    return rows

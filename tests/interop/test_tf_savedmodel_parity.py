@@ -16,7 +16,7 @@ MODELS = ["mlp", "cnn", "separable", "lstm_text", "gru_text", "bidirectional", "
           "activations", "embedding_flat", "resize", "transformer", "attention", "dict_outputs", "preprocessing",
           "module_signatures", "control_flow", "strings", "hash_table", "ranking", "tensor_ops", "image_ops",
           "identity_n", "traced", "keras_saved_model", "keras_control_flow", "rnn_variants", "keras_lookups", "math_ops",
-          "more_strings", "jit_compiled"]
+          "more_strings", "jit_compiled", "fused_batch_norm", "train_step"]
 
 
 @pytest.fixture(scope="module")

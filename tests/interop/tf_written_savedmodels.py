@@ -417,6 +417,52 @@ compiled = Compiled()
 tf.saved_model.save(compiled, "models/jit_compiled", signatures={"serving_default": compiled.serve})
 signatures_of("jit_compiled", {"serving_default": {"x": floats(3, 4)}}, {"call:serve": ("serve", {"x": floats(2, 4)})})
 
+class FusedNorm(tf.Module):
+    """tf.keras 2's BatchNormalization op (FusedBatchNormV3), inference and training mode."""
+
+    def __init__(self):
+        super().__init__()
+        self.gamma, self.beta = tf.Variable(floats(3) + 1, name="gamma"), tf.Variable(floats(3), name="beta")
+        self.mean, self.var = tf.Variable(floats(3), name="mean"), tf.Variable(np.abs(floats(3)) + 0.5, name="var")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 4, 4, 3], tf.float32, name="x")])
+    def serve(self, x):
+        y, _, _ = tf.compat.v1.nn.fused_batch_norm(x, self.gamma, self.beta, self.mean, self.var, epsilon=1e-3,
+                                                   is_training=False)
+        t, batch_mean, batch_var = tf.compat.v1.nn.fused_batch_norm(x, self.gamma, self.beta, epsilon=1e-3)
+        return {"inference": y, "training": t, "batch_mean": batch_mean, "batch_var": batch_var}
+
+
+fused = FusedNorm()
+tf.saved_model.save(fused, "models/fused_batch_norm", signatures={"serving_default": fused.serve})
+signatures_of("fused_batch_norm", {"serving_default": {"x": floats(2, 4, 4, 3)}})
+
+
+class TrainStep(tf.Module):
+    """A saved function that takes its own gradient and updates the variables (gradient ops in the file)."""
+
+    def __init__(self):
+        super().__init__()
+        self.w1, self.w2 = tf.Variable(floats(3, 4) * 0.5, name="w1"), tf.Variable(floats(4, 1) * 0.5, name="w2")
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="x"),
+                                  tf.TensorSpec([None, 1], tf.float32, name="y")])
+    def train(self, x, y):
+        with tf.GradientTape() as tape:
+            h = tf.nn.relu(x @ self.w1)
+            h = tf.tanh(h) + tf.sigmoid(h) + tf.nn.softplus(h) + tf.nn.elu(h)
+            loss = tf.reduce_mean(tf.square(h @ self.w2 - y))
+        g1, g2 = tape.gradient(loss, [self.w1, self.w2])
+        self.w1.assign_sub(0.1 * g1)
+        self.w2.assign_sub(0.1 * g2)
+        return {"loss": loss, "w1": tf.identity(self.w1), "w2": tf.identity(self.w2)}
+
+
+train_step = TrainStep()
+tf.saved_model.save(train_step, "models/train_step", signatures={"train": train_step.train})
+signatures_of("train_step", {"train": {"x": floats(5, 3), "y": floats(5, 1)}})
+
+
 # --- what TensorFlow's loader gives beside the calls: variables, and gradients through the functions ---
 VARIABLES, GRADIENTS = {}, {}
 for name in ("mlp", "cnn", "lstm_text", "bidirectional", "transformer", "preprocessing", "dict_outputs"):

@@ -93,6 +93,7 @@ DEFAULTS = {
     'LRN': {'depth_radius': b'\x18\x05', 'bias': b'%\x00\x00\x80?', 'alpha': b'%\x00\x00\x80?', 'beta': b'%\x00\x00\x00?', 'T': b'0\x01'},
     'LRNGrad': {'depth_radius': b'\x18\x05', 'bias': b'%\x00\x00\x80?', 'alpha': b'%\x00\x00\x80?', 'beta': b'%\x00\x00\x00?', 'T': b'0\x01'},
     'LeakyRelu': {'alpha': b'%\xcd\xccL>', 'T': b'0\x01'},
+    'LeakyReluGrad': {'alpha': b'%\xcd\xccL>', 'T': b'0\x01'},
     'LinSpace': {'Tidx': b'0\x03'},
     'ListDiff': {'out_idx': b'0\x03'},
     'LowerBound': {'out_type': b'0\x03'},
