@@ -13,8 +13,13 @@ RTOL, ATOL = 1e-5, 1e-5
 
 def recorded(folder, name):
     """{call: ({input: array}, {output: array})} TensorFlow stored for model `name`."""
-    arrays = dict(np.load(os.path.join(folder, "io", f"{name}.npz")))
-    with open(os.path.join(folder, "io", f"{name}.strings.json")) as f:
+    return recorded_files(os.path.join(folder, "io", f"{name}.npz"), os.path.join(folder, "io", f"{name}.strings.json"))
+
+
+def recorded_files(arrays_path, strings_path):
+    """The same from the npz file of numeric arrays and the JSON file of string arrays."""
+    arrays = dict(np.load(arrays_path))
+    with open(strings_path) as f:
         for key, (shape, items) in json.load(f).items():
             arrays[key] = np.array([s.encode("latin-1") for s in items], dtype=object).reshape(shape)
     calls = {}
