@@ -65,3 +65,15 @@ def gradient_op_rows(Row):
     rows.append(Row("BroadcastGradientArgs", lambda a, b: bind(G.BroadcastGradientArgs, (a, b)),
                     (np.array([5, 1, 3], np.int32), np.array([4, 1], np.int32))))
     return rows
+
+
+def saved_custom_gradient_rows(Row):
+    """SavedCustomGradient (ops/control/saved_custom_gradient.py): a custom gradient TensorFlow saved."""
+    import eagerflow as tf
+    from eagerflow._src.ops.control.saved_custom_gradient import SavedCustomGradient
+    from eagerflow._src.ops.registry import bind
+    spec = tf.TensorSpec([3], tf.float32)
+    gradient = tf.function(lambda g0, g1, c: g0 * c).get_concrete_function(spec, spec, spec)
+    x = np.array([1.0, -2.0, 0.5], np.float32)
+    return [Row("SavedCustomGradient", lambda a, b: bind(SavedCustomGradient, (a, b, a * b),
+                                                         {"_function": gradient, "n_outputs": 2}), (x, x * 3))]

@@ -50,7 +50,7 @@ def test_every_call_returns_tensorflows_outputs(written, name):
 
 
 @pytest.mark.parametrize("name", ["mlp", "cnn", "lstm_text", "bidirectional", "transformer", "preprocessing",
-                                  "dict_outputs"])
+                                  "dict_outputs", "activations"])
 def test_loaded_keras_exports_list_tensorflows_variables(written, name):
     folder, answer = written
     loaded = _load(folder, name)
@@ -71,7 +71,7 @@ def test_a_loaded_module_has_tensorflows_variables_and_attributes(written):
         loaded.loss(tf.constant([1.0, 2.0, 3.0]), tf.constant([[1.0, 2.0]]))  # not a traced input signature
 
 
-@pytest.mark.parametrize("name", ["mlp", "cnn", "lstm_text", "transformer"])
+@pytest.mark.parametrize("name", ["mlp", "cnn", "lstm_text", "transformer", "activations"])
 def test_gradients_through_a_loaded_model_are_tensorflows(written, name):
     folder, answer = written
     loaded = _load(folder, name)
@@ -84,6 +84,21 @@ def test_gradients_through_a_loaded_model_are_tensorflows(written, name):
     for i, g in enumerate(grads):
         np.testing.assert_allclose(tf.convert_to_tensor(g).numpy(), stored[f"g{i}"], rtol=1e-4, atol=1e-5,
                                    err_msg=loaded.trainable_variables[i].name)
+
+
+def test_a_custom_gradient_saved_with_the_model_is_its_gradient(written):
+    folder, _ = written
+    loaded = _load(folder, "identity_n")
+    stored = np.load(folder / "io" / "identity_n.gradients.npz")
+    x = tf.constant(stored["x"])
+    with tf.GradientTape() as tape:
+        tape.watch(x)
+        loss = tf.reduce_sum(loaded.serve(x)["y"] * 10.0)
+    gx, gv = tape.gradient(loss, [x, loaded.v])
+    # y = 2 * (x * v) with the gradient 20 of y clipped to 1 by the saved function: d/dx is v itself
+    np.testing.assert_allclose(stored["gx"], np.broadcast_to(loaded.v.numpy(), stored["gx"].shape), rtol=1e-6)
+    np.testing.assert_allclose(gx.numpy(), stored["gx"], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(gv.numpy(), stored["gv"], rtol=1e-5, atol=1e-6)
 
 
 def test_a_loaded_module_fine_tunes_as_in_tensorflow(written):

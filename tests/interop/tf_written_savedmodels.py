@@ -465,19 +465,27 @@ signatures_of("train_step", {"train": {"x": floats(5, 3), "y": floats(5, 1)}})
 
 # --- what TensorFlow's loader gives beside the calls: variables, and gradients through the functions ---
 VARIABLES, GRADIENTS = {}, {}
-for name in ("mlp", "cnn", "lstm_text", "bidirectional", "transformer", "preprocessing", "dict_outputs"):
+for name in ("mlp", "cnn", "lstm_text", "bidirectional", "transformer", "preprocessing", "dict_outputs",
+             "activations"):
     loaded = tf.saved_model.load(f"models/{name}")
     VARIABLES[name] = {attr: [[v.name, v.shape.as_list(), v.dtype.name, bool(v.trainable)] for v in getattr(loaded, attr)]
                        for attr in ("variables", "trainable_variables", "non_trainable_variables")}
-    if name in ("mlp", "cnn", "lstm_text", "transformer"):
+    if name in ("mlp", "cnn", "lstm_text", "transformer", "activations"):
         x = {"mlp": floats(3, 8), "cnn": floats(2, 12, 12, 3), "lstm_text": ints(20, 2, 7),
-             "transformer": ints(30, 2, 6)}[name]
+             "transformer": ints(30, 2, 6), "activations": floats(4, 6)}[name]
         with tf.GradientTape() as tape:
             out = loaded.serve(tf.constant(x))
             total = tf.reduce_sum(tf.square(out))
         grads = tape.gradient(total, loaded.trainable_variables)
         np.savez(f"io/{name}.gradients.npz", x=x, total=total.numpy(), **{f"g{i}": tf.convert_to_tensor(g).numpy() for i, g in enumerate(grads)})
         GRADIENTS[name] = len(grads)
+m = tf.saved_model.load("models/identity_n")  # its custom gradient, as the loaded model applies it
+x = tf.constant(floats(2, 3) * 3)
+with tf.GradientTape() as tape:
+    tape.watch(x)
+    loss = tf.reduce_sum(m.serve(x)["y"] * 10.0)
+gx, gv = tape.gradient(loss, [x, m.v])
+np.savez("io/identity_n.gradients.npz", x=x.numpy(), gx=gx.numpy(), gv=gv.numpy())
 m = tf.saved_model.load("models/module_signatures")
 VARIABLES["module_signatures"] = {"attributes": [[v.name, v.shape.as_list(), v.dtype.name, bool(v.trainable)]
                                                  for v in (m.w, m.b, m.steps)],

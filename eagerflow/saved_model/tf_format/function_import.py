@@ -29,6 +29,9 @@ class FunctionImporter:
         register_every_op()
         self.path = path
         self.library = {f.signature.name: f for f in library.function}
+        self.gradients = {g.registered_op_type: g.gradient_func for g in library.registered_gradients}
+        self._standalone = {}
+        self.gradient_captures = {}  # gradient function -> names of the forward tensors it reads (load_tf.py)
         self.allowed = allowed_effects
         self._depth = 0
 
@@ -71,6 +74,22 @@ class FunctionImporter:
         graph.outputs = outputs
         graph.finalize_names()
         return graph, params, outputs
+
+    def current_values(self):
+        """Name -> values of the function body being imported."""
+        return self._values
+
+    def standalone_function(self, name):
+        """Function `name` (of no bound inputs) as a ConcreteFunction of its own, built once."""
+        if name not in self._standalone:
+            from ..._src.trace.function import ConcreteFunction
+            graph, params, outputs = self.function_graph(name, [])
+            try:
+                self._standalone[name] = ConcreteFunction.from_graph(graph, list(outputs), params, {}, name)
+            except Exception as err:
+                raise self.fail(f"function {name!r}", f"cannot be compiled ({type(err).__name__}: "
+                                                      f"{str(err)[:200]})") from None
+        return self._standalone[name]
 
     def _arg_type(self, fdef, i, arg, where):
         try:
@@ -161,6 +180,10 @@ class FunctionImporter:
             return {"output": outs}, None
         if node.op in TABLE_OPS:
             return table_op(self, graph, node, inputs, where)
+        gradient = node.attr["_gradient_op_type"].s.decode() if "_gradient_op_type" in node.attr else None
+        if node.op == "IdentityN" and gradient in self.gradients:
+            from .import_custom_gradient import custom_gradient_identity
+            return custom_gradient_identity(self, graph, node, inputs, where, self.gradients[gradient])
         if node.op in PASSED_THROUGH or (node.op == "Identity" and inputs and isinstance(inputs[0], ImportedTable)):
             return {"output": list(inputs)}, None
         if any(isinstance(t, ImportedTable) for t in inputs):

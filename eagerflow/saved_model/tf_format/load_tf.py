@@ -59,6 +59,7 @@ class _TFLoader:
         if not self.nodes:
             raise data_loss(path, "the object graph has no root")
         self.importer = FunctionImporter(path, meta.graph_def.library, allowed)
+        self.importer.gradient_captures = self._gradient_captures()
         self._keys = self._checkpoint_keys()
         self._objects = {}
         self._concrete = {}
@@ -248,7 +249,8 @@ class _TFLoader:
 
     # --- the tree ---
     def root(self):
-        found = unsupported_ops(self.importer.library, self._reachable_functions())
+        gradients = [g.gradient_func for g in self.meta.graph_def.library.registered_gradients]
+        found = unsupported_ops(self.importer.library, self._reachable_functions() + gradients)
         if found:
             raise data_loss(self.path, unsupported_message(found))
         obj = self.obj(0)
@@ -269,6 +271,20 @@ class _TFLoader:
         except AttributeError:
             pass
         return obj
+
+    def _gradient_captures(self):
+        """Saved custom gradient function -> the forward tensors it reads (captured_tensor objects)."""
+        captures = {}
+        for g in self.meta.graph_def.library.registered_gradients:
+            saved = self.graph.concrete_functions.get(g.gradient_func)
+            if saved is None:
+                continue
+            nodes = [self._node(i) for i in saved.bound_inputs]
+            if any(n.WhichOneof("kind") != "captured_tensor" for n in nodes):
+                raise data_loss(self.path, f"gradient function {g.gradient_func!r} reads values other than tensors "
+                                           f"of the forward function")
+            captures[g.gradient_func] = [n.captured_tensor.name for n in nodes]
+        return captures
 
     def _reachable_functions(self):
         """The concrete functions the object tree from the root holds (a table's are not imported)."""

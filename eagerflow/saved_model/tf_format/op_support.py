@@ -28,7 +28,7 @@ IMPORTER_NOTES = {
     **dict.fromkeys(IFS, "eagerflow's If over the imported branch functions"),
     **dict.fromkeys(WHILES, "eagerflow's While; values the body passes through unchanged become captures"),
     **dict.fromkeys(CASES, "a chain of eagerflow Ifs (an index out of range runs the last branch)"),
-    "IdentityN": "each output is its input (a custom gradient saved with it is not imported)",
+    "IdentityN": "each output is its input; a custom gradient saved with it (`registered_gradients`) is its gradient",
     "NoOp": "dropped, with the control dependencies it groups",
     "LookupTableFindV2": "VocabularyLookup over the table's contents, read at load time",
     "LookupTableSizeV2": "a constant: the table's size at load time",
