@@ -126,6 +126,9 @@ def test_imported_functions_are_generated_code(written):
     assert code.startswith("def ") and "Conv2D" in code
     flow = _load(folder, "control_flow").signatures["serving_default"].code
     assert flow.startswith("def ")
+    assert not loaded.signatures["serving_default"].jit_compile
+    compiled = _load(folder, "jit_compiled")  # tf.function(jit_compile=True): eagerflow's JAX lowering too
+    assert compiled.signatures["serving_default"].jit_compile and compiled.serve.concrete_functions[0].jit_compile
 
 
 def test_a_loaded_lookup_table_is_its_contents(written):

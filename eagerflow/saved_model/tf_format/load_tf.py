@@ -207,6 +207,9 @@ class _TFLoader:
                        if isinstance(spec, TensorSpec)] if specs else []
         captures = {id(internal): external._value for external, internal in graph.captures}
         kw = {"flat_positional": 1 if len(param_specs) == 1 else 0} if signature_key is not None else {}
+        if _must_compile(self.importer.function(name)):  # tf.function(jit_compile=True): the same JAX lowering
+            from ..._src.codegen.program import CompileOptions
+            kw["options"] = CompileOptions(jit_compile=True)
         try:
             cf = ConcreteFunction.from_graph(graph, structure, param_specs, captures, _python_name(name),
                                              traced_call=(signature, named_args, named_kwargs),
@@ -367,6 +370,16 @@ class _TFLoader:
             value.extend(self.obj(i, building) for i in ordered)
             return value
         return tuple(self.obj(i, building) for i in ordered)
+
+
+def _must_compile(fdef):
+    """Whether TensorFlow compiles the function with XLA: saved from tf.function(jit_compile=True), or a
+    signature wrapper whose calls all are."""
+    if fdef.attr["_XlaMustCompile"].b if "_XlaMustCompile" in fdef.attr else False:
+        return True
+    calls = [n for n in fdef.node_def if n.op in ("PartitionedCall", "StatefulPartitionedCall")]
+    return bool(calls) and all(n.attr["_XlaMustCompile"].b for n in calls if "_XlaMustCompile" in n.attr) and \
+        all("_XlaMustCompile" in n.attr for n in calls)
 
 
 def _python_name(function_name):
