@@ -1,8 +1,10 @@
 """Write docs/reference/tf-op-types.md: the TensorFlow op types eagerflow runs from a SavedModel that
-TensorFlow wrote, generated from the op registry (eagerflow/saved_model/tf_format/op_support.py).
+TensorFlow wrote, generated from the op registry (eagerflow/saved_model/tf_format/op_support.py); and
+eagerflow/saved_model/tf_format/tf_op_modules.py, the same list with each op type's module, which the
+importer reads so a load imports only the op modules its file uses.
 
-    python tools/gen_tf_op_list.py          # rewrite the page
-    python tools/gen_tf_op_list.py --check  # exit 1 if the page is not what eagerflow supports today
+    python tools/gen_tf_op_list.py          # rewrite both
+    python tools/gen_tf_op_list.py --check  # exit 1 if either is not what eagerflow supports today
 
 A SavedModel using any other op type is refused when it is loaded, with one error naming every such op
 type and the nodes holding it. No TensorFlow needed here."""
@@ -14,10 +16,13 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "reference" / "tf-op-types.md"
+TABLE = ROOT / "eagerflow" / "saved_model" / "tf_format" / "tf_op_modules.py"
 
 
 def page_text() -> str:
     from eagerflow._src.ops.registry import OPS
+    from eagerflow.saved_model.graph_io import register_every_op
+    register_every_op()
     from eagerflow.saved_model.tf_format.op_support import how_imported, supported_op_types
     names = supported_op_types()
     families = {}
@@ -52,13 +57,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if the page is out of date; write nothing")
     args = parser.parse_args(argv)
-    text = page_text()
+    from eagerflow.saved_model.tf_format.op_support import module_table_text
+    outputs = {PAGE: page_text(), TABLE: module_table_text()}
     if args.check:
-        if not PAGE.exists() or PAGE.read_text() != text:
-            print(f"{PAGE.relative_to(ROOT)} is out of date: run python tools/gen_tf_op_list.py")
-            return 1
-        return 0
-    PAGE.write_text(text)
+        stale = [path for path, text in outputs.items() if not path.exists() or path.read_text() != text]
+        for path in stale:
+            print(f"{path.relative_to(ROOT)} is out of date: run python tools/gen_tf_op_list.py")
+        return 1 if stale else 0
+    for path, text in outputs.items():
+        path.write_text(text)
     return 0
 
 
