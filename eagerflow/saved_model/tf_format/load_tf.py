@@ -138,7 +138,10 @@ class _TFLoader:
                 contents = [self.bundle.read(k) for k in keys]
             else:
                 init = self._only_function(children.get("_initialize"))
-                bound = list(self.graph.concrete_functions[init.signature.name].bound_inputs)
+                saved = self.graph.concrete_functions.get(init.signature.name)
+                if saved is None:
+                    raise BadValue(f"its initializer {init.signature.name[:80]!r} has no saved signature")
+                bound = list(saved.bound_inputs)
                 first = len(init.signature.input_arg) - len(bound)  # the bound inputs are the last arguments
 
                 def bound_value(i):
