@@ -546,6 +546,10 @@ from tests.codegen import differential_rows_ctc  # noqa: E402
 ROWS += differential_rows_ctc.rows(Row)  # tf.nn CTC losses, tf.linalg.experimental.conjugate_gradient
 from tests.codegen import differential_rows_lookup  # noqa: E402
 ROWS += differential_rows_lookup.rows(Row)  # VocabularyLookup (Keras StringLookup / IntegerLookup)
+ROWS += differential_rows_lookup.bucketize_rows(Row)  # Bucketize (a Keras Discretization in TensorFlow's files)
+ROWS += differential_rows_lookup.fused_batch_norm_rows(Row)  # FusedBatchNormV3 (tf.keras 2 BatchNormalization)
+ROWS += differential_rows_lookup.gradient_op_rows(Row)  # TensorFlow's gradient ops in saved training steps
+ROWS += differential_rows_lookup.saved_custom_gradient_rows(Row)  # a custom gradient TensorFlow saved
 ROWS += differential_rows_lookup.text_token_rows(Row)  # UnicodeCharSplit, StringNGrams (TextVectorization)
 from tests.codegen import differential_rows_lookup_tables  # noqa: E402
 ROWS += differential_rows_lookup_tables.rows(Row)  # tf.lookup StaticHashTable / StaticVocabularyTable

@@ -20,6 +20,8 @@ EXEMPT = {
     "CropAndResize": "float32 output whatever the image dtype (as in TensorFlow), too coarse for the float64 "
                      "differences; tests/ops/test_image_crop.py checks both gradients against TensorFlow's numbers "
                      "and the image gradient against exact (linear) float32 differences",
+    "FusedBatchNormV3": "float16/bfloat16/float32 only, as in TensorFlow, so the float64 harness cannot run it; "
+                        "tests/ops/test_fused_batch_norm.py checks its gradients against TensorFlow's numbers",
     "LRN": "float32/half only, as in TensorFlow, so the float64 harness cannot run it; tests/ops/test_nn_breadth.py "
            "checks its gradient (LRNGrad) against TensorFlow's numbers and float64 differences of the formula",
     "MaxPool3D": "float16/float32 only, as in TensorFlow, so the float64 harness cannot run it; "

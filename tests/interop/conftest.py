@@ -26,9 +26,7 @@ def tensorflow_python() -> str | None:
     return path if path and os.path.exists(path) else None
 
 
-@pytest.fixture
-def run_tf(tmp_path):
-    """`run_tf(script, timeout=300)`: run `script` under real TensorFlow in `tmp_path`; its last stdout line, as JSON."""
+def _runner(folder):
     python = tensorflow_python()
     if python is None:
         pytest.skip(f"needs real TensorFlow: set {TF_PYTHON_VARIABLE} to a python with tensorflow-cpu "
@@ -37,7 +35,7 @@ def run_tf(tmp_path):
     def run(script: str, timeout: float = 300):
         env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="-1")
         env.pop("PYTHONPATH", None)  # TensorFlow's process never sees eagerflow
-        done = subprocess.run([python, "-c", textwrap.dedent(script)], cwd=tmp_path, env=env,
+        done = subprocess.run([python, "-c", textwrap.dedent(script)], cwd=folder, env=env,
                               capture_output=True, text=True, timeout=timeout)
         if done.returncode != 0:
             raise AssertionError(f"TensorFlow's script failed (exit {done.returncode}):\n{done.stderr[-4000:]}")
@@ -45,3 +43,16 @@ def run_tf(tmp_path):
         return json.loads(lines[-1]) if lines else None
 
     return run
+
+
+@pytest.fixture
+def run_tf(tmp_path):
+    """`run_tf(script, timeout=300)`: run `script` under real TensorFlow in `tmp_path`; its last stdout line, as JSON."""
+    return _runner(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def run_tf_in_module_folder(tmp_path_factory):
+    """(folder, run_tf) shared by a module's tests: one TensorFlow run writes files many tests read."""
+    folder = tmp_path_factory.mktemp("tf_module")
+    return folder, _runner(folder)

@@ -6,30 +6,33 @@ runs again. Calls are inlined; If/While become eagerflow's control-flow ops over
 same way. Every problem is a DataLossError naming the file, the function and the node."""
 from __future__ import annotations
 
-from ..._src.control_flow.subgraph import Branch, share_externals
 from ..._src.core.errors import DataLossError
 from ..._src.core.tensor import TensorSpec
 from ..._src.graph.graph import Graph
 from ..._src.ops.registry import OPS
 from ..files import data_loss
-from ..graph_io import MAX_GRAPH_DEPTH, MAX_OPS, _check_op, register_every_op
+from ..graph_io import MAX_GRAPH_DEPTH, MAX_OPS, _check_op
 from ..load_safety import refusal, refused_effects
 from ..._src.formats.graph_export.op_rules import REWRITTEN
 from ..._src.formats.graph_export.tf_op_signatures import SIGNATURES
-from .tf_values import BadValue, attr_of, dtype_of, shape_of, tensor_of
+from .import_adapters import INPUTS_AS_ATTRIBUTES
+from .import_control_flow import ControlFlowImport
+from .import_attrs import kept_attributes, with_defaults
+from .import_tables import TABLE_OPS, ImportedTable, table_op
+from .op_support import ensure_ops
+from .op_support import CALLS as _CALLS, CASES, IFS as _IFS, NOT_FROM_FILES as _NOT_FROM_FILES, PASSED_THROUGH, \
+    SKIPPED as _SKIPPED, WHILES as _WHILES
+from .tf_values import BadValue, attr_of, dtype_of, shape_of
 
-_NOT_FROM_FILES = frozenset({"Placeholder", "PyFunc", "PyFuncStateless", "EagerPyFunc"})
-_CALLS = frozenset({"PartitionedCall", "StatefulPartitionedCall"})
-_IFS = frozenset({"If", "StatelessIf"})
-_WHILES = frozenset({"While", "StatelessWhile"})
-_SKIPPED = frozenset({"NoOp"})
 
-
-class FunctionImporter:
+class FunctionImporter(ControlFlowImport):
     def __init__(self, path, library, allowed_effects=frozenset()):
-        register_every_op()
+        ensure_ops(_op_types_used(library) | _IMPORTER_BUILDS)
         self.path = path
         self.library = {f.signature.name: f for f in library.function}
+        self.gradients = {g.registered_op_type: g.gradient_func for g in library.registered_gradients}
+        self._standalone = {}
+        self.gradient_captures = {}  # gradient function -> names of the forward tensors it reads (load_tf.py)
         self.allowed = allowed_effects
         self._depth = 0
 
@@ -58,6 +61,9 @@ class FunctionImporter:
             if i < n_params:
                 ph = graph.placeholder(dtype, shape, _node_name(arg.name), spec)
                 params.append((arg.name, TensorSpec(shape, dtype)))
+            elif isinstance(bound[i - n_params], ImportedTable):  # lookups on it become ops over constants
+                refs[arg.name] = bound[i - n_params]
+                continue
             else:
                 external = bound[i - n_params]
                 if external.dtype is not dtype:
@@ -69,6 +75,22 @@ class FunctionImporter:
         graph.outputs = outputs
         graph.finalize_names()
         return graph, params, outputs
+
+    def current_values(self):
+        """Name -> values of the function body being imported."""
+        return self._values
+
+    def standalone_function(self, name):
+        """Function `name` (of no bound inputs) as a ConcreteFunction of its own, built once."""
+        if name not in self._standalone:
+            from ..._src.trace.function import ConcreteFunction
+            graph, params, outputs = self.function_graph(name, [])
+            try:
+                self._standalone[name] = ConcreteFunction.from_graph(graph, list(outputs), params, {}, name)
+            except Exception as err:
+                raise self.fail(f"function {name!r}", f"cannot be compiled ({type(err).__name__}: "
+                                                      f"{str(err)[:200]})") from None
+        return self._standalone[name]
 
     def _arg_type(self, fdef, i, arg, where):
         try:
@@ -157,6 +179,19 @@ class FunctionImporter:
             outs = self._body(graph, fdef, {a.name: t for a, t in zip(fdef.signature.input_arg, inputs)},
                               f"{where} -> function {callee!r}")
             return {"output": outs}, None
+        if node.op in TABLE_OPS:
+            return table_op(self, graph, node, inputs, where)
+        gradient = node.attr["_gradient_op_type"].s.decode() if "_gradient_op_type" in node.attr else None
+        if node.op == "IdentityN" and gradient in self.gradients:
+            from .import_custom_gradient import custom_gradient_identity
+            return custom_gradient_identity(self, graph, node, inputs, where, self.gradients[gradient])
+        if node.op in PASSED_THROUGH or (node.op == "Identity" and inputs and isinstance(inputs[0], ImportedTable)):
+            return {"output": list(inputs)}, None
+        if any(isinstance(t, ImportedTable) for t in inputs):
+            raise self.fail(where, "uses a lookup table, which eagerflow imports for lookups only")
+        if node.op in CASES:
+            from .import_case import case
+            return case(self, graph, node, inputs, where)
         if node.op in _IFS:
             return self._if(graph, node, inputs, where)
         if node.op in _WHILES:
@@ -172,7 +207,7 @@ class FunctionImporter:
                   for r in node.attr["_eagerflow_inputs"].list.s]
         opdef = OPS[op_type]
         _check_op(opdef, inputs, {}, where)
-        op = self._add(graph, opdef, inputs, {}, node.name, where)
+        op = self.add_op(graph, opdef, inputs, {}, node.name, where)
         outs = SIGNATURES[node.op][1] if node.op in SIGNATURES else ()
         if len(outs) != 1 or len(op.outputs) != 1:
             raise self.fail(where, "a rewritten op must end in a node of one output")
@@ -198,6 +233,9 @@ class FunctionImporter:
                 if key not in types:
                     raise BadValue(f"attribute {key[:60]!r}, which {op_type} does not have")
                 attrs[key] = attr_of(node.attr[key], types[key])
+            attrs = kept_attributes(OPS[op_type], op_type, node.name, with_defaults(op_type, node, attrs, types))
+            if op_type in INPUTS_AS_ATTRIBUTES:
+                inputs, attrs = INPUTS_AS_ATTRIBUTES[op_type](inputs, attrs)
         except BadValue as err:
             raise self.fail(where, str(err)) from None
         try:
@@ -214,7 +252,7 @@ class FunctionImporter:
             raise data_loss(self.path, str(err)) from None
         if refused_effects(opdef, attrs, self.allowed):
             raise refusal(self.path, [(where, (), node.name, op_type, refused_effects(opdef, attrs, self.allowed))])
-        op = self._add(graph, opdef, inputs, attrs, node.name, where)
+        op = self.add_op(graph, opdef, inputs, attrs, node.name, where)
         sizes = _output_sizes(outs, node, len(op.outputs))
         if sizes is None:
             raise self.fail(where, f"the op computes {len(op.outputs)} outputs, TensorFlow's op others")
@@ -224,7 +262,7 @@ class FunctionImporter:
             position += size
         return groups, op
 
-    def _add(self, graph, opdef, inputs, attrs, name, where):
+    def add_op(self, graph, opdef, inputs, attrs, name, where):
         before = len(graph.get_operations())
         try:
             graph.add_operation(opdef, inputs, attrs, name=_node_name(name))
@@ -238,82 +276,20 @@ class FunctionImporter:
             raise self.fail(where, "the op did not rebuild as a single node")
         return added[0]
 
-    # --- control flow ---
-    def _branch(self, graph, fname, values, explicit, where, kept=None):
-        """A Branch for function `fname` inside `graph`: the arguments at positions `explicit` are
-        its placeholders (loop variables, in that order), the others capture the given outer values;
-        `kept`: the positions of the outputs it returns (default all)."""
-        fdef = self.function(fname)
-        args = list(fdef.signature.input_arg)
-        if len(args) != len(values):
-            raise self.fail(where, f"function {fname!r} takes {len(args)} arguments, the op passes {len(values)}")
-        sub = Graph(fname, outer=graph)
-        refs, placeholders = {}, {}
-        for i, (arg, value) in enumerate(zip(args, values)):
-            if dtype_of(arg.type) is not value.dtype:
-                raise self.fail(where, f"function {fname!r} argument {i} is not {value.dtype.name}")
-            if i in explicit:
-                ph = placeholders[i] = sub.placeholder(value.dtype, value.shape, f"{fname}_input_{i}",
-                                                       _variable_spec(value))
-            else:
-                ph = sub.capture(value)
-            refs[arg.name] = ph
-        outputs = self._body(sub, fdef, refs, f"{where} -> function {fname!r}")
-        outputs = outputs if kept is None else [outputs[i] for i in kept]
-        sub.outputs = outputs
-        sub.finalize_names()
-        try:
-            return Branch.from_graph(sub, [placeholders[i] for i in explicit], outputs, list(outputs), fname), fdef
-        except Exception as err:
-            raise self.fail(where, f"function {fname!r} cannot be compiled ({type(err).__name__}: "
-                                   f"{str(err)[:200]})") from None
-
-    def _if(self, graph, node, inputs, where):
-        if not inputs:
-            raise self.fail(where, "an If without its predicate")
-        then_b, _ = self._branch(graph, self._func_attr(node, "then_branch", where), inputs[1:], [], where)
-        else_b, _ = self._branch(graph, self._func_attr(node, "else_branch", where), inputs[1:], [], where)
-        if [t.dtype for t in then_b.outputs] != [t.dtype for t in else_b.outputs]:
-            raise self.fail(where, "the branches return different dtypes")
-        externals, stateful = share_externals(then_b, else_b)
-        specs = [(a.shape.most_specific_compatible_shape(b.shape), a.dtype)
-                 for a, b in zip(then_b.outputs, else_b.outputs)]
-        op = self._add(graph, OPS["If" if stateful else "StatelessIf"], [inputs[0], *externals],
-                       {"then_branch": then_b, "else_branch": else_b, "output_specs": specs}, node.name, where)
-        return {"output": list(op.outputs[:-1])}, op
-
-    def _while(self, graph, node, inputs, where):
-        """TensorFlow's While carries every value through its body; the ones the body returns
-        unchanged become captured values of eagerflow's While, the others its loop variables."""
-        body_name = self._func_attr(node, "body", where)
-        body_fdef = self.function(body_name)
-        names = [a.name for a in body_fdef.signature.input_arg]
-        rets = [body_fdef.ret.get(a.name) for a in body_fdef.signature.output_arg]
-        if len(rets) != len(inputs) or len(names) != len(inputs):
-            raise self.fail(where, "a While's body must take and return every loop value")
-        carried = [i for i in range(len(inputs)) if rets[i] != names[i]]
-        cond_b, _ = self._branch(graph, self._func_attr(node, "cond", where), inputs, carried, where)
-        body_b, _ = self._branch(graph, body_name, inputs, carried, where, kept=carried)
-        if len(cond_b.outputs) != 1 or cond_b.outputs[0].dtype.name != "bool":
-            raise self.fail(where, "a While's condition must return one boolean")
-        loop_vars = [inputs[i] for i in carried]
-        for t, v in zip(body_b.outputs, loop_vars):
-            if t.dtype is not v.dtype:
-                raise self.fail(where, "a While's body changes a loop value's dtype")
-        externals, stateful = share_externals(cond_b, body_b)
-        specs = [(v.shape.most_specific_compatible_shape(t.shape), v.dtype) for v, t in zip(loop_vars, body_b.outputs)]
-        op = self._add(graph, OPS["While" if stateful else "StatelessWhile"], [*loop_vars, *externals],
-                       {"cond": cond_b, "body": body_b, "n_vars": len(carried), "output_specs": specs},
-                       node.name, where)
-        position = {i: k for k, i in enumerate(carried)}
-        return {"output": [op.outputs[position[i]] if i in position else inputs[i] for i in range(len(inputs))]}, op
+# op types the importer builds for nodes of other types (Case's Equal, a table's lookup, ...)
+_IMPORTER_BUILDS = frozenset({"If", "StatelessIf", "While", "StatelessWhile", "Equal", "VocabularyLookup",
+                              "SavedCustomGradient", "IdentityN", "Const", "Identity"})
 
 
-def _variable_spec(value):
-    """The (shape, dtype) of the variable a resource value points to, when its placeholder knows it."""
-    op = getattr(value, "_op", None)
-    spec = op.attrs.get("variable_spec") if op is not None and op.type == "Placeholder" else None
-    return spec if spec else None
+def _op_types_used(library):
+    """Every op type a node of the library names, and the eagerflow ops export recorded on nodes."""
+    used = set()
+    for fdef in library.function:
+        for node in fdef.node_def:
+            used.add(node.op)
+            if "_eagerflow_op" in node.attr:
+                used.add(node.attr["_eagerflow_op"].s.decode("utf-8", "replace"))
+    return used
 
 
 def _check_declared_types(in_args, inputs, declared):

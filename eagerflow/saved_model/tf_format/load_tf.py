@@ -12,7 +12,7 @@ import os
 
 from ..._src.core import nest
 from ..._src.core.errors import DataLossError
-from ..._src.core.tensor import TensorSpec
+from ..._src.core.tensor import Tensor, TensorSpec
 from ..._src.formats.tensor_bundle import BundleReader
 from ..._src.state.variables import Variable
 from ..._src.trace.function import ConcreteFunction
@@ -20,6 +20,8 @@ from ..files import data_loss, read_regular_file
 from ..restored_specs import named_parameter, output_specs
 from .build import OBJECT_GRAPH_KEY
 from .function_import import FunctionImporter
+from .import_tables import ImportedTable, initial_contents, table_types
+from .op_support import unsupported_message, unsupported_ops
 from .structured_read import decode
 from .tf_values import BadValue, dtype_of, shape_of
 from .write import ASSETS_DIRECTORY, SAVED_MODEL_FILENAME_PB, VARIABLES_DIRECTORY, VARIABLES_FILENAME
@@ -57,6 +59,7 @@ class _TFLoader:
         if not self.nodes:
             raise data_loss(path, "the object graph has no root")
         self.importer = FunctionImporter(path, meta.graph_def.library, allowed)
+        self.importer.gradient_captures = self._gradient_captures()
         self._keys = self._checkpoint_keys()
         self._objects = {}
         self._concrete = {}
@@ -65,11 +68,13 @@ class _TFLoader:
     # --- variables and assets ---
     def _checkpoint_keys(self):
         prefix = os.path.join(self.dir, VARIABLES_DIRECTORY, VARIABLES_FILENAME)
-        if not any(n.WhichOneof("kind") == "variable" for n in self.nodes):
+        if not any(n.WhichOneof("kind") in ("variable", "resource") for n in self.nodes):
             self.bundle = None
             return {}
         self.bundle = BundleReader(prefix)
         from ..._src.formats.protos import trackable_object_graph_pb2
+        if OBJECT_GRAPH_KEY not in self.bundle and not any(n.WhichOneof("kind") == "variable" for n in self.nodes):
+            return {}
         if OBJECT_GRAPH_KEY not in self.bundle:
             raise data_loss(prefix + ".index", f"no {OBJECT_GRAPH_KEY} entry")
         try:
@@ -79,12 +84,11 @@ class _TFLoader:
             raise
         except Exception as err:
             raise data_loss(prefix + ".index", f"the object graph does not parse ({type(err).__name__})") from None
-        return {i: a.checkpoint_key for i, node in enumerate(graph.nodes) for a in node.attributes
-                if a.name == "VARIABLE_VALUE"}
+        return {(i, a.name): a.checkpoint_key for i, node in enumerate(graph.nodes) for a in node.attributes}
 
     def _variable(self, index, saved):
         where = f"node {index} (variable {saved.name!r})"
-        key = self._keys.get(index)
+        key = self._keys.get((index, "VARIABLE_VALUE"))
         if key is None or key not in self.bundle:
             raise data_loss(self.path, f"{where}: its value is not in the variables bundle")
         try:
@@ -107,6 +111,61 @@ class _TFLoader:
             raise data_loss(self.path, f"node {index}: asset file name {name[:80]!r} is not a plain file name")
         return Asset(os.path.join(self.dir, ASSETS_DIRECTORY, name))
 
+    def _constant(self, index, operation):
+        """A tensor a function captured when TensorFlow saved it: a Const node of the top-level graph."""
+        from ..._src.core.convert import convert_to_tensor
+        from .tf_values import tensor_of
+        node = next((n for n in self.meta.graph_def.node if n.name == operation and n.op == "Const"), None)
+        if node is None or "value" not in node.attr:
+            raise data_loss(self.path, f"node {index}: constant {operation[:80]!r} is not a Const of the graph")
+        try:
+            value = tensor_of(node.attr["value"].tensor)
+        except BadValue as err:
+            raise data_loss(self.path, f"node {index}: constant {operation[:80]!r}: {err}") from None
+        return convert_to_tensor(value, dtype=dtype_of(node.attr["value"].tensor.dtype))
+
+    def _table(self, index, node):
+        """A resource object: a lookup table, read without running its creator or initializer."""
+        children = {c.local_name: c.node_id for c in node.children}
+        where = f"node {index} (a resource)"
+        try:
+            creator, key_dtype, value_dtype = table_types(self._only_function(children.get("_create_resource")))
+            if creator.op == "MutableHashTableV2":
+                base = self._keys.get((index, "table"))  # the checkpoint holds <key>-keys and <key>-values
+                keys = [f"{base}-keys", f"{base}-values"]
+                if self.bundle is None or base is None or any(k not in self.bundle for k in keys):
+                    raise BadValue("its table-keys and table-values are not in the variables bundle")
+                contents = [self.bundle.read(k) for k in keys]
+            else:
+                init = self._only_function(children.get("_initialize"))
+                saved = self.graph.concrete_functions.get(init.signature.name)
+                if saved is None:
+                    raise BadValue(f"its initializer {init.signature.name[:80]!r} has no saved signature")
+                bound = list(saved.bound_inputs)
+                first = len(init.signature.input_arg) - len(bound)  # the bound inputs are the last arguments
+
+                def bound_value(i):
+                    j = bound[i - first] if 0 <= i - first < len(bound) else None
+                    if j is None or self._node(j).WhichOneof("kind") not in ("constant", "variable"):
+                        return None
+                    value = self.obj(j)
+                    return value.numpy()
+                contents = initial_contents(init, bound_value)
+            return ImportedTable(*contents, key_dtype, value_dtype, creator.attr["shared_name"].s.decode() or
+                                 creator.name)
+        except BadValue as err:
+            raise data_loss(self.path, f"{where}: {err}") from None
+
+    def _only_function(self, node_id):
+        """The FunctionDef of the one concrete function of a restored function's node."""
+        if node_id is None:
+            raise BadValue("it has no creating or initializing function")
+        fn = self._node(node_id)
+        names = list(fn.function.concrete_functions) if fn.WhichOneof("kind") == "function" else []
+        if len(names) != 1:
+            raise BadValue(f"node {node_id} is not a function with one concrete function")
+        return self.importer.function(names[0])
+
     # --- functions ---
     def concrete(self, name, parameter_names=None, signature_key=None):
         known = self._concrete.get(name)
@@ -119,9 +178,10 @@ class _TFLoader:
         bound = []
         for i in saved.bound_inputs:
             value = self.obj(i)
-            bound.append(value.handle if isinstance(value, Variable) else getattr(value, "asset_path", None))
+            bound.append(value.handle if isinstance(value, Variable) else value
+                         if isinstance(value, (Tensor, ImportedTable)) else getattr(value, "asset_path", None))
             if bound[-1] is None:
-                raise data_loss(self.path, f"{where}: bound input {i} is neither a variable nor an asset")
+                raise data_loss(self.path, f"{where}: bound input {i} is not a variable, constant, table or asset")
         graph, params, outputs = self.importer.function_graph(name, bound)
         inputs = decode(saved.canonicalized_input_signature, self.path, where, self._namedtuples)
         if not (isinstance(inputs, tuple) and len(inputs) == 2 and isinstance(inputs[0], tuple)
@@ -150,6 +210,9 @@ class _TFLoader:
                        if isinstance(spec, TensorSpec)] if specs else []
         captures = {id(internal): external._value for external, internal in graph.captures}
         kw = {"flat_positional": 1 if len(param_specs) == 1 else 0} if signature_key is not None else {}
+        if _must_compile(self.importer.function(name)):  # tf.function(jit_compile=True): the same JAX lowering
+            from ..._src.codegen.program import CompileOptions
+            kw["options"] = CompileOptions(jit_compile=True)
         try:
             cf = ConcreteFunction.from_graph(graph, structure, param_specs, captures, _python_name(name),
                                              traced_call=(signature, named_args, named_kwargs),
@@ -192,6 +255,10 @@ class _TFLoader:
 
     # --- the tree ---
     def root(self):
+        gradients = [g.gradient_func for g in self.meta.graph_def.library.registered_gradients]
+        found = unsupported_ops(self.importer.library, self._reachable_functions() + gradients)
+        if found:
+            raise data_loss(self.path, unsupported_message(found))
         obj = self.obj(0)
         signatures = {}
         for child in self.nodes[0].children:
@@ -210,6 +277,38 @@ class _TFLoader:
         except AttributeError:
             pass
         return obj
+
+    def _gradient_captures(self):
+        """Saved custom gradient function -> the forward tensors it reads (captured_tensor objects)."""
+        captures = {}
+        for g in self.meta.graph_def.library.registered_gradients:
+            saved = self.graph.concrete_functions.get(g.gradient_func)
+            if saved is None:
+                continue
+            nodes = [self._node(i) for i in saved.bound_inputs]
+            if any(n.WhichOneof("kind") != "captured_tensor" for n in nodes):
+                raise data_loss(self.path, f"gradient function {g.gradient_func!r} reads values other than tensors "
+                                           f"of the forward function")
+            captures[g.gradient_func] = [n.captured_tensor.name for n in nodes]
+        return captures
+
+    def _reachable_functions(self):
+        """The concrete functions the object tree from the root holds (a table's are not imported)."""
+        names, seen, stack = [], set(), [0]
+        while stack:
+            index = stack.pop()
+            if index in seen or not 0 <= index < len(self.nodes):
+                continue
+            seen.add(index)
+            node = self.nodes[index]
+            kind = node.WhichOneof("kind")
+            if kind == "function":
+                names.extend(node.function.concrete_functions)
+            elif kind == "bare_concrete_function":
+                names.append(node.bare_concrete_function.concrete_function_name)
+            if kind != "resource":
+                stack.extend(c.node_id for c in node.children)
+        return names
 
     def _node(self, index):
         if not 0 <= index < len(self.nodes):
@@ -231,6 +330,10 @@ class _TFLoader:
             value = self._asset(index, node.asset)
         elif kind == "function":
             value = self._function(index, node.function)
+        elif kind == "constant":
+            value = self._constant(index, node.constant.operation)
+        elif kind == "resource":
+            value = self._table(index, node)
         elif kind == "bare_concrete_function":
             bare = node.bare_concrete_function
             value = self.concrete(bare.concrete_function_name, list(bare.argument_keywords))
@@ -270,6 +373,16 @@ class _TFLoader:
             value.extend(self.obj(i, building) for i in ordered)
             return value
         return tuple(self.obj(i, building) for i in ordered)
+
+
+def _must_compile(fdef):
+    """Whether TensorFlow compiles the function with XLA: saved from tf.function(jit_compile=True), or a
+    signature wrapper whose calls all are."""
+    if fdef.attr["_XlaMustCompile"].b if "_XlaMustCompile" in fdef.attr else False:
+        return True
+    calls = [n for n in fdef.node_def if n.op in ("PartitionedCall", "StatefulPartitionedCall")]
+    return bool(calls) and all(n.attr["_XlaMustCompile"].b for n in calls if "_XlaMustCompile" in n.attr) and \
+        all("_XlaMustCompile" in n.attr for n in calls)
 
 
 def _python_name(function_name):

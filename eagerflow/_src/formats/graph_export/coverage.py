@@ -45,6 +45,7 @@ NOT_EXPORTED = {
     "ProdOfOthers": _GRADIENT_ONLY,
     "PyFunc": _PYTHON,
     "PyFuncStateless": _PYTHON,
+    "SavedCustomGradient": "a custom gradient TensorFlow saved, as the importer rebuilds it; not written back yet",
     "ShuffleOrder": "tf.data's shuffle order, used by datasets only",
     "UnicodeCharSplit": "no TensorFlow op of that type; no rewrite yet",
     "VocabularyLookup": "lookup tables are not exported yet (they need TensorFlow's table resources)",

@@ -74,3 +74,30 @@ def _jax_bound(side):
 
 LowerBound.jax = _jax_bound("left")
 UpperBound.jax = _jax_bound("right")
+
+
+# --- Bucketize ---------------------------------------------------------------------------------------
+
+def _bucketize_kernel(input, boundaries=()):
+    """How many boundaries are <= each value (TensorFlow's Bucketize, a Keras Discretization's op)."""
+    edges = np.asarray(boundaries, np.float64)
+    return np.searchsorted(edges, np.asarray(input, np.float64), side="right").astype(np.int32).reshape(
+        np.shape(input))
+
+
+def _bucketize_infer(inputs, attrs):
+    x = inputs[0]
+    R.check_dtype_in("Bucketize", x.dtype, (_dt.int32, _dt.int64, _dt.float32, _dt.float64))
+    edges = list(attrs.get("boundaries", ()))
+    if edges != sorted(edges):
+        raise InvalidArgumentError(None, None, "Expected sorted boundaries")
+    return [Spec(x.shape, _dt.int32)]
+
+
+Bucketize = defop("Bucketize", inputs=("input",), kernel=_bucketize_kernel, infer=_bucketize_infer,
+                  grad=NO_GRADIENT, doc="The index of the bucket among sorted `boundaries` each value falls in.")
+
+
+def bucketize(input, boundaries, name=None):
+    """TensorFlow's raw Bucketize: int32 bucket indices of `input` among the sorted float `boundaries`."""
+    return bind(Bucketize, (as_tensor(input),), {"boundaries": [float(b) for b in boundaries]}, name=name)

@@ -140,11 +140,12 @@ UnsortedSegmentSum = defop(
 
 # --- DenseBincount ------------------------------------------------------------------------------------
 
-def _bincount_kernel(arr, size, weights, binary_output=False, per_row=False, out_dtype=None):
-    n = max(int(size), 0)  # an empty input of unknown size: max() gave the dtype's minimum
+def _bincount_kernel(arr, size, weights, binary_output=False, per_row=None, out_dtype=None):
+    n = max(int(size), 0)
+    per_row = arr.ndim == 2 if per_row is None else per_row  # TensorFlow's node: a 2-D input counts per row  # an empty input of unknown size: max() gave the dtype's minimum
     if arr.size and arr.min() < 0:
         raise _err("Input arr must be non-negative!")
-    dtype = weights.dtype if weights.size else out_dtype.np_dtype
+    dtype = weights.dtype if weights.size or out_dtype is None else out_dtype.np_dtype
     rows = arr.reshape(-1, arr.shape[-1]) if per_row else arr.reshape(1, -1)
     w = weights.reshape(rows.shape) if weights.size else None
     out = np.zeros((rows.shape[0], n), dtype=dtype)
@@ -159,10 +160,12 @@ def _bincount_kernel(arr, size, weights, binary_output=False, per_row=False, out
 
 def _bincount_infer(inputs, attrs):
     arr, size, weights = inputs
-    dtype = weights.dtype if weights.shape.rank != 1 or weights.shape[0] != 0 else attrs["out_dtype"]
+    # TensorFlow's node has no out_dtype: its output is the (maybe empty) weights' dtype
+    dtype = weights.dtype if weights.shape.rank != 1 or weights.shape[0] != 0 else attrs.get("out_dtype", weights.dtype)
     n = static_value(size)
     n = None if n is None else int(n)
-    if attrs.get("per_row") and arr.shape.rank is not None:
+    per_row = attrs.get("per_row", arr.shape.rank == 2)  # TensorFlow's node: a 2-D input counts per row
+    if per_row and arr.shape.rank is not None:
         return [Spec(arr.shape[:-1].concatenate([n]), dtype)]
     return [Spec(TensorShape([n]), dtype)]
 
@@ -297,7 +300,7 @@ def _bincount_jax(arr, size, weights, binary_output=False, per_row=False, out_dt
     """Counts by a scatter-add into [rows, size]; values outside [0, size) are dropped (XLA has no
     run-time error for a negative value: TensorFlow's XLA drops them as well)."""
     n = max(int(size), 0)
-    dtype = weights.dtype if weights.size else out_dtype.np_dtype
+    dtype = weights.dtype if weights.size or out_dtype is None else out_dtype.np_dtype
     rows = jnp.reshape(arr, (-1, arr.shape[-1])) if per_row else jnp.reshape(arr, (1, -1))
     row_index = jnp.broadcast_to(jnp.arange(rows.shape[0])[:, None], rows.shape)
     column = jnp.where((rows >= 0) & (rows < n), rows, n)  # n: out of range, dropped

@@ -148,8 +148,30 @@ def _coords_np(splits_list, nvals):
     return np.stack(cols, axis=1) if nvals else np.zeros((0, len(splits_list) + 1), np.int64)
 
 
+def _partitions_as_splits(tensors, types):
+    """Row splits of each ragged dimension from TensorFlow's partition encodings: ROW_SPLITS as they
+    are; FIRST_DIM_SIZE (the number of rows) then VALUE_ROWIDS (each value's row, ascending) as
+    TensorFlow's own graphs write them (tf.strings.split, TextVectorization)."""
+    types = [t.decode() if isinstance(t, bytes) else t for t in types] or ["ROW_SPLITS"] * len(tensors)
+    splits, rows = [], None
+    for kind, t in zip(types, tensors):
+        t = np.asarray(t, np.int64)
+        if kind == "FIRST_DIM_SIZE":
+            rows = int(t)
+        elif kind == "VALUE_ROWIDS":
+            if rows is None:
+                raise InvalidArgumentError(None, None, "VALUE_ROWIDS needs the number of rows before it")
+            counts = np.bincount(t.reshape(-1), minlength=rows)[:rows] if t.size else np.zeros(rows, np.int64)
+            splits.append(np.concatenate([[0], np.cumsum(counts)]).astype(np.int64))
+            rows = t.size
+        else:
+            splits.append(t)
+            rows = int(t[-1]) if t.size else 0
+    return splits
+
+
 def _to_tensor_kernel(shape, values, default_value, *row_partition_tensors, row_partition_types=()):
-    splits = [np.asarray(s, np.int64) for s in row_partition_tensors]
+    splits = _partitions_as_splits(row_partition_tensors, row_partition_types)
     k = len(splits)
     coords = _coords_np(splits, values.shape[0])
     bounding = [len(splits[0]) - 1] + [int(np.max(np.diff(s), initial=0)) for s in splits] + list(values.shape[1:])
@@ -166,7 +188,7 @@ def _to_tensor_kernel(shape, values, default_value, *row_partition_tensors, row_
 
 def _to_tensor_infer(inputs, attrs):
     shape, values, default_value = inputs[:3]
-    k = len(inputs) - 3
+    k = len(inputs) - 3 - sum(t in ("FIRST_DIM_SIZE", b"FIRST_DIM_SIZE") for t in attrs.get("row_partition_types", ()))
     from ..registry import static_value
     wanted = static_value(shape)
     inner = values.shape.as_list()[1:] if values.shape.rank is not None else None
@@ -192,6 +214,8 @@ def value_coordinates(splits_list, nvals):
 
 
 def _to_tensor_grad(op, g):
+    if any(t not in ("ROW_SPLITS", b"ROW_SPLITS") for t in op.attrs.get("row_partition_types", ())):
+        raise LookupError("RaggedTensorToTensor has a gradient for ROW_SPLITS partitions only")
     shape, values, default_value = op.inputs[:3]
     splits = list(op.inputs[3:])
     k = len(splits)

@@ -1,0 +1,112 @@
+"""TensorFlow lookup tables of a SavedModel (a Keras StringLookup or TextVectorization, a
+tf.lookup.StaticHashTable), imported as their contents.
+
+TensorFlow keeps a table behind a resource handle that a `_create_resource` function makes and an
+`_initialize` function fills (from constants the object graph stores, or, for a mutable table, from
+the checkpoint's table-keys/table-values). Here the contents are read once at load time, without
+running either function, and held sorted; a function receiving the table's handle gets this object
+in its place, and the lookups on it become ops over constants: LookupTableFindV2 is VocabularyLookup,
+LookupTableSizeV2 and LookupTableExportV2 are constants. A table written to by a loaded function
+(LookupTableInsertV2, ...) is not supported: those op types are reported at load time."""
+from __future__ import annotations
+
+import numpy as np
+
+from ..._src.core import dtypes as _dt
+from ..._src.ops.lookup.tables import _sorted_table
+from ..._src.ops.registry import OPS
+from .tf_values import BadValue, attr_of
+
+TABLE_OPS = frozenset({"LookupTableFindV2", "LookupTableSizeV2", "LookupTableExportV2"})
+CREATORS = frozenset({"HashTableV2", "MutableHashTableV2"})
+INITIALIZERS = frozenset({"LookupTableImportV2", "InitializeTableV2"})
+
+
+class ImportedTable:
+    """A table's contents: keys sorted ascending, values alongside (each key once)."""
+
+    dtype = _dt.resource
+
+    def __init__(self, keys, values, key_dtype, value_dtype, name):
+        keys, values = np.asarray(keys).reshape(-1), np.asarray(values).reshape(-1)
+        if keys.shape != values.shape:
+            raise BadValue(f"table {name!r} has {keys.size} keys and {values.size} values")
+        self.keys, self.values = _sorted_table(keys, values)
+        self.key_dtype, self.value_dtype, self.name = key_dtype, value_dtype, name
+
+    def __repr__(self):
+        return f"<imported lookup table {self.name!r}: {self.keys.size} {self.key_dtype.name} keys>"
+
+
+def table_types(fdef):
+    """(creating node, key dtype, value dtype) of the table a `_create_resource` function makes."""
+    for node in fdef.node_def:
+        if node.op in CREATORS:
+            try:
+                return node, attr_of(node.attr["key_dtype"], "type"), attr_of(node.attr["value_dtype"], "type")
+            except (KeyError, BadValue) as err:
+                raise BadValue(f"its {node.op} node has no key and value dtypes ({err})") from None
+    ops = sorted({n.op for n in fdef.node_def} - {"Const", "Identity", "NoOp"})
+    raise BadValue(f"it makes no table eagerflow imports (op types {ops[:6]})")
+
+
+def initial_contents(fdef, bound_value):
+    """(keys, values) an `_initialize` function imports into its table. `bound_value(i)` is the value
+    bound to its i-th argument (a constant or variable of the object graph), None for the table."""
+    from .tf_values import tensor_of
+    nodes = {n.name: n for n in fdef.node_def}
+    args = {a.name: i for i, a in enumerate(fdef.signature.input_arg)}
+
+    def value(ref, depth=0):
+        name = ref.split(":")[0]
+        if name in args:
+            found = bound_value(args[name])
+            if found is None:
+                raise BadValue(f"argument {name!r} has no stored value")
+            return found
+        node = nodes.get(name)
+        if node is None or depth > 32:
+            raise BadValue(f"input {ref[:60]!r} names nothing")
+        if node.op == "Const":
+            return tensor_of(node.attr["value"].tensor)
+        if node.op == "Identity" and node.input:
+            return value(node.input[0], depth + 1)
+        raise BadValue(f"the table's contents come from a {node.op} node, which eagerflow does not evaluate")
+
+    for node in fdef.node_def:
+        if node.op in INITIALIZERS:
+            data = [r for r in node.input if not r.startswith("^")]
+            if len(data) != 3:
+                raise BadValue(f"{node.op} node {node.name!r} has {len(data)} inputs")
+            return value(data[1]), value(data[2])
+    ops = sorted({n.op for n in fdef.node_def} - {"Const", "Identity", "NoOp"})
+    raise BadValue(f"it fills the table with none of {sorted(INITIALIZERS)} (op types {ops[:6]})")
+
+
+def table_op(importer, graph, node, inputs, where):
+    """The nodes of a lookup on an ImportedTable, as eagerflow ops; returns (output groups, op)."""
+    table = inputs[0] if inputs else None
+    if not isinstance(table, ImportedTable) or any(isinstance(t, ImportedTable) for t in inputs[1:]):
+        raise importer.fail(where, "a table op whose first input is not a lookup table eagerflow imported")
+    if node.op == "LookupTableSizeV2":
+        return {"size": [graph.literal(np.array(table.keys.size, np.int64))]}, None
+    keys_c = graph.literal(_as(table.keys, table.key_dtype))
+    values_c = graph.literal(_as(table.values, table.value_dtype))
+    if node.op == "LookupTableExportV2":
+        return {"keys": [keys_c], "values": [values_c]}, None
+    if len(inputs) != 3:
+        raise importer.fail(where, f"LookupTableFindV2 with {len(inputs)} inputs")
+    if inputs[1].dtype is not table.key_dtype or inputs[2].dtype is not table.value_dtype:
+        raise importer.fail(where, f"looks up {inputs[1].dtype.name} keys with a {inputs[2].dtype.name} default in "
+                                   f"a table of {table.key_dtype.name} -> {table.value_dtype.name}")
+    op = importer.add_op(graph, OPS["VocabularyLookup"], [keys_c, values_c, inputs[1], inputs[2]], {}, node.name,
+                         where)
+    return {"values": list(op.outputs)}, op
+
+
+def _as(array, dtype):
+    if dtype is _dt.string:
+        out = np.empty(array.shape, object)
+        out[...] = [bytes(x) for x in array.ravel()] if array.size else []
+        return out
+    return np.asarray(array, dtype=dtype.as_numpy_dtype)
