@@ -173,6 +173,7 @@ MODULES = {
     'Lgamma': 'eagerflow._src.ops.math.special',
     'LinSpace': 'eagerflow._src.ops.array.sequences',
     'ListDiff': 'eagerflow._src.ops.sparse.mask',
+    'LoadImageBatch': 'eagerflow._src.ops.image.image_files',
     'Log': 'eagerflow._src.ops.math.elementwise',
     'Log1p': 'eagerflow._src.ops.math.elementwise',
     'LogMatrixDeterminant': 'eagerflow._src.ops.linalg.solves',
