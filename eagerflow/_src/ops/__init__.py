@@ -22,8 +22,15 @@ import importlib
 import pkgutil
 
 
+_ALL_IMPORTED = []  # set once every module has been imported: later calls skip the folder walk
+
+
 def import_every_op_module():
     """Imports every module under ops/, so every OpDef is registered (`import eagerflow` leaves some
-    families to their first use). For readers of saved graphs and for coverage tests."""
+    families to their first use). For readers of saved graphs and for coverage tests. A loader calls
+    this once per graph it reads; only the first call walks the folders."""
+    if _ALL_IMPORTED:
+        return
     for info in pkgutil.walk_packages(__path__, prefix=__name__ + "."):
         importlib.import_module(info.name)
+    _ALL_IMPORTED.append(True)
