@@ -26,6 +26,7 @@ from ._src.state.module import Module
 # Running: eager or traced, scopes, devices, ordering of side effects, the logger.
 from ._src.core.context import executing_eagerly
 from ._src.trace.function import function
+from ._src.autograph import operators as _ag_operators  # noqa: F401 - converted code calls it; not left to a 1st call
 from ._src.api.small_names import is_symbolic_tensor
 from ._src.core.scopes import get_current_name_scope, init_scope, name_scope
 from ._src.core.devices import device
