@@ -27,6 +27,9 @@ def read_saved_model(directory):
     from .files import read_regular_file
     path = os.path.join(directory, SAVED_MODEL_PB)
     if not os.path.isfile(path):
+        if os.path.isfile(os.path.join(directory, "saved_model.json")):
+            raise ShowError(f"{directory} holds only saved_model.json, the format of earlier eagerflow releases: "
+                            "load it with tf.saved_model.load and save it again to write saved_model.pb")
         raise ShowError(f"SavedModel file does not exist at: {directory}")
     try:
         raw = read_regular_file(path, MAX_FILE, "SavedModel", inside=directory)

@@ -367,3 +367,12 @@ def test_ops_traced_outside_a_loader_still_record_their_lines():
     with pytest.raises(tf.errors.InvalidArgumentError) as caught:
         f(tf.constant([1.0, 2.0, 3.0, 4.0]))
     assert "<stack traces unavailable>" not in str(caught.value) and "return tf.reshape(x, [3, -1])" in str(caught.value)
+
+
+def test_a_directory_of_the_earlier_json_format_is_named_as_such(saved, tmp_path, capsys):
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / "saved_model.json").write_text((saved / "m" / "saved_model.json").read_text()
+                                          if (saved / "m" / "saved_model.json").exists() else "{}")
+    code, out, err = _cli(capsys, "show", "--dir", str(old), "--all")
+    assert code == 1 and out == "" and "holds only saved_model.json" in err and "save it again" in err
