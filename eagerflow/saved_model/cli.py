@@ -1,11 +1,12 @@
-"""`eagerflow saved-model show|run`: inspect and run a SavedModel from the shell, in the layout of
-TensorFlow's `saved_model_cli` so scripts and habits carry over.
+"""`eagerflow saved-model show|run`: inspect and run a SavedModel from the shell, TensorFlow's or
+eagerflow's, with `saved_model_cli`'s flags and output layout so scripts and habits carry over.
 
-`show` reads names, dtypes and shapes from the loaded signatures (so what it prints was validated
-like any load); `run` feeds inputs parsed by `cli_inputs.py` (literals, a whitelist of NumPy
-constructors, .npy/.npz files; never eval) and prints each output as TensorFlow's tool does.
-eagerflow's format has no tag-sets: every model is shown as TensorFlow's default tag-set 'serve'.
-Errors print one line on stderr and exit with status 1.
+`show` prints what saved_model.pb describes (cli_show.py: nothing is loaded or run); `run` checks the
+tag-set, signature and input keys against the same message as TensorFlow's tool does, loads the model,
+feeds inputs parsed by `cli_inputs.py` (literals, a whitelist of NumPy constructors, .npy/.npz
+files; never eval) and prints each output as TensorFlow's tool does. Errors print one line on
+stderr and exit with status 1; a run-time error inside the model names its node, not this command's
+frames (the loaded graphs record no Python source: graph/sites.py `no_user_sites`).
 """
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ import numpy as np
 from .cli_inputs import InputError, parse_input_exprs, parse_inputs
 
 TAG_SET = "serve"
-METHOD_NAME = "tensorflow/serving/predict"
 
 
 class CommandError(Exception):
@@ -26,15 +26,16 @@ class CommandError(Exception):
 def add_arguments(parser):
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     show = actions.add_parser("show", help="list a SavedModel's signatures with their inputs and outputs",
-                              description="Show a SavedModel's tag-set, signatures, inputs and outputs.")
+                              description="Show a SavedModel's tag-sets, signatures, inputs, outputs and ops.")
     show.add_argument("--dir", required=True, help="the SavedModel directory")
-    show.add_argument("--all", action="store_true", help="everything: every signature and function")
-    show.add_argument("--tag_set", help="list the signature keys of this tag-set (eagerflow has 'serve')")
-    show.add_argument("--signature_def", help="show one signature's inputs and outputs")
+    show.add_argument("--all", action="store_true", help="everything: every tag-set, signature, op and function")
+    show.add_argument("--tag_set", help="list the signature keys of this tag-set (comma-separated tags, e.g. serve)")
+    show.add_argument("--signature_def", help="show one signature's inputs and outputs (with --tag_set)")
+    show.add_argument("--list_ops", action="store_true", help="list the ops the tag-set's graph uses")
     run = actions.add_parser("run", help="run a signature on inputs and print its outputs",
                              description="Run a SavedModel signature and print its outputs.")
     run.add_argument("--dir", required=True, help="the SavedModel directory")
-    run.add_argument("--tag_set", default=TAG_SET, help="accepted for saved_model_cli compatibility ('serve')")
+    run.add_argument("--tag_set", default=TAG_SET, help="the MetaGraph's tag-set (default: serve)")
     run.add_argument("--signature_def", required=True, help="the signature key to run")
     run.add_argument("--inputs", default="", help="'key=file.npy;key2=file.npz[name]' (allow_pickle=False)")
     run.add_argument("--input_exprs", default="",
@@ -44,11 +45,13 @@ def add_arguments(parser):
 
 
 def run_command(args) -> int:
+    from .._src.graph.sites import no_user_sites
     try:
-        if args.action == "show":
-            _show(args)
-        else:
-            _run(args)
+        with no_user_sites():  # the model's graphs were not defined by this command's lines
+            if args.action == "show":
+                _show(args)
+            else:
+                _run(args)
     except CommandError as err:
         print(f"eagerflow saved-model {args.action}: error: {err}", file=sys.stderr)
         return 1
@@ -68,136 +71,37 @@ def _load(directory):
         raise CommandError(f"the SavedModel is refused: {err}") from None
 
 
-def _signatures(directory):
-    return dict(getattr(_load(directory), "signatures", None) or {})
-
-
-def _signature(signatures, key):
-    if key not in signatures:
-        raise CommandError(f'Could not find signature "{key}". Please choose from: {", ".join(signatures)}')
-    return signatures[key]
-
-
-def _check_tag_set(tag_set):
-    if tag_set is not None and sorted(filter(None, tag_set.split(","))) != [TAG_SET]:
-        raise CommandError(f"MetaGraphDef associated with tag-set {tag_set!r} could not be found in "
-                           f"SavedModel; the available tag-set is {TAG_SET!r}")
-
-
 # --- show ---
 def _show(args):
-    if args.all:
-        signatures = _signatures(args.dir)
-        print(f"\nMetaGraphDef with tag-set: '{TAG_SET}' contains the following SignatureDefs:")
-        for key in sorted(signatures):
-            print(f"\nsignature_def['{key}']:")
-            _print_signature(signatures[key], indent="  ")
-        ops = sorted({op.type for cf in signatures.values() for op in cf.graph.get_operations()})
-        print(f"The MetaGraph with tag set ['{TAG_SET}'] contains the following ops: {{"
-              + ", ".join(repr(o) for o in ops) + "}")
-        _print_functions(_load(args.dir))
-        return
-    _check_tag_set(args.tag_set)
-    if args.signature_def is not None:
-        _print_signature(_signature(_signatures(args.dir), args.signature_def), indent="")
-    elif args.tag_set is not None:
-        print("The given SavedModel MetaGraphDef contains SignatureDefs with the following keys:")
-        for key in _signatures(args.dir):
-            print(f'SignatureDef key: "{key}"')
-    else:
-        _load(args.dir)
-        print("The given SavedModel contains the following tag-sets:")
-        print(repr(TAG_SET))
-
-
-def _inputs(cf):
-    """[(name, spec)] of a signature's keyword inputs, in TensorFlow's sorted order."""
-    return sorted(cf.structured_input_signature[1].items())
-
-
-def _outputs(cf):
-    """[(name, tensor)] of a signature's named outputs, sorted."""
-    return sorted(cf.traced_outputs.items())
-
-
-def _print_signature(cf, indent):
-    print(f"{indent}The given SavedModel SignatureDef contains the following input(s):")
-    placeholders = dict(zip([spec.name for spec in cf.flat_input_signature], cf.inputs))
-    for name, spec in _inputs(cf):
-        _print_tensor_info(f"inputs['{name}']", spec.dtype, spec.shape, placeholders[name].name, indent)
-    print(f"{indent}The given SavedModel SignatureDef contains the following output(s):")
-    for name, tensor in _outputs(cf):
-        _print_tensor_info(f"outputs['{name}']", tensor.dtype, tensor.shape, tensor.name, indent)
-    print(f"{indent}Method name is: {METHOD_NAME}")
-
-
-def _print_tensor_info(label, dtype, shape, tensor_name, indent):
-    print(f"{indent}  {label} tensor_info:")
-    print(f"{indent}      dtype: {_dt_enum(dtype)}")
-    print(f"{indent}      shape: {_shape_text(shape)}")
-    print(f"{indent}      name: {tensor_name}")
-
-
-def _dt_enum(dtype):
-    """TensorFlow's DataType enum name: float32 -> DT_FLOAT, int64 -> DT_INT64, string -> DT_STRING."""
-    special = {"float32": "DT_FLOAT", "float64": "DT_DOUBLE", "float16": "DT_HALF"}
-    return special.get(dtype.name, "DT_" + dtype.name.upper())
-
-
-def _shape_text(shape):
-    dims = shape.as_list() if shape.rank is not None else None
-    if dims is None:
-        return "unknown_rank"
-    return "(" + ", ".join("-1" if d is None else str(d) for d in dims) + ")"
-
-
-def _print_functions(root):
-    """TensorFlow's 'Concrete Functions' section: each saved tf.function on the root and the Python
-    call of each of its traces (a tensor shown as its TensorSpec, any other argument as its value)."""
-    from .load import RestoredFunction
-    print("\nConcrete Functions:", end="")
-    for name in sorted(vars(root)):
-        function = getattr(root, name)
-        if not isinstance(function, RestoredFunction):
-            continue
-        print(f"\n  Function Name: '{name}'")
-        for index, cf in enumerate(sorted(function.concrete_functions, key=lambda f: f.name), 1):
-            args, kwargs = cf.structured_input_signature  # the traced call, as TensorFlow's tool reads it
-            kwargs = list(kwargs.values())
-            if args:
-                print(f"    Option #{index}")
-                print("      Callable with:")
-                _print_arguments(args, "Argument")
-            if kwargs:
-                _print_arguments(kwargs, "Named Argument")
-
-
-def _print_arguments(values, label):
-    from .._src.core.tensor import TensorSpec
-    for index, value in enumerate(values, 1):
-        print(f"        {label} #{index}")
-        if isinstance(value, TensorSpec):
-            print(f"          {value.name}: {value!r}")
-            continue
-        print(f"          DType: {type(value).__name__}")
-        if isinstance(value, dict):
-            items = ", ".join(f"'{k}': {_quoted(v)}" for k, v in value.items())
-            print(f"          Value: {{{items}}}")
-        elif isinstance(value, list | tuple):
-            print(f"          Value: [{', '.join(_quoted(v) for v in value)}]")
+    from . import cli_show
+    try:
+        saved_model = cli_show.read_saved_model(args.dir)
+        if args.all:
+            cli_show.print_all(saved_model, args.dir)
+        elif args.tag_set is None and args.signature_def is not None and len(saved_model.meta_graphs) == 1:
+            # eagerflow's shortcut (TensorFlow's tool lists the tag-sets here): the only MetaGraph's signature
+            cli_show.print_signature(saved_model.meta_graphs[0], args.signature_def)
+        elif args.tag_set is None:
+            if args.list_ops:
+                print("--list_ops must be paired with a tag-set or with --all.")
+            cli_show.print_tag_sets(saved_model)
         else:
-            print(f"          Value: {value}")
-
-
-def _quoted(value):
-    return f"'{value}'" if isinstance(value, str) else str(value)
+            meta_graph = cli_show.meta_graph_for(saved_model, args.tag_set)
+            if args.list_ops:
+                cli_show.print_ops(meta_graph)
+            if args.signature_def is None:
+                cli_show.print_signature_keys(meta_graph)
+            else:
+                cli_show.print_signature(meta_graph, args.signature_def)
+    except cli_show.ShowError as err:
+        raise CommandError(str(err)) from None
 
 
 # --- run ---
 def _run(args):
-    _check_tag_set(args.tag_set)
+    from . import cli_show
     if not args.inputs and not args.input_exprs:
-        raise CommandError("at least one of --inputs and --input_exprs is required")
+        raise CommandError("At least one of --inputs or --input_exprs must be required")
     try:
         given = parse_inputs(args.inputs)
         for key, value in parse_input_exprs(args.input_exprs).items():
@@ -206,13 +110,23 @@ def _run(args):
             given[key] = value
     except InputError as err:
         raise CommandError(str(err)) from None
-    cf = _signature(_signatures(args.dir), args.signature_def)
-    specs = {spec.name: spec for spec in cf.flat_input_signature}
+    try:
+        meta_graph = cli_show.meta_graph_for(cli_show.read_saved_model(args.dir), args.tag_set)
+        keys = sorted(cli_show.signature_def(meta_graph, args.signature_def).inputs)
+    except cli_show.ShowError as err:
+        raise CommandError(str(err)) from None
     for key in given:
-        if key not in specs:
-            choices = '", "'.join(specs)
-            raise CommandError(f'"{key}" is not a valid input key. Please choose from "{choices}", '
-                               "or use --show option.")
+        if key not in keys:
+            choices = '", "'.join(keys)
+            raise CommandError(f'"{key}" is not a valid input key. Please choose from "{choices}" (`eagerflow '
+                               f"saved-model show --dir {args.dir} --tag_set {args.tag_set} --signature_def "
+                               f"{args.signature_def}` lists them).")
+    signatures = dict(getattr(_load(args.dir), "signatures", None) or {})
+    if args.signature_def not in signatures:
+        raise CommandError(f'Could not find signature "{args.signature_def}". Please choose from: '
+                           f'{", ".join(signatures)}')
+    cf = signatures[args.signature_def]
+    specs = {spec.name: spec for spec in cf.flat_input_signature}
     missing = [k for k in specs if k not in given]
     if missing:
         raise CommandError(f"missing input(s) {', '.join(repr(k) for k in missing)}: the signature "
@@ -259,3 +173,9 @@ def _as_input(key, value, spec):
         raise CommandError(f'input "{key}" has shape {array.shape}, which is not compatible with the '
                            f"signature's shape {_shape_text(spec.shape)}")
     return constant(array, dtype=spec.dtype)
+
+
+def _shape_text(shape):
+    if shape.rank is None:
+        return "unknown_rank"
+    return "(" + ", ".join("-1" if d is None else str(d) for d in shape.as_list()) + ")"

@@ -379,7 +379,16 @@ def test_a_vocabulary_file_outside_loading_is_read(tmp_path):
 
 def test_the_command_line_refuses_a_model_that_touches_files(tmp_path, capsys):
     from eagerflow.__main__ import main
-    directory = _save(tmp_path, lambda p: tf.io.read_file(p), [tf.TensorSpec([], tf.string)])
-    assert main(["saved-model", "show", "--dir", str(directory), "--all"]) == 1
-    err = capsys.readouterr().err
-    assert "the SavedModel is refused" in err and "(op ReadFile)" in err
+    holder = tf.Module()
+    holder.f = tf.function(lambda x: tf.io.read_file(x), input_signature=[tf.TensorSpec([], tf.string, name="x")])
+    directory = tmp_path / "m"
+    tf.saved_model.save(holder, str(directory), signatures={"serving_default": holder.f})
+    secret = tmp_path / "secret.txt"
+    secret.write_text("not for the model")
+    assert main(["saved-model", "run", "--dir", str(directory), "--signature_def", "serving_default",
+                 "--input_exprs", f"x={str(secret)!r}"]) == 1
+    out, err = capsys.readouterr()
+    assert "the SavedModel is refused" in err and "(op ReadFile)" in err and "not for the model" not in out
+    # `show` runs nothing (it reads saved_model.pb as saved_model_cli does) and names the op among the graph's
+    assert main(["saved-model", "show", "--dir", str(directory), "--all"]) == 0
+    assert "'ReadFile'" in capsys.readouterr().out

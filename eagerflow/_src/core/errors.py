@@ -92,12 +92,15 @@ def graph_error_message(message: str, node: str, function_name: str, site=None, 
         \t [[{{node add}}]] [Op:__inference_f]
 
     `site` (graph/graph.py Site): the user's line that created the op and the user's frames that led
-    there (TensorFlow prints the frames' lines empty; we print their source). `inputs`: eagerflow's
+    there (TensorFlow prints the frames' lines empty; we print their source); None for an op of a
+    loaded SavedModel (graph/sites.py `no_user_sites`). `inputs`: eagerflow's
     extra last line, the op's input shapes on this call."""
     text = "Graph execution error:\n\n"
     frames = getattr(site, "stack", ()) or ((site[0], site[1], "?"),) if site else ()
-    if frames:
-        text += f"Detected at node {node} defined at (most recent call last):\n"
+    text += f"Detected at node {node} defined at (most recent call last):\n"
+    if not frames:  # an op no Python line of this process made (a loaded SavedModel's): TensorFlow's words
+        text += "<stack traces unavailable>\n"
+    else:
         for filename, lineno, function in frames:
             text += f'  File "{filename}", line {lineno}, in {function}\n'
             line = linecache.getline(filename, lineno).strip()

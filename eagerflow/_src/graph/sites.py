@@ -6,6 +6,8 @@ Cost: one walk up the Python stack per op created (~3-4 us at trace time, none a
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import sys
 
 _PACKAGE_DIR = __file__.rsplit("/_src/graph/", 1)[0] + "/"  # eagerflow/: _src and the public keras/, summary/, ...
@@ -64,11 +66,30 @@ def trace_entry():
     return id(sys._getframe(2)), user_stack(2)
 
 
+_RECORDING = contextvars.ContextVar("eagerflow_op_sites", default=True)
+
+
+@contextlib.contextmanager
+def no_user_sites():
+    """Ops made inside record no Site: a SavedModel's graphs rebuilt by a loader were written by code
+    that is not here, and the frames that called the loader (a user's `load` line, the `eagerflow`
+    command's script) did not define them. A run-time error in such an op says, as TensorFlow's
+    does for a loaded model, that its stack traces are unavailable."""
+    token = _RECORDING.set(False)
+    try:
+        yield
+    finally:
+        _RECORDING.reset(token)
+
+
 def user_frame(graph):
     """The Site of the op being added to `graph`: the user's frames from where `graph` began being
     traced (its `base_stack`, walked once per graph) down to the innermost caller outside eagerflow.
     Only the frames below the trace's entry are walked per op. (The entry is known by its frame's
-    id, which stays unique while that frame runs, i.e. while the graph is being built there.)"""
+    id, which stays unique while that frame runs, i.e. while the graph is being built there.)
+    None inside `no_user_sites`."""
+    if not _RECORDING.get():
+        return None
     entry = getattr(graph, "_entry", None)
     frame = sys._getframe(2)
     inner = []

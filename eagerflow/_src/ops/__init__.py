@@ -19,11 +19,18 @@ rule is made of), then math/elementwise.py, and each family above them. A gradie
 module above its own imports it inside the function.
 """
 import importlib
-import pkgutil
+
+
+_ALL_IMPORTED = []  # set once every module has been imported: later calls skip the folder walk
 
 
 def import_every_op_module():
     """Imports every module under ops/, so every OpDef is registered (`import eagerflow` leaves some
-    families to their first use). For readers of saved graphs and for coverage tests."""
+    families to their first use). For readers of saved graphs and for coverage tests. A loader calls
+    this once per graph it reads; only the first call walks the folders."""
+    if _ALL_IMPORTED:
+        return
+    import pkgutil  # (here: `import eagerflow` need not load it)
     for info in pkgutil.walk_packages(__path__, prefix=__name__ + "."):
         importlib.import_module(info.name)
+    _ALL_IMPORTED.append(True)

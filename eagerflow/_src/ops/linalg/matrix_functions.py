@@ -16,6 +16,8 @@ None of TensorFlow's kernels for sqrtm/logm compile under XLA: no JAX lowering, 
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ...core import dtypes as _dt
@@ -221,8 +223,14 @@ MatrixSquareRoot = defop("MatrixSquareRoot", inputs=("input",), kernel=_sqrtm_ke
 # --- MatrixLogarithm ------------------------------------------------------------------------------
 
 _LOGM_TYPES = (_dt.complex64, _dt.complex128)
-_NODES, _WEIGHTS = np.polynomial.legendre.leggauss(12)
-_NODES, _WEIGHTS = (_NODES + 1) / 2, _WEIGHTS / 2  # moved from [-1, 1] to [0, 1]
+
+
+@functools.cache
+def _quadrature():
+    """Gauss-Legendre nodes and weights moved from [-1, 1] to [0, 1] (made on first use: numpy.polynomial
+    is a few milliseconds of `import eagerflow` otherwise)."""
+    nodes, weights = np.polynomial.legendre.leggauss(12)
+    return (nodes + 1) / 2, weights / 2
 
 
 def _logm_one(a):
@@ -237,7 +245,7 @@ def _logm_one(a):
         a = _sqrtm_one(a)
         k += 1
     x = a - eye
-    log = sum(w * np.linalg.solve(eye + t * x, x) for t, w in zip(_NODES, _WEIGHTS))
+    log = sum(w * np.linalg.solve(eye + t * x, x) for t, w in zip(*_quadrature()))
     return (2.0 ** k) * log
 
 
