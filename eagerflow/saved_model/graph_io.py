@@ -148,11 +148,17 @@ def _ref(nodes, tensor, graph):
 @functools.lru_cache(maxsize=None)  # once per process: the folder is listed on the first load only
 def register_every_op():
     """Imports every module that defines ops, so a file can name any of them: `import eagerflow`
-    leaves some to their first use (tf.keras's fused optimizer ops, the call op)."""
+    leaves some to their first use (tf.keras's fused optimizer ops, the call op, tf.data's iterator
+    and shuffle ops, tf.summary's writers)."""
     import importlib
     from .._src.ops import import_every_op_module
     import_every_op_module()
-    importlib.import_module("eagerflow.summary.ops")
+    for module in _OP_MODULES_OUTSIDE_OPS:
+        importlib.import_module(module)
+
+
+# Modules outside _src/ops/ that define ops and that `import eagerflow` does not load.
+_OP_MODULES_OUTSIDE_OPS = ("eagerflow.summary.ops", "eagerflow._src.data.stream", "eagerflow._src.data.shuffle")
 
 
 class GraphReader:
