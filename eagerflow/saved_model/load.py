@@ -124,7 +124,7 @@ def load(export_dir, tags=None, options=None):
     allowed = allowed_effects(options)
     export_dir = os.fspath(export_dir)
     path = os.path.join(export_dir, DOCUMENT_NAME)
-    if not os.path.lexists(path) and os.path.lexists(os.path.join(export_dir, "saved_model.pb")):
+    if os.path.lexists(os.path.join(export_dir, "saved_model.pb")):
         from .tf_format.load_tf import load_tf
         try:
             return load_tf(export_dir, allowed)

@@ -30,8 +30,15 @@ def decode(value, path, where, namedtuples, depth=0):
         items = [decode(v, path, where, namedtuples, depth + 1) for v in getattr(value, kind).values]
         return tuple(items) if kind == "tuple_value" else items
     if kind == "dict_value":
-        # sorted: a protobuf map has no order, and TensorFlow flattens a dict in sorted key order
-        return {k: decode(v, path, where, namedtuples, depth + 1) for k, v in sorted(value.dict_value.fields.items())}
+        # a protobuf map has no order: the order eagerflow recorded, else sorted (TensorFlow flattens
+        # a dict in sorted key order)
+        fields = value.dict_value.fields
+        order = list(value.dict_value.eagerflow_key_order)
+        if sorted(order) != sorted(fields):
+            if order:
+                raise data_loss(path, f"{where}: a dict's key order does not name its keys")
+            order = sorted(fields)
+        return {k: decode(fields[k], path, where, namedtuples, depth + 1) for k in order}
     if kind == "named_tuple_value":
         nt = value.named_tuple_value
         fields = [p.key for p in nt.values]
