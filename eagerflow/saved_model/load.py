@@ -126,6 +126,7 @@ def load(export_dir, tags=None, options=None):
     path = os.path.join(export_dir, DOCUMENT_NAME)
     if os.path.lexists(os.path.join(export_dir, "saved_model.pb")):
         from .tf_format.load_tf import load_tf
+        _refuse_links_out(export_dir)
         try:
             return load_tf(export_dir, allowed)
         except RecursionError:
@@ -142,6 +143,20 @@ def load(export_dir, tags=None, options=None):
         return _Loader(export_dir, path, document, allowed).root()
     except RecursionError:
         raise data_loss(path, "the object tree or a graph is nested too deeply") from None
+
+
+def _refuse_links_out(export_dir):
+    """The variables' files must lie inside the model directory (a link within it is followed): a
+    link out, to another file or a device, is refused before anything is read."""
+    from .tf_format.write import VARIABLES_DIRECTORY
+    root = os.path.realpath(export_dir)
+    folder = os.path.join(export_dir, VARIABLES_DIRECTORY)
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+        path = os.path.join(folder, name)
+        real = os.path.realpath(path)
+        if os.path.commonpath([root, real]) != root:
+            raise data_loss(path, f"the tensor file is a link to {real[:200]!r}, outside the model directory "
+                                  f"{root[:200]!r}: refused")
 
 
 def check_version(path, document, name):

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .control_flow_export import export_if, export_while
-from .generic_op import emit
+from .generic_op import emit, export_generic
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
                        export_sum_to_shape)
 
@@ -12,6 +12,20 @@ def export_call(builder, op):
     name = builder.library.called_function(op.attrs["f"])
     emit(builder, op, op.type, list(op.inputs), {"f": name, "Tout": [t.dtype for t in op.outputs]},
          list(op.outputs))
+
+
+# Where a saved PrintV2 may print: a loader refuses any other stream (a model file writing files).
+PRINT_STREAMS = frozenset({"stdout", "stderr"})
+
+
+def export_print(builder, op):
+    """PrintV2 to stdout or stderr; a file stream is refused when saving, as every load would refuse it."""
+    stream = op.attrs.get("output_stream")
+    if stream not in PRINT_STREAMS:
+        raise ValueError(f"Cannot save op {op.name!r} (type PrintV2) of graph {op.graph.name!r}: it prints to "
+                         f"{stream!r}, and a loaded model may print to stdout or stderr only (a file stream "
+                         f"would let a model file write files).")
+    export_generic(builder, op)
 
 
 def export_logical_xor(builder, op):
@@ -39,6 +53,7 @@ def _recorded(rule):
 
 RULES = {
     "LogicalXor": export_logical_xor,
+    "PrintV2": export_print,
     "Const": export_const,
     "If": export_if,
     "StatelessIf": export_if,
