@@ -257,9 +257,10 @@ def test_a_pickled_npy_is_refused_without_unpickling(saved, capsys):
 def test_a_corrupted_model_is_a_clear_error(tmp_path, capsys):
     model = Model()
     tf.saved_model.save(model, str(tmp_path / "m"), signatures={"serving_default": model.serve})
-    (tmp_path / "m" / "saved_model.json").write_text('{"format": "eagerflow.saved_model"')
+    data = (tmp_path / "m" / "saved_model.pb").read_bytes()
+    (tmp_path / "m" / "saved_model.pb").write_bytes(data[:len(data) // 2])
     code, _, err = _cli(capsys, "show", "--dir", str(tmp_path / "m"), "--all")
-    assert code == 1 and "the SavedModel is corrupted" in err and "saved_model.json" in err
+    assert code == 1 and "the SavedModel is corrupted" in err and "saved_model.pb" in err
 
 
 def test_an_expression_is_never_executed(saved, tmp_path, capsys):
