@@ -32,6 +32,7 @@ class FunctionImporter:
         self.library = {f.signature.name: f for f in library.function}
         self.allowed = allowed_effects
         self._depth = 0
+        self.inlined = []  # (graph, function name, inputs, outputs) of each call inlined (gradient_import.py)
 
     def fail(self, where, problem):
         return data_loss(self.path, f"{where}: {problem}")
@@ -156,11 +157,15 @@ class FunctionImporter:
                 raise self.fail(where, f"calls {callee!r} with {len(inputs)} inputs")
             outs = self._body(graph, fdef, {a.name: t for a, t in zip(fdef.signature.input_arg, inputs)},
                               f"{where} -> function {callee!r}")
+            self.inlined.append((graph, callee, list(inputs), outs))  # a SymbolicGradient of it may follow
             return {"output": outs}, None
         if node.op in _IFS:
             return self._if(graph, node, inputs, where)
         if node.op in _WHILES:
             return self._while(graph, node, inputs, where)
+        if node.op == "SymbolicGradient":
+            from .gradient_import import symbolic_gradient
+            return symbolic_gradient(self, graph, node, inputs, where)
         return self._op(graph, node, inputs, where)
 
     def _rewritten(self, graph, node, where):

@@ -46,7 +46,6 @@ NOT_EXPORTED = {
     "ShuffleOrder": "tf.data's shuffle order, used by datasets only",
     "UnicodeCharSplit": "no TensorFlow op of that type; no rewrite yet",
     "VocabularyLookup": "lookup tables are not exported yet (they need TensorFlow's table resources)",
-    "WhileGrad": _GRADIENT_ONLY,
     "WriteSummary": "summary writers are not exported (TensorFlow's take a writer resource)",
 }
 

@@ -20,6 +20,7 @@ class FunctionLibrary:
         self.functions = []
         self._names = set()
         self._calls = {}  # id(ConcreteFunction) -> (function, its name): the functions outlive a save
+        self.forward_functions = {}  # a loop kept for a gradient -> its forward function (gradient_export.py)
 
     def unique_name(self, base):
         base = "".join(c if c.isalnum() or c in "_.-" else "_" for c in base)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
+from .gradient_export import export_kept_while, export_while_grad
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
                        export_sum_to_shape)
 
@@ -57,10 +58,11 @@ RULES = {
     "Const": export_const,
     "If": export_if,
     "StatelessIf": export_if,
-    "While": export_while,
-    "StatelessWhile": export_while,
+    "While": export_kept_while,
+    "StatelessWhile": export_kept_while,
     "PartitionedCall": export_call,
     "StatefulPartitionedCall": export_call,
+    "WhileGrad": export_while_grad,
     "SumToShape": _recorded(export_sum_to_shape),
     "ReducedShape": _recorded(export_reduced_shape),
     "RangeOfRank": _recorded(export_range_of_rank),
