@@ -75,7 +75,6 @@ def _write_tensorflow_format(building, obj, signature_map) -> bool:
     try:
         built = build(obj, signature_map)
     except (ExportError, TypeError) as err:  # TypeError: a dtype TensorFlow's files have no number for
-        open("/tmp/smpb_fallbacks.txt", "a").write(str(err)[:300] + "\n")
         get_logger().warning("The SavedModel was written in eagerflow's format only; TensorFlow cannot load it: %s",
                              err)
         return False

@@ -179,6 +179,8 @@ class FunctionImporter:
         _check_op(opdef, inputs, {}, where)
         op = self._add(graph, opdef, inputs, {}, node.name, where)
         outs = SIGNATURES[node.op][1] if node.op in SIGNATURES else ()
+        if not outs and not op.outputs:  # an update written as assignments (AdamUpdate)
+            return {}, op
         if len(outs) != 1 or len(op.outputs) != 1:
             raise self.fail(where, "a rewritten op must end in a node of one output")
         return {outs[0][0]: list(op.outputs)}, op

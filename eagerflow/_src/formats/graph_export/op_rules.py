@@ -4,6 +4,7 @@ from __future__ import annotations
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
 from .gradient_export import export_kept_while, export_while_grad
+from .optimizer_export import export_adam_update
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
                        export_sum_to_shape)
 
@@ -37,7 +38,7 @@ def export_logical_xor(builder, op):
 # eagerflow-only ops written as several TensorFlow nodes. The last node records the op and its inputs
 # (`_eagerflow_op`, `_eagerflow_inputs`: attributes TensorFlow ignores, their names starting with `_`)
 # and the others are marked `_eagerflow_part`, so eagerflow's loader rebuilds the one op.
-REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange"})
+REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange", "AdamUpdate"})
 
 
 def _recorded(rule):
@@ -67,4 +68,5 @@ RULES = {
     "ReducedShape": _recorded(export_reduced_shape),
     "RangeOfRank": _recorded(export_range_of_rank),
     "ReversedRange": _recorded(export_reversed_range),
+    "AdamUpdate": _recorded(export_adam_update),
 }
