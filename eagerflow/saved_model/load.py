@@ -1,4 +1,6 @@
-"""`tf.saved_model.load(export_dir)`: the saved object tree rebuilt from its description alone.
+"""`tf.saved_model.load(export_dir)`: the saved object tree rebuilt from its description alone:
+TensorFlow's layout (saved_model.pb, tf_format/load_tf.py) when the directory has one, else
+eagerflow's earlier document (saved_model.json), which this module reads.
 
 No user class or module is imported and nothing is unpickled or executed from the files: objects
 come back as `_RestoredObject`s (plain objects with the saved attribute names, as TensorFlow's), tf.functions as

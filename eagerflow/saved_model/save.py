@@ -1,5 +1,6 @@
 """`tf.saved_model.save(obj, export_dir, signatures=None)`: the object tree, its traced functions,
-signatures and variables, written in the format of docs/savedmodel-format.md.
+signatures and variables, written in TensorFlow's layout (tf_format/), or, for a graph TensorFlow's ops
+cannot express yet, in eagerflow's earlier format (docs/savedmodel-format.md).
 
 What is saved: walking `obj`'s attributes (and the tf.functions its class defines), every
 Variable, every tf.function (all its traced ConcreteFunctions), every ConcreteFunction, and every
@@ -63,15 +64,14 @@ def _write_eagerflow_format(building, obj, signature_map):
 
 
 def _write_tensorflow_format(building, obj, signature_map) -> bool:
-    """TensorFlow's files (tf_format/). A graph TensorFlow's ops cannot express (today: gradients
-    through loops and kept intermediates, Keras' fused optimizer steps) returns False, after a
-    warning naming the op, and the model is written in eagerflow's format instead."""
+    """TensorFlow's files (tf_format/). A graph TensorFlow's ops cannot express yet (an op type
+    graph_export/coverage.py lists: a tf.cond's gradient, a second-order loop gradient, ParseExampleV2,
+    ...) returns False, after a warning naming the op, and the model is written in eagerflow's
+    earlier format instead (the one case a save still writes saved_model.json)."""
     from .._src.core.logger import get_logger
     from .._src.formats.graph_export.attr_values import ExportError
     from .tf_format.build import build
     from .tf_format.write import write_saved_model
-    if _root_holds_nothing(obj):
-        raise ValueError(f"Expected a tf.Module, a tf.function or an object holding them to save, got {obj!r}.")
     try:
         built = build(obj, signature_map)
     except (ExportError, TypeError) as err:  # TypeError: a dtype TensorFlow's files have no number for
@@ -80,11 +80,6 @@ def _write_tensorflow_format(building, obj, signature_map) -> bool:
         return False
     write_saved_model(building, built)
     return True
-
-
-def _root_holds_nothing(obj):
-    return isinstance(obj, (Tensor, str, bytes, int, float, type(None))) or inspect.isroutine(obj) \
-        or isinstance(obj, type) or not (hasattr(obj, "__dict__") or isinstance(obj, (list, tuple, dict)))
 
 
 def _signature_functions(signatures) -> dict:
