@@ -1,6 +1,6 @@
 """`tf.saved_model.load(export_dir)`: the saved object tree rebuilt from its description alone:
-TensorFlow's layout (saved_model.pb, tf_format/load_tf.py) when the directory has one, else
-eagerflow's earlier document (saved_model.json), which this module reads.
+TensorFlow's layout (saved_model.pb, tf_format/load_tf.py), which saves write; or eagerflow's earlier
+document (saved_model.json), which this module reads, in directories that hold one.
 
 No user class or module is imported and nothing is unpickled or executed from the files: objects
 come back as `_RestoredObject`s (plain objects with the saved attribute names, as TensorFlow's), tf.functions as
@@ -126,7 +126,9 @@ def load(export_dir, tags=None, options=None):
     allowed = allowed_effects(options)
     export_dir = os.fspath(export_dir)
     path = os.path.join(export_dir, DOCUMENT_NAME)
-    if os.path.lexists(os.path.join(export_dir, "saved_model.pb")):
+    # A directory holding eagerflow's document is read from it, as the releases that wrote it beside
+    # saved_model.pb read it (it records what their saved_model.pb did not: dict order, some ops).
+    if not os.path.lexists(path) and os.path.lexists(os.path.join(export_dir, "saved_model.pb")):
         from .tf_format.load_tf import load_tf
         _refuse_links_out(export_dir)
         try:
