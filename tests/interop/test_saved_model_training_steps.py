@@ -2,7 +2,8 @@
 step (the fused update written as TensorFlow's ops, its assignments and reads in the traced order)
 runs in TensorFlow with eagerflow's values step after step; a step differentiating a while loop
 (written as SymbolicGradient of the forward loop) loads, and its forward functions run; a signature
-with eleven list outputs maps each name to its own value."""
+with eleven list outputs maps each name to its own value; a dict output whose key order eagerflow
+records (a field of its own in DictValue) loads in TensorFlow, which skips that field."""
 import numpy as np
 
 import eagerflow as tf
@@ -40,14 +41,17 @@ class _Recurrent(tf.Module):
         super().__init__()
         self.w = tf.Variable(np.array([[0.5, -0.2], [0.1, 0.3]], np.float32))
 
+    def _loop(self, x, n):
+        return tf.while_loop(lambda i, h: i < n, lambda i, h: (i + 1, tf.tanh(tf.matmul(h, self.w))), [0, x])[1]
+
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([], tf.int32)])
     def forward(self, x, n):
-        return tf.while_loop(lambda i, h: i < n, lambda i, h: (i + 1, tf.tanh(tf.matmul(h, self.w))), [0, x])[1]
+        return self._loop(x, n)
 
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([], tf.int32)])
     def train_step(self, x, n):
         with tf.GradientTape() as tape:
-            loss = tf.reduce_sum(self.forward(x, n) ** 2)
+            loss = tf.reduce_sum(self._loop(x, n) ** 2)
         g = tape.gradient(loss, self.w)
         self.w.assign_sub(0.1 * g)
         return loss
@@ -85,3 +89,18 @@ def test_a_signature_with_eleven_outputs_names_each_its_own_value(tmp_path, run_
         print(json.dumps({k: v.shape.as_list() for k, v in out.items()}))
     """)
     assert answer == {f"output_{i}": [i + 1] for i in range(11)}
+
+
+def test_a_dict_output_in_its_own_order_loads_in_tensorflow(tmp_path, run_tf):
+    holder = tf.Module()
+    holder.pair = tf.function(lambda x: {"z": x * 2.0, "a": x + 1.0, "m": -x},
+                              input_signature=[tf.TensorSpec([2], tf.float32)])
+    tf.saved_model.save(holder, str(tmp_path / "m"))
+    assert list(tf.saved_model.load(str(tmp_path / "m")).pair(tf.constant([1.0, 2.0]))) == ["z", "a", "m"]
+    answer = run_tf("""
+        import json
+        import tensorflow as tf
+        out = tf.saved_model.load("m").pair(tf.constant([1.0, 2.0]))
+        print(json.dumps({k: v.numpy().tolist() for k, v in out.items()}))
+    """)
+    assert answer == {"z": [2.0, 4.0], "a": [2.0, 3.0], "m": [-1.0, -2.0]}
