@@ -17,7 +17,7 @@ WRITER_OPS = ("NoOp", "VarHandleOp", "SaveV2", "RestoreV2", "MergeV2Checkpoints"
               "StaticRegexFullMatch", "Select", "Cast", "BroadcastArgs", "PlaceholderWithDefault",
               "DestroyResourceOp", "Less", "LogicalAnd", "NotEqual", "Sum", "Reshape", "Shape", "Range",
               "Prod", "Fill", "StridedSlice", "ConcatV2", "Maximum", "FloorDiv", "Tile", "Size", "Transpose",
-              "Pack", "BroadcastGradientArgs", "StatefulPartitionedCall", "PartitionedCall")
+              "Pack", "BroadcastGradientArgs", "StatefulPartitionedCall", "PartitionedCall", "SymbolicGradient")
 
 
 def _eagerflow_ops():

@@ -1,4 +1,6 @@
-"""`tf.saved_model.load(export_dir)`: the saved object tree rebuilt from its description alone.
+"""`tf.saved_model.load(export_dir)`: the saved object tree rebuilt from its description alone:
+TensorFlow's layout (saved_model.pb, tf_format/load_tf.py), which saves write; or eagerflow's earlier
+document (saved_model.json), which this module reads, in directories that hold one.
 
 No user class or module is imported and nothing is unpickled or executed from the files: objects
 come back as `_RestoredObject`s (plain objects with the saved attribute names, as TensorFlow's), tf.functions as
@@ -124,8 +126,11 @@ def load(export_dir, tags=None, options=None):
     allowed = allowed_effects(options)
     export_dir = os.fspath(export_dir)
     path = os.path.join(export_dir, DOCUMENT_NAME)
+    # A directory holding eagerflow's document is read from it, as the releases that wrote it beside
+    # saved_model.pb read it (it records what their saved_model.pb did not: dict order, some ops).
     if not os.path.lexists(path) and os.path.lexists(os.path.join(export_dir, "saved_model.pb")):
         from .tf_format.load_tf import load_tf
+        _refuse_links_out(export_dir)
         try:
             return load_tf(export_dir, allowed)
         except RecursionError:
@@ -142,6 +147,20 @@ def load(export_dir, tags=None, options=None):
         return _Loader(export_dir, path, document, allowed).root()
     except RecursionError:
         raise data_loss(path, "the object tree or a graph is nested too deeply") from None
+
+
+def _refuse_links_out(export_dir):
+    """The variables' files must lie inside the model directory (a link within it is followed): a
+    link out, to another file or a device, is refused before anything is read."""
+    from .tf_format.write import VARIABLES_DIRECTORY
+    root = os.path.realpath(export_dir)
+    folder = os.path.join(export_dir, VARIABLES_DIRECTORY)
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+        path = os.path.join(folder, name)
+        real = os.path.realpath(path)
+        if os.path.commonpath([root, real]) != root:
+            raise data_loss(path, f"the tensor file is a link to {real[:200]!r}, outside the model directory "
+                                  f"{root[:200]!r}: refused")
 
 
 def check_version(path, document, name):

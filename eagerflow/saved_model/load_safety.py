@@ -99,3 +99,43 @@ def refusal(path, found) -> PermissionDeniedError:
     else:
         lines.append("Ops that run Python code are never loaded: a SavedModel holds no Python code to run.")
     return PermissionDeniedError(None, None, "\n".join(lines))
+
+
+def find_refused_nodes(meta_graph, allowed):
+    """find_refused_ops for TensorFlow's layout: every node of the functions the object graph's
+    concrete functions name, and of the functions their nodes name (branches, loop bodies, calls),
+    as (function, path of functions, node name, op type, refused effects)."""
+    library = {f.signature.name: f for f in meta_graph.graph_def.library.function}
+    found, seen = [], set()  # each function once: a signature's wrapper calls a function listed already
+    roots = sorted(meta_graph.object_graph_def.concrete_functions, key=lambda n: ("signature_wrapper" in n, n))
+    for root in roots:
+        shown = root[len("__inference_"):] if root.startswith("__inference_") else root
+        stack = [(root, (root,))]
+        while stack:
+            name, path = stack.pop()
+            fdef = library.get(name)
+            if fdef is None or name in seen or len(path) > _MAX_SCAN_DEPTH:
+                continue
+            seen.add(name)
+            for node in fdef.node_def:
+                opdef = OPS.get(node.op)
+                attrs = {k: _scalar(v) for k, v in node.attr.items()}
+                if opdef is not None and not printing_to_a_file(node.op, attrs):
+                    refused = refused_effects(opdef, attrs, allowed)
+                    if refused:
+                        found.append((shown, path, node.name[:256], node.op, refused))
+                for value in node.attr.values():
+                    kind = value.WhichOneof("value")
+                    if kind == "func":
+                        stack.append((value.func.name, path + (value.func.name,)))
+                    elif kind == "list":
+                        stack.extend((f.name, path + (f.name,)) for f in value.list.func)
+    return found
+
+
+def _scalar(value):
+    """An attribute value as the registry's effect rules read it (strings, numbers, bools)."""
+    kind = value.WhichOneof("value")
+    if kind == "s":
+        return value.s.decode("utf-8", "replace")
+    return getattr(value, kind) if kind in ("i", "f", "b") else None

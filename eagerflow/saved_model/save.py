@@ -1,5 +1,6 @@
 """`tf.saved_model.save(obj, export_dir, signatures=None)`: the object tree, its traced functions,
-signatures and variables, written in the format of docs/savedmodel-format.md.
+signatures and variables, written in TensorFlow's layout (tf_format/), or, for a graph TensorFlow's ops
+cannot express yet, in eagerflow's earlier format (docs/savedmodel-format.md).
 
 What is saved: walking `obj`'s attributes (and the tf.functions its class defines), every
 Variable, every tf.function (all its traced ConcreteFunctions), every ConcreteFunction, and every
@@ -44,22 +45,29 @@ def save(obj, export_dir, signatures=None, options=None):
     check_save_options(options)
     signature_map = _signature_functions(signatures) if signatures is not None else _default_signatures(obj)
     with atomic_directory(export_dir, owns=OWNED_ENTRIES) as building:
-        writer = _Saver(building)
-        root = writer.node(obj, "root")
-        if root is None:
-            raise ValueError(f"Expected a tf.Module, a tf.function or an object holding them to save, got {obj!r}.")
-        entries = [writer.signature(key, cf) for key, cf in signature_map.items()]
-        document = {"format": FORMAT_NAME, "format_version": list(FORMAT_VERSION), "root": root,
-                    "nodes": writer.nodes, "variables": writer.variables, "functions": writer.functions,
-                    "signatures": entries}
-        write_json(os.path.join(building, DOCUMENT_NAME), document)
-        _write_tensorflow_format(building, obj, signature_map)
+        if not _write_tensorflow_format(building, obj, signature_map):
+            _write_eagerflow_format(building, obj, signature_map)
 
 
-def _write_tensorflow_format(building, obj, signature_map):
-    """TensorFlow's files beside eagerflow's document. A graph TensorFlow's ops cannot express
-    (today: gradients through loops and kept intermediates, Keras' fused optimizer steps) leaves
-    the model in eagerflow's format only, with a warning naming the op."""
+def _write_eagerflow_format(building, obj, signature_map):
+    """eagerflow's own document (docs/savedmodel-format.md), written only for a model whose graphs
+    TensorFlow's ops cannot express yet (_write_tensorflow_format says which)."""
+    writer = _Saver(building)
+    root = writer.node(obj, "root")
+    if root is None:
+        raise ValueError(f"Expected a tf.Module, a tf.function or an object holding them to save, got {obj!r}.")
+    entries = [writer.signature(key, cf) for key, cf in signature_map.items()]
+    document = {"format": FORMAT_NAME, "format_version": list(FORMAT_VERSION), "root": root,
+                "nodes": writer.nodes, "variables": writer.variables, "functions": writer.functions,
+                "signatures": entries}
+    write_json(os.path.join(building, DOCUMENT_NAME), document)
+
+
+def _write_tensorflow_format(building, obj, signature_map) -> bool:
+    """TensorFlow's files (tf_format/). A graph TensorFlow's ops cannot express yet (an op type
+    graph_export/coverage.py lists: a tf.cond's gradient, a second-order loop gradient, ParseExampleV2,
+    ...) returns False, after a warning naming the op, and the model is written in eagerflow's
+    earlier format instead (the one case a save still writes saved_model.json)."""
     from .._src.core.logger import get_logger
     from .._src.formats.graph_export.attr_values import ExportError
     from .tf_format.build import build
@@ -69,8 +77,9 @@ def _write_tensorflow_format(building, obj, signature_map):
     except (ExportError, TypeError) as err:  # TypeError: a dtype TensorFlow's files have no number for
         get_logger().warning("The SavedModel was written in eagerflow's format only; TensorFlow cannot load it: %s",
                              err)
-        return
+        return False
     write_saved_model(building, built)
+    return True
 
 
 def _signature_functions(signatures) -> dict:

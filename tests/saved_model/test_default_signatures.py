@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+
+from .protobuf_edits import legacy_save, rewrite
 from eagerflow import keras
 
 from . import fresh_process
@@ -223,15 +225,32 @@ out(m.history.model is m)
     assert same is True  # the cycle comes back as a cycle
 
 
-def test_a_cycle_through_a_tuple_is_refused_as_data_loss(tmp_path):
+def test_a_cycle_through_a_tuple_is_refused_as_data_loss_in_eagerflows_earlier_format(tmp_path):
     import json
     holder = tf.Module()
     holder.pair = (tf.Variable(1.0), tf.Variable(2.0))
-    tf.saved_model.save(holder, str(tmp_path / "m"))
+    legacy_save(holder, tmp_path / "m")
     path = tmp_path / "m" / "saved_model.json"
     document = json.loads(path.read_text())
     (index,) = [i for i, n in enumerate(document["nodes"]) if n["kind"] == "tuple"]
     document["nodes"][index]["items"][1] = index  # the tuple holding itself
     path.write_text(json.dumps(document))
     with pytest.raises(tf.errors.DataLossError, match=rf"saved_model.json: node {index} contains itself"):
+        tf.saved_model.load(str(tmp_path / "m"))
+
+
+def test_a_cycle_through_a_tuple_is_refused_as_data_loss(tmp_path):
+    holder = tf.Module()
+    holder.pair = (tf.Variable(1.0), tf.Variable(2.0))
+    tf.saved_model.save(holder, str(tmp_path / "m"))
+    found = []
+
+    def cycle(meta):
+        nodes = meta.object_graph_def.nodes
+        (index,) = [i for i, n in enumerate(nodes) if n.WhichOneof("kind") == "user_object"
+                    and n.user_object.identifier == "trackable_tuple_wrapper"]
+        nodes[index].children[1].node_id = index  # the tuple holding itself
+        found.append(index)
+    rewrite(tmp_path / "m", cycle)
+    with pytest.raises(tf.errors.DataLossError, match=rf"saved_model.pb: node {found[0]} contains itself"):
         tf.saved_model.load(str(tmp_path / "m"))

@@ -1,4 +1,6 @@
-"""Fuzzing the loader: random mutations of a saved model's files.
+"""Fuzzing the reader of eagerflow's earlier format (saved_model.json + tensors/, which old
+directories hold and load still reads): random mutations of such a model's files. (What a save
+writes today, TensorFlow's layout, is fuzzed by test_fuzz_tf_format.py.)
 
 Each case copies a saved model, applies one mutation (a byte flip, a truncation, an insertion, a
 zeroed run, a number in the JSON made huge or negative, a deleted tensor file) and loads it. Half
@@ -26,6 +28,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+
+from .protobuf_edits import legacy_save
 
 FUZZ_CASES = int(os.environ.get("EAGERFLOW_FUZZ_CASES", "300"))
 CALL_SECONDS = 5
@@ -68,7 +72,7 @@ def template(tmp_path_factory):
     m = Fuzzed()
     m.plain(tf.constant([1.0, -2.0]))
     directory = tmp_path_factory.mktemp("fuzz") / "model"
-    tf.saved_model.save(m, str(directory), signatures={"serving_default": m.run})
+    legacy_save(m, directory, signatures={"serving_default": m.run})
     return directory
 
 

@@ -30,6 +30,8 @@ import eagerflow as tf
 from eagerflow._src.ops.registry import OPS
 from eagerflow.saved_model.graph_io import register_every_op
 
+from .protobuf_edits import first_node, legacy_save, rewrite
+
 ALLOW_FILES = tf.saved_model.LoadOptions(eagerflow_allow_file_access=True)
 QUICK = 30  # seconds: what "does not hang" means here (a hang is forever)
 
@@ -89,9 +91,9 @@ def test_a_model_that_writes_a_file_is_refused_and_the_opt_in_runs_it(tmp_path):
     with pytest.raises(tf.errors.PermissionDeniedError) as info:
         tf.saved_model.load(str(directory))
     message = str(info.value)
-    assert message.startswith(f"{directory}/saved_model.json: this SavedModel's functions contain ops that reach "
+    assert message.startswith(f"{directory}/saved_model.pb: this SavedModel's functions contain ops that reach "
                               f"outside the process")
-    assert "node 'WriteFile' (op WriteFile) of function '<lambda>': reads or writes files" in message
+    assert "node 'WriteFile' (op WriteFile) of function '_lambda_': reads or writes files" in message
     assert "options=tf.saved_model.LoadOptions(eagerflow_allow_file_access=True)" in message
     assert not payload.exists()
 
@@ -113,7 +115,8 @@ def test_every_refused_op_is_listed_with_its_sub_graph(tmp_path):
         tf.saved_model.load(str(directory))
     lines = [line for line in str(info.value).splitlines() if line.startswith("  - ")]
     assert len(lines) == 2, str(info.value)
-    assert any("(op ReadFile) of function 'both' (in sub-graph " in line for line in lines)
+    assert any("(op ReadFile) of function 'both' (in sub-graph '__inference_StatelessIf_then'" in line
+               for line in lines)
     assert any("(op WriteFile) of function 'both': reads or writes files" in line for line in lines)
     loaded = tf.saved_model.load(str(directory), options=ALLOW_FILES)
     assert loaded.f(tf.constant(str(source))).numpy() == b"secret"
@@ -122,40 +125,57 @@ def test_every_refused_op_is_listed_with_its_sub_graph(tmp_path):
 
 def test_an_op_that_runs_python_is_refused_whatever_the_options(tmp_path):
     directory = _save(tmp_path, lambda x: tf.identity(x) * 2.0, [tf.TensorSpec([], tf.float32)])
-    path = directory / "saved_model.json"
+    rewrite(directory, lambda meta: setattr(first_node(meta, "Identity"), "op", "EagerPyFunc"))
+    legacy = tmp_path / "legacy"  # eagerflow's earlier format, as old directories hold it
+    holder = tf.Module()
+    holder.f = tf.function(lambda x: tf.identity(x) * 2.0, input_signature=[tf.TensorSpec([], tf.float32)])
+    legacy_save(holder, legacy)
+    path = legacy / "saved_model.json"
     document = json.loads(path.read_text())
     next(op for op in document["functions"][0]["graph"]["ops"] if op["type"] == "Identity")["type"] = "EagerPyFunc"
     path.write_text(json.dumps(document))
-    for options in (None, ALLOW_FILES):
-        with pytest.raises(tf.errors.PermissionDeniedError, match=r"\(op EagerPyFunc\) of function '<lambda>': runs "
-                                                                  r"Python code[\s\S]*Ops that run Python code are "
-                                                                  r"never loaded"):
-            tf.saved_model.load(str(directory), options=options)
+    for saved in (directory, legacy):
+        for options in (None, ALLOW_FILES):
+            with pytest.raises(tf.errors.PermissionDeniedError, match=r"\(op EagerPyFunc\) of function '[_<]lambda[_>]': "
+                                                                      r"runs Python code[\s\S]*Ops that run Python "
+                                                                      r"code are never loaded"):
+                tf.saved_model.load(str(saved), options=options)
 
 
 def test_a_print_to_a_file_stays_refused_as_damaged_with_the_opt_in(tmp_path):
     directory = _save(tmp_path, lambda x: (tf.print(x), x)[1], [tf.TensorSpec([], tf.float32)])
-    path = directory / "saved_model.json"
-    document = json.loads(path.read_text())
-    printer = next(op for op in document["functions"][0]["graph"]["ops"] if op["type"] == "PrintV2")
-    printer["attrs"] = [[k, f"file://{tmp_path / 'out.txt'}" if k == "output_stream" else v]
-                        for k, v in printer["attrs"]]
-    path.write_text(json.dumps(document))
+
+    def to_a_file(meta):
+        first_node(meta, "PrintV2").attr["output_stream"].s = f"file://{tmp_path / 'out.txt'}".encode()
+    rewrite(directory, to_a_file)
     with pytest.raises(tf.errors.DataLossError, match="a PrintV2 loaded from a file may print to stdout or stderr"):
         tf.saved_model.load(str(directory), options=ALLOW_FILES)
     assert not (tmp_path / "out.txt").exists()
 
 
 def test_the_graph_reader_refuses_what_the_scan_would(tmp_path):
-    """The reader checks each op it builds again, so an op the document scan missed is still refused."""
+    """The readers check each op they build again, so an op the scan missed is still refused."""
+    from eagerflow._src.formats.protos import saved_model_pb2
     from eagerflow.saved_model.graph_io import GraphReader
-    directory = _save(tmp_path, lambda p: tf.io.read_file(p), [tf.TensorSpec([], tf.string)])
-    document = json.loads((directory / "saved_model.json").read_text())
+    from eagerflow.saved_model.tf_format.function_import import FunctionImporter
+    holder = tf.Module()
+    holder.f = tf.function(lambda p: tf.io.read_file(p), input_signature=[tf.TensorSpec([], tf.string)])
+    legacy_save(holder, tmp_path / "legacy")
+    document = json.loads((tmp_path / "legacy" / "saved_model.json").read_text())
     reader = GraphReader("model.json", None, None)
     with pytest.raises(tf.errors.PermissionDeniedError, match=r"\(op ReadFile\)"):
         reader.function_graph(document["functions"][0]["graph"], "function 0")
     allowing = GraphReader("model.json", None, None, frozenset({"files"}))
     graph, _, _ = allowing.function_graph(document["functions"][0]["graph"], "function 0")
+    assert "ReadFile" in [op.type for op in graph.get_operations()]
+
+    directory = _save(tmp_path, lambda p: tf.io.read_file(p), [tf.TensorSpec([], tf.string)])
+    meta = saved_model_pb2.SavedModel.FromString((directory / "saved_model.pb").read_bytes()).meta_graphs[0]
+    name = next(n for n in meta.object_graph_def.concrete_functions if "signature_wrapper" not in n)
+    with pytest.raises(tf.errors.PermissionDeniedError, match=r"\(op ReadFile\)"):
+        FunctionImporter("saved_model.pb", meta.graph_def.library).function_graph(name, [])
+    graph, _, _ = FunctionImporter("saved_model.pb", meta.graph_def.library, frozenset({"files"})).function_graph(
+        name, [])
     assert "ReadFile" in [op.type for op in graph.get_operations()]
 
 
@@ -260,17 +280,28 @@ def test_every_op_whose_kernel_touches_files_carries_the_files_effect():
 
 
 # --- tensor files: regular files inside the model directory only ---
-@pytest.fixture
-def saved(tmp_path):
+@pytest.fixture(params=["tensorflow", "legacy"])
+def saved(tmp_path, request):
+    """A model with one variable, in TensorFlow's layout (what a save writes) or in eagerflow's
+    earlier format (what old directories hold)."""
     module = tf.Module()
     module.v = tf.Variable(np.arange(4, dtype=np.float32))
     module.f = tf.function(lambda: module.v * 2.0, input_signature=[])
     directory = tmp_path / "m"
-    tf.saved_model.save(module, str(directory))
+    if request.param == "tensorflow":
+        tf.saved_model.save(module, str(directory))
+    else:
+        legacy_save(module, directory)
     return directory
 
 
+def _document(directory):
+    return directory / ("saved_model.json" if (directory / "saved_model.json").exists() else "saved_model.pb")
+
+
 def _tensor_file(directory):
+    if not (directory / "saved_model.json").exists():
+        return directory / "variables" / "variables.data-00000-of-00001"
     document = json.loads((directory / "saved_model.json").read_text())
     return directory / document["variables"][0]["value"]["file"]
 
@@ -294,8 +325,9 @@ def test_a_tensor_file_that_is_a_fifo_is_refused_without_waiting(saved, make_fif
 
 
 def test_a_document_that_is_a_fifo_is_refused_without_waiting(saved, make_fifo):
-    (saved / "saved_model.json").unlink()
-    make_fifo(saved / "saved_model.json")
+    document = _document(saved)
+    document.unlink()
+    make_fifo(document)
     done, _, error = _finishes(lambda: tf.saved_model.load(str(saved)))
     assert done, "load() blocked on a FIFO"
     assert isinstance(error, (OSError, tf.errors.DataLossError))

@@ -10,6 +10,8 @@ import pytest
 
 import eagerflow as tf
 
+from .protobuf_edits import legacy_save, rewrite
+
 
 class Served(tf.Module):
     @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="zeta"),
@@ -165,15 +167,39 @@ def test_a_namedtuple_output_comes_back_as_a_namedtuple_with_named_specs(tmp_pat
                                          (["NT", ["class"], [{"output": 0}]], "bad namedtuple"),
                                          (["NT", ["p", "q"], [{"output": 0}]], "not a valid output structure"),
                                          ([3, ["p"], [{"output": 0}]], "a namedtuple is")])
-def test_a_malformed_namedtuple_structure_is_data_loss(tmp_path, body, words):
+def test_a_malformed_namedtuple_structure_is_data_loss_in_eagerflows_earlier_format(tmp_path, body, words):
     import json
     holder = tf.Module()
     holder.f = tf.function(lambda x: NT(x, x))
     holder.f(tf.ones([2]))
-    tf.saved_model.save(holder, str(tmp_path / "m"))
+    legacy_save(holder, tmp_path / "m")
     path = tmp_path / "m" / "saved_model.json"
     document = json.loads(path.read_text())
     document["functions"][0]["structure"] = {"namedtuple": body}
     path.write_text(json.dumps(document))
     with pytest.raises(tf.errors.DataLossError, match=words):
+        tf.saved_model.load(str(tmp_path / "m"))
+
+
+def _output_namedtuple(meta):
+    (name,) = [n for n in meta.object_graph_def.concrete_functions]
+    return meta.object_graph_def.concrete_functions[name].output_signature.named_tuple_value
+
+
+def _rename_field(meta, index, new):
+    _output_namedtuple(meta).values[index].key = new
+
+
+@pytest.mark.parametrize("edit, words", [
+    (lambda meta: _rename_field(meta, 1, "p"), "bad namedtuple 'NT'"),
+    (lambda meta: _rename_field(meta, 0, "class"), "bad namedtuple 'NT'"),
+    (lambda meta: _output_namedtuple(meta).values.pop(), "2 outputs for an output signature of 1"),
+    (lambda meta: setattr(_output_namedtuple(meta), "name", "3"), "bad namedtuple '3'")])
+def test_a_malformed_namedtuple_structure_is_data_loss(tmp_path, edit, words):
+    holder = tf.Module()
+    holder.f = tf.function(lambda x: NT(x, x))
+    holder.f(tf.ones([2]))
+    tf.saved_model.save(holder, str(tmp_path / "m"))
+    rewrite(tmp_path / "m", edit)
+    with pytest.raises(tf.errors.DataLossError, match=rf"saved_model.pb: .*{words}"):
         tf.saved_model.load(str(tmp_path / "m"))

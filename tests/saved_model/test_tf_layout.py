@@ -103,16 +103,16 @@ def test_a_graph_tensorflow_cannot_express_is_saved_in_eagerflows_format_with_a_
     m.v = tf.Variable([1.0, 2.0])
 
     @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
-    def grad(x):  # the gradient of a loop: eagerflow keeps the loop's history, TensorFlow's While has none
+    def grad(x):  # the gradient of a cond: eagerflow's If keeps its branch's values, TensorFlow's has no place
         with tf.GradientTape() as tape:
-            _, y = tf.while_loop(lambda i, y: i < 3, lambda i, y: (i + 1, y * m.v), [0, x])
+            y = tf.cond(tf.reduce_sum(x) > 0, lambda: tf.sin(x * m.v), lambda: x * m.v)
             loss = tf.reduce_sum(y)
         return tape.gradient(loss, m.v)
 
     m.grad = grad
     with caplog.at_level("WARNING", logger="tensorflow"):
         tf.saved_model.save(m, str(tmp_path / "m"))
-    assert "eagerflow's format only" in caplog.text and "keeps its history for a gradient" in caplog.text
+    assert "eagerflow's format only" in caplog.text and "keeps its intermediates for a gradient" in caplog.text
     np.testing.assert_allclose(tf.saved_model.load(str(tmp_path / "m")).grad(tf.constant([1.0, 1.0])),
                                grad(tf.constant([1.0, 1.0])))
     assert not (tmp_path / "m" / "saved_model.pb").exists()

@@ -1,5 +1,7 @@
 """What the loader checks before anything runs: each hostile or corrupted edit below is refused
-with a DataLossError naming the file and the problem (docs/savedmodel-format.md)."""
+with a DataLossError naming the file and the problem. The edits of saved_model.pb are what a save
+writes today; the edits of saved_model.json check the reader of eagerflow's earlier format, which
+old directories still hold (docs/savedmodel-format.md)."""
 import hashlib
 import json
 
@@ -7,6 +9,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+
+from .protobuf_edits import first_node, function_with, legacy_save, rewrite
 
 
 class Small(tf.Module):
@@ -22,9 +26,20 @@ class Small(tf.Module):
 
 @pytest.fixture
 def saved(tmp_path):
+    """Small in eagerflow's earlier format (saved_model.json)."""
     directory = tmp_path / "m"
     model = Small()  # a method holds its instance weakly (as in TensorFlow): keep the model alive
+    legacy_save(model, directory, signatures=model.apply)
+    return directory
+
+
+@pytest.fixture
+def saved_pb(tmp_path):
+    """Small as a save writes it: TensorFlow's layout."""
+    directory = tmp_path / "pb"
+    model = Small()
     tf.saved_model.save(model, str(directory), signatures=model.apply)
+    assert not (directory / "saved_model.json").exists()
     return directory
 
 
@@ -50,9 +65,80 @@ def _op(document, op_type):
     return next(op for op in _ops(document) if op["type"] == op_type)
 
 
-def test_the_unedited_model_loads(saved):
-    loaded = tf.saved_model.load(str(saved))
-    assert loaded.apply(tf.constant([[1.0, 1.0]])).numpy().tolist() == [[8.0, 12.0]]
+def test_the_unedited_model_loads(saved, saved_pb):
+    for directory in (saved, saved_pb):
+        loaded = tf.saved_model.load(str(directory))
+        assert loaded.apply(tf.constant([[1.0, 1.0]])).numpy().tolist() == [[8.0, 12.0]]
+
+
+def _set_attr(node, key, **value):
+    node.attr[key].Clear()
+    for field, v in value.items():
+        if field == "list_s":
+            node.attr[key].list.s.extend(v)
+        else:
+            setattr(node.attr[key], field, v)
+
+
+def _if_branch_reads_a_missing_argument(meta):
+    then_name = first_node(meta, "StatelessIf").attr["then_branch"].func.name
+    branch = next(f for f in meta.graph_def.library.function if f.signature.name == then_name)
+    node = next(n for n in branch.node_def if n.input)
+    node.input[0] = "arg_40"
+
+
+# The same hostile edits as below, made to saved_model.pb: each is a DataLossError naming the file,
+# the function and the node, before anything runs.
+@pytest.mark.parametrize("change, pattern", [
+    (lambda meta: setattr(first_node(meta, "MatMul"), "op", "SystemCommand"),
+     r"saved_model.pb: function '__inference_apply[^']*', node 'MatMul' \(SystemCommand\): unknown op type "
+     r"'SystemCommand'"),
+    (lambda meta: first_node(meta, "MatMul").input.__setitem__(1, "node999:z:0"),
+     r"\(MatMul\): input 'node999:z:0' names nothing written before it"),
+    (lambda meta: first_node(meta, "MatMul").input.append(first_node(meta, "MatMul").input[0]),
+     r"\(MatMul\): .*(do not fit the op|the op does not accept its inputs)"),
+    (lambda meta: _set_attr(first_node(meta, "MatMul"), "run_this", s=b"import os"),
+     r"\(MatMul\): attribute 'run_this', which MatMul does not have"),
+    (lambda meta: _set_attr(first_node(meta, "MatMul"), "transpose_a", s=b"gASV"),
+     r"\(MatMul\): a bool attribute holding s"),
+    (lambda meta: first_node(meta, "Greater").input.__setitem__(1, first_node(meta, "Sum").input[1]),
+     r"\(Greater\): (input .* is int32|the op does not accept its inputs or attributes)"),
+    (_if_branch_reads_a_missing_argument, r"input 'arg_40' names nothing written before it"),
+    (lambda meta: _set_attr(first_node(meta, "MatMul"), "a=open('/tmp/owned', 'w'),b", i=1),
+     r"\(MatMul\): attribute \"a=open"),
+])
+def test_a_hostile_edit_of_saved_model_pb_is_refused(saved_pb, change, pattern):
+    rewrite(saved_pb, change)
+    _refused(saved_pb, pattern)
+
+
+def test_a_print_to_a_file_in_saved_model_pb_is_refused(tmp_path):
+    @tf.function(input_signature=[tf.TensorSpec([], tf.float32)])
+    def noisy(x):
+        tf.print(x)
+        return x
+
+    holder = tf.Module()
+    holder.f = noisy
+    tf.saved_model.save(holder, str(tmp_path / "p"))
+    rewrite(tmp_path / "p", lambda meta: _set_attr(first_node(meta, "PrintV2"), "output_stream",
+                                                   s=b"file:///tmp/owned"))
+    _refused(tmp_path / "p", r"saved_model.pb: .*PrintV2.*a PrintV2 loaded from a file may print to stdout or "
+                             r"stderr only")
+
+
+def test_a_variable_of_absurd_declared_shape_in_the_bundle_allocates_nothing(saved_pb):
+    from eagerflow._src.formats.tensor_bundle import BundleReader
+    assert "w/.ATTRIBUTES/VARIABLE_VALUE" in BundleReader(str(saved_pb / "variables" / "variables"))
+
+    def huge(meta):
+        for node in meta.object_graph_def.nodes:
+            if node.WhichOneof("kind") == "variable":
+                del node.variable.shape.dim[:]
+                node.variable.shape.dim.add(size=2 ** 39)
+                node.variable.shape.dim.add(size=2 ** 39)
+    rewrite(saved_pb, huge)
+    _refused(saved_pb, r"saved_model.pb: .*(549755813888|shape)")
 
 
 def test_an_unknown_op_type_is_refused(saved):
@@ -101,7 +187,7 @@ def test_a_print_to_a_file_is_refused(tmp_path):
 
     holder = tf.Module()
     holder.f = noisy
-    tf.saved_model.save(holder, str(tmp_path / "p"))
+    legacy_save(holder, tmp_path / "p")
     _edit(tmp_path / "p", lambda d: _op(d, "PrintV2")["attrs"].__setitem__(
         0, ["output_stream", "file:///tmp/owned"]))
     _refused(tmp_path / "p", r"a PrintV2 loaded from a file may print to stdout or stderr only")
@@ -177,7 +263,7 @@ def test_an_attribute_name_that_is_code_is_refused(tmp_path):
 
     holder = tf.Module()
     holder.tail = tail
-    tf.saved_model.save(holder, str(tmp_path / "s"))
+    legacy_save(holder, tmp_path / "s")
     marker = tmp_path / "owned"
     code = f"a=open({str(marker)!r}, 'w'),b"
     _edit(tmp_path / "s", lambda d: _op(d, "StridedSlice")["attrs"].append([code, 1]))
@@ -192,7 +278,7 @@ def test_a_loop_bound_must_be_an_integer(tmp_path):
 
     holder = tf.Module()
     holder.count = count
-    tf.saved_model.save(holder, str(tmp_path / "w"))
+    legacy_save(holder, tmp_path / "w")
     assert int(tf.saved_model.load(str(tmp_path / "w")).count(tf.constant(50))[0]) == 10
 
     def change(d):

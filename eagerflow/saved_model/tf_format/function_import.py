@@ -35,6 +35,7 @@ class FunctionImporter(ControlFlowImport):
         self.gradient_captures = {}  # gradient function -> names of the forward tensors it reads (load_tf.py)
         self.allowed = allowed_effects
         self._depth = 0
+        self.inlined = []  # (graph, function name, inputs, outputs) of each call inlined (gradient_import.py)
 
     def fail(self, where, problem):
         return data_loss(self.path, f"{where}: {problem}")
@@ -178,6 +179,7 @@ class FunctionImporter(ControlFlowImport):
                 raise self.fail(where, f"calls {callee!r} with {len(inputs)} inputs")
             outs = self._body(graph, fdef, {a.name: t for a, t in zip(fdef.signature.input_arg, inputs)},
                               f"{where} -> function {callee!r}")
+            self.inlined.append((graph, callee, list(inputs), outs))  # a SymbolicGradient of it may follow
             return {"output": outs}, None
         if node.op in TABLE_OPS:
             return table_op(self, graph, node, inputs, where)
@@ -196,6 +198,9 @@ class FunctionImporter(ControlFlowImport):
             return self._if(graph, node, inputs, where)
         if node.op in _WHILES:
             return self._while(graph, node, inputs, where)
+        if node.op == "SymbolicGradient":
+            from .gradient_import import symbolic_gradient
+            return symbolic_gradient(self, graph, node, inputs, where)
         return self._op(graph, node, inputs, where)
 
     def _rewritten(self, graph, node, where):
@@ -209,6 +214,8 @@ class FunctionImporter(ControlFlowImport):
         _check_op(opdef, inputs, {}, where)
         op = self.add_op(graph, opdef, inputs, {}, node.name, where)
         outs = SIGNATURES[node.op][1] if node.op in SIGNATURES else ()
+        if not outs and not op.outputs:  # an update written as assignments (AdamUpdate)
+            return {}, op
         if len(outs) != 1 or len(op.outputs) != 1:
             raise self.fail(where, "a rewritten op must end in a node of one output")
         return {outs[0][0]: list(op.outputs)}, op

@@ -17,6 +17,7 @@ from ..._src.formats.tensor_bundle import BundleReader
 from ..._src.state.variables import Variable
 from ..._src.trace.function import ConcreteFunction
 from ..files import data_loss, read_regular_file
+from ..load_safety import find_refused_nodes, refusal
 from ..restored_specs import named_parameter, output_specs
 from .build import OBJECT_GRAPH_KEY
 from .function_import import FunctionImporter
@@ -46,6 +47,9 @@ def read_saved_model(export_dir):
 
 def load_tf(export_dir, allowed):
     path, meta = read_saved_model(export_dir)
+    refused = find_refused_nodes(meta, allowed)  # every refused op named before anything is built
+    if refused:
+        raise refusal(path, refused)
     return _TFLoader(export_dir, path, meta, allowed).root()
 
 

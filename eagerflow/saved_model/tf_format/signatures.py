@@ -27,7 +27,12 @@ class SignatureWriter:
         bound = self.objects.concrete[inner]["bound_inputs"]
         variables = [self.objects.variable_of(i) for i in bound]
         specs = list(cf.flat_input_signature)
-        outputs = list(cf.outputs)
+        # the wrapper returns a dict, whose values a flat list holds in sorted-key order
+        flat_outputs = list(cf.outputs)
+        order = sorted(range(len(output_names)), key=lambda k: output_names[k])
+        positions = {output_names[k]: k for k in order}  # each name's position among the call's outputs
+        output_names = [output_names[k] for k in order]
+        outputs = [flat_outputs[k] for k in order]
         library = self.objects.library
         b = FunctionBuilder(library, library.unique_name(f"signature_wrapper_{cf.name}"))
         order = sorted(range(len(specs)), key=lambda i: input_names[i])
@@ -41,8 +46,8 @@ class SignatureWriter:
                           {"f": attr_value("func", inner), "Tin": attr_value("list(type)", tin),
                            "Tout": attr_value("list(type)", [t.dtype for t in outputs])}, stateful=True)
         b.control.append(call)
-        for k, (name, t) in enumerate(zip(output_names, outputs)):
-            b.add_output(name, f"{call}:output:{k}", t.dtype)
+        for name, t in zip(output_names, outputs):
+            b.add_output(name, f"{call}:output:{positions[name]}", t.dtype)
         wrapper = library.add(b)
         inputs = {input_names[i]: TensorSpec(specs[i].shape, specs[i].dtype, input_names[i]) for i in order}
         self.objects.concrete[wrapper] = {

@@ -35,8 +35,10 @@ def encode(value, where, tensor_name=None):
     if isinstance(value, str):
         return {"string_value": value}
     if isinstance(value, dict) and all(isinstance(k, str) for k in value):
-        return {"dict_value": {"fields": {k: encode(v, where, k if tensor_name is not None else None)
-                                          for k, v in value.items()}}}
+        fields = {k: encode(v, where, k if tensor_name is not None else None) for k, v in value.items()}
+        if list(value) == sorted(value):
+            return {"dict_value": {"fields": fields}}
+        return {"dict_value": {"fields": fields, "eagerflow_key_order": list(value)}}
     if isinstance(value, tuple) and hasattr(type(value), "_fields"):
         return {"named_tuple_value": {"name": type(value).__name__, "values": [
             {"key": k, "value": encode(v, where)} for k, v in zip(value._fields, value)]}}

@@ -76,8 +76,6 @@ def export_if(builder, op):
 
 def export_while(builder, op):
     n = op.attrs["n_vars"]
-    if op.attrs.get("keep_history"):
-        raise ExportError(f"op {op.name!r} keeps its history for a gradient, which TensorFlow's While cannot")
     bound = op.attrs.get("maximum_iterations", -1)
     bound = -1 if bound is None else bound
     inputs = list(op.inputs)

@@ -13,7 +13,6 @@ _PYTHON = "runs a Python function, which a SavedModel cannot hold"
 _ATTR_INPUTS = "eagerflow takes as attributes what TensorFlow's op takes as inputs; no rule writes them yet"
 
 NOT_EXPORTED = {
-    "AdamUpdate": "Keras' fused Adam step, an eagerflow-only op of training functions",
     "AssignVariableIfUninitialized": "creates a variable inside a function, which TensorFlow's functions cannot",
     "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
     "CTCUniqueLabels": "no TensorFlow op computes it in one node; no rewrite yet",
@@ -49,7 +48,6 @@ NOT_EXPORTED = {
     "ShuffleOrder": "tf.data's shuffle order, used by datasets only",
     "UnicodeCharSplit": "no TensorFlow op of that type; no rewrite yet",
     "VocabularyLookup": "lookup tables are not exported yet (they need TensorFlow's table resources)",
-    "WhileGrad": _GRADIENT_ONLY,
     "WriteSummary": "summary writers are not exported (TensorFlow's take a writer resource)",
 }
 

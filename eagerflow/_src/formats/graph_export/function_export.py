@@ -20,6 +20,7 @@ class FunctionLibrary:
         self.functions = []
         self._names = set()
         self._calls = {}  # id(ConcreteFunction) -> (function, its name): the functions outlive a save
+        self.forward_functions = {}  # a loop kept for a gradient -> its forward function (gradient_export.py)
 
     def unique_name(self, base):
         base = "".join(c if c.isalnum() or c in "_.-" else "_" for c in base)
@@ -93,6 +94,7 @@ def write_body(builder, graph):
     """Every op of `graph` (its placeholders already bound to references), in creation order."""
     from .op_rules import RULES
     node_of = {}
+    last_stateful = None  # see below
     for op in graph.get_operations():
         if op.type == "Placeholder":
             try:
@@ -104,6 +106,14 @@ def write_body(builder, graph):
         RULES.get(op.type, export_generic)(builder, op)
         if len(builder.nodes) == before:
             continue  # an op that became references only
+        # eagerflow runs a graph's ops in the order they were traced; TensorFlow runs a function's
+        # nodes in any order their edges allow. Each stateful node waits for the one before it, so
+        # an assignment and a later read of the same variable keep their order.
+        for written in builder.nodes[before:]:
+            if SIGNATURES[written["op"]][3]:
+                if last_stateful is not None:
+                    written["input"].append("^" + last_stateful)
+                last_stateful = written["name"]
         node = builder.nodes[-1]
         node_of[op] = node["name"]
         for c in op.control_inputs:

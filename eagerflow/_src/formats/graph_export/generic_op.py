@@ -9,7 +9,7 @@ from .attr_values import ExportError, attr_value
 from .tf_op_signatures import SIGNATURES
 
 # eagerflow-only attributes that do not change what the op computes.
-_BOOKKEEPING = frozenset({"variable_spec", "_custom"})
+_BOOKKEEPING = frozenset({"variable_spec", "_custom", "tensor_name"})  # tensor_name: words of a message
 
 
 def split_args(args, count, attrs, op_type, what):

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 from .control_flow_export import export_if, export_while
-from .generic_op import emit
+from .generic_op import emit, export_generic
+from .gradient_export import export_kept_while, export_while_grad
+from .optimizer_export import export_adam_update
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
                        export_sum_to_shape)
 
@@ -14,6 +16,20 @@ def export_call(builder, op):
          list(op.outputs))
 
 
+# Where a saved PrintV2 may print: a loader refuses any other stream (a model file writing files).
+PRINT_STREAMS = frozenset({"stdout", "stderr"})
+
+
+def export_print(builder, op):
+    """PrintV2 to stdout or stderr; a file stream is refused when saving, as every load would refuse it."""
+    stream = op.attrs.get("output_stream")
+    if stream not in PRINT_STREAMS:
+        raise ValueError(f"Cannot save op {op.name!r} (type PrintV2) of graph {op.graph.name!r}: it prints to "
+                         f"{stream!r}, and a loaded model may print to stdout or stderr only (a file stream "
+                         f"would let a model file write files).")
+    export_generic(builder, op)
+
+
 def export_logical_xor(builder, op):
     """LogicalXor(x, y) = NotEqual(x, y) on booleans."""
     emit(builder, op, "NotEqual", list(op.inputs), {}, list(op.outputs))
@@ -22,7 +38,7 @@ def export_logical_xor(builder, op):
 # eagerflow-only ops written as several TensorFlow nodes. The last node records the op and its inputs
 # (`_eagerflow_op`, `_eagerflow_inputs`: attributes TensorFlow ignores, their names starting with `_`)
 # and the others are marked `_eagerflow_part`, so eagerflow's loader rebuilds the one op.
-REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange"})
+REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange", "AdamUpdate"})
 
 
 def _recorded(rule):
@@ -39,15 +55,18 @@ def _recorded(rule):
 
 RULES = {
     "LogicalXor": export_logical_xor,
+    "PrintV2": export_print,
     "Const": export_const,
     "If": export_if,
     "StatelessIf": export_if,
-    "While": export_while,
-    "StatelessWhile": export_while,
+    "While": export_kept_while,
+    "StatelessWhile": export_kept_while,
     "PartitionedCall": export_call,
     "StatefulPartitionedCall": export_call,
+    "WhileGrad": export_while_grad,
     "SumToShape": _recorded(export_sum_to_shape),
     "ReducedShape": _recorded(export_reduced_shape),
     "RangeOfRank": _recorded(export_range_of_rank),
     "ReversedRange": _recorded(export_reversed_range),
+    "AdamUpdate": _recorded(export_adam_update),
 }

@@ -388,6 +388,7 @@ SIGNATURES = {
     'Substr': ((('input', 'fixed', 7, ''), ('pos', 'attr', 'T', ''), ('len', 'attr', 'T', '')), (('output', 'fixed', 7, ''),), (('T', 'type', False), ('unit', 'string', True)), False),
     'Sum': ((('input', 'attr', 'T', ''), ('reduction_indices', 'attr', 'Tidx', '')), (('output', 'attr', 'T', ''),), (('keep_dims', 'bool', True), ('T', 'type', False), ('Tidx', 'type', True)), False),
     'Svd': ((('input', 'attr', 'T', ''),), (('s', 'attr', 'T', ''), ('u', 'attr', 'T', ''), ('v', 'attr', 'T', '')), (('compute_uv', 'bool', True), ('full_matrices', 'bool', True), ('T', 'type', False)), False),
+    'SymbolicGradient': ((('input', 'list', 'Tin', ''),), (('output', 'list', 'Tout', ''),), (('Tin', 'list(type)', False), ('Tout', 'list(type)', False), ('f', 'func', False)), False),
     'Tan': ((('x', 'attr', 'T', ''),), (('y', 'attr', 'T', ''),), (('T', 'type', False),), False),
     'Tanh': ((('x', 'attr', 'T', ''),), (('y', 'attr', 'T', ''),), (('T', 'type', False),), False),
     'TanhGrad': ((('y', 'attr', 'T', ''), ('dy', 'attr', 'T', '')), (('z', 'attr', 'T', ''),), (('T', 'type', False),), False),
