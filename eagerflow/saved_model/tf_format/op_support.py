@@ -20,7 +20,8 @@ WHILES = frozenset({"While", "StatelessWhile"})
 CASES = frozenset({"Case", "StatelessCase"})
 PASSED_THROUGH = frozenset({"IdentityN"})  # each output is its input
 SKIPPED = frozenset({"NoOp"})
-IMPORTER_OPS = CALLS | IFS | WHILES | CASES | PASSED_THROUGH | SKIPPED | TABLE_OPS
+GRADIENTS = frozenset({"SymbolicGradient"})  # of an inlined call: derived again by eagerflow's autodiff
+IMPORTER_OPS = CALLS | IFS | WHILES | CASES | PASSED_THROUGH | SKIPPED | GRADIENTS | TABLE_OPS
 
 
 IMPORTER_NOTES = {
@@ -30,6 +31,7 @@ IMPORTER_NOTES = {
     **dict.fromkeys(CASES, "a chain of eagerflow Ifs (an index out of range runs the last branch)"),
     "IdentityN": "each output is its input; a custom gradient saved with it (`registered_gradients`) is its gradient",
     "NoOp": "dropped, with the control dependencies it groups",
+    "SymbolicGradient": "the gradient of the call it names, derived again from the imported function",
     "LookupTableFindV2": "VocabularyLookup over the table's contents, read at load time",
     "LookupTableSizeV2": "a constant: the table's size at load time",
     "LookupTableExportV2": "constants: the table's keys and values at load time",

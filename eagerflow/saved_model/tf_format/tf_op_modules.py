@@ -837,6 +837,7 @@ SUPPORTED = frozenset({
     'Substr',
     'Sum',
     'Svd',
+    'SymbolicGradient',
     'Tan',
     'Tanh',
     'TanhGrad',
