@@ -29,6 +29,10 @@ from .call_binding import CallBinder
 from .jit_paths import jit_can_return, jit_code
 
 
+# TensorFlow's FunctionDef writer lives in formats/ (a floor above), which installs it as "write".
+FUNCTION_DEF_WRITER = {}
+
+
 class ConcreteFunction:
     """One traced graph and its generated code. Call it with tensors matching its input specs."""
 
@@ -209,6 +213,15 @@ class ConcreteFunction:
         return self.graph.external_captures
 
     @property
+    def function_def(self):
+        """The function as TensorFlow's FunctionDef protobuf message (signature with the arguments'
+        names and types, node_def, ret), as a SavedModel stores it."""
+        write = FUNCTION_DEF_WRITER.get("write")  # installed when eagerflow/_src/formats is imported
+        if write is None:
+            raise NotImplementedError("function_def needs eagerflow._src.formats (import eagerflow loads it)")
+        return write(self)
+
+    @property
     def structured_input_signature(self):
         """(args, kwargs) of the traced call: TensorSpecs (named after their placeholders) where
         tensors went, the Python values where they did not; as TensorFlow reports it."""
@@ -247,8 +260,8 @@ class ConcreteFunction:
                                      expand_composites=True)
 
     def _output_type_text(self):
-        if self._output_specs is not None:
-            return _output_type_text(self._output_specs, [])
+        if self._output_specs is not None:  # a loaded function's dicts come back in key order, as in TF
+            return _output_type_text(self._output_specs, [], restored=True)
         outs = [TensorSpec(t.shape, t.dtype) for t in self._outputs]  # a loaded signature's order, not the graph's
         return _output_type_text(self._structure, outs)
 
@@ -472,7 +485,7 @@ def _packer(template):
     return lambda outs: nest.pack_sequence_as(template, outs, expand_composites=True)
 
 
-def _output_type_text(structure, specs):
+def _output_type_text(structure, specs, restored=False):
     """The output structure as TensorFlow prints its trace type: TensorSpecs for the tensors (in
     flat order, `specs`), `Literal[None]` for None, `Tuple[...]`/`List[...]`/`Dict[[key, ...]]`."""
     it = iter(specs)
@@ -491,7 +504,7 @@ def _output_type_text(structure, specs):
         if isinstance(node, dict):  # flat order is sorted keys; printed in the dict's own order
             keys = sorted(node, key=str)
             parts = dict(zip(keys, [text(node[k]) for k in keys]))
-            return "Dict[" + ", ".join(f"[{k!r}, {parts[k]}]" for k in node) + "]"
+            return "Dict[" + ", ".join(f"[{k!r}, {parts[k]}]" for k in (keys if restored else node)) + "]"
         if isinstance(node, tuple) and hasattr(type(node), "_fields"):
             return (f"{type(node).__name__}["
                     + ", ".join(f"[{f!r}, {text(v)}]" for f, v in zip(node._fields, node)) + "]")
