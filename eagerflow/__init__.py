@@ -140,6 +140,7 @@ _LAZY = {
     "required_space_to_batch_paddings": ("._src.ops.array.space_batch", "required_space_to_batch_paddings"),
     "parallel_stack": ("._src.ops.array.parallel_stack", "parallel_stack"),
     "distribute": (".distribute", None),
+    "experimental": ("._src.api.experimental", None),
 }
 
 
