@@ -87,7 +87,12 @@ def test_numpy_behavior_methods(numpy_behavior):
     assert t.astype(tf.int32).numpy().tolist() == [[1, 2], [3, 4]]
     assert t.ravel().numpy().tolist() == [1.0, 2.0, 3.0, 4.0]
     assert float(t.mean().numpy()) == 2.5
-    assert not hasattr(t, "sum")  # TensorFlow 2.21 adds no `sum` method either
+    assert t.transpose().numpy().tolist() == [[1.0, 3.0], [2.0, 4.0]]
+    assert t.clip(1.5, 3.).numpy().tolist() == [[1.5, 2.0], [3.0, 3.0]]
+    assert t.reshape((1, 4)).shape == (1, 4) and t.reshape(4, 1).shape == (4, 1)
+    assert t.tolist() == [[1.0, 2.0], [3.0, 4.0]]
+    assert float(t.max()) == 4.0 and t.flatten().shape == (4,) and t.ndim == 2 and t.size == 4
+    assert not hasattr(t, "sum") and not hasattr(t, "prod")  # TensorFlow 2.21 adds neither
 
 
 def test_inside_tf_function():

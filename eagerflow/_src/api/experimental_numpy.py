@@ -5,7 +5,7 @@ float64 and int64 (as np.array makes them), a function's default dtype is float 
 operands promote as NumPy promotes them (int + float is float64; a Python scalar beside a tensor
 takes the tensor's kind), and means and float functions of integers are float64. The dtypes are
 NumPy's own types (tnp.float32 is np.float32), as in TensorFlow. `experimental_enable_numpy_behavior`
-gives tensors the ndarray methods TensorFlow adds (T, astype, ravel, reshape, transpose, mean, ...).
+gives tensors the ndarray methods TensorFlow adds (T, astype, ravel, reshape, transpose, mean, clip, ...).
 """
 from __future__ import annotations
 
@@ -218,8 +218,12 @@ def _methods():
         "reshape": lambda self, *shape, **kw: reshape(self, shape[0] if len(shape) == 1 else shape, **kw),
         "transpose": lambda self, *axes: transpose(self, (axes[0] if len(axes) == 1 else axes) or None),
         "mean": lambda self, axis=None, dtype=None, keepdims=False: mean(self, axis, dtype, keepdims),
-        "clip": lambda self, a_min, a_max: _math.clip_by_value(self, *_promoted(a_min, a_max)),
+        "clip": lambda self, a_min, a_max: _math.clip_by_value(*_promoted(self, a_min, a_max)),
         "tolist": lambda self: self.numpy().tolist(),
+        "max": lambda self, axis=None, keepdims=False: max(self, axis, keepdims),
+        "flatten": lambda self: ravel(self),
+        "ndim": property(lambda self: self.shape.rank),
+        "size": property(lambda self: self.shape.num_elements()),
     }
 
 
