@@ -260,8 +260,8 @@ class ConcreteFunction:
                                      expand_composites=True)
 
     def _output_type_text(self):
-        if self._output_specs is not None:  # a loaded function's dicts come back in key order, as in TF
-            return _output_type_text(self._output_specs, [], restored=True)
+        if self._output_specs is not None:
+            return _output_type_text(self._output_specs, [])
         outs = [TensorSpec(t.shape, t.dtype) for t in self._outputs]  # a loaded signature's order, not the graph's
         return _output_type_text(self._structure, outs)
 
@@ -485,7 +485,7 @@ def _packer(template):
     return lambda outs: nest.pack_sequence_as(template, outs, expand_composites=True)
 
 
-def _output_type_text(structure, specs, restored=False):
+def _output_type_text(structure, specs):
     """The output structure as TensorFlow prints its trace type: TensorSpecs for the tensors (in
     flat order, `specs`), `Literal[None]` for None, `Tuple[...]`/`List[...]`/`Dict[[key, ...]]`."""
     it = iter(specs)
@@ -504,7 +504,7 @@ def _output_type_text(structure, specs, restored=False):
         if isinstance(node, dict):  # flat order is sorted keys; printed in the dict's own order
             keys = sorted(node, key=str)
             parts = dict(zip(keys, [text(node[k]) for k in keys]))
-            return "Dict[" + ", ".join(f"[{k!r}, {parts[k]}]" for k in (keys if restored else node)) + "]"
+            return "Dict[" + ", ".join(f"[{k!r}, {parts[k]}]" for k in node) + "]"
         if isinstance(node, tuple) and hasattr(type(node), "_fields"):
             return (f"{type(node).__name__}["
                     + ", ".join(f"[{f!r}, {text(v)}]" for f, v in zip(node._fields, node)) + "]")
