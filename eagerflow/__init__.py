@@ -153,6 +153,7 @@ _LAZY = {
     "saved_model": (".saved_model", None),
     "summary": (".summary", None),
     "train": (".train", None),
+    "experimental": ("._src.api.experimental", None),
 }
 
 

@@ -47,6 +47,7 @@ EXPECTED = set("""
     SparseTensor SparseTensorSpec sparse RaggedTensor RaggedTensorSpec ragged IndexedSlicesSpec
     bfloat16
     distribute
+    experimental
 """.split())
 
 TF_NAMES = {line for line in (Path(__file__).parent / "tensorflow_2_21_top_level_names.txt").read_text().split()

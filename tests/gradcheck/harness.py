@@ -72,7 +72,8 @@ def tape_grad(fn, arrays, weight):
         y = fn(*xs)
         loss = tf.reduce_sum(y * tf.constant(weight))
     grads = tape.gradient(loss, xs)
-    return [None if g is None else np.asarray(g.numpy(), dtype=np.float64) for g in grads]
+    # a gather gives an IndexedSlices (as TensorFlow): its dense form is what finite differences measure
+    return [None if g is None else np.asarray(tf.convert_to_tensor(g).numpy(), dtype=np.float64) for g in grads]
 
 
 def check_row(row: GradRow, seed: int = 0):

@@ -47,7 +47,7 @@ def gradients(ys, xs, grad_ys=None, name="gradients", gate_gradients=False, aggr
                else {id(t) for t in nest.flatten(stop_gradients, expand_composites=True)})
     records = [op for op in graph.get_operations()
                if op.inputs and op.opdef.differentiable and not any(id(t) in stopped for t in op.outputs)]
-    grads = backprop(records, flat_ys, sources, seeds)
+    grads = backprop(records, flat_ys, sources, seeds, keep_slices=True)
     out = []
     for x, source in zip(flat_xs, sources):
         g = grads.get(id(source))

@@ -20,6 +20,7 @@ from ..core import dtypes as _dt
 from ..core import nest
 from ..core.context import state
 from ..core.tensor import Tensor
+from . import slices as _slices
 from .gradient_arguments import check_gradient_arguments, check_jacobian_target
 
 _log = logging.getLogger("eagerflow")
@@ -156,7 +157,7 @@ class GradientTape:
         self._check_usable()
         if self._recording and not self._persistent:
             self._pop()  # TensorFlow stops a non-persistent tape here too
-        result = self._gradient(target, sources, output_gradients, unconnected_gradients)
+        result = self._gradient(target, sources, output_gradients, unconnected_gradients, keep_slices=True)
         if not self._persistent:
             self._used = True
             self._records = []
@@ -167,7 +168,7 @@ class GradientTape:
             raise RuntimeError("A non-persistent GradientTape can only be used to compute one set of "
                                "gradients (or jacobians)")
 
-    def _gradient(self, target, sources, output_gradients, unconnected_gradients):
+    def _gradient(self, target, sources, output_gradients, unconnected_gradients, keep_slices=False):
         unconnected = check_unconnected(unconnected_gradients)
         flat_sources = nest.flatten(sources, expand_composites=True)
         flat_targets = nest.flatten(target, expand_composites=True)
@@ -186,7 +187,7 @@ class GradientTape:
         if was_recording:
             self._pop()
         try:
-            grads = backprop(records, flat_targets, source_handles, output_gradients)
+            grads = backprop(records, flat_targets, source_handles, output_gradients, keep_slices)
         finally:
             if was_recording:
                 self._push()
@@ -309,14 +310,15 @@ def _value_of(source):
     return source if isinstance(source, Tensor) else source.value()
 
 
-def backprop(records, targets, sources, output_gradients=None):
+def backprop(records, targets, sources, output_gradients=None, keep_slices=False):
     """Reverse-mode accumulation over `records`. Returns {id(source): gradient}.
 
     Only records on a path from a source to a target run their gradient rule. Gradients arriving
-    at one tensor from several consumers are summed (AddN, as TensorFlow aggregates).
+    at one tensor from several consumers are summed as TensorFlow aggregates them (slices.py).
+    A source's gradient may be a tf.IndexedSlices (a gather's) when `keep_slices` is set, as
+    `GradientTape.gradient` and `tf.gradients` return it; other callers get tensors.
     """
     from ..ops.array import basic as A
-    from ..ops.math import elementwise as M
 
     # Forward pass: which tensors depend on a source.
     reach = {id(s) for s in sources}
@@ -347,7 +349,7 @@ def backprop(records, targets, sources, output_gradients=None):
         if not gs:
             return None
         if len(gs) > 1:
-            gs[:] = [M.add_n(gs)]
+            gs[:] = [_slices.aggregate(gs)]
         return gs[0]
 
     for rec in reversed(useful):
@@ -356,12 +358,15 @@ def backprop(records, targets, sources, output_gradients=None):
             continue
         if len(out_grads) > 1 and not rec.opdef.sparse_output_grads:  # zeros for outputs nothing needs
             out_grads = [g if g is not None else A.zeros_like(o) for g, o in zip(out_grads, rec.outputs)]
-        # Which inputs lead back to a source: rules that can skip work (control flow) read it.
-        saved_needs, state.grad_needs = state.grad_needs, tuple(id(t) in reach for t in rec.inputs)
-        try:
-            in_grads = rec.opdef.grad(rec, *out_grads)
-        finally:
-            state.grad_needs = saved_needs
+        in_grads = _slices.through(rec, out_grads)
+        if in_grads is None:
+            out_grads = [_slices.dense(g) for g in out_grads]
+            # Which inputs lead back to a source: rules that can skip work (control flow) read it.
+            saved_needs, state.grad_needs = state.grad_needs, tuple(id(t) in reach for t in rec.inputs)
+            try:
+                in_grads = rec.opdef.grad(rec, *out_grads)
+            finally:
+                state.grad_needs = saved_needs
         if not isinstance(in_grads, (tuple, list)):
             in_grads = (in_grads,)
         if len(in_grads) != len(rec.inputs):
@@ -373,5 +378,6 @@ def backprop(records, targets, sources, output_gradients=None):
             if not (inp.dtype.is_differentiable or inp.dtype is _dt.resource):
                 continue
             pending.setdefault(id(inp), []).append(g)
-    return {id(s): total(id(s)) for s in sources}
+    found = {id(s): total(id(s)) for s in sources}
+    return found if keep_slices else {key: _slices.dense(g) for key, g in found.items()}
 

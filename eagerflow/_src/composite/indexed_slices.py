@@ -7,9 +7,13 @@ IndexedSlicesSpec (indexed_slices_spec.py), so a tf.function takes and returns i
 """
 from __future__ import annotations
 
+import warnings
+
 from ..core.convert import convert_to_tensor
 from ..core.shape import TensorShape
-from ..core.tensor import Tensor
+from ..core.tensor import EagerTensor, Tensor
+
+LARGE_DENSE_ELEMENTS = 100_000_000  # where making one dense earns a warning while tracing
 
 
 class IndexedSlices:
@@ -40,16 +44,45 @@ class IndexedSlices:
     @property
     def shape(self) -> TensorShape:
         """The dense shape when it is known statically (TF: TensorShape(None) without dense_shape)."""
-        static = None if self._dense_shape is None else getattr(self._dense_shape, "_static_value", lambda: None)()
-        return TensorShape(None) if static is None else TensorShape([int(d) for d in static])
+        if self._dense_shape is None:
+            return TensorShape(None)
+        static = getattr(self._dense_shape, "_static_value", lambda: None)()
+        if static is not None:
+            return TensorShape([int(d) for d in static])
+        producer = getattr(self._dense_shape, "op", None)  # tf.shape(x) of a traced x: x's static shape
+        if producer is not None and producer.type == "Shape" and producer.inputs[0].shape.is_fully_defined():
+            return producer.inputs[0].shape
+        return TensorShape(None)
 
     def _as_tensor(self):
-        """The dense tensor: rows scattered into zeros (repeated indices summed)."""
+        """The dense tensor: rows scattered into zeros (repeated indices summed). While tracing, a
+        dense shape of 100,000,000 elements or more is worth TensorFlow's UserWarning (a gather's
+        gradient made dense may take far more memory than its rows)."""
         if self._dense_shape is None:
-            raise ValueError("Cannot convert an IndexedSlices without a dense_shape to a Tensor.")
+            raise ValueError(f"Tensor conversion requested for IndexedSlices for argument `value` without "
+                             f"dense_shape: {self}")
+        if not isinstance(self._dense_shape, EagerTensor):
+            count = self.shape.num_elements()
+            if count is not None and count >= LARGE_DENSE_ELEMENTS:
+                warnings.warn(f"Converting sparse IndexedSlices to a dense Tensor with {count} elements. This may "
+                              f"consume a large amount of memory.", stacklevel=3)
         from ..ops.array.basic import expand_dims
         from ..ops.array.slicing import scatter_nd
         return scatter_nd(expand_dims(self._indices, -1), self._values, self._dense_shape)
+
+    def __neg__(self):
+        from ..ops.math.elementwise import negative
+        return IndexedSlices(negative(self._values), self._indices, self._dense_shape)
+
+    def _refuse_conversion(self, dtype):
+        """convert_to_tensor(slices, dtype) with another dtype: TensorFlow's ValueError."""
+        if dtype is not self.dtype:
+            raise ValueError(f"Incompatible tensor conversion requested to `dtype` {dtype.name} for IndexedSlices "
+                             f"({self}) with dtype {self.dtype.name}")
+
+    def __str__(self):
+        shape = "" if self._dense_shape is None else f", dense_shape={self._dense_shape!s}"
+        return f"IndexedSlices(indices={self._indices!s}, values={self._values!s}{shape})"
 
     def __repr__(self):
         return f"IndexedSlices(indices={self._indices!r}, values={self._values!r}, dense_shape={self._dense_shape!r})"

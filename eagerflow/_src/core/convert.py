@@ -300,7 +300,10 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
             raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for Tensor "
                              f"with dtype {value.dtype.name}: {value!r}")
         return value
-    if hasattr(type(value), "_as_tensor"):  # a Variable (state/variables.py)
+    if hasattr(type(value), "_as_tensor"):  # a Variable (state/variables.py), an IndexedSlices
+        refuse = getattr(value, "_refuse_conversion", None)  # a value that words its own dtype refusal
+        if dtype is not None and refuse is not None:
+            refuse(_dt.as_dtype(dtype))
         t = value._as_tensor()
         if dtype is not None and t.dtype is not _dt.as_dtype(dtype):
             raise ValueError(f"Tensor conversion requested dtype {_dt.as_dtype(dtype).name} for Tensor "

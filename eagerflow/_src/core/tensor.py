@@ -227,9 +227,16 @@ class EagerTensor(Tensor):
         return bool(self._value)
 
     def __index__(self):
-        if not self._dtype.is_integer or self._value.ndim != 0:
-            raise TypeError(f"Only integer scalar tensors can be converted to an index, got {self}")
-        return int(self._value)
+        """An integer scalar tensor where Python wants an int (`list[t]`, `tf.train.Int64List(value=[t])`);
+        anything else is refused with the error its NumPy value gives, as TensorFlow's tensors do."""
+        if self._value.ndim != 0:
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        scalar = self._value[()]
+        if not isinstance(scalar, np.integer):
+            kind = type(scalar)
+            where = "" if kind.__module__ == "builtins" else kind.__module__ + "."
+            raise AttributeError(f"'{where}{kind.__name__}' object has no attribute '__index__'")
+        return int(scalar)
 
     def __int__(self):
         return int(self._value)

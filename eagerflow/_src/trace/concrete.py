@@ -29,6 +29,10 @@ from .call_binding import CallBinder
 from .jit_paths import jit_can_return, jit_code
 
 
+# TensorFlow's FunctionDef writer lives in formats/ (a floor above), which installs it as "write".
+FUNCTION_DEF_WRITER = {}
+
+
 class ConcreteFunction:
     """One traced graph and its generated code. Call it with tensors matching its input specs."""
 
@@ -207,6 +211,15 @@ class ConcreteFunction:
     @property
     def captured_inputs(self):
         return self.graph.external_captures
+
+    @property
+    def function_def(self):
+        """The function as TensorFlow's FunctionDef protobuf message (signature with the arguments'
+        names and types, node_def, ret), as a SavedModel stores it."""
+        write = FUNCTION_DEF_WRITER.get("write")  # installed when eagerflow/_src/formats is imported
+        if write is None:
+            raise NotImplementedError("function_def needs eagerflow._src.formats (import eagerflow loads it)")
+        return write(self)
 
     @property
     def structured_input_signature(self):

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..._src.composite.indexed_slices import IndexedSlices
 from ..._src.core.convert import convert_to_tensor
 from ..._src.ops.math import elementwise as _math
 from ..._src.ops.registry import bind
 from ..._src.ops.variables.training_ops import AdamUpdate
-from .base import Optimizer
+from .base import Optimizer, dense_and_squares
 
 
 class Adam(Optimizer):
@@ -27,10 +28,17 @@ class Adam(Optimizer):
             slots += (self.add_variable_from_reference(variable, "velocity_hat"),)
         return slots
 
+    # A gather's gradient comes as rows: Keras 3 squares them before rows at one index are summed, so
+    # the second moment of a repeated row is the sum of its squares (not the square of its sum).
+    _updates_rows = True
+
     def update_step(self, g, v, lr, step):
         slots = self._slots_for(v)
         m, vel = slots[0], slots[1]
-        if not self.amsgrad:  # one fused op (ops/variables/training_ops.py): the same formula, far fewer large temporaries
+        squares = None
+        if isinstance(g, IndexedSlices):
+            g, squares = dense_and_squares(g)
+        if not self.amsgrad and squares is None:  # one fused op (ops/variables/training_ops.py): the same formula, far fewer large temporaries
             dtype = g.dtype
             scalar = [_math.cast(x, dtype) if x.dtype is not dtype else x for x in (
                 _math.pow(convert_to_tensor(float(self.beta_1)), step),
@@ -43,7 +51,7 @@ class Adam(Optimizer):
         b2_power = _math.pow(self.beta_2, step)
         alpha = lr * _math.sqrt(1.0 - b2_power) / (1.0 - b1_power)
         m.assign_add((g - m) * (1.0 - self.beta_1))
-        vel.assign_add((_math.square(g) - vel) * (1.0 - self.beta_2))
+        vel.assign_add(((_math.square(g) if squares is None else squares) - vel) * (1.0 - self.beta_2))
         denom_v = vel
         if self.amsgrad:
             vhat = slots[2]

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._src.core import dtypes as _dt
+from ..._src.composite.indexed_slices import IndexedSlices
 from ..._src.core.convert import convert_to_tensor
 from ..._src.distribute.keras_support import apply_summed_over_replicas, update_needs_all_reduce
 from ..._src.ops.math import elementwise as _math
@@ -117,11 +118,15 @@ class Optimizer:
             _notify_new_state(self)  # again: a subclass's build may make state after the base build
         if not pairs:
             return self._iterations
-        grads = [convert_to_tensor(g) for g, _ in pairs]
+        # A gather's gradient (tf.IndexedSlices) stays sparse through scaling and clipping, which see its
+        # rows as they are (Keras 3's norms); update steps that write rows take it so, the others dense.
+        grads = [g if isinstance(g, IndexedSlices) else convert_to_tensor(g) for g, _ in pairs]
         variables = [v for _, v in pairs]
         if self.loss_scale_factor is not None:  # the loss was multiplied by it (scale_loss): undo it first
-            grads = [g / float(self.loss_scale_factor) for g in grads]
+            grads = [_on_rows(g, lambda x: x / float(self.loss_scale_factor)) for g in grads]
         grads = self._clip(grads)
+        grads = [g if not isinstance(g, IndexedSlices) or self._updates_rows else convert_to_tensor(g)
+                 for g in grads]
         lr = self.learning_rate
         lr = convert_to_tensor(lr) if not hasattr(lr, "_as_tensor") else lr._as_tensor()
         if self.weight_decay:
@@ -152,15 +157,18 @@ class Optimizer:
 
     def _clip(self, grads):
         if self.clipnorm is not None:
-            return [_clip_by_norm(g, self.clipnorm) for g in grads]
+            return [_on_rows(g, lambda x: _clip_by_norm(x, self.clipnorm)) for g in grads]
         if self.global_clipnorm is not None:
-            norm = _math.sqrt(_math.add_n([_reduce.reduce_sum(g * g) for g in grads]))
+            rows = [g.values if isinstance(g, IndexedSlices) else g for g in grads]
+            norm = _math.sqrt(_math.add_n([_reduce.reduce_sum(g * g) for g in rows]))
             scale = float(self.global_clipnorm) / _math.maximum(norm, float(self.global_clipnorm))
-            return [g * scale for g in grads]
+            return [convert_to_tensor(g) * scale for g in grads]  # Keras 3's product is dense
         if self.clipvalue is not None:
             c = float(self.clipvalue)
-            return [_math.clip_by_value(g, -c, c) for g in grads]
+            return [_on_rows(g, lambda x: _math.clip_by_value(x, -c, c)) for g in grads]
         return grads
+
+    _updates_rows = False  # True where update_step writes an IndexedSlices gradient's rows itself
 
     _config_keys = ()  # a rule's own constructor arguments, in Keras 3's get_config order
 
@@ -186,6 +194,22 @@ class Optimizer:
         if isinstance(lr, dict):
             config["learning_rate"] = schedules.deserialize(lr, custom_objects)
         return cls(**config)
+
+
+def dense_and_squares(g):
+    """A gradient as a tensor, and its elementwise squares as Keras 3 forms them: of an IndexedSlices,
+    each row squared before rows at one index are summed (so a repeated row adds its squares)."""
+    if not isinstance(g, IndexedSlices):
+        return g, _math.square(g)
+    squares = convert_to_tensor(IndexedSlices(_math.square(g.values), g.indices, g.dense_shape))
+    return convert_to_tensor(g), squares
+
+
+def _on_rows(g, fn):
+    """fn of a gradient tensor, or of an IndexedSlices' rows (an IndexedSlices again)."""
+    if isinstance(g, IndexedSlices):
+        return IndexedSlices(fn(g.values), g.indices, g.dense_shape)
+    return fn(g)
 
 
 def _clip_by_norm(g, clipnorm):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..._src.ops.math import elementwise as _math
-from .base import Optimizer
+from .base import Optimizer, dense_and_squares
 
 
 class RMSprop(Optimizer):
@@ -26,9 +26,12 @@ class RMSprop(Optimizer):
     def variables(self):
         return [v for v in super().variables if v is not None]
 
+    _updates_rows = True  # squares an IndexedSlices gradient's rows as Keras 3 does (base.dense_and_squares)
+
     def update_step(self, g, v, lr, step):
         vel, mom, avg = self._slots_for(v)
-        vel.assign(vel * self.rho + _math.square(g) * (1.0 - self.rho))
+        g, squares = dense_and_squares(g)
+        vel.assign(vel * self.rho + squares * (1.0 - self.rho))
         if self.centered:
             avg.assign(avg * self.rho + g * (1.0 - self.rho))
             denominator = vel - _math.square(avg) + self.epsilon

@@ -2,6 +2,8 @@
 var += mu m - lr g."""
 from __future__ import annotations
 
+from ..._src.composite.indexed_slices import IndexedSlices
+from ..._src.ops.math import elementwise as _math
 from .base import Optimizer
 
 
@@ -17,9 +19,16 @@ class SGD(Optimizer):
     def _make_slots(self, variable):
         return (self.add_variable_from_reference(variable, "momentum"),) if self.momentum else ()
 
+    @property
+    def _updates_rows(self):
+        return not self.momentum  # plain SGD touches only the rows a gather's gradient names
+
     def update_step(self, g, v, lr, step):
         if not self.momentum:
-            v.assign_sub(g * lr)
+            if isinstance(g, IndexedSlices):
+                v.scatter_sub(IndexedSlices(g.values * _math.cast(lr, g.dtype), g.indices, g.dense_shape))
+            else:
+                v.assign_sub(g * lr)
             return
         (m,) = self._slots_for(v)
         m.assign(m * self.momentum - g * lr)

@@ -55,7 +55,7 @@ def _handle(placeholder):
     return (spec[0], spec[1]) if spec else None
 
 
-def export_concrete_function(library, cf, name=None, bound_tensors=None):
+def export_concrete_function(library, cf, name=None, bound_tensors=None, output_names=None):
     """Writes `cf` into `library`; returns (its FunctionDef name, the objects its trailing
     arguments stand for, in argument order: Variables, and the objects `bound_tensors` maps a
     captured tensor's id to, such as an Asset for its path)."""
@@ -81,7 +81,7 @@ def export_concrete_function(library, cf, name=None, bound_tensors=None):
             raise ExportError(f"function {cf.name!r} captures {ph._op.name}, which is neither a variable nor a "
                               f"constant tensor")
     write_body(builder, cf.graph)
-    add_outputs(builder, cf.outputs)
+    add_outputs(builder, cf.outputs, output_names)
     return library.add(builder), variables
 
 

@@ -73,7 +73,9 @@ def constant(value, dtype=None, shape=None, name="Const"):
             raise TypeError(f"Eager execution of tf.constant with unsupported shape. Tensor {arr} (converted "
                             f"from {value!r}) has {arr.size} elements, but got `shape` {tuple(target)} with "
                             f"{int(np.prod(target))} elements).")
-    return bind(Const, (), {"value": arr, "dtype": _dt.from_numpy(arr.dtype)})
+    # traced, a name of the caller's names the node as in TensorFlow ("five:0"); the default keeps auto-naming
+    return bind(Const, (), {"value": arr, "dtype": _dt.from_numpy(arr.dtype)},
+                name if name and name != "Const" and state.graph is not None else None)
 
 
 # --- Shape, Size, Rank ------------------------------------------------------------------------

@@ -399,11 +399,15 @@ def _gather_infer(inputs, attrs):
 
 
 def _gather_grad(op, g):
-    """Scatter-add the gradient rows back to where they were gathered from (TF: UnsortedSegmentSum
-    over the gathered axis; here ScatterNd, which also sums duplicates and is differentiable)."""
+    """A gather along axis 0 gives the rows' gradients as a tf.IndexedSlices (the incoming gradient
+    reshaped to one row per index, the indices flattened, the params' shape), as TensorFlow does:
+    an embedding table's gradient stays as large as the rows used. Other axes scatter-add the rows
+    back into a dense gradient (ScatterNd, which sums duplicates and is differentiable)."""
     params, indices, axis = op.inputs
     if op.attrs.get("batch_dims", 0):
         raise NotImplementedError("gradient of tf.gather with batch_dims > 0 is not supported yet")
+    if _ints(axis) == [0]:  # a literal 0 only, as TensorFlow decides (axis=-rank scatters densely)
+        return _rows_gradient(params, indices, g), None, None
     pshape = _array.shape(params)
     a = _math.floormod(_math.cast(_array.reshape(axis, []), _dt.int32), _array.rank(params))
     outer = _reduce.reduce_prod(slice(pshape, [0], _array.reshape(a, [1])))
@@ -414,6 +418,19 @@ def _gather_grad(op, g):
     flat = _array.reshape(_math.cast(indices, _dt.int32), stack([k, 1]))
     summed = scatter_nd(flat, g3, concat([n, stack([outer, inner])], 0))
     return _array.reshape(_array.transpose(summed, [1, 0, 2]), pshape), None, None
+
+
+def _rows_gradient(params, indices, g):
+    """The IndexedSlices gradient of a gather along axis 0."""
+    from ...composite.indexed_slices import IndexedSlices  # composite/ shares this floor
+    pshape = _array.shape(params)
+    count = _array.reshape(_array.size(indices), [1])
+    tail = params.shape[1:] if params.shape.rank else None
+    if tail is not None and tail.is_fully_defined() and all(d > 0 for d in tail):  # a static row shape
+        values = _array.reshape(g, [-1] + tail.as_list())
+    else:
+        values = _array.reshape(g, concat([count, strided_slice(pshape, [1], [0], end_mask=1)], 0))
+    return IndexedSlices(values, _array.reshape(indices, count), pshape)
 
 
 GatherV2 = defop("GatherV2", inputs=("params", "indices", "axis"), kernel=_gather_kernel,

@@ -3,8 +3,13 @@
 Every value check is an `Assert` op (stateful: no pass may drop it) whose condition is a boolean
 scalar computed with ordinary ops (`reduce_all(greater(x, y))`). Eagerly the op runs at once and
 its kernel raises `InvalidArgumentError`; inside a traced function the same code records the op and
-the check happens at every call. The kernel writes the message TensorFlow writes *eagerly* (NumPy
-text of the values, "Condition x > y did not hold.", ...), in graphs too: one wording everywhere.
+the check happens at every call. Eagerly the kernel writes the message TensorFlow writes eagerly
+(NumPy text of the values, "Condition x > y did not hold.", ...).
+
+Traced (the tensors symbolic), the asserts instead write what TensorFlow's graph Assert kernel
+writes: "assertion failed: [piece] [piece] ...", each data piece summarized as TensorFlow's kernel
+does, the tensors named ("x (a:0) = "), the op placed as TensorFlow places it
+("assert_less/Assert/AssertGuard/Assert"; without the guard when all data are int32 or strings).
 
 The message layout is a static attr `form`:
 - "data": tf.Assert's "Expected '<condition>' to be true. Summarized data: ..." over the data tensors;
@@ -24,7 +29,9 @@ import numpy as np
 from ...core import dtypes as _dt
 from ...core.convert import convert_to_tensor, is_tensor_like
 from ...core.errors import InvalidArgumentError
-from ...core.tensor import make_eager
+from ...core.context import state
+from ...core.scopes import name_scope
+from ...core.tensor import EagerTensor, Tensor, make_eager
 from .. import shape_rules as R
 from ..math import elementwise as _math
 from ..math.reduce import reduce_all
@@ -100,7 +107,64 @@ class AssertionFailed(InvalidArgumentError):
     messages carry none."""
 
 
-_FORMS = {"data": _data_message, "compare": _compare_message, "elementwise": _elementwise_message}
+def _element_text(value) -> str:
+    """One element as TensorFlow's kernels print it: floats in their shortest %g form that reads
+    back (6, then 9 digits for float32; 15, then 17 for float64), booleans as 1/0, strings raw."""
+    if isinstance(value, (bytes, np.bytes_)):
+        return bytes(value).decode("utf-8", "backslashreplace")
+    if isinstance(value, (bool, np.bool_)):
+        return "1" if value else "0"
+    if isinstance(value, np.floating):
+        short, long_ = (6, 9) if value.dtype.itemsize <= 4 else (15, 17)
+        text = "%.*g" % (short, value)
+        return text if type(value)(float(text)) == value else "%.*g" % (long_, value)
+    return str(value)
+
+
+def summarize_value(value: np.ndarray, limit: int) -> str:
+    """A tensor as TensorFlow's graph kernels summarize it: nested brackets without separators
+    ("[1 5 7][9 2 0]"), at most `limit` elements, "..." after the last when some are left out."""
+    value = np.asarray(value)
+    if value.size == 0:
+        return ""
+    if value.ndim == 0:
+        return _element_text(value[()])
+    flat, shape, out, seen = value.reshape(-1), value.shape, [], [0]
+
+    def one_dim(dim):
+        if seen[0] >= limit:
+            return
+        if dim == len(shape) - 1:
+            for i in range(shape[dim]):
+                if seen[0] >= limit:
+                    if dim != 0:
+                        out.append("...")
+                    return
+                out.append((" " if i else "") + _element_text(flat[seen[0]]))
+                seen[0] += 1
+            return
+        for _ in range(shape[dim]):
+            opened = seen[0] < limit
+            if opened:
+                out.append("[")
+            one_dim(dim + 1)
+            if seen[0] < limit or opened:
+                out.append("]")
+
+    one_dim(0)
+    return "".join(out) + ("..." if flat.size > limit else "")
+
+
+def _graph_message(condition, data, summarize, pieces):
+    """TensorFlow's graph Assert text: each piece (a literal, or the next data tensor) in brackets."""
+    limit = np.iinfo(np.int64).max if summarize is not None and summarize < 0 else _limit(summarize)
+    tensors = iter(data)
+    parts = [p if p is not None else summarize_value(next(tensors), limit) for p in pieces]
+    return "assertion failed: " + " ".join(f"[{p}]" for p in parts)
+
+
+_FORMS = {"data": _data_message, "compare": _compare_message, "elementwise": _elementwise_message,
+          "graph": _graph_message}
 
 
 def _assert_kernel(condition, *data, summarize=3, form="data", **details):
@@ -177,24 +241,57 @@ def _static_failure(lines, tensors, values):
     raise InvalidArgumentError(None, None, "\n".join(lines))
 
 
-def _binary_assert(op_fn, symbol, x, y, message, summarize, name):
+def _traced(*values) -> bool:
+    return state.graph is not None or any(isinstance(v, Tensor) and not isinstance(v, EagerTensor)
+                                          for v in values)
+
+
+def _graph_assert(condition, pieces, summarize):
+    """The traced Assert, named as TensorFlow names it: a guard (a cond) around it unless every
+    data tensor is int32 or a string, as TensorFlow's tf.Assert decides."""
+    tensors = [p for p in pieces if isinstance(p, Tensor)]
+    guarded = any(t.dtype not in (_dt.int32, _dt.string) for t in tensors)
+    attrs = {"summarize": summarize, "form": "graph",
+             "pieces": tuple(None if isinstance(p, Tensor) else str(p) for p in pieces)}
+    with name_scope("Assert"):
+        if guarded:
+            with name_scope("AssertGuard"):
+                bind(AssertOp, [condition, *tensors], attrs, "Assert")
+        else:
+            bind(AssertOp, [condition, *tensors], attrs, "Assert")
+
+
+def _binary_assert(op_fn, symbol, x, y, message, summarize, name, public, data=None):
+    if _traced(x, y):
+        with name_scope(name or public):
+            x = convert_to_tensor(x, name="x")
+            y = convert_to_tensor(y, name="y")
+            return _checked_binary(op_fn, symbol, x, y, message, summarize, data)
+    return _checked_binary(op_fn, symbol, convert_to_tensor(x), convert_to_tensor(y), message, summarize, data)
+
+
+def _checked_binary(op_fn, symbol, x, y, message, summarize, data):
     # Each side converted on its own (no dtype borrowed from the other), as TensorFlow does: so
     # assert_equal(float_tensor, 1) reports the dtype mismatch.
-    x = convert_to_tensor(x)
-    y = convert_to_tensor(y)
     test = op_fn(x, y)
     static = _constant_values(x, y)
     if static is not None and not np.all(_NUMPY_TESTS[symbol](*static)):
         _static_failure(([] if message is None else [str(message)]) +
                         [f"Condition x {symbol} y did not hold element-wise:"], (x, y), static)
-    attrs = {"summarize": summarize, "form": "compare", "symbol": symbol, "message": message}
-    _run_assert([reduce_all(test), x, y, test], attrs, name)
+    if isinstance(test, EagerTensor):
+        attrs = {"summarize": summarize, "form": "compare", "symbol": symbol, "message": message}
+        _run_assert([reduce_all(test), x, y, test], attrs, None)
+        return None
+    if data is None:
+        data = ([] if message is None else [str(message)]) + [
+            f"Condition x {symbol} y did not hold element-wise:", f"x ({x.name}) = ", x, f"y ({y.name}) = ", y]
+    _graph_assert(reduce_all(test), data, summarize)
     return None
 
 
 def _binary(op_fn, symbol, public):
     def fn(x, y, message=None, summarize=None, name=None):
-        return _binary_assert(op_fn, symbol, x, y, message, summarize, name)
+        return _binary_assert(op_fn, symbol, x, y, message, summarize, name, public)
     fn.__name__ = public
     fn.__qualname__ = public
     fn.__doc__ = (f"`tf.debugging.{public}`: raises InvalidArgumentError unless `x {symbol} y` holds for "
@@ -215,37 +312,61 @@ def message_prefix(message) -> str:
     return f"{message}.  " if message else ""
 
 
-def _sign_assert(op_fn, header, fused=False, public=""):
+def _sign_assert(op_fn, header, fused=False, public="", compare=None):
     def fn(x, message=None, summarize=None, name=None):
-        x = convert_to_tensor(x)
-        try:
-            zero = convert_to_tensor(0, dtype=x.dtype)
-        except (TypeError, ValueError):
-            raise TypeError(f"Cannot convert 0 to EagerTensor of dtype {x.dtype.name}") from None
-        test = op_fn(x, zero)
+        if not _traced(x):
+            return _sign_check(convert_to_tensor(x), message, summarize, name, False)
+        with name_scope(name or public):  # TensorFlow's graph form: the binary assert against 0, in this scope
+            return _sign_check(convert_to_tensor(x, name="x"), message, summarize, name, True)
+
+    def _sign_check(x, message, summarize, name, traced):
+        zero = _zero_like(x)
         static = _constant_values(x)
         if static is not None and not np.all(_NUMPY_TESTS[header.split()[2]](static[0], 0)):
             glued = [message_prefix(message), header + f"x ({x.name}) = ", str(static[0])]
             if fused:
                 raise InvalidArgumentError(None, None, "\n".join(glued))
             _static_failure([message_prefix(message), header], (x,), static)
+        if traced:
+            described = f"x ({x.name}) = "
+            data = ([message_prefix(message), header + described, x] if fused
+                    else [message_prefix(message), header, described, x])
+            return compare(x, zero, summarize=summarize, data=data)
         attrs = {"summarize": summarize, "form": "elementwise", "prefix": message_prefix(message),
                  "header": header, "fused": fused}
-        _run_assert([reduce_all(test), x], attrs, name)
+        _run_assert([reduce_all(op_fn(x, zero)), x], attrs, name)
         return None
+
     fn.__name__ = fn.__qualname__ = public
     fn.__doc__ = f"`tf.debugging.{public}`: raises InvalidArgumentError unless {header[10:-25]} everywhere."
     return fn
 
 
+def _zero_like(x):
+    try:
+        return convert_to_tensor(0, dtype=x.dtype)
+    except (TypeError, ValueError):
+        raise TypeError(f"Cannot convert 0 to EagerTensor of dtype {x.dtype.name}") from None
+
+
+def _inner(op_fn, symbol, public, swap=False):
+    """The binary assert a sign assert runs when traced (TensorFlow: assert_less(0, x) for x > 0)."""
+    def compare(x, zero, summarize, data):
+        a, b = (zero, x) if swap else (x, zero)
+        return _binary_assert(op_fn, symbol, a, b, None, summarize, None, public, data)
+    return compare
+
+
 assert_positive = _sign_assert(_math.greater, "Condition x > 0 did not hold element-wise:",
-                               public="assert_positive")
+                               public="assert_positive", compare=_inner(_math.less, "<", "assert_less", True))
 assert_negative = _sign_assert(_math.less, "Condition x < 0 did not hold element-wise:",
-                               public="assert_negative")
+                               public="assert_negative", compare=_inner(_math.less, "<", "assert_less"))
 assert_non_negative = _sign_assert(_math.greater_equal, "Condition x >= 0 did not hold element-wise:",
-                                   public="assert_non_negative")
+                                   public="assert_non_negative",
+                                   compare=_inner(_math.less_equal, "<=", "assert_less_equal", True))
 assert_non_positive = _sign_assert(_math.less_equal, "Condition x <= 0 did not hold element-wise:",
-                                   fused=True, public="assert_non_positive")
+                                   fused=True, public="assert_non_positive",
+                                   compare=_inner(_math.less_equal, "<=", "assert_less_equal"))
 
 
 def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=None):

@@ -92,17 +92,20 @@ def _spectral_norm(x, axis):
 
 def global_norm(t_list, name=None):
     """`tf.linalg.global_norm`: sqrt of the sum of squares of every element of every tensor (None
-    entries are skipped)."""
+    entries are skipped; an IndexedSlices counts its rows as they are, repeated rows apart, as in TensorFlow)."""
     if not isinstance(t_list, collections.abc.Sequence) or isinstance(t_list, str):
         raise TypeError(f"`t_list` should be a sequence of tensors. Received {type(t_list)}.")
-    values = [as_tensor(t) for t in t_list if t is not None]
+    values = [as_tensor(_values_of(t)) for t in t_list if t is not None]
     squares = [_reduce.reduce_sum(v * v) for v in values]
     return _math.sqrt(_math.add_n(squares) if len(squares) > 1 else squares[0])
 
 
 def clip_by_norm(t, clip_norm, axes=None, name=None):
     """`tf.clip_by_norm`: rescales `t` so its L2 norm (over `axes`) is at most `clip_norm`; a zero
-    norm leaves it as it is (and its gradient finite)."""
+    norm leaves it as it is (and its gradient finite). An IndexedSlices has its rows clipped by
+    their own norm and stays an IndexedSlices, as in TensorFlow."""
+    if _is_slices(t):
+        return _with_values(t, clip_by_norm(t.values, clip_norm, axes))
     values = as_tensor(t)
     clip = as_tensor(clip_norm, values.dtype)
     l2sum = _reduce.reduce_sum(values * values, axes, keepdims=True)
@@ -123,9 +126,28 @@ def clip_by_global_norm(t_list, clip_norm, use_norm=None, name=None):
     one = as_tensor(1.0, norm_value.dtype)
     scale = clip * _math.minimum(one / norm_value, one / clip)
     scale = scale + (norm_value - norm_value)  # NaN when the norm is infinite
-    clipped = [None if t is None else _array.identity(as_tensor(t) * _math.cast(scale, as_tensor(t).dtype))
-               for t in t_list]
+    clipped = [None if t is None else _with_values(t, _scaled(t.values, scale)) if _is_slices(t)
+               else _scaled(t, scale) for t in t_list]
     return clipped, norm_value
+
+
+def _scaled(t, scale):
+    t = as_tensor(t)
+    return _array.identity(t * _math.cast(scale, t.dtype))
+
+
+def _is_slices(t):
+    from ...composite.indexed_slices import IndexedSlices  # composite/ shares this floor
+    return isinstance(t, IndexedSlices)
+
+
+def _values_of(t):
+    """What a norm measures: a tensor, or an IndexedSlices' rows."""
+    return t.values if _is_slices(t) else t
+
+
+def _with_values(slices, values):
+    return type(slices)(values, slices.indices, slices.dense_shape)
 
 
 def l2_normalize(x, axis=None, epsilon=1e-12, name=None, dim=None):

@@ -140,7 +140,7 @@ def boolean_mask(data, mask, name=None):
     mask = as_tensor(mask, _dt.bool_)
     if mask.shape.rank == 1:
         if isinstance(data, RaggedTensor):
-            return gather_rows(data, _math.cast(_array.where(mask)[:, 0], _dt.int64))
+            return gather_rows(data, _math.cast(_array.where(mask)[:, 0], _dt.int64), dense_gradient=True)
         return _dense_boolean_mask(as_tensor(data), mask)
     if mask.shape.rank == 2 and not isinstance(data, RaggedTensor):
         data = as_tensor(data)

@@ -97,14 +97,19 @@ def _row_range(x, start, limit):
     return RaggedTensor(inner, splits - first, _internal=True, uniform_row_length=x.uniform_row_length)
 
 
-def gather_rows(rt, rows):
-    """The rows `rows` (an int64 vector) of `rt`, in that order."""
+def gather_rows(rt, rows, dense_gradient=False):
+    """The rows `rows` (an int64 vector) of `rt`, in that order. `dense_gradient`: the values'
+    gradient is a tensor, not the gather's IndexedSlices (TensorFlow's RaggedGather op gives a dense
+    one, where its slicing gathers the values plainly)."""
     splits = _math.cast(rt.row_splits, _dt.int64)
     lengths = gather(splits[1:] - splits[:-1], rows)
     starts = gather(splits[:-1], rows)
     new_splits = concat([_array.zeros([1], _dt.int64), cumsum(lengths)], axis=0)
     idx = _value_positions(new_splits, starts, 1)
-    values = _gather_any(rt.values, idx)
+    source = _array.reshape(rt.values, _array.shape(rt.values)) if dense_gradient and not isinstance(
+        rt.values, RaggedTensor) else rt.values  # Reshape's gradient rule takes the rows dense
+    values = gather_rows(source, idx, True) if isinstance(source, RaggedTensor) and dense_gradient else \
+        _gather_any(source, idx)
     return RaggedTensor(values, _math.cast(new_splits, rt.row_splits.dtype), _internal=True,
                         uniform_row_length=rt.uniform_row_length)
 

@@ -87,7 +87,9 @@ def frame(signal, frame_length, frame_step, pad_end=False, pad_value=0, axis=-1,
     else:
         starts = _array.reshape(_sequences.range(num_frames) * fs_v, [-1, 1])
         indices = starts + _array.reshape(_sequences.range(fl_v), [1, -1])
-    frames = _slicing.gather(signal, indices, axis=axis)
+    # TensorFlow's frame reshapes the signal before gathering, so its gradient is dense, not the
+    # gather's IndexedSlices: the Reshape here gives the same (a view; its gradient rule densifies)
+    frames = _slicing.gather(_array.reshape(signal, _array.shape(signal)), indices, axis=axis)
     if frames.shape.rank is not None and not frames.shape.is_fully_defined():  # a traced call's static shape
         dims = in_dims
         dims[axis:axis + 1] = [num_frames if isinstance(num_frames, int) else None, fl]
