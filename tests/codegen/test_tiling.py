@@ -250,3 +250,32 @@ def test_a_lone_kernel_of_several_passes_is_tiled_a_one_pass_one_is_not():
     assert not _is_tiled(tf.function(tf.nn.relu).get_concrete_function(x))
     independent = tf.function(lambda x: (x * 2.0, x + 1.0))  # nothing read in the chain: no gain
     assert not _is_tiled(independent.get_concrete_function(x))
+
+
+def test_huge_declared_shapes_trace_without_listing_tiles():
+    """A chain over 10**12 declared elements is planned, not enumerated: tracing (and compiling) it
+    takes well under a second per function, as with TensorFlow, where nothing runs until called."""
+    import time
+
+    @tf.function
+    def constant_shape():
+        z = tf.zeros([1000000, 1000000])
+        return tf.reduce_sum(tf.sigmoid(z * 2.0 + 1.0) * z - 3.0)
+
+    @tf.function(input_signature=[tf.TensorSpec([100000, 100000])])
+    def declared_input(x):
+        return tf.sigmoid(x * 2.0 + 1.0) * x - 3.0
+
+    start = time.perf_counter()
+    cf = constant_shape.get_concrete_function()
+    declared_input.get_concrete_function()
+    assert time.perf_counter() - start < 20
+    pools = [v for v in cf.executable.generated.fn.__globals__.values() if isinstance(v, tiling.TileScratch)]
+    assert pools and len(pools[0].slices) == -(-10 ** 12 // pools[0].slices.tile)
+
+
+def test_tile_views_follow_the_slices_for_a_short_last_tile():
+    pool = tiling.TileScratch(2500, 1000, [np.dtype(np.float32), np.dtype(np.float64)])
+    views = list(pool.take())
+    assert [(a.shape[0], b.shape[0], b.dtype) for a, b in views] == [(1000, 1000, np.float64)] * 2 + [(500, 500, np.float64)]
+    assert [(s.start, s.stop) for s in pool.slices] == [(0, 1000), (1000, 2000), (2000, 2500)]

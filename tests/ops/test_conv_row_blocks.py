@@ -135,6 +135,8 @@ def _loop_max_pool(x, k, s, padding):
         r0, c0 = i * s - top, j * s - left
         window = x[b, max(r0, 0):r0 + k, max(c0, 0):c0 + k, ch]
         y[b, i, j, ch] = np.max(window)
+    if x.dtype.kind == "f":  # TensorFlow 2.21: a window of -inf only gives the lowest finite value
+        np.maximum(y, np.finfo(x.dtype).min, out=y)
     return y
 
 

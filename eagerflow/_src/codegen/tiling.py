@@ -125,23 +125,64 @@ def find_chains(program) -> dict:
     return chains
 
 
+class TileSlices:
+    """The slices of a flat array of `size` elements, `tile` at a time (the last may be shorter),
+    made while iterating: a declared shape of 10**12 elements costs nothing until a call runs over it."""
+
+    __slots__ = ("size", "tile")
+
+    def __init__(self, size, tile):
+        self.size, self.tile = size, tile
+
+    def __len__(self):
+        return -(-self.size // self.tile)
+
+    def __iter__(self):
+        size, tile = self.size, self.tile
+        for a in range(0, size, tile):
+            yield slice(a, min(a + tile, size))
+
+
+class _TileViews:
+    """Per tile, the views of one scratch set's buffers that tile uses: the full-tile views for every
+    tile but the last, which gets views cut to its length."""
+
+    __slots__ = ("full", "last", "count")
+
+    def __init__(self, buffers, slices):
+        self.count = len(slices)
+        self.full = tuple(b[:slices.tile] for b in buffers)
+        last = slices.size - (self.count - 1) * slices.tile if self.count else 0
+        self.last = tuple(b[:last] for b in buffers)
+
+    def __len__(self):
+        return self.count
+
+    def __iter__(self):
+        full = self.full
+        for _ in range(self.count - 1):
+            yield full
+        if self.count:
+            yield self.last
+
+
 class TileScratch(SparePool):
     """The tile-sized scratch buffers of one chain, kept from call to call like buffers.py's spares:
-    each kept set is a tuple with, per tile, the views of its buffers that tile uses (the last tile
-    may be shorter). `take` hands a set to one caller only, making one when none is free."""
+    each kept set yields, per tile, the views of its buffers that tile uses (the last tile may be
+    shorter). `take` hands a set to one caller only, making one when none is free. Neither the
+    slices nor a set's views are listed up front, so planning a chain is O(1) in its size."""
 
     __slots__ = ("slices", "_dtypes", "_tile")
 
     def __init__(self, size, tile, dtypes, limit=2):
         super().__init__()
-        self.slices = tuple(slice(a, min(a + tile, size)) for a in range(0, size, tile))
-        self._dtypes, self._tile, self.limit = tuple(dtypes), tile, limit
+        self.slices = TileSlices(size, tile)
+        self._dtypes, self._tile, self.limit = tuple(dtypes), min(tile, max(size, 1)), limit
 
     def take(self):
         views = super().take()
         if views is None:
-            buffers = [np.empty(self._tile, d) for d in self._dtypes]
-            views = tuple(tuple(b[:s.stop - s.start] for b in buffers) for s in self.slices)
+            views = _TileViews([np.empty(self._tile, d) for d in self._dtypes], self.slices)
         return views
 
     def __repr__(self):

@@ -43,6 +43,18 @@ def _contains_tensor(value) -> bool:
     return isinstance(value, Tensor) or hasattr(type(value), "_as_tensor")
 
 
+def _first_tensor_dtype(value):
+    """The dtype of the first tensor (depth first) in a nested list: the dtype an auto-packed list takes,
+    its Python numbers converted to it (so [2, int64 scalar] packs as int64 even where int32 is the hint)."""
+    if isinstance(value, (list, tuple)):
+        for v in value:
+            found = _first_tensor_dtype(v)
+            if found is not None:
+                return found
+        return None
+    return value.dtype if isinstance(value, Tensor) or hasattr(type(value), "_as_tensor") else None
+
+
 def _leaf_kind(v) -> str:
     """One letter per element type, as TensorFlow tells them apart when converting a sequence."""
     if isinstance(v, (bool, np.bool_)):
@@ -311,7 +323,8 @@ def convert_to_tensor(value, dtype=None, dtype_hint=None, name=None):
         return t
     if isinstance(value, (list, tuple)) and value and _contains_tensor(value):
         # auto-packing of lists of tensors, as TensorFlow does (ops/ registers `stack`: core/ never imports ops/)
-        return op_table.stack([convert_to_tensor(v, dtype, dtype_hint) for v in value])
+        hint = _first_tensor_dtype(value) if dtype is None else dtype_hint
+        return op_table.stack([convert_to_tensor(v, dtype, hint) for v in value])
     if dtype is not None:
         arr = to_array(value, _dt.as_dtype(dtype), strict=True)
     elif dtype_hint is not None:

@@ -18,6 +18,8 @@ How the op reaches the iterator:
 """
 from __future__ import annotations
 
+import dis
+import sys
 import threading
 import weakref
 
@@ -27,6 +29,7 @@ from ..core import dtypes as _dt
 from ..core.context import state
 from ..core.convert import convert_to_tensor
 from ..core.errors import OutOfRangeError
+from ..graph.graph import OperatorNotAllowedInGraphError
 from ..ops.registry import bind
 from ..ops.variables.resource import ResourceHandle
 from .stream import IteratorGetNext, IteratorHasNext, flat_arrays, unpack
@@ -112,6 +115,26 @@ class _RestOfIterator:
         return unpack(self._ref, bind(IteratorGetNext, (self._token,), {"holder": self._ref}))
 
 
+_FOR_ITER = dis.opmap["FOR_ITER"]
+_PYTHON_LOOP_MESSAGE = (
+    "Iterating over a tf.data.Dataset or iterator with a Python `for` loop is not allowed while tracing a "
+    "tf.function that AutoGraph did not convert (its source code is not available, or conversion is off): "
+    "in a graph `next` never reaches an end, so the loop would add ops forever. Make the source available "
+    "(define the function in a file), or write the loop as `dataset.reduce(...)` or `tf.while_loop`; "
+    "`next(iterator)` itself is allowed.")
+
+
+def _called_by_python_for_loop() -> bool:
+    """Whether `__next__` was called by a Python `for` (or comprehension) in the calling frame, not by
+    `next(...)`: only a loop over an unconverted function's dataset reaches here that way, and in a
+    graph it would never end (TensorFlow 2.21 keeps tracing it without end)."""
+    try:
+        frame = sys._getframe(2)
+        return frame.f_code.co_code[frame.f_lasti] == _FOR_ITER
+    except (AttributeError, IndexError, ValueError):  # no frame introspection: never refuse
+        return False
+
+
 class OwnedIterator:
     """TensorFlow's `OwnedIterator`: `next`, `get_next`, `get_next_as_optional`, `element_spec`."""
 
@@ -159,6 +182,8 @@ class OwnedIterator:
 
     def __next__(self):
         if state.graph is not None:
+            if _called_by_python_for_loop():
+                raise OperatorNotAllowedInGraphError(_PYTHON_LOOP_MESSAGE)
             return self._next_in_graph()
         element = self._pull()
         if element is _END:

@@ -40,7 +40,8 @@ from .validation import raise_kernel_error, rule_error
 # ops that only move or make values (widening would change nothing but the cost).
 NATIVE = frozenset({"Cumsum", "SquaredDifference", "Rsqrt", "LeakyRelu", "LogSoftmax", "AddN",
                     "SparseSoftmaxCrossEntropyWithLogits", "Softsign",
-                    "Cast", "Identity", "Reshape", "Const", "Fill", "ZerosLike", "OnesLike"})
+                    "Cast", "Identity", "Reshape", "Const", "Fill", "ZerosLike", "OnesLike",
+                    "MaxPool", "MaxPool3D"})  # max pooling picks values: its floor is bfloat16's lowest, not float32's
 
 
 def _elu(x):  # TensorFlow: exp(x) - 1 below zero, each step rounded (not expm1)

@@ -24,10 +24,12 @@ def set_random_seed(seed):
 
 def numpy_dtype(dtype):
     """The NumPy dtype for what an initializer is called with: a tf.DType, a name, or None (float32,
-    Keras' floatx)."""
+    Keras' floatx). Names go through eagerflow's dtypes, which know bfloat16 (ml_dtypes) where NumPy
+    does not."""
     if dtype is None:
         return np.dtype("float32")
-    return np.dtype(str(getattr(dtype, "name", dtype)))
+    from ..._src.core.dtypes import as_dtype
+    return np.dtype(as_dtype(str(getattr(dtype, "name", dtype))).np_dtype)
 
 
 def rng_for(seed):

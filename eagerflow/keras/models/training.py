@@ -120,6 +120,25 @@ class Trainer(Compiling):
                     self._step_functions[kind] = fn
         return fn
 
+    def _make_function(self, kind, force):
+        if force:
+            with BUILD_LOCK:
+                self._step_functions.pop(kind, None)
+        return self._step_function(kind)
+
+    def make_train_function(self, force=False):
+        """The compiled train step `fit` runs; `force=True` traces it again (after a change its trace
+        captured, such as a lookup layer's new vocabulary, which the kept step does not see: as Keras)."""
+        return self._make_function("train", force)
+
+    def make_test_function(self, force=False):
+        """The compiled test step `evaluate` runs; `force=True` traces it again."""
+        return self._make_function("test", force)
+
+    def make_predict_function(self, force=False):
+        """The compiled predict step `predict` runs; `force=True` traces it again."""
+        return self._make_function("predict", force)
+
     # --- fit ---
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto", callbacks=None, validation_split=0.0,
             validation_data=None, shuffle=True, class_weight=None, sample_weight=None, initial_epoch=0,

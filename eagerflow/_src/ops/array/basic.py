@@ -122,8 +122,7 @@ def _reshape_infer(inputs, attrs):
                  f"Shape must be rank 1 but is rank {shp.shape.rank}")
     dims = static_ints(shp)
     if dims is None:
-        n = shp.shape[0] if shp.shape.rank == 1 else None
-        return [Spec(TensorShape(None if n is None else [None] * n), x.dtype)]
+        return [Spec(_partly_known_sizes(shp), x.dtype)]
     unknown = _check_reshape_sizes(dims)
     if unknown is None:  # several -1: TensorFlow's shape function leaves it to the kernel
         return [Spec(TensorShape([None if d == -1 else d for d in dims]), x.dtype)]
@@ -145,6 +144,17 @@ def _reshape_infer(inputs, attrs):
                  f"Cannot reshape a tensor with {total} elements to shape {R.fmt_dims(TensorShape(dims))} "
                  f"({known} elements)")
     return [Spec(TensorShape(dims), x.dtype)]
+
+
+def _partly_known_sizes(shape_tensor):
+    """The static shape a shape tensor known only in part gives (None for each size found only when
+    running; Reshape's -1 stays unknown too, as the other sizes are not all known)."""
+    from .static_shapes import shape_tensor_dims  # shape arithmetic; imports this module
+    dims = shape_tensor_dims(shape_tensor)
+    if dims is None:
+        n = shape_tensor.shape[0] if shape_tensor.shape.rank == 1 else None
+        return TensorShape(None if n is None else [None] * n)
+    return TensorShape([None if d is None or d < 0 else d for d in dims])
 
 
 def _check_reshape_sizes(dims):
@@ -291,8 +301,7 @@ def _fill_infer(inputs, attrs):
                  f"Shape must be rank 0 but is rank {value_shape.rank}")
     dims = static_ints(inputs[0])
     if dims is None:
-        n = dims_shape[0] if dims_shape.rank == 1 else None
-        return [Spec(TensorShape(None if n is None else [None] * n), inputs[1].dtype)]
+        return [Spec(_partly_known_sizes(inputs[0]), inputs[1].dtype)]
     negative = [d for d in dims if d < 0]
     if negative:
         R.refuse(f"Dimension {negative[0]} must be >= 0", "Fill dimensions must be >= 0")

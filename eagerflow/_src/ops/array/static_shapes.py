@@ -87,13 +87,15 @@ def get_static_value(tensor, partial=False):
     return _known(tensor, 0)
 
 
-def _known(tensor, depth):
+def _known(tensor, depth, shape_slices=False):
     value = static_value(tensor)
     if value is not None:
         return np.asarray(value)
     op = getattr(tensor, "op", None)
     if op is None or depth > _MAX_DEPTH or not op.opdef.may_run_early:  # never read a file here
         return None
+    if shape_slices and op.type == "StridedSlice":
+        return _known_slice_of_shape(op, tensor, depth)
     if op.type in _SHAPE_QUERIES:
         shape = op.inputs[0].shape
         out_type = op.attrs.get("out_type", _dt.int32).np_dtype
@@ -106,9 +108,32 @@ def _known(tensor, depth):
     if not op.inputs or any(hasattr(v, "get_operations") or callable(v) and not isinstance(v, type)
                             for v in op.attrs.values()):
         return None  # a placeholder, or an op with sub-graphs or functions: not folded here
+    return _fold(op, tensor, depth, shape_slices)
+
+
+def _known_slice_of_shape(op, tensor, depth, partial=False):
+    """A slice of `tf.shape(x)` whose picked dims of x are all static (`tf.shape(x)[1]` of an x of
+    shape [None, 8] is 8), as TensorFlow's shape inference reads it. Unknown dims stand in as -1 (a
+    real size is never negative) and any -1 in the slice makes it unknown."""
+    source = getattr(op.inputs[0], "op", None)
+    if source is None or source.type != "Shape" or source.inputs[0].shape.rank is None:
+        return _fold(op, tensor, depth, shape_slices=True)
+    dims = [-1 if d is None else d for d in source.inputs[0].shape.as_list()]
+    rest = [_known(t, depth + 1, True) for t in op.inputs[1:]]
+    if any(v is None for v in rest):
+        return None
+    try:
+        out = np.asarray(kernel_of(op)(np.asarray(dims, source.attrs.get("out_type", _dt.int32).np_dtype),
+                                       *rest, **op.attrs))
+    except Exception:  # noqa: BLE001 - a slice that fails on these values is simply not known
+        return None
+    return out if partial else None if np.any(out < 0) else out
+
+
+def _fold(op, tensor, depth, shape_slices):
     values = []
     for t in op.inputs:
-        v = _known(t, depth + 1)
+        v = _known(t, depth + 1, shape_slices)
         if v is None:
             return None
         values.append(v)
@@ -117,9 +142,34 @@ def _known(tensor, depth):
             out = kernel_of(op)(*values, **op.attrs)
     except Exception:  # noqa: BLE001 - an op that fails on these values is simply not known
         return None
-    if op.opdef.multi_output:
-        out = out[list(op.outputs).index(tensor)]
-    return np.asarray(out)
+    return np.asarray(out[list(op.outputs).index(tensor)] if op.opdef.multi_output else out)
+
+
+def shape_tensor_dims(shape):
+    """The sizes a 1-D shape tensor asks for, as far as tracing knows them: a list with None for each
+    size known only when running, or None when not even its length is known. A stacked list of sizes
+    is read entry by entry (`[tf.shape(x)[0], 4, -1]` gives [None, 4, -1]), so Reshape and Fill keep
+    every static size, as TensorFlow's shape inference does."""
+    full = _known(shape, 0, shape_slices=True)
+    if full is not None:
+        return [int(d) for d in np.ravel(full)]
+    op = getattr(shape, "op", None)
+    if op is None:
+        return None
+    if op.type == "Shape":
+        return op.inputs[0].shape.as_list() if op.inputs[0].shape.rank is not None else None
+    if op.type in ("Identity", "Cast"):
+        return shape_tensor_dims(op.inputs[0])
+    if op.type == "StridedSlice" and shape.shape.rank == 1:  # tf.shape(x)[:1]: unknown dims come back as -1
+        sliced = _known_slice_of_shape(op, shape, 0, partial=True)
+        return None if sliced is None else [None if d < 0 else int(d) for d in np.ravel(sliced)]
+    if op.type == "Pack" and op.attrs.get("axis", 0) == 0 and all(t.shape.rank == 0 for t in op.inputs):
+        values = [_known(t, 1, shape_slices=True) for t in op.inputs]
+        return [None if v is None else int(v) for v in values]
+    if op.type == "ConcatV2":
+        parts = [shape_tensor_dims(t) for t in op.inputs[:-1]]
+        return None if any(p is None for p in parts) else [d for p in parts for d in p]
+    return None
 
 
 def shape_n(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's name

@@ -17,7 +17,7 @@ from .. import shape_rules as R
 from ..operands import as_tensor
 from ..registry import Spec, bind, defop
 from .windows import (check_format, check_positive_ksize, check_positive_strides, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
-                      spatial_infer, static_sizes, window_view)
+                      max_pool_floor, nan_as_floor, spatial_infer, static_sizes, window_view)
 from ..lazy_jax import jax_module, jnp, lax  # callables that import JAX on first use only
 
 
@@ -25,32 +25,42 @@ def _pool_k(attrs):
     return attrs["ksize"][1], attrs["ksize"][2]
 
 
-def _lowest(dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
-
-
 def _max_pool_kernel(x, **attrs):
     """The elementwise maximum of the KH * KW window offsets, each a strided slice of the whole batch
-    (one fast pass per offset; reducing the 6-D window view over its two small axes is a slow loop)."""
+    (one fast pass per offset; reducing the 6-D window view over its two small axes is a slow loop).
+    NaN cells are skipped and a window starts from the dtype's lowest finite value, as in TensorFlow."""
     check_positive_ksize(attrs)
     k = _pool_k(attrs)
     geo = geometry(x.shape[1:3], k, attrs)
-    win = window_view(pad_spatial(x, geo, _lowest(x.dtype)), geo, k, attrs)
+    win = window_view(pad_spatial(nan_as_floor(x), geo, max_pool_floor(x.dtype)), geo, k, attrs)
     out = win[:, :, :, 0, 0, :].copy()
     for i in range(k[0]):
         for j in range(k[1]):
             if i or j:
                 np.maximum(out, win[:, :, :, i, j, :], out=out)
-    return out
+    return np.maximum(out, max_pool_floor(x.dtype), out=out)
 
 
 def _argmax_in_window(x, attrs):
-    """Per output cell, the flat (kh * KW + kw) offset of the first maximum in its window."""
+    """Per output cell, the flat (kh * KW + kw) offset its gradient goes to, as TensorFlow's CPU kernel
+    picks it: scanning the window's real (unpadded) cells in order from the first, a cell wins only by
+    comparing strictly greater. So the first maximum wins ties, NaN never wins, and a window whose first
+    real cell is NaN (nothing compares greater than NaN) routes to that cell."""
     k = _pool_k(attrs)
     geo = geometry(x.shape[1:3], k, attrs)
-    win = window_view(pad_spatial(x, geo, _lowest(x.dtype)), geo, k, attrs)
-    n, oh, ow, kh, kw, c = win.shape
-    return np.argmax(win.reshape(n, oh, ow, kh * kw, c), axis=3), geo, k
+    is_float = np.dtype(x.dtype).kind not in "iub"
+    flat = lambda w: w.reshape(w.shape[:3] + (k[0] * k[1],) + w.shape[5:])
+    raw = flat(window_view(pad_spatial(x, geo, max_pool_floor(x.dtype)), geo, k, attrs))
+    real = np.ones(x.shape[1:3] + (1,), bool)[None]
+    real = np.broadcast_to(flat(window_view(pad_spatial(real, geo, False), geo, k, attrs)), raw.shape)
+    key = np.where(np.isnan(raw), -np.inf, raw) if is_float else raw
+    key = np.where(real, key, key.min(axis=3, keepdims=True))  # padding never outranks a real cell
+    first_max = np.argmax(real & (key == key.max(axis=3, keepdims=True)), axis=3)
+    if not is_float:
+        return first_max, geo, k
+    first_real = np.argmax(real, axis=3)
+    first_is_nan = np.isnan(np.take_along_axis(raw, first_real[:, :, :, None, :], axis=3)[:, :, :, 0, :])
+    return np.where(first_is_nan, first_real, first_max), geo, k
 
 
 def _max_pool_grad_kernel(x, y, g, **attrs):
@@ -205,7 +215,12 @@ def _jax_window_args(shape, attrs):
 def _jax_max_pool(x, **attrs):
     window, strides, pads, _, _ = _jax_window_args(x.shape, attrs)
     # NOTE: the real lax.max (not the lazy stand-in): JAX recognises it and can differentiate the max window
-    return lax.reduce_window(x, np.array(_lowest(x.dtype), x.dtype), jax_module().lax.max, window, strides, pads)
+    floor = np.array(max_pool_floor(x.dtype), x.dtype)
+    if np.dtype(x.dtype).kind not in "iub":
+        x = jnp.where(jnp.isnan(x), floor, x)  # NaN cells are skipped, as in the NumPy kernel
+    # the -inf start keeps JAX's differentiable max-window form; the floor applies after
+    start = np.array(-np.inf if np.dtype(x.dtype).kind not in "iub" else floor, x.dtype)
+    return jnp.maximum(lax.reduce_window(x, start, jax_module().lax.max, window, strides, pads), floor)
 
 
 def _jax_avg_pool(x, **attrs):

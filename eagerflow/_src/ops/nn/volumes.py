@@ -22,7 +22,7 @@ from .. import shape_rules as R
 from ..operands import as_tensor, binary_operands
 from ..registry import Spec, bind, defop
 from .window_matmul import rows_matmul, windows_gram, windows_matmul
-from .windows import (check_attr_choice, check_dilations, check_format, check_positive_ksize,
+from .windows import (check_attr_choice, check_dilations, check_format, check_positive_ksize, max_pool_floor, nan_as_floor,
                       check_positive_strides, check_window_fits, four, out_size, static_sizes)
 
 _SPATIAL = 3
@@ -184,10 +184,6 @@ def conv3d(input, filters, strides, padding, data_format="NDHWC", dilations=None
 
 # --- MaxPool3D ---------------------------------------------------------------------------------------
 
-def _lowest(dtype):
-    return -np.inf if dtype.kind == "f" else np.iinfo(dtype).min
-
-
 def _pool_windows(x, attrs, fill):
     k = attrs["ksize"][1:4]
     geo = _geometry(x.shape[1:4], k, attrs)
@@ -196,13 +192,14 @@ def _pool_windows(x, attrs, fill):
 
 def _max_pool_kernel(x, **attrs):
     check_positive_ksize(attrs)
-    win, _, _ = _pool_windows(x, attrs, _lowest(x.dtype))
-    return win.max(axis=(4, 5, 6))
+    win, _, _ = _pool_windows(nan_as_floor(x), attrs, max_pool_floor(x.dtype))  # NaN skipped, as in TF
+    return np.maximum(win.max(axis=(4, 5, 6)), max_pool_floor(x.dtype))
 
 
 def _max_pool_grad_kernel(x, y, g, **attrs):
-    """Every input equal to its window's maximum receives that output's whole gradient."""
-    win, geo, k = _pool_windows(x, attrs, _lowest(x.dtype))
+    """Every input equal to its window's maximum receives that output's whole gradient (NaN cells, and
+    the cells of a window with no finite maximum, equal nothing and receive none)."""
+    win, geo, k = _pool_windows(x, attrs, max_pool_floor(x.dtype))
     hits = win == y[:, :, :, :, None, None, None, :]
     cols = np.where(hits, g[:, :, :, :, None, None, None, :], 0).astype(g.dtype)
     return _scatter(cols, x.shape, geo, k, attrs).astype(x.dtype, copy=False)
@@ -210,7 +207,7 @@ def _max_pool_grad_kernel(x, y, g, **attrs):
 
 def _max_pool_grad_grad_kernel(x, y, gg, **attrs):
     """The adjoint of MaxPool3DGrad's routing: per output, the sum of `gg` over its window's maxima."""
-    win, geo, k = _pool_windows(x, attrs, _lowest(x.dtype))
+    win, geo, k = _pool_windows(x, attrs, max_pool_floor(x.dtype))
     hits = win == y[:, :, :, :, None, None, None, :]
     gg_win = _windows(_pad(gg, geo), geo, k, attrs)
     return np.where(hits, gg_win, 0).sum(axis=(4, 5, 6)).astype(gg.dtype, copy=False)

@@ -214,3 +214,20 @@ def check_format(data_format, op_name=None, allowed=("NHWC", "NCHW")):
     if data_format not in (None, "NHWC", "NWC", "NDHWC"):
         raise UnimplementedError(None, None, f"eagerflow implements the channels-last layout only; got "
                                              f"data_format={data_format!r}")
+
+
+def max_pool_floor(dtype):
+    """The value a max-pool window starts from: the dtype's lowest finite value (so a window of only
+    -inf or NaN cells gives it, as TensorFlow's CPU kernel does), or the integer minimum."""
+    dtype = np.dtype(dtype)
+    if dtype.kind in "iub":
+        return np.iinfo(dtype).min if dtype.kind != "b" else False
+    return np.finfo(dtype).min
+
+
+def nan_as_floor(x):
+    """`x` with NaN cells replaced by `max_pool_floor`: max pooling skips NaN instead of spreading it."""
+    if np.dtype(x.dtype).kind in "iub":
+        return x
+    nan = np.isnan(x)
+    return np.where(nan, max_pool_floor(x.dtype), x).astype(x.dtype, copy=False) if nan.any() else x
