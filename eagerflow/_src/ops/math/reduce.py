@@ -1,5 +1,6 @@
 """Reductions over axes: Sum, Mean, Max, Min, Prod, Any, All (TensorFlow op types). ArgMax, ArgMin
-and Cumsum, which take one axis, are in along_one_axis.py (re-exported here).
+and Cumsum, which take one axis, are in along_one_axis.py; the axes' normalisation and the ops of the
+reductions' gradients (ReducedShape, ProdOfOthers) in reduction_axes.py (both re-exported here).
 
 A reduction's axes are an int32 input tensor (as in TensorFlow), so `axis=None` becomes all axes.
 """
@@ -17,47 +18,10 @@ from ..operands import as_tensor
 from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 from ..lazy_jax import jnp, lax  # callables that import JAX on first use only
 from .along_one_axis import ArgMax, ArgMin, Cumsum, argmax, argmin, cumsum  # noqa: F401
+from .reduction_axes import ProdOfOthers, ReducedShape, _axes_tuple, _graph_axes  # noqa: F401
 
 _KEEP = {"keep_dims": True}
 _NO_ATTRS: dict = {}
-
-
-_AXES_SEEN: dict = {}  # (axes bytes, ndim) -> normalised tuple: kernels see the same few specs
-
-
-def _axes_tuple(axes, ndim):
-    """Normalised, sorted reduction axes; TensorFlow's errors for out-of-range and repeated axes."""
-    key = (axes.tobytes(), axes.dtype.char, axes.ndim, ndim) if isinstance(axes, np.ndarray) else None
-    found = _AXES_SEEN.get(key) if key is not None else None
-    if found is not None:
-        return found
-    out = []
-    for a in np.ravel(axes):
-        a = int(a)
-        if not -ndim <= a < ndim:
-            raise InvalidArgumentError(None, None, f"Invalid reduction dimension ({a} for input with {ndim} "
-                                                   f"dimension(s)")
-        if a % ndim in out:
-            raise InvalidArgumentError(None, None, f"Invalid reduction arguments: Axes contains duplicate "
-                                                   f"dimension: {a % ndim}")
-        out.append(a % ndim)
-    result = tuple(sorted(out))
-    if key is not None and len(_AXES_SEEN) < 4096:
-        _AXES_SEEN[key] = result
-    return result
-
-
-def _graph_axes(axes, ndim):
-    """The reduction axes as a graph's shape function sees them: an axis out of range is refused in
-    its words; a repeated axis is the kernel's to refuse when the graph runs."""
-    out = set()
-    for a in np.ravel(axes):
-        a = int(a)
-        if not -ndim <= a < ndim:
-            raise InvalidArgumentError(None, None, f"Invalid reduction dimension {a} for input with {ndim} "
-                                                   f"dimensions.")
-        out.add(a % ndim)
-    return tuple(sorted(out))
 
 
 def _reduce_infer(out_dtype=None, allowed=None):
@@ -187,39 +151,6 @@ def _prod_grad(op, g):
     from .elementwise import conj  # complex: TensorFlow's g * conj(derivative); a no-op for real inputs
     return array.broadcast_to(g, array.shape(x)) * conj(others), None
 
-
-def _prod_others_kernel(x, axes):
-    """For each element, the product of the other elements of its reduction group; exact with
-    zeros (exclusive cumulative products from both ends, no division)."""
-    ax = _axes_tuple(axes, x.ndim)
-    keep = [i for i in range(x.ndim) if i not in ax]
-    perm = keep + list(ax)
-    xt = np.transpose(x, perm)
-    lead = xt.shape[:len(keep)]
-    flat = xt.reshape(lead + (-1,))
-    ones = np.ones(lead + (1,), dtype=x.dtype)
-    left = np.cumprod(np.concatenate([ones, flat[..., :-1]], -1), -1)
-    right = np.flip(np.cumprod(np.concatenate([ones, np.flip(flat, -1)[..., :-1]], -1), -1), -1)
-    return np.transpose((left * right).reshape(xt.shape), np.argsort(perm)).astype(x.dtype, copy=False)
-
-
-ProdOfOthers = defop("ProdOfOthers", inputs=("x", "axes"), kernel=_prod_others_kernel,
-                     infer=lambda inputs, attrs: [Spec(inputs[0].shape, inputs[0].dtype)],
-                     grad=lambda op, g: (None, None),
-                     doc="d Prod / d x: the product of the other reduced elements. Its own gradient is "
-                         "not defined yet, so Prod has first-order gradients only.")
-
-
-def _reduced_shape_kernel(shape, axes):
-    out = np.array(shape, dtype=np.int32)
-    for a in _axes_tuple(axes, len(shape)):
-        out[a] = 1
-    return out
-
-
-ReducedShape = defop("ReducedShape", inputs=("input_shape", "axes"), kernel=_reduced_shape_kernel,
-                     infer=lambda inputs, attrs: [Spec(inputs[0].shape, _dt.int32)], grad=NO_GRADIENT,
-                     doc="The shape of a keepdims reduction (TensorFlow's reduced_shape helper).")
 
 def _sum(x, axis, keepdims):
     if x.dtype == np.float16:  # accumulated in float32, as TensorFlow does (rounded once, at the end)
@@ -392,20 +323,6 @@ Max.jax = _jax_reduce("max")  # NOTE: over an empty axis XLA gives the identity,
 Min.jax = _jax_reduce("min")
 Any.jax = _jax_reduce("any", keep_dtype=False)
 All.jax = _jax_reduce("all", keep_dtype=False)
-ReducedShape.jax = _reduced_shape_kernel  # shapes are NumPy arrays under XLA
 _RangeOfRank.jax = lambda r: np.arange(int(r), dtype=np.int32)
 
 
-def _jax_prod_others(x, axes):
-    ax = _axes_tuple(np.asarray(axes), x.ndim)
-    keep = [i for i in range(x.ndim) if i not in ax]
-    perm = keep + list(ax)
-    xt = jnp.transpose(x, perm)
-    flat = jnp.reshape(xt, xt.shape[:len(keep)] + (-1,))
-    ones = jnp.ones(flat.shape[:-1] + (1,), dtype=x.dtype)
-    left = jnp.cumprod(jnp.concatenate([ones, flat[..., :-1]], -1), -1)
-    right = jnp.flip(jnp.cumprod(jnp.concatenate([ones, jnp.flip(flat, -1)[..., :-1]], -1), -1), -1)
-    return jnp.transpose(jnp.reshape(left * right, xt.shape), np.argsort(perm)).astype(x.dtype)
-
-
-ProdOfOthers.jax = _jax_prod_others
