@@ -17,7 +17,6 @@ import inspect
 import os
 import shutil
 import sys
-import traceback
 
 
 class SignatureError(ValueError):
@@ -144,13 +143,9 @@ def _argument_names(fn) -> str:
 
 def _user_line(err) -> str:
     """'file.py:5' of the innermost traceback frame outside eagerflow (the user's line), or ''."""
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    found = ""
-    for frame, line in traceback.walk_tb(err.__traceback__):
-        filename = frame.f_code.co_filename
-        if not os.path.abspath(filename).startswith(package) and not filename.startswith("<"):
-            found = f"{os.path.relpath(filename)}:{line}"
-    return found
+    from .core.tracebacks import innermost_user_line
+    found = innermost_user_line(err.__traceback__)
+    return "" if found is None else f"{os.path.relpath(found[0])}:{found[1]}"
 
 
 def _error(message: str, status: int) -> int:

@@ -48,15 +48,30 @@ def _is_ours(filename: str) -> bool:
     return filename.startswith(_PACKAGE_DIR) or filename.startswith(_GENERATED)
 
 
-def filtered(tb):
-    """`tb` without eagerflow's frames (a new chain; the frames themselves are shared)."""
+def _user_entries(tb):
+    """The entries of traceback `tb` that are not eagerflow's (nor its generated code's), outermost first."""
     kept = []
     while tb is not None:
         if not _is_ours(tb.tb_frame.f_code.co_filename):
             kept.append(tb)
         tb = tb.tb_next
+    return kept
+
+
+def innermost_user_line(tb):
+    """(filename, line) of the innermost frame of `tb` in the user's own files (not eagerflow's, nor a
+    source without a file such as '<string>'), or None: where a command reports that the user's code failed."""
+    for entry in reversed(_user_entries(tb)):
+        filename = entry.tb_frame.f_code.co_filename
+        if not filename.startswith("<"):
+            return filename, entry.tb_lineno
+    return None
+
+
+def filtered(tb):
+    """`tb` without eagerflow's frames (a new chain; the frames themselves are shared)."""
     result = None
-    for entry in reversed(kept):
+    for entry in reversed(_user_entries(tb)):
         result = types.TracebackType(result, entry.tb_frame, entry.tb_lasti, entry.tb_lineno)
     return result
 

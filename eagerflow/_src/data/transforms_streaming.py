@@ -233,7 +233,7 @@ class WindowDataset(Dataset):
 
 
 def _window_of(rows):
-    from .dataset import _TensorSliceDataset
+    from .tensor_sources import _TensorSliceDataset
     window = _TensorSliceDataset(rows)
     window._name = "_VariantDataset"  # TensorFlow's repr of a window
     return window

@@ -12,13 +12,13 @@ What `__call__` adds to `call` (Keras 3's rules):
   become cond/while_loop), as Keras converts it; library layers run as they are.
 Weights and sub-layers are listed in the order they were created/assigned, as Keras does; a plain
 tf.Variable assigned to a layer is not one of its weights (Keras 3 tracks only `add_weight` weights).
+The weight listings live in layer_weight_lists.py, the losses in layer_losses.py, the per-thread call
+state (training stack, build lock, input conversion) in layer_call_state.py.
 """
 from __future__ import annotations
 
-import warnings
-
 import inspect
-import threading
+import warnings
 
 import numpy as np
 
@@ -27,10 +27,7 @@ from ..._src.core import dtypes as _dt
 from ..._src.core.context import state
 from ..._src.core.scopes import init_scope
 from ..._src.core import nest
-from ..._src.core.convert import convert_to_tensor
 from ..._src.core.tensor import Tensor
-from ..._src.ops.array import basic as _array
-from ..._src.ops.math import elementwise as _math
 from ..._src.state.module import Module
 from ..._src.state.variables import Variable
 from .. import constraints as _con
@@ -39,53 +36,21 @@ from .. import initializers as _init
 from .. import regularizers as _reg
 from ..naming import current_path, scope_stack, to_snake_case, unique_name
 from ..variables import KerasVariable
+from . import layer_call_state as _call_state
 from . import masks as _masks
 from .functional_call import symbolic_call
 from .input_spec import check_input_compatibility
 from .keras_tensor import first_call_tensors, has_keras_tensor
+from .layer_call_state import BUILD_LOCK, current_training, output_shapes, shape_tuple, to_input_tensor, training_stack
 from .layer_config import auto_config, charge_weight_budget, dtype_policy, record_init_arguments, wrap_build
+from .layer_losses import LossesMixin
+from .layer_weight_lists import WeightListsMixin
 
-_training = threading.local()
-_any_loss_added = False  # until the first add_loss/activity loss, calls skip clearing losses
-BUILD_LOCK = threading.RLock()  # re-entrant: a model's build builds its layers
-
-
-def _note_loss_added():
-    global _any_loss_added
-    _any_loss_added = True
+# BUILD_LOCK and shape_tuple stay importable from here: models and attention layers import them so.
+__all__ = ["BUILD_LOCK", "Layer", "current_training", "shape_tuple"]
 
 
-def _training_stack():
-    stack = getattr(_training, "stack", None)
-    if stack is None:
-        stack = _training.stack = []
-    return stack
-
-
-def current_training():
-    """The `training` value of the innermost layer call in progress (None outside any call)."""
-    stack = getattr(_training, "stack", None)
-    return stack[-1] if stack else None
-
-
-def _to_input_tensor(value, dtype):
-    if isinstance(value, Tensor):
-        return _math.cast(value, dtype) if value.dtype.is_floating and value.dtype is not dtype else value
-    if isinstance(value, Variable):
-        return value
-    if isinstance(value, (np.ndarray, np.generic, list, float, int)):
-        t = convert_to_tensor(value)
-        return _math.cast(t, dtype) if t.dtype.is_floating and t.dtype is not dtype else t
-    return value
-
-
-def shape_tuple(x):
-    """A tensor's static shape as Keras reports it: a tuple with None for unknown dims."""
-    shape = x.shape
-    return tuple(shape.as_list()) if hasattr(shape, "as_list") else tuple(shape)
-
-
-class Layer(Module):
+class Layer(WeightListsMixin, LossesMixin, Module):
     """Base class of every Keras layer and model."""
 
     supports_masking = False  # passes its input's mask on (compute_mask); see masks.py
@@ -197,9 +162,9 @@ class Layer(Module):
         if args and self._convert_input_args:
             first = args[0]
             if isinstance(first, (list, tuple, dict)):
-                first = nest.map_structure(lambda v: _to_input_tensor(v, self._compute), first, expand_composites=True)
+                first = nest.map_structure(lambda v: to_input_tensor(v, self._compute), first, expand_composites=True)
             else:
-                first = _to_input_tensor(first, self._compute)
+                first = to_input_tensor(first, self._compute)
             args = (first,) + args[1:]
         passed_positionally = self._training_position is not None and len(args) > self._training_position
         training = args[self._training_position] if passed_positionally else kwargs.pop("training", None)
@@ -224,8 +189,8 @@ class Layer(Module):
         call = self.call
         if state.graph is not None:  # tracing: a user's `call` gets AutoGraph, as Keras converts it in a tf.function
             call = convert_function(call)
-        names, trainings = scope_stack(), _training_stack()
-        if not trainings and _any_loss_added:  # the outermost call starts afresh: Keras 3 clears nested losses
+        names, trainings = scope_stack(), training_stack()
+        if not trainings and _call_state.any_loss_added:  # the outermost call starts afresh: Keras 3 clears nested losses
             self._clear_losses()
         names.append(self.name)
         trainings.append(training)
@@ -252,7 +217,7 @@ class Layer(Module):
         if (masks_live or self.supports_masking and type(self).compute_mask is not Layer.compute_mask) and args:
             _masks.propagate(self, args[0], outputs, kwargs.get("mask", previous_mask))
         if self._last_output_shape is None:  # for summary(): the shapes of the first call, as Keras shows them
-            self._last_output_shape = _output_shapes(outputs)
+            self._last_output_shape = output_shapes(outputs)
         return outputs
 
     def _check_input_spec(self, args, kwargs):
@@ -262,130 +227,6 @@ class Layer(Module):
     # --- the functional graph: what the first symbolic call took and gave (Keras 3 answers from call 0) ---
     input = property(lambda self: first_call_tensors(self, "input"))
     output = property(lambda self: first_call_tensors(self, "output"))
-
-    # --- losses (add_loss, activity and weight regularizers) ---
-    def add_loss(self, loss):
-        """Adds scalar loss tensors that fit adds to the compiled loss; cleared by the next outermost call."""
-        for value in nest.flatten(loss, expand_composites=True):
-            if not isinstance(value, (Tensor, Variable)):
-                raise ValueError("`add_loss()` can only be called from inside `build()` or `call()`, on a tensor "
-                                 f"input. Received invalid value: {value}")
-            self._losses.append(value)
-            _note_loss_added()
-
-    def _add_activity_losses(self, outputs):
-        for output in nest.flatten(outputs, expand_composites=True):
-            if isinstance(output, Tensor):
-                loss = convert_to_tensor(self.activity_regularizer(output))
-                if output.shape.rank:  # Keras 3 divides by the batch size
-                    loss = _math.div_no_nan(loss, _math.cast(_array.shape(output)[0], loss.dtype))
-                self._losses.append(loss)
-                _note_loss_added()
-
-    def _clear_losses(self):
-        self._losses.clear()
-        for layer in self._tracked_layers:
-            layer._clear_losses()
-
-    def _flatten_layers(self):
-        out = []
-        for layer in self._tracked_layers:
-            out.append(layer)
-            out.extend(layer._flatten_layers())
-        return _unique(out)
-
-    @property
-    def losses(self):
-        """add_loss() values of this layer and its sublayers, then each trainable weight's regularizer
-        evaluated now (Keras 3's order)."""
-        losses = list(self._losses)
-        for layer in self._flatten_layers():
-            losses.extend(layer._losses)
-        for w in self.trainable_weights:
-            regularizer = getattr(w, "regularizer", None)
-            if regularizer is not None:
-                losses.append(regularizer(w))
-        return losses
-
-    # --- weights ---
-    @property
-    def layers(self):
-        return list(self._tracked_layers)
-
-    @property
-    def weights(self):
-        out, seen = [], set()
-        own = self._tracked_weights
-        for w in [w for w in own if w.trainable] + [w for w in own if not w.trainable]:
-            if id(w) not in seen:
-                seen.add(id(w))
-                out.append(w)
-        for layer in self._tracked_layers:
-            for w in layer.weights:
-                if id(w) not in seen:
-                    seen.add(id(w))
-                    out.append(w)
-        return out
-
-    @property
-    def trainable(self):
-        return self._trainable
-
-    @trainable.setter
-    def trainable(self, value):
-        self._trainable = bool(value)
-        for layer in self._tracked_layers:
-            layer.trainable = value
-
-    @property
-    def trainable_weights(self):
-        if not self._trainable:
-            return []
-        own = [w for w in self._tracked_weights if w.trainable]
-        return _unique(own + [w for layer in self._tracked_layers for w in layer.trainable_weights])
-
-    @property
-    def non_trainable_weights(self):
-        trainable = {id(w) for w in self.trainable_weights}
-        return [w for w in self.weights if id(w) not in trainable]
-
-    @property
-    def variables(self):
-        return self.weights
-
-    @property
-    def trainable_variables(self):
-        return self.trainable_weights
-
-    @property
-    def non_trainable_variables(self):
-        return self.non_trainable_weights
-
-    @property
-    def submodules(self):
-        out = []
-        for layer in self._tracked_layers:
-            out.append(layer)
-            out.extend(layer.submodules)
-        return tuple(_unique(out))
-
-    def get_weights(self):
-        return [w.numpy() for w in self.weights]
-
-    def set_weights(self, weights):
-        params = self.weights
-        if len(params) != len(weights):
-            raise ValueError(f"You called `set_weights(weights)` on layer '{self.name}' with a weight list of length "
-                             f"{len(weights)}, but the layer was expecting {len(params)} weights.")
-        for var, value in zip(params, weights):
-            value = np.asarray(value)
-            if tuple(var.shape.as_list()) != value.shape:
-                raise ValueError(f"Layer {self.name} weight shape {tuple(var.shape.as_list())} is not compatible "
-                                 f"with provided weight shape {value.shape}.")
-            var.assign(value.astype(var.dtype.np_dtype))
-
-    def count_params(self):
-        return int(sum(int(np.prod(w.shape.as_list())) for w in self.weights))
 
     @property
     def dtype(self):
@@ -449,19 +290,3 @@ def _leaves(value):
     if isinstance(value, (list, tuple)):
         return [leaf for v in value for leaf in _leaves(v)]
     return []
-
-
-def _unique(items):
-    seen, out = set(), []
-    for item in items:
-        if id(item) not in seen:
-            seen.add(id(item))
-            out.append(item)
-    return out
-
-
-def _output_shapes(outputs):
-    try:
-        return nest.map_structure(shape_tuple, outputs, expand_composites=True)
-    except Exception:  # noqa: BLE001 - a call may return non-tensors; shapes are for summary() only
-        return None

@@ -18,9 +18,10 @@ from ... import initializers as _init
 from ... import regularizers as _reg
 from ...naming import name_scope, scope_stack, unique_name
 from ..activations.softmax import masked_softmax
-from ..base import BUILD_LOCK, Layer, shape_tuple
+from ..base import Layer
 from ..core.einsum_dense import EinsumDense
-from ..masks import get_keras_mask, set_keras_mask
+from ..masks import get_keras_mask
+from .builds_from_call_shapes import BuildsFromCallShapes
 from ..regularization.dropout import Dropout
 from .multi_head_attention import causal_mask
 
@@ -45,7 +46,7 @@ def _repeat_heads(x, times):
                                                                               dtype="int32")], 0))
 
 
-class GroupQueryAttention(Layer):
+class GroupQueryAttention(BuildsFromCallShapes, Layer):
     """call(query, value, key=None, ..., attention_mask=None, return_attention_scores=False,
     use_causal_mask=False): softmax(q k^T / sqrt(head_dim)) over the value steps, scores shaped
     (batch, query_heads, query_steps, value_steps)."""
@@ -99,29 +100,12 @@ class GroupQueryAttention(Layer):
                                          query_shape[:-1] + (heads, dim), "attention_output")
         self.built = True
 
-    def _maybe_build(self, inputs):
-        """Built in `call`, where query, value and key shapes are all known."""
-
-    def get_build_config(self):
-        return None if self._shapes is None else {"shapes_dict": dict(self._shapes)}
-
-    def build_from_config(self, config):
-        shapes = (config or {}).get("shapes_dict")
-        if shapes and self._shapes is None:
-            self.build(shapes["query_shape"], shapes.get("value_shape"), shapes.get("key_shape"))
-
     def call(self, query, value, key=None, query_mask=None, value_mask=None, key_mask=None, attention_mask=None,
              return_attention_scores=False, training=None, use_causal_mask=False):
         query_mask = get_keras_mask(query) if query_mask is None else query_mask
-        value_mask = get_keras_mask(value) if value_mask is None else value_mask
-        key_mask = get_keras_mask(key) if key_mask is None and key is not None else key_mask
-        for tensor in (query, value, key):
-            set_keras_mask(tensor, None)
+        value_mask, key_mask = self._take_value_and_key_masks(query, value, key, value_mask, key_mask)
         key = value if key is None else key
-        if self._shapes is None:
-            with BUILD_LOCK:
-                if self._shapes is None:
-                    self.build(shape_tuple(query), shape_tuple(value), shape_tuple(key))
+        self._build_on_first_call(query, value, key)
         mask = None if attention_mask is None else _as_bool(attention_mask)
         if query_mask is not None:
             mask = _both(mask, _array.expand_dims(_as_bool(query_mask), -1))

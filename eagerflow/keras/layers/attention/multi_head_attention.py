@@ -17,11 +17,12 @@ from ... import constraints as _con
 from ... import initializers as _init
 from ... import regularizers as _reg
 from ...naming import name_scope, scope_stack
-from ..base import BUILD_LOCK, Layer, shape_tuple
+from ..base import Layer
 from ..regularization.dropout import Dropout
 from ..activations.softmax import Softmax, masked_softmax
 from ..core.einsum_dense import EinsumDense
-from ..masks import get_keras_mask, set_keras_mask
+from ..masks import get_keras_mask
+from .builds_from_call_shapes import BuildsFromCallShapes
 
 _LETTERS = string.ascii_lowercase
 
@@ -70,7 +71,7 @@ def _bool(mask):
     return mask if mask.dtype.name == "bool" else _math.cast(mask, "bool")
 
 
-class MultiHeadAttention(Layer):
+class MultiHeadAttention(BuildsFromCallShapes, Layer):
     """Attention of `num_heads` heads: each projects query, key and value to key_dim/value_dim, attends
     with softmax(q k^T / sqrt(key_dim)), and the heads' outputs are projected back to the query's size
     (or `output_shape`). `call(query, value, key=None, ...)`; key defaults to value. The output carries
@@ -140,17 +141,6 @@ class MultiHeadAttention(Layer):
                                          "attention_output")
         self.built = True
 
-    def _maybe_build(self, inputs):
-        """Built in `call`, where query, value and key shapes are all known (the base builds from one input)."""
-
-    def get_build_config(self):
-        return None if self._shapes is None else {"shapes_dict": dict(self._shapes)}
-
-    def build_from_config(self, config):
-        shapes = (config or {}).get("shapes_dict")
-        if shapes and self._shapes is None:
-            self.build(shapes["query_shape"], shapes.get("value_shape"), shapes.get("key_shape"))
-
     def _attention_mask(self, query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask):
         """Keras' compute_attention_mask: the query/value/key masks and the causal mask, and-ed together with
         the given (batch, T, S) mask."""
@@ -171,15 +161,9 @@ class MultiHeadAttention(Layer):
         # query's mask from the query tensor alone: a query_mask argument is overwritten, so it has no effect.
         # Then Keras removes the masks from the three input tensors (the layer has used them), and so do we.
         query_mask = get_keras_mask(query)
-        value_mask = get_keras_mask(value) if value_mask is None else value_mask
-        key_mask = get_keras_mask(key) if key_mask is None and key is not None else key_mask
-        for tensor in (query, value, key):
-            set_keras_mask(tensor, None)
+        value_mask, key_mask = self._take_value_and_key_masks(query, value, key, value_mask, key_mask)
         key = value if key is None else key
-        if self._shapes is None:
-            with BUILD_LOCK:
-                if self._shapes is None:
-                    self.build(shape_tuple(query), shape_tuple(value), shape_tuple(key))
+        self._build_on_first_call(query, value, key)
         mask = self._attention_mask(query, value, query_mask, value_mask, key_mask, attention_mask, use_causal_mask)
         q = self._query_dense(query)
         k = self._key_dense(key)
