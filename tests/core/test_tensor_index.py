@@ -3,9 +3,13 @@
 NumPy value's). Expected outputs printed by TensorFlow 2.21 running the same code."""
 import operator
 
+import numpy as np
 import pytest
 
 import eagerflow as tf
+
+# TensorFlow 2.21 (NumPy 2) says 'numpy.bool'; the message names NumPy's own type, 'numpy.bool_' before NumPy 2.
+NUMPY_BOOL = type(np.True_).__name__
 
 
 def test_example_lists_take_eager_scalars():
@@ -27,7 +31,7 @@ def test_example_lists_take_eager_scalars():
     (lambda: tf.train.Int64List(value=[tf.constant([1, 2])]), TypeError,
      "only integer scalar arrays can be converted to a scalar index"),
     (lambda: tf.train.Int64List(value=[tf.constant(True)]), AttributeError,
-     "'numpy.bool' object has no attribute '__index__'"),
+     f"'numpy.{NUMPY_BOOL}' object has no attribute '__index__'"),
     (lambda: tf.train.BytesList(value=[tf.constant(b"ab")]), TypeError, "expected bytes"),
 ])
 def test_example_lists_refuse_as_tensorflow(make, error, message):
@@ -38,7 +42,7 @@ def test_example_lists_refuse_as_tensorflow(make, error, message):
 @pytest.mark.parametrize("value, outcome", [
     (tf.constant(2.5), (AttributeError, "'numpy.float32' object has no attribute '__index__'")),
     (tf.constant([1, 2]), (TypeError, "only integer scalar arrays can be converted to a scalar index")),
-    (tf.constant(True), (AttributeError, "'numpy.bool' object has no attribute '__index__'")),
+    (tf.constant(True), (AttributeError, f"'numpy.{NUMPY_BOOL}' object has no attribute '__index__'")),
     (tf.constant(3, tf.uint8), 3),
     (tf.constant(b"x"), (AttributeError, "'bytes' object has no attribute '__index__'")),
     (tf.constant([[5]]), (TypeError, "only integer scalar arrays can be converted to a scalar index")),

@@ -216,9 +216,11 @@ class ConcreteFunction:
     def function_def(self):
         """The function as TensorFlow's FunctionDef protobuf message (signature with the arguments'
         names and types, node_def, ret), as a SavedModel stores it."""
-        write = FUNCTION_DEF_WRITER.get("write")  # installed when eagerflow/_src/formats is imported
-        if write is None:
-            raise NotImplementedError("function_def needs eagerflow._src.formats (import eagerflow loads it)")
+        write = FUNCTION_DEF_WRITER.get("write")
+        if write is None:  # formats/ (a floor above) installs the writer when it loads; it loads on first use
+            import importlib
+            importlib.import_module("eagerflow._src.formats")
+            write = FUNCTION_DEF_WRITER["write"]
         return write(self)
 
     @property

@@ -222,6 +222,9 @@ def max_pool_floor(dtype):
     dtype = np.dtype(dtype)
     if dtype.kind in "iub":
         return np.iinfo(dtype).min if dtype.kind != "b" else False
+    if dtype.kind == "V":  # bfloat16: NumPy before 2 has no finfo for ml_dtypes' types
+        import ml_dtypes
+        return dtype.type(ml_dtypes.finfo(dtype).min)
     return np.finfo(dtype).min
 
 
