@@ -198,6 +198,9 @@ class FunctionImporter(ControlFlowImport):
             return self._if(graph, node, inputs, where)
         if node.op in _WHILES:
             return self._while(graph, node, inputs, where)
+        if node.op == "ParseExampleV2":  # keys as inputs, outputs in TensorFlow's order
+            from .import_parse_example import parse_example
+            return parse_example(self, graph, node, inputs, where)
         if node.op == "SymbolicGradient":
             from .gradient_import import symbolic_gradient
             return symbolic_gradient(self, graph, node, inputs, where)

@@ -5,6 +5,7 @@ from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
 from .gradient_export import export_kept_while, export_while_grad
 from .optimizer_export import export_adam_update
+from .parse_example_export import export_parse_example
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
                        export_sum_to_shape)
 
@@ -69,4 +70,5 @@ RULES = {
     "RangeOfRank": _recorded(export_range_of_rank),
     "ReversedRange": _recorded(export_reversed_range),
     "AdamUpdate": _recorded(export_adam_update),
+    "ParseExampleV2": export_parse_example,
 }
