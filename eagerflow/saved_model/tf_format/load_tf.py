@@ -21,7 +21,7 @@ from ..load_safety import find_refused_nodes, refusal
 from ..restored_specs import named_parameter, output_specs
 from .build import OBJECT_GRAPH_KEY
 from .function_import import FunctionImporter
-from .import_tables import ImportedTable, initial_contents, table_types
+from .import_tables import ImportedMutableTable, ImportedTable, initial_contents, table_types
 from .op_support import unsupported_message, unsupported_ops
 from .structured_read import decode
 from .tf_values import BadValue, dtype_of, shape_of
@@ -155,8 +155,8 @@ class _TFLoader:
                     value = self.obj(j)
                     return value.numpy()
                 contents = initial_contents(init, bound_value)
-            return ImportedTable(*contents, key_dtype, value_dtype, creator.attr["shared_name"].s.decode() or
-                                 creator.name)
+            kind = ImportedMutableTable if creator.op == "MutableHashTableV2" else ImportedTable
+            return kind(*contents, key_dtype, value_dtype, creator.attr["shared_name"].s.decode() or creator.name)
         except BadValue as err:
             raise data_loss(self.path, f"{where}: {err}") from None
 
