@@ -100,9 +100,11 @@ class _TFLoader:
         except BadValue as err:
             raise data_loss(self.path, f"{where}: {err}") from None
         value = self.bundle.read(key)
-        if self.bundle.dtype(key) is not dtype or (shape.rank is not None and list(value.shape) != shape.as_list()):
+        if self.bundle.dtype(key) is not dtype or not shape.is_compatible_with(value.shape):
             raise data_loss(self.path, f"{where}: the stored value is not the declared {dtype.name} {shape}")
-        return Variable(value, trainable=saved.trainable, name=saved.name or None, dtype=dtype)
+        # a declared shape with unknown sizes (a table's keys) stays so: assignments may change them
+        return Variable(value, trainable=saved.trainable, name=saved.name or None, dtype=dtype,
+                        shape=None if shape.is_fully_defined() else shape)
 
     def _asset(self, index, saved):
         from ..asset import Asset
