@@ -1,82 +1,17 @@
 """A MutableHashTable in a SavedModel TensorFlow 2.21 wrote stays writable in eagerflow: the loaded
 functions insert into and remove from it (also inside a tf.cond), and every later call sees the
-change. The same calls run in TensorFlow on the same saved model; the answers are compared."""
-import inspect
+change. The same calls run in TensorFlow on the same saved model; the answers are compared
+(tests/saved_model/test_tf_written_mutable_table.py does the same on a stored copy, without TensorFlow)."""
 import json
 
 import eagerflow as tf
-
-_CALLS = [("find", ["a", "b", "z"]), ("add", ["c", "a"], [3, 10]), ("find", ["a", "b", "c", "z"]),
-          ("size",), ("remove", ["b", "q"]), ("dump",), ("maybe_add", True, ["m"], [40]),
-          ("maybe_add", False, ["n"], [50]), ("find", ["m", "n", "c"]), ("dump",)]
-
-
-def _run(m, calls, constant):
-    out = []
-    for call in calls:
-        name, args = call[0], call[1:]
-        if name == "find":
-            out.append(m.find(constant(args[0])).numpy().tolist())
-        elif name == "add":
-            out.append(int(m.add(constant(args[0]), constant(args[1], "int64"))))
-        elif name == "remove":
-            out.append(int(m.remove(constant(args[0]))))
-        elif name == "size":
-            out.append(int(m.size()))
-        elif name == "maybe_add":
-            out.append(int(m.maybe_add(constant(args[0]), constant(args[1]), constant(args[2], "int64"))))
-        else:
-            keys, values = m.dump()
-            out.append(sorted(zip([k.decode() for k in keys.numpy().tolist()], values.numpy().tolist())))
-    return out
+from tests.interop.tf_mutable_table import CALLS, SCRIPT, run_calls
 
 
 def test_loaded_functions_write_to_tensorflows_mutable_table(tmp_path, run_tf):
-    answer = run_tf(inspect.getsource(_run) + """
-import json
-import tensorflow as tf
-
-class M(tf.Module):
-    def __init__(self):
-        self.t = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
-        self.t.insert(tf.constant(["a", "b"]), tf.constant([1, 2], tf.int64))
-
-    @tf.function(input_signature=[tf.TensorSpec([None], tf.string), tf.TensorSpec([None], tf.int64)])
-    def add(self, k, v):
-        self.t.insert(k, v)
-        return self.t.size()
-
-    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
-    def remove(self, k):
-        self.t.remove(k)
-        return self.t.size()
-
-    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
-    def find(self, k):
-        return self.t.lookup(k)
-
-    @tf.function(input_signature=[])
-    def size(self):
-        return self.t.size()
-
-    @tf.function(input_signature=[])
-    def dump(self):
-        return self.t.export()
-
-    @tf.function(input_signature=[tf.TensorSpec([], tf.bool), tf.TensorSpec([None], tf.string),
-                                  tf.TensorSpec([None], tf.int64)])
-    def maybe_add(self, flag, k, v):
-        def yes():
-            self.t.insert(k, v)
-            return tf.constant(1)
-        return tf.cond(flag, yes, lambda: tf.constant(0)) + tf.cast(self.t.size(), tf.int32)
-
-tf.saved_model.save(M(), "m")
-calls = json.loads(%r)
-print(json.dumps(_run(tf.saved_model.load("m"), calls, lambda v, d=None: tf.constant(v, d))))
-""" % json.dumps(_CALLS))
+    answer = run_tf(SCRIPT)
     loaded = tf.saved_model.load(str(tmp_path / "m"))
-    got = _run(loaded, [tuple(c) for c in _CALLS], lambda v, d=None: tf.constant(v, d))
+    got = run_calls(loaded, [tuple(c) for c in CALLS], lambda v, d=None: tf.constant(v, d))
     assert json.loads(json.dumps(got)) == answer
     assert answer[0] == [1, 2, -1] and answer[2] == [10, 2, 3, -1]  # TensorFlow's own answers, as recorded
     # a second load starts from the saved contents again (the first one's inserts are its own)
