@@ -17,3 +17,20 @@ def test_loaded_functions_write_to_tensorflows_mutable_table(tmp_path, run_tf):
     # a second load starts from the saved contents again (the first one's inserts are its own)
     again = tf.saved_model.load(str(tmp_path / "m"))
     assert again.find(tf.constant(["a", "c"])).numpy().tolist() == [1, -1]
+
+
+def test_tensorflow_loads_the_table_eagerflow_changed_and_saved_again(tmp_path, run_tf):
+    run_tf(SCRIPT)
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    loaded.add(tf.constant(["z"]), tf.constant([26], tf.int64))
+    tf.saved_model.save(loaded, str(tmp_path / "again"))
+    answer = run_tf("""
+import json
+import tensorflow as tf
+m = tf.saved_model.load("again")
+found = m.find(tf.constant(["a", "b", "z", "q"])).numpy().tolist()
+size = int(m.add(tf.constant(["y"]), tf.constant([25], tf.int64)))
+keys, values = m.dump()
+print(json.dumps([found, size, sorted(zip([k.decode() for k in keys.numpy().tolist()], values.numpy().tolist()))]))
+""")
+    assert answer == [[1, 2, 26, -1], 4, [["a", 1], ["b", 2], ["y", 25], ["z", 26]]]

@@ -30,3 +30,16 @@ def test_the_table_starts_from_the_saved_contents_at_each_load():
     keys, values = first.t.export()
     assert sorted(zip(keys.numpy().tolist(), values.numpy().tolist())) == [(b"a", 1), (b"b", 2), (b"z", 26)]
 
+
+
+def test_a_loaded_table_saves_again_with_its_changes(tmp_path):
+    loaded = tf.saved_model.load(str(FIXTURE / "model"))
+    loaded.add(tf.constant(["z"]), tf.constant([26], tf.int64))
+    tf.saved_model.save(loaded, str(tmp_path / "again"))
+    assert not (tmp_path / "again" / "saved_model.json").exists()
+    again = tf.saved_model.load(str(tmp_path / "again"))
+    assert again.find(tf.constant(["a", "b", "z", "q"])).numpy().tolist() == [1, 2, 26, -1]
+    assert int(again.add(tf.constant(["y"]), tf.constant([25], tf.int64))) == 4
+    keys, values = again.dump()
+    assert sorted(zip(keys.numpy().tolist(), values.numpy().tolist())) == [(b"a", 1), (b"b", 2), (b"y", 25),
+                                                                            (b"z", 26)]
