@@ -28,6 +28,7 @@ def test_the_table_starts_from_the_saved_contents_at_each_load():
     assert second.find(tf.constant(["a", "b", "z"])).numpy().tolist() == [1, 2, -1]
     assert first.find(tf.constant(["a", "b", "z"])).numpy().tolist() == [1, 2, 26]
     keys, values = first.t.export()
+    assert first.t.size() == 3 and second.t.size() == 2
     assert sorted(zip(keys.numpy().tolist(), values.numpy().tolist())) == [(b"a", 1), (b"b", 2), (b"z", 26)]
 
 

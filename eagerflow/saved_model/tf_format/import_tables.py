@@ -66,7 +66,8 @@ class ImportedMutableTable(ImportedTable):
         return tuple(table_export(*self._variables))
 
     def size(self):
-        return np.int64(self._variables[0].shape[0])
+        """The number of keys now, an int64 scalar."""
+        return np.int64(len(self.export()[0].numpy()))
 
     def __repr__(self):
         return f"<imported mutable lookup table {self.name!r}: {self.key_dtype.name} -> {self.value_dtype.name}>"
