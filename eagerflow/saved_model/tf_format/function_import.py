@@ -18,7 +18,7 @@ from ..._src.formats.graph_export.tf_op_signatures import SIGNATURES
 from .import_adapters import INPUTS_AS_ATTRIBUTES
 from .import_control_flow import ControlFlowImport
 from .import_attrs import kept_attributes, with_defaults
-from .import_tables import TABLE_OPS, ImportedTable, table_op
+from .import_tables import MUTABLE_TABLE_OPS, TABLE_OPS, ImportedTable, table_op
 from .op_support import ensure_ops
 from .op_support import CALLS as _CALLS, CASES, IFS as _IFS, NOT_FROM_FILES as _NOT_FROM_FILES, PASSED_THROUGH, \
     SKIPPED as _SKIPPED, WHILES as _WHILES
@@ -189,15 +189,18 @@ class FunctionImporter(ControlFlowImport):
             return custom_gradient_identity(self, graph, node, inputs, where, self.gradients[gradient])
         if node.op in PASSED_THROUGH or (node.op == "Identity" and inputs and isinstance(inputs[0], ImportedTable)):
             return {"output": list(inputs)}, None
-        if any(isinstance(t, ImportedTable) for t in inputs):
-            raise self.fail(where, "uses a lookup table, which eagerflow imports for lookups only")
-        if node.op in CASES:
+        if node.op in CASES:  # a table passed to the branches is read or written inside them
             from .import_case import case
             return case(self, graph, node, inputs, where)
         if node.op in _IFS:
             return self._if(graph, node, inputs, where)
+        if any(isinstance(t, ImportedTable) for t in inputs):
+            raise self.fail(where, "uses a lookup table, which eagerflow imports for lookups only")
         if node.op in _WHILES:
             return self._while(graph, node, inputs, where)
+        if node.op == "ParseExampleV2":  # keys as inputs, outputs in TensorFlow's order
+            from .import_parse_example import parse_example
+            return parse_example(self, graph, node, inputs, where)
         if node.op == "SymbolicGradient":
             from .gradient_import import symbolic_gradient
             return symbolic_gradient(self, graph, node, inputs, where)
@@ -285,7 +288,7 @@ class FunctionImporter(ControlFlowImport):
 
 # op types the importer builds for nodes of other types (Case's Equal, a table's lookup, ...)
 _IMPORTER_BUILDS = frozenset({"If", "StatelessIf", "While", "StatelessWhile", "Equal", "VocabularyLookup",
-                              "SavedCustomGradient", "IdentityN", "Const", "Identity"})
+                              "SavedCustomGradient", "IdentityN", "Const", "Identity"}) | MUTABLE_TABLE_OPS
 
 
 def _op_types_used(library):

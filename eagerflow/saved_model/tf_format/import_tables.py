@@ -6,8 +6,13 @@ TensorFlow keeps a table behind a resource handle that a `_create_resource` func
 the checkpoint's table-keys/table-values). Here the contents are read once at load time, without
 running either function, and held sorted; a function receiving the table's handle gets this object
 in its place, and the lookups on it become ops over constants: LookupTableFindV2 is VocabularyLookup,
-LookupTableSizeV2 and LookupTableExportV2 are constants. A table written to by a loaded function
-(LookupTableInsertV2, ...) is not supported: those op types are reported at load time."""
+LookupTableSizeV2 and LookupTableExportV2 are constants.
+
+A mutable table (MutableHashTableV2) stays writable: its contents become the two variables eagerflow's
+own MutableHashTable keeps (keys sorted, values alongside; ops/lookup/mutable.py), and the loaded
+functions read and write them: LookupTableInsertV2 and LookupTableRemoveV2 are MutableHashTableInsert
+and MutableHashTableRemove, lookups, size and export start from MutableHashTableExport's snapshot. A
+change one function makes is seen by the next call of any function of the model, as in TensorFlow."""
 from __future__ import annotations
 
 import numpy as np
@@ -17,7 +22,11 @@ from ..._src.ops.lookup.tables import _sorted_table
 from ..._src.ops.registry import OPS
 from .tf_values import BadValue, attr_of
 
-TABLE_OPS = frozenset({"LookupTableFindV2", "LookupTableSizeV2", "LookupTableExportV2"})
+TABLE_OPS = frozenset({"LookupTableFindV2", "LookupTableSizeV2", "LookupTableExportV2", "LookupTableInsertV2",
+                       "LookupTableRemoveV2"})
+WRITES = frozenset({"LookupTableInsertV2", "LookupTableRemoveV2"})
+# what the ops on a mutable table are built from (the importer imports their modules first)
+MUTABLE_TABLE_OPS = frozenset({"MutableHashTableInsert", "MutableHashTableRemove", "MutableHashTableExport", "Size"})
 CREATORS = frozenset({"HashTableV2", "MutableHashTableV2"})
 INITIALIZERS = frozenset({"LookupTableImportV2", "InitializeTableV2"})
 
@@ -36,6 +45,32 @@ class ImportedTable:
 
     def __repr__(self):
         return f"<imported lookup table {self.name!r}: {self.keys.size} {self.key_dtype.name} keys>"
+
+
+class ImportedMutableTable(ImportedTable):
+    """A MutableHashTableV2's contents held in two non-trainable variables the loaded functions change."""
+
+    def __init__(self, keys, values, key_dtype, value_dtype, name):
+        super().__init__(keys, values, key_dtype, value_dtype, name)
+        from ..._src.core.shape import TensorShape
+        from ..._src.state.variables import Variable
+        self._variables = (
+            Variable(_as(self.keys, key_dtype), dtype=key_dtype, shape=TensorShape([None]), trainable=False,
+                     name=f"{name}_keys"),
+            Variable(_as(self.values, value_dtype), dtype=value_dtype, shape=TensorShape([None]), trainable=False,
+                     name=f"{name}_values"))
+
+    def export(self):
+        """(keys, values) tensors of the table's current contents."""
+        from ..._src.ops.lookup.mutable import table_export
+        return tuple(table_export(*self._variables))
+
+    def size(self):
+        """The number of keys now, an int64 scalar."""
+        return np.int64(len(self.export()[0].numpy()))
+
+    def __repr__(self):
+        return f"<imported mutable lookup table {self.name!r}: {self.key_dtype.name} -> {self.value_dtype.name}>"
 
 
 def table_types(fdef):
@@ -88,6 +123,11 @@ def table_op(importer, graph, node, inputs, where):
     table = inputs[0] if inputs else None
     if not isinstance(table, ImportedTable) or any(isinstance(t, ImportedTable) for t in inputs[1:]):
         raise importer.fail(where, "a table op whose first input is not a lookup table eagerflow imported")
+    if isinstance(table, ImportedMutableTable):
+        return _mutable_table_op(importer, graph, node, table, inputs, where)
+    if node.op in WRITES:
+        raise importer.fail(where, f"writes to the table {table.name!r}, which TensorFlow made immutable "
+                                   f"(a {node.op} runs on a MutableHashTable only)")
     if node.op == "LookupTableSizeV2":
         return {"size": [graph.literal(np.array(table.keys.size, np.int64))]}, None
     keys_c = graph.literal(_as(table.keys, table.key_dtype))
@@ -110,3 +150,34 @@ def _as(array, dtype):
         out[...] = [bytes(x) for x in array.ravel()] if array.size else []
         return out
     return np.asarray(array, dtype=dtype.as_numpy_dtype)
+
+
+def _handle(graph, variable):
+    """The placeholder of `variable`'s handle in `graph`, captured through every enclosing graph."""
+    return graph.capture(variable.handle if graph.outer is None else _handle(graph.outer, variable))
+
+
+def _mutable_table_op(importer, graph, node, table, inputs, where):
+    """A table op on an ImportedMutableTable, over the table's two variables. A read returns its
+    MutableHashTableExport as the node's op, so the control inputs TensorFlow gave the node (the write
+    before it) order the snapshot; the lookup after it reads that snapshot only."""
+    handles = [_handle(graph, v) for v in table._variables]
+    arity = {"LookupTableFindV2": 3, "LookupTableInsertV2": 3, "LookupTableRemoveV2": 2}.get(node.op, 1)
+    if len(inputs) != arity:
+        raise importer.fail(where, f"{node.op} with {len(inputs)} inputs")
+    if arity > 1 and inputs[1].dtype is not table.key_dtype:
+        raise importer.fail(where, f"{inputs[1].dtype.name} keys for a table of {table.key_dtype.name} keys")
+    if node.op != "LookupTableRemoveV2" and arity == 3 and inputs[2].dtype is not table.value_dtype:
+        raise importer.fail(where, f"{inputs[2].dtype.name} values for a table of {table.value_dtype.name} values")
+    if node.op in WRITES:
+        kind = "MutableHashTableInsert" if node.op == "LookupTableInsertV2" else "MutableHashTableRemove"
+        return {}, importer.add_op(graph, OPS[kind], [*handles, *inputs[1:]], {}, node.name, where)
+    export = importer.add_op(graph, OPS["MutableHashTableExport"], handles, {}, f"{node.name}/export", where)
+    keys, values = export.outputs
+    if node.op == "LookupTableExportV2":
+        return {"keys": [keys], "values": [values]}, export
+    if node.op == "LookupTableSizeV2":
+        size = importer.add_op(graph, OPS["Size"], [keys], {"out_type": _dt.int64}, node.name, where)
+        return {"size": list(size.outputs)}, export
+    op = importer.add_op(graph, OPS["VocabularyLookup"], [keys, values, inputs[1], inputs[2]], {}, node.name, where)
+    return {"values": list(op.outputs)}, export

@@ -21,7 +21,7 @@ from ..load_safety import find_refused_nodes, refusal
 from ..restored_specs import named_parameter, output_specs
 from .build import OBJECT_GRAPH_KEY
 from .function_import import FunctionImporter
-from .import_tables import ImportedTable, initial_contents, table_types
+from .import_tables import ImportedMutableTable, ImportedTable, initial_contents, table_types
 from .op_support import unsupported_message, unsupported_ops
 from .structured_read import decode
 from .tf_values import BadValue, dtype_of, shape_of
@@ -100,9 +100,11 @@ class _TFLoader:
         except BadValue as err:
             raise data_loss(self.path, f"{where}: {err}") from None
         value = self.bundle.read(key)
-        if self.bundle.dtype(key) is not dtype or (shape.rank is not None and list(value.shape) != shape.as_list()):
+        if self.bundle.dtype(key) is not dtype or not shape.is_compatible_with(value.shape):
             raise data_loss(self.path, f"{where}: the stored value is not the declared {dtype.name} {shape}")
-        return Variable(value, trainable=saved.trainable, name=saved.name or None, dtype=dtype)
+        # a declared shape with unknown sizes (a table's keys) stays so: assignments may change them
+        return Variable(value, trainable=saved.trainable, name=saved.name or None, dtype=dtype,
+                        shape=None if shape.is_fully_defined() else shape)
 
     def _asset(self, index, saved):
         from ..asset import Asset
@@ -155,8 +157,8 @@ class _TFLoader:
                     value = self.obj(j)
                     return value.numpy()
                 contents = initial_contents(init, bound_value)
-            return ImportedTable(*contents, key_dtype, value_dtype, creator.attr["shared_name"].s.decode() or
-                                 creator.name)
+            kind = ImportedMutableTable if creator.op == "MutableHashTableV2" else ImportedTable
+            return kind(*contents, key_dtype, value_dtype, creator.attr["shared_name"].s.decode() or creator.name)
         except BadValue as err:
             raise data_loss(self.path, f"{where}: {err}") from None
 

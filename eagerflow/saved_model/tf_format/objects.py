@@ -25,6 +25,13 @@ _KERAS_EXECUTION = frozenset({"_step_functions", "train_function", "test_functio
 _WRAPPERS = {list: "trackable_list_wrapper", tuple: "trackable_tuple_wrapper", dict: "trackable_dict_wrapper"}
 
 
+def _is_summary_writer(value):
+    """A summary writer is left out, as TensorFlow leaves it out: its event file is no model state (a
+    function writing through it is refused, graph_export/table_export.py)."""
+    from ...summary.writer import SummaryWriter
+    return isinstance(value, SummaryWriter)
+
+
 def user_object(identifier):
     return {"user_object": {"identifier": identifier, "version": dict(_VERSION)}, "children": []}
 
@@ -77,7 +84,7 @@ class ObjectGraph:
         if isinstance(value, (list, tuple, dict)) and not hasattr(type(value), "_fields"):
             return self._container(value, path)
         if isinstance(value, (Tensor, str, bytes, int, float, type(None))) or inspect.isroutine(value) \
-                or isinstance(value, type) or not hasattr(value, "__dict__"):
+                or isinstance(value, type) or not hasattr(value, "__dict__") or _is_summary_writer(value):
             return None
         index = self._add(value, user_object("_generic_user_object"))
         children = []

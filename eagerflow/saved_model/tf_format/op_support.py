@@ -32,9 +32,13 @@ IMPORTER_NOTES = {
     "IdentityN": "each output is its input; a custom gradient saved with it (`registered_gradients`) is its gradient",
     "NoOp": "dropped, with the control dependencies it groups",
     "SymbolicGradient": "the gradient of the call it names, derived again from the imported function",
-    "LookupTableFindV2": "VocabularyLookup over the table's contents, read at load time",
-    "LookupTableSizeV2": "a constant: the table's size at load time",
-    "LookupTableExportV2": "constants: the table's keys and values at load time",
+    "LookupTableFindV2": "VocabularyLookup over the table's contents, read at load time (a mutable table's: "
+                         "its current contents)",
+    "LookupTableSizeV2": "a constant: the table's size at load time (a mutable table's: its current size)",
+    "LookupTableExportV2": "constants: the table's keys and values at load time (a mutable table's: its current "
+                           "contents)",
+    "LookupTableInsertV2": "MutableHashTableInsert into the two variables holding a mutable table",
+    "LookupTableRemoveV2": "MutableHashTableRemove from the two variables holding a mutable table",
 }
 
 

@@ -628,6 +628,8 @@ SUPPORTED = frozenset({
     'LogicalOr',
     'LookupTableExportV2',
     'LookupTableFindV2',
+    'LookupTableInsertV2',
+    'LookupTableRemoveV2',
     'LookupTableSizeV2',
     'LowerBound',
     'Lu',

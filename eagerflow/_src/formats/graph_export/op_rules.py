@@ -5,6 +5,9 @@ from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
 from .gradient_export import export_kept_while, export_while_grad
 from .optimizer_export import export_adam_update
+from .parse_example_export import export_parse_example
+from .table_export import (export_summary_write, export_table_export, export_table_insert, export_table_remove,
+                           export_vocabulary_lookup)
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
                        export_sum_to_shape)
 
@@ -38,7 +41,8 @@ def export_logical_xor(builder, op):
 # eagerflow-only ops written as several TensorFlow nodes. The last node records the op and its inputs
 # (`_eagerflow_op`, `_eagerflow_inputs`: attributes TensorFlow ignores, their names starting with `_`)
 # and the others are marked `_eagerflow_part`, so eagerflow's loader rebuilds the one op.
-REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange", "AdamUpdate"})
+REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange", "AdamUpdate", "VocabularyLookup",
+                       "MutableHashTableInsert", "MutableHashTableRemove"})
 
 
 def _recorded(rule):
@@ -69,4 +73,10 @@ RULES = {
     "RangeOfRank": _recorded(export_range_of_rank),
     "ReversedRange": _recorded(export_reversed_range),
     "AdamUpdate": _recorded(export_adam_update),
+    "ParseExampleV2": export_parse_example,
+    "VocabularyLookup": _recorded(export_vocabulary_lookup),
+    "MutableHashTableInsert": _recorded(export_table_insert),
+    "MutableHashTableRemove": _recorded(export_table_remove),
+    "MutableHashTableExport": export_table_export,
+    "WriteSummary": export_summary_write,
 }
