@@ -93,6 +93,11 @@ class _RandomSeeds:
         self._global_seed = None
         self._op_seeds = _pyrandom.Random()
 
+    @property
+    def global_seed(self):
+        """The seed `tf.random.set_seed` last set, or None."""
+        return self._global_seed
+
     def reset(self, seed) -> None:
         with self._lock:
             self._global_seed = None if seed is None else int(seed)
