@@ -23,12 +23,14 @@ import argparse
 import importlib.util
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 import numpy as np
@@ -41,7 +43,13 @@ BATCHING = f"max_batch_size {{ value: {BATCH_SIZE} }} batch_timeout_micros {{ va
            f"max_enqueued_batches {{ value: 100 }} num_batch_threads {{ value: 1 }}"
 
 
-def build_models(folder: Path):
+SHAPES = {"mlp": (784,), "cnn": (28, 28, 1), "wide": (784,)}
+
+
+def build_models(folder: Path, names):
+    """The models `names` names, saved under folder/NAME/1. "wide" (784-4096-4096-10, ~20M multiply-adds a
+    row) is not one of the issue's: it shows where batching reaches the loop, for a model whose rows cost
+    more than a request's fixed cost."""
     import eagerflow as tf
     from eagerflow import keras
     keras.utils.set_random_seed(0)
@@ -50,15 +58,22 @@ def build_models(folder: Path):
     cnn = keras.Sequential([keras.Input((28, 28, 1)), keras.layers.Conv2D(8, 3, activation="relu"),
                             keras.layers.MaxPooling2D(), keras.layers.Flatten(),
                             keras.layers.Dense(10, activation="softmax")])
-    tf.saved_model.save(mlp, str(folder / "mlp" / "1"))
-    tf.saved_model.save(cnn, str(folder / "cnn" / "1"))
-    return {"mlp": (784,), "cnn": (28, 28, 1)}
+    wide = keras.Sequential([keras.Input((784,)), keras.layers.Dense(4096, activation="relu"),
+                             keras.layers.Dense(4096, activation="relu"), keras.layers.Dense(10, activation="softmax")])
+    for name, model in (("mlp", mlp), ("cnn", cnn), ("wide", wide)):
+        if name in names:
+            tf.saved_model.save(model, str(folder / name / "1"))
+    return {name: SHAPES[name] for name in names}
 
 
 def model_times(folder: Path, shape, rounds):
-    """(median seconds of one batch-1 call, rows per second of a loop at BATCH_SIZE from its median call), in
-    this process; medians, so another process's burst on a shared machine does not decide the number."""
+    """(median seconds of one batch-1 call, rows per second of a loop at BATCH_SIZE from its median call, the
+    same from the median call's CPU time), in this process, with one BLAS thread as the server has; medians,
+    so another process's burst on a shared machine does not decide the number. The CPU-time rate is the
+    one to hold the server's requests/s per server core against (CPU time against CPU time)."""
     import eagerflow as tf
+    from eagerflow._src.core.threads import set_intra_op_parallelism_threads
+    set_intra_op_parallelism_threads(1)
     signature = tf.saved_model.load(str(folder)).signatures["serving_default"]
     name = next(iter(signature.structured_input_signature[1]))
     one = np.random.rand(1, *shape).astype(np.float32)
@@ -71,12 +86,14 @@ def model_times(folder: Path, shape, rounds):
         start = time.perf_counter()
         signature(**{name: one})
         times.append(time.perf_counter() - start)
-    batch_times = []
+    batch_times, batch_cpu = [], []
     for _ in range(max(rounds // 4, 10)):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         signature(**{name: batch})
         batch_times.append(time.perf_counter() - start)
-    return float(np.median(times)), BATCH_SIZE / float(np.median(batch_times))
+        batch_cpu.append(time.thread_time() - cpu)
+    return (float(np.median(times)), BATCH_SIZE / float(np.median(batch_times)),
+            BATCH_SIZE / max(float(np.median(batch_cpu)), 1e-9))
 
 
 def _free_port():
@@ -91,7 +108,7 @@ class _Server:
         flags = ["--model_config_file", str(folder / "models.config"), f"--rest_api_port={self.port}",
                  f"--port={self.grpc_port}",
                  "--file_system_poll_wait_seconds=0", "--rest_api_num_threads=80",
-                 "--tensorflow_intra_op_parallelism=1"]
+                 "--tensorflow_intra_op_parallelism=1", f"--monitoring_config_file={folder / 'monitoring.config'}"]
         if batching:
             flags += ["--enable_batching", f"--batching_parameters_file={folder / 'batching.config'}"]
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
@@ -112,6 +129,10 @@ class _Server:
         self.process.send_signal(signal.SIGTERM)
         self.process.wait(60)
 
+    def metrics(self) -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/monitoring/prometheus/metrics", timeout=30) as page:
+            return page.read().decode()
+
     def cpu_seconds(self):
         """User + system CPU time of the server process so far (Linux /proc; None elsewhere)."""
         try:
@@ -120,6 +141,25 @@ class _Server:
         except OSError:
             return None
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+_BUCKET = re.compile(r':tensorflow:serving:request_latency_bucket\{model_name="([^"]*)",API="predict",'
+                     r'entrypoint="([A-Z]+)",le="([^"]+)"\} (\d+)')
+
+
+def server_p99_bound(before: str, after: str, model, entrypoint):
+    """The server's own p99 of the requests between two scrapes of its metrics (TensorFlow Serving's
+    request_latency histogram: from the request's arrival at the handler to its answer, microseconds), as
+    the upper bound of the bucket it falls in (the buckets grow by 1.8x), in ms."""
+    def counts(text):
+        return {float(le): int(n) for m, e, le, n in _BUCKET.findall(text) if m == model and e == entrypoint}
+    old, new = counts(before), counts(after)
+    bounds = sorted(new)
+    total = new[bounds[-1]] - old.get(bounds[-1], 0) if bounds else 0
+    for bound in bounds:
+        if new[bound] - old.get(bound, 0) >= 0.99 * total > 0:
+            return bound / 1e3
+    return None
 
 
 def http_stack() -> str:
@@ -135,9 +175,9 @@ def measure(server, protocol, model, shape, clients, requests, seconds):
     else:
         open_client = serving_clients.grpc_sender(server.grpc_port, model, shape)
     serving_clients.drive(open_client, min(clients, 4), 40, 5)  # warm up (connections, the model's first calls)
-    cpu_before = server.cpu_seconds()
+    metrics_before, cpu_before = server.metrics(), server.cpu_seconds()
     run = serving_clients.drive(open_client, clients, requests, seconds)
-    cpu_after = server.cpu_seconds()
+    cpu_after, metrics_after = server.cpu_seconds(), server.metrics()
     getattr(open_client, "close", lambda: None)()
     sent = len(run["latencies"])
     p50, p99 = np.percentile(run["latencies"], [50, 99])
@@ -146,7 +186,8 @@ def measure(server, protocol, model, shape, clients, requests, seconds):
             "requests": sent,
             "server_cpu_ms": None if server_cpu is None else server_cpu / sent * 1e3,
             "server_cores": None if server_cpu is None else server_cpu / run["elapsed"],
-            "client_cpu_ms": run["client_cpu"] / sent * 1e3}
+            "client_cpu_ms": run["client_cpu"] / sent * 1e3,
+            "server_p99_ms": server_p99_bound(metrics_before, metrics_after, model, protocol.upper())}
 
 
 def _per_core(row):
@@ -154,19 +195,20 @@ def _per_core(row):
 
 
 def print_table(rows):
-    print(f"| model | protocol | batching | clients | requests/s | p50 ms | p99 ms | failed | server CPU ms/request | "
-          f"server cores busy | requests/s per server core | client CPU ms/request | model call ms | "
-          f"p99 - model call ms | requests/s / loop rows/s (measured, per server core) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    """The rows as a Markdown table: the measured numbers, where the server's CPU went, and the targets."""
+    print("| model | protocol | batching | clients | requests/s | p50 ms | p99 ms | server p99 ms (at most) | failed | "
+          "server CPU ms/request | server cores busy | requests/s per server core | client CPU ms/request | "
+          "p99 - model call ms | requests/s / loop rows/s | per server core / loop rows/s per core |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         per_core = _per_core(r)
         text = lambda value, form: "-" if value is None else format(value, form)  # noqa: E731
         print(f"| {r['model']} | {r['protocol']} | {'yes' if r['batching'] else 'no'} | {r['clients']} | "
-              f"{r['rps']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {r['failed']} | "
-              f"{text(r['server_cpu_ms'], '.3f')} | {text(r['server_cores'], '.2f')} | {text(per_core, '.0f')} | "
-              f"{r['client_cpu_ms']:.3f} | {r['model_call_ms']:.3f} | {r['p99_ms'] - r['model_call_ms']:.2f} | "
-              f"{100 * r['rps'] / r['loop_rows_per_s']:.1f}%, "
-              f"{text(None if per_core is None else 100 * per_core / r['loop_rows_per_s'], '.1f')}% |")
+              f"{r['rps']:.0f} | {r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {text(r['server_p99_ms'], '.2f')} | "
+              f"{r['failed']} | {text(r['server_cpu_ms'], '.3f')} | {text(r['server_cores'], '.2f')} | "
+              f"{text(per_core, '.0f')} | {r['client_cpu_ms']:.3f} | {r['p99_ms'] - r['model_call_ms']:.2f} | "
+              f"{100 * r['rps'] / r['loop_rows_per_s']:.1f}% | "
+              f"{text(None if per_core is None else 100 * per_core / r['loop_cpu_rows_per_s'], '.1f')}% |")
 
 
 def _choices(text, allowed, kind=str):
@@ -181,7 +223,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer requests (a smoke run)")
     parser.add_argument("--json", help="also write the rows to this file")
-    parser.add_argument("--models", type=lambda t: _choices(t, ("mlp", "cnn")), default=["mlp", "cnn"])
+    parser.add_argument("--models", type=lambda t: _choices(t, tuple(SHAPES)), default=["mlp", "cnn"],
+                        help="mlp, cnn (the issue's), wide (a model whose rows cost more than a request)")
     parser.add_argument("--protocols", type=lambda t: _choices(t, ("rest", "grpc")), default=["rest", "grpc"])
     parser.add_argument("--batching", type=lambda t: _choices(t, ("no", "yes")), default=["no", "yes"])
     parser.add_argument("--clients", type=lambda t: _choices(t, None, int), default=[1, 8, 64])
@@ -192,10 +235,11 @@ def main(argv=None):
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        shapes = {m: s for m, s in build_models(folder).items() if m in args.models}
+        shapes = build_models(folder, args.models)
         (folder / "models.config").write_text("model_config_list {" + "".join(
             f' config {{ name: "{m}" base_path: "{folder / m}" }}' for m in shapes) + " }")
         (folder / "batching.config").write_text(BATCHING)
+        (folder / "monitoring.config").write_text("prometheus_config { enable: true }")
         own = {m: model_times(folder / m / "1", shape, 50 if args.quick else 300) for m, shape in shapes.items()}
         for batching in args.batching:
             server = _Server(folder, batching == "yes")
@@ -206,11 +250,12 @@ def main(argv=None):
                             row = measure(server, protocol, model, shape, clients, requests, seconds)
                             rows.append({"model": model, "protocol": protocol, "batching": batching == "yes",
                                          "clients": clients, **row, "model_call_ms": own[model][0] * 1e3,
-                                         "loop_rows_per_s": own[model][1], "http": http_stack()})
+                                         "loop_rows_per_s": own[model][1], "loop_cpu_rows_per_s": own[model][2],
+                                         "http": http_stack()})
             finally:
                 server.stop()
-    print(f"HTTP stack of the server: {http_stack()}; loop rows/s at batch {BATCH_SIZE}: "
-          + ", ".join(f"{m} {own[m][1]:.0f}" for m in own))
+    print(f"HTTP stack of the server: {http_stack()}; model call ms, loop rows/s at batch {BATCH_SIZE} (wall, "
+          f"CPU): " + ", ".join(f"{m} {own[m][0] * 1e3:.3f}, {own[m][1]:.0f}, {own[m][2]:.0f}" for m in own))
     print_table(rows)
     if args.json:
         Path(args.json).write_text(json.dumps(rows, indent=1))
