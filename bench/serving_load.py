@@ -116,6 +116,8 @@ class _Server:
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited with {self.process.returncode} (flags: {' '.join(flags)})")
             try:
                 for port in (self.grpc_port, self.port):  # REST opens last
                     socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
