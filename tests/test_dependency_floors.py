@@ -73,3 +73,13 @@ def test_ci_runs_the_oldest_stage_with_these_pins_and_every_extra():
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     stage_extras = re.findall(r"ALL_EXTRAS=\"([a-z0-9,]+)\"", script)
     assert stage_extras and set(stage_extras[0].split(",")) == set(extras)
+
+
+def test_a_requirement_with_an_environment_marker_keeps_its_lower_bound():
+    """uvloop (eagerflow[serve]) is not built for Windows: its marker must not hide or alter the bound."""
+    marked = [r for r in _requirements() if ";" in r]
+    assert any(_split(r)[0] == "uvloop" for r in marked)
+    for requirement in marked:
+        name, spec = _split(requirement)
+        bound = re.search(r">=\s*([0-9][0-9A-Za-z.]*)", spec.split(";", 1)[0])
+        assert bound and _same_version(_pins().get(name), bound.group(1)), requirement

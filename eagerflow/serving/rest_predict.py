@@ -8,6 +8,30 @@ from .errors import ServingError, invalid_argument
 from .json_tensors import debug_text, is_b64, to_array, to_json_value
 
 ROW, COLUMNAR = "row", "columnar"
+try:  # optional (eagerflow[serve] installs it): parses a row of numbers about ten times faster than json
+    import orjson
+except ImportError:
+    orjson = None
+# 19 digits in a row may be an integer outside int64/uint64, which orjson reads as a float and json as an int:
+# found as 19 zeros once every digit is a zero (two C loops over the bytes; a regular expression costs more)
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_DIGITS = b"0" * 19
+
+
+def _has_long_digits(body: bytes) -> bool:
+    return _LONG_DIGITS in body.translate(_DIGITS_AS_ZERO)
+
+
+def _loads(body: bytes):
+    """json.loads(body)'s value, through orjson where it gives the same one. orjson refuses what standard
+    JSON has not (NaN, Infinity, a number beyond a double's range, lone surrogates, other encodings, a
+    byte-order mark), and every malformed document: json.loads then decides, with its own messages."""
+    if orjson is not None and not _has_long_digits(body):
+        try:
+            return orjson.loads(body)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(body)
 
 
 def parse_json(body: bytes):
@@ -15,7 +39,7 @@ def parse_json(body: bytes):
     if not body.strip():
         raise invalid_argument("JSON Parse error: The document is empty")
     try:
-        document = json.loads(body)
+        document = _loads(body)
     except UnicodeDecodeError:
         raise invalid_argument("JSON Parse error: Invalid encoding in string.") from None
     except json.JSONDecodeError as err:

@@ -2,6 +2,7 @@
 are measured short (a slow or unmeasured one goes to a worker thread), and the batcher hands results to an
 awaiting event loop without a thread per waiting request."""
 import asyncio
+import sys
 import threading
 import time
 
@@ -10,8 +11,9 @@ import pytest
 
 from eagerflow.serving.batching import BatchQueue
 from eagerflow.serving.config import BatchingParameters
+from eagerflow.serving import runners
 from eagerflow.serving.errors import ServingError
-from eagerflow.serving.runners import INLINE_CALL_SECONDS, CallCost, DirectRunner
+from eagerflow.serving.runners import INLINE_CALL_SECONDS, CallCost, DirectRunner, timed_call
 
 
 class ThreadRecordingSignature:
@@ -98,3 +100,28 @@ def test_async_submission_errors_reach_the_awaiting_request():
     assert asyncio.run(main(np.ones((2, 1), np.float32)))["y"].tolist() == [[2.0], [2.0]]
     assert signature.calls == [2]
     queue.stop()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread context switch counts: Linux")
+def test_a_call_costs_its_cpu_time_unless_it_waited():
+    _, seconds, cost = timed_call(time.sleep, INLINE_CALL_SECONDS * 3)  # a wait: its wall time
+    assert cost == seconds >= INLINE_CALL_SECONDS * 3
+    _, seconds, cost = timed_call(sum, range(100_000))  # computing only: its CPU time, at most the wall time
+    assert 0 < cost <= seconds + 1e-3  # the two clocks differ by their resolutions
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="per-thread context switch counts: Linux")
+def test_a_short_call_kept_off_the_cpu_by_other_work_still_runs_inline(monkeypatch):
+    """A call that takes 3 ms of wall time but almost no CPU time and never waits (what a preempted call looks
+    like: the waits are counted as none here, the sleep stands for the time another process held the CPU)."""
+    monkeypatch.setattr(runners, "_waits", lambda: 0)
+
+    async def main(signature):
+        return await DirectRunner().run_async("m", None, signature, {"x": np.ones((1, 2), np.float32)})
+
+    preempted = ThreadRecordingSignature(sleep=INLINE_CALL_SECONDS * 3)
+    for _ in range(3):
+        asyncio.run(main(preempted))
+    loop_thread = threading.current_thread()
+    assert preempted.threads[1:] == [loop_thread, loop_thread]
+    assert preempted.cost.seconds < INLINE_CALL_SECONDS
