@@ -34,8 +34,8 @@ def _keras_option(value, argument, choices):
 
 
 class KerasVariable(Variable):
-    # Made an on-read "sum" variable in a strategy's scope, an add outside the replicas updates the
-    # replicas' sum (Keras' behaviour, where a bare tf.Variable's refuses): distributed_variables.py
+    # Made an on-read "sum" variable in a strategy's scope, an add outside the replicas adds to the
+    # replicas' sum (Keras updates metrics there; a bare tf.Variable refuses): distributed_variables.py
     _updates_across_replicas = True
 
     def __init__(self, initial_value, trainable=True, name="variable", path=None, dtype=None, constraint=None,

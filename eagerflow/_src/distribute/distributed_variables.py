@@ -15,8 +15,8 @@ Keras weight stays a Keras weight): every op, tape and checkpoint that takes a V
   cross-replica context (or outside every scope) it is the replicas' SUM / MEAN over all workers, or
   the first local replica's value (ONLY_FIRST_REPLICA). Assigned there, a SUM variable's value is
   divided among the replicas so that it reads back whole; added to there, a Keras variable (a
-  metric's state) takes the sum plus the update, as Keras' own variables do, where TensorFlow's
-  refuse.
+  metric's state, which Keras updates there too) adds the update to its first replica's copy, where
+  a tf.Variable refuses.
 """
 from __future__ import annotations
 
@@ -193,8 +193,9 @@ class SyncOnReadVariable(DistributedVariable):
             return self if read_value else None
         if self._aggregation is VariableAggregation.SUM:
             if opdef is not _ops.AssignVariableOp:
-                value = self._cross_replica_update_as_assignment(opdef, value)
-                opdef = _ops.AssignVariableOp
+                self._refuse_cross_replica_update(opdef)
+                super()._write(opdef, value, False)  # a Keras variable: the first replica's copy takes it
+                return self if read_value else None
             count = self._distribute_strategy.num_replicas_in_sync
             value = _math.cast(_math.divide(value, count), self._dtype) if count > 1 else value
         super()._write(opdef, value, False)
@@ -204,17 +205,15 @@ class SyncOnReadVariable(DistributedVariable):
             self._as_tensor()  # TensorFlow reads the combined value back, which NONE cannot give
         return self if read_value else None
 
-    def _cross_replica_update_as_assignment(self, opdef, delta):
-        """The whole value an add/sub outside the replicas makes: TensorFlow refuses it for a SUM
-        variable, while a Keras variable (`_updates_across_replicas`, its metrics' state) reads the
-        replicas' sum, updates it and assigns it back (spread over the replicas again)."""
+    def _refuse_cross_replica_update(self, opdef):
+        """TensorFlow refuses an add/sub outside the replicas to a SUM variable. A Keras variable
+        (`_updates_across_replicas`: a metric's state, which Keras updates there too) takes it into
+        the first local replica's copy: the sum read back is the old one plus the update, exactly
+        (integer counts too; Keras' own divides the new sum among the replicas), with no all-reduce."""
         if not getattr(self, "_updates_across_replicas", False):
             method = "assign_add" if opdef is _ops.AssignAddVariableOp else "assign_sub"
             raise ValueError(f"SyncOnReadVariable does not support `{method}` in cross-replica context when "
                              "aggregation is set to `tf.VariableAggregation.SUM`.")
-        delta = _math.cast(delta, self._dtype)
-        update = _math.add if opdef is _ops.AssignAddVariableOp else _math.subtract
-        return update(self._as_tensor(), delta)
 
     def _scatter_refused(self, method):
         raise NotImplementedError(f"Variables with `synchronization=ON_READ` doesn't support `{method}`")
