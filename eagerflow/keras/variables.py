@@ -23,10 +23,10 @@ _SYNCHRONIZATIONS = {"none": VariableSynchronization.NONE, "on_read": VariableSy
 
 
 def _keras_option(value, argument, choices):
-    """Keras' spelling of a distribution option (None is its default, the first choice's sibling)."""
+    """A distribution option in Keras' words, validated as Keras does (None: the default)."""
     if value is None:
         return "none" if argument == "aggregation" else "auto"
-    if value not in choices:
+    if not isinstance(value, str) or value not in choices:
         listed = ", ".join(f"`'{c}'`" for c in choices)
         raise ValueError(f"Invalid value for argument `{argument}`. Expected one of `None`, {listed}. "
                          f"Received: {argument}={value}")
@@ -42,7 +42,7 @@ class KerasVariable(Variable):
                  regularizer=None, aggregation="none", synchronization="auto"):
         aggregation = _keras_option(aggregation, "aggregation", _AGGREGATIONS)
         synchronization = _keras_option(synchronization, "synchronization", _SYNCHRONIZATIONS)
-        self._keras_options = (aggregation, synchronization)  # set first: a strategy's scope hook reads the enums
+        self._keras_options = (aggregation, synchronization)  # set first: a strategy's hook runs inside __init__
         super().__init__(initial_value, trainable=trainable, name=name, dtype=dtype, constraint=constraint,
                          aggregation=_AGGREGATIONS[aggregation], synchronization=_SYNCHRONIZATIONS[synchronization])
         self._keras_name = name

@@ -27,8 +27,8 @@ class Metric:
         name>/total" (the metric's name when the variable is made); on-read, combined by `aggregation`."""
         dtype = _dt.as_dtype(dtype or "float32")
         shape = tuple(shape)
-        value = np.zeros(shape, dtype.np_dtype) if initializer in ("zeros", None) else _initial_value(initializer,
-                                                                                                      shape, dtype)
+        zeros = initializer is None or (isinstance(initializer, str) and initializer == "zeros")
+        value = np.zeros(shape, dtype.np_dtype) if zeros else _initial_value(initializer, shape, dtype)
         v = KerasVariable(value, trainable=False, name=name, path=f"{self.name}/{name}", dtype=dtype,
                           aggregation=aggregation, synchronization="on_read")
         self._metric_variables.append(v)
