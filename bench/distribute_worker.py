@@ -25,12 +25,30 @@ def fit(steps):
     model.fit(x[:batch * 3], y[:batch * 3], batch_size=batch, epochs=1, verbose=0, shuffle=False)  # traces, warms up
     in_collectives = _time_collectives(strategy)
     step_starts = _time_steps(model)
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     model.fit(x[batch * 3:], y[batch * 3:], batch_size=batch, epochs=1, verbose=0, shuffle=False)
-    seconds = time.perf_counter() - start
+    seconds, cpu_seconds = time.perf_counter() - start, time.process_time() - cpu_start
     step_seconds = np.diff(step_starts + [time.perf_counter()])
+    slowest_cpu = _max_over_workers(cpu_seconds)
     return strategy, {"samples_per_s": batch * steps / seconds, "collective_share": in_collectives[0] / seconds,
-                      "median_step_samples_per_s": batch / float(np.median(step_seconds))}
+                      "median_step_samples_per_s": batch / float(np.median(step_seconds)),
+                      "cpu_samples_per_s": batch * steps / slowest_cpu, "blas_threads": _blas_threads()}
+
+
+def _max_over_workers(value):
+    """The largest of the workers' values (the slowest worker sets the pace of a synchronous step)."""
+    from mpi4py import MPI
+    return MPI.COMM_WORLD.allreduce(value, op=MPI.MAX)
+
+
+def _blas_threads():
+    """The BLAS thread count this worker runs with (None without threadpoolctl): the variables the
+    bench sets before NumPy loads are what decides it."""
+    try:
+        from threadpoolctl import threadpool_info
+    except ImportError:
+        return None
+    return max((pool["num_threads"] for pool in threadpool_info() if pool.get("user_api") == "blas"), default=None)
 
 
 def _time_steps(model):

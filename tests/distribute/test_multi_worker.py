@@ -127,16 +127,42 @@ def test_jit_compiled_steps_keep_xla_and_all_reduce_between_the_halves(tmp_path,
     _assert_same_training(tmp_path, 2, _weights(tmp_path / "one" / "rank0.npz"))
 
 
-def test_the_custom_loop_guide(tmp_path):
-    mpirun(2, "custom_loop.py", tmp_path)
-    (tmp_path / "one").mkdir()
-    mpirun(1, "custom_loop.py", tmp_path / "one")
+@pytest.fixture(scope="module")
+def custom_loop_runs(tmp_path_factory):
+    """The custom-loop program run by two workers and by one process (the reference), once for the tests below."""
+    out = tmp_path_factory.mktemp("custom_loop")
+    mpirun(2, "custom_loop.py", out)
+    (out / "one").mkdir()
+    mpirun(1, "custom_loop.py", out / "one")
+    return out
+
+
+def test_the_custom_loop_guide(custom_loop_runs):
+    tmp_path = custom_loop_runs
     ref_weights, ref = _weights(tmp_path / "one" / "rank0.npz")
     for r in range(2):
         weights, data = _weights(tmp_path / f"rank{r}.npz")
         for got, want in zip(weights, ref_weights):
             np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
         np.testing.assert_allclose(data["losses"], ref["losses"], rtol=1e-5)
+
+
+def test_metric_results_in_a_custom_loop_are_the_whole_jobs(custom_loop_runs):
+    """The guide's metrics, made in the scope and updated inside strategy.run: on every worker,
+    `result()` (eagerly and in a tf.function) and the state read outside the replicas are what one
+    process computes over all the data, while each worker's own part holds only its batches."""
+    tmp_path = custom_loop_runs
+    _, ref = _weights(tmp_path / "one" / "rank0.npz")
+    # train accuracy, test loss, test accuracy, test accuracy read in a tf.function, test loss's total and count
+    assert ref["results"][:, 5].tolist() == [40.0, 40.0]
+    parts = []
+    for r in range(2):
+        _, data = _weights(tmp_path / f"rank{r}.npz")
+        np.testing.assert_allclose(data["results"], ref["results"], rtol=1e-6)
+        parts.append(data["parts"])
+    np.testing.assert_allclose(parts[0] + parts[1], ref["parts"], rtol=1e-6)
+    assert parts[0][:, 1].tolist() == parts[1][:, 1].tolist() == [32.0, 32.0]  # train accuracy's count: half each
+    assert parts[0][:, 5].tolist() == parts[1][:, 5].tolist() == [20.0, 20.0]  # test loss's count
 
 
 CHIEF = {"cluster": {"chief": ["host0:2222"], "worker": ["host1:2222"]}, "task": {"type": "chief", "index": 0}}

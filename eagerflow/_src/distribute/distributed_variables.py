@@ -14,7 +14,9 @@ Keras weight stays a Keras weight): every op, tape and checkpoint that takes a V
   storage, the others their own), read and written locally inside a replica; read in the
   cross-replica context (or outside every scope) it is the replicas' SUM / MEAN over all workers, or
   the first local replica's value (ONLY_FIRST_REPLICA). Assigned there, a SUM variable's value is
-  divided among the replicas so that it reads back whole.
+  divided among the replicas so that it reads back whole; added to there, a Keras variable (a
+  metric's state, which Keras updates there too) adds the update to its first replica's copy, where
+  a tf.Variable refuses.
 """
 from __future__ import annotations
 
@@ -34,10 +36,10 @@ _making_components = threading.local()  # set while a SyncOnReadVariable makes i
 
 def check_distributable(variable):
     """TensorFlow's refusals for a variable made in a distribution strategy's scope."""
-    if variable.synchronization is VariableSynchronization.NONE:
+    if variable._synchronization is VariableSynchronization.NONE:
         raise ValueError("`NONE` variable synchronization mode is not supported with tf.distribute strategy. Please "
                          f"change the `synchronization` for variable: {variable.name}")
-    if variable.aggregation is VariableAggregation.MEAN and not variable.dtype.is_floating:
+    if variable._aggregation is VariableAggregation.MEAN and not variable.dtype.is_floating:
         raise ValueError("creating distributed tf.Variable with aggregation=MEAN and a non-floating dtype is not "
                          "supported, please use a different aggregation or dtype")
 
@@ -47,7 +49,7 @@ def make_distributed(variable, strategy):
     if getattr(_making_components, "active", False) or isinstance(variable, DistributedVariable):
         return
     check_distributable(variable)
-    on_read = variable.synchronization is VariableSynchronization.ON_READ
+    on_read = variable._synchronization is VariableSynchronization.ON_READ
     variable.__class__ = _distributed_class(SyncOnReadVariable if on_read else MirroredVariable, type(variable))
     variable._distribute_strategy = strategy
     if not on_read:
@@ -191,9 +193,9 @@ class SyncOnReadVariable(DistributedVariable):
             return self if read_value else None
         if self._aggregation is VariableAggregation.SUM:
             if opdef is not _ops.AssignVariableOp:
-                method = "assign_add" if opdef is _ops.AssignAddVariableOp else "assign_sub"
-                raise ValueError(f"SyncOnReadVariable does not support `{method}` in cross-replica context when "
-                                 "aggregation is set to `tf.VariableAggregation.SUM`.")
+                self._refuse_cross_replica_update(opdef)
+                super()._write(opdef, value, False)  # a Keras variable: the first replica's copy takes it
+                return self if read_value else None
             count = self._distribute_strategy.num_replicas_in_sync
             value = _math.cast(_math.divide(value, count), self._dtype) if count > 1 else value
         super()._write(opdef, value, False)
@@ -202,6 +204,16 @@ class SyncOnReadVariable(DistributedVariable):
         if read_value and self._aggregation is VariableAggregation.NONE:
             self._as_tensor()  # TensorFlow reads the combined value back, which NONE cannot give
         return self if read_value else None
+
+    def _refuse_cross_replica_update(self, opdef):
+        """TensorFlow refuses an add/sub outside the replicas to a SUM variable. A Keras variable
+        (`_updates_across_replicas`: a metric's state, which Keras updates there too) takes it into
+        the first local replica's copy: the sum read back is the old one plus the update, exactly
+        (integer counts too; Keras' own divides the new sum among the replicas), with no all-reduce."""
+        if not getattr(self, "_updates_across_replicas", False):
+            method = "assign_add" if opdef is _ops.AssignAddVariableOp else "assign_sub"
+            raise ValueError(f"SyncOnReadVariable does not support `{method}` in cross-replica context when "
+                             "aggregation is set to `tf.VariableAggregation.SUM`.")
 
     def _scatter_refused(self, method):
         raise NotImplementedError(f"Variables with `synchronization=ON_READ` doesn't support `{method}`")

@@ -108,17 +108,20 @@ class TrainingPlan:
 
     def _summed_metric_results(self, model, metrics):
         """The metrics' results with every state variable holding its sum over the workers (one packed
-        all-reduce), each variable given back its own value afterwards (the epoch goes on from there)."""
+        all-reduce), each variable given back its own value afterwards (the epoch goes on from there).
+        Done as this worker's replica: the state is on-read, so there a variable reads and writes this
+        worker's own part (outside, each read would be an all-reduce of its own)."""
         variables = [v for m in metrics for v in m.variables]
-        local = [np.array(v.numpy()) for v in variables]
-        summed = self.strategy.extended._communicator.sum_arrays(local)
-        try:
-            for v, total in zip(variables, summed):
-                v.assign(total)
-            return float_logs(_metric_results(model))
-        finally:
-            for v, own in zip(variables, local):
-                v.assign(own)
+        with _context.replica_state(self._replica):
+            local = [np.array(v.numpy()) for v in variables]
+            summed = self.strategy.extended._communicator.sum_arrays(local)
+            try:
+                for v, total in zip(variables, summed):
+                    v.assign(total)
+                return float_logs(_metric_results(model))
+            finally:
+                for v, own in zip(variables, local):
+                    v.assign(own)
 
     def global_outputs(self, outputs):
         """predict's outputs for this worker's piece of a batch, joined with the other workers' pieces."""

@@ -1,6 +1,10 @@
 """The base of every Keras metric: `Metric` keeps running statistics in non-trainable variables, so
 `update_state` works eagerly and inside the tf.function that fit compiles (the variables are created
-with the metric, outside any trace)."""
+with the metric, outside any trace).
+
+The state variables are Keras' on-read ("on_read", aggregated by "sum" unless asked otherwise): made
+in a distribution strategy's scope they are SyncOnReadVariables, so each replica (and each worker)
+counts its own batches and `result()` read outside the replicas is the whole job's."""
 from __future__ import annotations
 
 import numpy as np
@@ -18,12 +22,15 @@ class Metric:
         self._dtype = _dt.float32
         self._metric_variables = []
 
-    def add_variable(self, name, shape=(), initializer="zeros", dtype=None):  # noqa: ARG002
-        """A zero-filled state variable named as Keras 3 names it: `name` is "total", `path` is
-        "<metric name>/total" (the metric's name when the variable is made)."""
+    def add_variable(self, name, shape=(), initializer="zeros", dtype=None, aggregation="sum"):
+        """A state variable named as Keras 3 names it: `name` is "total", `path` is "<metric
+        name>/total" (the metric's name when the variable is made); on-read, combined by `aggregation`."""
         dtype = _dt.as_dtype(dtype or "float32")
-        v = KerasVariable(np.zeros(shape, dtype.np_dtype), trainable=False, name=name, path=f"{self.name}/{name}",
-                          dtype=dtype)
+        shape = tuple(shape)
+        zeros = initializer is None or (isinstance(initializer, str) and initializer == "zeros")
+        value = np.zeros(shape, dtype.np_dtype) if zeros else _initial_value(initializer, shape, dtype)
+        v = KerasVariable(value, trainable=False, name=name, path=f"{self.name}/{name}", dtype=dtype,
+                          aggregation=aggregation, synchronization="on_read")
         self._metric_variables.append(v)
         return v
 
@@ -51,6 +58,12 @@ class Metric:
     @classmethod
     def from_config(cls, config):
         return cls(**config)
+
+
+def _initial_value(initializer, shape, dtype):
+    from .. import initializers
+    value = initializers.get(initializer)(shape, dtype=dtype.name)
+    return np.asarray(value.numpy() if hasattr(value, "numpy") else value, dtype.np_dtype)
 
 
 class NamedMetric:

@@ -36,8 +36,9 @@ def split_train_step(model):
 
     def update(data, loss, y_pred, grads):
         x, y, sample_weight = unpack_data(data)
-        model.optimizer.apply_gradients(zip(grads, model.trainable_variables))
-        return model.compute_metrics(x, y, y_pred, sample_weight, loss)
+        with cross_replica_state():  # the sum is done: the optimizer applies it once, as it is
+            model.optimizer.apply_gradients(zip(grads, model.trainable_variables))
+        return model.compute_metrics(x, y, y_pred, sample_weight, loss)  # this worker's own (on-read) state
 
     compiled_gradients = function(gradients, reduce_retracing=True, jit_compile=True)
     compiled_update = function(update, reduce_retracing=True, jit_compile=True)
@@ -49,8 +50,7 @@ def split_train_step(model):
         grads = list(grads)
         for i, g in zip(present, summed):
             grads[i] = g
-        with cross_replica_state():  # the sum is done: the optimizer applies it once, as it is
-            return compiled_update(data, loss, y_pred, grads)
+        return compiled_update(data, loss, y_pred, grads)
 
     step.python_function = gradients  # fit builds the model and optimizer before the first compiled call
     step.compiled_halves = (compiled_gradients, compiled_update)
