@@ -10,6 +10,7 @@ import numpy as np
 from ...core import dtypes as _dt
 from ...core.shape import TensorShape
 from .attr_values import ExportError
+from .cond_gradient_export import add_kept_output, keeps_for_gradient
 from .function_def import FunctionBuilder, Value
 from .function_export import add_outputs, write_body
 from .generic_op import emit
@@ -44,7 +45,7 @@ def _branch_builder(builder, op, branch, kind, tensors, explicit=()):
         if position is None:
             raise ExportError(f"a sub-graph of {op.name!r} captures {external.name}, which is not an input of the op")
         sub.set_ref(internal, refs[position])
-    write_body(sub, branch.graph)
+    write_body(sub, branch.graph, branch.get_operations())
     return sub, refs
 
 
@@ -59,19 +60,26 @@ def _unusable_history(builder, op, output):
 
 
 def export_if(builder, op):
+    """An If over its branches' FunctionDefs. One recorded for a gradient also returns, from each
+    branch, the Optional of the values that branch's gradient reads (cond_gradient_export.py)."""
     specs = op.attrs["output_specs"]
-    if op.attrs.get("keep_intermediates"):
-        raise ExportError(f"op {op.name!r} keeps its intermediates for a gradient, which TensorFlow's If cannot")
+    keeps = keeps_for_gradient(op)
     inputs = list(op.inputs[1:])
     names = {}
     for kind in ("then_branch", "else_branch"):
         branch = op.attrs[kind]
+        builder.library.branch_sides[branch.graph] = kind.split("_")[0]
         sub, _ = _branch_builder(builder, op, branch, kind.split("_")[0], inputs)
-        add_outputs(sub, branch.outputs)
+        results = list(branch.outputs) + ([add_kept_output(sub, op, branch)] if keeps else [])
+        add_outputs(sub, results)
         names[kind] = builder.library.add(sub)
+    types, shapes = [d for _, d in specs], [s for s, _ in specs]
     outputs = list(op.outputs[:len(specs)])
-    emit(builder, op, op.type, [op.inputs[0]] + inputs,
-         {**names, "Tout": [d for _, d in specs], "output_shapes": [s for s, _ in specs]}, outputs)
+    if keeps:
+        types, shapes, outputs = types + [_dt.variant], shapes + [TensorShape([])], outputs + [op.outputs[-1]]
+    else:
+        _unusable_history(builder, op, op.outputs[-1])
+    emit(builder, op, op.type, [op.inputs[0]] + inputs, {**names, "Tout": types, "output_shapes": shapes}, outputs)
 
 
 def export_while(builder, op):

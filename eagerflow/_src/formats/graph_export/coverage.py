@@ -21,7 +21,6 @@ NOT_EXPORTED = {
     "HashedCrossStep": "eagerflow's HashedCrossing step; no TensorFlow op hashes the same way",
     "IfKeptGradient": _GRADIENT_ONLY,
     "IfKeptSeed": _GRADIENT_ONLY,
-    "IfKeptValue": _GRADIENT_ONLY,
     "IsJpeg": "no TensorFlow op; decode_image's format test",
     "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
     "IteratorOpenPass": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",

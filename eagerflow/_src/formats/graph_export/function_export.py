@@ -21,6 +21,7 @@ class FunctionLibrary:
         self._names = set()
         self._calls = {}  # id(ConcreteFunction) -> (function, its name): the functions outlive a save
         self.forward_functions = {}  # a loop kept for a gradient -> its forward function (gradient_export.py)
+        self.branch_sides = {}  # an If's branch graph -> "then" or "else" (cond_gradient_export.py)
 
     def unique_name(self, base):
         base = "".join(c if c.isalnum() or c in "_.-" else "_" for c in base)
@@ -90,12 +91,14 @@ def add_outputs(builder, outputs, names=None):
         builder.add_output(names[i] if names else f"output_{i}", builder.ref(t), t.dtype)
 
 
-def write_body(builder, graph):
-    """Every op of `graph` (its placeholders already bound to references), in creation order."""
+def write_body(builder, graph, operations=None):
+    """Every op of `graph` (its placeholders already bound to references), in creation order; or
+    only `operations` (a branch's live ops: a gradient branch's dead reads of values its forward
+    does not keep cannot be written)."""
     from .op_rules import RULES
     node_of = {}
     last_stateful = None  # see below
-    for op in graph.get_operations():
+    for op in graph.get_operations() if operations is None else operations:
         if op.type == "Placeholder":
             try:
                 builder.ref(op.outputs[0])

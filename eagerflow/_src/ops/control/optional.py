@@ -1,0 +1,78 @@
+"""TensorFlow's Optional ops: a variant holding a tuple of tensors, or nothing.
+
+eagerflow's own graphs never build them; they are how TensorFlow's files carry the values a
+conditional's taken branch computed for its gradient (the If's extra output, read back by the
+gradient If's branches), so SavedModels that hold a tf.cond's gradient, written by TensorFlow or
+exported by eagerflow (graph_export/cond_gradient_export.py), load and run here."""
+from __future__ import annotations
+
+import numpy as np
+
+from ...core import dtypes as _dt
+from ...core.errors import InvalidArgumentError
+from ...core.shape import TensorShape
+from ...core.variant import VariantValue
+from ..registry import Spec, bind, defop
+
+
+class OptionalValue(VariantValue):
+    """An Optional: `payload` is the tuple of its components, or None when it holds nothing."""
+    __slots__ = ()
+
+
+def _scalar_variant(inputs, attrs):
+    return [Spec(TensorShape([]), _dt.variant)]
+
+
+def _from_value_kernel(*components, Toutput_types=None):
+    return OptionalValue(tuple(components))
+
+
+def _none_kernel():
+    return OptionalValue(None)
+
+
+def _get_value_kernel(optional, output_types, output_shapes):
+    components = getattr(optional, "payload", None)
+    if not isinstance(optional, OptionalValue) or components is None:
+        raise InvalidArgumentError(None, None, "The optional variant does not have a value.")
+    if len(components) != len(output_types) or any(
+            np.asarray(c).dtype != np.dtype(d.as_numpy_dtype) for c, d in zip(components, output_types)
+            if d is not _dt.variant):
+        raise InvalidArgumentError(None, None, "Optional does not have the declared component types "
+                                               f"{[d.name for d in output_types]}.")
+    return tuple(components)
+
+
+def _get_value_infer(inputs, attrs):
+    types, shapes = attrs["output_types"], attrs["output_shapes"]
+    if len(types) != len(shapes):
+        raise InvalidArgumentError(None, None, "output_types and output_shapes must have the same length")
+    return [Spec(TensorShape(s), d) for s, d in zip(shapes, types)]
+
+
+def _get_value_grad(op, *grads):
+    """The components' gradients packed as an Optional (zeros for a component none reached)."""
+    from ..array.basic import zeros_like
+    filled = [g if g is not None else zeros_like(t) for g, t in zip(grads, op.outputs)]
+    return [bind(OptionalFromValue, tuple(filled), {"Toutput_types": [t.dtype for t in filled]})]
+
+
+def _from_value_grad(op, g):
+    raise LookupError(f"No gradient defined for operation {op.name!r} (op type: OptionalFromValue): a loaded "
+                      f"tf.cond gradient cannot be differentiated again")
+
+
+OptionalFromValue = defop(
+    "OptionalFromValue", inputs=("components",), kernel=_from_value_kernel, infer=_scalar_variant,
+    grad=_from_value_grad, doc="An Optional holding the given components.")
+OptionalNone = defop(
+    "OptionalNone", inputs=(), kernel=_none_kernel, infer=_scalar_variant, grad=lambda op, *g: [],
+    doc="An Optional holding nothing.")
+OptionalGetValue = defop(
+    "OptionalGetValue", inputs=("optional",), kernel=_get_value_kernel, infer=_get_value_infer,
+    grad=_get_value_grad, multi_output=True, doc="The components an Optional holds; an error if it holds none.")
+OptionalHasValue = defop(
+    "OptionalHasValue", inputs=("optional",), kernel=lambda optional: np.bool_(
+        getattr(optional, "payload", None) is not None), infer=lambda inputs, attrs: [Spec(TensorShape([]), _dt.bool_)],
+    grad=lambda op, g: [None], doc="Whether an Optional holds a value.")
