@@ -35,9 +35,9 @@ def kept_positions(branch):
 
 
 def keeps_for_gradient(op):
-    """Whether the If returns its kept values: it was recorded for a gradient that was built."""
-    return bool(op.attrs.get("keep_intermediates")) and any(
-        kept_positions(op.attrs[kind]) for kind in ("then_branch", "else_branch"))
+    """Whether the If returns its kept values: a gradient of it was built (one recorded by a tape,
+    or one nested in a branch or loop body whose own gradient replayed it)."""
+    return any(kept_positions(op.attrs[kind]) for kind in ("then_branch", "else_branch"))
 
 
 def add_kept_output(sub, op, branch):

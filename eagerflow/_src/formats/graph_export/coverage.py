@@ -39,6 +39,7 @@ NOT_EXPORTED = {
     "MutableHashTableInsert": "lookup tables are not exported yet (they need TensorFlow's table resources)",
     "MutableHashTableRemove": "lookup tables are not exported yet (they need TensorFlow's table resources)",
     "NonMaxSuppressionPaddedV2": "eagerflow's padded batch form; no TensorFlow op of that type",
+    "OptionalGradientComponents": _GRADIENT_ONLY,
     "ParseExampleV2": _ATTR_INPUTS,
     "ProdOfOthers": _GRADIENT_ONLY,
     "PyFunc": _PYTHON,

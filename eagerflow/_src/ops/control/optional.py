@@ -59,8 +59,16 @@ def _get_value_grad(op, *grads):
 
 
 def _from_value_grad(op, g):
-    raise LookupError(f"No gradient defined for operation {op.name!r} (op type: OptionalFromValue): a loaded "
-                      f"tf.cond gradient cannot be differentiated again")
+    """Each component's gradient out of the Optional's gradient; zeros when it holds none (no
+    gradient reached the Optional, the usual case: only a gradient of a gradient reaches it)."""
+    return list(bind(OptionalGradientComponents, (g, *op.inputs)))
+
+
+def _gradient_components_kernel(gradient, *like):
+    components = getattr(gradient, "payload", None)
+    if not isinstance(components, tuple) or len(components) != len(like):
+        return tuple(np.zeros_like(c) for c in like)
+    return components
 
 
 OptionalFromValue = defop(
@@ -72,6 +80,11 @@ OptionalNone = defop(
 OptionalGetValue = defop(
     "OptionalGetValue", inputs=("optional",), kernel=_get_value_kernel, infer=_get_value_infer,
     grad=_get_value_grad, multi_output=True, doc="The components an Optional holds; an error if it holds none.")
+OptionalGradientComponents = defop(
+    "OptionalGradientComponents", inputs=("gradient", "like"), kernel=_gradient_components_kernel,
+    infer=lambda inputs, attrs: [Spec(t.shape, t.dtype) for t in inputs[1:]],
+    grad=lambda op, *g: [None] * len(op.inputs), multi_output=True,
+    doc="The components of an Optional's gradient, or zeros like `like` when it holds none.")
 OptionalHasValue = defop(
     "OptionalHasValue", inputs=("optional",), kernel=lambda optional: np.bool_(
         getattr(optional, "payload", None) is not None), infer=lambda inputs, attrs: [Spec(TensorShape([]), _dt.bool_)],
