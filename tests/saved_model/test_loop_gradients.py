@@ -266,3 +266,32 @@ def test_a_loop_gradient_reading_a_loop_that_keeps_no_history_is_refused(saved_l
     with pytest.raises(tf.errors.DataLossError, match=r"WhileGrad.*the history is not that of a loop over this "
                                                       r"body, kept for its gradient"):
         tf.saved_model.load(str(saved_loop_gradient))
+
+
+def test_a_loop_in_a_called_function_differentiated_by_its_caller_saves_and_loads(tmp_path):
+    # The call, recorded by the caller's tape, is inlined: the copied While's body still captures the
+    # callee's tensors (`n` cast for the range loop), which the export places by the op's inputs.
+    w = tf.Variable(W0)
+
+    @tf.function
+    def inner(x, n):
+        h = x
+        for _ in tf.range(n):
+            h = tf.tanh(tf.matmul(h, w))
+        return h
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([], tf.int32)])
+    def outer(x, n):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(inner(x, n) ** 2)
+        return tape.gradient(loss, w)
+
+    holder = tf.Module()
+    holder.w, holder.outer = w, outer
+    tf.saved_model.save(holder, str(tmp_path / "m"))
+    assert (tmp_path / "m" / "saved_model.pb").exists() and not (tmp_path / "m" / "saved_model.json").exists()
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    for n in (0, 1, 3):
+        got = loaded.outer(tf.constant(X), tf.constant(n)).numpy()
+        np.testing.assert_allclose(got, outer(tf.constant(X), tf.constant(n)).numpy(), rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(got, _finite_difference(W0, X, n), rtol=1e-3, atol=1e-5)

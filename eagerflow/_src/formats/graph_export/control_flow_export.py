@@ -34,14 +34,23 @@ def _arg_shape(t):
 def _branch_builder(builder, op, branch, kind, tensors, explicit=()):
     """A FunctionBuilder for `branch` taking one argument per tensor of `tensors` (the op's inputs
     it sees): its explicit placeholders are the first arguments, its captures the arguments at the
-    positions of the values they captured."""
+    positions of the values they captured.
+
+    A control-flow op copied out of a called tf.function (the call inlined where a tape recorded
+    it) keeps its branches, whose captures name the callee's tensors, while its inputs are the
+    copies: those captures are placed by where the op passes them (`Branch.index`, positions among
+    the op's inputs after its loop variables), as the kernel does."""
     sub = FunctionBuilder(builder.library, builder.library.unique_name(f"{op.name}_{kind}"))
     refs = [sub.add_arg(f"arg_{i}", t.dtype, _arg_shape(t), _outer_handle(t)) for i, t in enumerate(tensors)]
     for ph, ref in zip(explicit, refs):
         sub.set_ref(ph, ref)
-    for external, internal in branch.graph.captures:
+    index = branch.index or ()
+    for j, (external, internal) in enumerate(branch.graph.captures):
         here = _as_seen_by(op.graph, external)
         position = next((i for i, t in enumerate(tensors) if t is here), None)
+        if position is None and j < len(index) and len(explicit) + index[j] < len(tensors) \
+                and tensors[len(explicit) + index[j]].dtype is external.dtype:
+            position = len(explicit) + index[j]
         if position is None:
             raise ExportError(f"a sub-graph of {op.name!r} captures {external.name}, which is not an input of the op")
         sub.set_ref(internal, refs[position])
