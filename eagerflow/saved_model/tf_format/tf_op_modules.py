@@ -233,6 +233,7 @@ MODULES = {
     'OnesLike': 'eagerflow._src.ops.array.basic',
     'OptionalFromValue': 'eagerflow._src.ops.control.optional',
     'OptionalGetValue': 'eagerflow._src.ops.control.optional',
+    'OptionalGradientComponents': 'eagerflow._src.ops.control.optional',
     'OptionalHasValue': 'eagerflow._src.ops.control.optional',
     'OptionalNone': 'eagerflow._src.ops.control.optional',
     'Pack': 'eagerflow._src.ops.array.joining',
