@@ -1,7 +1,8 @@
 """tf.cond gradients saved by eagerflow, run by TensorFlow 2.21: the recorded If's branches return an
 Optional of the values their gradient reads and the gradient If reads them back, as TensorFlow's
 own cond_v2 does, so TensorFlow runs the saved gradients (a cond, a cond nested in a cond's branch,
-a Keras-style train step through a cond layer) with eagerflow's values. A cond inside a while loop
+a cond's gradient differentiated again, a Keras-style train step through a cond layer) with
+eagerflow's values. A cond inside a while loop
 loads too; its loop gradient is TensorFlow's SymbolicGradient of the forward loop, which eagerflow
 derives again on load and TensorFlow's runtime cannot (it has no C++ gradient for While)."""
 import numpy as np
@@ -19,13 +20,13 @@ def test_tensorflow_runs_saved_cond_gradients_with_eagerflows_values(tmp_path, r
     tf.saved_model.save(model, str(tmp_path / "m"))
     xs = [x.tolist() for x in XS]
     expected = {name: [getattr(model, name)(tf.constant(x)).numpy().tolist() for x in XS]
-                for name in ("cond_grad", "nested_grad")}
+                for name in ("cond_grad", "nested_grad", "second_order")}
     answer = run_tf(f"""
         import json
         import tensorflow as tf
         m = tf.saved_model.load("m")
         out = {{name: [getattr(m, name)(tf.constant(x)).numpy().tolist() for x in {xs!r}]
-               for name in ("cond_grad", "nested_grad")}}
+               for name in ("cond_grad", "nested_grad", "second_order")}}
         try:
             m.loop_grad(tf.constant({xs[0]!r}))
             out["loop_grad"] = "ran"

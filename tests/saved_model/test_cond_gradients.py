@@ -53,6 +53,15 @@ class CondModel(tf.Module):
         return tape.gradient(loss, self.w)
 
     @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def second_order(self, x):  # the gradient of the squared norm of a cond's gradient
+        with tf.GradientTape() as outer:
+            with tf.GradientTape() as tape:
+                loss = tf.reduce_sum(self._branchy(x) ** 2)
+            g = tape.gradient(loss, self.w)
+            norm = tf.reduce_sum(g * g)
+        return outer.gradient(norm, self.w)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
     def loop_grad(self, x):  # a cond inside a while loop
         with tf.GradientTape() as tape:
             h = x
@@ -62,8 +71,19 @@ class CondModel(tf.Module):
         return tape.gradient(loss, self.w)
 
 
+def _analytic_cond_grad(x, w):
+    """d/dw of sum(_step(x, w)^2), by hand."""
+    if x.sum() > 0.5:
+        y = np.tanh(x @ w)
+        return x.T @ (2 * y * (1 - y * y))
+    y = x * w[0] + 0.1
+    return np.stack([np.sum(2 * y * x, axis=0), np.zeros(2)])
+
+
 def _reference(name, x, w):
     x = x.astype(np.float64)
+    if name == "second_order":
+        return np.sum(_analytic_cond_grad(x, w) ** 2)
     if name == "cond_grad":
         return np.sum(_step(x, w) ** 2)
     if name == "nested_grad":
@@ -83,7 +103,7 @@ def saved(tmp_path_factory):
     return model, path
 
 
-@pytest.mark.parametrize("name", ["cond_grad", "nested_grad", "loop_grad"])
+@pytest.mark.parametrize("name", ["cond_grad", "nested_grad", "second_order", "loop_grad"])
 def test_a_cond_gradient_loads_with_the_original_values(saved, name):
     model, path = saved
     assert sorted(os.listdir(path)) == ["assets", "fingerprint.pb", "saved_model.pb", "variables"]

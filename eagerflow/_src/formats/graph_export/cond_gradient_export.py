@@ -68,10 +68,11 @@ def _side_of(library, graph, where):
     return side
 
 
-def _forward_branch(library, op):
-    """The forward Branch whose kept values the IfKeptValue `op` reads."""
+def _forward_branch(library, op, kept=None):
+    """The forward Branch whose kept values `op` (IfKeptValue, or IfKeptGradient given the `kept` it
+    differentiates) reads."""
     side = _side_of(library, op.graph, op.name)
-    t = op.inputs[0]
+    t = op.inputs[0] if kept is None else kept
     while True:
         producer = t._op
         if producer is None:
@@ -87,24 +88,67 @@ def _forward_branch(library, op):
             outer = _forward_branch(library, producer)
             t = outer.with_intermediates().intermediates[producer.attrs["position"]]
         else:
-            raise ExportError(f"op {op.name!r} reads kept values computed by {producer.type} {producer.name!r}")
+            raise ExportError(f"op {op.name!r} reads kept values computed by {producer.type} {producer.name!r} "
+                              f"(a third-order tf.cond gradient does not export yet)")
+
+
+def _read_all(builder, op, optional, branch):
+    """OptionalGetValue of every value `branch` keeps, out of `optional` (its kept values or their
+    gradient, which has their layout); returns (positions, component Values)."""
+    positions = kept_positions(branch)
+    intermediates = branch.with_intermediates().intermediates
+    kept = [intermediates[p] for p in positions]
+    components = [Value(t.dtype) for t in kept]
+    shapes = [t.shape if t.dtype is not _dt.variant else TensorShape([]) for t in kept]
+    emit(builder, op, "OptionalGetValue", [optional], {"output_types": [t.dtype for t in kept],
+                                                        "output_shapes": shapes}, components)
+    return positions, components
 
 
 def export_kept_value(builder, op):
     """IfKeptValue: one component of the Optional its forward branch returned (OptionalGetValue)."""
     branch = _forward_branch(builder.library, op)
-    positions = kept_positions(branch)
     position = op.attrs["position"]
-    if position not in positions:
+    if position not in kept_positions(branch):
         _stand_in(builder, op)
         return
-    intermediates = branch.with_intermediates().intermediates
-    kept = [intermediates[p] for p in positions]
-    components = [Value(t.dtype) for t in kept]
-    shapes = [t.shape if t.dtype is not _dt.variant else TensorShape([]) for t in kept]
-    emit(builder, op, "OptionalGetValue", [op.inputs[0]],
-         {"output_types": [t.dtype for t in kept], "output_shapes": shapes}, components)
+    positions, components = _read_all(builder, op, op.inputs[0], branch)
     builder.set_ref(op.outputs[0], components[positions.index(position)].ref)
+
+
+def export_kept_gradient(builder, op):
+    """IfKeptGradient (second order): the gradient of the kept Optional, as TensorFlow's gradient of
+    an Optional is: an Optional holding a gradient for each component, here `g` for this one and
+    zeros for the others (several such add up with AddN, component by component)."""
+    g, kept = op.inputs
+    branch = _forward_branch(builder.library, op, kept)
+    position = op.attrs["position"]
+    if position not in kept_positions(branch):  # read for its shape only: no gradient flows through it
+        emit(builder, op, "ZerosLike", [kept], {}, [op.outputs[0]])
+        return
+    positions, components = _read_all(builder, op, kept, branch)
+    grads = []
+    for p, component in zip(positions, components):
+        if p == position:
+            grads.append(g)
+            continue
+        zero = Value(component.dtype)
+        emit(builder, op, "ZerosLike", [component], {}, [zero], base=f"{op.name}/zeros")
+        grads.append(zero)
+    emit(builder, op, "OptionalFromValue", grads, {}, [op.outputs[0]])
+
+
+def export_kept_seed(builder, op):
+    """IfKeptSeed: one kept value's gradient out of the gradient of the kept Optional."""
+    seeds, like = op.inputs
+    reader = like._op
+    if reader is None or reader.type != "IfKeptValue" or reader.graph is not op.graph:
+        raise ExportError(f"op {op.name!r} seeds a value that is not a kept value of its branch")
+    branch = _forward_branch(builder.library, reader)
+    positions, components = _read_all(builder, op, seeds, branch)
+    if op.attrs["position"] not in positions:
+        raise ExportError(f"op {op.name!r} seeds a value its forward branch does not keep")
+    builder.set_ref(op.outputs[0], components[positions.index(op.attrs["position"])].ref)
 
 
 def _stand_in(builder, op):

@@ -10,8 +10,6 @@ from .tf_op_signatures import SIGNATURES
 
 _GRADIENT_ONLY = "an internal op of gradient graphs (saved functions hold forward computations)"
 _PYTHON = "runs a Python function, which a SavedModel cannot hold"
-_SECOND_ORDER_COND = ("a tf.cond's gradient differentiated again (second order); the first-order gradient "
-                      "exports as TensorFlow's Optional ops (cond_gradient_export.py)")
 _SECOND_ORDER_LOOP = "a while loop's gradient differentiated again (second order); not stated as TensorFlow's ops yet"
 _ATTR_INPUTS = "eagerflow takes as attributes what TensorFlow's op takes as inputs; no rule writes them yet"
 
@@ -22,8 +20,6 @@ NOT_EXPORTED = {
     "EagerPyFunc": _PYTHON,
     "Fingerprint": _ATTR_INPUTS,
     "HashedCrossStep": "eagerflow's HashedCrossing step; no TensorFlow op hashes the same way",
-    "IfKeptGradient": _SECOND_ORDER_COND,
-    "IfKeptSeed": _SECOND_ORDER_COND,
     "IsJpeg": "no TensorFlow op; decode_image's format test",
     "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
     "IteratorOpenPass": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",

@@ -16,8 +16,27 @@ from ..registry import Spec, bind, defop
 
 
 class OptionalValue(VariantValue):
-    """An Optional: `payload` is the tuple of its components, or None when it holds nothing."""
+    """An Optional: `payload` is the tuple of its components, or None when it holds nothing.
+
+    As TensorFlow's Optional variant: its zeros are an Optional of its components' zeros (the
+    gradient a cond's kept values get when none reached them), and two add component by component
+    (gradients of the same kept values from several readers)."""
     __slots__ = ()
+
+    def __array_function__(self, func, types, args, kwargs):
+        if func is np.zeros_like:
+            return OptionalValue(None if self.payload is None else tuple(np.zeros_like(c) for c in self.payload))
+        return NotImplemented
+
+    def __add__(self, other):
+        theirs = getattr(other, "payload", None)
+        if self.payload is None or not isinstance(theirs, tuple):
+            return other if self.payload is None else self
+        if len(theirs) != len(self.payload):
+            raise InvalidArgumentError(None, None, "Cannot add optionals with different numbers of components.")
+        return OptionalValue(tuple(a + b for a, b in zip(self.payload, theirs)))
+
+    __radd__ = __add__
 
 
 def _scalar_variant(inputs, attrs):
