@@ -10,7 +10,7 @@ import numpy as np
 import eagerflow as tf
 from eagerflow import keras
 
-from ..saved_model.test_cond_gradients import W0, XS, CondModel, _Gate
+from ..saved_model.test_cond_gradients import W0, XS, CaseModel, CondModel, _Gate
 
 RTOL, ATOL = 1e-5, 1e-6
 
@@ -69,3 +69,17 @@ def test_tensorflow_trains_a_saved_step_through_a_cond_layer_as_eagerflow_does(t
     """)
     np.testing.assert_allclose(answer["losses"], losses, rtol=RTOL, atol=ATOL)
     np.testing.assert_allclose(answer["kernel"], layer.kernel.numpy(), rtol=RTOL, atol=ATOL)
+
+
+def test_tensorflow_runs_a_saved_switch_case_gradient(tmp_path, run_tf):
+    model = CaseModel()
+    tf.saved_model.save(model, str(tmp_path / "m"))
+    x = XS[0].tolist()
+    expected = [model.case_grad(tf.constant(XS[0]), tf.constant(i)).numpy().tolist() for i in range(3)]
+    answer = run_tf(f"""
+        import json
+        import tensorflow as tf
+        m = tf.saved_model.load("m")
+        print(json.dumps([m.case_grad(tf.constant({x!r}), tf.constant(i)).numpy().tolist() for i in range(3)]))
+    """)
+    np.testing.assert_allclose(answer, expected, rtol=RTOL, atol=ATOL)

@@ -71,6 +71,40 @@ class CondModel(tf.Module):
         return tape.gradient(loss, self.w)
 
 
+class CaseModel(tf.Module):
+    """A tf.switch_case (Ifs nested in else-branches) differentiated inside a saved function."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = tf.Variable(W0)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([], tf.int32)])
+    def case_grad(self, x, i):
+        with tf.GradientTape() as tape:
+            y = tf.switch_case(i, [lambda: tf.matmul(x, self.w), lambda: tf.sin(x * self.w[0]),
+                                   lambda: x * 2.0 + self.w[1] ** 2])
+            loss = tf.reduce_sum(y * y)
+        return tape.gradient(loss, self.w)
+
+
+def _case_loss(x, i, w):
+    x = x.astype(np.float64)
+    y = [lambda: x @ w, lambda: np.sin(x * w[0]), lambda: x * 2.0 + w[1] ** 2][i]()
+    return np.sum(y * y)
+
+
+def test_a_switch_case_gradient_loads_with_the_original_values(tmp_path):
+    model = CaseModel()
+    tf.saved_model.save(model, str(tmp_path / "m"))
+    assert not (tmp_path / "m" / "saved_model.json").exists()
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    for i in range(3):
+        got = loaded.case_grad(tf.constant(XS[0]), tf.constant(i)).numpy()
+        np.testing.assert_allclose(got, model.case_grad(tf.constant(XS[0]), tf.constant(i)).numpy(), rtol=1e-6)
+        np.testing.assert_allclose(got, _finite_difference(lambda w: _case_loss(XS[0], i, w), W0),
+                                   rtol=1e-3, atol=1e-5)
+
+
 def _analytic_cond_grad(x, w):
     """d/dw of sum(_step(x, w)^2), by hand."""
     if x.sum() > 0.5:
