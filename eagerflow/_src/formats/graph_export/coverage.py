@@ -31,6 +31,7 @@ NOT_EXPORTED = {
     "LoopHistorySeedStacks": _SECOND_ORDER_LOOP,
     "LoopHistorySeeds": _SECOND_ORDER_LOOP,
     "LoopHistoryStack": _SECOND_ORDER_LOOP,
+    "OptionalGradientComponents": _GRADIENT_ONLY,  # the gradient of a loaded cond's kept values
     "MatrixDiagPartV3": _ATTR_INPUTS,
     "MatrixDiagV3": _ATTR_INPUTS,
     "MatrixSetDiagV3": _ATTR_INPUTS,
@@ -38,7 +39,6 @@ NOT_EXPORTED = {
     "MutableHashTableInsert": "lookup tables are not exported yet (they need TensorFlow's table resources)",
     "MutableHashTableRemove": "lookup tables are not exported yet (they need TensorFlow's table resources)",
     "NonMaxSuppressionPaddedV2": "eagerflow's padded batch form; no TensorFlow op of that type",
-    "OptionalGradientComponents": _GRADIENT_ONLY,
     "ParseExampleV2": _ATTR_INPUTS,
     "ProdOfOthers": _GRADIENT_ONLY,
     "PyFunc": _PYTHON,
