@@ -10,7 +10,7 @@ import numpy as np
 import eagerflow as tf
 from eagerflow import keras
 
-from ..saved_model.test_cond_gradients import W0, XS, CaseModel, CondModel, _Gate
+from ..saved_model.test_cond_gradients import W0, XS, CaseModel, CondModel, _Gate, called_cond_module
 
 RTOL, ATOL = 1e-5, 1e-6
 
@@ -81,5 +81,19 @@ def test_tensorflow_runs_a_saved_switch_case_gradient(tmp_path, run_tf):
         import tensorflow as tf
         m = tf.saved_model.load("m")
         print(json.dumps([m.case_grad(tf.constant({x!r}), tf.constant(i)).numpy().tolist() for i in range(3)]))
+    """)
+    np.testing.assert_allclose(answer, expected, rtol=RTOL, atol=ATOL)
+
+
+def test_tensorflow_runs_a_saved_gradient_of_a_called_function_holding_a_cond(tmp_path, run_tf):
+    holder = called_cond_module()
+    tf.saved_model.save(holder, str(tmp_path / "m"))
+    xs = [x.tolist() for x in XS]
+    expected = [holder.outer(tf.constant(x)).numpy().tolist() for x in XS]
+    answer = run_tf(f"""
+        import json
+        import tensorflow as tf
+        m = tf.saved_model.load("m")
+        print(json.dumps([m.outer(tf.constant(x)).numpy().tolist() for x in {xs!r}]))
     """)
     np.testing.assert_allclose(answer, expected, rtol=RTOL, atol=ATOL)

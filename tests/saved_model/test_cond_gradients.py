@@ -204,3 +204,36 @@ def test_a_keras_train_step_through_a_cond_layer_trains_the_same_after_loading(t
         assert float(train_step(tf.constant(x))) == pytest.approx(expected_loss, rel=1e-5)
     np.testing.assert_allclose(loaded.layer.kernel.numpy(), w, rtol=1e-4, atol=1e-6)
     np.testing.assert_allclose(layer.kernel.numpy(), w, rtol=1e-4, atol=1e-6)
+
+
+def called_cond_module():
+    """A module whose saved function differentiates a call of another tf.function holding a tf.cond
+    (the call is inlined where the tape records it; its If keeps the callee's branches)."""
+    holder = tf.Module()
+    holder.w = tf.Variable(W0)
+
+    @tf.function
+    def inner(x):
+        return tf.cond(tf.reduce_sum(x) > 0.5, lambda: tf.tanh(tf.matmul(x, holder.w)),
+                       lambda: x * holder.w[0] + 0.1)
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32)])
+    def outer(x):
+        with tf.GradientTape() as tape:
+            loss = tf.reduce_sum(inner(x) ** 2)
+        return tape.gradient(loss, holder.w)
+
+    holder.outer = outer
+    return holder
+
+
+def test_a_cond_in_a_called_function_differentiated_by_its_caller_saves_and_loads(tmp_path):
+    holder = called_cond_module()
+    tf.saved_model.save(holder, str(tmp_path / "m"))
+    assert not (tmp_path / "m" / "saved_model.json").exists()
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    for x in XS:
+        got = loaded.outer(tf.constant(x)).numpy()
+        np.testing.assert_allclose(got, holder.outer(tf.constant(x)).numpy(), rtol=1e-6, atol=1e-7)
+        np.testing.assert_allclose(got, _finite_difference(lambda w: _reference("cond_grad", x, w), W0),
+                                   rtol=1e-3, atol=1e-5)
