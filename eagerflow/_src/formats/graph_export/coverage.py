@@ -10,7 +10,9 @@ from .tf_op_signatures import SIGNATURES
 
 _GRADIENT_ONLY = "an internal op of gradient graphs (saved functions hold forward computations)"
 _PYTHON = "runs a Python function, which a SavedModel cannot hold"
-_SECOND_ORDER_LOOP = "a while loop's gradient differentiated again (second order); not stated as TensorFlow's ops yet"
+_SECOND_ORDER_LOOP = ("an internal op of a loop gradient's gradient: a second order exports as TensorFlow's "
+                      "SymbolicGradient of the first-order gradient's function (gradient_export.py), leaving it out; "
+                      "a third order does not export yet")
 _ATTR_INPUTS = "eagerflow takes as attributes what TensorFlow's op takes as inputs; no rule writes them yet"
 
 NOT_EXPORTED = {
