@@ -65,8 +65,8 @@ def _write_eagerflow_format(building, obj, signature_map):
 
 def _write_tensorflow_format(building, obj, signature_map) -> bool:
     """TensorFlow's files (tf_format/). A graph TensorFlow's ops cannot express yet (an op type
-    graph_export/coverage.py lists: a tf.cond's gradient, a second-order loop gradient, ParseExampleV2,
-    ...) returns False, after a warning naming the op, and the model is written in eagerflow's
+    graph_export/coverage.py lists: a second-order tf.cond or loop gradient, ParseExampleV2, ...)
+    returns False, after a warning naming the op, and the model is written in eagerflow's
     earlier format instead (the one case a save still writes saved_model.json)."""
     from .._src.core.logger import get_logger
     from .._src.formats.graph_export.attr_values import ExportError

@@ -47,6 +47,14 @@ NO_ROW = {
                        "tests/data/test_streams_in_function.py runs it",
     "WriteSummary": "its effect is an event file, not a value: tests/summary/ runs it eagerly and traced "
                     "and reads the files back",
+    # TensorFlow's Optional ops: only SavedModels holding a tf.cond's gradient build them (no public API);
+    # tests/saved_model/test_cond_gradients.py runs them in loaded functions against finite differences
+    "OptionalFromValue": "built only by loading a saved cond gradient: tests/saved_model/test_cond_gradients.py",
+    "OptionalGetValue": "built only by loading a saved cond gradient: tests/saved_model/test_cond_gradients.py",
+    "OptionalGradientComponents": "the gradient of a loaded cond's kept values inside a loaded loop's "
+                                  "gradient: tests/saved_model/test_cond_gradients.py (loop_grad)",
+    "OptionalHasValue": "never built by eagerflow's export; tests/ops/test_optional_ops.py runs it",
+    "OptionalNone": "built only by loading a saved cond gradient: tests/ops/test_optional_ops.py",
 }
 
 # Ops whose generated code is not a kernel call, and why (the graph must still contain them).

@@ -104,3 +104,38 @@ def test_a_dict_output_in_its_own_order_loads_in_tensorflow(tmp_path, run_tf):
         print(json.dumps({k: v.numpy().tolist() for k, v in out.items()}))
     """)
     assert answer == {"z": [2.0, 4.0], "a": [2.0, 3.0], "m": [-1.0, -2.0]}
+
+
+def test_a_second_order_loop_gradient_loads_in_tensorflow(tmp_path, run_tf):
+    # written as TensorFlow's SymbolicGradient of the first-order gradient's function: TensorFlow loads the
+    # file and runs its other functions; its runtime has no gradient for While, so that one is refused
+    model = _Recurrent()
+
+    @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32), tf.TensorSpec([], tf.int32)])
+    def curvature(x, n):
+        with tf.GradientTape() as outer:
+            with tf.GradientTape() as inner:
+                loss = tf.reduce_sum(model._loop(x, n))
+            g = inner.gradient(loss, model.w)
+            norm = tf.reduce_sum(g * g)
+        return outer.gradient(norm, model.w)
+
+    model.curvature = curvature
+    tf.saved_model.save(model, str(tmp_path / "rnn"))
+    assert not (tmp_path / "rnn" / "saved_model.json").exists()
+    x = [[0.2, 0.7], [0.9, -0.4]]
+    expected = model.forward(tf.constant(x), tf.constant(3)).numpy().tolist()
+    answer = run_tf(f"""
+        import json
+        import tensorflow as tf
+        m = tf.saved_model.load("rnn")
+        out = {{"forward": m.forward(tf.constant({x!r}), tf.constant(3)).numpy().tolist()}}
+        try:
+            m.curvature(tf.constant({x!r}), tf.constant(3))
+            out["curvature"] = "ran"
+        except Exception as err:
+            out["curvature"] = type(err).__name__ + ": " + str(err)
+        print(json.dumps(out))
+    """)
+    np.testing.assert_allclose(answer["forward"], expected, rtol=RTOL, atol=ATOL)
+    assert answer["curvature"].startswith("NotFoundError") and "SymbolicGradient" in answer["curvature"]

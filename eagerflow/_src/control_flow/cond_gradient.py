@@ -15,7 +15,10 @@ positions left are what the forward keeps from then on (`Branch.kept_for_gradien
 Higher orders: `IfKeptValue`'s gradient packs a value's gradient into a variant
 (`IfKeptGradient`), which reaches the forward If as the gradient of `kept`; its gradient branch
 then also seeds those intermediates (`IfKeptSeed`: one value's gradient out of that variant, zeros
-when none arrived).
+when none arrived). `IfKeptGradient` also takes the `kept` variant it differentiates: its kernel
+does not read it, but TensorFlow's form of the gradient (an Optional holding a gradient for every
+kept value, graph_export/cond_gradient_export.py) needs the other kept values' zeros (at a third
+order, the variant given is the kept values' gradient, which has their layout).
 """
 from __future__ import annotations
 
@@ -54,7 +57,7 @@ def _kept_value_kernel(kept, position, spec):
     return values[position] if positions is None else values[positions.index(position)]
 
 
-def _kept_gradient_kernel(g, position):
+def _kept_gradient_kernel(g, kept, position):
     return KeptGradients({position: g})
 
 
@@ -66,17 +69,17 @@ def _kept_seed_kernel(seeds, like, position):
 IfKeptValue = defop(
     "IfKeptValue", inputs=("kept",), kernel=_kept_value_kernel,
     infer=lambda inputs, attrs: [Spec(*attrs["spec"])],
-    grad=lambda op, g: [bind(IfKeptGradient, (g,), {"position": op.attrs["position"]})],
+    grad=lambda op, g: [bind(IfKeptGradient, (g, op.inputs[0]), {"position": op.attrs["position"]})],
     doc="One value the taken branch of an If computed in the forward pass, read by its gradient.")
 IfKeptGradient = defop(
-    "IfKeptGradient", inputs=("gradient",), kernel=_kept_gradient_kernel,
+    "IfKeptGradient", inputs=("gradient", "kept"), kernel=_kept_gradient_kernel,
     infer=lambda inputs, attrs: [Spec(TensorShape([]), _dt.variant)],
-    grad=lambda op, g: [bind(IfKeptSeed, (g, op.inputs[0]), {"position": op.attrs["position"]})],
+    grad=lambda op, g: [bind(IfKeptSeed, (g, op.inputs[0]), {"position": op.attrs["position"]}), None],
     doc="The gradient of one kept value, as a gradient of the If's kept variant.")
 IfKeptSeed = defop(
     "IfKeptSeed", inputs=("gradients", "like"), kernel=_kept_seed_kernel,
     infer=lambda inputs, attrs: [Spec(inputs[1].shape, inputs[1].dtype)],
-    grad=lambda op, g: [bind(IfKeptGradient, (g,), {"position": op.attrs["position"]}), None],
+    grad=lambda op, g: [bind(IfKeptGradient, (g, op.inputs[0]), {"position": op.attrs["position"]}), None],
     doc="The gradient reaching one kept value, out of the kept variant's gradient (zeros if none).")
 
 

@@ -29,6 +29,7 @@ def while_grad_grad(op, *grads):
     tf.while_loop over the stacked history (differentiable ops only) and differentiated under a
     tape; the history's gradient reaches the forward loop as seeds for its kept values."""
     from ..autodiff.tape import GradientTape
+    built_from = _ops_so_far(op)
     n = op.attrs["n_vars"]
     history, rest = op.inputs[0], list(op.inputs[1:])
     seed_positions = op.attrs.get("seed_positions")
@@ -51,7 +52,35 @@ def while_grad_grad(op, *grads):
                                         op.attrs["ext_index"], op.attrs.get("maximum_iterations", -1),
                                         history_seeds, seed_positions)
     seeds_out = [g if g is not None else _zeros(o) for g, o in zip(grads, outs)]
-    return tape.gradient(outs, sources, output_gradients=seeds_out)
+    result = tape.gradient(outs, sources, output_gradients=seeds_out)
+    _record_second_order(op, grads, result, built_from)
+    return result
+
+
+def _operation(op):
+    """The graph Operation behind a tape's record of a WhileGrad (None eagerly)."""
+    producer = getattr(op.outputs[0], "_op", None) if op.outputs else None
+    return producer if getattr(producer, "graph", None) is not None else None
+
+
+def _ops_so_far(op):
+    operation = _operation(op)
+    return None if operation is None else len(operation.graph.get_operations())
+
+
+def _record_second_order(op, grads, result, built_from):
+    """Notes, on the WhileGrad's graph, what its gradient was built from and returned, and which ops
+    building it added (`graph.loop_second_orders`: WhileGrad Operation -> (output gradients, input
+    gradients, ops)). TensorFlow's files state this gradient as the SymbolicGradient of the
+    first-order gradient (graph_export/gradient_export.py), leaving those ops out."""
+    operation = _operation(op)
+    if operation is None or built_from is None:
+        return
+    graph = operation.graph
+    added = graph.get_operations()[built_from:]
+    if not hasattr(graph, "loop_second_orders"):
+        graph.loop_second_orders = {}
+    graph.loop_second_orders[operation] = (list(grads), list(result), added)
 
 
 def _distinct(tensors):

@@ -7,7 +7,9 @@ traced gradient of its body, as the original did.
 Each input is passed through an Identity before `f`'s nodes are added, so a gradient reaches an
 input only through `f` (SymbolicGradient treats its inputs as independent values, even when one
 was computed from another); a variable handle is passed as it is, its gradient being the gradient
-of the values read from it."""
+of the values read from it inside `f` (the Identities stop the gradient, so a variable read by
+what computed another input, such as a loop's output gradient fed to the function of a loop's
+gradient, is not reached through that input)."""
 from __future__ import annotations
 
 from ..._src.core import dtypes as _dt
@@ -28,18 +30,20 @@ def symbolic_gradient(importer, graph, node, inputs, where):
     declared = [dtype_of(t) for t in node.attr["Tout"].list.type]
     with graph.as_default():
         ys = _call_of(importer, graph, fname, inputs[:k])
+        stop = None
         if ys is not None:
             xs = list(inputs[:k])
         else:
             xs = [x if x.dtype is _dt.resource else identity(x) for x in inputs[:k]]
+            stop = [x for x in xs if x.dtype is not _dt.resource]
             ys = importer._body(graph, fdef, {a.name: x for a, x in zip(fdef.signature.input_arg, xs)},
                                 f"{where} -> function {fname!r}")
         seeds = inputs[k:]
         if [y.dtype for y in ys] != [s.dtype for s in seeds]:
             raise importer.fail(where, "the output gradients do not have the dtypes of the function's outputs")
         differentiable = [i for i, y in enumerate(ys) if y.dtype.is_floating or y.dtype.is_complex]
-        found = gradients([ys[i] for i in differentiable], xs, grad_ys=[seeds[i] for i in differentiable]) \
-            if differentiable else [None] * k
+        found = gradients([ys[i] for i in differentiable], xs, grad_ys=[seeds[i] for i in differentiable],
+                          stop_gradients=stop) if differentiable else [None] * k
         out = []
         for x, g, dtype in zip(xs, found, declared):
             if g is None:

@@ -10,6 +10,7 @@ import numpy as np
 from ...core import dtypes as _dt
 from ...core.shape import TensorShape
 from .attr_values import ExportError
+from .cond_gradient_export import add_kept_output, keeps_for_gradient
 from .function_def import FunctionBuilder, Value
 from .function_export import add_outputs, write_body
 from .generic_op import emit
@@ -33,18 +34,27 @@ def _arg_shape(t):
 def _branch_builder(builder, op, branch, kind, tensors, explicit=()):
     """A FunctionBuilder for `branch` taking one argument per tensor of `tensors` (the op's inputs
     it sees): its explicit placeholders are the first arguments, its captures the arguments at the
-    positions of the values they captured."""
+    positions of the values they captured.
+
+    A control-flow op copied out of a called tf.function (the call inlined where a tape recorded
+    it) keeps its branches, whose captures name the callee's tensors, while its inputs are the
+    copies: those captures are placed by where the op passes them (`Branch.index`, positions among
+    the op's inputs after its loop variables), as the kernel does."""
     sub = FunctionBuilder(builder.library, builder.library.unique_name(f"{op.name}_{kind}"))
     refs = [sub.add_arg(f"arg_{i}", t.dtype, _arg_shape(t), _outer_handle(t)) for i, t in enumerate(tensors)]
     for ph, ref in zip(explicit, refs):
         sub.set_ref(ph, ref)
-    for external, internal in branch.graph.captures:
+    index = branch.index or ()
+    for j, (external, internal) in enumerate(branch.graph.captures):
         here = _as_seen_by(op.graph, external)
         position = next((i for i, t in enumerate(tensors) if t is here), None)
+        if position is None and j < len(index) and len(explicit) + index[j] < len(tensors) \
+                and tensors[len(explicit) + index[j]].dtype is external.dtype:
+            position = len(explicit) + index[j]
         if position is None:
             raise ExportError(f"a sub-graph of {op.name!r} captures {external.name}, which is not an input of the op")
         sub.set_ref(internal, refs[position])
-    write_body(sub, branch.graph)
+    write_body(sub, branch.graph, branch.get_operations())
     return sub, refs
 
 
@@ -59,19 +69,26 @@ def _unusable_history(builder, op, output):
 
 
 def export_if(builder, op):
+    """An If over its branches' FunctionDefs. One recorded for a gradient also returns, from each
+    branch, the Optional of the values that branch's gradient reads (cond_gradient_export.py)."""
     specs = op.attrs["output_specs"]
-    if op.attrs.get("keep_intermediates"):
-        raise ExportError(f"op {op.name!r} keeps its intermediates for a gradient, which TensorFlow's If cannot")
+    keeps = keeps_for_gradient(op)
     inputs = list(op.inputs[1:])
     names = {}
     for kind in ("then_branch", "else_branch"):
         branch = op.attrs[kind]
+        builder.library.branch_sides[branch.graph] = kind.split("_")[0]
         sub, _ = _branch_builder(builder, op, branch, kind.split("_")[0], inputs)
-        add_outputs(sub, branch.outputs)
+        results = list(branch.outputs) + ([add_kept_output(sub, op, branch)] if keeps else [])
+        add_outputs(sub, results)
         names[kind] = builder.library.add(sub)
+    types, shapes = [d for _, d in specs], [s for s, _ in specs]
     outputs = list(op.outputs[:len(specs)])
-    emit(builder, op, op.type, [op.inputs[0]] + inputs,
-         {**names, "Tout": [d for _, d in specs], "output_shapes": [s for s, _ in specs]}, outputs)
+    if keeps:
+        types, shapes, outputs = types + [_dt.variant], shapes + [TensorShape([])], outputs + [op.outputs[-1]]
+    else:
+        _unusable_history(builder, op, op.outputs[-1])
+    emit(builder, op, op.type, [op.inputs[0]] + inputs, {**names, "Tout": types, "output_shapes": shapes}, outputs)
 
 
 def export_while(builder, op):

@@ -10,6 +10,9 @@ from .tf_op_signatures import SIGNATURES
 
 _GRADIENT_ONLY = "an internal op of gradient graphs (saved functions hold forward computations)"
 _PYTHON = "runs a Python function, which a SavedModel cannot hold"
+_SECOND_ORDER_LOOP = ("an internal op of a loop gradient's gradient: a second order exports as TensorFlow's "
+                      "SymbolicGradient of the first-order gradient's function (gradient_export.py), leaving it out; "
+                      "a third order does not export yet")
 _ATTR_INPUTS = "eagerflow takes as attributes what TensorFlow's op takes as inputs; no rule writes them yet"
 
 NOT_EXPORTED = {
@@ -19,20 +22,18 @@ NOT_EXPORTED = {
     "EagerPyFunc": _PYTHON,
     "Fingerprint": _ATTR_INPUTS,
     "HashedCrossStep": "eagerflow's HashedCrossing step; no TensorFlow op hashes the same way",
-    "IfKeptGradient": _GRADIENT_ONLY,
-    "IfKeptSeed": _GRADIENT_ONLY,
-    "IfKeptValue": _GRADIENT_ONLY,
     "IsJpeg": "no TensorFlow op; decode_image's format test",
     "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
     "IteratorOpenPass": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
     "LoadImageBatch": "keras' image_dataset_from_directory batch loader, used by datasets only (TensorFlow "
                       "runs ReadFile, DecodeImage and a resize per file)",
-    "LoopHistoryItem": _GRADIENT_ONLY,
-    "LoopHistoryItemGrad": _GRADIENT_ONLY,
-    "LoopHistoryLength": _GRADIENT_ONLY,
-    "LoopHistorySeedStacks": _GRADIENT_ONLY,
-    "LoopHistorySeeds": _GRADIENT_ONLY,
-    "LoopHistoryStack": _GRADIENT_ONLY,
+    "LoopHistoryItem": _SECOND_ORDER_LOOP,
+    "LoopHistoryItemGrad": _SECOND_ORDER_LOOP,
+    "LoopHistoryLength": _SECOND_ORDER_LOOP,
+    "LoopHistorySeedStacks": _SECOND_ORDER_LOOP,
+    "LoopHistorySeeds": _SECOND_ORDER_LOOP,
+    "LoopHistoryStack": _SECOND_ORDER_LOOP,
+    "OptionalGradientComponents": _GRADIENT_ONLY,  # the gradient of a loaded cond's kept values
     "MatrixDiagPartV3": _ATTR_INPUTS,
     "MatrixDiagV3": _ATTR_INPUTS,
     "MatrixSetDiagV3": _ATTR_INPUTS,

@@ -21,6 +21,9 @@ class FunctionLibrary:
         self._names = set()
         self._calls = {}  # id(ConcreteFunction) -> (function, its name): the functions outlive a save
         self.forward_functions = {}  # a loop kept for a gradient -> its forward function (gradient_export.py)
+        self.branch_sides = {}  # an If's branch graph -> "then" or "else" (cond_gradient_export.py)
+        self.while_grads = {}  # a first-order WhileGrad -> what its export wrote (gradient_export.py)
+        self.history_gradients = {}  # (op, output index) of a loop history's gradient -> its second order
 
     def unique_name(self, base):
         base = "".join(c if c.isalnum() or c in "_.-" else "_" for c in base)
@@ -90,12 +93,23 @@ def add_outputs(builder, outputs, names=None):
         builder.add_output(names[i] if names else f"output_{i}", builder.ref(t), t.dtype)
 
 
-def write_body(builder, graph):
-    """Every op of `graph` (its placeholders already bound to references), in creation order."""
+def write_body(builder, graph, operations=None):
+    """Every op of `graph` (its placeholders already bound to references), in creation order; or
+    only `operations` (a branch's live ops: a gradient branch's dead reads of values its forward
+    does not keep cannot be written)."""
     from .op_rules import RULES
+    from .gradient_export import export_second_order
     node_of = {}
     last_stateful = None  # see below
-    for op in graph.get_operations():
+    second_orders = getattr(graph, "loop_second_orders", {})  # control_flow/loop_history.py
+    left_out = {op: first for first, (_, _, built) in second_orders.items() for op in built}
+    for op in graph.get_operations() if operations is None else operations:
+        first = left_out.get(op)
+        if first is not None:  # an op of a loop gradient's gradient: one SymbolicGradient for all of them
+            if second_orders.get(first) is not None:
+                export_second_order(builder, first, second_orders[first])
+                second_orders = {**second_orders, first: None}
+            continue
         if op.type == "Placeholder":
             try:
                 builder.ref(op.outputs[0])

@@ -1,6 +1,7 @@
 """How each op type that needs more than the generic export is written (the rest: generic_op.py)."""
 from __future__ import annotations
 
+from .cond_gradient_export import export_kept_gradient, export_kept_seed, export_kept_value
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
 from .gradient_export import export_kept_while, export_while_grad
@@ -68,6 +69,9 @@ RULES = {
     "PartitionedCall": export_call,
     "StatefulPartitionedCall": export_call,
     "WhileGrad": export_while_grad,
+    "IfKeptValue": export_kept_value,
+    "IfKeptGradient": export_kept_gradient,
+    "IfKeptSeed": export_kept_seed,
     "SumToShape": _recorded(export_sum_to_shape),
     "ReducedShape": _recorded(export_reduced_shape),
     "RangeOfRank": _recorded(export_range_of_rank),
