@@ -14,6 +14,9 @@ import eagerflow as tf
 from eagerflow._src.graph.evaluate import evaluate
 from eagerflow._src.ops.fp_errors import NO_FP_WARNINGS
 from eagerflow._src.ops.registry import OPS
+from eagerflow.saved_model.graph_io import register_every_op
+
+register_every_op()  # the parametrized list below must not depend on what earlier tests imported
 
 
 def test_import_leaves_the_users_warning_filters_and_numpy_error_state_alone():
