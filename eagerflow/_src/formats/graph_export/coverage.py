@@ -13,14 +13,12 @@ _PYTHON = "runs a Python function, which a SavedModel cannot hold"
 _SECOND_ORDER_LOOP = ("an internal op of a loop gradient's gradient: a second order exports as TensorFlow's "
                       "SymbolicGradient of the first-order gradient's function (gradient_export.py), leaving it out; "
                       "a third order does not export yet")
-_ATTR_INPUTS = "eagerflow takes as attributes what TensorFlow's op takes as inputs; no rule writes them yet"
 
 NOT_EXPORTED = {
     "AssignVariableIfUninitialized": "creates a variable inside a function, which TensorFlow's functions cannot",
     "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
     "CTCUniqueLabels": "no TensorFlow op computes it in one node; no rewrite yet",
     "EagerPyFunc": _PYTHON,
-    "Fingerprint": _ATTR_INPUTS,
     "HashedCrossStep": "eagerflow's HashedCrossing step; no TensorFlow op hashes the same way",
     "IsJpeg": "no TensorFlow op; decode_image's format test",
     "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
@@ -34,9 +32,6 @@ NOT_EXPORTED = {
     "LoopHistorySeeds": _SECOND_ORDER_LOOP,
     "LoopHistoryStack": _SECOND_ORDER_LOOP,
     "OptionalGradientComponents": _GRADIENT_ONLY,  # the gradient of a loaded cond's kept values
-    "MatrixDiagPartV3": _ATTR_INPUTS,
-    "MatrixDiagV3": _ATTR_INPUTS,
-    "MatrixSetDiagV3": _ATTR_INPUTS,
     "NonMaxSuppressionPaddedV2": "eagerflow's padded batch form; no TensorFlow op of that type",
     "ProdOfOthers": _GRADIENT_ONLY,
     "PyFunc": _PYTHON,

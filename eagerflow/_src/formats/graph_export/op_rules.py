@@ -1,6 +1,8 @@
 """How each op type that needs more than the generic export is written (the rest: generic_op.py)."""
 from __future__ import annotations
 
+from .attr_input_export import (export_fingerprint, export_matrix_diag, export_matrix_diag_part,
+                                export_matrix_set_diag)
 from .cond_gradient_export import export_kept_gradient, export_kept_seed, export_kept_value
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
@@ -83,4 +85,8 @@ RULES = {
     "MutableHashTableRemove": _recorded(export_table_remove),
     "MutableHashTableExport": export_table_export,
     "WriteSummary": export_summary_write,
+    "MatrixDiagPartV3": export_matrix_diag_part,
+    "MatrixDiagV3": export_matrix_diag,
+    "MatrixSetDiagV3": export_matrix_set_diag,
+    "Fingerprint": export_fingerprint,
 }
