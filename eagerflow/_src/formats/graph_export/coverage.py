@@ -19,8 +19,8 @@ NOT_EXPORTED = {
     "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
     "CTCUniqueLabels": "no TensorFlow op computes it in one node; no rewrite yet",
     "EagerPyFunc": _PYTHON,
-    "HashedCrossStep": "eagerflow's HashedCrossing step; no TensorFlow op hashes the same way",
-    "IsJpeg": "no TensorFlow op; decode_image's format test",
+    "HashedCrossStep": ("one step of eagerflow's hashed cross, folding a feature into an already mixed value; "
+                        "TensorFlow's SparseCrossHashed crosses every feature from its own key in one op"),
     "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
     "IteratorOpenPass": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
     "LoadImageBatch": "keras' image_dataset_from_directory batch loader, used by datasets only (TensorFlow "
@@ -32,13 +32,13 @@ NOT_EXPORTED = {
     "LoopHistorySeeds": _SECOND_ORDER_LOOP,
     "LoopHistoryStack": _SECOND_ORDER_LOOP,
     "OptionalGradientComponents": _GRADIENT_ONLY,  # the gradient of a loaded cond's kept values
-    "NonMaxSuppressionPaddedV2": "eagerflow's padded batch form; no TensorFlow op of that type",
+    "NonMaxSuppressionPaddedV2": ("TensorFlow's tiled NMS, which it builds from ordinary ops in while loops "
+                                  "(NonMaxSuppressionV5's answers differ); no rewrite yet"),
     "ProdOfOthers": _GRADIENT_ONLY,
     "PyFunc": _PYTHON,
     "PyFuncStateless": _PYTHON,
     "SavedCustomGradient": "a custom gradient TensorFlow saved, as the importer rebuilds it; not written back yet",
     "ShuffleOrder": "tf.data's shuffle order, used by datasets only",
-    "UnicodeCharSplit": "no TensorFlow op of that type; no rewrite yet",
     "WriteSummary": "a function writing summaries holds its writer's resource, which TensorFlow refuses to save "
                     "(AssertionError; op_rules.py raises the same)",
 }

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from .attr_input_export import (export_fingerprint, export_matrix_diag, export_matrix_diag_part,
                                 export_matrix_set_diag)
+from .composite_export import export_is_jpeg, export_unicode_char_split
 from .cond_gradient_export import export_kept_gradient, export_kept_seed, export_kept_value
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
@@ -89,4 +90,6 @@ RULES = {
     "MatrixDiagV3": export_matrix_diag,
     "MatrixSetDiagV3": export_matrix_set_diag,
     "Fingerprint": export_fingerprint,
+    "IsJpeg": export_is_jpeg,
+    "UnicodeCharSplit": export_unicode_char_split,
 }
