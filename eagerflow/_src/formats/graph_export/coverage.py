@@ -9,7 +9,6 @@ from .op_rules import RULES
 from .tf_op_signatures import SIGNATURES
 
 _GRADIENT_ONLY = "an internal op of gradient graphs (saved functions hold forward computations)"
-_PYTHON = "runs a Python function, which a SavedModel cannot hold"
 _SECOND_ORDER_LOOP = ("an internal op of a loop gradient's gradient: a second order exports as TensorFlow's "
                       "SymbolicGradient of the first-order gradient's function (gradient_export.py), leaving it out; "
                       "a third order does not export yet")
@@ -18,7 +17,6 @@ NOT_EXPORTED = {
     "AssignVariableIfUninitialized": "creates a variable inside a function, which TensorFlow's functions cannot",
     "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
     "CTCUniqueLabels": "no TensorFlow op computes it in one node; no rewrite yet",
-    "EagerPyFunc": _PYTHON,
     "HashedCrossStep": ("one step of eagerflow's hashed cross, folding a feature into an already mixed value; "
                         "TensorFlow's SparseCrossHashed crosses every feature from its own key in one op"),
     "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
@@ -35,8 +33,6 @@ NOT_EXPORTED = {
     "NonMaxSuppressionPaddedV2": ("TensorFlow's tiled NMS, which it builds from ordinary ops in while loops "
                                   "(NonMaxSuppressionV5's answers differ); no rewrite yet"),
     "ProdOfOthers": _GRADIENT_ONLY,
-    "PyFunc": _PYTHON,
-    "PyFuncStateless": _PYTHON,
     "SavedCustomGradient": "a custom gradient TensorFlow saved, as the importer rebuilds it; not written back yet",
     "ShuffleOrder": "tf.data's shuffle order, used by datasets only",
     "WriteSummary": "a function writing summaries holds its writer's resource, which TensorFlow refuses to save "

@@ -12,6 +12,7 @@ from .optimizer_export import export_adam_update
 from .parse_example_export import export_parse_example
 from .table_export import (export_summary_write, export_table_export, export_table_insert, export_table_remove,
                            export_vocabulary_lookup)
+from .python_call_export import export_python_call
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
                        export_sum_to_shape)
 
@@ -92,4 +93,7 @@ RULES = {
     "Fingerprint": export_fingerprint,
     "IsJpeg": export_is_jpeg,
     "UnicodeCharSplit": export_unicode_char_split,
+    "EagerPyFunc": export_python_call,
+    "PyFunc": export_python_call,
+    "PyFuncStateless": export_python_call,
 }
