@@ -16,7 +16,6 @@ _SECOND_ORDER_LOOP = ("an internal op of a loop gradient's gradient: a second or
 NOT_EXPORTED = {
     "AssignVariableIfUninitialized": "creates a variable inside a function, which TensorFlow's functions cannot",
     "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
-    "CTCUniqueLabels": "no TensorFlow op computes it in one node; no rewrite yet",
     "HashedCrossStep": ("one step of eagerflow's hashed cross, folding a feature into an already mixed value; "
                         "TensorFlow's SparseCrossHashed crosses every feature from its own key in one op"),
     "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",

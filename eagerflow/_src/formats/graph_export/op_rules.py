@@ -5,6 +5,7 @@ from .attr_input_export import (export_fingerprint, export_matrix_diag, export_m
                                 export_matrix_set_diag)
 from .composite_export import export_is_jpeg, export_unicode_char_split
 from .cond_gradient_export import export_kept_gradient, export_kept_seed, export_kept_value
+from .ctc_unique_export import export_ctc_unique_labels
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
 from .gradient_export import export_kept_while, export_while_grad
@@ -96,4 +97,5 @@ RULES = {
     "EagerPyFunc": export_python_call,
     "PyFunc": export_python_call,
     "PyFuncStateless": export_python_call,
+    "CTCUniqueLabels": export_ctc_unique_labels,
 }
