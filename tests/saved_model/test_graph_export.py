@@ -122,11 +122,11 @@ def test_sum_to_shape_is_written_as_tensorflows_ops():
 
 
 def test_an_op_without_an_export_is_refused_naming_it():
-    @tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])
-    def f(x):
-        return tf.numpy_function(lambda a: a * 2, [x], tf.float32)
+    @tf.function(input_signature=[tf.TensorSpec([1, 3, 4], tf.float32), tf.TensorSpec([1, 3], tf.float32)])
+    def f(boxes, scores):
+        return tf.image.non_max_suppression_padded(boxes, scores, 2, pad_to_max_output_size=True)[0]
 
-    with pytest.raises(ExportError, match="runs a Python function"):
+    with pytest.raises(ExportError, match="NonMaxSuppressionPaddedV2, which does not export: TensorFlow's tiled NMS"):
         _export(f.get_concrete_function())
 
 

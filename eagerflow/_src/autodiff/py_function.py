@@ -9,8 +9,8 @@ PyFuncStateless. Their outputs have unknown static shapes, as in TensorFlow.
 
 An exception inside the function becomes TensorFlow's error for it: ValueError and TypeError an
 InvalidArgumentError, StopIteration an OutOfRangeError, anything else an UnknownError, the message
-"<type>: <text>" followed by the function's traceback. The function is an attribute of the op, so
-a graph holding one cannot be exported (SavedModel refuses it, as it cannot serialise Python).
+"<type>: <text>" followed by the function's traceback. The function is an attribute of the op: a
+SavedModel holds the node and a callback token only, as TensorFlow's does, and never loads it.
 XLA cannot compile it either (TensorFlow's XLA has no kernel for these ops). It lives in autodiff/
 because py_function's gradient rule runs the function under a GradientTape.
 """

@@ -9,20 +9,15 @@ from .op_rules import RULES
 from .tf_op_signatures import SIGNATURES
 
 _GRADIENT_ONLY = "an internal op of gradient graphs (saved functions hold forward computations)"
-_PYTHON = "runs a Python function, which a SavedModel cannot hold"
 _SECOND_ORDER_LOOP = ("an internal op of a loop gradient's gradient: a second order exports as TensorFlow's "
                       "SymbolicGradient of the first-order gradient's function (gradient_export.py), leaving it out; "
                       "a third order does not export yet")
-_ATTR_INPUTS = "eagerflow takes as attributes what TensorFlow's op takes as inputs; no rule writes them yet"
 
 NOT_EXPORTED = {
     "AssignVariableIfUninitialized": "creates a variable inside a function, which TensorFlow's functions cannot",
     "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
-    "CTCUniqueLabels": "no TensorFlow op computes it in one node; no rewrite yet",
-    "EagerPyFunc": _PYTHON,
-    "Fingerprint": _ATTR_INPUTS,
-    "HashedCrossStep": "eagerflow's HashedCrossing step; no TensorFlow op hashes the same way",
-    "IsJpeg": "no TensorFlow op; decode_image's format test",
+    "HashedCrossStep": ("one step of eagerflow's hashed cross, folding a feature into an already mixed value; "
+                        "TensorFlow's SparseCrossHashed crosses every feature from its own key in one op"),
     "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
     "IteratorOpenPass": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
     "LoadImageBatch": "keras' image_dataset_from_directory batch loader, used by datasets only (TensorFlow "
@@ -34,16 +29,11 @@ NOT_EXPORTED = {
     "LoopHistorySeeds": _SECOND_ORDER_LOOP,
     "LoopHistoryStack": _SECOND_ORDER_LOOP,
     "OptionalGradientComponents": _GRADIENT_ONLY,  # the gradient of a loaded cond's kept values
-    "MatrixDiagPartV3": _ATTR_INPUTS,
-    "MatrixDiagV3": _ATTR_INPUTS,
-    "MatrixSetDiagV3": _ATTR_INPUTS,
-    "NonMaxSuppressionPaddedV2": "eagerflow's padded batch form; no TensorFlow op of that type",
+    "NonMaxSuppressionPaddedV2": ("TensorFlow's tiled NMS, which it builds from ordinary ops in while loops "
+                                  "(NonMaxSuppressionV5's answers differ); no rewrite yet"),
     "ProdOfOthers": _GRADIENT_ONLY,
-    "PyFunc": _PYTHON,
-    "PyFuncStateless": _PYTHON,
     "SavedCustomGradient": "a custom gradient TensorFlow saved, as the importer rebuilds it; not written back yet",
     "ShuffleOrder": "tf.data's shuffle order, used by datasets only",
-    "UnicodeCharSplit": "no TensorFlow op of that type; no rewrite yet",
     "WriteSummary": "a function writing summaries holds its writer's resource, which TensorFlow refuses to save "
                     "(AssertionError; op_rules.py raises the same)",
 }

@@ -1,7 +1,11 @@
 """How each op type that needs more than the generic export is written (the rest: generic_op.py)."""
 from __future__ import annotations
 
+from .attr_input_export import (export_fingerprint, export_matrix_diag, export_matrix_diag_part,
+                                export_matrix_set_diag)
+from .composite_export import export_is_jpeg, export_unicode_char_split
 from .cond_gradient_export import export_kept_gradient, export_kept_seed, export_kept_value
+from .ctc_unique_export import export_ctc_unique_labels
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
 from .gradient_export import export_kept_while, export_while_grad
@@ -9,6 +13,7 @@ from .optimizer_export import export_adam_update
 from .parse_example_export import export_parse_example
 from .table_export import (export_summary_write, export_table_export, export_table_insert, export_table_remove,
                            export_vocabulary_lookup)
+from .python_call_export import export_python_call
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
                        export_sum_to_shape)
 
@@ -83,4 +88,14 @@ RULES = {
     "MutableHashTableRemove": _recorded(export_table_remove),
     "MutableHashTableExport": export_table_export,
     "WriteSummary": export_summary_write,
+    "MatrixDiagPartV3": export_matrix_diag_part,
+    "MatrixDiagV3": export_matrix_diag,
+    "MatrixSetDiagV3": export_matrix_set_diag,
+    "Fingerprint": export_fingerprint,
+    "IsJpeg": export_is_jpeg,
+    "UnicodeCharSplit": export_unicode_char_split,
+    "EagerPyFunc": export_python_call,
+    "PyFunc": export_python_call,
+    "PyFuncStateless": export_python_call,
+    "CTCUniqueLabels": export_ctc_unique_labels,
 }
