@@ -65,7 +65,7 @@ def _write_eagerflow_format(building, obj, signature_map):
 
 def _write_tensorflow_format(building, obj, signature_map) -> bool:
     """TensorFlow's files (tf_format/). A graph TensorFlow's ops cannot express yet (an op type
-    graph_export/coverage.py lists: a second-order tf.cond or loop gradient, ParseExampleV2, ...)
+    graph_export/coverage.py lists: a third-order loop gradient, a padded non-max suppression, ...)
     returns False, after a warning naming the op, and the model is written in eagerflow's
     earlier format instead (the one case a save still writes saved_model.json)."""
     from .._src.core.logger import get_logger
