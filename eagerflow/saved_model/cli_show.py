@@ -14,6 +14,9 @@ import os
 MAX_FILE = 1 << 31
 SAVED_MODEL_PB = "saved_model.pb"
 _CALL_OPS = ("PartitionedCall", "StatefulPartitionedCall")
+# saved_model_cli ends a listed list or dict with ", " and two backspaces before its bracket (so a
+# terminal shows `[a, b]`); printed the same way, the text matches TensorFlow's byte for byte.
+_ERASE_SEPARATOR = "\b\b"
 
 
 class ShowError(Exception):
@@ -195,10 +198,11 @@ def _print_arguments(values, label):
         elif isinstance(value, TensorSpec):
             print(f"          {value.name}: {value!r}")
         elif isinstance(value, dict):
-            items = ", ".join(f"'{k}': {_quoted(v)}" for k, v in value.items())
-            print(f"          DType: dict\n          Value: {{{items}}}")
+            items = "".join(f"'{k}': {_quoted(v)}, " for k, v in value.items())
+            print(f"          DType: dict\n          Value: {{{items}{_ERASE_SEPARATOR}}}")
         elif isinstance(value, list | tuple):
-            print(f"          DType: {type(value).__name__}\n          Value: [{', '.join(map(_quoted, value))}]")
+            items = "".join(f"{_quoted(v)}, " for v in value)
+            print(f"          DType: {type(value).__name__}\n          Value: [{items}{_ERASE_SEPARATOR}]")
         else:
             print(f"          DType: {type(value).__name__}\n          Value: {value}")
 

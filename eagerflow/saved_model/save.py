@@ -22,6 +22,7 @@ from .._src.state.variables import Variable
 from .._src.trace.function import ConcreteFunction, Function
 from . import attrs as _attrs
 from . import output_structure
+from .default_save_signature import DefaultSaveFunctions
 from .files import write_json, write_tensor
 from .format import DOCUMENT_NAME, FORMAT_NAME, FORMAT_VERSION, TENSOR_DIR
 from .graph_io import GraphWriter
@@ -43,9 +44,10 @@ def save(obj, export_dir, signatures=None, options=None):
     there as it was."""
     export_dir = os.fspath(export_dir)
     check_save_options(options)
-    signature_map = _signature_functions(signatures) if signatures is not None else _default_signatures(obj)
+    defaults = DefaultSaveFunctions()  # each Keras model's _default_save_signature, made once per save
+    signature_map = _signature_functions(signatures) if signatures is not None else _default_signatures(obj, defaults)
     with atomic_directory(export_dir, owns=OWNED_ENTRIES) as building:
-        if not _write_tensorflow_format(building, obj, signature_map):
+        if not _write_tensorflow_format(building, obj, signature_map, defaults):
             _write_eagerflow_format(building, obj, signature_map)
 
 
@@ -63,7 +65,7 @@ def _write_eagerflow_format(building, obj, signature_map):
     write_json(os.path.join(building, DOCUMENT_NAME), document)
 
 
-def _write_tensorflow_format(building, obj, signature_map) -> bool:
+def _write_tensorflow_format(building, obj, signature_map, defaults=None) -> bool:
     """TensorFlow's files (tf_format/). A graph TensorFlow's ops cannot express yet (an op type
     graph_export/coverage.py lists: a third-order loop gradient, a padded non-max suppression, ...)
     returns False, after a warning naming the op, and the model is written in eagerflow's
@@ -73,7 +75,7 @@ def _write_tensorflow_format(building, obj, signature_map) -> bool:
     from .tf_format.build import build
     from .tf_format.write import write_saved_model
     try:
-        built = build(obj, signature_map)
+        built = build(obj, signature_map, defaults)
     except (ExportError, TypeError) as err:  # TypeError: a dtype TensorFlow's files have no number for
         get_logger().warning("The SavedModel was written in eagerflow's format only; TensorFlow cannot load it: %s",
                              err)
@@ -102,13 +104,12 @@ def _signature_functions(signatures) -> dict:
     return out
 
 
-def _default_signatures(obj) -> dict:
+def _default_signatures(obj, defaults=None) -> dict:
     """What TensorFlow exports as `serving_default` when given no signatures: the function the
     object's `_default_save_signature()` hook returns (a built Keras model's call,
     keras_export.py), else the root's one attribute that is a tf.function with an input_signature
     or a ConcreteFunction whose outputs a signature can name, when there is exactly one."""
-    hook = getattr(type(obj), "_default_save_signature", None)
-    fn = obj._default_save_signature() if callable(hook) else None
+    fn = (defaults or DefaultSaveFunctions()).function_of(obj)
     if fn is not None:
         return _signature_functions({"serving_default": fn})
     candidates = []

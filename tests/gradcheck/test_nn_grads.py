@@ -127,6 +127,12 @@ ROWS = [
             make=_distinct((2, 4, 5, 1))),
     GradRow("MaxPoolGrad", lambda g: bind(P.MaxPoolGrad, (_POOL_X, _POOL_Y, g), _POOL_ATTRS), [(1, 3, 3, 2)],
             order=2),
+    # (first order only: TensorFlow registers no gradient for MaxPoolGradWithArgmax)
+    GradRow("max_pool_with_argmax", lambda x: tf.nn.max_pool_with_argmax(x, [3, 2], [1, 2], "SAME")[0],
+            [(2, 4, 5, 2)], make=_distinct((2, 4, 5, 2))),
+    GradRow("max_pool_with_argmax_batch_index",
+            lambda x: tf.nn.max_pool_with_argmax(x, 2, 2, "VALID", include_batch_in_index=True)[0],
+            [(2, 4, 4, 1)], make=_distinct((2, 4, 4, 1))),
     GradRow("MaxPoolGradGrad", lambda g: bind(P.MaxPoolGradGrad, (_POOL_X, _POOL_Y, g), _POOL_ATTRS),
             [(1, 5, 5, 2)], order=2),
     GradRow("avg_pool_same", lambda x: tf.nn.avg_pool2d(x, [2, 3], [2, 1], "SAME"), [(1, 5, 4, 2)], order=2),

@@ -2,14 +2,13 @@
 import html
 import json
 import re
-import shutil
-import subprocess
 import sys
 
 import pytest
 
 from eagerflow._src.graph.html import _script_json
 
+from .browser import SKIP_REASON, find_browser, run_browser
 from .drawing_fixtures import branchy_cf, dense_cf
 
 RECT = re.compile(r'<g class="(node|cluster)" id="(\w+)">(?:<title>[^<]*</title>)?<rect x="([\d.]+)" '
@@ -90,15 +89,7 @@ def test_auto_layout_falls_back_to_python_without_graphviz(monkeypatch):
         dense_cf().graph.to_html(layout="dot")
 
 
-def _browser():
-    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "chrome"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-@pytest.mark.skipif(_browser() is None, reason="no headless Chromium/Chrome installed")
+@pytest.mark.skipif(find_browser() is None, reason=SKIP_REASON)
 @pytest.mark.parametrize("layout", ["python", "auto"])
 def test_page_runs_in_a_real_browser_and_a_click_shows_the_generated_line(tmp_path, layout):
     cf = branchy_cf()
@@ -107,8 +98,7 @@ def test_page_runs_in_a_real_browser_and_a_click_shows_the_generated_line(tmp_pa
     data = _data(path.read_text())
     node_id, node = next((k, n) for k, n in data["nodes"].items() if n["name"] == "mul")
     # `#id` selects that node on load through the same function a click calls.
-    result = subprocess.run([_browser(), "--headless", "--no-sandbox", "--disable-gpu", "--dump-dom",
-                             f"file://{path}#{node_id}"], capture_output=True, text=True, timeout=120)
+    result = run_browser("--dump-dom", f"file://{path}#{node_id}")
     dom = result.stdout
     assert f'data-selected="{node_id}"' in dom, result.stderr[-2000:]
     details = dom.split('id="details"')[1].split("</div></div>")[0]

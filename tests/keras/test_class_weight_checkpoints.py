@@ -124,5 +124,21 @@ def test_model_checkpoint_errors_match_keras():
     with pytest.raises(ValueError, match=re.escape("Unrecognized save_freq: batch. Expected save_freq are 'epoch' or "
                                                    "integer values")):
         keras.callbacks.ModelCheckpoint("m.keras", save_freq="batch")
-    with pytest.raises(ValueError, match=r"legacy HDF5 format \(\.h5\) is not supported"):
-        keras.callbacks.ModelCheckpoint("m.h5")  # Keras 3 writes HDF5 here; eagerflow has no HDF5 writer
+    with pytest.raises(ValueError, match=re.escape("When using `save_weights_only=True` in `ModelCheckpoint`, the "
+                                                   "filepath provided must end in `.weights.h5` (Keras weights "
+                                                   "format). Received: filepath=m.h5")):
+        keras.callbacks.ModelCheckpoint("m.h5", save_weights_only=True)
+    for accepted in ("m.h5", "m.weights.h5", "ckpt/m_{epoch}.h5"):  # Keras 3.15: a legacy HDF5 model file
+        keras.callbacks.ModelCheckpoint(accepted)
+
+
+def test_model_checkpoint_to_h5_writes_keras_legacy_hdf5_model_files(tmp_path):
+    pytest.importorskip("h5py")
+    m = _model()
+    path = str(tmp_path / "e{epoch:02d}.h5")
+    m.fit(X, Y, epochs=2, batch_size=4, verbose=0, callbacks=[keras.callbacks.ModelCheckpoint(path)])
+    assert sorted(os.listdir(tmp_path)) == ["e01.h5", "e02.h5"]  # Keras 3.15
+    with open(tmp_path / "e02.h5", "rb") as f:
+        assert f.read(8) == b"\x89HDF\r\n\x1a\n"
+    restored = keras.models.load_model(str(tmp_path / "e02.h5"))
+    np.testing.assert_allclose(restored.predict(X, verbose=0), m.predict(X, verbose=0), rtol=1e-6)

@@ -35,7 +35,7 @@ from ..ops.math.counting import in_top_k, zero_fraction  # noqa: F401
 # Names that load on first use: name -> module of ops/ that defines it.
 _LAZY_CTC = {"ctc_loss": "..ops.nn.ctc", "ctc_unique_labels": "..ops.nn.ctc",
              "ctc_beam_search_decoder": "..ops.nn.ctc_decoders", "ctc_greedy_decoder": "..ops.nn.ctc_decoders",
-             "space_to_batch": "..ops.array.space_batch"}
+             "space_to_batch": "..ops.array.space_batch", "max_pool_with_argmax": "..ops.nn.pooling_argmax"}
 
 
 def __getattr__(name):

@@ -213,6 +213,8 @@ _BY_OP = {
     "MaxPool": {"T": F16_BF16_F32_F64_INT32_INT64_UINT8_INT16_INT8_UINT16_QINT8},
     "MaxPool3D": {"T": F16_BF16_F32},
     "MaxPoolGrad": {"T": REAL_NUMBER_TYPES},
+    "MaxPoolGradWithArgmax": {"T": REAL_NUMBER_TYPES, "Targmax": INT32_INT64},
+    "MaxPoolWithArgmax": {"T": REAL_NUMBER_TYPES, "Targmax": INT32_INT64},
     "MaxPoolGradGrad": {"T": REAL_NUMBER_TYPES},
     "Maximum": {"T": FLOAT_INTS_BY_WIDTH},
     "Mean": {"T": NUMBER_TYPES, "Tidx": INT32_INT64},

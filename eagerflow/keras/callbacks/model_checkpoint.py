@@ -8,7 +8,7 @@ from .monitor_callback import MonitorCallback
 
 
 class ModelCheckpoint(MonitorCallback):
-    """Saves the model (`.keras`) or its weights (`save_weights_only=True`, `.weights.h5`) at the end
+    """Saves the model (`.keras`, or Keras' legacy HDF5 file for `.h5`) or its weights (`save_weights_only=True`, `.weights.h5`) at the end
     of each epoch, or every `save_freq` batches when it is an integer; with `save_best_only`, only
     when `monitor` improves (and, as Keras 3 does, also when `monitor` is missing from the logs,
     with a warning). `filepath` may hold format fields: "ckpt-{epoch:02d}-{val_loss:.2f}.keras"
@@ -27,10 +27,7 @@ class ModelCheckpoint(MonitorCallback):
         if save_weights_only:
             from ..saving import check_weights_path
             check_weights_path(self.filepath, "ModelCheckpoint")
-        elif self.filepath.endswith(".h5"):
-            raise ValueError(f"Saving a whole model in the legacy HDF5 format (.h5) is not supported: use a "
-                             f"filepath ending in `.keras` (Keras model format). Received: filepath={self.filepath}")
-        elif not self.filepath.endswith(".keras"):
+        elif not self.filepath.endswith((".keras", ".h5")):  # .h5: Keras' legacy HDF5 model file
             raise ValueError(f"The filepath provided must end in `.keras` (Keras model format). Received: "
                              f"filepath={self.filepath}")
 

@@ -142,6 +142,7 @@ class Orthogonal(Initializer):
         if len(shape) < 2:
             raise ValueError("The tensor to initialize must be at least two-dimensional. "
                              f"Received: shape={shape} of rank {len(shape)}.")
+        _check_qr_dtype(dtype)
         rows, cols = math.prod(shape[:-1]), shape[-1]
         a = rng_for(self.seed).normal(size=(max(rows, cols), min(rows, cols)))
         q, r = np.linalg.qr(a)
@@ -149,3 +150,17 @@ class Orthogonal(Initializer):
         if rows < cols:
             q = q.T
         return (self.gain * q[:rows, :cols]).reshape(shape).astype(numpy_dtype(dtype))
+
+
+def _check_qr_dtype(dtype):
+    """Keras draws the matrix in `dtype` and factors it in `dtype`: a dtype the normal draw cannot
+    hold is TensorFlow's TypeError, and one the Qr op refuses (bfloat16) is that op's own error."""
+    from ..._src.core.dtypes import as_dtype
+    dtype = as_dtype(str(getattr(dtype, "name", dtype))) if dtype is not None else None
+    if dtype is None or dtype.name in ("float16", "float32", "float64"):
+        return
+    if not dtype.is_floating:
+        raise TypeError(f"Cannot convert 0.0 to EagerTensor of dtype {dtype.name}")
+    from ..._src.core.convert import convert_to_tensor
+    from ..._src.ops.linalg.decompositions import qr
+    qr(convert_to_tensor(np.eye(2, dtype=dtype.np_dtype)))  # raises the op's refusal of this dtype

@@ -7,6 +7,8 @@ variables (strongly, as Keras does), so the `id` keys below can never be reused 
 """
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from ..._src.core import dtypes as _dt
@@ -26,8 +28,10 @@ class Optimizer:
     def __init__(self, learning_rate=0.001, weight_decay=None, clipnorm=None, clipvalue=None, global_clipnorm=None,
                  use_ema=False, ema_momentum=0.99, ema_overwrite_frequency=None, loss_scale_factor=None,
                  gradient_accumulation_steps=None, name=None, **kwargs):
+        if kwargs.pop("decay", None) is not None:  # Keras 2's learning-rate decay: Keras 3 warns and ignores it
+            warnings.warn("Argument `decay` is no longer supported and will be ignored.", stacklevel=2)
         if kwargs:
-            raise TypeError(f"Argument(s) not recognized: {kwargs}")
+            raise ValueError(f"Argument(s) not recognized: {kwargs}")
         if sum(c is not None for c in (clipnorm, clipvalue, global_clipnorm)) > 1:
             raise ValueError("Only one of `clipnorm`, `clipvalue` and `global_clipnorm` can be set. Received: "
                              f"clipnorm={clipnorm}, clipvalue={clipvalue}, global_clipnorm={global_clipnorm}")

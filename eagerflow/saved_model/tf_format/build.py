@@ -25,11 +25,14 @@ class BuiltModel:
         self.asset_files = list(asset_files)  # the files copied into assets/
 
 
-def build(obj, signature_functions):
-    """`signature_functions`: {key: ConcreteFunction} (save.py chose and checked them)."""
+def build(obj, signature_functions, default_save_functions=None):
+    """`signature_functions`: {key: ConcreteFunction} (save.py chose and checked them);
+    `default_save_functions`: the Keras models' _default_save_signature functions
+    (saved_model/default_save_signature.py), shared with the choice of serving_default."""
     from ..save import _signature_output_names, signature_input_names
     library = FunctionLibrary()
     objects = ObjectGraph(library)
+    objects.default_save_functions = default_save_functions
     objects.root(obj)
     objects.write_functions()
     graph = ServingGraph()

@@ -16,6 +16,7 @@ from ..._src.state.module import Module
 from ..._src.state.variables import Variable
 from ..._src.trace.function import ConcreteFunction, Function
 from ..asset import Asset
+from ..default_save_signature import add_child as add_default_save_signature
 from . import structured
 
 _VERSION = {"producer": 1, "min_consumer": 1}
@@ -98,6 +99,7 @@ class ObjectGraph:
                 node = self.add_plain(user_object(_WRAPPERS[dict if isinstance(child, dict) else list]))
             if node is not None:
                 children.append({"node_id": node, "local_name": name})
+        add_default_save_signature(self, children, value)
         if not children and not isinstance(value, Module) and path:
             return self._drop(value, index)
         self.nodes[index]["children"] = children

@@ -50,14 +50,27 @@ def encode(value, where, tensor_name=None):
 
 
 def canonical_inputs(traced_parameters, where):
-    """((positional templates), {keyword-only templates}): the canonicalized input signature."""
+    """((positional templates), {keyword-only templates}): the canonicalized input signature, each
+    TensorSpec named as TensorFlow names a traced function's placeholders (its own name, else its
+    parameter's path: `x`, `a_0`, `c_k`), which `saved_model_cli show --all` prints."""
     args, kwargs = [], {}
     for name, kind, template in traced_parameters:
         if kind is inspect.Parameter.KEYWORD_ONLY:
-            kwargs[name] = template
+            kwargs[name] = _named(template, name)
         else:
-            args.append(template)
+            args.append(_named(template, name))
     return {"tuple_value": {"values": [encode(tuple(args), where), encode(kwargs, where)]}}
+
+
+def _named(template, path):
+    if isinstance(template, TensorSpec):
+        return template if template.name else TensorSpec(template.shape, template.dtype, path)
+    if isinstance(template, dict):
+        return {k: _named(v, f"{path}_{k}") for k, v in template.items()}
+    if isinstance(template, (list, tuple)):
+        parts = [_named(v, f"{path}_{i}") for i, v in enumerate(template)]
+        return type(template)(*parts) if hasattr(type(template), "_fields") else type(template)(parts)
+    return template
 
 
 def fullargspec(signature):

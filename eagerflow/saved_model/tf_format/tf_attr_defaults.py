@@ -113,6 +113,8 @@ DEFAULTS = {
     'MaxPool3DGradGrad': {'data_format': b'\x12\x05NDHWC'},
     'MaxPoolGrad': {'explicit_paddings': b'\n\x00', 'data_format': b'\x12\x04NHWC', 'T': b'0\x01'},
     'MaxPoolGradGrad': {'data_format': b'\x12\x04NHWC'},
+    'MaxPoolGradWithArgmax': {'include_batch_in_index': b'(\x00'},
+    'MaxPoolWithArgmax': {'Targmax': b'0\t', 'include_batch_in_index': b'(\x00'},
     'Mean': {'keep_dims': b'(\x00', 'Tidx': b'0\x03'},
     'MergeV2Checkpoints': {'delete_old_dirs': b'(\x01', 'allow_missing_files': b'(\x00'},
     'Min': {'keep_dims': b'(\x00', 'Tidx': b'0\x03'},

@@ -1,6 +1,7 @@
 """Values of the Keras initializers: the deterministic ones against Keras 3.15.1's answers, the random
 ones against the statistics their formulas give (Keras 3's VarianceScaling: variance scale / fan)."""
 import math
+import re
 
 import numpy as np
 import pytest
@@ -116,3 +117,20 @@ def test_stft_argument_errors():
 def test_tensorflow_initializers_are_callables_keras_accepts(make):
     init = I.get(make())
     assert tuple(np.asarray(init((3, 2), dtype=tf.float32)).shape) == (3, 2)
+
+
+# Keras 3.15 (TF backend) draws Orthogonal's matrix in the requested dtype and factors it with the Qr op:
+# bfloat16 is the op's InvalidArgumentError, an integer or bool dtype the normal draw's TypeError.
+def test_orthogonal_refuses_the_dtypes_keras_refuses():
+    message = ("Value for attr 'T' of bfloat16 is not in the list of allowed values: double, float, half, "
+               "complex64, complex128")
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(message)):
+        keras.initializers.Orthogonal()((3, 3), dtype="bfloat16")
+    with pytest.raises(tf.errors.InvalidArgumentError, match=re.escape(message)):
+        keras.layers.Dense(3, kernel_initializer="orthogonal", dtype="bfloat16")(np.ones((1, 3)))
+    for dtype in ("int32", "bool"):
+        with pytest.raises(TypeError, match=re.escape(f"Cannot convert 0.0 to EagerTensor of dtype {dtype}")):
+            keras.initializers.Orthogonal()((3, 3), dtype=dtype)
+    for dtype in ("float16", "float32", "float64"):
+        q = np.asarray(keras.initializers.Orthogonal(seed=1)((4, 4), dtype=dtype), np.float64)
+        np.testing.assert_allclose(q @ q.T, np.eye(4), atol=1e-2 if dtype == "float16" else 1e-5)

@@ -1,6 +1,9 @@
 """Adagrad, Adadelta, Adamax, Nadam, Ftrl and Lion against TensorFlow 2.21 (Keras 3.15): variable
 values after each of three steps, slot variables (names, order, count), get_config, string names,
 schedules, the compiled train step and saving with the optimizer state."""
+import re
+import warnings
+
 import numpy as np
 import pytest
 
@@ -169,3 +172,32 @@ def test_names_and_fit_with_saved_state(tmp_path):
         model.fit(x, y, verbose=0, epochs=1)
         model.save(tmp_path / f"{opt}.keras")
         assert type(keras.models.load_model(tmp_path / f"{opt}.keras").optimizer).__name__.lower() == opt
+
+
+# Keras 3.15 (optimizers/base_optimizer.py's constructor): Keras 2's `decay=` warns and is ignored (any value
+# but None, 0.0 included); any other unknown keyword is a ValueError naming it with its value.
+@pytest.mark.parametrize("name", ["SGD", "Adam", "AdamW", "Adamax", "Adadelta", "Adagrad", "Adafactor", "Ftrl",
+                                  "Lion", "Lamb", "Nadam", "RMSprop"])
+def test_keras2_decay_warns_and_unknown_arguments_are_value_errors(name):
+    cls = getattr(keras.optimizers, name)
+    for decay in (0.5, 0.0):
+        with pytest.warns(UserWarning, match=re.escape("Argument `decay` is no longer supported and will be ignored.")):
+            opt = cls(decay=decay)
+        assert "decay" not in opt.get_config()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cls(decay=None)
+    with pytest.raises(ValueError, match=re.escape("Argument(s) not recognized: {'lr': 0.1}")):
+        cls(lr=0.1)
+
+
+def test_an_ignored_decay_leaves_the_updates_alone():
+    def trained(**kwargs):
+        v = tf.Variable([1.0, -2.0])
+        opt = keras.optimizers.SGD(learning_rate=0.1, **kwargs)
+        for _ in range(3):
+            opt.apply_gradients([(tf.constant([0.5, 1.0]), v)])
+        return v.numpy()
+    with pytest.warns(UserWarning):
+        np.testing.assert_array_equal(trained(decay=0.9), trained())
+    np.testing.assert_allclose(trained(), [1.0 - 0.15, -2.0 - 0.3], rtol=1e-6)

@@ -2,6 +2,7 @@
 hashing layers)."""
 from __future__ import annotations
 
+from ...._src.core.convert import convert_to_tensor
 from ...._src.ops.array import basic as _array
 from ...._src.ops.math import elementwise as _math
 from ...._src.ops.math import reduce as _reduce
@@ -29,6 +30,8 @@ class CategoryEncoding(Layer):
     def call(self, inputs, count_weights=None):
         if count_weights is not None:
             raise NotImplementedError("CategoryEncoding(count_weights=...) is not supported yet.")
+        if not hasattr(inputs, "dtype"):  # a Python list or number of ids, which Keras converts too
+            inputs = convert_to_tensor(inputs)
         return encode_categorical(inputs, self.output_mode, self.num_tokens, self._dtype)
 
     def get_config(self):
@@ -36,13 +39,15 @@ class CategoryEncoding(Layer):
 
 
 def encode_categorical(ids, output_mode, depth, dtype):
-    """Integer ids -> Keras' (..., depth) encoding: "one_hot" per id (a trailing axis of 1 dropped first),
-    "multi_hot" 1 where an id occurs in the last axis, "count" how often it occurs (a scalar id counts as
-    a sample of one). Shared by CategoryEncoding and Hashing."""
+    """Integer ids -> Keras' (..., depth) encoding: "one_hot" per id (a trailing axis of 1 dropped first;
+    a scalar id is a sample of one), "multi_hot" 1 where an id occurs in the last axis, "count" how often it
+    occurs (a scalar id again a sample of one). Shared by CategoryEncoding and Hashing."""
     ids = _math.cast(ids, "int64") if ids.dtype.name != "int64" else ids
     rank = ids.shape.rank
     if output_mode == "one_hot":
-        if rank and rank > 1 and ids.shape.as_list()[-1] == 1:
+        if rank == 0:  # a scalar id is a sample of one: (1, depth), as Keras encodes it
+            ids = _array.reshape(ids, [1])
+        elif rank and rank > 1 and ids.shape.as_list()[-1] == 1:
             ids = _array.squeeze(ids, [-1])
         return one_hot(ids, depth, dtype=dtype)
     hot = one_hot(ids if rank else _array.reshape(ids, [1]), depth, dtype=dtype)

@@ -61,6 +61,10 @@ class IndexLookup(Layer):
         # the saved size stands in until the vocabulary itself is loaded (a model is rebuilt from its config
         # before its assets are read, and an encoding's width depends on it)
         self._saved_vocabulary_size = kwargs.pop("vocabulary_size", None)
+        # Keras 3.15: an encoding's width is fixed by the first vocabulary (given, set or adapted; or the
+        # config's size) unless padded to max_tokens; and a layer given a vocabulary cannot adapt
+        self._frozen_vocab_size = self._saved_vocabulary_size
+        self._has_input_vocabulary = kwargs.pop("has_input_vocabulary", vocabulary is not None)
         for key in ("oov_method", "salt", "encoding"):  # written by get_config; derived here
             kwargs.pop(key, None)
         super().__init__(**kwargs)
@@ -160,7 +164,19 @@ class IndexLookup(Layer):
             if weights.size != len(tokens):
                 raise ValueError(f"`idf_weights` must be the same length as vocabulary. len(idf_weights) is "
                                  f"{weights.size}; len(vocabulary) is {len(tokens)}")
+        self._check_vocabulary_size(size)
         self._set_tokens(tokens, weights)
+        self._frozen_vocab_size = size
+
+    def _fixes_vocabulary_size(self):
+        return self.output_mode != "int" and not self.pad_to_max_tokens
+
+    def _check_vocabulary_size(self, size):
+        """Keras' refusal to change the width of an encoding once a vocabulary fixed it."""
+        if self._fixes_vocabulary_size() and self._frozen_vocab_size is not None and size != self._frozen_vocab_size:
+            raise RuntimeError(f"When using `output_mode={self.output_mode}` and `pad_to_max_tokens=False`, the "
+                               f"vocabulary size cannot be changed after the layer is called. Old vocab size is "
+                               f"{self._frozen_vocab_size}, new vocab size is {size}")
 
     def _set_tokens(self, tokens, weights):
         self._tokens = tokens
@@ -185,18 +201,24 @@ class IndexLookup(Layer):
         tokens)."""
         counts, doc_counts, num_docs = collections.Counter(), collections.Counter(), 0
         skip = {self.mask_token, self.oov_token}
-        for doc in (doc for batch in batches for doc in batch):
-            toks = [t for t in (self._token(v) for v in doc) if t not in skip]
-            counts.update(toks)
-            doc_counts.update(set(toks))
-            num_docs += 1
+        for batch in batches:
+            if self._has_input_vocabulary:
+                raise ValueError(f"Cannot adapt layer '{self.name}' after setting a static vocabulary via "
+                                 "`vocabulary` argument or `set_vocabulary()` method.")
+            for doc in batch:
+                toks = [t for t in (self._token(v) for v in doc) if t not in skip]
+                counts.update(toks)
+                doc_counts.update(set(toks))
+                num_docs += 1
         ranked = sorted(counts, key=lambda t: (counts[t], t), reverse=True)
         if self.max_tokens is not None:
             ranked = ranked[:max(self.max_tokens - self._token_start(), 0)]
         weights = None
         if self.output_mode == "tf_idf":
             weights = np.asarray([math.log(1 + num_docs / (1 + doc_counts[t])) for t in ranked], np.float32)
+        self._check_vocabulary_size(self._token_start() + len(ranked))
         self._set_tokens(ranked, weights)
+        self._frozen_vocab_size = self.vocabulary_size()
 
     # --- the vocabulary as files of a .keras archive (Keras' assets) ---
     def _asset_files(self):
@@ -226,7 +248,9 @@ class IndexLookup(Layer):
         if "idf_weights.txt" in files:
             lines = files["idf_weights.txt"].decode("utf-8").split("\n")
             weights = np.asarray([float(w) for w in lines if w], np.float32)
+        self._check_vocabulary_size(self._token_start() + len(tokens))
         self._set_tokens(tokens, weights)
+        self._frozen_vocab_size = self.vocabulary_size()
 
     def save_assets(self, dir_path):
         """Writes the vocabulary files (see `_asset_files`) into the folder `dir_path`."""
@@ -266,6 +290,10 @@ class IndexLookup(Layer):
         return self._tables
 
     def call(self, inputs):
+        if self._fixes_vocabulary_size() and self._frozen_vocab_size is None and executing_eagerly():
+            raise RuntimeError(f"When using `output_mode={self.output_mode}` and `pad_to_max_tokens=False`, you must "
+                               "set the layer's vocabulary before calling it. Either pass a `vocabulary` argument to "
+                               "the layer, or call `adapt` with some sample data.")
         if self._tokens is None and executing_eagerly():
             raise FailedPreconditionError(None, None, "Table not initialized.")
         if isinstance(inputs, RaggedTensor):  # ids per token; the row structure kept ("int") or encoded per row
