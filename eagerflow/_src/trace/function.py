@@ -80,7 +80,8 @@ class Function:
         self._retrace_on_stale = bool(experimental_retrace_on_stale_captures)
         self._stale_warned = set()  # names already warned about (trace/stale.py), once each
         self._name = name or getattr(python_function, "__name__", "function")
-        self._cache = _cache.TraceCache(self._name, experimental_max_traces)
+        self._cache = _cache.TraceCache(self._name, experimental_max_traces,
+                                        compiles=functools.partial(_jit_setting.wanted, jit_compile))
         self._table = self._cache.table  # call key -> trace (cleared in place, never replaced)
         self._fast = self._cache.fast  # the hot path: (dtype, shape, dtype, shape, ...) of eager tensors -> trace
         self._monitor = _retrace.RetraceMonitor(self._name)
