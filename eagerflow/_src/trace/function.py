@@ -412,7 +412,8 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
     """`@tf.function` / `tf.function(f, input_signature=...)`.
 
     `experimental_max_traces` (eagerflow's): the most traces this function keeps, least recently
-    used evicted past it; None takes `tf.config.get_function_max_traces()` (256 unless set).
+    used evicted past it; None takes `tf.config.get_function_max_traces()` (256 unless set; a
+    jit_compile function has no bound unless one is set, as TensorFlow bounds none: trace/cache.py).
     `experimental_check_parity` (eagerflow's): True/False checks this function's graph against its
     eager run or not, whatever `tf.config.experimental_check_parity` says (trace/parity.py).
     `experimental_retrace_on_stale_captures` (eagerflow's): a Python global, closure variable or
