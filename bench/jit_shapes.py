@@ -4,7 +4,8 @@ One `jit_compile=True` function (a dense layer and a reduction over a variable-l
 `x: [length, 16]`) called `--calls` times with `--lengths` distinct lengths (every length once,
 then random ones), in a fresh process per variant, so each starts from the same state:
 * `eagerflow` and `eagerflow-relaxed` (`reduce_retracing=True`: one trace with a `None` length,
-  one XLA executable per length);
+  one XLA executable per length); `eagerflow-bound64` with `experimental_max_traces=64` (evicted
+  traces free their executables: memory bounded, lengths compiled again when they come back);
 * `tensorflow` and `tensorflow-relaxed`, the same program under TensorFlow's XLA (`--tf-python`);
 * `jax`: the same math under `jax.jit`.
 Columns: traces (Python runs of the function body), XLA compiles (JAX's compile events; for
@@ -21,7 +22,7 @@ import sys
 import time
 from pathlib import Path
 
-VARIANTS = ("eagerflow", "eagerflow-relaxed", "tensorflow", "tensorflow-relaxed", "jax")
+VARIANTS = ("eagerflow", "eagerflow-relaxed", "eagerflow-bound64", "tensorflow", "tensorflow-relaxed", "jax")
 FEATURES, UNITS = 16, 32
 
 
@@ -75,7 +76,9 @@ def _make(variant):
         compiles = _jax_compile_counter()
     wt, bt = tf.constant(w), tf.constant(b)
 
-    @tf.function(jit_compile=True, reduce_retracing=variant.endswith("-relaxed"))
+    bound = {"experimental_max_traces": 64} if variant == "eagerflow-bound64" else {}
+
+    @tf.function(jit_compile=True, reduce_retracing=variant.endswith("-relaxed"), **bound)
     def step(x):
         traces[0] += 1
         return tf.reduce_sum(tf.tanh(tf.matmul(x, wt) + bt), axis=0)
@@ -83,11 +86,7 @@ def _make(variant):
 
 
 def run_variant(variant, calls, distinct):
-    import logging
-    import warnings
     import numpy as np
-    logging.getLogger("eagerflow").setLevel(logging.ERROR)  # the retracing advice, once per function
-    warnings.simplefilter("ignore")
     step, traces, compiles = _make(variant)
     batches = {n: np.ones((n, FEATURES), np.float32) for n in range(1, distinct + 1)}
     step(batches[1])
@@ -123,6 +122,10 @@ def main(argv=None):
     p.add_argument("--child", help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.child:
+        import logging
+        import warnings
+        logging.getLogger("eagerflow").setLevel(logging.ERROR)  # the retracing advice, once per function
+        warnings.simplefilter("ignore")
         print(json.dumps(run_variant(args.child, args.calls, args.lengths)))
         return 0
     print(f"{args.calls} calls, {args.lengths} distinct lengths")
