@@ -54,7 +54,7 @@ def test_a_module_comes_back_from_tensorflows_layout(tmp_path):
     # TensorFlow 2.21 binds a function saved with an input_signature to it first: its TypeError, not the
     # ValueError of a function without one.
     with pytest.raises(TypeError, match=r"Binding inputs to tf.function failed due to `Can not cast "
-                                        r"TensorSpec\(shape=\(2,\), dtype=tf.int32, name=None\) to TensorSpec"):
+                                        r"TensorSpec\(shape=\(2,\), dtype=tf.int32, name='x'\) to TensorSpec"):
         loaded.f(tf.constant([1, 2]))
 
 
