@@ -51,6 +51,7 @@ class Builder:
         self._names, self._consts = {}, {}
         if root is None:
             self.initializers, self._count = [], 0
+            self.sequence_dtypes = {}  # ONNX name of a sequence (a TensorList) -> its elements' NumPy dtype
 
     def child(self, share_nodes=False):
         """A builder for a sub-graph (own nodes) or for inlining a branch here (`share_nodes`)."""
@@ -104,6 +105,8 @@ class Builder:
 
     def add_multi(self, op_type, inputs, n_outputs, **attrs):
         outs = [self.fresh(op_type) for _ in range(n_outputs)]
+        if op_type == "Identity" and inputs[0] in self.root.sequence_dtypes:  # a list passed on
+            self.root.sequence_dtypes[outs[0]] = self.root.sequence_dtypes[inputs[0]]
         self.nodes.append(self.helper.make_node(op_type, list(inputs), outs, name=outs[0], **attrs))
         return outs
 
@@ -122,7 +125,13 @@ class Builder:
         return self.helper.np_dtype_to_tensor_dtype(np.dtype(np_dtype))
 
     def value_info(self, name, dtype, shape):
-        """`dtype`: an eagerflow DType or a NumPy type; `shape`: a TensorShape, a list, or None (unknown)."""
+        """`dtype`: an eagerflow DType or a NumPy type; `shape`: a TensorShape, a list, or None (unknown).
+        A variant (a TensorList) is a sequence, of the element dtype recorded for `name` (onnx/lists.py)."""
+        if getattr(dtype, "name", None) == "variant":
+            if name not in self.root.sequence_dtypes:
+                raise ValueError(f"cannot export: {name} is a variant tensor that is not a TensorList")
+            elem = self.onnx_type(self.root.sequence_dtypes[name])
+            return self.helper.make_tensor_sequence_value_info(name, elem, None)
         elem = self.onnx_type(getattr(dtype, "np_dtype", dtype))
         if shape is not None and not isinstance(shape, list):
             shape = None if shape.rank is None else shape.as_list()

@@ -32,7 +32,9 @@ def convert_if(b, op):
     _check_extra_output_unused(op, n)
     then_graph, _ = _branch_graph(b, op.attrs["then_branch"])
     else_graph, _ = _branch_graph(b, op.attrs["else_branch"])
-    return b.add_multi("If", [b.name(op.inputs[0])], n, then_branch=then_graph, else_branch=else_graph)
+    results = b.add_multi("If", [b.name(op.inputs[0])], n, then_branch=then_graph, else_branch=else_graph)
+    _same_sequences(b, [info.name for info in then_graph.output], results)
+    return results
 
 
 def convert_while(b, op):
@@ -47,6 +49,7 @@ def convert_while(b, op):
 
     child = b.child()
     names = [child.fresh(f"while/var{i}") for i in range(n)]
+    _same_sequences(b, initial, names)
     for placeholder, name in zip(body.explicit, names):
         child.bind(placeholder, name)
     new_values = child.emit_branch(body)
@@ -60,4 +63,14 @@ def convert_while(b, op):
     outputs = [child.value_info(keep_going, np.bool_, [])]
     outputs += [child.value_info(name, t.dtype, None) for name, t in zip(new_values, op.outputs[:n])]
     body_graph = child.graph_proto(body.name, inputs, outputs)
-    return b.add_multi("Loop", ["", first_test, *initial], n, body=body_graph)
+    results = b.add_multi("Loop", ["", first_test, *initial], n, body=body_graph)
+    _same_sequences(b, initial, results)
+    return results
+
+
+def _same_sequences(b, sources, targets):
+    """Names `targets` carry sequences (TensorLists) of the dtypes `sources` carry."""
+    known = b.root.sequence_dtypes
+    for source, target in zip(sources, targets):
+        if source in known:
+            known[target] = known[source]

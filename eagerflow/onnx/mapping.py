@@ -171,10 +171,13 @@ def _select(b, op):
 
 
 def _strided_slice(b, op):
-    """Constant begin/end/strides with begin/end/shrink masks (what `x[1:3, 0]` traces to)."""
+    """begin/end/strides with begin/end/shrink masks: `x[1:3, 0]` (constants) and `x[t]` in a loop
+    (begin and end computed at run time, the masks still applied per axis)."""
     for mask in ("ellipsis_mask", "new_axis_mask"):
         if op.attrs.get(mask):
             raise ValueError(f"cannot export StridedSlice {op.name!r}: {mask} is not mapped")
+    if any(op.inputs[i].op.type != "Const" for i in (1, 2)):
+        return _strided_slice_dynamic(b, op)
     begin, end, strides = (_const_value(op, i).astype(np.int64) for i in (1, 2, 3))
     big = np.iinfo(np.int64).max
     starts, ends = begin.copy(), end.copy()
@@ -193,6 +196,43 @@ def _strided_slice(b, op):
     if shrink:
         out = b.add("Squeeze", [out, b.constant(np.array(shrink, np.int64))])
     return [out]
+
+
+def _strided_slice_dynamic(b, op):
+    """Begin/end known at run time (constant strides): the masks pick, axis by axis, between the
+    run-time value and the value the mask stands for (Where over constant per-axis choices)."""
+    strides = _const_value(op, 3).astype(np.int64)
+    rank = len(strides)
+    big = np.iinfo(np.int64).max
+    bits = {m: [bool(op.attrs.get(m, 0) >> a & 1) for a in range(rank)]
+            for m in ("begin_mask", "end_mask", "shrink_axis_mask")}
+    begin, end = (b.add("Cast", [b.name(op.inputs[i])], to=b.onnx_type(np.int64)) for i in (1, 2))
+    starts = b.add("Where", [b.constant(np.array(bits["begin_mask"])),
+                             b.constant(np.where(strides > 0, 0, big)), begin])
+    after_begin = b.add("Where", [b.add("Equal", [begin, b.constant(np.full(rank, -1, np.int64))]),
+                                  b.constant(np.full(rank, big)), b.add("Add", [begin, b.constant(np.ones(rank, np.int64))])])
+    ends = b.add("Where", [b.constant(np.array(bits["end_mask"])),
+                           b.constant(np.where(strides > 0, big, -big)), end])
+    ends = b.add("Where", [b.constant(np.array(bits["shrink_axis_mask"])), after_begin, ends])
+    out = b.add("Slice", [b.name(op.inputs[0]), starts, ends, b.constant(np.arange(rank, dtype=np.int64)),
+                          b.constant(strides)])
+    shrink = [a for a in range(rank) if bits["shrink_axis_mask"][a]]
+    if shrink:
+        out = b.add("Squeeze", [out, b.constant(np.array(shrink, np.int64))])
+    return [out]
+
+
+def _zeros_like(b, op):
+    x = op.inputs[0]
+    zero = b.onnx.numpy_helper.from_array(np.zeros([1], x.dtype.np_dtype))
+    return [b.add("ConstantOfShape", [b.add("Shape", [b.name(x)])], value=zero)]
+
+
+def _split(b, op):
+    """Split(axis, value) into `num_split` equal parts."""
+    n = int(op.attrs["num_split"])
+    axis = int(_const_value(op, 0))
+    return b.add_multi("Split", [b.name(op.inputs[1])], n, axis=axis, num_outputs=n)
 
 
 def _window(op, what):
@@ -266,14 +306,17 @@ CONVERTERS = {
     "Min": _reduce("ReduceMin"), "Prod": _reduce("ReduceProd"),
     "ConcatV2": _concat, "Pack": _pack, "Transpose": _transpose, "Squeeze": _squeeze,
     "ExpandDims": _expand_dims, "SelectV2": _select, "GatherV2": _gather, "StridedSlice": _strided_slice,
+    "ZerosLike": _zeros_like, "Split": _split,
     "Conv2D": _conv2d, "MaxPool": _pool("MaxPool"), "AvgPool": _pool("AveragePool"),
 }
 
 
 def _register_control_flow():
     from .control_flow import convert_if, convert_while
+    from .lists import CONVERTERS as lists
     CONVERTERS.update({"If": convert_if, "StatelessIf": convert_if,
                        "While": convert_while, "StatelessWhile": convert_while})
+    CONVERTERS.update(lists)
 
 
 _register_control_flow()

@@ -57,11 +57,20 @@ class _RestoredObject:
 
 class RestoredFunction:
     """A saved tf.function: calls go to the first restored ConcreteFunction that accepts the
-    arguments (TensorFlow's rule); none accepting is TensorFlow's ValueError."""
+    arguments (TensorFlow's rule); none accepting is TensorFlow's ValueError, or, for a function
+    saved with an input_signature, TensorFlow's TypeError naming the spec the input does not fit."""
 
-    def __init__(self, concrete_functions, python_signature=None):
+    def __init__(self, concrete_functions, python_signature=None, input_signature=None):
         self._concrete = list(concrete_functions)
         self.python_signature = python_signature  # the original's parameters and literal defaults
+        self.input_signature = input_signature  # the original's input_signature (a tuple), or None
+        self._signature_binder = None
+        if input_signature is not None and python_signature is not None:
+            from .._src.trace.signature_binding import SignatureBinder
+            try:
+                self._signature_binder = SignatureBinder("restored_function", python_signature, input_signature)
+            except TypeError:  # a spec that does not fit the parameters: the traces' own check reports
+                pass
 
     @property
     def concrete_functions(self):
@@ -76,7 +85,9 @@ class RestoredFunction:
             except (TypeError, InvalidArgumentError):
                 continue
             return cf._call_flat(flat)
-        raise ValueError(_no_match_message(args, kwargs, self._concrete))
+        if self._signature_binder is not None:  # TensorFlow binds to the input_signature first: its TypeError
+            self._signature_binder.bind(args, kwargs)
+        raise ValueError(_no_match_message(args, kwargs, self._concrete, self.python_signature))
 
     def pretty_printed_concrete_signatures(self, verbose=True):
         """Each restored trace's `pretty_printed_signature`, as tf.function's method of that name."""
@@ -107,16 +118,32 @@ def _with_defaults(signature, args, kwargs):
     return tuple(args), kwargs
 
 
-def _no_match_message(args, kwargs, concrete):
-    def brief(v):
-        return repr(TensorSpec(v.shape, v.dtype)) if isinstance(v, Tensor) else repr(v)
-    lines = ["Could not find matching concrete function to call loaded from the SavedModel. Got:",
-             f"  Positional arguments ({len(args)} total):"]
-    lines += [f"    * {brief(a)}" for a in args]
-    lines.append(f"  Keyword arguments: {{{', '.join(f'{k!r}: {brief(v)}' for k, v in kwargs.items())}}}")
+def _no_match_message(args, kwargs, concrete, python_signature=None):
+    """TensorFlow's text: the call (tensors as the placeholders they would feed, named after their
+    parameters), then each restored trace's structured input signature."""
+    names = [n for n, p in python_signature.parameters.items()
+             if p.kind in (_P.POSITIONAL_ONLY, _P.POSITIONAL_OR_KEYWORD)] if python_signature is not None else []
+
+    def got(v, name):
+        if not isinstance(v, Tensor):
+            return repr(v)
+        dims = "(" + ", ".join(str(d) for d in v.shape.as_list()) + ("," if v.shape.rank == 1 else "") + ")" \
+            if v.shape.rank is not None else "<unknown>"
+        return f"<tf.Tensor '{name}:0' shape={dims} dtype={v.dtype.name}>"
+
+    def listed(positional, keywords, shown):
+        lines = [f"  Positional arguments ({len(positional)} total):"]
+        lines += [f"    * {shown(a, names[i] if i < len(names) else f'args_{i}')}" for i, a in enumerate(positional)]
+        lines.append(f"  Keyword arguments: {{{', '.join(f'{k!r}: {shown(v, k)}' for k, v in keywords.items())}}}")
+        return lines
+
+    lines = ["Could not find matching concrete function to call loaded from the SavedModel. Got:"]
+    lines += listed(args, kwargs, got)
     lines.append(f"\n Expected these arguments to match one of the following {len(concrete)} option(s):")
     for i, cf in enumerate(concrete, 1):
-        lines.append(f"\nOption {i}:\n  {cf.pretty_printed_signature(verbose=False)}")
+        positional, keywords = cf.structured_input_signature
+        lines.append(f"\nOption {i}:")
+        lines += listed(positional, keywords, lambda v, _: repr(v))
     return "\n".join(lines)
 
 

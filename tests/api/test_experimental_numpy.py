@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
+from eagerflow._src.api import numpy_promotion
 
 tnp = tf.experimental.numpy
 x = tnp.array([[1., 2., 3.], [4., 5., 6.]])
@@ -76,6 +77,7 @@ def numpy_behavior():
     before = set(vars(tf.Tensor))
     tnp.experimental_enable_numpy_behavior()
     yield
+    numpy_promotion.disable()
     for name in set(vars(tf.Tensor)) - before:
         delattr(tf.Tensor, name)
 

@@ -244,3 +244,16 @@ def test_unhashable_python_arguments_are_refused():
                                         r"is immutable/hashable\. Otherwise, consider implementing the Tracing "
                                         r"Protocol for it\."):
         f({1, 2})
+
+
+def test_refused_tensor_is_shown_under_the_specs_name():
+    """TensorFlow 2.21 shows the refused tensor as a TensorSpec carrying the signature spec's name."""
+    @tf.function(input_signature=[tf.TensorSpec([None, 3], tf.float32, name="xx")])
+    def f(x):
+        return x
+    for value, shown in ((tf.ones([3]), "TensorSpec(shape=(3,), dtype=tf.float32, name='xx')"),
+                         (tf.ones([2, 3], tf.int32), "TensorSpec(shape=(2, 3), dtype=tf.int32, name='xx')")):
+        with pytest.raises(TypeError) as info:
+            f(value)
+        assert str(info.value).startswith(f"Binding inputs to tf.function failed due to `Can not cast {shown} to "
+                                          f"TensorSpec(shape=(None, 3), dtype=tf.float32, name='xx')`")

@@ -41,7 +41,16 @@ def asarray(a, dtype=None):
         return t if dtype is None or t.dtype is _tf_dtype(_np_dtype(dtype)) else _math.cast(t, _tf_dtype(_np_dtype(dtype)))
     if isinstance(a, (list, tuple)) and any(isinstance(v, ndarray) for v in _np.ravel(_np.array(a, dtype=object))):
         return asarray(_joining.stack([asarray(v) for v in a]), dtype)
-    return _convert(_np.asarray(a, dtype=_np_dtype(dtype)))
+    value = _np.asarray(a, dtype=_np_dtype(dtype))
+    if dtype is None and value.dtype == _np.float64 and not isinstance(a, (_np.ndarray, _np.generic)) \
+            and _prefers_float32():  # Python floats, as TensorFlow types them under prefer_float32=True
+        value = value.astype(_np.float32)
+    return _convert(value)
+
+
+def _prefers_float32():
+    from .numpy_promotion import mode
+    return mode is not None and mode[1]
 
 
 def array(val, dtype=None, copy=True, ndmin=0):
@@ -228,8 +237,10 @@ def _methods():
 
 
 def experimental_enable_numpy_behavior(prefer_float32=False, dtype_conversion_mode="legacy"):
-    """Gives every tensor the ndarray methods above. NumPy's operator dtype promotion, which
-    TensorFlow turns on here too (int32 + float32 -> float64), is not done: operators keep tf's rules."""
+    """Gives every tensor the ndarray methods above, and its operators NumPy's dtype promotion
+    (int32 + float32 -> float64; api/numpy_promotion.py), as TensorFlow does."""
+    from . import numpy_promotion
+    numpy_promotion.enable(dtype_conversion_mode, prefer_float32)
     for name, method in _methods().items():
         if name not in vars(ndarray):
             setattr(ndarray, name, method)

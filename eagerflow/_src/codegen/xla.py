@@ -179,6 +179,15 @@ class CompiledProgram:
         with UpdateLocks(holders):  # read, run and write back the state as one update
             return self._run(values)
 
+    def release(self):
+        """Frees the XLA executables compiled so far and the device copies held for later calls
+        (the trace left its function's cache); a later call compiles again. jax.jit's cache is
+        cleared rather than the object dropped: a ConcreteFunction the user kept still runs."""
+        self._jitted.clear_cache()
+        self._device.clear()
+        self._placed.clear()
+        self._outputs._pool.clear()
+
     def jaxpr_text(self):
         """What runs: the program as JAX traced it for the first call's argument types (the jaxpr
         XLA compiles), or None before the first call or when arguments are compiled in as

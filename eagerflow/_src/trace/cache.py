@@ -33,7 +33,12 @@ call and the latest compatible trace both fit (signature.relax).
 
 Bound: at most `maxsize` traces per function (default 256, `tf.function(experimental_max_traces=)`
 or `tf.config.set_function_max_traces`); past it the least recently used trace is evicted, with one
-warning naming the function. `info()` is functools.lru_cache's CacheInfo plus evictions.
+warning naming the function. A function that compiles through XLA (jit_compile) has no bound unless
+one is set (by either of those): TensorFlow bounds neither, and a jit trace evicted and called again
+costs an XLA compile, not only a trace (a variable-length input then compiled about twice per length).
+A trace that leaves the cache releases what it compiled (ConcreteFunction.release_compiled: XLA's
+executables go at once, not at the next garbage collection; the trace recompiles if called again).
+`info()` is functools.lru_cache's CacheInfo plus evictions.
 
 Threads: the lock guards the tables only, never user code. A key being traced is marked in flight:
 a second caller of the same key waits for it (one trace), other keys trace in parallel; the waiters
@@ -56,14 +61,17 @@ _log = logging.getLogger("eagerflow")
 
 DEFAULT_MAX_TRACES = 256
 _default_max_traces = DEFAULT_MAX_TRACES
+_default_chosen = False  # set_function_max_traces was called: its bound holds for jit functions too
 
 
 def set_function_max_traces(n):
-    """The bound on traces kept per tf.function, for functions that do not set their own."""
-    global _default_max_traces
+    """The bound on traces kept per tf.function, for functions that do not set their own (once
+    called with another bound than the default, jit_compile functions included; before, they have none)."""
+    global _default_max_traces, _default_chosen
     if n is not None and (not isinstance(n, int) or n < 1):
         raise ValueError(f"max traces must be a positive int or None (no bound), got {n!r}")
     _default_max_traces = n
+    _default_chosen = n != DEFAULT_MAX_TRACES
 
 
 def get_function_max_traces():
@@ -130,8 +138,11 @@ def _wait_for(flight) -> bool:
 class TraceCache:
     """All traces of one Function. `table` is read without the lock by the hot path."""
 
-    def __init__(self, function_name, maxsize=None):
+    def __init__(self, function_name, maxsize=None, compiles=None):
+        """`compiles()`: whether the function's traces compile through XLA (read when one is added:
+        tf.config.optimizer.set_jit may change it); such a function has no default bound."""
         self.function_name = function_name
+        self._compiles = compiles
         self.table = {}  # table key -> ConcreteFunction
         # Calls of eager tensors only, keyed (dtype, shape, dtype, shape, ...): what Function.__call__ reads
         # first. A memo of `table`, emptied whenever a trace leaves the cache.
@@ -168,7 +179,11 @@ class TraceCache:
     # --- statistics ---
     @property
     def maxsize(self):
-        return self._maxsize if self._maxsize is not None else _default_max_traces
+        if self._maxsize is not None:
+            return self._maxsize
+        if not _default_chosen and self._compiles is not None and self._compiles():
+            return None
+        return _default_max_traces
 
     def info(self) -> CacheInfo:
         with self._lock:
@@ -177,6 +192,8 @@ class TraceCache:
 
     def clear(self):
         with self._lock:
+            for trace in self._traces.values():
+                _release(trace.cf)
             self.table.clear()
             self.fast.clear()
             self._traces.clear()
@@ -318,6 +335,7 @@ class TraceCache:
                 self.fast[key] = cf
 
     def _drop(self, trace):
+        _release(trace.cf)
         self.last_dropped = trace.general
         self.fast.clear()
         self.last_fast = _NO_ENTRY
@@ -340,6 +358,14 @@ class TraceCache:
                 self._drop(trace)
         for k in [k for k in self.table if _has_dead(k)]:  # call keys of a trace still alive
             del self.table[k]
+
+
+def _release(cf):
+    """A trace leaving the cache frees its XLA executables now (a jit trace's objects form cycles that
+    only the garbage collector would otherwise break); it recompiles if someone still calls it."""
+    release = getattr(cf, "release_compiled", None)
+    if release is not None:
+        release()
 
 
 def _has_dead(key):

@@ -152,7 +152,8 @@ def match(value, template, flat):
     elif isinstance(template, TensorSpec):
         t = _as_tensor_for(value, template)
         if t.dtype is not template.dtype or not template.shape.is_compatible_with(t.shape):
-            raise BindError(f"Can not cast {TensorSpec(t.shape, t.dtype)!r} to {template!r}")
+            # the value as TensorFlow shows it: a spec under the template's name
+            raise BindError(f"Can not cast {TensorSpec(t.shape, t.dtype, name=template.name)!r} to {template!r}")
         flat.append(t)
     elif hasattr(template, "bind_value"):  # a dataset, iterator or composite argument's stand-in
         fits = template.bind_value(value, flat)  # True, False or why not

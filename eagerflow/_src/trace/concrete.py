@@ -159,6 +159,18 @@ class ConcreteFunction:
             self._with_intermediates = cf
         return self._with_intermediates
 
+    def release_compiled(self):
+        """Frees the XLA executables of this trace and of the variants built from it (the trace left
+        its function's cache); they are compiled again if it is called. Nothing to do without jit."""
+        compiled = self.executable.compiled
+        if compiled is not None:
+            compiled.release()
+        if self._with_intermediates is not None:
+            self._with_intermediates.release_compiled()
+        for backward, _ in (self._gradient or {}).values():
+            if backward is not None:
+                backward.release_compiled()
+
     def gradient_function(self, all_outputs=False):
         """(backward ConcreteFunction, mask of inputs that get a gradient); built once per kind."""
         if self._gradient is None:

@@ -80,7 +80,8 @@ class Function:
         self._retrace_on_stale = bool(experimental_retrace_on_stale_captures)
         self._stale_warned = set()  # names already warned about (trace/stale.py), once each
         self._name = name or getattr(python_function, "__name__", "function")
-        self._cache = _cache.TraceCache(self._name, experimental_max_traces)
+        self._cache = _cache.TraceCache(self._name, experimental_max_traces,
+                                        compiles=functools.partial(_jit_setting.wanted, jit_compile))
         self._table = self._cache.table  # call key -> trace (cleared in place, never replaced)
         self._fast = self._cache.fast  # the hot path: (dtype, shape, dtype, shape, ...) of eager tensors -> trace
         self._monitor = _retrace.RetraceMonitor(self._name)
@@ -411,7 +412,8 @@ def function(func=None, input_signature=None, autograph=True, jit_compile=None, 
     """`@tf.function` / `tf.function(f, input_signature=...)`.
 
     `experimental_max_traces` (eagerflow's): the most traces this function keeps, least recently
-    used evicted past it; None takes `tf.config.get_function_max_traces()` (256 unless set).
+    used evicted past it; None takes `tf.config.get_function_max_traces()` (256 unless set; a
+    jit_compile function has no bound unless one is set, as TensorFlow bounds none: trace/cache.py).
     `experimental_check_parity` (eagerflow's): True/False checks this function's graph against its
     eager run or not, whatever `tf.config.experimental_check_parity` says (trace/parity.py).
     `experimental_retrace_on_stale_captures` (eagerflow's): a Python global, closure variable or

@@ -236,7 +236,15 @@ class _TFLoader:
         names = spec.parameters and [n for n, p in spec.parameters.items()
                                      if p.kind in (_P.POSITIONAL_ONLY, _P.POSITIONAL_OR_KEYWORD)] if spec else None
         cfs = [self.concrete(n, names) for n in saved.concrete_functions]
-        return self._restored_function(cfs, spec)
+        return self._restored_function(cfs, spec, self._input_signature(saved))
+
+    def _input_signature(self, saved):
+        """The saved function's input_signature (a tuple of TensorSpecs and their nests), or None."""
+        if not saved.HasField("function_spec") or not saved.function_spec.HasField("input_signature"):
+            return None
+        value = decode(saved.function_spec.input_signature, self.path, "a function's input_signature",
+                       self._namedtuples)
+        return tuple(value) if isinstance(value, (tuple, list)) else None
 
     def _fullargspec(self, function_spec):
         value = decode(function_spec.fullargspec, self.path, "a function's argument spec", self._namedtuples)

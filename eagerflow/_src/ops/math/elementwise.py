@@ -551,7 +551,9 @@ def truediv(x, y, name=None):
         target = _dt.float32 if x.dtype.size <= 2 else _dt.float64
         x, y = cast(x, target), cast(y, target)
     elif not (x.dtype.is_floating or x.dtype.is_complex):
-        raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__")
+        raise TypeError(f"Invalid dtype {x.dtype!r} in __truediv__. Expected one of {{tf.uint8, tf.int8, tf.uint16, "
+                        f"tf.int16, tf.uint32, tf.int32, tf.uint64, tf.int64, tf.bfloat16, tf.float16, tf.float32, "
+                        f"tf.float64, tf.complex64, tf.complex128}}.")
     return bind(RealDiv, (x, y), name=name or "truediv")
 
 
