@@ -33,16 +33,24 @@ def _groups(c, fc):
     return c // fc
 
 
-def _conv_kernel(x, f, **attrs):
+def _conv_kernel(x, f, out=None, **attrs):
     kh, kw, fc, o = f.shape
     geo = geometry(x.shape[1:3], (kh, kw), attrs)
     groups = _groups(x.shape[3], fc)
     win = window_view(pad_spatial(x, geo), geo, (kh, kw), attrs)
     og = o // groups
+    if groups == 1 and f.dtype == x.dtype:  # the usual case: the row blocks write the result itself
+        return windows_matmul(win, f.reshape(kh * kw * fc, o), 3, out=out)
     outs = [windows_matmul(win[..., g * fc:(g + 1) * fc], f[..., g * og:(g + 1) * og].reshape(kh * kw * fc, og), 3)
-            for g in range(groups)]  # one matmul per group (usually exactly one), in row blocks
-    out = outs[0] if groups == 1 else np.concatenate(outs, axis=-1)
-    return out.astype(x.dtype, copy=False)
+            for g in range(groups)]  # one matmul per group, in row blocks
+    result = (outs[0] if groups == 1 else np.concatenate(outs, axis=-1)).astype(x.dtype, copy=False)
+    if out is None:
+        return result
+    np.copyto(out, result)
+    return out
+
+
+_conv_kernel.fills_out = True  # generated code may hand it a spare output buffer (codegen/buffers.py)
 
 
 def _conv_backprop_input_kernel(input_sizes, f, dy, **attrs):

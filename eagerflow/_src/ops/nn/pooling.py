@@ -28,17 +28,25 @@ def _pool_k(attrs):
 def _max_pool_kernel(x, **attrs):
     """The elementwise maximum of the KH * KW window offsets, each a strided slice of the whole batch
     (one fast pass per offset; reducing the 6-D window view over its two small axes is a slow loop).
-    NaN cells are skipped and a window starts from the dtype's lowest finite value, as in TensorFlow."""
+    NaN cells are skipped and a window starts from the dtype's lowest finite value, as in TensorFlow:
+    for NumPy's floats `fmax` does both in the same passes (it keeps the number of a NaN/number pair,
+    and the last pass against the floor turns an all-NaN or all -inf window into the floor)."""
     check_positive_ksize(attrs)
     k = _pool_k(attrs)
     geo = geometry(x.shape[1:3], k, attrs)
-    win = window_view(pad_spatial(nan_as_floor(x), geo, max_pool_floor(x.dtype)), geo, k, attrs)
-    out = win[:, :, :, 0, 0, :].copy()
-    for i in range(k[0]):
-        for j in range(k[1]):
-            if i or j:
-                np.maximum(out, win[:, :, :, i, j, :], out=out)
-    return np.maximum(out, max_pool_floor(x.dtype), out=out)
+    floor = max_pool_floor(x.dtype)
+    numpy_float = np.dtype(x.dtype).kind == "f"
+    combine = np.fmax if numpy_float else np.maximum
+    win = window_view(pad_spatial(x if numpy_float else nan_as_floor(x), geo, floor), geo, k, attrs)
+    offsets = [(i, j) for i in range(k[0]) for j in range(k[1])]
+    first = win[:, :, :, 0, 0, :]
+    if len(offsets) == 1:
+        out = first.copy()
+    else:
+        out = combine(first, win[:, :, :, offsets[1][0], offsets[1][1], :])
+    for i, j in offsets[2:]:
+        combine(out, win[:, :, :, i, j, :], out=out)
+    return combine(out, floor, out=out)
 
 
 def _argmax_in_window(x, attrs):

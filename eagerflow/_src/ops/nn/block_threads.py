@@ -1,0 +1,108 @@
+"""Independent blocks of one kernel call shared between the calling thread and helper threads.
+
+A convolution's row blocks (ops/nn/window_matmul.py) are independent: each copies its windows and
+runs a BLAS product small enough to stay on the thread that calls it. NumPy releases the GIL in both,
+so the blocks of one call can run on several cores at once; TensorFlow's kernels use the cores the
+same way (its intra-op thread pool).
+
+The calling thread never waits for a helper to be scheduled: it takes blocks itself, one at a time,
+from a shared counter, and once none is left it waits only for the blocks a helper has already
+started. On a machine whose cores are all busy the helpers get nothing to do and the call costs what
+one thread costs, plus at most one block; on idle cores the blocks spread over them. (The BLAS's own
+thread pool instead splits every product over all its workers and waits for each of them.)
+
+The number of threads is `tf.config.threading`'s intra-op count when one is set (1: no helpers),
+otherwise the cores this process may run on. Helpers are daemon threads started on first use and
+started anew in a forked child.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import queue
+import threading
+
+from ...core.threads import get_intra_op_parallelism_threads
+
+MAX_THREADS = 8  # beyond this, memory bandwidth rather than cores limits these blocks
+_lock = threading.Lock()
+_helpers = {"pid": None, "started": 0, "jobs": None}
+
+
+def thread_count() -> int:
+    """Threads one call may use: the intra-op count if set, else the cores available to this process."""
+    set_count = get_intra_op_parallelism_threads()
+    if set_count:
+        return min(set_count, MAX_THREADS)
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, MAX_THREADS))
+
+
+class _Job:
+    """`count` calls of `fn(i)`; whoever runs takes the next index until none is left."""
+
+    __slots__ = ("fn", "count", "_next", "_left", "_lock", "_done", "error")
+
+    def __init__(self, fn, count):
+        self.fn, self.count = fn, count
+        self._next = itertools.count()  # next() on it is atomic under the GIL
+        self._left = count
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self.error = None
+
+    def drain(self):
+        while True:
+            i = next(self._next)
+            if i >= self.count:
+                return
+            try:
+                self.fn(i)
+            except BaseException as error:  # re-raised on the calling thread
+                if self.error is None:
+                    self.error = error
+            with self._lock:
+                self._left -= 1
+                if self._left == 0:
+                    self._done.set()
+
+    def wait(self):
+        self._done.wait()
+        if self.error is not None:
+            raise self.error
+
+
+def _helper_loop(jobs):
+    while True:
+        jobs.get().drain()
+
+
+def _job_queue(helpers):
+    """The queue helper threads read from, with at least `helpers` of them running in this process."""
+    with _lock:
+        if _helpers["pid"] != os.getpid():  # first use, or a forked child: its parent's threads are gone
+            _helpers.update(pid=os.getpid(), started=0, jobs=queue.SimpleQueue())
+        while _helpers["started"] < helpers:
+            threading.Thread(target=_helper_loop, args=(_helpers["jobs"],), daemon=True,
+                             name=f"eagerflow-blocks-{_helpers['started']}").start()
+            _helpers["started"] += 1
+        return _helpers["jobs"]
+
+
+def run_blocks(fn, count: int) -> None:
+    """Calls `fn(i)` for every i in range(count), on this thread and helper threads; returns when all
+    are done (re-raising the first error). `fn` must only write what block i owns."""
+    helpers = min(thread_count(), count) - 1
+    if helpers <= 0:
+        for i in range(count):
+            fn(i)
+        return
+    job = _Job(fn, count)
+    jobs = _job_queue(helpers)
+    for _ in range(helpers):
+        jobs.put(job)
+    job.drain()
+    job.wait()
