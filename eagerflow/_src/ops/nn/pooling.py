@@ -16,6 +16,7 @@ from ..array import basic as _array
 from .. import shape_rules as R
 from ..operands import as_tensor
 from ..registry import Spec, bind, defop
+from .block_threads import run_blocks
 from .windows import (check_format, check_positive_ksize, check_positive_strides, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       max_pool_floor, nan_as_floor, spatial_infer, static_sizes, window_view)
 from ..lazy_jax import jax_module, jnp, lax  # callables that import JAX on first use only
@@ -25,9 +26,13 @@ def _pool_k(attrs):
     return attrs["ksize"][1], attrs["ksize"][2]
 
 
+POOL_BLOCK_BYTES = 1 << 18  # input per block of images: a block's rows stay in cache between its two passes
+
+
 def _max_pool_kernel(x, **attrs):
-    """The elementwise maximum of the KH * KW window offsets, each a strided slice of the whole batch
-    (one fast pass per offset; reducing the 6-D window view over its two small axes is a slow loop).
+    """The maximum of each window, taken separably: first over the KH rows of each output row (strided
+    slices of whole padded rows, long contiguous runs), then over the KW columns of that [N, OH, W, C]
+    result. Large batches go in blocks of images shared with helper threads (ops/nn/block_threads.py).
     NaN cells are skipped and a window starts from the dtype's lowest finite value, as in TensorFlow:
     for NumPy's floats `fmax` does both in the same passes (it keeps the number of a NaN/number pair,
     and the last pass against the floor turns an all-NaN or all -inf window into the floor)."""
@@ -37,16 +42,37 @@ def _max_pool_kernel(x, **attrs):
     floor = max_pool_floor(x.dtype)
     numpy_float = np.dtype(x.dtype).kind == "f"
     combine = np.fmax if numpy_float else np.maximum
-    win = window_view(pad_spatial(x if numpy_float else nan_as_floor(x), geo, floor), geo, k, attrs)
-    offsets = [(i, j) for i in range(k[0]) for j in range(k[1])]
-    first = win[:, :, :, 0, 0, :]
-    if len(offsets) == 1:
-        out = first.copy()
-    else:
-        out = combine(first, win[:, :, :, offsets[1][0], offsets[1][1], :])
-    for i, j in offsets[2:]:
-        combine(out, win[:, :, :, i, j, :], out=out)
-    return combine(out, floor, out=out)
+    xp = pad_spatial(x if numpy_float else nan_as_floor(x), geo, floor)
+    (oh, _, _), (ow, _, _) = geo
+    strides, dil = attrs["strides"], attrs.get("dilations", (1, 1, 1, 1))
+    rows = [slice(i * dil[1], i * dil[1] + strides[1] * (oh - 1) + 1, strides[1]) for i in range(k[0])]
+    cols = [slice(j * dil[2], j * dil[2] + strides[2] * (ow - 1) + 1, strides[2]) for j in range(k[1])]
+    out = np.empty((x.shape[0], oh, ow, x.shape[3]), x.dtype)
+    per_image = max(1, xp[:1].nbytes)
+    step = max(1, POOL_BLOCK_BYTES // per_image)
+    starts = list(range(0, x.shape[0], step))
+
+    def pool(b):
+        images = slice(starts[b], starts[b] + step)
+        part = xp[images]
+        if oh == 0 or ow == 0:
+            return
+        if len(rows) == 1:
+            by_rows = part[:, rows[0]]
+        else:
+            by_rows = combine(part[:, rows[0]], part[:, rows[1]])
+            for r in rows[2:]:
+                combine(by_rows, part[:, r], out=by_rows)
+        target = out[images]
+        if len(cols) == 1:
+            np.copyto(target, by_rows[:, :, cols[0]])
+        else:
+            combine(by_rows[:, :, cols[0]], by_rows[:, :, cols[1]], out=target)
+            for c in cols[2:]:
+                combine(target, by_rows[:, :, c], out=target)
+        combine(target, floor, out=target)
+    run_blocks(pool, len(starts))
+    return out
 
 
 def _argmax_in_window(x, attrs):
