@@ -2,6 +2,7 @@
 errors come back to the caller, `tf.config.threading`'s intra-op count of 1 keeps everything on the
 calling thread, and the blocked kernels (convolution, its gradients, max pooling) give the same bits
 whatever the number of threads (the filter gradient sums its blocks in block order)."""
+import itertools
 import threading
 import time
 import warnings
@@ -43,11 +44,19 @@ def test_one_intra_op_thread_runs_every_block_on_the_calling_thread(intra_op):
     assert where == {threading.get_ident()}
 
 
-def test_the_thread_count_follows_the_intra_op_setting(intra_op):
+def test_the_thread_count_follows_the_intra_op_setting_then_the_environment(intra_op, monkeypatch):
+    for name in BT.ENVIRONMENT_LIMITS:
+        monkeypatch.delenv(name, raising=False)
     intra_op(3)
     assert BT.thread_count() == 3
     intra_op(0)
     assert 1 <= BT.thread_count() <= BT.MAX_THREADS
+    monkeypatch.setenv("OPENBLAS_NUM_THREADS", "1")  # a process pinned to one BLAS thread
+    assert BT.thread_count() == 1
+    monkeypatch.setenv("TF_NUM_INTRAOP_THREADS", "bad")  # not a count: the next variable decides
+    assert BT.thread_count() == 1
+    intra_op(2)  # tf.config.threading wins over the environment
+    assert BT.thread_count() == 2
 
 
 @pytest.mark.parametrize("threads", [1, 4])
@@ -109,3 +118,33 @@ def test_max_pool_over_many_blocks_matches_a_reshape_reference(intra_op):
         intra_op(threads)
         np.testing.assert_array_equal(tf.nn.max_pool2d(x, 2, 2, "VALID").numpy(), expected)
     assert tf.nn.max_pool2d(x, 2, 2, "VALID").numpy()[7, 5, 5, 5] == np.finfo(np.float32).min
+
+
+def _loop_max_pool_grad(x, g, k, s):
+    """TensorFlow's CPU rule, VALID windows: scanning each window row by row, a cell takes the
+    gradient only when strictly greater than the best so far (the first maximum wins ties, NaN never
+    wins, a NaN first cell keeps it); overlapping windows add up."""
+    dx = np.zeros_like(g, shape=x.shape)
+    for b, i, j, c in itertools.product(*(range(d) for d in g.shape)):
+        best, at = x[b, i * s, j * s, c], (i * s, j * s)
+        for di, dj in itertools.product(range(k), range(k)):
+            if x[b, i * s + di, j * s + dj, c] > best:
+                best, at = x[b, i * s + di, j * s + dj, c], (i * s + di, j * s + dj)
+        dx[b, at[0], at[1], c] += g[b, i, j, c]
+    return dx
+
+
+@pytest.mark.parametrize("k,s", [(2, 2), (3, 2), (3, 1)])
+def test_max_pool_gradient_of_unpadded_windows_matches_a_loop_reference(k, s):
+    rng = np.random.default_rng(k * 10 + s)
+    x = rng.integers(-3, 3, (2, 9, 9, 3)).astype(np.float32)  # small integers: many ties
+    x[0, 0, 0, 0], x[0, 4, 4, 1], x[1, 2, 3, 2] = np.nan, np.nan, -np.inf
+    x[1, 5:8, 5:8, 0] = -np.inf
+    xt = tf.constant(x)
+    with tf.GradientTape() as tape:
+        tape.watch(xt)
+        y = tf.nn.max_pool2d(xt, k, s, "VALID")
+    g = rng.standard_normal(y.shape).astype(np.float32)
+    g[1, 0, 0, 1] = np.inf  # reaches only its window's maximum: the other cells get 0, not 0 * inf
+    got = tape.gradient(y, xt, output_gradients=tf.constant(g)).numpy()
+    np.testing.assert_allclose(got, _loop_max_pool_grad(x, g, k, s), rtol=1e-6, atol=1e-6)

@@ -12,8 +12,9 @@ one thread costs, plus at most one block; on idle cores the blocks spread over t
 thread pool instead splits every product over all its workers and waits for each of them.)
 
 The number of threads is `tf.config.threading`'s intra-op count when one is set (1: no helpers),
-otherwise the cores this process may run on. Helpers are daemon threads started on first use and
-started anew in a forked child.
+otherwise the cores this process may run on, capped by the first of ENVIRONMENT_LIMITS that is set
+(a process told to keep its BLAS or TensorFlow to one thread keeps these blocks to one as well).
+Helpers are daemon threads started on first use and started anew in a forked child.
 """
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ import threading
 from ...core.threads import get_intra_op_parallelism_threads
 
 MAX_THREADS = 8  # beyond this, memory bandwidth rather than cores limits these blocks
+ENVIRONMENT_LIMITS = ("TF_NUM_INTRAOP_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 _lock = threading.Lock()
 _helpers = {"pid": None, "started": 0, "jobs": None}
 
@@ -38,6 +40,11 @@ def thread_count() -> int:
         cores = len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = os.cpu_count() or 1
+    for name in ENVIRONMENT_LIMITS:
+        value = os.environ.get(name, "").strip()
+        if value.isdigit() and int(value) > 0:
+            cores = min(cores, int(value))
+            break
     return max(1, min(cores, MAX_THREADS))
 
 
