@@ -99,3 +99,17 @@ def test_a_static_convolution_takes_a_spare_buffer_and_returns_fresh_arrays():
     expected = np.maximum(_numpy_conv(big, F) + (np.abs(B) + 1), 0).sum(axis=(1, 2))
     np.testing.assert_allclose(first, expected, rtol=1e-4)
     np.testing.assert_array_equal(first, second)
+
+
+def test_a_convolution_never_writes_into_its_own_dying_input():
+    """A 1x1 filter [1, 1, 8, 8] broadcasts along an input [2, 8, 8, 8] without changing its shape, and
+    the input dies at the convolution; still each result cell reads a whole window (here all channels
+    of its pixel), so the result must not overwrite the input while it is being read."""
+    f = tf.constant(RNG.standard_normal((1, 1, 8, 8)).astype(np.float32))
+    x = RNG.standard_normal((2, 8, 8, 8)).astype(np.float32)
+    g = tf.function(lambda v: tf.nn.conv2d(tf.exp(v), f, 1, "SAME") * 2.0)
+    code = g.get_concrete_function(tf.TensorSpec(x.shape)).code
+    exp = re.search(r"(\w+) = k_Exp\(", code).group(1)
+    assert f"out={exp}" not in _statement(code, "Conv2D"), code
+    np.testing.assert_allclose(g(tf.constant(x)).numpy(), 2 * (np.exp(x).astype(np.float64) @ f.numpy()[0, 0]),
+                               rtol=1e-5)

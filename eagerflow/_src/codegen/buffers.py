@@ -9,8 +9,11 @@ so a ufunc op whose input dies at it can write into that input:
 
 Besides ufuncs, a kernel function may say it takes `out=` (`kernel.fills_out = True`: Conv2D,
 BiasAdd, Relu): called with `out=` it writes its whole result there, and without it returns a new
-C-contiguous array; either way it keeps no reference to its inputs and returns no view of them. So
-a convolution's bias, activation and batch normalization run in the convolution's own output.
+C-contiguous array; either way it keeps no reference to its inputs and returns no view of them.
+Only a kernel that also says `kernel.in_place = True` (BiasAdd, Relu: element i of the result
+needs only element i of the input) may be given one of its own inputs; the others (a convolution
+reads a whole window for each result) get only a spare buffer from the pool. So a convolution's
+bias, activation and batch normalization run in the convolution's own output.
 
 Never into an array the user can see or that another name still reaches. A buffer qualifies only
 when all of these hold:
@@ -116,7 +119,7 @@ def _fits(buffer, op, inputs) -> bool:
 
 def dead_buffer(program, op, position, last_use, owned):
     """The input of `op` (a resolved tensor) whose buffer its result may be written into, or None."""
-    if not takes_out_buffer(op):
+    if not (takes_out(op) or (fills_out(op) and getattr(op.opdef.kernel, "in_place", False))):
         return None
     inputs = [program.resolve(t) for t in op.inputs]
     for t in inputs:

@@ -82,7 +82,7 @@ def _relu_kernel(x, out=None):
     return np.maximum(x, zero, out=out)
 
 
-_relu_kernel.fills_out = True  # generated code may run it in a dead input's buffer (codegen/buffers.py)
+_relu_kernel.fills_out = _relu_kernel.in_place = True  # may run in a dead input's buffer (codegen/buffers.py)
 
 
 Relu = defop("Relu", inputs=("features",), infer=R.unary(R.REAL_NUMBERS), kernel=_relu_kernel,
@@ -258,7 +258,7 @@ def _bias_add_kernel(value, bias, data_format="NHWC", out=None):
     return np.add(value, bias.reshape(shape), out=out)
 
 
-_bias_add_kernel.fills_out = True  # generated code may add in the convolution's own output (codegen/buffers.py)
+_bias_add_kernel.fills_out = _bias_add_kernel.in_place = True  # may add in the convolution's output (codegen/buffers.py)
 
 
 def _bias_add_infer(inputs, attrs):
