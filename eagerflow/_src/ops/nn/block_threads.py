@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import queue
 import threading
 
 from ...core.threads import get_intra_op_parallelism_threads
@@ -91,6 +90,7 @@ def _job_queue(helpers):
     """The queue helper threads read from, with at least `helpers` of them running in this process."""
     with _lock:
         if _helpers["pid"] != os.getpid():  # first use, or a forked child: its parent's threads are gone
+            import queue  # here, not at import: `import eagerflow` loads this module, and most programs never block
             _helpers.update(pid=os.getpid(), started=0, jobs=queue.SimpleQueue())
         while _helpers["started"] < helpers:
             threading.Thread(target=_helper_loop, args=(_helpers["jobs"],), daemon=True,
