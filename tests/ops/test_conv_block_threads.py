@@ -148,3 +148,17 @@ def test_max_pool_gradient_of_unpadded_windows_matches_a_loop_reference(k, s):
     g[1, 0, 0, 1] = np.inf  # reaches only its window's maximum: the other cells get 0, not 0 * inf
     got = tape.gradient(y, xt, output_gradients=tf.constant(g)).numpy()
     np.testing.assert_allclose(got, _loop_max_pool_grad(x, g, k, s), rtol=1e-6, atol=1e-6)
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_a_forked_child_starts_its_own_helpers(intra_op):
+    import os
+    intra_op(2)
+    BT.run_blocks(lambda i: None, 4)  # the parent's helpers exist now
+    pid = os.fork()
+    if pid == 0:  # the child: its blocks must all run (on new helpers or itself) and the call return
+        seen = []
+        BT.run_blocks(seen.append, 6)
+        os._exit(0 if sorted(seen) == list(range(6)) else 1)
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

@@ -77,8 +77,20 @@ class _Job:
 
     def wait(self):
         self._done.wait()
+        self.fn = None  # a helper that takes this job from the queue later finds no block left; the arrays go now
         if self.error is not None:
             raise self.error
+
+
+def _forget_helpers_in_child():
+    """A forked child has none of its parent's threads, and a lock a parent thread held stays held."""
+    global _lock
+    _lock = threading.Lock()
+    _helpers.update(pid=None, started=0, jobs=None)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_helpers_in_child)
 
 
 def _helper_loop(jobs):
