@@ -26,7 +26,8 @@ def test_one_statement_per_op_with_last_use_deletes_and_user_lines():
     assert code[1].startswith("    MatMul = a @ b  # test_pycode.py:")  # MatMul of matrices: an expression
     # MatMul dies here and is a fresh array of the result's shape: the sum is written into it (buffers.py)
     assert code[2].startswith("    Add = k_AddV2(MatMul, c_Add_y, out=MatMul); del MatMul  # test_pycode.py:")
-    assert code[3].startswith("    Relu = k_Relu(Add); del Add  # test_pycode.py:")
+    # Relu's kernel takes `out=` too (`fills_out`): it runs in the sum's buffer
+    assert code[3].startswith("    Relu = k_Relu(Add, out=Add); del Add  # test_pycode.py:")
     assert code[4] == "    return (Relu,)"
 
 

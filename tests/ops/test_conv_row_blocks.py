@@ -39,6 +39,9 @@ CASES = [  # x shape, filter shape, stride, padding, dilation: batches of images
     ((32, 28, 28, 1), (3, 3, 1, 16), 1, "VALID", 1),
     ((2, 90, 70, 8), (5, 5, 8, 24), 2, "SAME", 1),
     ((3, 60, 64, 6), (3, 3, 3, 12), 1, "SAME", 2),  # two groups
+    ((4, 17, 19, 3), (5, 5, 3, 8), 2, "SAME", 1),  # a shallow input (copied offset by offset), strided
+    ((40, 9, 9, 2), (2, 3, 2, 4), 1, "VALID", 3),  # shallow and dilated, several blocks of images
+    ((6, 12, 11, 8), (3, 2, 8, 5), 1, "SAME", 2),  # input gradient by window offsets: dilated and padded
 ]
 
 

@@ -7,18 +7,29 @@ so a ufunc op whose input dies at it can write into that input:
 
     mul_2 = k_Mul(c_mul_2_x, add, out=add); del add
 
+Besides ufuncs, a kernel function may say it takes `out=` (`kernel.fills_out = True`: Conv2D,
+BiasAdd, Relu): called with `out=` it writes its whole result there, and without it returns a new
+C-contiguous array; either way it keeps no reference to its inputs and returns no view of them.
+Only a kernel that also says `kernel.in_place = True` (BiasAdd, Relu: element i of the result
+needs only element i of the input) may be given one of its own inputs; the others (a convolution
+reads a whole window for each result) get only a spare buffer from the pool. So a convolution's
+bias, activation and batch normalization run in the convolution's own output.
+
 Never into an array the user can see or that another name still reaches. A buffer qualifies only
 when all of these hold:
-- its producer allocated it in this very call: a ufunc kernel or a matrix `@` (never a parameter,
-  a captured constant, a variable's value, a folded constant or an op that may return a view);
-- every op that reads it only reads (ufunc kernels and `@` keep no reference and make no view:
+- its producer allocated it in this very call: a ufunc kernel, a `fills_out` kernel or a matrix `@`
+  (never a parameter, a captured constant, a variable's value, a folded constant or an op that may
+  return a view);
+- every op that reads it only reads (those kernels and `@` keep no reference and make no view:
   a reshape, transpose, Identity, slice, branch or loop input disqualifies it, since the view or
   the sub-block may still see it later);
 - it is not an output of the program (returned arrays are the user's; so are the intermediates a
   tape keeps, which are outputs of the recording variant);
 - it dies at this op, and has exactly the output's dtype and shape: statically equal shapes, or a
-  buffer every other input broadcasts into without changing its shape (scalars, all-ones shapes),
-  never rank 0 (a ufunc on 0-d arrays returns a NumPy scalar, which `out=` cannot take).
+  buffer every other input broadcasts into without changing its shape (scalars, all-ones shapes, or
+  trailing dimensions each 1 or equal to the buffer's known one, as a bias or a batch
+  normalization's scale of [C] against [None, H, W, C]), never rank 0 (a ufunc on 0-d arrays
+  returns a NumPy scalar, which `out=` cannot take).
 """
 from __future__ import annotations
 
@@ -35,12 +46,26 @@ def writes_fresh_array(op) -> bool:
         return False
     if isinstance(kernel, np.ufunc):
         return kernel.nout == 1 and not op.opdef.multi_output and not op.attrs
+    if fills_out(op):
+        return True
     return op.type == "MatMul" and all(t.shape.rank == 2 for t in op.inputs)
+
+
+def fills_out(op) -> bool:
+    """Whether `op`'s kernel is a function that says it takes `out=` (see above); not a ufunc, so
+    never run tile by tile (codegen/tiling.py, which asks `takes_out`)."""
+    return (getattr(op.opdef.kernel, "fills_out", False) and not op.opdef.multi_output and len(op.outputs) == 1
+            and not op_involves_bfloat16(op))
 
 
 def takes_out(op) -> bool:
     """Whether `op`'s statement can be given `out=`: a ufunc kernel call."""
     return isinstance(op.opdef.kernel, np.ufunc) and writes_fresh_array(op)
+
+
+def takes_out_buffer(op) -> bool:
+    """Whether `op`'s statement can be given `out=` for a whole array: a ufunc or a `fills_out` kernel."""
+    return takes_out(op) or fills_out(op)
 
 
 def owned_buffers(program, keep) -> set:
@@ -69,6 +94,16 @@ def _broadcasts_into(t, shape) -> bool:
     return s.is_fully_defined() and s.rank <= shape.rank and all(d == 1 for d in s.as_list())
 
 
+def _broadcasts_along(t, shape) -> bool:
+    """`t` broadcast against an array of `shape` leaves that shape as it is: each of its dimensions,
+    matched from the right, is 1 or equal to the array's statically known one."""
+    s = t.shape
+    if not s.is_fully_defined() or s.rank > shape.rank:
+        return False
+    have = shape.as_list()[shape.rank - s.rank:]
+    return all(d == 1 or d == h for d, h in zip(s.as_list(), have))
+
+
 def _fits(buffer, op, inputs) -> bool:
     out = op.outputs[0]
     # NOTE: strings are left out: a fixed-width string result can be wider than its inputs.
@@ -79,12 +114,12 @@ def _fits(buffer, op, inputs) -> bool:
         return False
     if have.is_fully_defined() and want.is_fully_defined():
         return have.as_list() == want.as_list()
-    return all(t is buffer or _broadcasts_into(t, have) for t in inputs)
+    return all(t is buffer or _broadcasts_along(t, have) for t in inputs)
 
 
 def dead_buffer(program, op, position, last_use, owned):
     """The input of `op` (a resolved tensor) whose buffer its result may be written into, or None."""
-    if not takes_out(op):
+    if not (takes_out(op) or (fills_out(op) and getattr(op.opdef.kernel, "in_place", False))):
         return None
     inputs = [program.resolve(t) for t in op.inputs]
     for t in inputs:

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from ..ops import bfloat16 as _bfloat16
-from .buffers import Spares, dead_buffer, owned_buffers, returned_buffers, spare_key, takes_out
+from .buffers import Spares, dead_buffer, owned_buffers, returned_buffers, spare_key, takes_out, takes_out_buffer
 from .expressions import expression as _expression
 from .inline_control_flow import emit_if, emit_while
 from .loop_gradient import can_inline as _can_inline_while_grad
@@ -218,7 +218,7 @@ class _Emitter:
         """`out=` for a ufunc statement that would allocate a large array: a spare one from the
         pool of its shape and dtype, kept from an earlier call (codegen/buffers.py); none for an
         array the call returns."""
-        if not takes_out(op) or id(op.outputs[0]) in returned:
+        if not takes_out_buffer(op) or id(op.outputs[0]) in returned:
             return None
         site = self.spares.take_site(op.outputs[0])
         if site is not None:

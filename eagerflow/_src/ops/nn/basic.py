@@ -73,13 +73,16 @@ ReluGrad = defop(
 _ZEROS = {}  # dtype -> a 0-d zero of it, made once
 
 
-def _relu_kernel(x):
+def _relu_kernel(x, out=None):
     # NOTE: a cached 0-d zero: np.zeros((), x.dtype) per call costs ~110 ns, a Python 0 more
     # (NumPy converts it every call); ~7% of the W1 cached tf.function call (bench/).
     zero = _ZEROS.get(x.dtype)
     if zero is None:
         zero = _ZEROS[x.dtype] = np.zeros((), x.dtype)
-    return np.maximum(x, zero)
+    return np.maximum(x, zero, out=out)
+
+
+_relu_kernel.fills_out = _relu_kernel.in_place = True  # may run in a dead input's buffer (codegen/buffers.py)
 
 
 Relu = defop("Relu", inputs=("features",), infer=R.unary(R.REAL_NUMBERS), kernel=_relu_kernel,
@@ -246,13 +249,16 @@ def _channel_axis(rank, data_format):
     return 1 if data_format.startswith("NC") and rank > 2 else rank - 1
 
 
-def _bias_add_kernel(value, bias, data_format="NHWC"):
+def _bias_add_kernel(value, bias, data_format="NHWC", out=None):
     if bias.ndim != 1 or value.ndim < 2 or value.shape[_channel_axis(value.ndim, data_format)] != bias.shape[0]:
         raise ValueError("bad shapes")  # the shape rule words the error
     axis = _channel_axis(value.ndim, data_format)
     shape = [1] * value.ndim
     shape[axis] = -1
-    return value + bias.reshape(shape)
+    return np.add(value, bias.reshape(shape), out=out)
+
+
+_bias_add_kernel.fills_out = _bias_add_kernel.in_place = True  # may add in the convolution's output (codegen/buffers.py)
 
 
 def _bias_add_infer(inputs, attrs):

@@ -15,6 +15,8 @@ from ..array import basic as _array
 from .. import shape_rules as R
 from ..operands import as_int_tensor, as_tensor, binary_operands
 from ..registry import Spec, bind, defop
+from . import window_matmul
+from .block_threads import run_blocks
 from .window_matmul import rows_matmul, windows_gram, windows_matmul
 from .windows import (check_dilations, check_format, check_window_fits, check_positive_strides, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       spatial_infer, static_sizes, window_view)
@@ -33,16 +35,24 @@ def _groups(c, fc):
     return c // fc
 
 
-def _conv_kernel(x, f, **attrs):
+def _conv_kernel(x, f, out=None, **attrs):
     kh, kw, fc, o = f.shape
     geo = geometry(x.shape[1:3], (kh, kw), attrs)
     groups = _groups(x.shape[3], fc)
     win = window_view(pad_spatial(x, geo), geo, (kh, kw), attrs)
     og = o // groups
+    if groups == 1 and f.dtype == x.dtype:  # the usual case: the row blocks write the result itself
+        return windows_matmul(win, f.reshape(kh * kw * fc, o), 3, out=out)
     outs = [windows_matmul(win[..., g * fc:(g + 1) * fc], f[..., g * og:(g + 1) * og].reshape(kh * kw * fc, og), 3)
-            for g in range(groups)]  # one matmul per group (usually exactly one), in row blocks
-    out = outs[0] if groups == 1 else np.concatenate(outs, axis=-1)
-    return out.astype(x.dtype, copy=False)
+            for g in range(groups)]  # one matmul per group, in row blocks
+    result = (outs[0] if groups == 1 else np.concatenate(outs, axis=-1)).astype(x.dtype, copy=False)
+    if out is None:
+        return result
+    np.copyto(out, result)
+    return out
+
+
+_conv_kernel.fills_out = True  # generated code may hand it a spare output buffer (codegen/buffers.py)
 
 
 def _conv_backprop_input_kernel(input_sizes, f, dy, **attrs):
@@ -58,6 +68,8 @@ def _conv_backprop_input_kernel(input_sizes, f, dy, **attrs):
                             f"dilation: {attrs.get('dilations', (1, 1, 1, 1))[i + 1]}")
     groups = _groups(in_shape[3], fc)
     n, oh, ow, _ = dy.shape
+    if groups == 1 and fc > window_matmul.SHALLOW_DEPTH and oh * ow * o * fc <= window_matmul.MACS_PER_CALL:
+        return _input_gradient_by_offsets(dy, f, in_shape, geo, attrs).astype(dy.dtype, copy=False)
     og = o // groups
     parts = []
     for g in range(groups):
@@ -65,6 +77,38 @@ def _conv_backprop_input_kernel(input_sizes, f, dy, **attrs):
         parts.append(rows_matmul(dy[..., g * og:(g + 1) * og].reshape(-1, og), w.T).reshape(n, oh, ow, kh, kw, fc))
     cols = parts[0] if groups == 1 else np.concatenate(parts, axis=-1)
     return scatter_windows(cols, in_shape, geo, (kh, kw), attrs).astype(dy.dtype, copy=False)
+
+
+def _input_gradient_by_offsets(dy, f, in_shape, geo, attrs):
+    """Conv2D's input gradient as one product per window offset, `dy @ f[i, j].T` ([rows, C]), added
+    into the input positions that offset read: each addition covers whole rows of C values, where
+    scattering one [rows, KH, KW, C] product window by window moves C values at a time. Blocks of
+    whole images (each product under the BLAS's threading threshold) share the calling thread and
+    helper threads; they add into disjoint images."""
+    kh, kw, c, o = f.shape
+    n, oh, ow, _ = dy.shape
+    (_, top, bottom), (_, left, right) = geo
+    h, w = in_shape[1:3]
+    strides, dil = attrs["strides"], attrs.get("dilations", (1, 1, 1, 1))
+    out = np.zeros((n, h + top + bottom, w + left + right, c), np.result_type(dy.dtype, f.dtype))
+    if oh == 0 or ow == 0:
+        return out[:, top:top + h, left:left + w, :]
+    taps = [np.ascontiguousarray(f[i, j].T) for i in range(kh) for j in range(kw)]  # [O, C] each
+    step = max(1, window_matmul.MACS_PER_CALL // (oh * ow * o * c))
+    starts = range(0, n, step)
+
+    def add_block(b):
+        images = slice(starts[b], starts[b] + step)
+        rows = dy[images].reshape(-1, o)
+        count = rows.shape[0] // (oh * ow)
+        for i in range(kh):
+            for j in range(kw):
+                part = window_matmul._product(rows, taps[i * kw + j]).reshape(count, oh, ow, c)
+                r0, c0 = i * dil[1], j * dil[2]
+                out[images, r0:r0 + strides[1] * (oh - 1) + 1:strides[1],
+                    c0:c0 + strides[2] * (ow - 1) + 1:strides[2], :] += part
+    run_blocks(add_block, len(starts))
+    return out[:, top:top + h, left:left + w, :]
 
 
 def _conv_backprop_filter_kernel(x, filter_sizes, dy, **attrs):

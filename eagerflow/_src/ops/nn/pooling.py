@@ -16,6 +16,7 @@ from ..array import basic as _array
 from .. import shape_rules as R
 from ..operands import as_tensor
 from ..registry import Spec, bind, defop
+from .block_threads import run_blocks
 from .windows import (check_format, check_positive_ksize, check_positive_strides, check_strides, four, geometry, pad_spatial, padding_attrs, scatter_windows,
                       max_pool_floor, nan_as_floor, spatial_infer, static_sizes, window_view)
 from ..lazy_jax import jax_module, jnp, lax  # callables that import JAX on first use only
@@ -25,20 +26,79 @@ def _pool_k(attrs):
     return attrs["ksize"][1], attrs["ksize"][2]
 
 
+POOL_BLOCK_BYTES = 1 << 18  # input per block of images: a block's rows stay in cache between its two passes
+
+
 def _max_pool_kernel(x, **attrs):
-    """The elementwise maximum of the KH * KW window offsets, each a strided slice of the whole batch
-    (one fast pass per offset; reducing the 6-D window view over its two small axes is a slow loop).
-    NaN cells are skipped and a window starts from the dtype's lowest finite value, as in TensorFlow."""
+    """The maximum of each window, taken separably: first over the KH rows of each output row (strided
+    slices of whole padded rows, long contiguous runs), then over the KW columns of that [N, OH, W, C]
+    result. Large batches go in blocks of images shared with helper threads (ops/nn/block_threads.py).
+    NaN cells are skipped and a window starts from the dtype's lowest finite value, as in TensorFlow:
+    for NumPy's floats `fmax` does both in the same passes (it keeps the number of a NaN/number pair,
+    and the last pass against the floor turns an all-NaN or all -inf window into the floor)."""
     check_positive_ksize(attrs)
     k = _pool_k(attrs)
     geo = geometry(x.shape[1:3], k, attrs)
-    win = window_view(pad_spatial(nan_as_floor(x), geo, max_pool_floor(x.dtype)), geo, k, attrs)
-    out = win[:, :, :, 0, 0, :].copy()
-    for i in range(k[0]):
-        for j in range(k[1]):
-            if i or j:
-                np.maximum(out, win[:, :, :, i, j, :], out=out)
-    return np.maximum(out, max_pool_floor(x.dtype), out=out)
+    floor = max_pool_floor(x.dtype)
+    numpy_float = np.dtype(x.dtype).kind == "f"
+    combine = np.fmax if numpy_float else np.maximum
+    xp = pad_spatial(x if numpy_float else nan_as_floor(x), geo, floor)
+    (oh, _, _), (ow, _, _) = geo
+    strides, dil = attrs["strides"], attrs.get("dilations", (1, 1, 1, 1))
+    rows = [slice(i * dil[1], i * dil[1] + strides[1] * (oh - 1) + 1, strides[1]) for i in range(k[0])]
+    cols = [slice(j * dil[2], j * dil[2] + strides[2] * (ow - 1) + 1, strides[2]) for j in range(k[1])]
+    out = np.empty((x.shape[0], oh, ow, x.shape[3]), x.dtype)
+    per_image = max(1, xp[:1].nbytes)
+    step = max(1, POOL_BLOCK_BYTES // per_image)
+    starts = list(range(0, x.shape[0], step))
+
+    def pool(b):
+        images = slice(starts[b], starts[b] + step)
+        part = xp[images]
+        if oh == 0 or ow == 0:
+            return
+        if len(rows) == 1:
+            by_rows = part[:, rows[0]]
+        else:
+            by_rows = combine(part[:, rows[0]], part[:, rows[1]])
+            for r in rows[2:]:
+                combine(by_rows, part[:, r], out=by_rows)
+        target = out[images]
+        if len(cols) == 1:
+            np.copyto(target, by_rows[:, :, cols[0]])
+        else:
+            combine(by_rows[:, :, cols[0]], by_rows[:, :, cols[1]], out=target)
+            for c in cols[2:]:
+                combine(target, by_rows[:, :, c], out=target)
+        combine(target, floor, out=target)
+    run_blocks(pool, len(starts))
+    return out
+
+
+def _scan_argmax(x, geo, k, attrs):
+    """`_argmax_in_window` for windows without padding, in one pass per window offset over
+    output-sized arrays: a later cell takes over only when strictly greater than the best so far, so
+    the first maximum wins ties, NaN never wins, and a NaN first cell keeps the gradient (it starts as
+    +inf here, which nothing exceeds). Arithmetic, not masks: a select on a random mask is ten times
+    slower than a multiply."""
+    win = window_view(x, geo, k, attrs)
+    best = win[:, :, :, 0, 0, :].copy()
+    is_float = np.dtype(x.dtype).kind not in "iub"
+    if is_float:
+        nan = np.isnan(best)
+        if nan.any():
+            best[nan] = np.inf
+    keep_larger = np.fmax if is_float else np.maximum
+    index = np.zeros(best.shape, np.int8 if k[0] * k[1] < 128 else np.int64)
+    step = np.empty_like(index)
+    for offset in range(1, k[0] * k[1]):
+        cell = win[:, :, :, offset // k[1], offset % k[1], :]
+        greater = cell > best
+        keep_larger(best, cell, out=best)
+        np.subtract(offset, index, out=step, dtype=index.dtype)
+        step *= greater
+        index += step
+    return index
 
 
 def _argmax_in_window(x, attrs):
@@ -48,6 +108,8 @@ def _argmax_in_window(x, attrs):
     real cell is NaN (nothing compares greater than NaN) routes to that cell."""
     k = _pool_k(attrs)
     geo = geometry(x.shape[1:3], k, attrs)
+    if not any(before or after for _, before, after in geo):
+        return _scan_argmax(x, geo, k, attrs), geo, k
     is_float = np.dtype(x.dtype).kind not in "iub"
     flat = lambda w: w.reshape(w.shape[:3] + (k[0] * k[1],) + w.shape[5:])
     raw = flat(window_view(pad_spatial(x, geo, max_pool_floor(x.dtype)), geo, k, attrs))
@@ -65,6 +127,18 @@ def _argmax_in_window(x, attrs):
 
 def _max_pool_grad_kernel(x, y, g, **attrs):
     idx, geo, k = _argmax_in_window(x, attrs)
+    if not any(before or after for _, before, after in geo):  # each offset's share added straight into place
+        strides, dil = attrs["strides"], attrs.get("dilations", (1, 1, 1, 1))
+        (oh, _, _), (ow, _, _) = geo
+        dx = np.zeros(x.shape, g.dtype)
+        # g * mask, unless g holds inf or NaN (0 * inf is NaN, where the other cells must get 0)
+        share = (lambda hit: g * hit) if np.isfinite(g).all() else (lambda hit: np.where(hit, g, np.zeros((), g.dtype)))
+        for i in range(k[0] if oh and ow else 0):
+            for j in range(k[1]):
+                r0, c0 = i * dil[1], j * dil[2]
+                dx[:, r0:r0 + strides[1] * (oh - 1) + 1:strides[1], c0:c0 + strides[2] * (ow - 1) + 1:strides[2], :] \
+                    += share(idx == i * k[1] + j)
+        return dx.astype(x.dtype, copy=False)
     cols = np.zeros(g.shape[:3] + k + g.shape[3:], dtype=g.dtype)
     for i in range(k[0]):
         for j in range(k[1]):

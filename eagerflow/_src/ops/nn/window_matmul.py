@@ -16,16 +16,30 @@ windows, KH * KW times the input, before the first multiply.
 A block is a run of whole images, or a run of output rows of one image when one image is already
 over the budget. Forward and input-gradient blocks split the rows of the product, so every output
 element is the same dot product as in one call; the filter gradient sums its blocks' partial
-products, which rounds like any other order of the same sum.
+products in block order, which rounds like any other order of the same sum (and the same way on
+every run).
+
+The blocks of one call are independent, so they run on the calling thread and helper threads at once
+(ops/nn/block_threads.py): the cores the BLAS's pool would use, without its wait for every worker.
+Each block writes its rows straight into the output (`out=`), and a shallow input (C of at most
+SHALLOW_DEPTH, such as a first layer's 1 or 3 channels) is copied offset by offset into a
+[window..., C, rows] buffer: copying the [rows, KH, KW, C] window view element by element costs
+three times the product there.
 """
 from __future__ import annotations
 
 import numpy as np
 
-MACS_PER_CALL = 1 << 19  # below OpenBLAS's threading threshold (about 2**20 multiply-adds)
+from .block_threads import run_blocks
+
+# NumPy's OpenBLAS (0.3.31) runs a product of up to about 10**6 multiply-adds on the calling thread (measured:
+# 990,720 stay there, 1,008,000 spread over its pool). 3 * 2**18 leaves a margin and still holds a whole 11x11
+# image of a 3x3x16 -> 32 convolution (557,568): fewer, larger blocks.
+MACS_PER_CALL = 3 << 18
 # A row this costly (a filter matrix of K * O >= 2**15, e.g. 3x3x64 -> 64) is compute-bound: threads pay off, and
 # blocks of a few rows would make a Python loop of thousands of tiny products. Such products stay one call.
 LARGE_ROW_MACS = 1 << 15
+SHALLOW_DEPTH = 4  # inputs of at most this many channels are copied offset by offset (see above)
 _BLAS_KINDS = (np.float32, np.float64, np.complex64, np.complex128)
 _product = np.matmul  # every BLAS call of this module (tests count them and their sizes)
 
@@ -53,18 +67,36 @@ def row_blocks(lead_shape, macs_per_row):
     return [(i, slice(s, min(int(lead_shape[1]), s + step))) for i in range(n) for s in range(0, lead_shape[1], step)]
 
 
-def windows_matmul(win, w, lead_axes):
+def _offset_major(block, lead_axes):
+    """The windows of `block` ([lead..., window..., C]) as a [window..., C, rows] array, copied one
+    window offset at a time (each a strided slice of the input, moved channels-first)."""
+    lead, window, c = block.shape[:lead_axes], block.shape[lead_axes:-1], block.shape[-1]
+    cols = np.empty(window + (c,) + lead, block.dtype)
+    channels_first = (lead_axes,) + tuple(range(lead_axes))
+    for offset in np.ndindex(*window):
+        cols[offset] = block[(Ellipsis,) + offset + (slice(None),)].transpose(channels_first)
+    return cols.reshape(_prod(window) * c, _prod(lead))
+
+
+def windows_matmul(win, w, lead_axes, out=None):
     """`win.reshape(rows, K) @ w` shaped [*win.shape[:lead_axes], O], where `win` is a window view
-    [N, out spatial..., window..., C] and `w` is [K, O]."""
+    [N, out spatial..., window..., C] and `w` is [K, O]; written into `out` (C-contiguous) if given."""
     kdim, o = w.shape
     w = np.ascontiguousarray(w)  # see rows_matmul
     lead = win.shape[:lead_axes]
-    out = np.empty(lead + (o,), np.result_type(win.dtype, w.dtype))
-    tail = win.ndim - lead_axes
-    for index in row_blocks(lead, kdim * o):
-        block = win[index]
-        rows = block.reshape(-1, kdim)  # the only copy of these windows
-        out[index] = _product(rows, w).reshape(block.shape[:block.ndim - tail] + (o,))
+    if out is None:
+        out = np.empty(lead + (o,), np.result_type(win.dtype, w.dtype))
+    blocks = row_blocks(lead, kdim * o)
+    shallow = win.shape[-1] <= SHALLOW_DEPTH
+
+    def run(b):
+        index = blocks[b]
+        block, target = win[index], out[index]
+        block_lead = block.ndim - win.ndim + lead_axes
+        count = _prod(block.shape[:block_lead])
+        rows = _offset_major(block, block_lead).T if shallow else block.reshape(count, kdim)
+        _product(rows, w, out=target.reshape(count, o))  # a block of whole images or rows: a contiguous slab of out
+    run_blocks(run, len(blocks))
     return out
 
 
@@ -74,8 +106,12 @@ def rows_matmul(a, b):
     loop instead of the BLAS, a hundred times slower."""
     b = np.ascontiguousarray(b)
     out = np.empty((a.shape[0], b.shape[1]), np.result_type(a.dtype, b.dtype))
-    for (rows,) in row_blocks(a.shape[:1], b.shape[0] * b.shape[1]):
+    blocks = row_blocks(a.shape[:1], b.shape[0] * b.shape[1])
+
+    def run(i):
+        rows, = blocks[i]
         _product(a[rows], b, out=out[rows])
+    run_blocks(run, len(blocks))
     return out
 
 
@@ -86,11 +122,15 @@ def windows_gram(win, dy, lead_axes):
     kdim, o = _prod(win.shape[lead_axes:]), dy.shape[-1]
     dtype = np.result_type(win.dtype, dy.dtype)
     blocks = row_blocks(lead, kdim * o) if dtype.type in _BLAS_KINDS else [(slice(None),)]
-    total = None
-    for index in blocks:
-        part = _product(win[index].reshape(-1, kdim).T, dy[index].reshape(-1, o))
-        if total is None:
-            total = part
-        else:
-            total += part
-    return np.zeros((kdim, o), dtype) if total is None else total
+    parts = [None] * len(blocks)
+
+    def run(i):
+        index = blocks[i]
+        parts[i] = _product(win[index].reshape(-1, kdim).T, dy[index].reshape(-1, o))
+    run_blocks(run, len(blocks))
+    if not parts:
+        return np.zeros((kdim, o), dtype)
+    total = parts[0]
+    for part in parts[1:]:
+        total += part
+    return total
