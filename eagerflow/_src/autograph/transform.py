@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import dis
 import importlib
 import inspect
 import logging
@@ -28,7 +29,7 @@ import weakref
 
 from . import analysis, templates
 from . import ast_guard
-from .source import getsourcelines as _getsourcelines
+from .source import parsed_source as _parsed_source
 from .converters import asserts, break_continue, calls, conditionals, logical, loops, returns
 
 _log = logging.getLogger("eagerflow._src.autograph")
@@ -154,8 +155,8 @@ class _ControlFlow(ast.NodeTransformer):
     visit_For = visit_While
 
 
-def _convert_scope(func, ctx):
-    for stage, step in PIPELINE:
+def _convert_scope(func, ctx, pipeline=PIPELINE):
+    for stage, step in pipeline:
         step(func, ctx)
     for n in ast.walk(func):
         if isinstance(n, ast.Global):
@@ -187,10 +188,38 @@ def _nested_first(func):
 
 
 class Converted:
-    """The converted code of one Python function (shared by all function objects with its code)."""
+    """The converted code of one Python function (shared by all function objects with its code);
+    `code` None: conversion would change nothing, so the function runs as it is."""
 
     def __init__(self, code, source, skipped):
-        self.code, self.source, self.skipped = code, source, skipped
+        self.code, self._source, self.skipped = code, source, skipped
+
+    @property
+    def source(self):
+        if not isinstance(self._source, str):  # the tree, unparsed when first asked for (to_code)
+            self._source = ast.unparse(self._source)
+        return self._source
+
+
+# What a converter other than `calls` rewrites always shows in the bytecode: a jump (if, loops,
+# and/or, conditional expressions, chained comparisons, assert, comprehensions), a nested code
+# object (def, lambda, class, comprehension), `not`, or a try/with block.
+_BRANCHING_OPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis, "hasjump", ())) | frozenset(
+    dis.opmap[name] for name in ("UNARY_NOT", "SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH", "BEFORE_WITH",
+                                 "BEFORE_ASYNC_WITH") if name in dis.opmap)
+
+
+def _straight_line(code):
+    """Whether `code` runs its statements once each, in order: nothing for the control-flow,
+    logical, assert and return converters to rewrite (see _BRANCHING_OPS)."""
+    if getattr(code, "co_exceptiontable", b"") or any(isinstance(c, types.CodeType) for c in code.co_consts):
+        return False
+    raw = code.co_code
+    return not any(raw[i] in _BRANCHING_OPS for i in range(0, len(raw), 2))
+
+
+def _reads_runtime(func):
+    return any(isinstance(n, ast.Name) and n.id == "ag__" for n in ast.walk(func))
 
 
 # Caches of conversions, all weak. A converted function shares its original's globals and closure
@@ -209,14 +238,14 @@ def _parse(fn):
     if fn.__name__ == "<lambda>":
         return _parse_lambda(fn)
     try:
-        lines, first = _getsourcelines(fn)  # inspect's answer, without its tokenizer
+        lines, first, tree = _parsed_source(fn)  # inspect's answer, without its tokenizer
     except (OSError, TypeError) as err:
         raise ConversionError(f"its source code is not available ({err})") from None
-    source = textwrap.dedent("".join(lines))
-    try:
-        tree = ast_guard.parse(source)
-    except SyntaxError as err:
-        raise ConversionError(f"its source could not be parsed alone ({err.msg})") from None
+    if tree is None:
+        try:
+            tree = ast_guard.parse(textwrap.dedent("".join(lines)))
+        except SyntaxError as err:
+            raise ConversionError(f"its source could not be parsed alone ({err.msg})") from None
     func = tree.body[0] if tree.body else None
     if not isinstance(func, ast.FunctionDef):
         raise ConversionError("its source is not a plain `def`")
@@ -312,9 +341,20 @@ def _compile(fn):
         return cached
     func = _parse(fn)
     ctx = _Context(fn, func)
-    for inner in _nested_first(func):
-        _convert_scope(inner, ctx)
-    _convert_scope(func, ctx)
+    if _straight_line(code):
+        # Only the calls converter can have work here. When it rewrites nothing, the converted
+        # function would be the original compiled again: it runs as it is, which saves the rest of
+        # the pipeline and a compile (a first tf.function call's largest cost).
+        PIPELINE[0][1](func, ctx)
+        if not _reads_runtime(func):
+            converted = Converted(None, func, ctx.skipped)
+            _by_code[code] = converted
+            return converted
+        _convert_scope(func, ctx, PIPELINE[1:])
+    else:
+        for inner in _nested_first(func):
+            _convert_scope(inner, ctx)
+        _convert_scope(func, ctx)
     freevars = [n for n in code.co_freevars]
     # Inside the factory the function is defined under a name no user code reads: under its own
     # name it would be a local of the factory, so a recursive call (a global read of that name in
@@ -369,7 +409,7 @@ def _rebuild(fn, converted):
 def convert(fn):
     """The converted function; raises ConversionError (one line) when `fn` must run as it is."""
     converted = _compile(fn)
-    return _rebuild(fn, converted)
+    return fn if converted.code is None else _rebuild(fn, converted)
 
 
 def to_source(fn):
