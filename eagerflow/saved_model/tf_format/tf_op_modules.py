@@ -716,6 +716,7 @@ SUPPORTED = frozenset({
     'ResizeNearestNeighbor',
     'ResizeNearestNeighborGrad',
     'ResourceCountUpTo',
+    'ResourceGather',
     'ResourceScatterAdd',
     'ResourceScatterDiv',
     'ResourceScatterMax',
