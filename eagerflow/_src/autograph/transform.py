@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import ast
 import builtins
-import dis
 import importlib
 import inspect
 import logging
@@ -27,7 +26,7 @@ import textwrap
 import types
 import weakref
 
-from . import analysis, templates
+from . import analysis, as_is, templates
 from . import ast_guard
 from .source import parsed_source as _parsed_source
 from .converters import asserts, break_continue, calls, conditionals, logical, loops, returns
@@ -87,17 +86,20 @@ class _Context:
     def builtin(self, name):
         return getattr(builtins, name)
 
-    def is_user_callable(self, value):
+    @staticmethod
+    def is_user_callable(value):
         if isinstance(value, (types.FunctionType, types.MethodType)):
             return not is_library(value)
         return False
 
-    def is_library_value(self, value):
+    @staticmethod
+    def is_library_value(value):
         """Whether a global is a library's object or class (its methods are never converted)."""
         cls = value if isinstance(value, type) else type(value)
         return _library_module(getattr(cls, "__module__", None)) and cls.__module__ != "__main__"
 
-    def is_user_module(self, value):
+    @staticmethod
+    def is_user_module(value):
         return isinstance(value, types.ModuleType) and not _library_module(value.__name__, value)
 
     def fresh(self, prefix):
@@ -199,23 +201,6 @@ class Converted:
         if not isinstance(self._source, str):  # the tree, unparsed when first asked for (to_code)
             self._source = ast.unparse(self._source)
         return self._source
-
-
-# What a converter other than `calls` rewrites always shows in the bytecode: a jump (if, loops,
-# and/or, conditional expressions, chained comparisons, assert, comprehensions), a nested code
-# object (def, lambda, class, comprehension), `not`, or a try/with block.
-_BRANCHING_OPS = frozenset(dis.hasjrel) | frozenset(dis.hasjabs) | frozenset(getattr(dis, "hasjump", ())) | frozenset(
-    dis.opmap[name] for name in ("UNARY_NOT", "SETUP_FINALLY", "SETUP_WITH", "SETUP_ASYNC_WITH", "BEFORE_WITH",
-                                 "BEFORE_ASYNC_WITH") if name in dis.opmap)
-
-
-def _straight_line(code):
-    """Whether `code` runs its statements once each, in order: nothing for the control-flow,
-    logical, assert and return converters to rewrite (see _BRANCHING_OPS)."""
-    if getattr(code, "co_exceptiontable", b"") or any(isinstance(c, types.CodeType) for c in code.co_consts):
-        return False
-    raw = code.co_code
-    return not any(raw[i] in _BRANCHING_OPS for i in range(0, len(raw), 2))
 
 
 def _reads_runtime(func):
@@ -339,9 +324,15 @@ def _compile(fn):
     cached = _by_code.get(code)
     if cached is not None:
         return cached
+    straight = as_is.straight_line(code)
+    if straight and as_is.left_as_is(fn, _Context.is_user_module, _Context.is_library_value,
+                                     _Context.is_user_callable):
+        converted = Converted(None, None, [])  # the source is read only if to_code asks for it
+        _by_code[code] = converted
+        return converted
     func = _parse(fn)
     ctx = _Context(fn, func)
-    if _straight_line(code):
+    if straight:
         # Only the calls converter can have work here. When it rewrites nothing, the converted
         # function would be the original compiled again: it runs as it is, which saves the rest of
         # the pipeline and a compile (a first tf.function call's largest cost).
@@ -414,7 +405,10 @@ def convert(fn):
 
 def to_source(fn):
     fn = _unwrap(fn)
-    return _compile(fn).source
+    converted = _compile(fn)
+    if converted.code is None and converted._source is None:  # left as it is without being read
+        converted._source = _parse(fn)
+    return converted.source
 
 
 def _unwrap(fn):
