@@ -2,7 +2,7 @@
 
 TensorFlow is never a dependency of eagerflow, and never imported in this process: it lives in its own virtual
 environment, named by the environment variable EAGERFLOW_TF_PYTHON (that environment's `python`). `.ci/run`
-builds it (tensorflow-cpu and keras) as its own stage and runs `pytest tests/interop` with the variable set;
+builds it (tensorflow-cpu, keras and tf_keras) as its own stage and runs `pytest tests/interop` with the variable set;
 in the main suite the variable is unset and every test here skips, saying why.
 
 A test hands TensorFlow a short script through the `run_tf` fixture: the script runs in a fresh TensorFlow

@@ -47,7 +47,7 @@ def _block_by_indentation(lines, start):
         return None
     if len(tree.body) != 1 or not isinstance(tree.body[0], (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
-    return block
+    return block, tree
 
 
 def getsourcelines(fn):
@@ -55,6 +55,13 @@ def getsourcelines(fn):
 
     The file's lines come from `linecache` directly: `inspect.findsource` would also compile a
     regular expression and, on its first call, map every loaded module to its file."""
+    lines, first, _ = parsed_source(fn)
+    return lines, first
+
+
+def parsed_source(fn):
+    """(lines, first line number, tree) where `tree` is `ast_guard.parse` of the dedented lines when
+    finding them already parsed them (a fresh tree, the caller's to change), else None."""
     fn = inspect.unwrap(fn)
     code = getattr(fn, "__code__", None)
     block = None
@@ -65,5 +72,5 @@ def getsourcelines(fn):
         if 0 <= start < len(lines) and lines[start].lstrip().startswith(("@", "def ", "async def ")):
             block = _block_by_indentation(lines, start)
     if block is None:
-        return inspect.getsourcelines(fn)
-    return block, start + 1
+        return (*inspect.getsourcelines(fn), None)
+    return block[0], start + 1, block[1]

@@ -26,9 +26,9 @@ import textwrap
 import types
 import weakref
 
-from . import analysis, templates
+from . import analysis, as_is, templates
 from . import ast_guard
-from .source import getsourcelines as _getsourcelines
+from .source import parsed_source as _parsed_source
 from .converters import asserts, break_continue, calls, conditionals, logical, loops, returns
 
 _log = logging.getLogger("eagerflow._src.autograph")
@@ -86,17 +86,20 @@ class _Context:
     def builtin(self, name):
         return getattr(builtins, name)
 
-    def is_user_callable(self, value):
+    @staticmethod
+    def is_user_callable(value):
         if isinstance(value, (types.FunctionType, types.MethodType)):
             return not is_library(value)
         return False
 
-    def is_library_value(self, value):
+    @staticmethod
+    def is_library_value(value):
         """Whether a global is a library's object or class (its methods are never converted)."""
         cls = value if isinstance(value, type) else type(value)
         return _library_module(getattr(cls, "__module__", None)) and cls.__module__ != "__main__"
 
-    def is_user_module(self, value):
+    @staticmethod
+    def is_user_module(value):
         return isinstance(value, types.ModuleType) and not _library_module(value.__name__, value)
 
     def fresh(self, prefix):
@@ -154,8 +157,8 @@ class _ControlFlow(ast.NodeTransformer):
     visit_For = visit_While
 
 
-def _convert_scope(func, ctx):
-    for stage, step in PIPELINE:
+def _convert_scope(func, ctx, pipeline=PIPELINE):
+    for stage, step in pipeline:
         step(func, ctx)
     for n in ast.walk(func):
         if isinstance(n, ast.Global):
@@ -187,10 +190,21 @@ def _nested_first(func):
 
 
 class Converted:
-    """The converted code of one Python function (shared by all function objects with its code)."""
+    """The converted code of one Python function (shared by all function objects with its code);
+    `code` None: conversion would change nothing, so the function runs as it is."""
 
     def __init__(self, code, source, skipped):
-        self.code, self.source, self.skipped = code, source, skipped
+        self.code, self._source, self.skipped = code, source, skipped
+
+    @property
+    def source(self):
+        if not isinstance(self._source, str):  # the tree, unparsed when first asked for (to_code)
+            self._source = ast.unparse(self._source)
+        return self._source
+
+
+def _reads_runtime(func):
+    return any(isinstance(n, ast.Name) and n.id == "ag__" for n in ast.walk(func))
 
 
 # Caches of conversions, all weak. A converted function shares its original's globals and closure
@@ -209,14 +223,14 @@ def _parse(fn):
     if fn.__name__ == "<lambda>":
         return _parse_lambda(fn)
     try:
-        lines, first = _getsourcelines(fn)  # inspect's answer, without its tokenizer
+        lines, first, tree = _parsed_source(fn)  # inspect's answer, without its tokenizer
     except (OSError, TypeError) as err:
         raise ConversionError(f"its source code is not available ({err})") from None
-    source = textwrap.dedent("".join(lines))
-    try:
-        tree = ast_guard.parse(source)
-    except SyntaxError as err:
-        raise ConversionError(f"its source could not be parsed alone ({err.msg})") from None
+    if tree is None:
+        try:
+            tree = ast_guard.parse(textwrap.dedent("".join(lines)))
+        except SyntaxError as err:
+            raise ConversionError(f"its source could not be parsed alone ({err.msg})") from None
     func = tree.body[0] if tree.body else None
     if not isinstance(func, ast.FunctionDef):
         raise ConversionError("its source is not a plain `def`")
@@ -310,11 +324,28 @@ def _compile(fn):
     cached = _by_code.get(code)
     if cached is not None:
         return cached
+    straight = as_is.straight_line(code)
+    if straight and as_is.left_as_is(fn, _Context.is_user_module, _Context.is_library_value,
+                                     _Context.is_user_callable):
+        converted = Converted(None, None, [])  # the source is read only if to_code asks for it
+        _by_code[code] = converted
+        return converted
     func = _parse(fn)
     ctx = _Context(fn, func)
-    for inner in _nested_first(func):
-        _convert_scope(inner, ctx)
-    _convert_scope(func, ctx)
+    if straight:
+        # Only the calls converter can have work here. When it rewrites nothing, the converted
+        # function would be the original compiled again: it runs as it is, which saves the rest of
+        # the pipeline and a compile (a first tf.function call's largest cost).
+        PIPELINE[0][1](func, ctx)
+        if not _reads_runtime(func):
+            converted = Converted(None, func, ctx.skipped)
+            _by_code[code] = converted
+            return converted
+        _convert_scope(func, ctx, PIPELINE[1:])
+    else:
+        for inner in _nested_first(func):
+            _convert_scope(inner, ctx)
+        _convert_scope(func, ctx)
     freevars = [n for n in code.co_freevars]
     # Inside the factory the function is defined under a name no user code reads: under its own
     # name it would be a local of the factory, so a recursive call (a global read of that name in
@@ -369,12 +400,15 @@ def _rebuild(fn, converted):
 def convert(fn):
     """The converted function; raises ConversionError (one line) when `fn` must run as it is."""
     converted = _compile(fn)
-    return _rebuild(fn, converted)
+    return fn if converted.code is None else _rebuild(fn, converted)
 
 
 def to_source(fn):
     fn = _unwrap(fn)
-    return _compile(fn).source
+    converted = _compile(fn)
+    if converted.code is None and converted._source is None:  # left as it is without being read
+        converted._source = _parse(fn)
+    return converted.source
 
 
 def _unwrap(fn):

@@ -18,6 +18,7 @@ from ..._src.formats.graph_export.tf_op_signatures import SIGNATURES
 from .import_adapters import INPUTS_AS_ATTRIBUTES
 from .import_control_flow import ControlFlowImport
 from .import_attrs import kept_attributes, with_defaults
+from .import_resource_reads import BUILDS as RESOURCE_READ_BUILDS, RESOURCE_READS, resource_read
 from .import_tables import MUTABLE_TABLE_OPS, TABLE_OPS, ImportedTable, table_op
 from .op_support import ensure_ops
 from .op_support import CALLS as _CALLS, CASES, IFS as _IFS, NOT_FROM_FILES as _NOT_FROM_FILES, PASSED_THROUGH, \
@@ -27,7 +28,7 @@ from .tf_values import BadValue, attr_of, dtype_of, shape_of
 
 class FunctionImporter(ControlFlowImport):
     def __init__(self, path, library, allowed_effects=frozenset()):
-        ensure_ops(_op_types_used(library) | _IMPORTER_BUILDS)
+        ensure_ops(_op_types_used(library) | _IMPORTER_BUILDS | RESOURCE_READ_BUILDS)
         self.path = path
         self.library = {f.signature.name: f for f in library.function}
         self.gradients = {g.registered_op_type: g.gradient_func for g in library.registered_gradients}
@@ -183,6 +184,8 @@ class FunctionImporter(ControlFlowImport):
             return {"output": outs}, None
         if node.op in TABLE_OPS:
             return table_op(self, graph, node, inputs, where)
+        if node.op in RESOURCE_READS:
+            return resource_read(self, graph, node, inputs, where)
         gradient = node.attr["_gradient_op_type"].s.decode() if "_gradient_op_type" in node.attr else None
         if node.op == "IdentityN" and gradient in self.gradients:
             from .import_custom_gradient import custom_gradient_identity

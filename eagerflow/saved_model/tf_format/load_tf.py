@@ -367,7 +367,9 @@ class _TFLoader:
             name = child.local_name
             if name == "signatures" and index == 0:
                 continue
-            if not name.isidentifier() or (name.startswith("__") and name != "__call__"):
+            # Any name TensorFlow's setattr takes (Keras 2 writes `layer-0`, `layer_with_weights-0`),
+            # but never one of Python's own (`__class__`, `__dict__`, ...) but `__call__`.
+            if not name or (name.startswith("__") and name != "__call__"):
                 raise data_loss(self.path, f"node {index}: attribute name {name[:40]!r} is not allowed")
             setattr(value, name, self.obj(child.node_id, building))
         return value

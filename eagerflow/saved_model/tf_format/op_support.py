@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..._src.formats.graph_export.tf_op_signatures import SIGNATURES
 from ..._src.ops.registry import OPS, OpDef
+from .import_resource_reads import RESOURCE_READS
 from .import_tables import TABLE_OPS
 
 # a function's inputs; Python code; an iterator over a tf.data pipeline (a Python object here)
@@ -21,7 +22,7 @@ CASES = frozenset({"Case", "StatelessCase"})
 PASSED_THROUGH = frozenset({"IdentityN"})  # each output is its input
 SKIPPED = frozenset({"NoOp"})
 GRADIENTS = frozenset({"SymbolicGradient"})  # of an inlined call: derived again by eagerflow's autodiff
-IMPORTER_OPS = CALLS | IFS | WHILES | CASES | PASSED_THROUGH | SKIPPED | GRADIENTS | TABLE_OPS
+IMPORTER_OPS = CALLS | IFS | WHILES | CASES | PASSED_THROUGH | SKIPPED | GRADIENTS | TABLE_OPS | RESOURCE_READS
 
 
 IMPORTER_NOTES = {
@@ -39,6 +40,7 @@ IMPORTER_NOTES = {
                            "contents)",
     "LookupTableInsertV2": "MutableHashTableInsert into the two variables holding a mutable table",
     "LookupTableRemoveV2": "MutableHashTableRemove from the two variables holding a mutable table",
+    "ResourceGather": "ReadVariableOp, then GatherV2 past the batch dimensions",
 }
 
 

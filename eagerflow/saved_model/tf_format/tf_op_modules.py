@@ -731,6 +731,7 @@ SUPPORTED = frozenset({
     'ResizeNearestNeighbor',
     'ResizeNearestNeighborGrad',
     'ResourceCountUpTo',
+    'ResourceGather',
     'ResourceScatterAdd',
     'ResourceScatterDiv',
     'ResourceScatterMax',
