@@ -3,6 +3,8 @@
 import pytest
 
 import eagerflow as tf
+from eagerflow._src.ops.control import optional as _optional
+from eagerflow._src.ops.registry import bind
 from tests.gradcheck.harness import GradRow, check_row
 
 
@@ -52,7 +54,18 @@ def _stateful_loop(x):
     return y
 
 
+def _through_an_optional(x, y):
+    """Values packed into a TensorFlow Optional and read back (what a saved tf.cond gradient does with the
+    forward values its gradient needs), then a nonlinear use of each."""
+    packed = bind(_optional.OptionalFromValue, (tf.sin(x), x * y), {"Toutput_types": [tf.float64, tf.float64]})
+    has = bind(_optional.OptionalHasValue, (packed,))
+    a, b = bind(_optional.OptionalGetValue, (packed,), {"output_types": [tf.float64, tf.float64],
+                                                       "output_shapes": [x.shape, x.shape]})
+    return tf.where(has, a * b, tf.zeros_like(a))
+
+
 ROWS = [
+    GradRow("OptionalFromValue-GetValue", _through_an_optional, [(3,), (3,)], order=3),
     GradRow("StatelessIf-true", _cond_true, [(3,), (3,)], order=2),
     GradRow("StatelessIf-false", _cond_false, [(3,), (3,)], order=2),
     GradRow("If", _stateful_cond, [(2, 2)], order=2),

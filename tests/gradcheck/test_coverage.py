@@ -13,6 +13,7 @@ from tests.gradcheck.harness import ops_recorded
 
 # Ops whose gradient is defined but that no row can reach, each with the reason.
 EXEMPT = {
+    "OptionalNone": "takes no inputs: there is nothing to differentiate it with respect to",
     "ProdOfOthers": "the helper inside Prod's gradient; its own gradient is not defined (first order only)",
     "LoopHistorySeedStacks": "unpacks a loop history's gradient for the backward walk of a third order; its own "
                              "gradient is a fourth order (the harness stops at order 3): the order=3 loop rows and "

@@ -83,6 +83,13 @@ def _from_value_grad(op, g):
     return list(bind(OptionalGradientComponents, (g, *op.inputs)))
 
 
+def _gradient_components_grad(op, *grads):
+    """Reading components out of an Optional's gradient is linear in that gradient: its own gradient
+    packs the incoming gradients as an Optional again (as OptionalGetValue's does); `like` only gives
+    shapes and dtypes, so it gets none."""
+    return [*_get_value_grad(op, *grads), *[None] * (len(op.inputs) - 1)]
+
+
 def _gradient_components_kernel(gradient, *like):
     components = getattr(gradient, "payload", None)
     if not isinstance(components, tuple) or len(components) != len(like):
@@ -102,7 +109,7 @@ OptionalGetValue = defop(
 OptionalGradientComponents = defop(
     "OptionalGradientComponents", inputs=("gradient", "like"), kernel=_gradient_components_kernel,
     infer=lambda inputs, attrs: [Spec(t.shape, t.dtype) for t in inputs[1:]],
-    grad=lambda op, *g: [None] * len(op.inputs), multi_output=True,
+    grad=_gradient_components_grad, multi_output=True,
     doc="The components of an Optional's gradient, or zeros like `like` when it holds none.")
 OptionalHasValue = defop(
     "OptionalHasValue", inputs=("optional",), kernel=lambda optional: np.bool_(
