@@ -97,7 +97,7 @@ from ._src.ops.debugging.static_checks import assert_rank
 
 # Strings and printing.
 from ._src.ops.io.printing import print_ as print  # noqa: A001 - TensorFlow's name: `tf.print`
-from ._src.ops.strings.elementwise import as_string
+from ._src.ops.strings.number_text import as_string
 from ._src.ops.strings.hashing import fingerprint
 
 # Initializers (TensorFlow 2's top-level ones; tf.keras.initializers has the rest).
