@@ -53,7 +53,8 @@ from ._src.ops.array.basic import (broadcast_to, constant, expand_dims, fill, id
 from ._src.autodiff.hessians import identity_n
 from ._src.ops.array.sequences import linspace, one_hot, range
 from ._src.ops.linalg.matrix_parts import eye
-from ._src.ops.array.joining import concat, split, stack, tile, unstack
+from ._src.ops.array.joining import concat, split, stack, unstack
+from ._src.ops.array.tiling import tile
 from ._src.ops.array.padding import pad
 from ._src.ops.array.repeat import meshgrid, repeat
 from ._src.ops.array.sequence_masks import reverse_sequence, roll, sequence_mask

@@ -431,7 +431,7 @@ MODULES = {
     'TensorScatterMin': 'eagerflow._src.ops.array.tensor_scatter',
     'TensorScatterSub': 'eagerflow._src.ops.array.tensor_scatter',
     'TensorScatterUpdate': 'eagerflow._src.ops.array.tensor_scatter',
-    'Tile': 'eagerflow._src.ops.array.joining',
+    'Tile': 'eagerflow._src.ops.array.tiling',
     'Timestamp': 'eagerflow._src.ops.control.dependencies',
     'TopKV2': 'eagerflow._src.ops.array.ordering',
     'Transpose': 'eagerflow._src.ops.array.basic',
