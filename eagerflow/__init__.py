@@ -53,7 +53,8 @@ from ._src.ops.array.basic import (broadcast_to, constant, expand_dims, fill, id
 from ._src.autodiff.hessians import identity_n
 from ._src.ops.array.sequences import linspace, one_hot, range
 from ._src.ops.linalg.matrix_parts import eye
-from ._src.ops.array.joining import concat, split, stack, tile, unstack
+from ._src.ops.array.joining import concat, split, stack, unstack
+from ._src.ops.array.tiling import tile
 from ._src.ops.array.padding import pad
 from ._src.ops.array.repeat import meshgrid, repeat
 from ._src.ops.array.sequence_masks import reverse_sequence, roll, sequence_mask
@@ -97,7 +98,7 @@ from ._src.ops.debugging.static_checks import assert_rank
 
 # Strings and printing.
 from ._src.ops.io.printing import print_ as print  # noqa: A001 - TensorFlow's name: `tf.print`
-from ._src.ops.strings.elementwise import as_string
+from ._src.ops.strings.number_text import as_string
 from ._src.ops.strings.hashing import fingerprint
 
 # Initializers (TensorFlow 2's top-level ones; tf.keras.initializers has the rest).

@@ -72,8 +72,8 @@ PURE_AUTOGRAPH = tuple(f"eagerflow._src.autograph.{name}"
 PURE_PROTOS = ("eagerflow._src.formats.protos",)
 # Imports up the floors that are allowed, each with its reason: "importer -> imported": reason.
 ALLOWED_UPWARD = {
-    "eagerflow.keras.backend -> eagerflow": "tf.keras.backend reaches the tf surface inside a function "
-                                            "(`import eagerflow as tf`), not _src",
+    "eagerflow.keras.backend_settings -> eagerflow": "tf.keras.backend reaches the tf surface inside a function "
+                                                     "(`import eagerflow as tf`), not _src",
     "eagerflow.keras.ops._common -> eagerflow": "keras.ops reaches the tf surface inside a function "
                                                 "(`import eagerflow`), not _src",
 }

@@ -25,7 +25,7 @@ class DTypePolicy:
     """A dtype policy: `compute_dtype` and `variable_dtype` (names, as Keras gives them)."""
 
     def __init__(self, name=None):
-        from .backend import floatx
+        from .backend_settings import floatx
         name = floatx() if name is None else name
         if not isinstance(name, str):
             raise TypeError(f"'name' must be a string, such as 'mixed_float16'. Received: name={name} "

@@ -1,4 +1,4 @@
-"""The select-free activation kernels and the vectorised float32 erf/erfc (ops/math/elementwise.py, ops/nn/basic.py,
+"""The select-free activation kernels and the vectorised float32 erf/erfc (ops/math/unary.py, ops/nn/basic.py,
 ops/math/erf_float32.py).
 
 sigmoid, elu, selu and leaky_relu are rewritten without np.where: they must equal the two-branch
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops.math import elementwise as _math_ops
+from eagerflow._src.ops.math import unary as _math_ops
 from eagerflow._src.ops.nn import basic as _nn
 from eagerflow._src.ops.math.erf_float32 import erf_float32, erfc_float32
 

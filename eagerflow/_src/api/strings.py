@@ -1,7 +1,9 @@
-"""`tf.strings`: element-wise string ops on dense tensors (ops/strings/elementwise.py), splitting and joining,
-hash buckets (ops/strings/hashing.py) and `format` (ops/io/printing.py)."""
-from ..ops.strings.elementwise import (as_string, join, length, lower, reduce_join, regex_full_match,  # noqa: F401
-                           regex_replace, strip, substr, to_number, upper)
+"""`tf.strings`: element-wise string ops on dense tensors (ops/strings/elementwise.py, regex.py, join.py,
+number_text.py), splitting and joining, hash buckets (ops/strings/hashing.py) and `format` (ops/io/printing.py)."""
+from ..ops.strings.elementwise import length, lower, strip, substr, upper  # noqa: F401
+from ..ops.strings.regex import regex_full_match, regex_replace  # noqa: F401
+from ..ops.strings.join import join, reduce_join  # noqa: F401
+from ..ops.strings.number_text import as_string, to_number  # noqa: F401
 from ..ops.strings.split import split  # noqa: F401 - a RaggedTensor of pieces
 from ..ops.strings.segment_join import unsorted_segment_join  # noqa: F401
 from ..ops.strings.ngrams import ngrams  # noqa: F401

@@ -25,6 +25,7 @@ from ..core.errors import InvalidArgumentError, OutOfRangeError
 from ..core.shape import TensorShape, as_shape
 from ..core.tensor import Tensor
 from ..ops.control import lists as L
+from ..ops.control.list_values import encode_shape
 from ..ops.array.basic import identity as _identity
 from ..ops.operands import as_int_tensor
 from ..ops.registry import bind, static_value
@@ -133,7 +134,7 @@ class TensorArray:
 
     # --- helpers ---
     def _shape_tensor(self, shape=None):
-        return convert_to_tensor(L.encode_shape(self._element_shape if shape is None else shape))
+        return convert_to_tensor(encode_shape(self._element_shape if shape is None else shape))
 
     def _value(self, value):
         value = convert_to_tensor(value, dtype_hint=self._dtype)

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..core import dtypes as _dt
 from ..core.errors import InvalidArgumentError
-from ..ops.strings.elementwise import _FLOAT_TEXT, _HEX_FLOAT, _INT_TEXT
+from ..ops.strings.number_text import _FLOAT_TEXT, _HEX_FLOAT, _INT_TEXT
 
 _TYPE_WORDS = {"float32": "float", "float64": "double", "int32": "int32", "int64": "int64"}
 _UNCLOSED = "Reached end of file without closing quoted field in record"

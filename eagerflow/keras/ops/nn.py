@@ -215,7 +215,7 @@ def one_hot(x, num_classes, axis=-1, dtype=None, sparse=False):
 
 def binary_crossentropy(target, output, from_logits=False):
     """Element-wise (no mean over the last axis, unlike keras.losses')."""
-    from ..backend import binary_crossentropy as loss
+    from ..backend_math import binary_crossentropy as loss
     return loss(target, output, from_logits=from_logits)
 
 

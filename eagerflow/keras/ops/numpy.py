@@ -1,8 +1,8 @@
 """keras.ops.numpy (Keras' keras/src/ops/numpy.py): NumPy's functions with Keras' dtype rules. The functions
-live in four family files; this module is the list Keras exports, each name taken from the file defining it."""
+live in five family files; this module is the list Keras exports, each name taken from the file defining it."""
 from __future__ import annotations
 
-from . import _np_arrays, _np_elementwise, _np_products, _np_reductions
+from . import _np_arrays, _np_elementwise, _np_numeric, _np_products, _np_reductions
 from ._common import public
 
 # Keras 3.15's keras.ops.numpy, less NOT_YET (tests/keras/test_ops_surface.py lists those, with reasons)
@@ -31,5 +31,5 @@ __all__ = [
     "vectorize", "view", "vsplit", "vstack", "where", "zeros", "zeros_like"
 ]
 __dir__ = public(__all__)
-_FAMILIES = (_np_elementwise, _np_reductions, _np_arrays, _np_products)
+_FAMILIES = (_np_elementwise, _np_numeric, _np_reductions, _np_arrays, _np_products)
 globals().update({name: next(getattr(f, name) for f in _FAMILIES if hasattr(f, name)) for name in __all__})

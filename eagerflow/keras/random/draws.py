@@ -15,7 +15,7 @@ from ..._src.ops.array.ordering import argsort
 from ..._src.ops.array.slicing import gather
 from ..._src.ops.math import elementwise as _math
 from ..._src.ops.random import stateless as _stateless
-from ..backend import floatx
+from ..backend_settings import floatx
 from .seed_generator import draw_seed
 
 

@@ -29,7 +29,8 @@ def sobel_edges(image):
     """[batch, h, w, d] -> [batch, h, w, d, 2]: the vertical (dy) and horizontal (dx) Sobel responses."""
     from ..array import basic as A
     from ..nn.depthwise import depthwise_conv2d
-    from ..array.joining import concat, tile
+    from ..array.joining import concat
+    from ..array.tiling import tile
     from ..array.padding import pad
     image = _tensor(image)
     static = image.shape
@@ -87,7 +88,8 @@ def _ssim_per_channel(img1, img2, max_val, filter_size, filter_sigma, k1, k2, re
     """(ssim, cs) per channel: averaged over the positions unless return_index_map."""
     from ..array import basic as A
     from ..nn.depthwise import depthwise_conv2d
-    from ..array.joining import concat, tile
+    from ..array.joining import concat
+    from ..array.tiling import tile
     from ..math.elementwise import square
     from ..math.reduce import reduce_mean
     for img in (img1, img2):
@@ -134,7 +136,8 @@ def ssim(img1, img2, max_val, filter_size=11, filter_sigma=1.5, k1=0.01, k2=0.03
 def _halve(images, heads):
     """One scale down: symmetric padding to even height and width, then a 2x2 average pool."""
     from ..array import basic as A
-    from ..array.joining import concat, tile
+    from ..array.joining import concat
+    from ..array.tiling import tile
     from ..math.elementwise import floormod
     from ..array.padding import pad
     from ..nn.pooling import avg_pool

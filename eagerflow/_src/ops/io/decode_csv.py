@@ -22,7 +22,7 @@ from ...core.errors import InvalidArgumentError
 from ...core.shape import TensorShape
 from ..operands import as_tensor
 from ..registry import NO_GRADIENT, Spec, bind, defop
-from ..strings.elementwise import _FLOAT_TEXT, _HEX_FLOAT, _INT_TEXT
+from ..strings.number_text import _FLOAT_TEXT, _HEX_FLOAT, _INT_TEXT
 
 _TYPES = (_dt.float32, _dt.float64, _dt.int32, _dt.int64, _dt.string)
 _TYPE_WORDS = {"float32": "float", "float64": "double", "int32": "int32", "int64": "int64"}

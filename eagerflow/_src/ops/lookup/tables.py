@@ -23,7 +23,7 @@ from .mutable import shape_text
 from ..math.elementwise import add, cast, not_equal
 from ..array.static_shapes import get_static_value
 from ..strings.hashing import to_hash_bucket_fast
-from ..strings.elementwise import as_string
+from ..strings.number_text import as_string
 from .vocabulary import vocabulary_lookup
 
 

@@ -113,18 +113,24 @@ argmin = _arg_fn(ArgMin, (_dt.int32, _dt.int64))
 # ----------------------------------------------------------------------------------------------
 
 
+def running_scan(x, a, scan, identity, exclusive=False, reverse=False):
+    """The running `scan` (np.cumsum, np.cumprod) of `x` along axis `a`, as Cumsum and Cumprod run it:
+    `exclusive` shifts the result one place along the axis with `identity` (0 for a sum, 1 for a
+    product) entering first; `reverse` runs from the end."""
+    if reverse:
+        x = np.flip(x, a)
+    out = scan(x, axis=a, dtype=x.dtype)
+    if exclusive:
+        first = np.full_like(np.take(out, [0], axis=a), identity)
+        out = np.concatenate([first, np.take(out, np.arange(x.shape[a] - 1), axis=a)], axis=a)
+    return np.flip(out, a) if reverse else out
+
+
 def _cumsum_kernel(x, axis, exclusive=False, reverse=False):
     if np.ndim(axis) != 0:
         raise InvalidArgumentError(None, None, f"ScanOp: axis must be a scalar, not "
                                                f"[{','.join(map(str, np.shape(axis)))}]")
-    a = _one_axis(axis, x.ndim, "scan")
-    if reverse:
-        x = np.flip(x, a)
-    out = np.cumsum(x, axis=a, dtype=x.dtype)
-    if exclusive:  # shift by one along the axis, a zero entering first
-        out = np.concatenate([np.zeros_like(np.take(out, [0], axis=a)),
-                              np.take(out, np.arange(x.shape[a] - 1), axis=a)], axis=a)
-    return np.flip(out, a) if reverse else out
+    return running_scan(x, _one_axis(axis, x.ndim, "scan"), np.cumsum, 0, exclusive, reverse)
 
 
 def _cumsum_grad(op, g):

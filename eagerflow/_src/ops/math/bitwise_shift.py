@@ -9,7 +9,7 @@ import numpy as np
 
 from .. import shape_rules as R
 from ..lazy_jax import jnp
-from .elementwise import _binary_fn
+from .op_wrappers import binary_fn
 from ..registry import NO_GRADIENT, defop
 
 
@@ -32,5 +32,5 @@ RightShift = defop("RightShift", inputs=("x", "y"), kernel=_right_shift, infer=R
 LeftShift.jax = lambda x, y: jnp.left_shift(x, jnp.clip(y, 0, x.dtype.itemsize * 8 - 1).astype(x.dtype))
 RightShift.jax = lambda x, y: jnp.right_shift(x, jnp.clip(y, 0, x.dtype.itemsize * 8 - 1).astype(x.dtype))
 
-left_shift = _binary_fn(LeftShift)
-right_shift = _binary_fn(RightShift)
+left_shift = binary_fn(LeftShift)
+right_shift = binary_fn(RightShift)

@@ -21,6 +21,7 @@ from ..array import basic as _array
 from . import elementwise as _math
 from ..nn import basic as _nn
 from . import reduce as _reduce
+from .along_one_axis import running_scan
 from .nan_safe import xdivy as _xdivy
 from ..lazy_jax import jnp, jsp  # callables that import JAX on first use only
 
@@ -168,13 +169,7 @@ def _cumprod_kernel(x, axis, exclusive=False, reverse=False):
         from ...core.errors import InvalidArgumentError
         raise InvalidArgumentError(None, None, f"ScanOp: Expected scan axis in the range [{-x.ndim}, {x.ndim}), "
                                                f"but got {a}")
-    if reverse:
-        x = np.flip(x, a)
-    out = np.cumprod(x, axis=a, dtype=x.dtype)
-    if exclusive:  # shift by one along the axis, a one entering first
-        out = np.concatenate([np.ones_like(np.take(out, [0], axis=a)),
-                              np.take(out, np.arange(x.shape[a] - 1), axis=a)], axis=a)
-    return np.flip(out, a) if reverse else out
+    return running_scan(x, a % x.ndim, np.cumprod, 1, exclusive, reverse)
 
 
 def _cumprod_grad(op, g):

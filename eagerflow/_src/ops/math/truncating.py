@@ -12,7 +12,7 @@ import numpy as np
 from ...core import dtypes as _dt
 from ...core.errors import InternalError
 from .. import shape_rules as R
-from .elementwise import RealDiv, _broadcastable, cast, clip_by_value
+from .arithmetic import RealDiv, _broadcastable, cast, clip_by_value
 from ..operands import as_tensor, binary_operands
 from ..validation import check_rule
 from ..registry import NO_GRADIENT, bind, defop

@@ -14,6 +14,7 @@ from .windows import hann_window
 from ..array import basic as _array
 from . import fourier as _fft
 from ..array import joining as _joining
+from ..array import tiling as _tiling
 from ..math import elementwise as _math
 from ..array import padding as _padding
 from ..math import reduce as _reduce
@@ -77,7 +78,7 @@ def inverse_stft_window_fn(frame_step, forward_window_fn=hann_window, name=None)
         overlaps = -(-length // step)
         denom = _padding.pad(_math.square(forward), _array.reshape(shape_arg([0, overlaps * step - length]), [1, 2]))
         denom = _reduce.reduce_sum(_array.reshape(denom, shape_arg([overlaps, step])), 0, keepdims=True)
-        denom = _array.reshape(_joining.tile(denom, shape_arg([overlaps, 1])), shape_arg([overlaps * step]))
+        denom = _array.reshape(_tiling.tile(denom, shape_arg([overlaps, 1])), shape_arg([overlaps * step]))
         denom = denom[:length]
         return _array.where(_math.equal(denom, 0.0), _array.zeros_like(forward), forward / denom)
     return inverse_window

@@ -12,7 +12,7 @@ from ...._src.core.convert import convert_to_tensor
 from ...._src.ops.array import basic as _array
 from ...._src.ops.math import elementwise as _math
 from ...._src.ops.strings.hashing import to_hash_bucket_fast, to_hash_bucket_strong
-from ...._src.ops.strings.elementwise import as_string
+from ...._src.ops.strings.number_text import as_string
 from ..base import Layer
 from .category_encoding import encode_categorical
 

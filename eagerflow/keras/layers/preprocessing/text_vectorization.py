@@ -14,7 +14,8 @@ from ...._src.composite.ragged_tensor import RaggedTensor
 from ...._src.core.convert import convert_to_tensor
 from ...._src.ops.array import basic as _array
 from ...._src.ops.array.padding import pad as _pad
-from ...._src.ops.strings.elementwise import lower, regex_replace
+from ...._src.ops.strings.elementwise import lower
+from ...._src.ops.strings.regex import regex_replace
 from ...._src.ops.strings.split import split as _split_whitespace
 from ...._src.ops.strings.tokens import ngrams as _ngrams
 from ...._src.ops.strings.tokens import unicode_split

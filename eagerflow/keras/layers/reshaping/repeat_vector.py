@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ...._src.ops.array import basic as _array
-from ...._src.ops.array.joining import tile
+from ...._src.ops.array.tiling import tile
 from ..base import Layer
 from ..input_spec import check_ndim
 
