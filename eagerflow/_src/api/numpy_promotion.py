@@ -27,12 +27,17 @@ import functools
 import numpy as np
 
 from ..core import dtypes as _dt
+from ..core.context import state
 from ..core.convert import convert_to_tensor
+from ..core.errors import InvalidArgumentError
 from ..core.tensor import Tensor, op_table
+from ..ops import shape_rules as _rules
 from ..ops.math import elementwise as _math
+from ..ops.validation import InputTypeError
 from . import promotion_lattice as _lattice
 
-_ORDERING = frozenset(["less", "less_equal", "greater", "greater_equal"])  # unpromoted in "all"/"safe"
+# The ordering operators, unpromoted in "all"/"safe", and the op each runs.
+_ORDERING = {"less": "Less", "less_equal": "LessEqual", "greater": "Greater", "greater_equal": "GreaterEqual"}
 _MODES = ("legacy", "all", "safe")
 _PROMOTED_SLOTS = ("add", "subtract", "multiply", "truediv", "floordiv", "floormod", "pow", "less",
                    "less_equal", "greater", "greater_equal", "equals", "not_equals")
@@ -114,6 +119,7 @@ def _promoting(fn, slot):
                     x = _converted(x, convert_to_tensor(y).dtype)
                 elif isinstance(y, bool) and _is_tensor_like(x):
                     y = _converted(y, convert_to_tensor(x).dtype)
+                _check_orderable(x, y, _ORDERING[slot])
                 return fn(x, y, *args, **kwargs)
             if slot == "multiply" and (_is_bool_tensor(x) or _is_bool_tensor(y)):
                 return _math.logical_and(*(_as_bool(v) for v in (x, y)))  # `*` beside a bool tensor
@@ -122,6 +128,22 @@ def _promoting(fn, slot):
             return _math.logical_and(x, y)  # TensorFlow's `*` of booleans
         return fn(x, y, *args, **kwargs)
     return operator
+
+
+def _check_orderable(x, y, op_name):
+    """TensorFlow's lattice modes check the first tensor's dtype against the op's list (no bool, no
+    complex) before comparing the two tensors' dtypes: `bool < int32` names bool not being allowed,
+    not the mismatch (a Python scalar beside a tensor is converted first, as by the plain operator,
+    whose conversion error stands). Eagerly the op's InvalidArgumentError, while tracing its
+    graph-mode TypeError ("Value passed to parameter 'x' has DataType bool not in list ...")."""
+    if not (_is_tensor_like(x) and _is_tensor_like(y)):
+        return
+    try:
+        _rules.check_dtype_in(op_name, convert_to_tensor(x).dtype, _rules.REAL_NUMBERS)
+    except InputTypeError as err:
+        if state.graph is not None:
+            raise TypeError(err.graph_message) from None
+        raise InvalidArgumentError(None, None, err.message) from None
 
 
 def _as_bool(x):
