@@ -2,7 +2,8 @@
 pair of operands among eight tensor dtypes and three Python scalars, through `+ - * / // < >= == **`,
 against numpy_promotion_tf221.json: TensorFlow 2.21's result dtype and value, or its error class and
 message, for the default ("legacy") conversion mode with and without prefer_float32, and the
-"all" and "safe" modes (TensorFlow's promotion lattice)."""
+"all" and "safe" modes (TensorFlow's promotion lattice); `<= > != %` likewise from
+numpy_promotion_more_ops_tf221.json."""
 import json
 import pathlib
 
@@ -14,11 +15,14 @@ from eagerflow._src.api import numpy_promotion
 
 tnp = tf.experimental.numpy
 TABLE = json.loads((pathlib.Path(__file__).parent / "numpy_promotion_tf221.json").read_text())
+# `<= > != %` recorded the same way (TensorFlow 2.21, each mode in a fresh process)
+MORE_OPS_TABLE = json.loads((pathlib.Path(__file__).parent / "numpy_promotion_more_ops_tf221.json").read_text())
 TENSORS = ("bool", "uint8", "int32", "int64", "float16", "float32", "float64", "complex64")
 SCALARS = {"py_int": 2, "py_float": 2.5, "py_bool": True}
 OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b, "/": lambda a, b: a / b,
        "//": lambda a, b: a // b, "<": lambda a, b: a < b, ">=": lambda a, b: a >= b, "==": lambda a, b: a == b,
-       "**": lambda a, b: a ** b}
+       "**": lambda a, b: a ** b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b, "!=": lambda a, b: a != b,
+       "%": lambda a, b: a % b}
 
 
 def _operand(name):
@@ -55,6 +59,17 @@ def _check(row):
 def test_operator_promotion_table(numpy_behavior, request):
     rows = TABLE[request.node.callspec.id]
     assert len(rows) == 1008
+    for row in rows:
+        _check(row)
+
+
+@pytest.mark.parametrize("numpy_behavior", [("legacy", False), ("legacy", True), ("all", False), ("safe", False)],
+                         indirect=True, ids=["legacy", "legacy_prefer_float32", "all", "safe"])
+def test_more_operators_table(numpy_behavior, request):
+    """`<=`, `>`, `!=`, `%`: in "all"/"safe" TensorFlow leaves `!=` unpromoted (`int32 != float32` is
+    NotEqual's mismatch, `int64 != 2.5` a conversion TypeError) while `==` is promoted."""
+    rows = MORE_OPS_TABLE[request.node.callspec.id]
+    assert len(rows) == 448
     for row in rows:
         _check(row)
 

@@ -15,7 +15,7 @@ result, then the op runs as usual (so `/` of integers still gives TensorFlow's f
 * `*` of two booleans is their logical and, as TensorFlow's `*` of booleans always is.
 With `dtype_conversion_mode="all"` or `"safe"` the result dtype is TensorFlow's lattice's instead
 (api/promotion_lattice.py: `int32 + float16` is float16, "safe" refuses lossy promotions), `<`, `<=`,
-`>`, `>=` are not promoted, and `*` beside a bool tensor is a logical and of nonzero values; "off"
+`>`, `>=` and `!=` are not promoted, and `*` beside a bool tensor is a logical and of nonzero values; "off"
 leaves the operators alone.
 The table is swapped in core/tensor.py's operator slots, so functions and graphs see the same
 operators; `disable` puts the plain ones back (TensorFlow cannot, tests need to).
@@ -38,6 +38,8 @@ from . import promotion_lattice as _lattice
 
 # The ordering operators, unpromoted in "all"/"safe", and the op each runs.
 _ORDERING = {"less": "Less", "less_equal": "LessEqual", "greater": "Greater", "greater_equal": "GreaterEqual"}
+# `!=` too is left unpromoted there (`==` is promoted): `int32 != float32` is the op's mismatch error.
+_UNPROMOTED = frozenset(_ORDERING) | {"not_equals"}
 _MODES = ("legacy", "all", "safe")
 _PROMOTED_SLOTS = ("add", "subtract", "multiply", "truediv", "floordiv", "floormod", "pow", "less",
                    "less_equal", "greater", "greater_equal", "equals", "not_equals")
@@ -114,12 +116,13 @@ def _promoting(fn, slot):
     @functools.wraps(fn)
     def operator(x, y, *args, **kwargs):
         if mode[0] != "legacy":
-            if slot in _ORDERING:  # TensorFlow's lattice modes leave <, <=, >, >= to the op's own rules,
+            if slot in _UNPROMOTED:  # TensorFlow's lattice modes leave <, <=, >, >=, != to the op's rules,
                 if isinstance(x, bool) and _is_tensor_like(y):  # a Python bool converted as TensorFlow does
                     x = _converted(x, convert_to_tensor(y).dtype)
                 elif isinstance(y, bool) and _is_tensor_like(x):
                     y = _converted(y, convert_to_tensor(x).dtype)
-                _check_orderable(x, y, _ORDERING[slot])
+                if slot in _ORDERING:
+                    _check_orderable(x, y, _ORDERING[slot])
                 return fn(x, y, *args, **kwargs)
             if slot == "multiply" and (_is_bool_tensor(x) or _is_bool_tensor(y)):
                 return _math.logical_and(*(_as_bool(v) for v in (x, y)))  # `*` beside a bool tensor
