@@ -15,7 +15,7 @@ result, then the op runs as usual (so `/` of integers still gives TensorFlow's f
 * `*` of two booleans is their logical and, as TensorFlow's `*` of booleans always is.
 With `dtype_conversion_mode="all"` or `"safe"` the result dtype is TensorFlow's lattice's instead
 (api/promotion_lattice.py: `int32 + float16` is float16, "safe" refuses lossy promotions), `<`, `<=`,
-`>`, `>=` are not promoted, and `*` beside a bool tensor is a logical and of nonzero values; "off"
+`>`, `>=` and `!=` are not promoted, and `*` beside a bool tensor is a logical and of nonzero values; "off"
 leaves the operators alone.
 The table is swapped in core/tensor.py's operator slots, so functions and graphs see the same
 operators; `disable` puts the plain ones back (TensorFlow cannot, tests need to).
@@ -27,12 +27,19 @@ import functools
 import numpy as np
 
 from ..core import dtypes as _dt
+from ..core.context import state
 from ..core.convert import convert_to_tensor
+from ..core.errors import InvalidArgumentError
 from ..core.tensor import Tensor, op_table
+from ..ops import shape_rules as _rules
 from ..ops.math import elementwise as _math
+from ..ops.validation import InputTypeError
 from . import promotion_lattice as _lattice
 
-_ORDERING = frozenset(["less", "less_equal", "greater", "greater_equal"])  # unpromoted in "all"/"safe"
+# The ordering operators, unpromoted in "all"/"safe", and the op each runs.
+_ORDERING = {"less": "Less", "less_equal": "LessEqual", "greater": "Greater", "greater_equal": "GreaterEqual"}
+# `!=` too is left unpromoted there (`==` is promoted): `int32 != float32` is the op's mismatch error.
+_UNPROMOTED = frozenset(_ORDERING) | {"not_equals"}
 _MODES = ("legacy", "all", "safe")
 _PROMOTED_SLOTS = ("add", "subtract", "multiply", "truediv", "floordiv", "floormod", "pow", "less",
                    "less_equal", "greater", "greater_equal", "equals", "not_equals")
@@ -109,11 +116,13 @@ def _promoting(fn, slot):
     @functools.wraps(fn)
     def operator(x, y, *args, **kwargs):
         if mode[0] != "legacy":
-            if slot in _ORDERING:  # TensorFlow's lattice modes leave <, <=, >, >= to the op's own rules,
+            if slot in _UNPROMOTED:  # TensorFlow's lattice modes leave <, <=, >, >=, != to the op's rules,
                 if isinstance(x, bool) and _is_tensor_like(y):  # a Python bool converted as TensorFlow does
                     x = _converted(x, convert_to_tensor(y).dtype)
                 elif isinstance(y, bool) and _is_tensor_like(x):
                     y = _converted(y, convert_to_tensor(x).dtype)
+                if slot in _ORDERING:
+                    _check_orderable(x, y, _ORDERING[slot])
                 return fn(x, y, *args, **kwargs)
             if slot == "multiply" and (_is_bool_tensor(x) or _is_bool_tensor(y)):
                 return _math.logical_and(*(_as_bool(v) for v in (x, y)))  # `*` beside a bool tensor
@@ -122,6 +131,22 @@ def _promoting(fn, slot):
             return _math.logical_and(x, y)  # TensorFlow's `*` of booleans
         return fn(x, y, *args, **kwargs)
     return operator
+
+
+def _check_orderable(x, y, op_name):
+    """TensorFlow's lattice modes check the first tensor's dtype against the op's list (no bool, no
+    complex) before comparing the two tensors' dtypes: `bool < int32` names bool not being allowed,
+    not the mismatch (a Python scalar beside a tensor is converted first, as by the plain operator,
+    whose conversion error stands). Eagerly the op's InvalidArgumentError, while tracing its
+    graph-mode TypeError ("Value passed to parameter 'x' has DataType bool not in list ...")."""
+    if not (_is_tensor_like(x) and _is_tensor_like(y)):
+        return
+    try:
+        _rules.check_dtype_in(op_name, convert_to_tensor(x).dtype, _rules.REAL_NUMBERS)
+    except InputTypeError as err:
+        if state.graph is not None:
+            raise TypeError(err.graph_message) from None
+        raise InvalidArgumentError(None, None, err.message) from None
 
 
 def _as_bool(x):
