@@ -129,13 +129,23 @@ def test_a_second_order_loop_gradient_loads_in_tensorflow(tmp_path, run_tf):
         import json
         import tensorflow as tf
         m = tf.saved_model.load("rnn")
-        out = {{"forward": m.forward(tf.constant({x!r}), tf.constant(3)).numpy().tolist()}}
-        try:
-            m.curvature(tf.constant({x!r}), tf.constant(3))
-            out["curvature"] = "ran"
-        except Exception as err:
-            out["curvature"] = type(err).__name__ + ": " + str(err)
-        print(json.dumps(out))
+        print(json.dumps({{"forward": m.forward(tf.constant({x!r}), tf.constant(3)).numpy().tolist()}}))
     """)
     np.testing.assert_allclose(answer["forward"], expected, rtol=RTOL, atol=ATOL)
-    assert answer["curvature"].startswith("NotFoundError") and "SymbolicGradient" in answer["curvature"]
+    # TensorFlow refuses the While gradient with NotFoundError; once in CI (a loaded 2-core machine) its
+    # runtime crashed with SIGSEGV on the way to that refusal instead: a crash also means it could not run it.
+    try:
+        refusal = run_tf(f"""
+            import json
+            import tensorflow as tf
+            m = tf.saved_model.load("rnn")
+            try:
+                m.curvature(tf.constant({x!r}), tf.constant(3))
+                print(json.dumps("ran"))
+            except Exception as err:
+                print(json.dumps(type(err).__name__ + ": " + str(err)))
+        """)
+    except AssertionError as crash:
+        assert "(exit -11)" in str(crash), crash
+    else:
+        assert refusal.startswith("NotFoundError") and "SymbolicGradient" in refusal, refusal
