@@ -7,6 +7,7 @@ import inspect
 from ..._src.core.tensor import Tensor, TensorSpec
 from ..._src.formats.graph_export.attr_values import ExportError, shape_proto
 from ..._src.formats.dtypes import datatype_number as datatype
+from ..restored_specs import named_parameter
 
 
 def spec_value(spec, name=None):
@@ -56,21 +57,10 @@ def canonical_inputs(traced_parameters, where):
     args, kwargs = [], {}
     for name, kind, template in traced_parameters:
         if kind is inspect.Parameter.KEYWORD_ONLY:
-            kwargs[name] = _named(template, name)
+            kwargs[name] = named_parameter(template, name)
         else:
-            args.append(_named(template, name))
+            args.append(named_parameter(template, name))
     return {"tuple_value": {"values": [encode(tuple(args), where), encode(kwargs, where)]}}
-
-
-def _named(template, path):
-    if isinstance(template, TensorSpec):
-        return template if template.name else TensorSpec(template.shape, template.dtype, path)
-    if isinstance(template, dict):
-        return {k: _named(v, f"{path}_{k}") for k, v in template.items()}
-    if isinstance(template, (list, tuple)):
-        parts = [_named(v, f"{path}_{i}") for i, v in enumerate(template)]
-        return type(template)(*parts) if hasattr(type(template), "_fields") else type(template)(parts)
-    return template
 
 
 def fullargspec(signature):

@@ -113,17 +113,18 @@ argmin = _arg_fn(ArgMin, (_dt.int32, _dt.int64))
 # ----------------------------------------------------------------------------------------------
 
 
-def running_scan(x, a, scan, identity, exclusive=False, reverse=False):
-    """The running `scan` (np.cumsum, np.cumprod) of `x` along axis `a`, as Cumsum and Cumprod run it:
-    `exclusive` shifts the result one place along the axis with `identity` (0 for a sum, 1 for a
-    product) entering first; `reverse` runs from the end."""
+def running_scan(x, a, scan, identity, exclusive=False, reverse=False, xp=np):
+    """The running `scan` (cumsum, cumprod of the array module `xp`: NumPy for the kernels, jax.numpy
+    for the lowerings) of `x` along axis `a`, as Cumsum and Cumprod run it: `exclusive` shifts the
+    result one place along the axis with `identity` (0 for a sum, 1 for a product) entering first;
+    `reverse` runs from the end."""
     if reverse:
-        x = np.flip(x, a)
+        x = xp.flip(x, a)
     out = scan(x, axis=a, dtype=x.dtype)
     if exclusive:
-        first = np.full_like(np.take(out, [0], axis=a), identity)
-        out = np.concatenate([first, np.take(out, np.arange(x.shape[a] - 1), axis=a)], axis=a)
-    return np.flip(out, a) if reverse else out
+        first = xp.full_like(xp.take(out, np.array([0]), axis=a), identity)
+        out = xp.concatenate([first, xp.take(out, np.arange(x.shape[a] - 1), axis=a)], axis=a)
+    return xp.flip(out, a) if reverse else out
 
 
 def _cumsum_kernel(x, axis, exclusive=False, reverse=False):
@@ -175,14 +176,7 @@ ArgMin.jax = lambda x, dimension, output_type=_dt.int64: jnp.argmin(
 
 
 def _jax_cumsum(x, axis, exclusive=False, reverse=False):
-    a = _one_axis(axis, x.ndim, "scan")
-    if reverse:
-        x = jnp.flip(x, a)
-    out = jnp.cumsum(x, axis=a, dtype=x.dtype)
-    if exclusive:
-        out = jnp.concatenate([jnp.zeros_like(jnp.take(out, np.array([0]), axis=a)),
-                               jnp.take(out, np.arange(x.shape[a] - 1), axis=a)], axis=a)
-    return jnp.flip(out, a) if reverse else out
+    return running_scan(x, _one_axis(axis, x.ndim, "scan"), jnp.cumsum, 0, exclusive, reverse, xp=jnp)
 
 
 Cumsum.jax = _jax_cumsum

@@ -257,14 +257,7 @@ def reciprocal_no_nan(x, name=None):
 
 
 def _jax_cumprod(x, axis, exclusive=False, reverse=False):
-    a = int(axis) % x.ndim
-    if reverse:
-        x = jnp.flip(x, a)
-    out = jnp.cumprod(x, axis=a, dtype=x.dtype)
-    if exclusive:
-        out = jnp.concatenate([jnp.ones_like(jnp.take(out, np.array([0]), axis=a)),
-                               jnp.take(out, np.arange(x.shape[a] - 1), axis=a)], axis=a)
-    return jnp.flip(out, a) if reverse else out
+    return running_scan(x, int(axis) % x.ndim, jnp.cumprod, 1, exclusive, reverse, xp=jnp)
 
 
 Lgamma.jax = lambda x: jsp.gammaln(x).astype(x.dtype)
