@@ -265,10 +265,11 @@ def test_classify_and_regress_signatures_parsing_examples(served):
 
 def test_lookup_tables(served):
     _check(served, "tables")
-    expected = served[0]["tables"]["serving_default"]  # TensorFlow 2.21's answers for the same keys
+    expected = served[0]["tables"]["serving_default"]  # TensorFlow 2.21's own tables answer the same for these keys
     assert expected["static"].tolist() == [1, -1, -1, -1, -1, 3, -1]
     assert expected["vocab"].tolist() == [2, 0, 4, 3, 4, 3, 1]  # ids 0-1 the vocabulary, 2-4 the hash buckets
     assert expected["from_file"].tolist() == [-1, -1, -1, 2, 0, 1, -1]
+    assert expected["mutable"].tolist() == [-1.0, -1.0, 0.5, -1.0, 1.5, -1.0, -1.0]
 
 
 def test_a_keras_string_lookup_model(served):
