@@ -13,6 +13,7 @@ from .serving_graph import ServingGraph
 from .signatures import SignatureWriter
 
 SERVING_TAG = "serve"
+MAIN_OP_COLLECTION = "saved_model_main_op"  # names the init op for loaders that predate its SignatureDef
 OBJECT_GRAPH_KEY = "_CHECKPOINTABLE_OBJECT_GRAPH"
 
 
@@ -46,12 +47,13 @@ def build(obj, signature_functions, default_save_functions=None):
         "meta_info_def": {"tags": [SERVING_TAG], "stripped_default_attrs": True},
         "graph_def": graph.graph_def(library),
         "signature_def": signatures.signature_defs(),
+        "collection_def": {MAIN_OP_COLLECTION: {"node_list": {"value": [graph.init_op]}}},
         "object_graph_def": {"nodes": objects.nodes, "concrete_functions": objects.concrete},
     }
     if saver is not None:  # a model without variables has nothing to restore
         meta_graph["saver_def"] = saver
     if objects.assets:
-        meta_graph["asset_file_def"] = [{"tensor_info": {"name": f"{graph.handle(a)}:0"},
+        meta_graph["asset_file_def"] = [{"tensor_info": {"name": f"{graph.asset_feed(a)}:0"},
                                          "filename": os.path.basename(a._path())} for a in objects.assets]
     variables = {key: np.asarray(var._array) for key, var, _ in objects.variables}
     return BuiltModel({"saved_model_schema_version": 1, "meta_graphs": [meta_graph]}, variables,

@@ -1,12 +1,15 @@
 """The MetaGraphDef's top-level graph, for loaders that run a SavedModel as one graph (TF Serving,
 `saved_model_cli run`, TensorFlow 1's loader): a VarHandleOp per variable, and per signature a
 Placeholder per input and a StatefulPartitionedCall of its wrapper function, whose outputs the
-SignatureDef names; `NoOp` is the init op."""
+SignatureDef names; `NoOp` is the init op, the one op those loaders run after restoring the
+variables (named both by the `__saved_model_init_op` SignatureDef and by the `saved_model_main_op`
+collection, as TensorFlow 2.21 writes it).
+
+An asset is laid out as TensorFlow lays it out, because those loaders feed each asset's absolute path
+(assets/NAME inside the model's directory) only while they run the init op: a string Placeholder
+(`asset_path_initializer`, which the AssetFileDef names), a string variable the init op assigns
+from it, and a read of that variable feeding the signatures' calls."""
 from __future__ import annotations
-
-import os
-
-import numpy as np
 
 from ..._src.core import dtypes as _dt
 from ..._src.formats.graph_export.attr_values import attr_value
@@ -21,7 +24,12 @@ class ServingGraph:
         self.nodes = []
         self._names = set()
         self._handles = {}  # id(Variable) -> (Variable, node name)
+        self._asset_feeds = {}  # id(Asset) -> (Asset, its asset_path_initializer Placeholder's name)
         self.init_op = self.add("NoOp", "NoOp", [], {})
+
+    def run_at_init(self, node):
+        """Makes the init op wait for `node`: loaders run it once, after restoring the variables."""
+        self.nodes[0]["input"].append(f"^{node}")
 
     def add(self, base, op, inputs, attrs):
         name, k = base, 0
@@ -33,13 +41,10 @@ class ServingGraph:
         return name
 
     def handle(self, var):
-        """The node feeding a bound object: a variable's VarHandleOp, an asset's path Const."""
+        """The node feeding a bound object: a variable's VarHandleOp, the read of an asset's path."""
         known = self._handles.get(id(var))
         if known is None and hasattr(var, "asset_path"):
-            name = self.add("asset_path_initializer", "Const", [], {
-                "dtype": attr_value("type", _dt.string),
-                "value": attr_value("tensor", np.array(os.path.basename(var._path()).encode(), object))})
-            known = self._handles[id(var)] = (var, name)
+            known = self._handles[id(var)] = (var, self._asset(var))
         if known is None:
             base = var.name[:-2] if var.name.endswith(":0") else var.name
             name = self.add(base, "VarHandleOp", [], {
@@ -48,6 +53,21 @@ class ServingGraph:
             self.nodes[-1]["attr"]["shared_name"] = attr_value("string", name)
             known = self._handles[id(var)] = (var, name)
         return known[1]
+
+    def asset_feed(self, asset):
+        """The Placeholder an AssetFileDef names: loaders feed it the asset's path at init time."""
+        self.handle(asset)
+        return self._asset_feeds[id(asset)][1]
+
+    def _asset(self, asset):
+        string, scalar = attr_value("type", _dt.string), attr_value("shape", [])
+        feed = self.add("asset_path_initializer", "Placeholder", [], {"dtype": string, "shape": scalar})
+        self._asset_feeds[id(asset)] = (asset, feed)
+        holder = self.add("Variable", "VarHandleOp", [], {"dtype": string, "shape": scalar,
+                                                          "container": attr_value("string", "")})
+        self.nodes[-1]["attr"]["shared_name"] = attr_value("string", holder)
+        self.run_at_init(self.add(f"{holder}/Assign", "AssignVariableOp", [holder, feed], {"dtype": string}))
+        return self.add(f"{holder}/Read/ReadVariableOp", "ReadVariableOp", [holder], {"dtype": string})
 
     def signature(self, key, wrapper, input_names, specs, variables, output_names, outputs):
         """Adds the serving nodes of one signature; returns its SignatureDef's (inputs, outputs)."""
