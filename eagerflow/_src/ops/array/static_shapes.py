@@ -172,6 +172,17 @@ def shape_tensor_dims(shape):
     return None
 
 
+def partly_known_shape(shape_tensor):
+    """The static shape a shape tensor known only in part gives (None for each size found only when
+    running; Reshape's -1 stays unknown too, as the other sizes are not all known). The shape rules
+    of Reshape and Fill use it."""
+    dims = shape_tensor_dims(shape_tensor)
+    if dims is None:
+        n = shape_tensor.shape[0] if shape_tensor.shape.rank == 1 else None
+        return TensorShape(None if n is None else [None] * n)
+    return TensorShape([None if d is None or d < 0 else d for d in dims])
+
+
 def shape_n(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's name
     """`tf.shape_n`: the shapes of several tensors, which must share one dtype (ShapeN's `T`)."""
     from .basic import shape
