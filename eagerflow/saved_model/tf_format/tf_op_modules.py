@@ -53,7 +53,7 @@ MODULES = {
     'CTCUniqueLabels': 'eagerflow._src.ops.nn.ctc',
     'Cast': 'eagerflow._src.ops.array.casting',
     'Ceil': 'eagerflow._src.ops.math.unary',
-    'CheckNumerics': 'eagerflow._src.ops.debugging.checks',
+    'CheckNumerics': 'eagerflow._src.ops.debugging.numerics',
     'Cholesky': 'eagerflow._src.ops.linalg.solves',
     'ClipByValue': 'eagerflow._src.ops.math.arithmetic',
     'CombinedNonMaxSuppression': 'eagerflow._src.ops.image.nms',
