@@ -6,7 +6,7 @@ Every Python operator is spelled out here as one line that calls an op function 
 `op_table`, a table of operator functions that ops/ fills when it is imported
 (ops/tensor_methods.py). The table is why core/ never imports ops/: ops/ builds on these classes,
 so an import in the other direction would make the two floors one import cycle. Graph mode's
-symbolic tensor (graph/graph.py) subclasses Tensor and so gets the same operators. Variables reuse
+symbolic tensor (graph/symbolic_tensor.py) subclasses Tensor and so gets the same operators. Variables reuse
 the operators through `TensorOperators` without being Tensors (as in TensorFlow).
 """
 from __future__ import annotations
