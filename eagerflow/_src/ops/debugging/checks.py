@@ -37,7 +37,6 @@ from ...core.tensor import EagerTensor, Tensor
 from ..math import elementwise as _math
 from ..math.reduce import reduce_all
 from ..registry import NO_GRADIENT, bind, defop
-from .assert_messages import FORMS, summarize_limit
 from .numerics import assert_all_finite, check_numerics, CheckNumerics  # noqa: F401 - the tf.debugging names
 
 # ----------------------------------------------------------------------------------------------
@@ -55,6 +54,7 @@ def _assert_kernel(condition, *data, summarize=3, form="data", **details):
     if np.size(condition) != 1:
         raise InvalidArgumentError(None, None, f"In[0] should be a scalar: {list(np.shape(condition))}")
     if not np.asarray(condition).reshape(())[()]:
+        from .assert_messages import FORMS  # the texts load on the first failure, not with eagerflow
         raise AssertionFailed(None, None, FORMS[form](condition, data, summarize, **details))
     return ()
 
@@ -91,6 +91,7 @@ def Assert(condition, data, summarize=None, name=None):
         raise ValueError("The truth value of an array with more than one element is ambiguous. "
                          "Use a.any() or a.all()")
     tensors = [convert_to_tensor(d) for d in data]
+    from .assert_messages import summarize_limit
     attrs = {"summarize": summarize_limit(summarize) if summarize is None else int(summarize), "form": "data",
              "condition_text": text}
     _run_assert([cond, *tensors], attrs, name)
