@@ -20,6 +20,7 @@ from ..core.errors import InvalidArgumentError, NotFoundError, OpError
 from ..core.scopes import check_scope_name
 from ..core.shape import TensorShape
 from ..core.tensor import EagerTensor
+from ..ops.shape_rules import dims_text
 from ..ops.validation import InputTypeError, is_graph_type_error
 from .render import Drawable
 from .symbolic_tensor import OperatorNotAllowedInGraphError, SymbolicTensor  # noqa: F401 - imported from here too
@@ -65,9 +66,7 @@ class Operation:
 
 def _shape_text(shape) -> str:
     """A shape as TensorFlow's shape-inference errors print it: `[?,3]`, `[]`, `?` (unknown rank)."""
-    if shape.rank is None:
-        return "?"
-    return "[" + ",".join("?" if d is None else str(d) for d in shape.as_list()) + "]"
+    return "?" if shape.rank is None else dims_text(shape)
 
 
 class Graph(Drawable):
