@@ -1,4 +1,4 @@
-"""Finite-difference gradient checks for array and slicing ops (ops/array/basic.py, ops/array/slicing.py).
+"""Finite-difference gradient checks for array and slicing ops (the ops ops/array/basic.py gathers, ops/array/slicing.py).
 
 Most of these ops are linear, so a second-order check of `op(x)` alone is trivially zero. Rows with
 `order=2` square the op's output, so the first-order gradient itself runs the op's gradient rule

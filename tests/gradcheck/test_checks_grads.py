@@ -1,7 +1,7 @@
-"""Gradcheck rows for ops/debugging/checks.py: CheckNumerics passes the gradient through (itself checked)."""
+"""Gradcheck rows for ops/debugging/numerics.py: CheckNumerics passes the gradient through (itself checked)."""
 import pytest
 
-from eagerflow._src.ops.debugging.checks import check_numerics
+from eagerflow._src.ops.debugging.numerics import check_numerics
 from tests.gradcheck.harness import GradRow, check_row
 
 ROWS = [

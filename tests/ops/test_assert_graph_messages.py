@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from eagerflow._src.ops.debugging.checks import summarize_value
+from eagerflow._src.ops.debugging.assert_messages import summarize_value
 
 
 def _failure(fn, arg):

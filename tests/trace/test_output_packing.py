@@ -1,5 +1,5 @@
-"""A traced function's outputs come back in the structure it returned (trace/concrete.py,
-_packer): flat tuples, lists and dicts have their own fast packers; values must land on their own
+"""A traced function's outputs come back in the structure it returned (trace/output_structure.py,
+output_packer): flat tuples, lists and dicts have their own fast packers; values must land on their own
 keys, in the traced dict's key order, as nest.pack_sequence_as would build them."""
 import numpy as np
 

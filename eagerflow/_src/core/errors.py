@@ -91,7 +91,7 @@ def graph_error_message(message: str, node: str, function_name: str, site=None, 
         Incompatible shapes: [2] vs. [3]
         \t [[{{node add}}]] [Op:__inference_f]
 
-    `site` (graph/graph.py Site): the user's line that created the op and the user's frames that led
+    `site` (graph/sites.py Site): the user's line that created the op and the user's frames that led
     there (TensorFlow prints the frames' lines empty; we print their source); None for an op of a
     loaded SavedModel (graph/sites.py `no_user_sites`). `inputs`: eagerflow's
     extra last line, the op's input shapes on this call."""

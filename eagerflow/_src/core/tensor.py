@@ -1,10 +1,12 @@
-"""Tensor (the common base), EagerTensor (wraps an ndarray) and TensorSpec.
+"""Tensor (the common base), EagerTensor (wraps an ndarray) and DeviceTensor (an XLA output read on
+first use). TensorSpec (core/tensor_spec.py) is imported from here too; the printed text of a
+value is core/tensor_printing.py's.
 
 Every Python operator is spelled out here as one line that calls an op function through
 `op_table`, a table of operator functions that ops/ fills when it is imported
 (ops/tensor_methods.py). The table is why core/ never imports ops/: ops/ builds on these classes,
 so an import in the other direction would make the two floors one import cycle. Graph mode's
-symbolic tensor (graph/graph.py) subclasses Tensor and so gets the same operators. Variables reuse
+symbolic tensor (graph/symbolic_tensor.py) subclasses Tensor and so gets the same operators. Variables reuse
 the operators through `TensorOperators` without being Tensors (as in TensorFlow).
 """
 from __future__ import annotations
@@ -13,6 +15,8 @@ import numpy as np
 
 from . import dtypes as _dt
 from .shape import TensorShape, as_shape
+from .tensor_printing import numpy_text
+from .tensor_spec import TensorSpec  # noqa: F401 - imported from here across the package
 
 _CPU = "/job:localhost/replica:0/task:0/device:CPU:0"
 
@@ -261,11 +265,11 @@ class EagerTensor(Tensor):
 
     # --- printing, in TensorFlow's exact format ---
     def __str__(self):
-        return f"tf.Tensor({_numpy_text(self)}, shape={self.shape}, dtype={self._dtype.name})"
+        return f"tf.Tensor({numpy_text(self)}, shape={self.shape}, dtype={self._dtype.name})"
 
     def __repr__(self):
         return (f"<tf.Tensor: shape={self.shape}, dtype={self._dtype.name}, "
-                f"numpy={_numpy_text(self, is_repr=True)}>")
+                f"numpy={numpy_text(self, is_repr=True)}>")
 
 
 class DeviceTensor(EagerTensor):
@@ -358,105 +362,3 @@ def wrap_output(value, dtype) -> EagerTensor:
 
 
 _BY_NP = _dt._BY_NP
-
-
-def _numpy_text(tensor, is_repr=False) -> str:
-    value = tensor.numpy()
-    if is_repr:
-        text = _bfloat16_array_repr(value) if tensor.dtype.name == "bfloat16" else repr(value)
-        if isinstance(value, np.generic):  # NumPy 2 prints np.float32(1.0); TF shows 1.0
-            text = repr(value.item()) if value.dtype.kind != "O" else repr(value)
-            if value.dtype.kind == "f" and text in ("inf", "-inf", "nan"):
-                text = str(value)
-    else:
-        text = str(value)
-    if "\n" in text:
-        text = "\n" + text
-    return text
-
-
-def _bfloat16_array_repr(value) -> str:
-    """NumPy's `repr` of a bfloat16 array with the dtype written `bfloat16`, as TensorFlow prints it.
-
-    Why: bfloat16 is ml_dtypes' dtype, foreign to NumPy, and NumPy writes foreign dtypes the way the
-    installed ml_dtypes lets it (`dtype=bfloat16` up to 0.6, `dtype=dtype(bfloat16)` from 0.7), so
-    the text would change with a dependency's version. The layout is NumPy's own (array2string with
-    its prefix, separator and line width, the `shape=` NumPy >= 2.2 adds to a summarised array, the
-    extras moved to a new line when they would pass the line width); only the dtype's name is ours."""
-    if not isinstance(value, np.ndarray) or value.ndim == 0:
-        return repr(value)
-    options = np.get_printoptions()
-    body = np.array2string(value, separator=", ", prefix="array(", suffix=")")
-    extras = []
-    if (value.size == 0 and value.shape != (0,)) or (
-            _NUMPY_REPR_SHOWS_SUMMARISED_SHAPE and not options["legacy"] and value.size > options["threshold"]):
-        extras.append(f"shape={value.shape}")
-    extras = ", ".join(extras + ["dtype=bfloat16"]) + ")"
-    text = "array(" + body + ","
-    last_line = len(text) - (text.rfind("\n") + 1)
-    return text + ("\n      " if last_line + len(extras) + 1 > options["linewidth"] else " ") + extras
-
-
-_NUMPY_REPR_SHOWS_SUMMARISED_SHAPE = tuple(int(p) for p in np.__version__.split(".")[:2]) >= (2, 2)
-
-
-class TensorSpec:
-    """Describes a tensor by shape (None for unknown dims) and dtype: `tf.TensorSpec([None, 784])`."""
-
-    __slots__ = ("_shape", "_dtype", "_name")
-
-    def __init__(self, shape, dtype=_dt.float32, name=None):
-        self._shape = as_shape(shape)
-        self._dtype = _dt.as_dtype(dtype)
-        self._name = name
-
-    @classmethod
-    def from_tensor(cls, tensor, name=None) -> "TensorSpec":
-        return cls(tensor.shape, tensor.dtype, name)
-
-    @classmethod
-    def from_spec(cls, spec, name=None) -> "TensorSpec":
-        return cls(spec.shape, spec.dtype, name if name is not None else spec.name)
-
-    @property
-    def shape(self) -> TensorShape:
-        return self._shape
-
-    @property
-    def dtype(self) -> _dt.DType:
-        return self._dtype
-
-    @property
-    def name(self):
-        return self._name
-
-    def is_compatible_with(self, spec_or_value) -> bool:
-        """True if a tensor (or spec) of that dtype and shape could be passed where self is expected."""
-        other_dtype = getattr(spec_or_value, "dtype", None)
-        other_shape = getattr(spec_or_value, "shape", None)
-        if other_dtype is None or other_shape is None:
-            return False
-        return self._dtype is _dt.as_dtype(other_dtype) and self._shape.is_compatible_with(other_shape)
-
-    def most_specific_common_supertype(self, others):
-        shape = self._shape
-        for other in others:
-            if not isinstance(other, TensorSpec) or other.dtype is not self._dtype:
-                return None
-            shape = shape.most_specific_compatible_shape(other.shape)
-        return TensorSpec(shape, self._dtype, self._name)
-
-    def __eq__(self, other):
-        return (isinstance(other, TensorSpec) and self._dtype is other._dtype
-                and self._shape == other._shape and self._name == other._name)
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
-
-    def __hash__(self):
-        return hash((self._shape, self._dtype, self._name))
-
-    def __repr__(self):
-        name = "None" if self._name is None else repr(self._name)
-        return f"TensorSpec(shape={self._shape}, dtype={self._dtype!r}, name={name})"
-

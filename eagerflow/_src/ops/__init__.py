@@ -14,8 +14,8 @@ The ops live in folders by family, as TensorFlow groups them:
   variables/  resource-variable reads and writes, fused optimizer updates
 The family packages' `__init__.py` files are empty: importing one op module loads only what it imports.
 No two op modules import each other at module level (tests/ops/test_ops_layout.py): at the bottom sit
-array/basic.py (shapes, reshape, broadcast and its reverse sum_to, select, cast: what every gradient
-rule is made of), then math/elementwise.py, and each family above them. A gradient rule that needs a
+the ops array/basic.py gathers (shapes, reshape, broadcast and its reverse sum_to, select, cast: what
+every gradient rule is made of), then math/elementwise.py, and each family above them. A gradient rule that needs a
 module above its own imports it inside the function.
 """
 import importlib

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import importlib
 
+import numpy as np
+
 
 class _LazyFunction:
     __slots__ = ("_module", "_name", "_fn")
@@ -69,3 +71,9 @@ class _OnHost:
 
 
 ON_HOST = _OnHost()
+
+
+def static_dims(sizes) -> tuple:
+    """A shape or permutation operand of a lowering as a tuple of Python ints: shapes are static under
+    XLA, so Shape gives a NumPy array there and Reshape, Transpose, Fill and BroadcastTo read it."""
+    return tuple(int(d) for d in np.ravel(sizes))

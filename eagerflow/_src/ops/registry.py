@@ -13,7 +13,7 @@ eagerly, the op's shape-and-dtype rule runs too (so a dtype the op does not acce
 TensorFlow's error eagerly, as it does while tracing) and the kernel's output dtypes are checked
 against the rule's; the verdict is cached per op (ops/validation.py), so a repeated call pays one
 dict lookup. The kernel's NumPy errors are turned into TensorFlow errors only when they happen, by
-`kernel_error`, which generated code shares (trace/concrete.py).
+`kernel_error`, which generated code shares (trace/runtime_errors.py).
 """
 from __future__ import annotations
 

@@ -19,7 +19,13 @@ def fmt_dims(shape: TensorShape) -> str:
     """`[2,3]` as TensorFlow prints shapes in error messages (`?` for unknown)."""
     if shape.rank is None:
         return "<unknown>"
-    return "[" + ",".join("?" if d is None else str(d) for d in shape) + "]"
+    return dims_text(shape)
+
+
+def dims_text(dims) -> str:
+    """Sizes (a list, a NumPy shape, a TensorShape of known rank) as TensorFlow's messages print
+    them: `[2,?]`, None as `?`."""
+    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def broadcast_shape(a: TensorShape, b: TensorShape) -> TensorShape:

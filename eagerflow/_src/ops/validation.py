@@ -162,7 +162,7 @@ def kernel_error(op, inputs, attrs, exc) -> Exception:
     the same inputs when it refuses them (the words TensorFlow uses, and those the first call of
     these inputs raised), else the kernel's own OpError, else NumPy's complaint as an
     InvalidArgumentError.
-    Eager `bind` and generated code (trace/concrete.py) both report kernel failures through this."""
+    Eager `bind` and generated code (trace/runtime_errors.py) both report kernel failures through this."""
     if isinstance(exc, MemoryError) or (isinstance(exc, ValueError) and "array is too big" in str(exc)):
         return out_of_memory_error(op, inputs, attrs, exc)
     refusal = rule_refusal(op, inputs, attrs)  # what the first call of these inputs raised

@@ -15,7 +15,8 @@ from ..core import dtypes as _dt
 from ..core.context import state
 from ..core.convert import convert_to_tensor
 from ..core.shape import TensorShape, as_shape
-from ..core.tensor import DeviceValue, Tensor, TensorOperators, _numpy_text
+from ..core.tensor import DeviceValue, Tensor, TensorOperators
+from ..core.tensor_printing import numpy_text
 from ..ops.variables import resource as _ops
 from ..ops.registry import bind
 from .initial_value import initial_array, initialize_in_graph
@@ -228,7 +229,7 @@ class Variable(SparseUpdates, TensorOperators):
         if not state.graph is None:
             return f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}>"
         return (f"<tf.Variable '{self._name}' shape={self.shape} dtype={self._dtype.name}, "
-                f"numpy={_numpy_text(self, is_repr=True)}>")
+                f"numpy={numpy_text(self, is_repr=True)}>")
 
     __str__ = __repr__
 

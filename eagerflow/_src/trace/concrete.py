@@ -4,18 +4,16 @@ Called directly it checks the arguments against the traced call (trace/call_bind
 runs the generated Python on raw arrays (the cached-call hot path). Under a
 recording tape it runs as one call op (ops/control/call.py) that also returns its intermediates, and its
 gradient is another ConcreteFunction (trace/gradient.py). Inside another trace it is inlined.
+A kernel's failure becomes TensorFlow's error in trace/runtime_errors.py; the flat outputs become
+the user's structure through trace/output_structure.py.
 """
 from __future__ import annotations
 
 import operator
-import re
-
-import numpy as np
 
 from ..core import dtypes as _dt
 from ..core import nest
 from ..core.context import state
-from ..core.errors import InvalidArgumentError, OpError, ParityError, graph_error_message
 from ..core.shape import TensorShape
 from ..core.tensor import Tensor, TensorSpec, wrap_array
 # Loaded with eagerflow, not on the first traced call (where they cost about 1 ms of the 5 ms budget).
@@ -23,10 +21,10 @@ from ..codegen import program as _program
 from ..codegen.program import DEFAULT, CompileOptions
 from ..graph import listeners as traced_graphs
 from ..ops.fp_errors import NO_FP_WARNINGS, busy, run_quiet, switched_call
-from ..ops.validation import out_of_memory_error, rule_refusal
 from ..state.variables import variable_of
 from .call_binding import CallBinder
 from .jit_paths import jit_can_return, jit_code
+from .output_structure import output_packer, output_type_text
 
 
 # TensorFlow's FunctionDef writer lives in formats/ (a floor above), which installs it as "write".
@@ -57,7 +55,8 @@ class ConcreteFunction:
         self._fn = executable.fn
         enclosing = [t for t in graph.external_captures if not hasattr(t, "_value")]
         if enclosing:  # a nested function closing over its caller's tensors only runs inlined there
-            self._fn = _runs_inlined_only(name, enclosing[0])
+            from .runtime_errors import runs_inlined_only
+            self._fn = runs_inlined_only(name, enclosing[0])
         self._n_params = len(param_specs)
         # How a call runs the generated code: inside NumPy's quiet floating-point context
         # (ops/fp_errors.py), or, when every op only moves, compares or selects values or the
@@ -70,7 +69,7 @@ class ConcreteFunction:
         self._guards = None
         self._stale_variants = ()
         self._stale_retrace = None
-        self._pack = _packer(structured_outputs)
+        self._pack = output_packer(structured_outputs)
         # The outputs become tensors through `_wrap_output`: the generated code's arrays by
         # wrap_array; a compiled (jit_compile) function returns its tensors already (DeviceTensors,
         # codegen/xla.py). `_single_output` is the hot paths' shortcut for one NumPy output
@@ -275,9 +274,9 @@ class ConcreteFunction:
 
     def _output_type_text(self):
         if self._output_specs is not None:
-            return _output_type_text(self._output_specs, [])
+            return output_type_text(self._output_specs, [])
         outs = [TensorSpec(t.shape, t.dtype) for t in self._outputs]  # a loaded signature's order, not the graph's
-        return _output_type_text(self._structure, outs)
+        return output_type_text(self._structure, outs)
 
     def pretty_printed_signature(self, verbose=True):
         """TensorFlow's text: the parameters, output type and captures; with verbose=False the
@@ -379,37 +378,10 @@ class ConcreteFunction:
         return self._pack([wrap(a) for a in arrays])
 
     def _runtime_error(self, exc):
-        """The error a kernel raised, naming the node and the user's line that created it."""
-        if isinstance(exc, ParityError):  # the parity check's mode="raise" (trace/parity.py): as it is
-            return exc
-        generated = self.executable.generated
-        tb = exc.__traceback__
-        op = None
-        inputs = ""
-        while tb is not None:
-            if tb.tb_frame.f_code.co_filename == generated.filename:
-                op = generated.line_ops.get(tb.tb_lineno)
-                if op is not None:
-                    arg_names = generated.line_args.get(tb.tb_lineno)
-                    inputs = _input_shapes(op, tb.tb_frame, arg_names)
-                    if not isinstance(exc, OpError):  # NumPy's words: the op's TF message
-                        exc = _op_error(op, tb.tb_frame, arg_names, exc)
-            tb = tb.tb_next
-        if op is not None and (isinstance(exc, MemoryError) or "array is too big" in str(exc)):
-            exc = out_of_memory_error(op.opdef, op.inputs, op.attrs, exc)  # TensorFlow's ResourceExhaustedError
-        message = exc.message if isinstance(exc, OpError) else str(exc)
-        message = message.split(" [Op:")[0]
-        if isinstance(exc, IndexError):  # an index written as `x[i]` in the generated code
-            found = re.match(r"index (-?\d+) is out of bounds for axis (\d+)", message)
-            if found:
-                message = f"slice index {found.group(1)} of dimension {found.group(2)} out of bounds."
-        if op is None:
-            return exc if isinstance(exc, OpError) else InvalidArgumentError(None, None, message)
-        # The public TensorFlow class (a kernel may raise a private subclass of it).
-        cls = next((c for c in type(exc).__mro__ if c.__module__ == OpError.__module__), InvalidArgumentError) \
-            if isinstance(exc, OpError) else InvalidArgumentError
-        return cls(None, op, graph_error_message(message, op.name, self.name.removesuffix("_with_intermediates"),
-                                                op.source, inputs))
+        """The error a kernel raised, naming the node and the user's line that created it (loaded on
+        the first failure: a call that succeeds never needs it)."""
+        from .runtime_errors import runtime_error
+        return runtime_error(exc, self.executable.generated, self.name.removesuffix("_with_intermediates"))
 
 
 def _may_warn(graph, program) -> bool:
@@ -421,108 +393,3 @@ def _may_warn(graph, program) -> bool:
 
 def _as_is(tensor):
     return tensor
-
-
-def _runs_inlined_only(name, tensor):
-    """The stand-in for the generated code of a function traced inside another one and closing
-    over that one's tensor `tensor`: it has no value outside the enclosing trace."""
-    def fail(*arrays):
-        raise InvalidArgumentError(
-            None, None, f"{name} captured {tensor.name} of the enclosing tf.function's graph {tensor.graph.name!r}: "
-                        f"it can only be called while that function is traced; pass the tensor as an argument.")
-    return fail
-
-
-def _input_shapes(op, frame, arg_names):
-    """`Inputs of node add (AddV2): x:0 float32 [2], y:0 float32 [3]`: the shapes the failing op got
-    on this call (read from the generated function's frame), else its traced (static) shapes."""
-    parts = []
-    for i, t in enumerate(op.inputs):
-        value = None
-        if arg_names is not None and len(arg_names) == len(op.inputs):
-            value = frame.f_locals.get(arg_names[i], frame.f_globals.get(arg_names[i]))
-        if isinstance(value, (np.ndarray, np.generic)):
-            shape = list(np.shape(value))
-        else:
-            shape = t.shape.as_list() if t.shape.rank is not None else "<unknown>"
-        parts.append(f"{t.name} {t.dtype.name} {shape}")
-    return f"Inputs of node {op.name} ({op.type}): {', '.join(parts)}" if parts else ""
-
-
-def _op_error(op, frame, arg_names, exc):
-    """The error eager execution gives for `op` on the values its generated line failed on (read
-    from the generated function's frame): the op's rule judges them, as for an eager kernel failure
-    (ops/validation.py `kernel_error`). `exc` itself when the values cannot be found or the rule
-    finds nothing wrong."""
-    if arg_names is None or len(arg_names) != len(op.inputs):
-        return exc
-    values = []
-    for name in arg_names:
-        value = frame.f_locals.get(name, frame.f_globals.get(name))
-        if not isinstance(value, (np.ndarray, np.generic)):
-            return exc
-        values.append(wrap_array(value))
-    refusal = rule_refusal(op.opdef, values, op.attrs)
-    return exc if refusal is None else refusal
-
-
-def _packer(template):
-    """A function rebuilding the user's output structure from the flat output tensors; the common
-    shapes (one tensor, a flat tuple or list) skip the generic nest walk on the hot path."""
-    if template is None:
-        return lambda outs: None
-    if isinstance(template, Tensor):
-        return lambda outs: outs[0]
-    if type(template) is tuple and all(isinstance(t, Tensor) for t in template):
-        return tuple
-    if type(template) is list and all(isinstance(t, Tensor) for t in template):
-        return list
-    if type(template) is dict and all(isinstance(t, Tensor) for t in template.values()):
-        # A flat dict (Keras' train_step logs): the flat order is nest's (sorted keys), the result
-        # keeps the traced dict's key order, as nest.pack_sequence_as builds it.
-        keys = list(template)
-        where = nest.flatten({k: i for i, k in enumerate(keys)},
-                             expand_composites=True)  # template position per flat slot
-        slot = [0] * len(keys)
-        for flat_index, position in enumerate(where):
-            slot[position] = flat_index
-        return lambda outs: {k: outs[i] for k, i in zip(keys, slot)}
-    leaves = nest.flatten(template, expand_composites=True)
-    if any(leaf is None for leaf in leaves):  # `None` outputs are not graph outputs: put them back
-        holes = [leaf is None for leaf in leaves]
-
-        def pack_with_nones(outs):
-            it = iter(outs)
-            return nest.pack_sequence_as(template, [None if hole else next(it) for hole in holes],
-                                         expand_composites=True)
-        return pack_with_nones
-    return lambda outs: nest.pack_sequence_as(template, outs, expand_composites=True)
-
-
-def _output_type_text(structure, specs):
-    """The output structure as TensorFlow prints its trace type: TensorSpecs for the tensors (in
-    flat order, `specs`), `Literal[None]` for None, `Tuple[...]`/`List[...]`/`Dict[[key, ...]]`."""
-    it = iter(specs)
-
-    def text(node):
-        if node is None:
-            return "Literal[None]"
-        if isinstance(node, TensorSpec):  # a loaded function's named output
-            return repr(node)
-        if isinstance(node, Tensor):
-            return repr(next(it))
-        if hasattr(type(node), "_type_spec"):  # a composite (SparseTensor): its spec, its tensors skipped
-            for _ in node.__tf_flatten__():
-                next(it)
-            return repr(node._type_spec)
-        if isinstance(node, dict):  # flat order is sorted keys; printed in the dict's own order
-            keys = sorted(node, key=str)
-            parts = dict(zip(keys, [text(node[k]) for k in keys]))
-            return "Dict[" + ", ".join(f"[{k!r}, {parts[k]}]" for k in node) + "]"
-        if isinstance(node, tuple) and hasattr(type(node), "_fields"):
-            return (f"{type(node).__name__}["
-                    + ", ".join(f"[{f!r}, {text(v)}]" for f, v in zip(node._fields, node)) + "]")
-        if isinstance(node, (list, tuple)):
-            return f"{'Tuple' if isinstance(node, tuple) else 'List'}[" + ", ".join(text(v) for v in node) + "]"
-        return f"Literal[{node!r}]"
-    return text(structure)

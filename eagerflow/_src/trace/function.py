@@ -9,9 +9,10 @@ graph (tracer.py), `compile_program` turns the graph into one Python function
 (codegen/program.py), and a ConcreteFunction (concrete.py) binds calls to it.
 
 Function's other jobs live beside it, each in its own module, called with what of the Function
-they need (none reads its fields): a changed frozen value on a call (stale_calls.py), and one
-Function per instance for methods (method_binding.py). What stays here is what a call runs, what a
-miss runs, the public API and the decorator.
+they need (none reads its fields): a changed frozen value on a call (stale_calls.py), one
+Function per instance for methods (method_binding.py), the input_signature (signature_binding.py)
+and which key a miss traces for and why (retrace.py `plan`). What stays here is what a call runs,
+what a miss runs, the public API and the decorator.
 """
 from __future__ import annotations
 
@@ -60,18 +61,9 @@ class Function:
             self._instance_ref = None
             self._python_function = python_function
             self._signature = inspect.signature(python_function)
-        self._input_signature = None
-        self._signature_binder = None
-        if input_signature is not None:
-            checked = self._signature
-            if _instance is None and next(iter(checked.parameters), None) == "self":
-                # A method decorated in its class: the signature describes the parameters after `self`
-                # (checked again, and bound, when __get__ makes the instance's Function).
-                checked = checked.replace(parameters=list(checked.parameters.values())[1:])
-            self._input_signature = _signature_binding.validate(input_signature, checked)
-            if checked is self._signature:
-                self._signature_binder = _signature_binding.SignatureBinder(
-                    self._name_of(python_function, name), self._signature, self._input_signature)
+        self._input_signature, self._signature_binder = _signature_binding.for_function(
+            input_signature, self._signature, name or getattr(python_function, "__name__", "function"),
+            decorated_in_class=_instance is None)
         self._autograph = autograph
         self._jit_compile = jit_compile
         self._reduce_retracing = bool(reduce_retracing or experimental_relax_shapes)
@@ -92,10 +84,6 @@ class Function:
         self._created_variables = False
         self._bound = weakref.WeakKeyDictionary()  # instance -> its Function (which holds it weakly)
         self.last_retrace_reason = None  # in words: which argument changed, from what to what
-
-    @staticmethod
-    def _name_of(python_function, name):
-        return name or getattr(python_function, "__name__", "function")
 
     # --- public API ---
     @property
@@ -265,8 +253,7 @@ class Function:
             if missed:
                 return cf._call_flat(tensors)
         else:
-            key = (tuple([key_of(a, tensors) for a in args]),
-                   tuple([(k, key_of(kwargs[k], tensors)) for k in sorted(kwargs)]))
+            key = sig.call_key(args, kwargs, tensors)
             cf = self._table.get(_cache.table_key(key))
             if cf is None:
                 cf = self._miss(args, kwargs, key)
@@ -287,13 +274,14 @@ class Function:
                 self._signature_binder.bind(args, kwargs)  # as a call's would (TensorSpecs as subtypes)
             return self._concrete_for_signature()
         if any(isinstance(a, TensorSpec) for a in nest.flatten((args, kwargs), expand_composites=True)):
-            key = _ph.spec_key((args, kwargs))
-            return self._cache.get_or_trace(key, lambda cache: key,
-                                            lambda general: self._trace(args, kwargs, general))
-        tensors = []
-        key = (tuple(sig.key_of(a, tensors) for a in args),
-               tuple((k, sig.key_of(kwargs[k], tensors)) for k in sorted(kwargs)) if kwargs else ())
+            return self._trace_for_specs(args, kwargs)
+        key = sig.call_key(args, kwargs, [])
         return self._table.get(_cache.table_key(key)) or self._miss(args, kwargs, key)
+
+    def _trace_for_specs(self, args, kwargs):
+        """The trace for arguments given as TensorSpecs (get_concrete_function's, an input_signature's)."""
+        key = _ph.spec_key((args, kwargs))
+        return self._cache.get_or_trace(key, lambda cache: key, lambda general: self._trace(args, kwargs, general))
 
     def pretty_printed_concrete_signatures(self, verbose=True):
         cfs = [self._signature_cf] if self._signature_cf is not None else self._cache.concrete_functions()
@@ -303,10 +291,7 @@ class Function:
     def _concrete_for_signature(self):
         cf = self._signature_cf
         if cf is None:
-            key = _ph.spec_key((self._input_signature, {}))
-            cf = self._cache.get_or_trace(key, lambda cache: key,
-                                          lambda general: self._trace(self._input_signature, {}, general))
-            self._signature_cf = cf
+            cf = self._signature_cf = self._trace_for_specs(self._input_signature, {})
         return cf
 
     def _call_with_signature(self, args, kwargs):
@@ -334,32 +319,18 @@ class Function:
         found = {}
 
         def plan(cache):
-            general = canonical
-            if self._reduce_retracing:
-                for previous in reversed(cache.general_keys()):
-                    relaxed = sig.relax(previous, canonical)
-                    if relaxed is not None:
-                        general = relaxed
-                        break
-            found["changes"] = _retrace.closest_changes(
-                cache.recent_general_keys(_retrace.COMPARED_TRACES), cache.last_dropped, canonical, self._names,
-                self._monitor.traces)
+            general, found["changes"] = _retrace.plan(cache, canonical, self._names, self._monitor.traces,
+                                                      self._reduce_retracing)
             return general
 
         def trace_general(general):
-            return self._trace_from_key(call_args, call_kwargs, general, canonical, found.get("changes"))
+            spec_args, spec_kwargs = _ph.specs_for_call(call_args, call_kwargs, general)
+            return self._trace(spec_args, spec_kwargs, general, canonical, found.get("changes"), counted=True)
 
         cf = self._cache.get_or_trace(canonical, plan, trace_general)
         if canonical != key:
             self._cache.remember(key, cf)
         return cf
-
-    def _trace_from_key(self, args, kwargs, key, call_key, changes):
-        arg_keys, kw_keys = key
-        spec_args = tuple(_ph.specs_for(a, k) for a, k in zip(args, arg_keys))
-        kw = dict(kw_keys)
-        spec_kwargs = {k: _ph.specs_for(kwargs[k], kw[k]) for k in sorted(kwargs)}
-        return self._trace(spec_args, spec_kwargs, key, call_key, changes, counted=True)
 
     def _trace(self, args, kwargs, key, call_key=None, changes=None, counted=False):
         """One trace, in three steps: the Tracer runs the Python function into a graph

@@ -33,6 +33,15 @@ class VariableSpec:
         return f"VariableSpec(shape={self.shape}, dtype={self.dtype!r}, trainable={self.trainable})"
 
 
+def specs_for_call(args, kwargs, key):
+    """(args, kwargs) of a call with each argument's trace-time stand-in (`specs_for`) under `key`,
+    the (positional keys, keyword keys) a cache miss traces for."""
+    arg_keys, kw_keys = key
+    kw = dict(kw_keys)
+    return (tuple(specs_for(a, k) for a, k in zip(args, arg_keys)),
+            {k: specs_for(kwargs[k], kw[k]) for k in sorted(kwargs)})
+
+
 def specs_for(value, key):
     """The trace-time stand-in for one argument: TensorSpecs where the key has tensors."""
     if type(key) is tuple and key and key[0] == sig.TENSOR:

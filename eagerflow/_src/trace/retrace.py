@@ -104,6 +104,21 @@ def changes(old, new, names) -> list:
     return out
 
 
+def plan(cache, key, names, traces_so_far, reduce_retracing):
+    """(the key a cache miss traces for, the changes that explain the retrace) for a call under
+    `key`: with reduce_retracing, the first relaxation of a kept trace's key (newest first) that
+    covers it (signature.relax), else `key` itself; the changes are `closest_changes`'."""
+    general = key
+    if reduce_retracing:
+        for previous in reversed(cache.general_keys()):
+            relaxed = sig.relax(previous, key)
+            if relaxed is not None:
+                general = relaxed
+                break
+    return general, closest_changes(cache.recent_general_keys(COMPARED_TRACES), cache.last_dropped, key, names,
+                                    traces_so_far)
+
+
 def closest_changes(recent_keys, last_dropped, key, names, traces_so_far):
     """The changes against the closest of the recently used traces' keys (fewest changes; the
     most recent on a tie); against the last dropped trace when none is kept; None before the

@@ -91,6 +91,13 @@ class WeakObjectKey(ObjectKey):
         return self.ref()
 
 
+def call_key(args, kwargs, tensors: list) -> tuple:
+    """The key of a call with keywords, or of one that get_concrete_function looks up: (positional
+    parts, (name, part) per keyword in sorted order); the tensors go to `tensors` in that order."""
+    return (tuple([key_of(a, tensors) for a in args]),
+            tuple([(k, key_of(kwargs[k], tensors)) for k in sorted(kwargs)]))
+
+
 def key_of(value, tensors: list):
     """The key part for one argument; appends the tensors it contains to `tensors`."""
     t = type(value)

@@ -58,6 +58,21 @@ def validate(input_signature, python_signature):
     return tuple(input_signature)
 
 
+def for_function(input_signature, python_signature, name, decorated_in_class):
+    """(the validated input_signature, its SignatureBinder) for a new Function; (None, None) without
+    one. A method decorated in its class (`decorated_in_class` and a first parameter `self`) has a
+    signature describing the parameters after `self`: it is checked here and again, and bound, when
+    `__get__` makes the instance's Function, so it gets no binder yet."""
+    if input_signature is None:
+        return None, None
+    checked = python_signature
+    if decorated_in_class and next(iter(checked.parameters), None) == "self":
+        checked = checked.replace(parameters=list(checked.parameters.values())[1:])
+    validated = validate(input_signature, checked)
+    binder = SignatureBinder(name, python_signature, validated) if checked is python_signature else None
+    return validated, binder
+
+
 class SignatureBinder:
     """Binds calls (and get_concrete_function's arguments) to one input_signature; `bind` returns
     the flat tensors in the order of the signature's placeholders."""

@@ -15,11 +15,8 @@ from ...core.errors import InvalidArgumentError
 from ..operands import as_tensor
 from ...core.shape import TensorShape
 from ..registry import Spec, bind, defop, static_value
+from ..shape_rules import dims_text
 from ..lazy_jax import jnp  # callables that import JAX on first use only
-
-
-def _dims_text(dims):
-    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
 
 
 def dynamic_partition(data, partitions, num_partitions, name=None):
@@ -33,7 +30,7 @@ def dynamic_partition(data, partitions, num_partitions, name=None):
     if ds.rank is not None and ps.rank is not None and (
             ds.rank < ps.rank or any(a is not None and b is not None and a != b for a, b in zip(ds, ps))):
         raise InvalidArgumentError(None, None, "data.shape must start with partitions.shape, got data.shape = "
-                                   f"{_dims_text(ds.as_list())}, partitions.shape = {_dims_text(ps.as_list())} "
+                                   f"{dims_text(ds.as_list())}, partitions.shape = {dims_text(ps.as_list())} "
                                    "[Op:DynamicPartition]")
     known = static_value(parts)
     if known is not None:
@@ -52,8 +49,8 @@ def _stitch_check(indices, data):
     the slices after it agree, and no index is negative. Returns the flat indices."""
     for m, (i, d) in enumerate(zip(indices, data)):
         if d.shape[:i.ndim] != i.shape:
-            raise InvalidArgumentError(None, None, f"data[{m}].shape = {_dims_text(d.shape)} does not start with "
-                                       f"indices[{m}].shape = {_dims_text(i.shape)}")
+            raise InvalidArgumentError(None, None, f"data[{m}].shape = {dims_text(d.shape)} does not start with "
+                                       f"indices[{m}].shape = {dims_text(i.shape)}")
     flat = np.concatenate([np.ravel(i) for i in indices]).astype(np.int64)
     bad = np.flatnonzero(flat < 0)
     if bad.size:
@@ -114,8 +111,8 @@ def dynamic_stitch(indices, data, name=None):
         if i.shape.rank is not None and d.shape.rank is not None and (
                 d.shape.rank < i.shape.rank or any(a is not None and b is not None and a != b
                                                    for a, b in zip(d.shape.as_list(), i.shape.as_list()))):
-            raise InvalidArgumentError(None, None, f"data[{m}].shape = {_dims_text(d.shape.as_list())} does not start "
-                                       f"with indices[{m}].shape = {_dims_text(i.shape.as_list())} "
+            raise InvalidArgumentError(None, None, f"data[{m}].shape = {dims_text(d.shape.as_list())} does not start "
+                                       f"with indices[{m}].shape = {dims_text(i.shape.as_list())} "
                                        "[Op:DynamicStitch]")
     return bind(DynamicStitch, tuple(idx) + tuple(vals), {"N": len(idx)}, name=name)
 

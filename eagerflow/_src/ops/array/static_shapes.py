@@ -15,11 +15,7 @@ from ...core.shape import TensorShape
 from ..bfloat16 import kernel_of
 from ..operands import as_tensor
 from ..registry import Spec, bind, defop, static_value
-from ..shape_rules import broadcast_shape, check_same_dtype
-
-
-def _dims_text(dims):
-    return "[" + ",".join("?" if d is None else str(d) for d in dims) + "]"
+from ..shape_rules import broadcast_shape, check_same_dtype, dims_text
 
 
 def _compatible(actual, expected):
@@ -29,8 +25,8 @@ def _compatible(actual, expected):
 
 
 def _mismatch(actual, expected, tensor_name):
-    return (f"Shape of tensor {tensor_name} {_dims_text(actual)} is not compatible with expected shape "
-            f"{_dims_text(expected.as_list())}.")
+    return (f"Shape of tensor {tensor_name} {dims_text(actual)} is not compatible with expected shape "
+            f"{dims_text(expected.as_list())}.")
 
 
 def _ensure_shape_kernel(x, shape, tensor_name="input"):
@@ -50,7 +46,7 @@ def _ensure_shape_infer(inputs, attrs):
             raise ValueError(f"Shapes must be equal rank, but are {expected.rank} and {actual.rank}")
         i = next(i for i, (a, e) in enumerate(zip(actual, expected)) if a is not None and e is not None and a != e)
         raise ValueError(f"Dimension {i} in both shapes must be equal, but are {expected[i]} and {actual[i]}. "
-                         f"Shapes are {_dims_text(expected.as_list())} and {_dims_text(actual.as_list())}.")
+                         f"Shapes are {dims_text(expected.as_list())} and {dims_text(actual.as_list())}.")
     return [Spec(actual.merge_with(expected) if actual.rank is not None else expected, x.dtype)]
 
 
@@ -172,6 +168,17 @@ def shape_tensor_dims(shape):
     return None
 
 
+def partly_known_shape(shape_tensor):
+    """The static shape a shape tensor known only in part gives (None for each size found only when
+    running; Reshape's -1 stays unknown too, as the other sizes are not all known). The shape rules
+    of Reshape and Fill use it."""
+    dims = shape_tensor_dims(shape_tensor)
+    if dims is None:
+        n = shape_tensor.shape[0] if shape_tensor.shape.rank == 1 else None
+        return TensorShape(None if n is None else [None] * n)
+    return TensorShape([None if d is None or d < 0 else d for d in dims])
+
+
 def shape_n(input, out_type=_dt.int32, name=None):  # noqa: A002 - TensorFlow's name
     """`tf.shape_n`: the shapes of several tensors, which must share one dtype (ShapeN's `T`)."""
     from .basic import shape
@@ -206,7 +213,7 @@ def broadcast_dynamic_shape(shape_x, shape_y):
         try:
             dims = np.broadcast_shapes(tuple(a), tuple(b))
         except ValueError:
-            raise InvalidArgumentError(None, None, f"Incompatible shapes: {_dims_text(a)} vs. {_dims_text(b)} "
+            raise InvalidArgumentError(None, None, f"Incompatible shapes: {dims_text(a)} vs. {dims_text(b)} "
                                        "[Op:BroadcastArgs]") from None
         return as_tensor(np.asarray(dims, x.dtype.np_dtype))
     # Known only when running: the shape of a broadcast sum of two small zero tensors.
@@ -228,10 +235,10 @@ def unravel_index(indices, dims, name=None):
     check_same_dtype("UnravelIndex", [idx, dims_t])
     if idx.shape.rank is not None and idx.shape.rank > 1:
         raise InvalidArgumentError(None, None, "The indices can only be scalar or vector, got "
-                                   f"\"{_dims_text(idx.shape.as_list())}\" [Op:UnravelIndex]")
+                                   f"\"{dims_text(idx.shape.as_list())}\" [Op:UnravelIndex]")
     if dims_t.shape.rank is not None and dims_t.shape.rank != 1:
         raise InvalidArgumentError(None, None, "The indices can only be 1-D, got "
-                                   f"\"{_dims_text(dims_t.shape.as_list())}\" [Op:UnravelIndex]")
+                                   f"\"{dims_text(dims_t.shape.as_list())}\" [Op:UnravelIndex]")
     known_idx, known_dims = static_value(idx), static_value(dims_t)
     if known_idx is not None and known_dims is not None:
         total = int(np.prod(np.asarray(known_dims, np.int64)))

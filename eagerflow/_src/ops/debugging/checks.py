@@ -1,4 +1,5 @@
-"""Run-time checks: `tf.Assert`, `tf.debugging.assert_*` and `check_numerics`.
+"""Run-time checks: `tf.Assert` and `tf.debugging.assert_*` (and, imported from numerics.py,
+`check_numerics`).
 
 Every value check is an `Assert` op (stateful: no pass may drop it) whose condition is a boolean
 scalar computed with ordinary ops (`reduce_all(greater(x, y))`). Eagerly the op runs at once and
@@ -17,8 +18,9 @@ The message layout is a static attr `form`:
   values when x and y have the same shape, then the first `summarize` elements of each;
 - "elementwise": assert_positive & co.: "Condition x > 0 did not hold element-wise:" and x.
 
-Checks TensorFlow makes on static shapes and dtypes (assert_rank, assert_shapes, assert_type, ...)
-live in ops/debugging/static_checks.py.
+The texts themselves are built in ops/debugging/assert_messages.py. Checks TensorFlow makes on
+static shapes and dtypes (assert_rank, assert_shapes, assert_type, ...) live in
+ops/debugging/static_checks.py.
 """
 from __future__ import annotations
 
@@ -31,74 +33,15 @@ from ...core.convert import convert_to_tensor, is_tensor_like
 from ...core.errors import InvalidArgumentError
 from ...core.context import state
 from ...core.scopes import name_scope
-from ...core.tensor import EagerTensor, Tensor, make_eager
-from .. import shape_rules as R
+from ...core.tensor import EagerTensor, Tensor
 from ..math import elementwise as _math
 from ..math.reduce import reduce_all
 from ..registry import NO_GRADIENT, bind, defop
+from .numerics import assert_all_finite, check_numerics, CheckNumerics  # noqa: F401 - the tf.debugging names
 
 # ----------------------------------------------------------------------------------------------
 # The Assert op and its messages
 # ----------------------------------------------------------------------------------------------
-
-
-def _limit(summarize) -> int:
-    """TensorFlow's summarize: None -> 3, negative -> everything."""
-    if summarize is None:
-        return 3
-    return np.iinfo(np.int64).max if summarize < 0 else int(summarize)
-
-
-def _flat_list(value: np.ndarray, limit: int) -> list[str]:
-    flat = value.reshape(-1)
-    items = [str(v) for v in flat[:limit]]
-    if len(items) < flat.size:
-        items.append("...")
-    return items
-
-
-def _data_message(condition, data, summarize, condition_text=None):
-    if condition_text is None:
-        condition_text = str(make_eager(condition, _dt.from_numpy(condition.dtype)))
-    limit = _limit(summarize)
-    parts = []
-    for d in data:
-        if d.ndim:
-            parts.append(", ".join(_flat_list(d, limit)))
-        else:
-            parts.append(str(d[()]) if limit else "")
-    return f"Expected '{condition_text}' to be true. Summarized data: " + "\n".join(parts)
-
-
-def _compare_message(condition, data, summarize, symbol, message=None):
-    x, y, test = data
-    lines = [] if message is None else [str(message)]
-    lines.append(f"Condition x {symbol} y did not hold.")
-    limit = _limit(summarize)
-    if limit > 0:
-        if x.shape == y.shape and x.ndim:
-            # Only when the shapes agree: indices into a broadcast would confuse more than help.
-            mask = np.logical_not(test)
-            indices = np.argwhere(mask)
-            n = min(limit, indices.shape[0])
-            lines += [f"Indices of first {n} different values:", str(indices[:n]),
-                      "Corresponding x values:", str(x[mask].reshape(-1)[:n]),
-                      "Corresponding y values:", str(y[mask].reshape(-1)[:n])]
-        for label, v in (("x", x), ("y", y)):
-            flat = v.reshape(-1)
-            n = min(flat.size, limit)
-            lines += [f"First {n} elements of {label}:", str(flat[:n])]
-    return "\n".join(lines)
-
-
-def _elementwise_message(condition, data, summarize, prefix, header, fused=False):
-    x, = data
-    described = f"x (shape={tuple(x.shape)} dtype={_dt.from_numpy(x.dtype).name}) = "
-    values = str(x[()]) if x.ndim == 0 else str(_flat_list(x, _limit(summarize)))
-    # NOTE: TensorFlow's assert_non_positive glues the header to "x (...)" without a newline (a
-    # missing comma in its source); `fused` keeps its messages identical.
-    head = [header + described] if fused else [header, described]
-    return "\n".join([prefix] + head + [values])
 
 
 class AssertionFailed(InvalidArgumentError):
@@ -107,71 +50,12 @@ class AssertionFailed(InvalidArgumentError):
     messages carry none."""
 
 
-def _element_text(value) -> str:
-    """One element as TensorFlow's kernels print it: floats in their shortest %g form that reads
-    back (6, then 9 digits for float32; 15, then 17 for float64), booleans as 1/0, strings raw."""
-    if isinstance(value, (bytes, np.bytes_)):
-        return bytes(value).decode("utf-8", "backslashreplace")
-    if isinstance(value, (bool, np.bool_)):
-        return "1" if value else "0"
-    if isinstance(value, np.floating):
-        short, long_ = (6, 9) if value.dtype.itemsize <= 4 else (15, 17)
-        text = "%.*g" % (short, value)
-        return text if type(value)(float(text)) == value else "%.*g" % (long_, value)
-    return str(value)
-
-
-def summarize_value(value: np.ndarray, limit: int) -> str:
-    """A tensor as TensorFlow's graph kernels summarize it: nested brackets without separators
-    ("[1 5 7][9 2 0]"), at most `limit` elements, "..." after the last when some are left out."""
-    value = np.asarray(value)
-    if value.size == 0:
-        return ""
-    if value.ndim == 0:
-        return _element_text(value[()])
-    flat, shape, out, seen = value.reshape(-1), value.shape, [], [0]
-
-    def one_dim(dim):
-        if seen[0] >= limit:
-            return
-        if dim == len(shape) - 1:
-            for i in range(shape[dim]):
-                if seen[0] >= limit:
-                    if dim != 0:
-                        out.append("...")
-                    return
-                out.append((" " if i else "") + _element_text(flat[seen[0]]))
-                seen[0] += 1
-            return
-        for _ in range(shape[dim]):
-            opened = seen[0] < limit
-            if opened:
-                out.append("[")
-            one_dim(dim + 1)
-            if seen[0] < limit or opened:
-                out.append("]")
-
-    one_dim(0)
-    return "".join(out) + ("..." if flat.size > limit else "")
-
-
-def _graph_message(condition, data, summarize, pieces):
-    """TensorFlow's graph Assert text: each piece (a literal, or the next data tensor) in brackets."""
-    limit = np.iinfo(np.int64).max if summarize is not None and summarize < 0 else _limit(summarize)
-    tensors = iter(data)
-    parts = [p if p is not None else summarize_value(next(tensors), limit) for p in pieces]
-    return "assertion failed: " + " ".join(f"[{p}]" for p in parts)
-
-
-_FORMS = {"data": _data_message, "compare": _compare_message, "elementwise": _elementwise_message,
-          "graph": _graph_message}
-
-
 def _assert_kernel(condition, *data, summarize=3, form="data", **details):
     if np.size(condition) != 1:
         raise InvalidArgumentError(None, None, f"In[0] should be a scalar: {list(np.shape(condition))}")
     if not np.asarray(condition).reshape(())[()]:
-        raise AssertionFailed(None, None, _FORMS[form](condition, data, summarize, **details))
+        from .assert_messages import FORMS  # the texts load on the first failure, not with eagerflow
+        raise AssertionFailed(None, None, FORMS[form](condition, data, summarize, **details))
     return ()
 
 
@@ -207,7 +91,8 @@ def Assert(condition, data, summarize=None, name=None):
         raise ValueError("The truth value of an array with more than one element is ambiguous. "
                          "Use a.any() or a.all()")
     tensors = [convert_to_tensor(d) for d in data]
-    attrs = {"summarize": _limit(summarize) if summarize is None else int(summarize), "form": "data",
+    from .assert_messages import summarize_limit
+    attrs = {"summarize": summarize_limit(summarize) if summarize is None else int(summarize), "form": "data",
              "condition_text": text}
     _run_assert([cond, *tensors], attrs, name)
     return None
@@ -386,42 +271,5 @@ def assert_near(x, y, rtol=None, atol=None, message=None, summarize=None, name=N
     return Assert(reduce_all(test), data, summarize=summarize, name=name)
 
 
-# ----------------------------------------------------------------------------------------------
-# CheckNumerics: identity that refuses NaN and Inf
-# ----------------------------------------------------------------------------------------------
-
-
-def _check_numerics_kernel(x, message):
-    nan = bool(np.isnan(x).any())
-    inf = bool(np.isinf(x).any())
-    if nan or inf:
-        found = "Inf and NaN" if nan and inf else ("NaN" if nan else "Inf")
-        raise InvalidArgumentError(None, None, f"{message} : Tensor had {found} values")
-    return x
-
-
-def _check_numerics_grad(op, g):
-    # As TensorFlow: the gradient passes through, checked in turn (a NaN born in backprop is named).
-    return check_numerics(g, "Not a number (NaN) or infinity (Inf) values detected in gradient. "
-                          + op.attrs["message"])
-
-
-CheckNumerics = defop("CheckNumerics", inputs=("tensor",), kernel=_check_numerics_kernel,
-                      infer=R.unary(R.FLOATS), grad=_check_numerics_grad, stateful=True,
-                      doc="Passes a float tensor through; InvalidArgumentError if it has NaN or Inf.")
-
-def check_numerics(tensor, message, name=None):
-    """`tf.debugging.check_numerics`: the tensor, unchanged, or InvalidArgumentError naming NaN/Inf."""
-    x = convert_to_tensor(tensor)
-    return bind(CheckNumerics, (x,), {"message": str(message)}, name)
-
-
-def assert_all_finite(t, msg, name=None):
-    """`tf.debugging.assert_all_finite`: `check_numerics` under its other name."""
-    return check_numerics(t, msg, name=name)
-
 # --- Under jit_compile=True (codegen/xla.py) Assert is a no-op, as in TensorFlow's XLA bridge ---
 AssertOp.jax = lambda condition, *data, **attrs: []
-# CheckNumerics too: TF 2.21's XLA compiles it to its input, unchecked (check_numerics of log(0) under
-# jit_compile=True returns -inf without raising), so a compiled step keeps XLA's speed.
-CheckNumerics.jax = lambda tensor, message: tensor

@@ -1,6 +1,7 @@
 """Binary arithmetic (AddV2, Sub, Mul, RealDiv, DivNoNan, FloorDiv, FloorMod, Pow, Maximum, Minimum,
 SquaredDifference), AddN and ClipByValue, with their public functions (`tf.add`, `x / y`, `tf.add_n`,
-`tf.clip_by_value`, ...). Cast and sum_to are in ops/array/basic.py, matrix products in ops/linalg/matmul.py.
+`tf.clip_by_value`, ...). Cast and sum_to are in ops/array/ (casting.py, broadcasting.py), matrix
+products in ops/linalg/matmul.py.
 
 Each op is one `defop` block: TF op type, NumPy kernel, shape/dtype rule, gradient written with
 ops (so it traces and nests). The public functions convert arguments and call `bind`.

@@ -1,7 +1,7 @@
 """Elementwise math, comparisons, logic and the complex ops every gradient rule conjugates with: one
 import place for the family, whose ops live by kind in comparison.py (comparisons, logic, bitwise),
 unary.py (one-input math and Conj), arithmetic.py (two-input math, AddN, ClipByValue) and magnitude.py
-(`tf.abs`/`tf.sign` of every number type, ComplexAbs). Cast and sum_to (ops/array/basic.py) are here
+(`tf.abs`/`tf.sign` of every number type, ComplexAbs). Cast and sum_to (ops/array/casting.py, broadcasting.py) are here
 too, as most callers of these ops need them beside.
 """
 from __future__ import annotations
