@@ -35,6 +35,9 @@ class ServingGraph:
     def handle(self, var):
         """The node feeding a bound object: a variable's VarHandleOp, an asset's path Const."""
         known = self._handles.get(id(var))
+        if known is None and hasattr(var, "shared_name"):  # a lookup table's HashTableV2 (table_resources.py)
+            from .table_resources import table_handle_node
+            known = self._handles[id(var)] = (var, table_handle_node(self, var))
         if known is None and hasattr(var, "asset_path"):
             name = self.add("asset_path_initializer", "Const", [], {
                 "dtype": attr_value("type", _dt.string),
