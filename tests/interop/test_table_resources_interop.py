@@ -155,3 +155,47 @@ print(json.dumps({{"ids": loaded.find(tf.constant({keys!r}))["ids"].numpy().toli
     assert answer["ids"] == m.find(tf.constant(keys))["ids"].numpy().tolist()
     assert answer["default"] == "ConverterError" and answer["select"] is True
     assert np.array_equal(answer["ids"][:1] + answer["ids"][2:3], [0, 1])
+
+
+_TEXT_MODULE = """
+class TextTable(tf.Module):
+    def __init__(self, path):
+        super().__init__()
+        self.table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+            path, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64, tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+
+    @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+    def find(self, k):
+        return {"ids": self.table.lookup(k)}
+"""
+
+
+def test_a_text_file_table_travels_as_an_asset_both_ways(tmp_path, run_tf):
+    """TensorFlow loads eagerflow's text-file table (its file in assets/), eagerflow loads TensorFlow's. TFLite
+    has no text-file initialization: TensorFlow's own save converts but its interpreter refuses the lookup
+    ("hashtable need to be initialized"), so a model for TFLite takes a KeyValueTensorInitializer."""
+    (tmp_path / "colors.txt").write_text("red\ngreen\nblue\n")
+    namespace = {"tf": tf}
+    exec(_TEXT_MODULE, namespace)
+    m = namespace["TextTable"](str(tmp_path / "colors.txt"))
+    tf.saved_model.save(m, str(tmp_path / "ours"), signatures={"serving_default": m.find})
+    keys = ["blue", "x", "red", "green"]
+    answer = run_tf(_COMMON + _TEXT_MODULE + f"""
+theirs = TextTable("colors.txt")
+tf.saved_model.save(theirs, "theirs", signatures={{"serving_default": theirs.find}})
+loaded = tf.saved_model.load("ours")
+def their_lite():
+    try:
+        return lite("theirs", {{"k": np.array({keys!r}, dtype=object)}})
+    except RuntimeError as err:
+        return "hashtable need to be initialized" in str(err)
+print(json.dumps({{"ours": describe("ours"), "theirs": describe("theirs"),
+                  "ids": loaded.find(tf.constant({keys!r}))["ids"].numpy().tolist(), "their_lite": their_lite()}}))
+""", timeout=600)
+    assert answer["ids"] == m.find(tf.constant(keys))["ids"].numpy().tolist() == [2, -1, 0, 1]
+    assert answer["ours"]["tables"] == answer["theirs"]["tables"]
+    assert answer["ours"]["tables"][0]["_initialize"]["ops"] == ["InitializeTableFromTextFileV2"]
+    assert answer["ours"]["tables"][0]["_initialize"]["bound"] == ["asset", "resource"]
+    assert answer["their_lite"] is True
+    theirs = tf.saved_model.load(str(tmp_path / "theirs"))
+    assert theirs.find(tf.constant(keys))["ids"].numpy().tolist() == [2, -1, 0, 1]

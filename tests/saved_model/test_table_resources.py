@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import eagerflow as tf
 from eagerflow import keras
@@ -216,3 +217,51 @@ def test_a_module_of_every_kind_of_table_answers_as_before(tmp_path):
     assert kinds.count("resource") == 2  # the StaticHashTable and the StaticVocabularyTable's table
     assert _session(tf.saved_model.load(str(tmp_path / "m"))) == _session(_Tables())
     np.testing.assert_array_equal(tf.saved_model.load(str(tmp_path / "m")).find(tf.constant(["b"]))["static"], [2])
+
+
+def _text_file_module(path):
+    class TextTable(tf.Module):
+        def __init__(self):
+            super().__init__()
+            self.table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+                str(path), tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64,
+                tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+
+        @tf.function(input_signature=[tf.TensorSpec([None], tf.string)])
+        def find(self, k):
+            return self.table.lookup(k)
+    return TextTable()
+
+
+def test_a_text_file_table_carries_its_file_as_an_asset(tmp_path):
+    """As TensorFlow 2.21 writes a TextFileInitializer's table: the file copied into assets/, `_initialize`
+    running InitializeTableFromTextFileV2 on the asset's path, the asset held by the table's `_initializer`."""
+    vocab = tmp_path / "colors.txt"
+    vocab.write_text("red\ngreen\nblue\n")
+    tf.saved_model.save(_text_file_module(vocab), str(tmp_path / "m"))
+    vocab.unlink()  # the model needs only its own copy
+    assert (tmp_path / "m" / "assets" / "colors.txt").read_text() == "red\ngreen\nblue\n"
+    meta = _meta(tmp_path / "m")
+    nodes, functions = meta.object_graph_def.nodes, _functions(meta)
+    table_id = {c.local_name: c.node_id for c in nodes[0].children}["table"]
+    parts = {c.local_name: c.node_id for c in nodes[table_id].children}
+    assert sorted(parts) == ["_create_resource", "_destroy_resource", "_initialize", "_initializer"]
+    asset, = [c.node_id for c in nodes[parts["_initializer"]].children if c.local_name == "_filename"]
+    assert meta.asset_file_def[nodes[asset].asset.asset_file_def_index].filename == "colors.txt"
+    init_name, = nodes[parts["_initialize"]].function.concrete_functions
+    init = functions[init_name]
+    fill, = [n for n in init.node_def if n.op == "InitializeTableFromTextFileV2"]
+    assert fill.attr["key_index"].i == -2 and fill.attr["value_index"].i == -1
+    assert [a.type for a in init.signature.input_arg] == [STRING, RESOURCE]
+    assert list(meta.object_graph_def.concrete_functions[init_name].bound_inputs) == [asset, table_id]
+    loaded = tf.saved_model.load(str(tmp_path / "m"))
+    assert loaded.find(tf.constant(["blue", "x", "red"])).numpy().tolist() == [2, -1, 0]  # TensorFlow 2.21's
+
+
+def test_a_text_file_tables_missing_asset_is_a_data_loss_error(tmp_path):
+    vocab = tmp_path / "colors.txt"
+    vocab.write_text("red\ngreen\n")
+    tf.saved_model.save(_text_file_module(vocab), str(tmp_path / "m"))
+    (tmp_path / "m" / "assets" / "colors.txt").unlink()
+    with pytest.raises(tf.errors.DataLossError, match="saved_model.pb.*text file"):
+        tf.saved_model.load(str(tmp_path / "m"))

@@ -37,8 +37,10 @@ _INT32_ONE = np.int32(1)
 class SavedTable:
     """One static table of a save: its contents and where the SavedModel holds it."""
 
-    def __init__(self, keys_tensor, values_tensor, name):
+    def __init__(self, keys_tensor, values_tensor, name, text_file=None):
         self.keys_tensor, self.values_tensor = keys_tensor, values_tensor  # held: their ids key the table
+        self.text_file = text_file  # the TextFileInitializer that read the contents, or None
+        self.asset = None  # its file, copied into assets/
         self.key_dtype, self.value_dtype = keys_tensor.dtype, values_tensor.dtype
         self.keys = np.asarray(keys_tensor._value).reshape(-1)
         self.values = np.asarray(values_tensor._value).reshape(-1)
@@ -88,7 +90,8 @@ class TableResources:
         _, keys, values = held[0]
         if not (_is_constant(keys) and _is_constant(values)):
             return None
-        return self._node(self._table(keys, values, getattr(value, "name", None) or "hash_table"))
+        return self._node(self._table(keys, values, getattr(value, "name", None) or "hash_table",
+                                      _text_file(getattr(value, "_initializer", None))))
 
     def note_holder(self, value, node):
         """Remembers the tables a Keras lookup layer holds, written under it if a function uses them."""
@@ -115,10 +118,10 @@ class TableResources:
         self.objects.nodes[owner].setdefault("children", []).append({"node_id": node, "local_name": local})
         return table
 
-    def _table(self, keys, values, name):
+    def _table(self, keys, values, name, text_file=None):
         known = self._by_tensors.get((id(keys), id(values)))
         if known is None:
-            known = self._by_tensors[(id(keys), id(values))] = SavedTable(keys, values, name)
+            known = self._by_tensors[(id(keys), id(values))] = SavedTable(keys, values, name, text_file)
         return known
 
     def _node(self, table):
@@ -130,13 +133,21 @@ class TableResources:
         self.tables.append(table)
         library = objects.library
         creator = _creator(library, table)
-        table.initializer = _initializer(library, table)
         destroyer = _destroyer(library)
-        table.constant_nodes = [objects.add_plain({"constant": {"operation": None},
-                                                   "registered_name": "tf.TrackableConstant"}) for _ in range(2)]
+        if table.text_file is not None:  # TensorFlow's TextFileInitializer: the file is an asset
+            from ..asset import Asset
+            table.asset = Asset(table.text_file._filename)
+            table.initializer = _text_file_initializer(library, table)
+            asset_node = objects.node(table.asset, "")
+            initialize_bound = [asset_node, table.node]
+        else:
+            table.initializer = _initializer(library, table)
+            table.constant_nodes = [objects.add_plain({"constant": {"operation": None},
+                                                       "registered_name": "tf.TrackableConstant"}) for _ in range(2)]
+            initialize_bound = [table.node] + table.constant_nodes
         children = []
         for local, function, bound in (("_create_resource", creator, []),
-                                       ("_initialize", table.initializer, [table.node] + table.constant_nodes),
+                                       ("_initialize", table.initializer, initialize_bound),
                                        ("_destroy_resource", destroyer, [])):
             node = objects.add_plain({"function": {"concrete_functions": [function], "function_spec": {
                 "fullargspec": structured.fullargspec(inspect.Signature()),
@@ -146,27 +157,40 @@ class TableResources:
                     {"tuple_value": {}}, {"dict_value": {}}]}},
                 "output_signature": _output_spec(_dt.resource if local == "_create_resource" else _dt.int32)}
             children.append({"node_id": node, "local_name": local})
+        if table.asset is not None:  # TensorFlow holds the asset under the table's initializer object
+            holder = objects.add_plain({"user_object": {"identifier": "_generic_user_object",
+                                                        "version": {"producer": 1, "min_consumer": 1}},
+                                        "children": [{"node_id": asset_node, "local_name": "_filename"}]})
+            children.insert(0, {"node_id": holder, "local_name": "_initializer"})
         objects.nodes[table.node]["children"] = children
         return table.node
 
     # --- the top-level graph ---
     def add_serving_nodes(self, graph):
-        """Per table: its keys and values as Const nodes (the SavedConstants), its HashTableV2, and the call
-        of its `_initialize` that the init op waits for."""
+        """Per table: its HashTableV2, its keys and values as Const nodes (the SavedConstants) or its
+        asset's path, and the call of its `_initialize` that the init op waits for."""
         for table in self.tables:
-            names = []
-            for node, array, dtype in zip(table.constant_nodes, (table.keys, table.values),
-                                          (table.key_dtype, table.value_dtype)):
-                name = graph.add("Const", "Const", [], {"dtype": attr_value("type", dtype),
-                                                        "value": attr_value("tensor", _as_numpy(array, dtype))})
-                self.objects.nodes[node]["constant"]["operation"] = name
-                names.append(name)
             handle = graph.handle(table)
-            call = graph.add("StatefulPartitionedCall", "StatefulPartitionedCall", [handle] + names, {
-                "f": attr_value("func", table.initializer),
-                "Tin": attr_value("list(type)", [_dt.resource, table.key_dtype, table.value_dtype]),
+            if table.asset is not None:
+                inputs, types = [graph.handle(table.asset), handle], [_dt.string, _dt.resource]
+            else:
+                inputs = [handle] + self._constants(graph, table)
+                types = [_dt.resource, table.key_dtype, table.value_dtype]
+            call = graph.add("StatefulPartitionedCall", "StatefulPartitionedCall", inputs, {
+                "f": attr_value("func", table.initializer), "Tin": attr_value("list(type)", types),
                 "Tout": attr_value("list(type)", [_dt.int32]), "_has_manual_control_dependencies": {"b": True}})
             graph.nodes[_index(graph, graph.init_op)]["input"].append("^" + call)
+
+    def _constants(self, graph, table):
+        """The Const nodes of a table's keys and values, named by its SavedConstant objects."""
+        names = []
+        for node, array, dtype in zip(table.constant_nodes, (table.keys, table.values),
+                                      (table.key_dtype, table.value_dtype)):
+            name = graph.add("Const", "Const", [], {"dtype": attr_value("type", dtype),
+                                                    "value": attr_value("tensor", _as_numpy(array, dtype))})
+            self.objects.nodes[node]["constant"]["operation"] = name
+            names.append(name)
+        return names
 
 
 def table_handle_node(graph, table):
@@ -227,6 +251,34 @@ def _initializer(library, table):
                       stateful=True)
     one = const(b, "Const", _INT32_ONE, _dt.int32)
     return _finish(library, b, one.ref, _dt.int32, node)
+
+
+def _text_file_initializer(library, table):
+    """`_initialize` of a TextFileInitializer's table: InitializeTableFromTextFileV2 of the asset's path."""
+    text = table.text_file
+    b = FunctionBuilder(library, library.unique_name("_initializer"))
+    path = b.add_arg("asset_filepath", _dt.string, [], user_name="asset_filepath")
+    handle = b.add_arg("table_handle", _dt.resource, user_name="table_handle")
+    attrs = {"key_index": attr_value("int", text._key_index), "value_index": attr_value("int", text._value_index)}
+    if text._vocab_size is not None:
+        attrs["vocab_size"] = attr_value("int", int(text._vocab_size))
+    if text._delimiter != b"\t":
+        attrs["delimiter"] = attr_value("string", text._delimiter)
+    if text._offset:
+        attrs["offset"] = attr_value("int", text._offset)
+    node = b.add_node("text_file_init/InitializeTableFromTextFileV2", "InitializeTableFromTextFileV2",
+                      [handle, path], attrs, stateful=True)
+    one = const(b, "Const", _INT32_ONE, _dt.int32)
+    return _finish(library, b, one.ref, _dt.int32, node)
+
+
+def _text_file(initializer):
+    """The TextFileInitializer of a table, when its file can still be copied into assets/."""
+    import os
+    from ..._src.ops.lookup.text_file import TextFileInitializer
+    if isinstance(initializer, TextFileInitializer) and os.path.isfile(initializer._filename):
+        return initializer
+    return None
 
 
 def _destroyer(library):
