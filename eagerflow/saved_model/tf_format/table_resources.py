@@ -64,7 +64,8 @@ def _is_constant(tensor):
 
 def held_tables(value):
     """[(local name, keys tensor, values tensor)] of the static tables an object of the tree holds."""
-    if type(value).__name__ == "StaticHashTable" and hasattr(value, "_key_tensor"):
+    from ..._src.ops.lookup.tables import StaticHashTable
+    if isinstance(value, StaticHashTable):
         return [("", value._key_tensor, value._value_tensor)]
     tables = getattr(value, "_tables", None) if hasattr(value, "_lookup_tables") else None
     if isinstance(tables, tuple) and len(tables) == 4:  # a Keras IndexLookup: forward and inverse tables
