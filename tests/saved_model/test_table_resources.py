@@ -265,3 +265,14 @@ def test_a_text_file_tables_missing_asset_is_a_data_loss_error(tmp_path):
     (tmp_path / "m" / "assets" / "colors.txt").unlink()
     with pytest.raises(tf.errors.DataLossError, match="saved_model.pb.*text file"):
         tf.saved_model.load(str(tmp_path / "m"))
+
+
+def test_a_text_file_table_never_reads_a_file_outside_its_assets(tmp_path):
+    vocab = tmp_path / "colors.txt"
+    vocab.write_text("red\ngreen\n")
+    tf.saved_model.save(_text_file_module(vocab), str(tmp_path / "m"))
+    copy = tmp_path / "m" / "assets" / "colors.txt"
+    copy.unlink()
+    copy.symlink_to(vocab)  # a link out of the model's folder
+    with pytest.raises(tf.errors.DataLossError, match="outside the assets"):
+        tf.saved_model.load(str(tmp_path / "m"))

@@ -153,8 +153,12 @@ class _TFLoader:
                 def bound_value(i):
                     j = bound[i - first] if 0 <= i - first < len(bound) else None
                     kind = self._node(j).WhichOneof("kind") if j is not None else None
-                    if kind == "asset":  # a TextFileInitializer's file, inside assets/ (_asset checks)
-                        return np.array([self.obj(j)._path().encode()], object)
+                    if kind == "asset":  # a TextFileInitializer's file: read only if it lies inside assets/
+                        path = self.obj(j)._path()
+                        assets = os.path.realpath(os.path.join(self.dir, ASSETS_DIRECTORY))
+                        if os.path.dirname(os.path.realpath(path)) != assets:
+                            raise BadValue(f"its text file {os.path.basename(path)!r} leads outside the assets")
+                        return np.array([path.encode()], object)
                     if kind not in ("constant", "variable"):
                         return None
                     value = self.obj(j)
