@@ -33,7 +33,8 @@ class ServingGraph:
         return name
 
     def handle(self, var):
-        """The node feeding a bound object: a variable's VarHandleOp, an asset's path Const."""
+        """The node feeding a bound object: a variable's VarHandleOp, a lookup table's HashTableV2, an asset's
+        path Const."""
         known = self._handles.get(id(var))
         if known is None and hasattr(var, "shared_name"):  # a lookup table's HashTableV2 (table_resources.py)
             from .table_resources import table_handle_node
