@@ -79,16 +79,23 @@ def _function_defs(path):
     return list(message.meta_graphs[0].graph_def.library.function)
 
 
-def test_a_lookup_is_tensorflows_hash_table_filled_for_the_call(tmp_path):
+def test_a_mutable_tables_lookup_is_a_hash_table_filled_for_the_call(tmp_path):
+    """The static tables are read through their resource handles (test_table_resources.py); the lookup in
+    the mutable table's snapshot, which no SavedModel object holds, fills a table made for the call."""
     m = _Tables()
     tf.saved_model.save(m, str(tmp_path / "m"))
     fdef = next(f for f in _function_defs(tmp_path / "m") if "find" in f.signature.name)
     ops = [n.op for n in fdef.node_def]
-    assert ops.count("AnonymousHashTable") == ops.count("LookupTableImportV2") == ops.count("LookupTableFindV2") >= 2
+    assert ops.count("AnonymousHashTable") == ops.count("LookupTableImportV2") == 1
+    assert ops.count("LookupTableFindV2") == 3
     nodes = {n.name: n for n in fdef.node_def}
-    for find in (n for n in fdef.node_def if n.op == "LookupTableFindV2"):
+    arguments = {a.name: a.type for a in fdef.signature.input_arg}
+    finds = [n for n in fdef.node_def if n.op == "LookupTableFindV2"]
+    per_call = [n for n in finds if n.input[0].split(":")[0] in nodes]
+    assert len(per_call) == 1 and all(arguments[n.input[0]] == RESOURCE for n in finds if n not in per_call)
+    for find in per_call:
         table = nodes[find.input[0].split(":")[0]]
-        assert table.op == "AnonymousHashTable" and table.attr["key_dtype"].type in (STRING, INT64)
+        assert table.op == "AnonymousHashTable" and table.attr["key_dtype"].type == STRING
         fill = next(n for n in fdef.node_def if n.op == "LookupTableImportV2" and n.input[0] == find.input[0])
         assert "^" + fill.name in find.input  # the lookup waits for the table's contents
         assert find.attr["Tin"].type == table.attr["key_dtype"].type

@@ -42,6 +42,7 @@ def build(obj, signature_functions, default_save_functions=None):
         signatures.add(key, cf, signature_input_names(cf), _signature_output_names(cf, key))
     for _, var, _ in objects.variables:
         graph.handle(var)
+    objects.tables.add_serving_nodes(graph)
     saver = add_saver(graph, library, [(key, var) for key, var, _ in objects.variables]) if objects.variables else None
     meta_graph = {
         "meta_info_def": {"tags": [SERVING_TAG], "stripped_default_attrs": True},

@@ -28,7 +28,7 @@ WRITES = frozenset({"LookupTableInsertV2", "LookupTableRemoveV2"})
 # what the ops on a mutable table are built from (the importer imports their modules first)
 MUTABLE_TABLE_OPS = frozenset({"MutableHashTableInsert", "MutableHashTableRemove", "MutableHashTableExport", "Size"})
 CREATORS = frozenset({"HashTableV2", "MutableHashTableV2"})
-INITIALIZERS = frozenset({"LookupTableImportV2", "InitializeTableV2"})
+INITIALIZERS = frozenset({"LookupTableImportV2", "InitializeTableV2", "InitializeTableFromTextFileV2"})
 
 
 class ImportedTable:
@@ -85,9 +85,11 @@ def table_types(fdef):
     raise BadValue(f"it makes no table eagerflow imports (op types {ops[:6]})")
 
 
-def initial_contents(fdef, bound_value):
+def initial_contents(fdef, bound_value, key_dtype=None, value_dtype=None):
     """(keys, values) an `_initialize` function imports into its table. `bound_value(i)` is the value
-    bound to its i-th argument (a constant or variable of the object graph), None for the table."""
+    bound to its i-th argument (a constant or variable of the object graph, an asset's path), None for
+    the table. A TextFileInitializer's table reads its file, which the loader has checked is one of the
+    SavedModel's assets."""
     from .tf_values import tensor_of
     nodes = {n.name: n for n in fdef.node_def}
     args = {a.name: i for i, a in enumerate(fdef.signature.input_arg)}
@@ -109,6 +111,11 @@ def initial_contents(fdef, bound_value):
         raise BadValue(f"the table's contents come from a {node.op} node, which eagerflow does not evaluate")
 
     for node in fdef.node_def:
+        if node.op == "InitializeTableFromTextFileV2":
+            data = [r for r in node.input if not r.startswith("^")]
+            if len(data) != 2:
+                raise BadValue(f"{node.op} node {node.name!r} has {len(data)} inputs")
+            return _text_file_contents(node, value(data[1]), key_dtype, value_dtype)
         if node.op in INITIALIZERS:
             data = [r for r in node.input if not r.startswith("^")]
             if len(data) != 3:
@@ -116,6 +123,28 @@ def initial_contents(fdef, bound_value):
             return value(data[1]), value(data[2])
     ops = sorted({n.op for n in fdef.node_def} - {"Const", "Identity", "NoOp"})
     raise BadValue(f"it fills the table with none of {sorted(INITIALIZERS)} (op types {ops[:6]})")
+
+
+def _text_file_contents(node, path, key_dtype, value_dtype):
+    """The (keys, values) of InitializeTableFromTextFileV2 on the asset file `path`, as eagerflow's
+    TextFileInitializer reads them; a bad file is a BadValue naming the problem."""
+    from ..._src.core.errors import OpError
+    from ..._src.ops.lookup.text_file import TextFileInitializer
+    path = np.asarray(path).reshape(-1)
+    if path.size != 1 or not isinstance(path[0], bytes) or key_dtype is None or value_dtype is None:
+        raise BadValue(f"{node.op} node {node.name!r} does not read one asset file")
+    attrs = {k: attr_of(node.attr[k], "int") for k in ("key_index", "value_index", "vocab_size", "offset")
+             if k in node.attr}
+    delimiter = node.attr["delimiter"].s if "delimiter" in node.attr else b"\t"
+    if "key_index" not in attrs or "value_index" not in attrs:
+        raise BadValue(f"{node.op} node {node.name!r} has no key_index or value_index")
+    vocab_size = attrs.get("vocab_size", -1)
+    try:
+        return TextFileInitializer(path[0].decode(), key_dtype, attrs["key_index"], value_dtype, attrs["value_index"],
+                                   vocab_size if vocab_size > 0 else None, delimiter,
+                                   value_index_offset=attrs.get("offset", 0))._materialize()
+    except (OpError, ValueError, TypeError, OSError) as err:
+        raise BadValue(f"its text file does not fill the table ({type(err).__name__}: {str(err)[:200]})") from None
 
 
 def table_op(importer, graph, node, inputs, where):

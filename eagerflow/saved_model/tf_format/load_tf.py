@@ -8,7 +8,7 @@ from __future__ import annotations
 import inspect
 import os
 
-
+import numpy as np
 
 from ..._src.core import nest
 from ..._src.core.errors import DataLossError
@@ -152,11 +152,18 @@ class _TFLoader:
 
                 def bound_value(i):
                     j = bound[i - first] if 0 <= i - first < len(bound) else None
-                    if j is None or self._node(j).WhichOneof("kind") not in ("constant", "variable"):
+                    kind = self._node(j).WhichOneof("kind") if j is not None else None
+                    if kind == "asset":  # a TextFileInitializer's file: read only if it lies inside assets/
+                        path = self.obj(j)._path()
+                        assets = os.path.realpath(os.path.join(self.dir, ASSETS_DIRECTORY))
+                        if os.path.dirname(os.path.realpath(path)) != assets:
+                            raise BadValue(f"its text file {os.path.basename(path)!r} leads outside the assets")
+                        return np.array([path.encode()], object)
+                    if kind not in ("constant", "variable"):
                         return None
                     value = self.obj(j)
                     return value.numpy()
-                contents = initial_contents(init, bound_value)
+                contents = initial_contents(init, bound_value, key_dtype, value_dtype)
             kind = ImportedMutableTable if creator.op == "MutableHashTableV2" else ImportedTable
             return kind(*contents, key_dtype, value_dtype, creator.attr["shared_name"].s.decode() or creator.name)
         except BadValue as err:

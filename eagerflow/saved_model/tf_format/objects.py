@@ -18,6 +18,7 @@ from ..._src.trace.function import ConcreteFunction, Function
 from ..asset import Asset
 from ..default_save_signature import add_child as add_default_save_signature
 from . import structured
+from .table_resources import SavedTable, TableResources
 
 _VERSION = {"producer": 1, "min_consumer": 1}
 # A Keras model's compiled training/evaluation/prediction steps: Keras 3 leaves them out of a
@@ -56,6 +57,7 @@ class ObjectGraph:
         self._keys = {}  # node id -> checkpoint key path
         self._functions = []  # (node id, [ConcreteFunction], Python signature)
         self._exported = {}  # id(ConcreteFunction) -> (ConcreteFunction, FunctionDef name)
+        self.tables = TableResources(self)  # the static lookup tables, as resources (table_resources.py)
 
     # --- the walk ---
     def root(self, obj):
@@ -84,10 +86,14 @@ class ObjectGraph:
             return self._function_node(value)
         if isinstance(value, (list, tuple, dict)) and not hasattr(type(value), "_fields"):
             return self._container(value, path)
+        table = self.tables.object_node(value)
+        if table is not None:
+            return table
         if isinstance(value, (Tensor, str, bytes, int, float, type(None))) or inspect.isroutine(value) \
                 or isinstance(value, type) or not hasattr(value, "__dict__") or _is_summary_writer(value):
             return None
         index = self._add(value, user_object("_generic_user_object"))
+        self.tables.note_holder(value, index)
         children = []
         keras = type(value).__module__.startswith("eagerflow.keras")
         for name, child in self._attributes(value):
@@ -155,8 +161,10 @@ class ObjectGraph:
         return len(self.nodes) - 1
 
     def variable_of(self, index):
-        """The Variable or Asset of a bound input's node."""
+        """The Variable, Asset or SavedTable of a bound input's node."""
         node = self.nodes[index]
+        if "resource" in node:
+            return next(t for t in self.tables.tables if t.node == index)
         if "asset" in node:
             return self.assets[node["asset"]["asset_file_def_index"]]
         return next(v for _, v, j in self.variables if j == index)
@@ -184,7 +192,7 @@ class ObjectGraph:
         if known is not None:
             return known[1]
         assets = {id(a.asset_path): a for a in self.assets}
-        name, bound = export_concrete_function(self.library, cf, bound_tensors=assets)
+        name, bound = export_concrete_function(self.library, cf, bound_tensors=assets, tables=self.tables)
         where = f"function {cf.name!r}"
         self.concrete[name] = {
             "bound_inputs": [self.variable_node(v) for v in bound],
@@ -197,6 +205,8 @@ class ObjectGraph:
         """The node of a variable a function reads; one the tree does not hold is attached to the
         root (TensorFlow refuses such a save; its value would otherwise be lost)."""
         index = self._ids.get(id(var))
+        if index is None and isinstance(var, SavedTable):
+            return var.node
         if index is None:
             local = f"captured_variable_{sum(1 for _ in self.variables)}"
             index = self.node(var, escape(local))

@@ -41,8 +41,12 @@ class ServingGraph:
         return name
 
     def handle(self, var):
-        """The node feeding a bound object: a variable's VarHandleOp, the read of an asset's path."""
+        """The node feeding a bound object: a variable's VarHandleOp, a lookup table's HashTableV2, the read
+        of an asset's path."""
         known = self._handles.get(id(var))
+        if known is None and hasattr(var, "shared_name"):  # a lookup table's HashTableV2 (table_resources.py)
+            from .table_resources import table_handle_node
+            known = self._handles[id(var)] = (var, table_handle_node(self, var))
         if known is None and hasattr(var, "asset_path"):
             known = self._handles[id(var)] = (var, self._asset(var))
         if known is None:

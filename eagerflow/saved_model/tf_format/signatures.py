@@ -83,4 +83,6 @@ def bound_arg(obj):
     or an asset's path."""
     if hasattr(obj, "asset_path"):
         return _dt.string, obj.asset_path.shape, None
+    if hasattr(obj, "shared_name"):  # a lookup table (table_resources.py): its handle carries no variable data
+        return _dt.resource, None, None
     return _dt.resource, None, (obj.shape, obj.dtype)

@@ -58,14 +58,17 @@ def _handle(placeholder):
     return (spec[0], spec[1]) if spec else None
 
 
-def export_concrete_function(library, cf, name=None, bound_tensors=None, output_names=None):
+def export_concrete_function(library, cf, name=None, bound_tensors=None, output_names=None, tables=None):
     """Writes `cf` into `library`; returns (its FunctionDef name, the objects its trailing
     arguments stand for, in argument order: Variables, and the objects `bound_tensors` maps a
-    captured tensor's id to, such as an Asset for its path)."""
+    captured tensor's id to, such as an Asset for its path). `tables.table_for(keys, values)`
+    (saved_model/tf_format/table_resources.py) names the static table a lookup of two captured
+    constants reads: the lookup then reads that table through a resource argument bound to it."""
     bound_tensors = bound_tensors or {}
     builder = FunctionBuilder(library, library.unique_name(name or cf.name))
     captured = {id(internal): external for external, internal in cf.graph.captures}
     variables = []
+    lookups, table_only = _table_lookups(cf.graph, captured, tables)
     for ph, spec in zip(cf.graph.inputs, cf.flat_input_signature):
         builder.set_ref(ph, builder.add_arg(spec.name or ph._op.name, ph.dtype, ph.shape, user_name=spec.name))
     for ph in cf.graph.inputs[len(cf.flat_input_signature):]:
@@ -78,14 +81,50 @@ def export_concrete_function(library, cf, name=None, bound_tensors=None, output_
             variables.append(value)
             builder.set_ref(ph, builder.add_arg(ph._op.name, _dt.resource, handle=(value.shape, value.dtype),
                                                 user_name="resource"))
+        elif ph._op in table_only:  # read through its table's handle only: no node holds it
+            builder.set_ref(ph, "^table-contents-not-written")
         elif external is not None and ph.dtype is not _dt.resource and hasattr(external, "_value"):
             builder.set_ref(ph, const(builder, ph._op.name, external._value, ph.dtype).ref)
         else:
             raise ExportError(f"function {cf.name!r} captures {ph._op.name}, which is neither a variable nor a "
                               f"constant tensor")
+    handles = {}
+    for op, table in lookups.items():
+        if id(table) not in handles:
+            variables.append(table)
+            handles[id(table)] = builder.add_arg("table_handle", _dt.resource, user_name="table_handle")
+        builder.table_handles[op] = handles[id(table)]
     write_body(builder, cf.graph)
     add_outputs(builder, cf.outputs, output_names)
     return library.add(builder), variables
+
+
+def _table_lookups(graph, captured, tables):
+    """({VocabularyLookup op: its table} for the lookups of two captured constants that `tables` knows,
+    the set of capture placeholders nothing but those lookups reads)."""
+    if tables is None:
+        return {}, set()
+    lookups = {}
+    for op in graph.get_operations():
+        if op.type == "VocabularyLookup":
+            keys, values = (t._op for t in op.inputs[:2])
+            if keys.type == "Placeholder" and values.type == "Placeholder":
+                table = tables.table_for(captured.get(id(op.inputs[0])), captured.get(id(op.inputs[1])))
+                if table is not None:
+                    lookups[op] = table
+    if not lookups:
+        return lookups, set()
+    readers = {}
+    for op in graph.get_operations():
+        for t in op.inputs:
+            readers.setdefault(t._op, set()).add(op)
+    read_by_tables = {t._op for op in lookups for t in op.inputs[:2]}
+    only = {ph for ph in read_by_tables if readers.get(ph, set()) <= set(lookups) and not _is_output(graph, ph)}
+    return lookups, only
+
+
+def _is_output(graph, op):
+    return any(t._op is op for t in getattr(graph, "outputs", []) or [])
 
 
 def add_outputs(builder, outputs, names=None):

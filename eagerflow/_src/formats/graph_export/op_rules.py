@@ -11,8 +11,8 @@ from .generic_op import emit, export_generic
 from .gradient_export import export_kept_while, export_while_grad
 from .optimizer_export import export_adam_update
 from .parse_example_export import export_parse_example
-from .table_export import (export_summary_write, export_table_export, export_table_insert, export_table_remove,
-                           export_vocabulary_lookup)
+from .table_export import (export_summary_write, export_table_export, export_table_find, export_table_insert,
+                           export_table_remove, export_vocabulary_lookup)
 from .python_call_export import export_python_call
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
                        export_sum_to_shape)
@@ -63,6 +63,14 @@ def _recorded(rule):
     return export
 
 
+def export_lookup(builder, op):
+    """A VocabularyLookup: in a table the SavedModel holds as a resource, else in a table made for the call."""
+    if op in builder.table_handles:
+        export_table_find(builder, op)
+    else:
+        _recorded(export_vocabulary_lookup)(builder, op)
+
+
 RULES = {
     "LogicalXor": export_logical_xor,
     "PrintV2": export_print,
@@ -83,7 +91,7 @@ RULES = {
     "ReversedRange": _recorded(export_reversed_range),
     "AdamUpdate": _recorded(export_adam_update),
     "ParseExampleV2": export_parse_example,
-    "VocabularyLookup": _recorded(export_vocabulary_lookup),
+    "VocabularyLookup": export_lookup,
     "MutableHashTableInsert": _recorded(export_table_insert),
     "MutableHashTableRemove": _recorded(export_table_remove),
     "MutableHashTableExport": export_table_export,

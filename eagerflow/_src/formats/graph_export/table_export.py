@@ -4,7 +4,9 @@ eagerflow holds a static table (tf.lookup.StaticHashTable, StaticVocabularyTable
 as two constant tensors, keys sorted and values alongside, looked up by VocabularyLookup, and a
 MutableHashTable as two variables changed by MutableHashTableInsert/Remove (ops/lookup/). TensorFlow
 has no op searching a sorted string vector, so a lookup is written as TensorFlow's hash table made for
-the call: AnonymousHashTable, LookupTableImportV2 of the two tensors, LookupTableFindV2. A mutable
+the call: AnonymousHashTable, LookupTableImportV2 of the two tensors, LookupTableFindV2, unless the two
+tensors are a static table the SavedModel holds as TensorFlow's tracked table resource
+(saved_model/tf_format/table_resources.py): then the lookup is LookupTableFindV2 on its handle. A mutable
 table's variables are read with ReadVariableOp and written with AssignVariableOp: an insert puts the
 new entries (the last of a repeated key first) before the old ones and keeps each key's first entry
 (Unique, UnsortedSegmentMin over positions, GatherV2); a remove keeps what ListDiff leaves. TensorFlow
@@ -19,6 +21,15 @@ from ...core import dtypes as _dt
 from .function_def import Value
 from .generic_op import emit
 from .rewrites import const
+
+
+def export_table_find(builder, op):
+    """A lookup in a static table the SavedModel holds as a resource (saved_model/tf_format/
+    table_resources.py): LookupTableFindV2 on the handle argument bound to it. Nothing is recorded for
+    eagerflow's loader, which reads the table's contents from its initializer as it does TensorFlow's."""
+    keys, values, x, default = op.inputs
+    table = Value(_dt.resource, builder.table_handles[op])
+    emit(builder, op, "LookupTableFindV2", [table, x, default], {}, [op.outputs[0]])
 
 
 def export_vocabulary_lookup(builder, op):
