@@ -13,6 +13,7 @@ from .optimizer_export import export_adam_update
 from .parse_example_export import export_parse_example
 from .table_export import (export_summary_write, export_table_export, export_table_insert, export_table_remove,
                            export_vocabulary_lookup)
+from .prod_gradient_export import export_prod_of_others
 from .python_call_export import export_python_call
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
                        export_sum_to_shape)
@@ -48,7 +49,7 @@ def export_logical_xor(builder, op):
 # (`_eagerflow_op`, `_eagerflow_inputs`: attributes TensorFlow ignores, their names starting with `_`)
 # and the others are marked `_eagerflow_part`, so eagerflow's loader rebuilds the one op.
 REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange", "AdamUpdate", "VocabularyLookup",
-                       "MutableHashTableInsert", "MutableHashTableRemove"})
+                       "MutableHashTableInsert", "MutableHashTableRemove", "ProdOfOthers"})
 
 
 def _recorded(rule):
@@ -98,4 +99,5 @@ RULES = {
     "PyFunc": export_python_call,
     "PyFuncStateless": export_python_call,
     "CTCUniqueLabels": export_ctc_unique_labels,
+    "ProdOfOthers": _recorded(export_prod_of_others),
 }
