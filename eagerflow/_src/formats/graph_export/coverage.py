@@ -13,13 +13,16 @@ _SECOND_ORDER_LOOP = ("an internal op of a loop gradient's gradient: a second or
                       "SymbolicGradient of the first-order gradient's function (gradient_export.py), leaving it out; "
                       "a third order does not export yet")
 
+_UNTRACKED = ("a Python iterator over a tf.data pipeline: TensorFlow refuses to save a function holding one "
+              "(AssertionError, an 'untracked' resource; iterator_export.py raises the same)")
+
 NOT_EXPORTED = {
     "AssignVariableIfUninitialized": "creates a variable inside a function, which TensorFlow's functions cannot",
     "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
     "HashedCrossStep": ("one step of eagerflow's hashed cross, folding a feature into an already mixed value; "
                         "TensorFlow's SparseCrossHashed crosses every feature from its own key in one op"),
-    "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
-    "IteratorOpenPass": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
+    "IteratorHasNext": _UNTRACKED,
+    "IteratorOpenPass": _UNTRACKED,
     "LoadImageBatch": "keras' image_dataset_from_directory batch loader, used by datasets only (TensorFlow "
                       "runs ReadFile, DecodeImage and a resize per file)",
     "LoopHistoryItem": _SECOND_ORDER_LOOP,

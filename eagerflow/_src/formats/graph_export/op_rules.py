@@ -8,6 +8,7 @@ from .cond_gradient_export import export_kept_gradient, export_kept_seed, export
 from .ctc_unique_export import export_ctc_unique_labels
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
+from .iterator_export import export_iterator_op
 from .gradient_export import export_kept_while, export_while_grad
 from .optimizer_export import export_adam_update
 from .parse_example_export import export_parse_example
@@ -100,4 +101,7 @@ RULES = {
     "PyFuncStateless": export_python_call,
     "CTCUniqueLabels": export_ctc_unique_labels,
     "ProdOfOthers": _recorded(export_prod_of_others),
+    "IteratorOpenPass": export_iterator_op,
+    "IteratorHasNext": export_iterator_op,
+    "IteratorGetNext": export_iterator_op,
 }
