@@ -17,7 +17,6 @@ _UNTRACKED = ("a Python iterator over a tf.data pipeline: TensorFlow refuses to 
               "(AssertionError, an 'untracked' resource; iterator_export.py raises the same)")
 
 NOT_EXPORTED = {
-    "AssignVariableIfUninitialized": "creates a variable inside a function, which TensorFlow's functions cannot",
     "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
     "HashedCrossStep": ("one step of eagerflow's hashed cross, folding a feature into an already mixed value; "
                         "TensorFlow's SparseCrossHashed crosses every feature from its own key in one op"),

@@ -12,6 +12,7 @@ from .iterator_export import export_iterator_op
 from .gradient_export import export_kept_while, export_while_grad
 from .optimizer_export import export_adam_update
 from .parse_example_export import export_parse_example
+from .variable_init_export import export_initialize_variable
 from .table_export import (export_summary_write, export_table_export, export_table_insert, export_table_remove,
                            export_vocabulary_lookup)
 from .prod_gradient_export import export_prod_of_others
@@ -104,4 +105,5 @@ RULES = {
     "IteratorOpenPass": export_iterator_op,
     "IteratorHasNext": export_iterator_op,
     "IteratorGetNext": export_iterator_op,
+    "AssignVariableIfUninitialized": export_initialize_variable,
 }
