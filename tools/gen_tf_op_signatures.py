@@ -18,7 +18,7 @@ WRITER_OPS = ("NoOp", "VarHandleOp", "SaveV2", "RestoreV2", "MergeV2Checkpoints"
               "DestroyResourceOp", "Less", "LogicalAnd", "NotEqual", "Sum", "Reshape", "Shape", "Range",
               "Prod", "Fill", "StridedSlice", "ConcatV2", "Maximum", "FloorDiv", "Tile", "Size", "Transpose",
               "Pack", "BroadcastGradientArgs", "StatefulPartitionedCall", "PartitionedCall", "SymbolicGradient",
-              "AnonymousHashTable", "LookupTableImportV2", "LookupTableFindV2")
+              "AnonymousHashTable", "LookupTableImportV2", "LookupTableFindV2", "SparseCross")
 
 
 def _eagerflow_ops():

@@ -18,8 +18,6 @@ _UNTRACKED = ("a Python iterator over a tf.data pipeline: TensorFlow refuses to 
 
 NOT_EXPORTED = {
     "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
-    "HashedCrossStep": ("one step of eagerflow's hashed cross, folding a feature into an already mixed value; "
-                        "TensorFlow's SparseCrossHashed crosses every feature from its own key in one op"),
     "IteratorHasNext": _UNTRACKED,
     "IteratorOpenPass": _UNTRACKED,
     "LoadImageBatch": "keras' image_dataset_from_directory batch loader, used by datasets only (TensorFlow "

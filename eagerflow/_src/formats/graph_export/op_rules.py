@@ -8,6 +8,7 @@ from .cond_gradient_export import export_kept_gradient, export_kept_seed, export
 from .ctc_unique_export import export_ctc_unique_labels
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
+from .hashed_cross_export import export_hashed_cross_step
 from .iterator_export import export_iterator_op
 from .gradient_export import export_kept_while, export_while_grad
 from .optimizer_export import export_adam_update
@@ -51,7 +52,8 @@ def export_logical_xor(builder, op):
 # (`_eagerflow_op`, `_eagerflow_inputs`: attributes TensorFlow ignores, their names starting with `_`)
 # and the others are marked `_eagerflow_part`, so eagerflow's loader rebuilds the one op.
 REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange", "AdamUpdate", "VocabularyLookup",
-                       "MutableHashTableInsert", "MutableHashTableRemove", "ProdOfOthers"})
+                       "MutableHashTableInsert", "MutableHashTableRemove", "ProdOfOthers",
+                       "HashedCrossStep"})
 
 
 def _recorded(rule):
@@ -106,4 +108,5 @@ RULES = {
     "IteratorHasNext": export_iterator_op,
     "IteratorGetNext": export_iterator_op,
     "AssignVariableIfUninitialized": export_initialize_variable,
+    "HashedCrossStep": export_hashed_cross_step,
 }
