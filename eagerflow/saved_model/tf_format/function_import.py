@@ -223,7 +223,7 @@ class FunctionImporter(ControlFlowImport):
         outs = SIGNATURES[node.op][1] if node.op in SIGNATURES else ()
         if not outs and not op.outputs:  # an update written as assignments (AdamUpdate)
             return {}, op
-        if len(outs) != 1 or len(op.outputs) != 1:
+        if len(outs) != 1 or (len(op.outputs) != 1 and outs[0][1] != "list"):  # a call returns a list
             raise self.fail(where, "a rewritten op must end in a node of one output")
         return {outs[0][0]: list(op.outputs)}, op
 

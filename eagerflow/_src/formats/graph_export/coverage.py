@@ -17,7 +17,6 @@ _UNTRACKED = ("a Python iterator over a tf.data pipeline: TensorFlow refuses to 
               "(AssertionError, an 'untracked' resource; iterator_export.py raises the same)")
 
 NOT_EXPORTED = {
-    "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
     "IteratorHasNext": _UNTRACKED,
     "IteratorOpenPass": _UNTRACKED,
     "LoadImageBatch": "keras' image_dataset_from_directory batch loader, used by datasets only (TensorFlow "

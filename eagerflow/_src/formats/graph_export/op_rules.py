@@ -5,6 +5,7 @@ from .attr_input_export import (export_fingerprint, export_matrix_diag, export_m
                                 export_matrix_set_diag)
 from .composite_export import export_is_jpeg, export_unicode_char_split
 from .cond_gradient_export import export_kept_gradient, export_kept_seed, export_kept_value
+from .ctc_dense_export import export_ctc_loss_dense
 from .ctc_unique_export import export_ctc_unique_labels
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
@@ -53,7 +54,7 @@ def export_logical_xor(builder, op):
 # and the others are marked `_eagerflow_part`, so eagerflow's loader rebuilds the one op.
 REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange", "AdamUpdate", "VocabularyLookup",
                        "MutableHashTableInsert", "MutableHashTableRemove", "ProdOfOthers",
-                       "HashedCrossStep"})
+                       "HashedCrossStep", "CTCLossDense"})
 
 
 def _recorded(rule):
@@ -109,4 +110,5 @@ RULES = {
     "IteratorGetNext": export_iterator_op,
     "AssignVariableIfUninitialized": export_initialize_variable,
     "HashedCrossStep": export_hashed_cross_step,
+    "CTCLossDense": _recorded(export_ctc_loss_dense),
 }
