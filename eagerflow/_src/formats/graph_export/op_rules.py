@@ -7,6 +7,7 @@ from .composite_export import export_is_jpeg, export_unicode_char_split
 from .cond_gradient_export import export_kept_gradient, export_kept_seed, export_kept_value
 from .ctc_dense_export import export_ctc_loss_dense
 from .ctc_unique_export import export_ctc_unique_labels
+from .custom_gradient_export import export_saved_custom_gradient
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
 from .hashed_cross_export import export_hashed_cross_step
@@ -111,4 +112,5 @@ RULES = {
     "AssignVariableIfUninitialized": export_initialize_variable,
     "HashedCrossStep": export_hashed_cross_step,
     "CTCLossDense": _recorded(export_ctc_loss_dense),
+    "SavedCustomGradient": export_saved_custom_gradient,
 }
