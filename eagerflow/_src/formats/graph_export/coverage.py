@@ -28,8 +28,6 @@ NOT_EXPORTED = {
     "LoopHistorySeeds": _SECOND_ORDER_LOOP,
     "LoopHistoryStack": _SECOND_ORDER_LOOP,
     "OptionalGradientComponents": _GRADIENT_ONLY,  # the gradient of a loaded cond's kept values
-    "NonMaxSuppressionPaddedV2": ("TensorFlow's tiled NMS, which it builds from ordinary ops in while loops "
-                                  "(NonMaxSuppressionV5's answers differ); no rewrite yet"),
     "ShuffleOrder": "tf.data's shuffle order, used by datasets only",
     "WriteSummary": "a function writing summaries holds its writer's resource, which TensorFlow refuses to save "
                     "(AssertionError; op_rules.py raises the same)",

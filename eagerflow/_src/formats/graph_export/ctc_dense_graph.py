@@ -3,7 +3,7 @@ dense tf.nn.ctc_loss is: the same forward-backward as ops/nn/ctc_core.py (its do
 states, the LOG_ZERO ends and the per-step renormalisation), vectorised over the batch, its two time
 loops as tf.while_loop writing each step's state vector into a [time, batch, states] history. Computed
 in float64 like the kernel, so a saved function gives the kernel's values; traced once per export
-(ctc_dense_export.py) and written as a function of the SavedModel's library."""
+(traced_call_export.py) and written as a function of the SavedModel's library."""
 from __future__ import annotations
 
 import numpy as np
