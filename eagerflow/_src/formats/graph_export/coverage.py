@@ -8,7 +8,6 @@ from __future__ import annotations
 from .op_rules import RULES
 from .tf_op_signatures import SIGNATURES
 
-_GRADIENT_ONLY = "an internal op of gradient graphs (saved functions hold forward computations)"
 _SECOND_ORDER_LOOP = ("an internal op of a loop gradient's gradient: a second order exports as TensorFlow's "
                       "SymbolicGradient of the first-order gradient's function (gradient_export.py), leaving it out; "
                       "a third order does not export yet")
@@ -27,7 +26,6 @@ NOT_EXPORTED = {
     "LoopHistorySeedStacks": _SECOND_ORDER_LOOP,
     "LoopHistorySeeds": _SECOND_ORDER_LOOP,
     "LoopHistoryStack": _SECOND_ORDER_LOOP,
-    "OptionalGradientComponents": _GRADIENT_ONLY,  # the gradient of a loaded cond's kept values
     "ShuffleOrder": "tf.data's shuffle order, used by datasets only",
     "WriteSummary": "a function writing summaries holds its writer's resource, which TensorFlow refuses to save "
                     "(AssertionError; op_rules.py raises the same)",

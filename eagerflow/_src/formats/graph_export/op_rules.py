@@ -14,6 +14,7 @@ from .hashed_cross_export import export_hashed_cross_step
 from .iterator_export import export_iterator_op
 from .gradient_export import export_kept_while, export_while_grad
 from .optimizer_export import export_adam_update
+from .optional_gradient_export import export_optional_gradient
 from .parse_example_export import export_parse_example
 from .variable_init_export import export_initialize_variable
 from .table_export import (export_summary_write, export_table_export, export_table_insert, export_table_remove,
@@ -55,7 +56,8 @@ def export_logical_xor(builder, op):
 # and the others are marked `_eagerflow_part`, so eagerflow's loader rebuilds the one op.
 REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange", "AdamUpdate", "VocabularyLookup",
                        "MutableHashTableInsert", "MutableHashTableRemove", "ProdOfOthers",
-                       "HashedCrossStep", "CTCLossDense", "NonMaxSuppressionPaddedV2"})
+                       "HashedCrossStep", "CTCLossDense", "NonMaxSuppressionPaddedV2",
+                       "OptionalGradientComponents"})
 
 
 def _recorded(rule, int_attrs=()):
@@ -120,4 +122,5 @@ RULES = {
     "SavedCustomGradient": export_saved_custom_gradient,
     "NonMaxSuppressionPaddedV2": _recorded(export_nms_padded,
                                            ("tile_size", "sorted_input", "canonicalized_coordinates")),
+    "OptionalGradientComponents": _recorded(export_optional_gradient),
 }

@@ -12,11 +12,13 @@ from ...core.tensor import TensorSpec
 from .generic_op import emit
 
 
-def export_traced(builder, op, computation):
-    """Writes `op` as a call of `computation(*op.inputs)` traced at the inputs' shapes and dtypes."""
+def export_traced(builder, op, computation, structure=None):
+    """Writes `op` as a call of `computation(*op.inputs)` traced at the inputs' shapes and dtypes
+    (`structure(specs)`: the input signature, when the inputs are grouped; flat, it is op.inputs)."""
     from ...trace.function import function
     specs = [TensorSpec(t.shape, t.dtype) for t in op.inputs]
-    traced = function(computation, input_signature=specs, autograph=False).get_concrete_function()
+    signature = structure(specs) if structure else specs
+    traced = function(computation, input_signature=signature, autograph=False).get_concrete_function()
     name = builder.library.called_function(traced)
     emit(builder, op, "PartitionedCall", list(op.inputs), {"f": name, "Tout": [t.dtype for t in op.outputs]},
          list(op.outputs))
