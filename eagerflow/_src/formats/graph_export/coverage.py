@@ -10,7 +10,8 @@ from .tf_op_signatures import SIGNATURES
 
 _SECOND_ORDER_LOOP = ("an internal op of a loop gradient's gradient: a second order exports as TensorFlow's "
                       "SymbolicGradient of the first-order gradient's function (gradient_export.py), leaving it out; "
-                      "a third order does not export yet")
+                      "a third order does not export (control_flow/loop_history.py records the second order's "
+                      "structure only, and TensorFlow 2.21 cannot run a SymbolicGradient through a While anyway)")
 
 _UNTRACKED = ("a Python iterator over a tf.data pipeline: TensorFlow refuses to save a function holding one "
               "(AssertionError, an 'untracked' resource; iterator_export.py raises the same)")
@@ -18,15 +19,19 @@ _UNTRACKED = ("a Python iterator over a tf.data pipeline: TensorFlow refuses to 
 NOT_EXPORTED = {
     "IteratorHasNext": _UNTRACKED,
     "IteratorOpenPass": _UNTRACKED,
-    "LoadImageBatch": "keras' image_dataset_from_directory batch loader, used by datasets only (TensorFlow "
-                      "runs ReadFile, DecodeImage and a resize per file)",
+    "LoadImageBatch": ("keras' image_dataset_from_directory batch loader, reached only by a function iterating "
+                       "such a dataset (TensorFlow saves that function with its dataset ops reading the files: "
+                       "ReadFile, DecodeImage and a resize in a map function); no rewrite yet"),
     "LoopHistoryItem": _SECOND_ORDER_LOOP,
     "LoopHistoryItemGrad": _SECOND_ORDER_LOOP,
     "LoopHistoryLength": _SECOND_ORDER_LOOP,
     "LoopHistorySeedStacks": _SECOND_ORDER_LOOP,
     "LoopHistorySeeds": _SECOND_ORDER_LOOP,
     "LoopHistoryStack": _SECOND_ORDER_LOOP,
-    "ShuffleOrder": "tf.data's shuffle order, used by datasets only",
+    "ShuffleOrder": ("tf.data's shuffle order of a `for` loop over a shuffled dataset inside a function "
+                     "(TensorFlow saves that function with its dataset ops, ShuffleDatasetV3 and an iterator; "
+                     "eagerflow's loop indexes a drawn order instead, with a seed generator kept across calls); "
+                     "no rewrite yet"),
     "WriteSummary": "a function writing summaries holds its writer's resource, which TensorFlow refuses to save "
                     "(AssertionError; op_rules.py raises the same)",
 }
