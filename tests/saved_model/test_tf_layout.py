@@ -176,22 +176,3 @@ def test_a_graph_tensorflow_cannot_express_is_refused_naming_the_op(tmp_path):
                                          r"order does not export"):
         tf.saved_model.save(m, str(tmp_path / "m"))
     assert sorted(p.name for p in (tmp_path / "m").iterdir()) == ["keep.txt"]  # nothing written, nothing lost
-
-
-def test_a_loop_over_a_shuffled_dataset_is_refused_naming_the_op(tmp_path):
-    # TensorFlow 2.21 saves this function with its dataset ops (ShuffleDatasetV3, an iterator); eagerflow's
-    # loop indexes a drawn order instead (ShuffleOrder), which has no TensorFlow form yet.
-    class Shuffled(tf.Module):
-        @tf.function(input_signature=[])
-        def total(self):
-            s = tf.constant(0, tf.int64)
-            for x in tf.data.Dataset.range(6).shuffle(6, seed=3):
-                s += x
-            return s
-
-    m = Shuffled()
-    assert int(m.total()) == 15
-    with pytest.raises(ValueError, match=r"op '.*' has type ShuffleOrder, which does not export: .*ShuffleDatasetV3"):
-        tf.saved_model.save(m, str(tmp_path / "m"))
-    assert not (tmp_path / "m").exists()
-    assert not tf.saved_model.contains_saved_model(tmp_path / "x")

@@ -292,16 +292,18 @@ class FunctionImporter(ControlFlowImport):
 
 def _recorded_int_attrs(opdef, node, fail):
     """The integer attributes export recorded for a rewritten op (`_eagerflow_int_attrs`: "name=value"
-    strings, hashed_cross_export.py), each one the op's kernel takes."""
+    strings, or "name=v1,v2,..." for a tuple of integers; op_rules.py's _recorded), each one the op's
+    kernel takes."""
     if "_eagerflow_int_attrs" not in node.attr:
         return {}
     names, _ = kernel_parameters(opdef)
     attrs = {}
     for item in node.attr["_eagerflow_int_attrs"].list.s:
         key, _, value = item.decode("utf-8", "replace").partition("=")
-        if key not in names or not value.lstrip("-").isdigit() or len(value) > 20:
+        parts = value.split(",")
+        if key not in names or len(parts) > 8 or not all(p.lstrip("-").isdigit() and len(p) <= 20 for p in parts):
             raise fail(f"_eagerflow_int_attrs holds {item[:60]!r}, which is not an attribute of the op it records")
-        attrs[key] = int(value)
+        attrs[key] = int(value) if len(parts) == 1 else tuple(int(p) for p in parts)
     return attrs
 
 

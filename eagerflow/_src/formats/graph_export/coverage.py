@@ -28,10 +28,6 @@ NOT_EXPORTED = {
     "LoopHistorySeedStacks": _SECOND_ORDER_LOOP,
     "LoopHistorySeeds": _SECOND_ORDER_LOOP,
     "LoopHistoryStack": _SECOND_ORDER_LOOP,
-    "ShuffleOrder": ("tf.data's shuffle order of a `for` loop over a shuffled dataset inside a function "
-                     "(TensorFlow saves that function with its dataset ops, ShuffleDatasetV3 and an iterator; "
-                     "eagerflow's loop indexes a drawn order instead, with a seed generator kept across calls); "
-                     "no rewrite yet"),
     "WriteSummary": "a function writing summaries holds its writer's resource, which TensorFlow refuses to save "
                     "(AssertionError; op_rules.py raises the same)",
 }

@@ -5,7 +5,7 @@ from .attr_input_export import (export_fingerprint, export_matrix_diag, export_m
                                 export_matrix_set_diag)
 from .composite_export import export_is_jpeg, export_unicode_char_split
 from .cond_gradient_export import export_kept_gradient, export_kept_seed, export_kept_value
-from .traced_call_export import export_ctc_loss_dense, export_nms_padded
+from .traced_call_export import export_ctc_loss_dense, export_nms_padded, export_shuffle_order
 from .ctc_unique_export import export_ctc_unique_labels
 from .custom_gradient_export import export_saved_custom_gradient
 from .control_flow_export import export_if, export_while
@@ -57,12 +57,16 @@ def export_logical_xor(builder, op):
 REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange", "AdamUpdate", "VocabularyLookup",
                        "MutableHashTableInsert", "MutableHashTableRemove", "ProdOfOthers",
                        "HashedCrossStep", "CTCLossDense", "NonMaxSuppressionPaddedV2",
-                       "OptionalGradientComponents"})
+                       "OptionalGradientComponents", "ShuffleOrder"})
+
+
+def _ints(value):
+    return ",".join(str(int(v)) for v in value) if isinstance(value, tuple) else str(int(value))
 
 
 def _recorded(rule, int_attrs=()):
-    """`rule`, its nodes marked as above; `int_attrs`: the op's integer or boolean attributes the loader
-    needs, recorded as `_eagerflow_int_attrs` ("name=value")."""
+    """`rule`, its nodes marked as above; `int_attrs`: the op's integer or boolean attributes (or tuples
+    of them) the loader needs, recorded as `_eagerflow_int_attrs` ("name=value" or "name=v1,v2,...")."""
     def export(builder, op):
         inputs = [builder.ref(t) for t in op.inputs]
         before = len(builder.nodes)
@@ -71,7 +75,7 @@ def _recorded(rule, int_attrs=()):
             node["attr"]["_eagerflow_part"] = {"b": True}
         builder.nodes[-1]["attr"]["_eagerflow_op"] = {"s": op.type.encode()}
         builder.nodes[-1]["attr"]["_eagerflow_inputs"] = {"list": {"s": [r.encode() for r in inputs]}}
-        kept = [f"{k}={int(op.attrs[k])}".encode() for k in int_attrs if k in op.attrs]
+        kept = [f"{k}={_ints(op.attrs[k])}".encode() for k in int_attrs if k in op.attrs]
         if kept:
             builder.nodes[-1]["attr"]["_eagerflow_int_attrs"] = {"list": {"s": kept}}
     return export
@@ -123,4 +127,5 @@ RULES = {
     "NonMaxSuppressionPaddedV2": _recorded(export_nms_padded,
                                            ("tile_size", "sorted_input", "canonicalized_coordinates")),
     "OptionalGradientComponents": _recorded(export_optional_gradient),
+    "ShuffleOrder": _recorded(export_shuffle_order, ("seeds",)),
 }

@@ -5,7 +5,8 @@ whose outputs are the op's. eagerflow's loader reads the call node back as the o
 op_rules.py's _recorded), so a loaded model runs eagerflow's kernel.
 
   - CTCLossDense (tf.nn.ctc_loss with dense labels, Keras' CTC loss): ctc_dense_graph.py.
-  - NonMaxSuppressionPaddedV2 (tf.image.non_max_suppression_padded): nms_padded_graph.py."""
+  - NonMaxSuppressionPaddedV2 (tf.image.non_max_suppression_padded): nms_padded_graph.py.
+  - ShuffleOrder (a `for` loop over a shuffled dataset made in the function): shuffle_order_graph.py."""
 from __future__ import annotations
 
 from ...core.tensor import TensorSpec
@@ -35,5 +36,24 @@ def export_nms_padded(builder, op):
 
     def computation(boxes, scores, max_output_size, iou_threshold, score_threshold):
         return nms_padded(boxes, scores, max_output_size, iou_threshold, score_threshold, **attrs)
+
+    export_traced(builder, op, computation)
+
+
+def export_shuffle_order(builder, op):
+    """A shuffled dataset made inside the function (seeds: the (seed, seed2, reshuffle) every call starts
+    its generator from); one made outside keeps its generator across calls, which no file holds."""
+    from .attr_values import ExportError
+    from .shuffle_order_graph import shuffle_order
+    seeds = op.attrs.get("seeds")
+    if not isinstance(seeds, tuple) or tuple(seeds[:2]) == (0, 0):
+        raise ExportError(f"op {op.name!r} (ShuffleOrder) of function {op.graph.name!r} shuffles a dataset "
+                          f"{'made outside the function' if not isinstance(seeds, tuple) else 'without a seed'}: "
+                          f"its orders come from a seed generator kept across calls, which a SavedModel cannot hold "
+                          f"(make the dataset inside the function, with a seed)")
+    seed, seed2, reshuffle = seeds
+
+    def computation(shape, buffer_size):
+        return shuffle_order(shape, buffer_size, seed, seed2, reshuffle)
 
     export_traced(builder, op, computation)
