@@ -40,9 +40,8 @@ def _steps(op):
             int(start.attrs["value"]) != CROSS_KEY:
         raise ExportError(f"op {op.name!r} (HashedCrossStep) crosses from a value other than the cross key, "
                           f"which TensorFlow's SparseCross cannot start from")
-    for step in steps[:-1]:
-        if step.attrs.get("num_buckets", -1) >= 0 or [c for c in step.outputs[0].consumers()] != [
-                steps[steps.index(step) + 1]]:
+    for step, following in zip(steps, steps[1:]):
+        if step.attrs.get("num_buckets", -1) >= 0 or step.outputs[0].consumers() != [following]:
             raise ExportError(f"op {step.name!r} (HashedCrossStep): a part of a hashed cross is read by another "
                               f"op, which TensorFlow's SparseCross cannot give")
     return steps, [s.inputs[1] for s in steps]
