@@ -19,7 +19,7 @@ WRITER_OPS = ("NoOp", "VarHandleOp", "SaveV2", "RestoreV2", "MergeV2Checkpoints"
               "Prod", "Fill", "StridedSlice", "ConcatV2", "Maximum", "FloorDiv", "Tile", "Size", "Transpose",
               "Pack", "BroadcastGradientArgs", "StatefulPartitionedCall", "PartitionedCall", "SymbolicGradient",
               "AnonymousHashTable", "LookupTableImportV2", "LookupTableFindV2", "HashTableV2",
-              "InitializeTableFromTextFileV2")
+              "InitializeTableFromTextFileV2", "SparseCross")
 
 
 def _eagerflow_ops():

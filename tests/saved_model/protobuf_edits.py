@@ -37,4 +37,5 @@ def legacy_save(obj, directory, signatures=None):
     saving = importlib.import_module("eagerflow.saved_model.save")  # the module, not tf.saved_model.save
     chosen = saving._signature_functions(signatures) if signatures is not None else saving._default_signatures(obj)
     os.makedirs(str(directory), exist_ok=True)
-    saving._write_eagerflow_format(str(directory), obj, chosen)
+    from eagerflow.saved_model.legacy_writer import write_legacy_document
+    write_legacy_document(str(directory), obj, chosen)

@@ -7,6 +7,7 @@ import os
 import numpy as np
 
 from ..._src.formats.graph_export.function_export import FunctionLibrary
+from .custom_gradients import add_custom_gradients
 from .objects import ObjectGraph
 from .saver import add_saver
 from .serving_graph import ServingGraph
@@ -44,9 +45,13 @@ def build(obj, signature_functions, default_save_functions=None):
         graph.handle(var)
     objects.tables.add_serving_nodes(graph)
     saver = add_saver(graph, library, [(key, var) for key, var, _ in objects.variables]) if objects.variables else None
+    graph_def = graph.graph_def(library)
+    registered = add_custom_gradients(objects, library)
+    if registered:
+        graph_def["library"]["registered_gradients"] = registered
     meta_graph = {
         "meta_info_def": {"tags": [SERVING_TAG], "stripped_default_attrs": True},
-        "graph_def": graph.graph_def(library),
+        "graph_def": graph_def,
         "signature_def": signatures.signature_defs(),
         "collection_def": {MAIN_OP_COLLECTION: {"node_list": {"value": [graph.init_op]}}},
         "object_graph_def": {"nodes": objects.nodes, "concrete_functions": objects.concrete},

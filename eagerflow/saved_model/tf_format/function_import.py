@@ -17,7 +17,7 @@ from ..._src.formats.graph_export.op_rules import REWRITTEN
 from ..._src.formats.graph_export.tf_op_signatures import SIGNATURES
 from .import_adapters import INPUTS_AS_ATTRIBUTES
 from .import_control_flow import ControlFlowImport
-from .import_attrs import kept_attributes, with_defaults
+from .import_attrs import kept_attributes, kernel_parameters, with_defaults
 from .import_resource_reads import BUILDS as RESOURCE_READ_BUILDS, RESOURCE_READS, resource_read
 from .import_tables import MUTABLE_TABLE_OPS, TABLE_OPS, ImportedTable, table_op
 from .op_support import ensure_ops
@@ -217,12 +217,13 @@ class FunctionImporter(ControlFlowImport):
         inputs = [self._resolve(self._values, r.decode("utf-8", "replace"), where)
                   for r in node.attr["_eagerflow_inputs"].list.s]
         opdef = OPS[op_type]
-        _check_op(opdef, inputs, {}, where)
-        op = self.add_op(graph, opdef, inputs, {}, node.name, where)
+        attrs = _recorded_int_attrs(opdef, node, lambda problem: self.fail(where, problem))
+        _check_op(opdef, inputs, attrs, where)
+        op = self.add_op(graph, opdef, inputs, attrs, node.name, where)
         outs = SIGNATURES[node.op][1] if node.op in SIGNATURES else ()
         if not outs and not op.outputs:  # an update written as assignments (AdamUpdate)
             return {}, op
-        if len(outs) != 1 or len(op.outputs) != 1:
+        if len(outs) != 1 or (len(op.outputs) != 1 and outs[0][1] != "list"):  # a call returns a list
             raise self.fail(where, "a rewritten op must end in a node of one output")
         return {outs[0][0]: list(op.outputs)}, op
 
@@ -288,6 +289,23 @@ class FunctionImporter(ControlFlowImport):
         if len(added) != 1:
             raise self.fail(where, "the op did not rebuild as a single node")
         return added[0]
+
+def _recorded_int_attrs(opdef, node, fail):
+    """The integer attributes export recorded for a rewritten op (`_eagerflow_int_attrs`: "name=value"
+    strings, or "name=v1,v2,..." for a tuple of integers; op_rules.py's _recorded), each one the op's
+    kernel takes."""
+    if "_eagerflow_int_attrs" not in node.attr:
+        return {}
+    names, _ = kernel_parameters(opdef)
+    attrs = {}
+    for item in node.attr["_eagerflow_int_attrs"].list.s:
+        key, _, value = item.decode("utf-8", "replace").partition("=")
+        parts = value.split(",")
+        if key not in names or len(parts) > 8 or not all(p.lstrip("-").isdigit() and len(p) <= 20 for p in parts):
+            raise fail(f"_eagerflow_int_attrs holds {item[:60]!r}, which is not an attribute of the op it records")
+        attrs[key] = int(value) if len(parts) == 1 else tuple(int(p) for p in parts)
+    return attrs
+
 
 # op types the importer builds for nodes of other types (Case's Equal, a table's lookup, ...)
 _IMPORTER_BUILDS = frozenset({"If", "StatelessIf", "While", "StatelessWhile", "Equal", "VocabularyLookup",

@@ -8,32 +8,26 @@ from __future__ import annotations
 from .op_rules import RULES
 from .tf_op_signatures import SIGNATURES
 
-_GRADIENT_ONLY = "an internal op of gradient graphs (saved functions hold forward computations)"
 _SECOND_ORDER_LOOP = ("an internal op of a loop gradient's gradient: a second order exports as TensorFlow's "
                       "SymbolicGradient of the first-order gradient's function (gradient_export.py), leaving it out; "
-                      "a third order does not export yet")
+                      "a third order does not export (control_flow/loop_history.py records the second order's "
+                      "structure only, and TensorFlow 2.21 cannot run a SymbolicGradient through a While anyway)")
+
+_UNTRACKED = ("a Python iterator over a tf.data pipeline: TensorFlow refuses to save a function holding one "
+              "(AssertionError, an 'untracked' resource; iterator_export.py raises the same)")
 
 NOT_EXPORTED = {
-    "AssignVariableIfUninitialized": "creates a variable inside a function, which TensorFlow's functions cannot",
-    "CTCLossDense": "no TensorFlow op computes it in one node; no rewrite yet",
-    "HashedCrossStep": ("one step of eagerflow's hashed cross, folding a feature into an already mixed value; "
-                        "TensorFlow's SparseCrossHashed crosses every feature from its own key in one op"),
-    "IteratorHasNext": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
-    "IteratorOpenPass": "a Python iterator over a tf.data pipeline, which a SavedModel cannot hold",
-    "LoadImageBatch": "keras' image_dataset_from_directory batch loader, used by datasets only (TensorFlow "
-                      "runs ReadFile, DecodeImage and a resize per file)",
+    "IteratorHasNext": _UNTRACKED,
+    "IteratorOpenPass": _UNTRACKED,
+    "LoadImageBatch": ("keras' image_dataset_from_directory batch loader, reached only by a function iterating "
+                       "such a dataset (TensorFlow saves that function with its dataset ops reading the files: "
+                       "ReadFile, DecodeImage and a resize in a map function); no rewrite yet"),
     "LoopHistoryItem": _SECOND_ORDER_LOOP,
     "LoopHistoryItemGrad": _SECOND_ORDER_LOOP,
     "LoopHistoryLength": _SECOND_ORDER_LOOP,
     "LoopHistorySeedStacks": _SECOND_ORDER_LOOP,
     "LoopHistorySeeds": _SECOND_ORDER_LOOP,
     "LoopHistoryStack": _SECOND_ORDER_LOOP,
-    "OptionalGradientComponents": _GRADIENT_ONLY,  # the gradient of a loaded cond's kept values
-    "NonMaxSuppressionPaddedV2": ("TensorFlow's tiled NMS, which it builds from ordinary ops in while loops "
-                                  "(NonMaxSuppressionV5's answers differ); no rewrite yet"),
-    "ProdOfOthers": _GRADIENT_ONLY,
-    "SavedCustomGradient": "a custom gradient TensorFlow saved, as the importer rebuilds it; not written back yet",
-    "ShuffleOrder": "tf.data's shuffle order, used by datasets only",
     "WriteSummary": "a function writing summaries holds its writer's resource, which TensorFlow refuses to save "
                     "(AssertionError; op_rules.py raises the same)",
 }

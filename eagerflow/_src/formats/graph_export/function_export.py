@@ -38,17 +38,20 @@ class FunctionLibrary:
         self.functions.append(builder.function_def())
         return builder.name
 
-    def called_function(self, cf):
+    def called_function(self, cf, copy=False):
         """The name of the FunctionDef for a tf.function called inside another (every input an
-        argument, captures included, as the call op passes them)."""
-        known = self._calls.get(id(cf))
+        argument, captures included, as the call op passes them); `copy`: a FunctionDef of its own even
+        when `cf` was written before (a saved custom gradient binds its inputs to one forward function)."""
+        known = None if copy else self._calls.get(id(cf))
         if known is None:
             builder = FunctionBuilder(self, self.unique_name(cf.name))
             for ph in cf.graph.inputs:
                 builder.set_ref(ph, builder.add_arg(ph._op.name, ph.dtype, ph.shape, _handle(ph)))
             write_body(builder, cf.graph)
             add_outputs(builder, cf.outputs)
-            known = self._calls[id(cf)] = (cf, self.add(builder))
+            known = (cf, self.add(builder))
+            if not copy:
+                self._calls[id(cf)] = known
         return known[1]
 
 

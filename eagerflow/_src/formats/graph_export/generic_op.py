@@ -22,13 +22,20 @@ def split_args(args, count, attrs, op_type, what):
             raise ExportError(f"{op_type} has {count} {what}, TensorFlow's op {fixed}")
         return [1] * len(args)
     rest = count - fixed
-    known = {a[3]: attrs[a[3]] for a in variadic if a[3] and isinstance(attrs.get(a[3]), int)}
-    open_args = [a for a in variadic if a[3] not in known]
-    share = rest - sum(known.get(a[3], 0) for a in variadic)
+
+    def known(a):  # a size the caller gave: a number attribute, or a list(type) attribute's length
+        if a[3] and isinstance(attrs.get(a[3]), int):
+            return attrs[a[3]]
+        if a[1] == "list" and isinstance(attrs.get(a[2]), (list, tuple)):
+            return len(attrs[a[2]])
+        return None
+
+    open_args = [a for a in variadic if known(a) is None]
+    share = rest - sum(known(a) or 0 for a in variadic)
     if rest < 0 or (open_args and share % len(open_args)) or (not open_args and share):
         raise ExportError(f"{op_type}'s {count} {what} do not fit TensorFlow's arguments")
     each = share // len(open_args) if open_args else 0
-    return [known.get(a[3], each) if (a[1] == "list" or a[3]) else 1 for a in args]
+    return [(each if known(a) is None else known(a)) if (a[1] == "list" or a[3]) else 1 for a in args]
 
 
 def _type_attrs(args, sizes, tensors, attrs):

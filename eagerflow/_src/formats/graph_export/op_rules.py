@@ -5,14 +5,21 @@ from .attr_input_export import (export_fingerprint, export_matrix_diag, export_m
                                 export_matrix_set_diag)
 from .composite_export import export_is_jpeg, export_unicode_char_split
 from .cond_gradient_export import export_kept_gradient, export_kept_seed, export_kept_value
+from .traced_call_export import export_ctc_loss_dense, export_nms_padded, export_shuffle_order
 from .ctc_unique_export import export_ctc_unique_labels
+from .custom_gradient_export import export_saved_custom_gradient
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
+from .hashed_cross_export import export_hashed_cross_step
+from .iterator_export import export_iterator_op
 from .gradient_export import export_kept_while, export_while_grad
 from .optimizer_export import export_adam_update
+from .optional_gradient_export import export_optional_gradient
 from .parse_example_export import export_parse_example
+from .variable_init_export import export_initialize_variable
 from .table_export import (export_summary_write, export_table_export, export_table_find, export_table_insert,
                            export_table_remove, export_vocabulary_lookup)
+from .prod_gradient_export import export_prod_of_others
 from .python_call_export import export_python_call
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
                        export_sum_to_shape)
@@ -48,10 +55,18 @@ def export_logical_xor(builder, op):
 # (`_eagerflow_op`, `_eagerflow_inputs`: attributes TensorFlow ignores, their names starting with `_`)
 # and the others are marked `_eagerflow_part`, so eagerflow's loader rebuilds the one op.
 REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange", "AdamUpdate", "VocabularyLookup",
-                       "MutableHashTableInsert", "MutableHashTableRemove"})
+                       "MutableHashTableInsert", "MutableHashTableRemove", "ProdOfOthers",
+                       "HashedCrossStep", "CTCLossDense", "NonMaxSuppressionPaddedV2",
+                       "OptionalGradientComponents", "ShuffleOrder"})
 
 
-def _recorded(rule):
+def _ints(value):
+    return ",".join(str(int(v)) for v in value) if isinstance(value, tuple) else str(int(value))
+
+
+def _recorded(rule, int_attrs=()):
+    """`rule`, its nodes marked as above; `int_attrs`: the op's integer or boolean attributes (or tuples
+    of them) the loader needs, recorded as `_eagerflow_int_attrs` ("name=value" or "name=v1,v2,...")."""
     def export(builder, op):
         inputs = [builder.ref(t) for t in op.inputs]
         before = len(builder.nodes)
@@ -60,6 +75,9 @@ def _recorded(rule):
             node["attr"]["_eagerflow_part"] = {"b": True}
         builder.nodes[-1]["attr"]["_eagerflow_op"] = {"s": op.type.encode()}
         builder.nodes[-1]["attr"]["_eagerflow_inputs"] = {"list": {"s": [r.encode() for r in inputs]}}
+        kept = [f"{k}={_ints(op.attrs[k])}".encode() for k in int_attrs if k in op.attrs]
+        if kept:
+            builder.nodes[-1]["attr"]["_eagerflow_int_attrs"] = {"list": {"s": kept}}
     return export
 
 
@@ -106,4 +124,16 @@ RULES = {
     "PyFunc": export_python_call,
     "PyFuncStateless": export_python_call,
     "CTCUniqueLabels": export_ctc_unique_labels,
+    "ProdOfOthers": _recorded(export_prod_of_others),
+    "IteratorOpenPass": export_iterator_op,
+    "IteratorHasNext": export_iterator_op,
+    "IteratorGetNext": export_iterator_op,
+    "AssignVariableIfUninitialized": export_initialize_variable,
+    "HashedCrossStep": export_hashed_cross_step,
+    "CTCLossDense": _recorded(export_ctc_loss_dense),
+    "SavedCustomGradient": export_saved_custom_gradient,
+    "NonMaxSuppressionPaddedV2": _recorded(export_nms_padded,
+                                           ("tile_size", "sorted_input", "canonicalized_coordinates")),
+    "OptionalGradientComponents": _recorded(export_optional_gradient),
+    "ShuffleOrder": _recorded(export_shuffle_order, ("seeds",)),
 }
