@@ -48,10 +48,16 @@ STATEMENTS = [
     ("h = PARTIAL(x)", False, False),                          # a partial of a user function
     ("h = CALLER(x)", False, False),                           # an object whose class defines __call__
     ("h = LIBRARY_PARTIAL(x)", True, True),                    # a partial of a library function
+    ("h = NAMESPACE.activation(x)", False, False),             # a user function kept on a library object
+    ("h = NAMESPACE.scaler.scale(x)", False, False),           # a user object's method, through one
+    ("h = NAMESPACE.relu(x)", True, True),                     # a library function kept on one
+    ("h = NAMESPACE.missing(x)", True, True),                  # no such attribute: Python raises
+    ("h = Dense.from_config({})", True, True),                 # a library class's class method
 ]
 
 _MODULE = '''
 import functools
+import types
 
 import numpy as np
 import eagerflow as tf
@@ -77,6 +83,7 @@ class _Caller:
 CALLER = _Caller()
 FUNCS = [_Scaler().scale]
 CONSTS = [np.float32(1.0)]
+NAMESPACE = types.SimpleNamespace(scaler=OBJ, relu=relu)
 
 
 def helper(x):
@@ -84,6 +91,7 @@ def helper(x):
 
 
 PARTIAL = functools.partial(helper)
+NAMESPACE.activation = helper
 LIBRARY_PARTIAL = functools.partial(tf.nn.relu)
 '''
 

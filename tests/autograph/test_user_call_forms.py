@@ -134,3 +134,14 @@ def test_library_calls_stay_as_they_are_in_the_converted_source():
     code = tf.autograph.to_code(body)
     assert "tf.nn.relu(x)" in code and "tf.constant([1.0])[0].numpy()" in code
     assert "ag__.convert(mymod.helper)(x)" in code
+
+
+def test_a_user_function_kept_on_a_library_object_is_converted():
+    """`settings.fn(x)` on a types.SimpleNamespace (a library class): TensorFlow 2.21 converts the
+    user method it holds; a library function kept there stays as it is."""
+    import types
+    settings = types.SimpleNamespace(fn=mymod.Shape(3.0).method, relu=tf.nn.relu)
+    got, has_cond = _run(lambda x: settings.fn(x) + settings.relu(x))
+    assert got == pytest.approx([12.0, -0.6666666865348816]) and has_cond  # TensorFlow 2.21's values
+    code = tf.autograph.to_code(lambda x: settings.fn(x) + settings.relu(x))
+    assert "ag__.convert(settings.fn)(x)" in code and "settings.relu(x)" in code

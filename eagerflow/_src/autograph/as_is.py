@@ -101,7 +101,7 @@ def calls_left_alone(fn, is_library_module, is_library_value, is_user_callable) 
             return SAFE if is_library_module(value) else RISKY
         if is_user_callable(value):
             return RISKY
-        return LIBRARY if is_library_value(value) else RISKY
+        return _Library(value) if is_library_value(value) else RISKY
 
     def global_tag(name):
         if name in fn_globals:
@@ -142,9 +142,9 @@ def calls_left_alone(fn, is_library_module, is_library_value, is_user_callable) 
                 except ValueError:
                     stack.append(SAFE)  # an empty cell: the converter leaves the call, Python raises
         elif opcode == op["LOAD_ATTR"]:
-            stack.append(_attribute(stack.pop()))
+            stack.append(_attribute(stack.pop(), code.co_names[arg]))
         elif opcode == op["LOAD_METHOD"]:
-            root = _attribute(stack.pop())
+            root = _attribute(stack.pop(), code.co_names[arg])
             stack += [root, root]
         elif opcode == op["BINARY_SUBSCR"]:
             stack.pop()
@@ -153,7 +153,7 @@ def calls_left_alone(fn, is_library_module, is_library_value, is_user_callable) 
             if len(stack) < arg + 2:
                 return False
             del stack[len(stack) - arg:]
-            callee = max(stack.pop(), stack.pop())  # [NULL or method, callable or self]
+            callee = _callee(stack.pop(), stack.pop(), is_user_callable)  # [NULL or method, callable or self]
             if callee >= DERIVED:
                 return False
             stack.append(_result(callee))
@@ -170,7 +170,7 @@ def calls_left_alone(fn, is_library_module, is_library_value, is_user_callable) 
             if len(stack) < 3 + (arg & 1):
                 return False
             del stack[len(stack) - 1 - (arg & 1):]
-            callee = max(stack.pop(), stack.pop())
+            callee = _callee(stack.pop(), stack.pop(), is_user_callable)
             if callee >= DERIVED:
                 return False
             stack.append(_result(callee))
@@ -205,16 +205,54 @@ def calls_left_alone(fn, is_library_module, is_library_value, is_user_callable) 
     return True
 
 
-def _attribute(root):
-    """An attribute keeps its object's root; a SAFE value's call result or item gives SAFE ones
-    (`tf.constant(x).numpy`)."""
+
+class _Library:
+    """A LIBRARY slot, with the value it holds: the calls converter looks up attributes of a library
+    value (statically, see static_attribute), so that a user function kept on one
+    (`config.activation(x)` on a SimpleNamespace) is still converted."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+_UNKNOWN = object()
+
+
+def static_attribute(value, name):
+    """`value.name` without running any code of `value` (no property, no __getattr__): the plain
+    function behind a static or class method; `_UNKNOWN` when there is no such attribute."""
+    try:
+        found = inspect.getattr_static(value, name)
+    except AttributeError:
+        return _UNKNOWN
+    return found.__func__ if isinstance(found, (staticmethod, classmethod)) else found
+
+
+def _rank(tag):
+    return LIBRARY if isinstance(tag, _Library) else tag
+
+
+def _callee(first, second, is_user_callable):
+    """The tag of what a call calls, from its two slots; a library value's user function is RISKY."""
+    for slot in (first, second):
+        if isinstance(slot, _Library) and is_user_callable(slot.value):
+            return RISKY
+    return max(_rank(first), _rank(second))
+
+
+def _attribute(root, name):
+    """An attribute keeps its object's root (a library value's attribute is looked up); a SAFE
+    value's call result or item gives SAFE ones (`tf.constant(x).numpy`)."""
+    if isinstance(root, _Library):
+        return _Library(static_attribute(root.value, name))
     return SAFE if root == DERIVED else root
 
 
 def _item(container):
     """An item of a library value or of user code may be anything: RISKY; one of a SAFE value is
     DERIVED (`tf.constant(x)[0].numpy()` stays, `[f][0](x)` is rewritten)."""
-    return RISKY if container in (LIBRARY, RISKY) else DERIVED
+    return RISKY if _rank(container) in (LIBRARY, RISKY) else DERIVED
 
 
 def _result(callee):

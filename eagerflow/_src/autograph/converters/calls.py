@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 import types
 
-from .. import analysis
+from .. import analysis, as_is
 from ..templates import replace, replace_expr
 
 
@@ -79,12 +79,15 @@ class _Calls(ast.NodeTransformer):
         # A method of an object (`model.loss(x)`, `self.encoder.encode(x)`, `Helper.build(x)`,
         # `mymodule.helper(x)`) may be user code: converted at call time, where its function says
         # whether it is. Calls through library modules (`tf.x`, `np.x`, `math.x`) and methods of
-        # library values named directly (`Dense.__call__`) stay as they are.
-        root, indirect = func.value, False
+        # library values named directly (`Dense.__call__`, `optimizer.apply_gradients`) stay as
+        # they are.
+        root, indirect, names = func.value, False, [func.attr]
         while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
             # a call's result (`super().f`, `make().f`) or a container's item (`table[k].f`): what
             # it is shows only at run time
             indirect |= isinstance(root, (ast.Call, ast.Subscript))
+            if isinstance(root, ast.Attribute):
+                names.append(root.attr)
             root = root.func if isinstance(root, ast.Call) else root.value
         if not isinstance(root, ast.Name):
             return False
@@ -93,7 +96,15 @@ class _Calls(ast.NodeTransformer):
         target = self.ctx.resolve(root.id)
         if isinstance(target, types.ModuleType):
             return self.ctx.is_user_module(target)
-        return not (target is self.ctx._MISSING or (self.ctx.is_library_value(target) and not indirect))
+        if target is self.ctx._MISSING:
+            return False
+        if self.ctx.is_library_value(target) and not indirect:
+            # a library value's attribute, looked up without running its code: a user function kept
+            # on a library object (`config.activation(x)`, a SimpleNamespace) is converted
+            for name in reversed(names):
+                target = as_is.static_attribute(target, name)
+            return self.ctx.is_user_callable(target)
+        return True
 
 
 def _with_args(node, func):
