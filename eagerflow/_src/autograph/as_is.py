@@ -142,9 +142,13 @@ def calls_left_alone(fn, is_library_module, is_library_value, is_user_callable) 
                 except ValueError:
                     stack.append(SAFE)  # an empty cell: the converter leaves the call, Python raises
         elif opcode == op["LOAD_ATTR"]:
-            stack.append(_attribute(stack.pop(), code.co_names[arg]))
+            root = stack.pop()
+            stack.append(_attribute(root, code.co_names[arg]) if root.__class__ is _Library
+                         else SAFE if root == DERIVED else root)
         elif opcode == op["LOAD_METHOD"]:
-            root = _attribute(stack.pop(), code.co_names[arg])
+            root = stack.pop()
+            root = (_attribute(root, code.co_names[arg]) if root.__class__ is _Library
+                    else SAFE if root == DERIVED else root)
             stack += [root, root]
         elif opcode == op["BINARY_SUBSCR"]:
             stack.pop()
@@ -153,7 +157,9 @@ def calls_left_alone(fn, is_library_module, is_library_value, is_user_callable) 
             if len(stack) < arg + 2:
                 return False
             del stack[len(stack) - arg:]
-            callee = _callee(stack.pop(), stack.pop(), is_user_callable)  # [NULL or method, callable or self]
+            first, second = stack.pop(), stack.pop()  # [NULL or method, callable or self]
+            callee = (max(first, second) if first.__class__ is int and second.__class__ is int
+                      else _callee(first, second, is_user_callable))
             if callee >= DERIVED:
                 return False
             stack.append(_result(callee))
