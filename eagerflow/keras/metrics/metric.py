@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._src.core import dtypes as _dt
+from .. import mixed_precision as _mixed
 from ..naming import to_snake_case, unique_name
 from ..variables import KerasVariable
 
@@ -17,10 +18,18 @@ from ..variables import KerasVariable
 class Metric:
     _direction = None  # 'up' or 'down': which way is better (monitoring callbacks in mode='auto' read it)
 
-    def __init__(self, name=None, dtype=None):
+    def __init__(self, dtype=None, name=None):  # Keras 3.15's order
         self.name = name or to_snake_case(type(self).__name__)
-        self._dtype = _dt.float32
+        self._dtype = _dt.as_dtype(_mixed.get(dtype).compute_dtype)  # a policy's compute dtype, as Keras
         self._metric_variables = []
+
+    @property
+    def dtype(self):
+        """The metric's dtype name ("float32" unless given); its state variables default to float32."""
+        return self._dtype.name
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype}
 
     def add_variable(self, shape, initializer, dtype=None, aggregation="sum", name=None):
         """A state variable as Keras 3.15 makes it (its argument order): non-trainable, on-read,

@@ -141,3 +141,26 @@ def test_metric_add_variable_takes_keras_3_order_and_defaults():
     for call, error, message in cases:
         with pytest.raises(error, match=re.escape(message)):
             call()
+
+
+def test_metric_dtype_config_and_argument_order():
+    class Summed(keras.metrics.Metric):
+        def __init__(self, name="m", **kwargs):
+            super().__init__(name=name, **kwargs)
+            self.total = self.add_variable(shape=(), initializer="zeros", name="total")
+
+        def update_state(self, x):
+            self.total.assign_add(tf.reduce_sum(x))
+
+        def result(self):
+            return self.total
+    m = Summed()
+    assert (m.dtype, m.get_config()) == ("float32", {"name": "m", "dtype": "float32"})
+    m.update_state(tf.constant([1.0, 2.0]))
+    assert float(m.result()) == 3.0
+    m.reset_state()
+    assert float(m.result()) == 0.0
+    wide = Summed(dtype="float64")
+    assert wide.dtype == "float64" and wide.total.dtype.name == "float32"  # state stays float32, as in Keras
+    positional = _State("float64", "pos")  # Keras 3.15: Metric(dtype=None, name=None)
+    assert (positional.dtype, positional.name) == ("float64", "pos")
