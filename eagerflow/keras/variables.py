@@ -39,15 +39,17 @@ class KerasVariable(Variable):
     _updates_across_replicas = True
 
     def __init__(self, initial_value, trainable=True, name="variable", path=None, dtype=None, constraint=None,
-                 regularizer=None, aggregation="none", synchronization="auto"):
+                 regularizer=None, aggregation="none", synchronization="auto", autocast=True):
         aggregation = _keras_option(aggregation, "aggregation", _AGGREGATIONS)
         synchronization = _keras_option(synchronization, "synchronization", _SYNCHRONIZATIONS)
         self._keras_options = (aggregation, synchronization)  # set first: a strategy's hook runs inside __init__
+        self._autocast = bool(autocast)  # False: read in its own dtype inside a mixed-precision call
         super().__init__(initial_value, trainable=trainable, name=name, dtype=dtype, constraint=constraint,
                          aggregation=_AGGREGATIONS[aggregation], synchronization=_SYNCHRONIZATIONS[synchronization])
         self._keras_name = name
         self._path = path or name
         self.regularizer = regularizer  # evaluated by the owning layer's `losses` (Keras 3 keeps it on the weight)
+        self.overwrite_with_gradient = False  # True: the optimizer assigns the gradient (optimizers/base.py)
 
     @property
     def name(self) -> str:
@@ -82,7 +84,7 @@ class KerasVariable(Variable):
         dtype (keras/mixed_precision.py), so its gradient comes back through the Cast as float32."""
         value = Variable._as_tensor(self)
         target = autocast_dtype()
-        if target is not None and target is not self._dtype and self._dtype.is_floating:
+        if target is not None and target is not self._dtype and self._dtype.is_floating and self._autocast:
             return cast(value, target)
         return value
 

@@ -38,12 +38,27 @@ STATEMENTS = [
     ("h = relu(x).numpy()", False, False),                     # the same for a library function's result
     ("h = CLOSED_HELPER(x)", False, False),                    # a user function held in a closure
     ("xs = []\n    xs.append(x)", False, False),               # a local list's append
-    # The converter leaves calls through a user's module too (a module counts as a library value
-    # there); the bytecode reading does not claim that, and converts: slower, never wrong.
-    ("h = USER_MODULE.helper(x)", False, True),
+    ("h = USER_MODULE.helper(x)", False, False),               # a user module's function
+    ("h = USER_MODULE.helper(x).numpy()", False, False),       # a method of its result
+    ("h = FUNCS[0](x)", False, False),                         # an item of a list of functions
+    ("h = CONSTS[0].numpy()", False, False),                   # a method of a library container's item
+    ("h = tf.constant([1.0])[0].numpy()", True, True),         # a method of a module call's item
+    ("h = tf.identity(x)(x)", False, False),                   # a call's result called
+    ("h = [x][0](x)", False, False),                           # an item called
+    ("h = PARTIAL(x)", False, False),                          # a partial of a user function
+    ("h = CALLER(x)", False, False),                           # an object whose class defines __call__
+    ("h = LIBRARY_PARTIAL(x)", True, True),                    # a partial of a library function
+    ("h = NAMESPACE.activation(x)", False, False),             # a user function kept on a library object
+    ("h = NAMESPACE.scaler.scale(x)", False, False),           # a user object's method, through one
+    ("h = NAMESPACE.relu(x)", True, True),                     # a library function kept on one
+    ("h = NAMESPACE.missing(x)", True, True),                  # no such attribute: Python raises
+    ("h = Dense.from_config({})", True, True),                 # a library class's class method
 ]
 
 _MODULE = '''
+import functools
+import types
+
 import numpy as np
 import eagerflow as tf
 from eagerflow.keras.layers import Dense
@@ -60,8 +75,24 @@ class _Scaler:
 OBJ = _Scaler()
 
 
+class _Caller:
+    def __call__(self, x):
+        return x
+
+
+CALLER = _Caller()
+FUNCS = [_Scaler().scale]
+CONSTS = [np.float32(1.0)]
+NAMESPACE = types.SimpleNamespace(scaler=OBJ, relu=relu)
+
+
 def helper(x):
     return x + 1.0
+
+
+PARTIAL = functools.partial(helper)
+NAMESPACE.activation = helper
+LIBRARY_PARTIAL = functools.partial(tf.nn.relu)
 '''
 
 

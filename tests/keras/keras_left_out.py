@@ -54,7 +54,6 @@ LEFT_OUT = {
     },
     "optimizers": {
         "MultiOptimizer": "not yet: outside issue 24",
-        "Muon": "not yet: outside issue 24",
         "OptimizerMap": "not yet: outside issue 24",
         "ScheduleFreeAdamW": "not yet: outside issue 24",
         "legacy": "not yet: outside issue 24",

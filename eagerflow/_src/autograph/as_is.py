@@ -10,10 +10,12 @@ the source is converted as before, so the answer "as it is" is only ever given w
 would have compiled the original statements again.
 
 The calls converter rewrites a call when what it calls is rooted (through attributes, subscripts
-and calls) at a local name, at `len`/`range`, at a user function, at a user object or class, or at a
-library value through a call's result (`make(x).method()`). Calls rooted at a library module
-(`tf.nn.relu(...)`, `np.float32(...).item()`), at a library value directly (`relu(x)`,
-`Dense.__call__`), at a constant or at an operator's result stay as they are. The bytecode is
+and calls) at a local name, at `len`/`range`, at user code (a function, partial, callable object,
+object, class or module), or at a library value through a call's result or an item
+(`make(x).method()`, `TABLE[k].method()`), and every direct call of a call's result or of an item
+(`make()(x)`, `table[k](x)`). Calls rooted at a library module (`tf.nn.relu(...)`,
+`np.float32(...).item()`), at a library value directly (`relu(x)`, `Dense.__call__`), at a
+constant or at an operator's result stay as they are. The bytecode is
 walked once with a tag per stack slot saying what the value is rooted at; any instruction outside
 the small set understood here (and any Python other than 3.11, whose bytecode this reads) makes the
 answer "convert". Pure standard library, like transform.py.
@@ -44,8 +46,9 @@ def straight_line(code) -> bool:
 
 # Tags: what a stack slot's value is rooted at, as the calls converter sees the callee's root.
 SAFE = 0        # a library module, a constant, an operator's result, or nothing (NULL)
-LIBRARY = 1     # a library value itself, or attributes/subscripts of it: called as it is
-RISKY = 2       # a local, len/range, user code, or a library value's call result: a call would be rewritten
+LIBRARY = 1     # a library value itself, or attributes of it: called as it is
+DERIVED = 2     # a call's result or an item of a SAFE value: its attributes are SAFE, calling it is RISKY
+RISKY = 3       # a local, len/range, user code, or a library value's call result or item: a call would be rewritten
 
 _READS_311 = {}
 if sys.version_info[:2] == (3, 11):
@@ -98,7 +101,7 @@ def calls_left_alone(fn, is_library_module, is_library_value, is_user_callable) 
             return SAFE if is_library_module(value) else RISKY
         if is_user_callable(value):
             return RISKY
-        return LIBRARY if is_library_value(value) else RISKY
+        return _Library(value) if is_library_value(value) else RISKY
 
     def global_tag(name):
         if name in fn_globals:
@@ -139,23 +142,27 @@ def calls_left_alone(fn, is_library_module, is_library_value, is_user_callable) 
                 except ValueError:
                     stack.append(SAFE)  # an empty cell: the converter leaves the call, Python raises
         elif opcode == op["LOAD_ATTR"]:
-            stack.append(stack.pop())  # an attribute keeps its object's root
+            root = stack.pop()
+            stack.append(_attribute(root, code.co_names[arg]) if root.__class__ is _Library
+                         else SAFE if root == DERIVED else root)
         elif opcode == op["LOAD_METHOD"]:
             root = stack.pop()
+            root = (_attribute(root, code.co_names[arg]) if root.__class__ is _Library
+                    else SAFE if root == DERIVED else root)
             stack += [root, root]
         elif opcode == op["BINARY_SUBSCR"]:
             stack.pop()
-            stack.append(stack.pop())  # a subscript keeps its container's root
+            stack.append(_item(stack.pop()))
         elif opcode == op["CALL"]:
             if len(stack) < arg + 2:
                 return False
             del stack[len(stack) - arg:]
-            callee = max(stack.pop(), stack.pop())  # [NULL or method, callable or self]
-            if callee == RISKY:
+            first, second = stack.pop(), stack.pop()  # [NULL or method, callable or self]
+            callee = (max(first, second) if first.__class__ is int and second.__class__ is int
+                      else _callee(first, second, is_user_callable))
+            if callee >= DERIVED:
                 return False
-            # A call's result keeps the callee's root for a call made on it: `tf.constant(x).numpy()`
-            # stays (a module), `Dense(3).build(...)` is rewritten (a library value's call result).
-            stack.append(RISKY if callee == LIBRARY else SAFE)
+            stack.append(_result(callee))
         elif opcode in _OPERATORS:
             if len(stack) < _OPERATORS[opcode]:
                 return False
@@ -169,10 +176,10 @@ def calls_left_alone(fn, is_library_module, is_library_value, is_user_callable) 
             if len(stack) < 3 + (arg & 1):
                 return False
             del stack[len(stack) - 1 - (arg & 1):]
-            callee = max(stack.pop(), stack.pop())
-            if callee == RISKY:
+            callee = _callee(stack.pop(), stack.pop(), is_user_callable)
+            if callee >= DERIVED:
                 return False
-            stack.append(RISKY if callee == LIBRARY else SAFE)
+            stack.append(_result(callee))
         elif opcode == op["BUILD_MAP"]:
             del stack[len(stack) - 2 * arg:]
             stack.append(SAFE)
@@ -202,3 +209,60 @@ def calls_left_alone(fn, is_library_module, is_library_value, is_user_callable) 
         else:
             return False  # an instruction not modelled here: convert from the source
     return True
+
+
+
+class _Library:
+    """A LIBRARY slot, with the value it holds: the calls converter looks up attributes of a library
+    value (statically, see static_attribute), so that a user function kept on one
+    (`config.activation(x)` on a SimpleNamespace) is still converted."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+_UNKNOWN = object()
+
+
+def static_attribute(value, name):
+    """`value.name` without running any code of `value` (no property, no __getattr__): the plain
+    function behind a static or class method; `_UNKNOWN` when there is no such attribute."""
+    try:
+        found = inspect.getattr_static(value, name)
+    except AttributeError:
+        return _UNKNOWN
+    return found.__func__ if isinstance(found, (staticmethod, classmethod)) else found
+
+
+def _rank(tag):
+    return LIBRARY if isinstance(tag, _Library) else tag
+
+
+def _callee(first, second, is_user_callable):
+    """The tag of what a call calls, from its two slots; a library value's user function is RISKY."""
+    for slot in (first, second):
+        if isinstance(slot, _Library) and is_user_callable(slot.value):
+            return RISKY
+    return max(_rank(first), _rank(second))
+
+
+def _attribute(root, name):
+    """An attribute keeps its object's root (a library value's attribute is looked up); a SAFE
+    value's call result or item gives SAFE ones (`tf.constant(x).numpy`)."""
+    if isinstance(root, _Library):
+        return _Library(static_attribute(root.value, name))
+    return SAFE if root == DERIVED else root
+
+
+def _item(container):
+    """An item of a library value or of user code may be anything: RISKY; one of a SAFE value is
+    DERIVED (`tf.constant(x)[0].numpy()` stays, `[f][0](x)` is rewritten)."""
+    return RISKY if _rank(container) in (LIBRARY, RISKY) else DERIVED
+
+
+def _result(callee):
+    """A call's result keeps the callee's root for a call made on it: `tf.constant(x).numpy()`
+    stays (a module), `Dense(3).build(...)` is rewritten (a library value's call result), and so is
+    any result called directly (`make()(x)`)."""
+    return RISKY if callee == LIBRARY else DERIVED

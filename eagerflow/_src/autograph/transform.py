@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import importlib
 import inspect
 import logging
@@ -88,9 +89,8 @@ class _Context:
 
     @staticmethod
     def is_user_callable(value):
-        if isinstance(value, (types.FunctionType, types.MethodType)):
-            return not is_library(value)
-        return False
+        """Whether calling `value` may run user code that conversion reaches (see convert_function)."""
+        return _user_call_target(value) is not None
 
     @staticmethod
     def is_library_value(value):
@@ -433,7 +433,13 @@ def _library_module(name, module=None):
         return False
     path = getattr(module, "__file__", None)
     if path is None:
-        return name != "__main__"
+        # a namespace package (a folder without __init__.py) is where its folders are
+        folders = list(getattr(module, "__path__", None) or ())
+        return name != "__main__" and all(_under_library_path(p) for p in folders)
+    return _under_library_path(path)
+
+
+def _under_library_path(path):
     path = os.path.realpath(path)
     return any(path.startswith(p + os.sep) for p in _LIBRARY_PATHS)
 
@@ -443,15 +449,40 @@ def is_library(fn):
     return _library_module(getattr(fn, "__module__", None))
 
 
+def _user_call_target(value):
+    """The user function that calling `value` runs first, or None (library code, a class, a
+    builtin): a function or method itself, a `functools.partial`'s function, a callable object's
+    `__call__`. Classes are called as they are (TensorFlow leaves constructors unconverted too)."""
+    if isinstance(value, (types.FunctionType, types.MethodType)):
+        return None if is_library(value) else value
+    if isinstance(value, functools.partial):
+        return _user_call_target(value.func)
+    if isinstance(value, (type, types.ModuleType)):
+        return None
+    call = getattr(type(value), "__call__", None)
+    if isinstance(call, types.FunctionType) and not is_library(call):
+        return call
+    return None
+
+
 def convert_function(fn):
     """What `tf.function` and converted code call: `fn` converted if it is user code, else `fn`.
 
-    Cached per function object; a bound method is converted through its function."""
+    Cached per function object; a bound method is converted through its function, a
+    `functools.partial` through its function (a new partial with the same arguments), a callable
+    object through its class's `__call__` (bound to the object)."""
     if isinstance(fn, types.MethodType):
         inner = convert_function(fn.__func__)
         return fn if inner is fn.__func__ else types.MethodType(inner, fn.__self__)
     if not isinstance(fn, types.FunctionType):
-        return fn
+        if isinstance(fn, functools.partial):
+            inner = convert_function(fn.func)
+            return fn if inner is fn.func else functools.partial(inner, *fn.args, **fn.keywords)
+        call = _user_call_target(fn)
+        if call is None:
+            return fn
+        inner = convert_function(call)
+        return fn if inner is call else types.MethodType(inner, fn)
     if fn.__code__ in _converted_codes or getattr(fn, DO_NOT_CONVERT, False):
         return fn
     try:

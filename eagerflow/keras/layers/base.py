@@ -122,8 +122,15 @@ class Layer(WeightListsMixin, LossesMixin, Module):
         """Creates the weights; `__call__` runs it once with the first input's shape."""
         self.built = True
 
-    def add_weight(self, shape=None, initializer="glorot_uniform", dtype=None, trainable=True, name=None,
-                   regularizer=None, constraint=None):
+    def add_weight(self, *args, shape=None, initializer=None, dtype=None, trainable=True, autocast=True,
+                   regularizer=None, constraint=None, aggregation="none", overwrite_with_gradient=False, name=None):
+        """A weight of this layer, with Keras 3.15's arguments: `shape`, `initializer` and `dtype` may
+        come positionally (Keras 2's order; nothing after them), the rest by keyword. `aggregation`
+        ("none", "mean", "sum", "only_first_replica") is how a distribution strategy combines the
+        replicas' values; `autocast=False` keeps the weight's own dtype inside a mixed-precision
+        call; `overwrite_with_gradient=True` makes the optimizer assign the gradient to it (float8
+        scales). Keras 3 has no `synchronization` here (only Metric state is on-read)."""
+        shape, initializer, dtype = _positional_weight_args(args, shape, initializer, dtype)
         shape = () if shape is None else tuple(int(d) for d in shape)
         dtype = _dt.as_dtype(getattr(dtype, "name", dtype) or self._dtype)
         charge_weight_budget(shape, dtype)
@@ -133,11 +140,13 @@ class Layer(WeightListsMixin, LossesMixin, Module):
         with init_scope():  # initial values are made eagerly, also while a call on keras.Input traces
             value = init(shape, dtype=dtype.name)
             value = np.asarray(value.numpy() if hasattr(value, "numpy") else value, dtype=dtype.np_dtype)
-        name = name or "variable"
+        name = name or unique_name("variable")  # Keras 3 numbers unnamed weights session-wide
         # Keras puts a weight under its layer's name even when made outside a call (in __init__, say)
         path = current_path(name) if self.name in scope_stack() else current_path(f"{self.name}/{name}")
         var = KerasVariable(value, trainable=trainable, name=name, path=path, dtype=dtype,
-                            constraint=_con.get(constraint), regularizer=_reg.get(regularizer))
+                            constraint=_con.get(constraint), regularizer=_reg.get(regularizer),
+                            aggregation=aggregation, autocast=autocast)
+        var.overwrite_with_gradient = bool(overwrite_with_gradient)
         self._tracked_weights.append(var)
         return var
 
@@ -290,3 +299,22 @@ def _leaves(value):
     if isinstance(value, (list, tuple)):
         return [leaf for v in value for leaf in _leaves(v)]
     return []
+
+
+def _positional_weight_args(args, shape, initializer, dtype):
+    """add_weight's positional arguments as Keras 3.15 reads them: at most (shape, initializer,
+    dtype), each given once; a string first is a Keras 2 positional name, refused with the fix."""
+    if not args:
+        return shape, initializer, dtype
+    if len(args) > 3:
+        raise TypeError(f"add_weight() takes at most 3 positional arguments but {len(args)} were given.")
+    if isinstance(args[0], str):
+        raise ValueError(f"`name` must be passed as a keyword argument. Received: add_weight('{args[0]}', ...). "
+                         f"Use: add_weight(shape=..., name='{args[0]}').")
+    given = [shape, initializer, dtype]
+    for i, (label, value) in enumerate(zip(("shape", "initializer", "dtype"), args)):
+        if given[i] is not None:
+            raise ValueError(f"`{label}` was passed both positionally and as a keyword argument.")
+        given[i] = value
+    return tuple(given)
+

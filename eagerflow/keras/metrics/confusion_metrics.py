@@ -73,10 +73,10 @@ class AUC(Metric):
             from_logits
         self._thresholds = [0.0 - _EPSILON] + inner + [1.0 + _EPSILON]
         shape = (num_thresholds,)
-        self.true_positives = self.add_variable("true_positives", shape)
-        self.false_positives = self.add_variable("false_positives", shape)
-        self.true_negatives = self.add_variable("true_negatives", shape)
-        self.false_negatives = self.add_variable("false_negatives", shape)
+        self.true_positives = self.add_variable(shape=shape, initializer="zeros", name="true_positives")
+        self.false_positives = self.add_variable(shape=shape, initializer="zeros", name="false_positives")
+        self.true_negatives = self.add_variable(shape=shape, initializer="zeros", name="true_negatives")
+        self.false_negatives = self.add_variable(shape=shape, initializer="zeros", name="false_negatives")
 
     @property
     def thresholds(self):
@@ -141,8 +141,10 @@ class _ThresholdRatio(Metric):
         self._single = thresholds is None or np.ndim(thresholds) == 0
         self._thresholds = [0.5 if thresholds is None else float(thresholds)] if self._single else \
             [float(t) for t in thresholds]
-        self.true_positives = self.add_variable("true_positives", (len(self._thresholds),))
-        self._other_counts = self.add_variable(self._other, (len(self._thresholds),))
+        self.true_positives = self.add_variable(shape=(len(self._thresholds),), initializer="zeros",
+                                                name="true_positives")
+        self._other_counts = self.add_variable(shape=(len(self._thresholds),), initializer="zeros",
+                                                name=self._other)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         tp, fp, _, fn = confusion_updates(y_true, y_pred, self._thresholds, sample_weight)
@@ -177,7 +179,8 @@ class _ConfusionCount(Metric):
         self._single = thresholds is None or np.ndim(thresholds) == 0
         self._thresholds = [0.5 if thresholds is None else float(thresholds)] if self._single else \
             [float(t) for t in thresholds]
-        self.accumulator = self.add_variable("accumulator", (len(self._thresholds),))
+        self.accumulator = self.add_variable(shape=(len(self._thresholds),), initializer="zeros",
+                                             name="accumulator")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         self.accumulator.assign_add(confusion_updates(y_true, y_pred, self._thresholds, sample_weight)[self._position])

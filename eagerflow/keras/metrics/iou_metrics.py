@@ -38,7 +38,8 @@ class IoU(Metric):
         self.ignore_class, self.sparse_y_true, self.sparse_y_pred, self.axis = (ignore_class, sparse_y_true,
                                                                                  sparse_y_pred, axis)
         self._cm_dtype = _dt.as_dtype(dtype or "int64")
-        self.total_cm = self.add_variable("total_confusion_matrix", (num_classes, num_classes), dtype=self._cm_dtype)
+        self.total_cm = self.add_variable(shape=(num_classes, num_classes), initializer="zeros", dtype=self._cm_dtype,
+                                          name="total_confusion_matrix")
 
     def _classes(self, values, sparse):
         values = convert_to_tensor(values)

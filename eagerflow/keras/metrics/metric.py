@@ -10,29 +10,46 @@ from __future__ import annotations
 import numpy as np
 
 from ..._src.core import dtypes as _dt
-from ..naming import to_snake_case
+from .. import mixed_precision as _mixed
+from ..naming import to_snake_case, unique_name
 from ..variables import KerasVariable
 
 
 class Metric:
     _direction = None  # 'up' or 'down': which way is better (monitoring callbacks in mode='auto' read it)
 
-    def __init__(self, name=None, dtype=None):
+    def __init__(self, dtype=None, name=None):  # Keras 3.15's order
         self.name = name or to_snake_case(type(self).__name__)
-        self._dtype = _dt.float32
+        self._dtype = _dt.as_dtype(_mixed.get(dtype).compute_dtype)  # a policy's compute dtype, as Keras
         self._metric_variables = []
 
-    def add_variable(self, name, shape=(), initializer="zeros", dtype=None, aggregation="sum"):
-        """A state variable named as Keras 3 names it: `name` is "total", `path` is "<metric
-        name>/total" (the metric's name when the variable is made); on-read, combined by `aggregation`."""
+    @property
+    def dtype(self):
+        """The metric's dtype name ("float32" unless given); its state variables default to float32."""
+        return self._dtype.name
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype}
+
+    def add_variable(self, shape, initializer, dtype=None, aggregation="sum", name=None):
+        """A state variable as Keras 3.15 makes it (its argument order): non-trainable, on-read,
+        combined across replicas by `aggregation`; `name` "total" gets the path "<metric
+        name>/total" (a "/" in the metric's name reads ">", as in Keras), an unnamed one
+        "variable", "variable_1", ... session-wide."""
+        zeros = isinstance(initializer, str) and initializer == "zeros"
+        init = None if zeros else _initializer(initializer)  # checked first, as Keras does
         dtype = _dt.as_dtype(dtype or "float32")
         shape = tuple(shape)
-        zeros = initializer is None or (isinstance(initializer, str) and initializer == "zeros")
-        value = np.zeros(shape, dtype.np_dtype) if zeros else _initial_value(initializer, shape, dtype)
-        v = KerasVariable(value, trainable=False, name=name, path=f"{self.name}/{name}", dtype=dtype,
-                          aggregation=aggregation, synchronization="on_read")
+        value = np.zeros(shape, dtype.np_dtype) if zeros else _initial_value(init, shape, dtype)
+        name = name or unique_name("variable")
+        v = KerasVariable(value, trainable=False, name=name, path=f"{self.name.replace('/', '>')}/{name}",
+                          dtype=dtype, aggregation=aggregation, synchronization="on_read")
         self._metric_variables.append(v)
         return v
+
+    def add_weight(self, shape=(), initializer=None, dtype=None, name=None):
+        """Keras 3's older spelling of add_variable (aggregated by "sum")."""
+        return self.add_variable(shape=shape, initializer=initializer, dtype=dtype, name=name)
 
     @property
     def variables(self):
@@ -60,9 +77,15 @@ class Metric:
         return cls(**config)
 
 
-def _initial_value(initializer, shape, dtype):
+def _initializer(identifier):
     from .. import initializers
-    value = initializers.get(initializer)(shape, dtype=dtype.name)
+    return initializers.get(identifier)
+
+
+def _initial_value(init, shape, dtype):
+    if init is None:  # Keras 3 has no default initializer here: it fails on the None value
+        raise ValueError("Attempt to convert a value (None) with an unsupported type (<class 'NoneType'>) to a Tensor.")
+    value = init(shape, dtype=dtype.name)
     return np.asarray(value.numpy() if hasattr(value, "numpy") else value, dtype.np_dtype)
 
 

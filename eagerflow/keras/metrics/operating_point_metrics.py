@@ -37,10 +37,10 @@ class SensitivitySpecificityBase(Metric):
         else:
             self.thresholds = [0.0] + [(i + 1) * 1.0 / (num_thresholds - 1) for i in range(num_thresholds - 2)] + [1.0]
         shape = (len(self.thresholds),)
-        self.true_positives = self.add_variable("true_positives", shape)
-        self.false_positives = self.add_variable("false_positives", shape)
-        self.true_negatives = self.add_variable("true_negatives", shape)
-        self.false_negatives = self.add_variable("false_negatives", shape)
+        self.true_positives = self.add_variable(shape=shape, initializer="zeros", name="true_positives")
+        self.false_positives = self.add_variable(shape=shape, initializer="zeros", name="false_positives")
+        self.true_negatives = self.add_variable(shape=shape, initializer="zeros", name="true_negatives")
+        self.false_negatives = self.add_variable(shape=shape, initializer="zeros", name="false_negatives")
 
     def update_state(self, y_true, y_pred, sample_weight=None):
         if self.class_id is not None:

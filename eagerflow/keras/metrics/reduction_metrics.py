@@ -19,8 +19,8 @@ class Mean(Metric):
 
     def __init__(self, name="mean", dtype=None):
         super().__init__(name=name, dtype=dtype)
-        self.total = self.add_variable("total")
-        self.count = self.add_variable("count")
+        self.total = self.add_variable(shape=(), initializer="zeros", name="total")
+        self.count = self.add_variable(shape=(), initializer="zeros", name="count")
 
     def update_state(self, values, sample_weight=None):
         values = convert_to_tensor(values)
@@ -67,7 +67,7 @@ class Sum(Metric):
 
     def __init__(self, name="sum", dtype=None):
         super().__init__(name=name, dtype=dtype)
-        self.total = self.add_variable("total")
+        self.total = self.add_variable(shape=(), initializer="zeros", name="total")
 
     def update_state(self, values, sample_weight=None):
         values = _math.cast(convert_to_tensor(values), _dt.float32)

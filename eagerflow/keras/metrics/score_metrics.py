@@ -36,7 +36,7 @@ class R2Score(Metric):
             raise ValueError(f"Invalid value for argument `num_regressors`. Expected a value >= 0. "
                              f"Received: num_regressors={num_regressors}")
         self.class_aggregation, self.num_regressors = class_aggregation, num_regressors
-        self.num_samples = self.add_variable("num_samples")
+        self.num_samples = self.add_variable(shape=(), initializer="zeros", name="num_samples")
         self._built = False
 
     def _build(self, y_pred_shape):
@@ -44,10 +44,10 @@ class R2Score(Metric):
             raise ValueError(f"R2Score expects 2D inputs with shape (batch_size, output_dim). Received input "
                              f"shapes: y_pred.shape={y_pred_shape}.")
         n = 1 if y_pred_shape.rank == 1 else y_pred_shape[-1]
-        self.squared_sum = self.add_variable("squared_sum", (n,))
-        self.sum = self.add_variable("sum", (n,))
-        self.total_mse = self.add_variable("residual", (n,))
-        self.count = self.add_variable("count", (n,))
+        self.squared_sum = self.add_variable(shape=(n,), initializer="zeros", name="squared_sum")
+        self.sum = self.add_variable(shape=(n,), initializer="zeros", name="sum")
+        self.total_mse = self.add_variable(shape=(n,), initializer="zeros", name="residual")
+        self.count = self.add_variable(shape=(n,), initializer="zeros", name="count")
         self._built = True
 
     def update_state(self, y_true, y_pred, sample_weight=None):
@@ -123,10 +123,10 @@ class FBetaScore(Metric):
             raise ValueError(f"FBetaScore expects 2D inputs with shape (batch_size, output_dim), with output_dim "
                              f"fully defined (not None). Received input shapes: y_pred.shape={y_pred_shape}.")
         shape = () if self.average == "micro" else (y_pred_shape[-1],)
-        self.true_positives = self.add_variable("true_positives", shape)
-        self.false_positives = self.add_variable("false_positives", shape)
-        self.false_negatives = self.add_variable("false_negatives", shape)
-        self.intermediate_weights = self.add_variable("intermediate_weights", shape)
+        self.true_positives = self.add_variable(shape=shape, initializer="zeros", name="true_positives")
+        self.false_positives = self.add_variable(shape=shape, initializer="zeros", name="false_positives")
+        self.false_negatives = self.add_variable(shape=shape, initializer="zeros", name="false_negatives")
+        self.intermediate_weights = self.add_variable(shape=shape, initializer="zeros", name="intermediate_weights")
         self._built = True
 
     def update_state(self, y_true, y_pred, sample_weight=None):

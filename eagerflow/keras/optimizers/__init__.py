@@ -11,12 +11,13 @@ from .adamw import AdamW  # noqa: F401
 from .ftrl import Ftrl  # noqa: F401
 from .lamb import Lamb  # noqa: F401
 from .lion import Lion  # noqa: F401
+from .muon import Muon  # noqa: F401
 from .loss_scale_optimizer import LossScaleOptimizer  # noqa: F401
 from .nadam import Nadam  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
 from .sgd import SGD  # noqa: F401
 
-_CLASSES = (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, Nadam, Ftrl, Lion, Adafactor, Lamb,
+_CLASSES = (SGD, Adam, AdamW, RMSprop, Adagrad, Adadelta, Adamax, Nadam, Ftrl, Lion, Adafactor, Lamb, Muon,
             LossScaleOptimizer)
 _BY_NAME = {c.__name__.lower(): c for c in _CLASSES}
 

@@ -82,7 +82,8 @@ class Optimizer:
     def build(self, var_list):
         self._trainable_variables = list(var_list)
         self._slot_index = {id(v): i for i, v in enumerate(self._trainable_variables)}
-        self._slots = [self._make_slots(v) for v in self._trainable_variables]
+        # a weight the gradient overwrites (add_weight(overwrite_with_gradient=True)) has no slots
+        self._slots = [() if _overwritten(v) else self._make_slots(v) for v in self._trainable_variables]
         self.built = True
         _notify_new_state(self)  # a checkpoint restored before the first step holds the slots' values
 
@@ -122,6 +123,16 @@ class Optimizer:
             _notify_new_state(self)  # again: a subclass's build may make state after the base build
         if not pairs:
             return self._iterations
+        if any(_overwritten(v) for _, v in pairs):
+            # Keras 3: such a weight takes its raw gradient (no unscaling, clipping, decay or rule) and
+            # leaves the list; the step still counts when no other weight remains
+            for g, v in pairs:
+                if _overwritten(v):
+                    v.assign(convert_to_tensor(g))
+            pairs = [(g, v) for g, v in pairs if not _overwritten(v)]
+            if not pairs:
+                self._iterations.assign_add(np.int64(1))
+                return self._iterations
         # A gather's gradient (tf.IndexedSlices) stays sparse through scaling and clipping, which see its
         # rows as they are (Keras 3's norms); update steps that write rows take it so, the others dense.
         grads = [g if isinstance(g, IndexedSlices) else convert_to_tensor(g) for g, _ in pairs]
@@ -133,9 +144,7 @@ class Optimizer:
                  for g in grads]
         lr = self.learning_rate
         lr = convert_to_tensor(lr) if not hasattr(lr, "_as_tensor") else lr._as_tensor()
-        if self.weight_decay:
-            for v in variables:
-                v.assign_sub(v * (lr * float(self.weight_decay)))
+        self._apply_weight_decay(variables, lr)
         step = _math.cast(self._iterations + 1, _dt.float32)
         self._before_updates(step)
         for g, v in zip(grads, variables):
@@ -152,6 +161,12 @@ class Optimizer:
         if self.loss_scale_factor is not None:
             return loss * self.loss_scale_factor
         return loss
+
+    def _apply_weight_decay(self, variables, lr):
+        """Decoupled weight decay before the updates: v -= v * lr * weight_decay (Keras 3)."""
+        if self.weight_decay:
+            for v in variables:
+                v.assign_sub(v * (lr * float(self.weight_decay)))
 
     def _before_updates(self, step):
         """Once per apply, before the per-variable updates (state shared by every variable)."""
@@ -198,6 +213,10 @@ class Optimizer:
         if isinstance(lr, dict):
             config["learning_rate"] = schedules.deserialize(lr, custom_objects)
         return cls(**config)
+
+
+def _overwritten(variable):
+    return getattr(variable, "overwrite_with_gradient", False) is True
 
 
 def dense_and_squares(g):

@@ -8,15 +8,19 @@
   (operators.TensorList), so `tf.stack(xs)` after the loop has every iteration's item; TF 2.21
   raises InaccessibleTensorError there and asks for a tf.TensorArray.
 - `tf.stack(xs)` of such a list -> `ag__.list_stack(tf.stack, xs)`.
-- calls of user functions -> `ag__.convert(f)(...)`, converted at call time. Calls through modules
-  (`tf.x`, `np.x`) and of builtins stay as they are, so the output reads like the input.
+- calls of user code -> `ag__.convert(f)(...)`, converted at call time: user functions, methods and
+  lambdas whatever the call's form (by name, through a user module's attribute, an object, a
+  container's item or a call's result), `functools.partial`s of them and objects whose class
+  defines `__call__`. Calls through library modules (`tf.x`, `np.x`) and of builtins and library
+  functions and classes stay as they are, so the output reads like the input; a class is called as
+  it is (its `__init__` is not converted), as in TensorFlow.
 """
 from __future__ import annotations
 
 import ast
 import types
 
-from .. import analysis
+from .. import analysis, as_is
 from ..templates import replace, replace_expr
 
 
@@ -42,43 +46,65 @@ class _Calls(ast.NodeTransformer):
         return node
 
     def visit_Call(self, node):
+        # Decided on the call as written, before its inner calls are rewritten: `make(x).f()` is
+        # rooted at `make`, not at the `ag__.convert` its inner call becomes.
+        wrap = self._may_call_user_code(node.func)
         self.generic_visit(node)
         func = node.func
-        if isinstance(func, ast.Name) and func.id not in self.local_names:
-            target = self.ctx.resolve(func.id)
-            if func.id in ("len", "range") and target is self.ctx.builtin(func.id):
+        if isinstance(func, ast.Name) and func.id in ("len", "range") and func.id not in self.local_names:
+            if self.ctx.resolve(func.id) is self.ctx.builtin(func.id):
                 node.func = replace_expr(f"ag__.{func.id}_", at=node)
                 return node
-            if self.ctx.is_user_callable(target):
-                node.func = replace_expr("ag__.convert(f)", at=node, f=func)
-            return node
-        if isinstance(func, ast.Name):  # a local: known only at run time
-            node.func = replace_expr("ag__.convert(f)", at=node, f=func)
-            return node
-        if isinstance(func, ast.Attribute):
-            if (func.attr == "stack" and node.args and isinstance(node.args[0], ast.Name)
-                    and node.args[0].id in self.appended):
-                return replace_expr("ag__.list_stack(f, args)", at=node, f=func, args=node.args[0]) if len(
-                    node.args) == 1 and not node.keywords else _with_args(node, func)
-            # A method of an object (`model.loss(x)`, `self.encoder.encode(x)`, `Helper.build(x)`)
-            # may be user code: converted at call time, where its function says whether it is.
-            # Calls through library modules (`tf.x`, `np.x`, `math.x`) stay as they are.
-            root, returned = func.value, False
-            while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
-                returned |= isinstance(root, ast.Call)  # the object is a call's result (`super().f`)
-                root = root.func if isinstance(root, ast.Call) else root.value
-            if not isinstance(root, ast.Name):
-                return node
-            if root.id in self.local_names or root.id == self.ctx.self_name:
-                node.func = replace_expr("ag__.convert(f)", at=node, f=func)
-                return node
-            target = self.ctx.resolve(root.id)
-            if isinstance(target, types.ModuleType) and not self.ctx.is_user_module(target):
-                return node
-            if target is self.ctx._MISSING or (self.ctx.is_library_value(target) and not returned):
-                return node
+        if (isinstance(func, ast.Attribute) and func.attr == "stack" and node.args
+                and isinstance(node.args[0], ast.Name) and node.args[0].id in self.appended):
+            return replace_expr("ag__.list_stack(f, args)", at=node, f=func, args=node.args[0]) if len(
+                node.args) == 1 and not node.keywords else _with_args(node, func)
+        if wrap:
             node.func = replace_expr("ag__.convert(f)", at=node, f=func)
         return node
+
+    def _may_call_user_code(self, func):
+        """Whether the callee `func` (an expression) may be user code, to be converted at call time."""
+        if isinstance(func, ast.Name):
+            if func.id in self.local_names:
+                return True  # a local: known only at run time
+            return self.ctx.is_user_callable(self.ctx.resolve(func.id))
+        if isinstance(func, (ast.Subscript, ast.Call)):
+            # `table["f"](x)`, `handlers[i](x)`, `make()(x)`, `functools.partial(f, k=2)(x)`: what
+            # is called is known only at run time, where a user function, partial or callable
+            # object is converted and anything else is called as it is
+            return True
+        if not isinstance(func, ast.Attribute):
+            return False
+        # A method of an object (`model.loss(x)`, `self.encoder.encode(x)`, `Helper.build(x)`,
+        # `mymodule.helper(x)`) may be user code: converted at call time, where its function says
+        # whether it is. Calls through library modules (`tf.x`, `np.x`, `math.x`) and methods of
+        # library values named directly (`Dense.__call__`, `optimizer.apply_gradients`) stay as
+        # they are.
+        root, indirect, names = func.value, False, [func.attr]
+        while isinstance(root, (ast.Attribute, ast.Subscript, ast.Call)):
+            # a call's result (`super().f`, `make().f`) or a container's item (`table[k].f`): what
+            # it is shows only at run time
+            indirect |= isinstance(root, (ast.Call, ast.Subscript))
+            if isinstance(root, ast.Attribute):
+                names.append(root.attr)
+            root = root.func if isinstance(root, ast.Call) else root.value
+        if not isinstance(root, ast.Name):
+            return False
+        if root.id in self.local_names or root.id == self.ctx.self_name:
+            return True
+        target = self.ctx.resolve(root.id)
+        if isinstance(target, types.ModuleType):
+            return self.ctx.is_user_module(target)
+        if target is self.ctx._MISSING:
+            return False
+        if self.ctx.is_library_value(target) and not indirect:
+            # a library value's attribute, looked up without running its code: a user function kept
+            # on a library object (`config.activation(x)`, a SimpleNamespace) is converted
+            for name in reversed(names):
+                target = as_is.static_attribute(target, name)
+            return self.ctx.is_user_callable(target)
+        return True
 
 
 def _with_args(node, func):
