@@ -1,10 +1,10 @@
 """Where a server's CPU time goes, for its developers: with EAGERFLOW_SERVE_PROFILE=FILE in the environment,
-`eagerflow serve` runs Python's deterministic profiler (cProfile) on each thread started once it serves (the event loop,
-Starlette's and gRPC's worker threads, the batch threads) and writes their merged statistics to FILE when it
-stops (pstats' format: `python -m pstats FILE`). Each thread's CPU time is counted, not wall time, so a
-thread waiting for work costs nothing. The profiler roughly doubles the cost of Python-heavy code, so its
-numbers say where the time goes relative to the rest, never how fast the server is (bench/serving_load.py
-measures that, without it).
+`eagerflow serve` runs Python's deterministic profiler (cProfile) on each thread that starts once it serves
+(the event loop, Starlette's and gRPC's worker threads, the batch threads) and writes their merged
+statistics to FILE when it stops (pstats' format: `python -m pstats FILE`). Each thread's CPU time is
+counted, not wall time, so a thread waiting for work costs nothing. The profiler roughly doubles the cost
+of Python-heavy code, so its numbers say where the time goes relative to the rest, never how fast the
+server is (bench/serving_load.py measures that, without it).
 
 Not a TensorFlow Serving flag: an environment variable, so the command's flags stay TensorFlow Serving's.
 """
