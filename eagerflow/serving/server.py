@@ -10,7 +10,7 @@ import threading
 from . import profiling
 from .batching import BatchingRunner
 from .config import ConfigError, read_model_config_file
-from .manager import ModelManager, settle_heap
+from .manager import ModelManager, collect_young_objects_less_often, settle_heap
 from .metrics import Metrics
 from .rest_app import RestApi, build_app
 from .runners import DirectRunner
@@ -20,6 +20,7 @@ GRACE_SECONDS = 30
 
 
 def serve(args, settings) -> int:
+    collect_young_objects_less_often()
     if args.tensorflow_intra_op_parallelism > 0:
         from .._src.core.threads import set_intra_op_parallelism_threads
         set_intra_op_parallelism_threads(args.tensorflow_intra_op_parallelism)
