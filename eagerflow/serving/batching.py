@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from .errors import ServingError, invalid_argument
-from .runners import run_in_thread
+from .runners import bounded, run_in_thread
 
 IDLE_SECONDS = 30.0  # a worker with nothing to do for this long ends (a queue left behind costs no threads)
 
@@ -270,14 +270,15 @@ class BatchingRunner:
                     queue = self._queues[key] = BatchQueue(model_name, signature, self.params, self.metrics)
         return queue
 
-    async def run_async(self, model_name, servable, signature, arrays, small=True):
-        """run() for the event loop: the request waits in the queue without holding a thread."""
+    async def run_async(self, model_name, servable, signature, arrays, small=True, timeout=None):
+        """run() for the event loop: the request waits in the queue without holding a thread, at most
+        `timeout` seconds (asyncio.TimeoutError; its answer is then dropped)."""
         import asyncio
         queue = self._queue(model_name, servable, signature)
         future = queue.submit_async(arrays, asyncio.get_running_loop())
         if future is None:
-            return await run_in_thread(signature.run, arrays)
-        return await future
+            return await bounded(run_in_thread(signature.run, arrays), timeout)
+        return await bounded(future, timeout)
 
     def version_changed(self, model_name, state):
         """The manager's on_change: a version no longer AVAILABLE stops its queues."""

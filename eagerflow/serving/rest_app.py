@@ -22,7 +22,7 @@ from starlette.responses import JSONResponse, Response
 from . import rest_examples, rest_predict
 from .errors import ServingError, invalid_argument
 from .metadata import metadata_json, status_json
-from .runners import DirectRunner, run_in_thread
+from .runners import DirectRunner, bounded, run_in_thread
 
 log = logging.getLogger("eagerflow.serving")
 _PREDICT = re.compile(r"/v1/models/([^/:]+)(?:/versions/(\d+)|/labels/([^/:]+))?:(classify|regress|predict)",
@@ -122,15 +122,15 @@ class RestApi:
             names["model"], names["api"] = unquote(match.group(1)), match.group(4).lower()
             body = await _body(request, self.max_body_bytes)
             where = (names["model"], _version(match.group(2)), _label(match.group(3)))
-            if names["api"] == "predict" and len(body) <= INLINE_BODY_BYTES:
-                work = self._predict_small(*where, body)
-            else:  # parsing, decoding, the model and encoding all in a worker thread
-                work = run_in_thread(self._post, names["api"], *where, body)
-            if self.timeout_seconds is None:
-                return await work
+            timeout = self.timeout_seconds
             try:
-                return await asyncio.wait_for(work, self.timeout_seconds)
-            except asyncio.TimeoutError:  # the thread finishes on its own; the client is answered now
+                if names["api"] == "predict" and len(body) <= INLINE_BODY_BYTES:
+                    # decoded here; only a wait (a worker thread, the batch queue) is bounded by the timeout,
+                    # with what is left of it: a call run inline never waits, so it needs no timer or task
+                    deadline = None if timeout is None else time.monotonic() + timeout
+                    return await self._predict_small(*where, body, deadline)
+                return await bounded(run_in_thread(self._post, names["api"], *where, body), timeout)  # all there
+            except asyncio.TimeoutError:  # a thread finishes on its own; the client is answered now
                 raise ServingError("DEADLINE_EXCEEDED", "Deadline Exceeded") from None
         if method == "GET" and (match := _STATUS.fullmatch(path)):
             names["model"] = unquote(match.group(1) or "")
@@ -149,12 +149,13 @@ class RestApi:
             raise invalid_argument("Missing model name in request.")
         return metadata_json(model_name, self.manager.servable(model_name, version, label))
 
-    async def _predict_small(self, model_name, version, label, body):
+    async def _predict_small(self, model_name, version, label, body, deadline=None):
         servable = self.manager.servable(model_name, version, label)
         document = rest_predict.parse_json(body)
         signature = servable.signature(rest_predict.signature_name(document), "predict_rest")
         arrays, form = rest_predict.decode_predict(document, signature, b"true" in body or b"false" in body)
-        outputs = await self.runner.run_async(model_name, servable, signature, arrays)
+        timeout = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+        outputs = await self.runner.run_async(model_name, servable, signature, arrays, timeout=timeout)
         return rest_predict.encode_predict(outputs, form)
 
     def _post(self, api, model_name, version, label, body):

@@ -32,6 +32,15 @@ async def run_in_thread(function, *args):
     return await anyio.to_thread.run_sync(function, *args)
 
 
+async def bounded(awaitable, timeout):
+    """`await awaitable`, raising asyncio.TimeoutError after `timeout` seconds (None: no limit). Only for
+    awaits that wait: asyncio.wait_for wraps a coroutine in a task of its own and sets a timer."""
+    if timeout is None:
+        return await awaitable
+    import asyncio
+    return await asyncio.wait_for(awaitable, timeout)
+
+
 def _waits() -> int:
     """Voluntary context switches of this thread so far (0 where the platform does not count them)."""
     return resource.getrusage(_THREAD).ru_nvcsw if _THREAD is not None else 0
@@ -74,8 +83,9 @@ class DirectRunner:
             self.metrics.record_run(model_name, "predict", seconds)
         return outputs
 
-    async def run_async(self, model_name, servable, signature, arrays, small=True):
-        """On the event loop when the call is short and the request `small`, else in a worker thread."""
+    async def run_async(self, model_name, servable, signature, arrays, small=True, timeout=None):
+        """On the event loop when the call is short and the request `small`, else in a worker thread,
+        waited for at most `timeout` seconds (asyncio.TimeoutError; the thread finishes on its own)."""
         if small and signature.cost.is_short():
             return self.run(model_name, servable, signature, arrays)
-        return await run_in_thread(self.run, model_name, servable, signature, arrays)
+        return await bounded(run_in_thread(self.run, model_name, servable, signature, arrays), timeout)

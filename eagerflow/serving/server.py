@@ -7,9 +7,10 @@ import logging
 import signal
 import threading
 
+from . import profiling
 from .batching import BatchingRunner
 from .config import ConfigError, read_model_config_file
-from .manager import ModelManager, settle_heap
+from .manager import ModelManager, collect_young_objects_less_often, settle_heap
 from .metrics import Metrics
 from .rest_app import RestApi, build_app
 from .runners import DirectRunner
@@ -19,6 +20,7 @@ GRACE_SECONDS = 30
 
 
 def serve(args, settings) -> int:
+    collect_young_objects_less_often()
     if args.tensorflow_intra_op_parallelism > 0:
         from .._src.core.threads import set_intra_op_parallelism_threads
         set_intra_op_parallelism_threads(args.tensorflow_intra_op_parallelism)
@@ -27,6 +29,7 @@ def serve(args, settings) -> int:
     on_change = runner.version_changed if settings.batching is not None else None
     manager = ModelManager(settings.models, poll_wait_seconds=args.file_system_poll_wait_seconds, on_change=on_change)
     manager.start()
+    profiles = profiling.from_environment()  # EAGERFLOW_SERVE_PROFILE: developers' CPU profile of the threads
     stop_config_polling = _poll_model_config_file(args, manager)
     grpc_server = None
     try:
@@ -41,6 +44,8 @@ def serve(args, settings) -> int:
         if grpc_server is not None:
             grpc_server.stop(GRACE_SECONDS).wait()
         manager.stop()
+        if profiles is not None:
+            profiles.write()
     return 0
 
 

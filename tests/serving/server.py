@@ -21,10 +21,11 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, *flags, cwd, grpc=False, startup_seconds=120):
+    def __init__(self, *flags, cwd, grpc=False, startup_seconds=120, env=None):
         self.port = free_port()
         self.grpc_port = free_port() if grpc else 0
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
+        env = dict(os.environ, **(env or {}),
+                   PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
         self.log = open(Path(cwd) / f"server-{self.port}.log", "w+")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "eagerflow", "serve", f"--rest_api_port={self.port}", f"--port={self.grpc_port}", *flags],

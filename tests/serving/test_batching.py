@@ -121,3 +121,26 @@ def test_idle_workers_end_and_come_back_and_a_stopped_queue_still_answers(monkey
     assert queue._workers == 0
     queue.stop()  # its version was unloaded while a request still held it: the request is answered
     assert queue.submit({"x": np.full((2, 1), 3, np.float32)})["y"].tolist() == [[6.0], [6.0]]
+
+
+def test_with_no_batch_timeout_a_lone_task_runs_at_once_and_later_arrivals_still_merge():
+    """batch_timeout_micros 0 (TensorFlow Serving: a batch is formed once its first task has waited that long
+    and a batch thread is free): the first task's batch runs alone at once; the tasks that arrive while it
+    runs wait for the thread and are merged into the next call."""
+    gate = threading.Event()
+    signature = RecordingSignature(gate)
+    queue = BatchQueue("m", signature, BatchingParameters(max_batch_size=8, batch_timeout_micros=0, num_batch_threads=1))
+    first = {}
+    lone = threading.Thread(target=lambda: first.update(queue.submit({"x": np.array([[1.0]], np.float32)})))
+    lone.start()
+    assert signature.entered.wait(10)  # the lone task's call started without waiting for company
+    later = threading.Thread(target=lambda: _submit_concurrently(queue, [2.0, 3.0, 4.0]))
+    later.start()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and (queue._open is None or len(queue._open.tasks) < 3):
+        time.sleep(0.01)  # the three join one open batch while the thread is busy
+    gate.set()
+    lone.join(30)
+    later.join(30)
+    assert signature.calls == [1, 3] and first["y"].tolist() == [[2.0]]
+    queue.stop()
