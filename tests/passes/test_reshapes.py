@@ -64,3 +64,13 @@ def test_another_tensors_batch_size_stays():
     np.testing.assert_array_equal(fn(x, np.zeros(4, np.float32)).numpy(), x.reshape(4, 6))
     with pytest.raises(tf.errors.InvalidArgumentError):
         fn(x, np.zeros(3, np.float32))
+
+
+def test_a_reshape_to_a_computed_shape_stays():
+    """The static shape says [4], but a computed shape of another size must still be refused at run time."""
+    fn = tf.function(lambda x, n: tf.reshape(x, tf.reshape(n, [1])) + 1.0)
+    code = fn.get_concrete_function(tf.TensorSpec([4]), tf.TensorSpec([], tf.int32)).code
+    assert "k_Reshape(x" in code, code
+    np.testing.assert_array_equal(fn(np.arange(4, dtype=np.float32), tf.constant(4)).numpy(), np.arange(4) + 1.0)
+    with pytest.raises(tf.errors.InvalidArgumentError):
+        fn(np.arange(4, dtype=np.float32), tf.constant(5))

@@ -6,7 +6,8 @@ microseconds (at batch 1 most of a small model's time is such calls):
 1. A chain of Reshape / Squeeze / ExpandDims that comes back to a shape it started from: Keras 3's
    Conv2D reshapes its [C] bias to [1, 1, 1, C] and TensorFlow's export squeezes it back to [C].
    These ops keep the values' row-major order, so the result is the earlier value itself; the
-   chain's output is replaced by it (both shapes fully known statically, same dtype).
+   chain's output is replaced by it (both shapes fully known statically, same dtype, and every
+   shape or axis operand of the chain a constant, so no run-time refusal is skipped).
 
 2. Flatten's `reshape(x, stack([shape(x)[0], d1, ..., dk]))`: when x's dimensions after the first
    are statically known and their product is d1 * ... * dk (and not 0), the shape is
@@ -31,10 +32,16 @@ def _known(shape):
     return shape.rank is not None and shape.is_fully_defined()
 
 
+def _constant_operands(program, op) -> bool:
+    """A chain link whose shape or axis operand is a constant: its static shape is then exactly what
+    the kernel makes (a computed shape could still make the kernel refuse at run time)."""
+    return all(_const_value(program.resolve(t)) is not None for t in op.inputs[1:])
+
+
 def _same_as_earlier(program, op):
     """The tensor earlier in a Reshape/Squeeze/ExpandDims chain ending at `op` with op's static shape."""
     out = op.outputs[0]
-    if not _known(out.shape):
+    if not _known(out.shape) or not _constant_operands(program, op):
         return None
     want = out.shape.as_list()
     t = program.resolve(op.inputs[0])
@@ -43,9 +50,10 @@ def _same_as_earlier(program, op):
             return None
         if _known(t.shape) and t.shape.as_list() == want:
             return t
-        if t._op.type not in _ORDER_KEEPING or len(t._op.outputs) != 1:
+        link = t._op
+        if link.type not in _ORDER_KEEPING or len(link.outputs) != 1 or not _constant_operands(program, link):
             return None
-        t = program.resolve(t._op.inputs[0])
+        t = program.resolve(link.inputs[0])
     return None
 
 
