@@ -166,11 +166,15 @@ class _Emitter:
 
     def block(self, program, var, indent):
         """Emits `program`'s ops at `indent`; returns the names holding its outputs."""
+        keep = {id(program.resolve(t)) for t in program.outputs}
+        if any(op.type == "Conv2D" for op in program.ops):  # its bias/activation/normalization, fused
+            from .epilogue import fuse_conv_epilogues
+            program = fuse_conv_epilogues(program, keep)
+            keep = {id(program.resolve(t)) for t in program.outputs}
         last_use = {}
         for i, op in enumerate(program.ops):
             for t in op.inputs:
                 last_use[id(program.resolve(t))] = i
-        keep = {id(program.resolve(t)) for t in program.outputs}
         owned = owned_buffers(program, keep)  # dead temporaries a statement may write into
         returned = returned_buffers(program, last_use, owned, keep)  # fresh arrays for these, not spares
         chains = _tiled_chains(program)  # elementwise runs over large arrays, run tile by tile

@@ -16,6 +16,7 @@ from .cse import eliminate_common_subexpressions
 from .fold import fold_constants
 from .index import simplify_scalar_index
 from .prune import prune
+from .reshapes import simplify_reshapes
 from .simplify import forward_identities
 from .strength import reduce_strength
 
@@ -66,6 +67,7 @@ PASSES = (
     ("fold constants", fold_constants),
     ("reduce strength", reduce_strength),
     ("simplify scalar indexing", simplify_scalar_index),
+    ("simplify reshapes", simplify_reshapes),
     ("eliminate common subexpressions", eliminate_common_subexpressions),
     ("prune", prune),
 )

@@ -35,20 +35,29 @@ def _groups(c, fc):
     return c // fc
 
 
-def _conv_kernel(x, f, out=None, **attrs):
+def _conv_kernel(x, f, *operands, out=None, epilogue=(), **attrs):
+    """Conv2D; with `epilogue` (generated code only, codegen/epilogue.py), also the per-channel steps
+    that followed it in the graph, applied block by block (ops/nn/conv_epilogue.py) to the result."""
     kh, kw, fc, o = f.shape
     geo = geometry(x.shape[1:3], (kh, kw), attrs)
+    finish = None
+    if epilogue:
+        from .conv_epilogue import channel_epilogue
+        finish = channel_epilogue(epilogue, operands, o, x.dtype)
     groups = _groups(x.shape[3], fc)
     win = window_view(pad_spatial(x, geo), geo, (kh, kw), attrs)
     og = o // groups
     if groups == 1 and f.dtype == x.dtype:  # the usual case: the row blocks write the result itself
-        return windows_matmul(win, f.reshape(kh * kw * fc, o), 3, out=out)
+        return windows_matmul(win, f.reshape(kh * kw * fc, o), 3, out=out, finish=finish)
     outs = [windows_matmul(win[..., g * fc:(g + 1) * fc], f[..., g * og:(g + 1) * og].reshape(kh * kw * fc, og), 3)
             for g in range(groups)]  # one matmul per group, in row blocks
     result = (outs[0] if groups == 1 else np.concatenate(outs, axis=-1)).astype(x.dtype, copy=False)
     if out is None:
-        return result
-    np.copyto(out, result)
+        out = np.ascontiguousarray(result)
+    else:
+        np.copyto(out, result)
+    if finish is not None and out.size:
+        finish(out.reshape(-1, o))
     return out
 
 

@@ -41,10 +41,12 @@ def _max_pool_kernel(x, **attrs):
     geo = geometry(x.shape[1:3], k, attrs)
     floor = max_pool_floor(x.dtype)
     numpy_float = np.dtype(x.dtype).kind == "f"
+    strides, dil = attrs["strides"], attrs.get("dilations", (1, 1, 1, 1))
+    if numpy_float and k == (strides[1], strides[2]) and dil[1] == dil[2] == 1 and geo[0][1:] == geo[1][1:] == (0, 0):
+        return _max_pool_tiles(x, k, geo[0][0], geo[1][0], floor)
     combine = np.fmax if numpy_float else np.maximum
     xp = pad_spatial(x if numpy_float else nan_as_floor(x), geo, floor)
     (oh, _, _), (ow, _, _) = geo
-    strides, dil = attrs["strides"], attrs.get("dilations", (1, 1, 1, 1))
     rows = [slice(i * dil[1], i * dil[1] + strides[1] * (oh - 1) + 1, strides[1]) for i in range(k[0])]
     cols = [slice(j * dil[2], j * dil[2] + strides[2] * (ow - 1) + 1, strides[2]) for j in range(k[1])]
     out = np.empty((x.shape[0], oh, ow, x.shape[3]), x.dtype)
@@ -72,6 +74,46 @@ def _max_pool_kernel(x, **attrs):
                 combine(target, by_rows[:, :, c], out=target)
         combine(target, floor, out=target)
     run_blocks(pool, len(starts))
+    return out
+
+
+def _max_pool_tiles(x, k, oh, ow, floor):
+    """`_max_pool_kernel` for windows that tile the input (VALID, stride = window, a float dtype): the
+    cropped input viewed as [N, OH, KH, OW * KW * C] (no copy), the maximum over its KH axis (rows of
+    OW * KW * C contiguous values), then over the KW groups of C in each output cell. One call for a
+    small input (most of a batch of one's cost was the general path's set-up); larger batches go in
+    blocks of images shared with helper threads, as there."""
+    n, _, _, c = x.shape
+    kh, kw = k
+    out = np.empty((n, oh, ow, c), x.dtype)
+    if out.size == 0:
+        return out
+    step = max(1, POOL_BLOCK_BYTES // max(1, x[:1].nbytes))
+
+    def pool(start):
+        part = x[start:start + step, :oh * kh, :ow * kw]
+        rows = part.reshape(part.shape[0], oh, kh, ow * kw * c)
+        if kh == 1:
+            by_rows = rows[:, :, 0]
+        else:
+            by_rows = np.fmax(rows[:, :, 0], rows[:, :, 1])
+            for i in range(2, kh):
+                np.fmax(by_rows, rows[:, :, i], out=by_rows)
+        cells = by_rows.reshape(part.shape[0], oh, ow, kw * c)
+        target = out[start:start + step]
+        if kw == 1:
+            np.copyto(target, cells)
+        else:
+            np.fmax(cells[..., :c], cells[..., c:2 * c], out=target)
+            for j in range(2, kw):
+                np.fmax(target, cells[..., j * c:(j + 1) * c], out=target)
+        np.fmax(target, floor, out=target)  # an all-NaN or all -inf window gives the floor
+
+    if step >= n:
+        pool(0)
+    else:
+        starts = range(0, n, step)
+        run_blocks(lambda b: pool(starts[b]), len(starts))
     return out
 
 

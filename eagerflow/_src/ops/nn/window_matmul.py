@@ -78,9 +78,11 @@ def _offset_major(block, lead_axes):
     return cols.reshape(_prod(window) * c, _prod(lead))
 
 
-def windows_matmul(win, w, lead_axes, out=None):
+def windows_matmul(win, w, lead_axes, out=None, finish=None):
     """`win.reshape(rows, K) @ w` shaped [*win.shape[:lead_axes], O], where `win` is a window view
-    [N, out spatial..., window..., C] and `w` is [K, O]; written into `out` (C-contiguous) if given."""
+    [N, out spatial..., window..., C] and `w` is [K, O]; written into `out` (C-contiguous) if given.
+    `finish(rows)`, if given, runs on each block's [rows, O] result right after its product, on the
+    same thread (a convolution's epilogue: ops/nn/conv_epilogue.py)."""
     kdim, o = w.shape
     w = np.ascontiguousarray(w)  # see rows_matmul
     lead = win.shape[:lead_axes]
@@ -95,7 +97,10 @@ def windows_matmul(win, w, lead_axes, out=None):
         block_lead = block.ndim - win.ndim + lead_axes
         count = _prod(block.shape[:block_lead])
         rows = _offset_major(block, block_lead).T if shallow else block.reshape(count, kdim)
-        _product(rows, w, out=target.reshape(count, o))  # a block of whole images or rows: a contiguous slab of out
+        slab = target.reshape(count, o)  # a block of whole images or rows: a contiguous slab of out
+        _product(rows, w, out=slab)
+        if finish is not None:
+            finish(slab)
     run_blocks(run, len(blocks))
     return out
 

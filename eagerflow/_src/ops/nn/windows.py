@@ -126,7 +126,7 @@ def check_positive_strides(attrs):
 def check_positive_ksize(attrs):
     """TensorFlow's run-time check of a pooling window (the graph's shape check lets it through)."""
     ksize = attrs["ksize"]
-    if any(k <= 0 for k in ksize):
+    if min(ksize) <= 0:
         raise InvalidArgumentError(None, None, "Sliding window ksize must be positive. The specified or inferred "
                                                f"ksize is: {','.join(str(k) for k in ksize)}")
 
@@ -216,10 +216,20 @@ def check_format(data_format, op_name=None, allowed=("NHWC", "NCHW")):
                                              f"data_format={data_format!r}")
 
 
+_FLOORS = {}  # np.dtype -> its max_pool_floor (finfo/iinfo per call cost a microsecond)
+
+
 def max_pool_floor(dtype):
     """The value a max-pool window starts from: the dtype's lowest finite value (so a window of only
     -inf or NaN cells gives it, as TensorFlow's CPU kernel does), or the integer minimum."""
     dtype = np.dtype(dtype)
+    floor = _FLOORS.get(dtype)
+    if floor is None:
+        floor = _FLOORS[dtype] = _lowest(dtype)
+    return floor
+
+
+def _lowest(dtype):
     if dtype.kind in "iub":
         return np.iinfo(dtype).min if dtype.kind != "b" else False
     if dtype.kind == "V":  # bfloat16: NumPy before 2 has no finfo for ml_dtypes' types
