@@ -25,6 +25,7 @@ class ServingGraph:
         self._names = set()
         self._handles = {}  # id(Variable) -> (Variable, node name)
         self._asset_feeds = {}  # id(Asset) -> (Asset, its asset_path_initializer Placeholder's name)
+        self._asset_holders = {}  # id(Asset) -> (its string VarHandleOp's name, the init op's Assign of it)
         self.init_op = self.add("NoOp", "NoOp", [], {})
 
     def run_at_init(self, node):
@@ -63,6 +64,14 @@ class ServingGraph:
         self.handle(asset)
         return self._asset_feeds[id(asset)][1]
 
+    def asset_path_at_init(self, asset):
+        """A read of an asset's path for work the init op runs (a text-file table's `_initialize`): ordered
+        after the init op's assignment of the fed path, which the signatures' shared read is not."""
+        self.handle(asset)
+        holder, assign = self._asset_holders[id(asset)]
+        return self.add(f"{holder}/Read_for_table", "ReadVariableOp", [holder, f"^{assign}"],
+                        {"dtype": attr_value("type", _dt.string)})
+
     def _asset(self, asset):
         string, scalar = attr_value("type", _dt.string), attr_value("shape", [])
         feed = self.add("asset_path_initializer", "Placeholder", [], {"dtype": string, "shape": scalar})
@@ -70,7 +79,9 @@ class ServingGraph:
         holder = self.add("Variable", "VarHandleOp", [], {"dtype": string, "shape": scalar,
                                                           "container": attr_value("string", "")})
         self.nodes[-1]["attr"]["shared_name"] = attr_value("string", holder)
-        self.run_at_init(self.add(f"{holder}/Assign", "AssignVariableOp", [holder, feed], {"dtype": string}))
+        assign = self.add(f"{holder}/Assign", "AssignVariableOp", [holder, feed], {"dtype": string})
+        self.run_at_init(assign)
+        self._asset_holders[id(asset)] = (holder, assign)
         return self.add(f"{holder}/Read/ReadVariableOp", "ReadVariableOp", [holder], {"dtype": string})
 
     def signature(self, key, wrapper, input_names, specs, variables, output_names, outputs):

@@ -172,11 +172,8 @@ class TableResources:
         asset's path, and the call of its `_initialize` that the init op waits for."""
         for table in self.tables:
             handle = graph.handle(table)
-            if table.asset is not None:  # its own read of the path, after the init op's assignment of the fed path
-                holder = graph.handle(table.asset)[:-len("/Read/ReadVariableOp")]
-                path = graph.add(f"{holder}/Read_for_table", "ReadVariableOp", [holder, f"^{holder}/Assign"],
-                                 {"dtype": attr_value("type", _dt.string)})
-                inputs, types = [path, handle], [_dt.string, _dt.resource]
+            if table.asset is not None:
+                inputs, types = [graph.asset_path_at_init(table.asset), handle], [_dt.string, _dt.resource]
             else:
                 inputs = [handle] + self._constants(graph, table)
                 types = [_dt.resource, table.key_dtype, table.value_dtype]
