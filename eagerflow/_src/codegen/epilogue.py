@@ -1,4 +1,5 @@
-"""Epilogue fusion: a Conv2D's following per-channel chain runs inside the convolution's row blocks.
+"""Epilogue fusion: a Conv2D's following per-channel chain (and a tiling MaxPool after it) runs inside
+the convolution's row blocks.
 
 A Keras Conv2D layer with an activation, followed by BatchNormalization, is in the graph
 
@@ -25,6 +26,11 @@ A link joins the chain only when all of these hold (else the chain stops before 
 The operands are computed before the convolution (their ops move up, in order), so the chain is
 fused only when that is safe: each op moved is stateless without effects, has no control inputs
 and no branches, and no op between the convolution and the chain's end is stateful.
+
+When the value the chain ends with (or the convolution's own, with no chain) has one reader, a
+MaxPool whose windows tile the image (NHWC, VALID, strides equal to the window, a float dtype), the
+pool joins too: `pool=(kh, kw)`, and the convolution returns the pooled result, pooling each row
+block in cache (ops/nn/conv_pool.py).
 """
 from __future__ import annotations
 
@@ -78,12 +84,33 @@ def _step(program, op, value, channels):
     return kind, other
 
 
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _tiling_max_pool(program, op, value):
+    """(kh, kw) when `op` is a MaxPool of `value` alone whose windows tile it (see above), else None."""
+    if op.type != "MaxPool" or len(op.outputs) != 1 or op.control_inputs or len(op.inputs) != 1 \
+            or program.resolve(op.inputs[0]) is not value or program.resolve(op.outputs[0]) is not op.outputs[0]:
+        return None
+    from ..ops.nn.pooling import _max_pool_kernel
+    attrs = op.attrs
+    ksize, strides = [int(v) for v in attrs.get("ksize", ())], [int(v) for v in attrs.get("strides", ())]
+    if op.opdef.kernel is not _max_pool_kernel or _text(attrs.get("padding")) != "VALID" \
+            or _text(attrs.get("data_format", "NHWC")) != "NHWC" or attrs.get("explicit_paddings") \
+            or len(ksize) != 4 or ksize != strides or ksize[0] != 1 or ksize[3] != 1 or min(ksize) < 1 \
+            or op.outputs[0].dtype is not value.dtype:
+        return None
+    return ksize[1], ksize[2]
+
+
 def _has_branches(op) -> bool:
     return any(hasattr(v, "externals") or hasattr(v, "program") for v in op.attrs.values())
 
 
 def _plan(program, ops, c, uses, producer, keep):
-    """(chain positions, steps, operand tensors, positions to move above the convolution), or None."""
+    """(chain positions, steps, operand tensors, positions to move above the convolution, the pool
+    absorbed or None), or None."""
     conv = ops[c]
     value = conv.outputs[0]
     shape = value.shape
@@ -102,6 +129,12 @@ def _plan(program, ops, c, uses, producer, keep):
         if found[1] is not None:
             operands.append(found[1])
         value = ops[j].outputs[0]
+    pool = None
+    if id(value) not in keep and len(uses.get(id(value), ())) == 1:
+        j = uses[id(value)][0]
+        pool = _tiling_max_pool(program, ops[j], value) if j > c else None
+        if pool is not None:
+            chain.append(j)
     if not chain:
         return None
     end = chain[-1]
@@ -117,7 +150,7 @@ def _plan(program, ops, c, uses, producer, keep):
         pending.extend(program.resolve(t) for t in op.inputs)
     if any(ops[i].stateful or _has_branches(ops[i]) for i in range(c + 1, end + 1)):
         return None
-    return chain, steps, operands, sorted(moved)
+    return chain, steps, operands, sorted(moved), pool
 
 
 def fuse_conv_epilogues(program, keep):
@@ -155,11 +188,13 @@ def fuse_conv_epilogues(program, keep):
         if plan is None:
             new_ops.append(op)
             continue
-        chain, steps, operands, moved = plan
+        chain, steps, operands, moved, pool = plan
         new_ops.extend(ops[p] for p in moved)
         last = ops[chain[-1]].outputs[0]
         attrs = dict(op.attrs)
         attrs["epilogue"] = tuple(steps)
+        if pool is not None:
+            attrs["pool"] = pool
         fused = Operation(op.graph, op.opdef, op.name, tuple(op.inputs) + tuple(operands), attrs, op.source)
         fused.outputs = (SymbolicTensor(fused, 0, last.shape, last.dtype),)
         replaced[id(fused)] = op

@@ -124,7 +124,7 @@ def _job_queue(helpers):
 def run_blocks(fn, count: int) -> None:
     """Calls `fn(i)` for every i in range(count), on this thread and helper threads; returns when all
     are done (re-raising the first error). `fn` must only write what block i owns."""
-    threads = min(thread_count(), count)
+    threads = min(thread_count(), count) if count > 1 else count  # one block: nothing to share
     if threads <= 1:
         for i in range(count):
             fn(i)

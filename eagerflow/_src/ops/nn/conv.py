@@ -35,18 +35,42 @@ def _groups(c, fc):
     return c // fc
 
 
-def _conv_kernel(x, f, *operands, out=None, epilogue=(), **attrs):
+_FUSION = []
+
+
+def _fusion():
+    """The fused kernels' modules, imported on first use: most programs never fuse (generated code only)."""
+    if not _FUSION:
+        import types
+        from . import conv_epilogue, conv_pool
+        _FUSION.append(types.SimpleNamespace(channel_epilogue=conv_epilogue.channel_epilogue, conv_pool=conv_pool))
+    return _FUSION[0]
+
+
+def _conv_kernel(x, f, *operands, out=None, epilogue=(), pool=None, **attrs):
     """Conv2D; with `epilogue` (generated code only, codegen/epilogue.py), also the per-channel steps
-    that followed it in the graph, applied block by block (ops/nn/conv_epilogue.py) to the result."""
+    that followed it in the graph, applied block by block (ops/nn/conv_epilogue.py) to the result;
+    with `pool` ((kh, kw), generated code only), also the tiling MaxPool that read the result, block by
+    block (ops/nn/conv_pool.py): the pooled result is returned."""
     kh, kw, fc, o = f.shape
     geo = geometry(x.shape[1:3], (kh, kw), attrs)
     finish = None
+    fusion = _fusion() if epilogue or pool else None
     if epilogue:
-        from .conv_epilogue import channel_epilogue
-        finish = channel_epilogue(epilogue, operands, o, x.dtype)
+        rows = x.shape[0] * geo[0][0] * geo[1][0]
+        finish = fusion.channel_epilogue(epilogue, operands, o, x.dtype, rows // (pool[0] * pool[1]) if pool else rows)
     groups = _groups(x.shape[3], fc)
     win = window_view(pad_spatial(x, geo), geo, (kh, kw), attrs)
     og = o // groups
+    if pool is not None:
+        conv_pool = fusion.conv_pool
+        pooled = out if out is not None else \
+            np.empty((x.shape[0], geo[0][0] // pool[0], geo[1][0] // pool[1], o), x.dtype)
+        if groups == 1 and f.dtype == x.dtype:
+            after_pool = finish is not None and conv_pool.chain_commutes_with_max(epilogue, operands)
+            return conv_pool.pooled_windows_matmul(win, f.reshape(kh * kw * fc, o), pool, pooled, finish, after_pool)
+        full = _conv_kernel(x, f, *operands, epilogue=epilogue, **attrs)
+        return conv_pool.pool_result(full, pool, pooled)
     if groups == 1 and f.dtype == x.dtype:  # the usual case: the row blocks write the result itself
         return windows_matmul(win, f.reshape(kh * kw * fc, o), 3, out=out, finish=finish)
     outs = [windows_matmul(win[..., g * fc:(g + 1) * fc], f[..., g * og:(g + 1) * og].reshape(kh * kw * fc, og), 3)

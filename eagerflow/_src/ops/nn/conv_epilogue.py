@@ -30,10 +30,13 @@ STEPS = frozenset(_BINARY) | {"SubFrom", "Relu", "Relu6"}
 TAKES_OPERAND = frozenset(_BINARY) | {"SubFrom"}
 
 
-def channel_epilogue(steps, operands, channels, dtype):
+def channel_epilogue(steps, operands, channels, dtype, most_rows=None):
     """`finish(rows)`: applies `steps` in place to a C-contiguous [rows, channels] array of `dtype`.
-    `operands` are the steps' arrays in order (one value, or `channels` values, each)."""
+    `operands` are the steps' arrays in order (one value, or `channels` values, each). `most_rows`:
+    the most rows any call will pass, if known; a few rows are not worth tiling the operands for."""
     repeat = max(1, TILE_WIDTH // max(1, channels))
+    if most_rows is not None and most_rows < 4 * repeat:
+        repeat = 1
     zero = np.zeros((), dtype)
     plan = []  # (step, operand for the tiled rows, operand for the left-over rows)
     values = iter(operands)

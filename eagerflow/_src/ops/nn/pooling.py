@@ -78,36 +78,17 @@ def _max_pool_kernel(x, **attrs):
 
 
 def _max_pool_tiles(x, k, oh, ow, floor):
-    """`_max_pool_kernel` for windows that tile the input (VALID, stride = window, a float dtype): the
-    cropped input viewed as [N, OH, KH, OW * KW * C] (no copy), the maximum over its KH axis (rows of
-    OW * KW * C contiguous values), then over the KW groups of C in each output cell. One call for a
-    small input (most of a batch of one's cost was the general path's set-up); larger batches go in
-    blocks of images shared with helper threads, as there."""
+    """`_max_pool_kernel` for windows that tile the input (VALID, stride = window, a float dtype), by
+    `max_of_tiles` on blocks of images. One call for a small input (most of a batch of one's cost was
+    the general path's set-up); larger batches go in blocks of images shared with helper threads."""
     n, _, _, c = x.shape
-    kh, kw = k
     out = np.empty((n, oh, ow, c), x.dtype)
     if out.size == 0:
         return out
     step = max(1, POOL_BLOCK_BYTES // max(1, x[:1].nbytes))
 
     def pool(start):
-        part = x[start:start + step, :oh * kh, :ow * kw]
-        rows = part.reshape(part.shape[0], oh, kh, ow * kw * c)
-        if kh == 1:
-            by_rows = rows[:, :, 0]
-        else:
-            by_rows = np.fmax(rows[:, :, 0], rows[:, :, 1])
-            for i in range(2, kh):
-                np.fmax(by_rows, rows[:, :, i], out=by_rows)
-        cells = by_rows.reshape(part.shape[0], oh, ow, kw * c)
-        target = out[start:start + step]
-        if kw == 1:
-            np.copyto(target, cells)
-        else:
-            np.fmax(cells[..., :c], cells[..., c:2 * c], out=target)
-            for j in range(2, kw):
-                np.fmax(target, cells[..., j * c:(j + 1) * c], out=target)
-        np.fmax(target, floor, out=target)  # an all-NaN or all -inf window gives the floor
+        max_of_tiles(x[start:start + step], k, out[start:start + step], floor)
 
     if step >= n:
         pool(0)
@@ -115,6 +96,36 @@ def _max_pool_tiles(x, k, oh, ow, floor):
         starts = range(0, n, step)
         run_blocks(lambda b: pool(starts[b]), len(starts))
     return out
+
+
+def max_of_tiles(part, k, target, floor=None):
+    """Writes into `target` ([N, OH, OW, C], C-contiguous) the maximum of each KH x KW tile of `part`
+    ([N, H, W, C] of a float dtype; rows and columns past OH * KH, OW * KW are ignored), skipping NaN
+    cells; then, if `floor` is given, raises every result to it (an all-NaN or all -inf tile gives the
+    floor, as TensorFlow's CPU kernel does). The input is viewed as [N, OH, KH, OW * KW * C] (no copy):
+    the maximum over its KH axis runs along rows of OW * KW * C contiguous values, then over the KW
+    groups of C in each output cell. A convolution whose result is pooled calls this on each of its row
+    blocks (ops/nn/conv_pool.py)."""
+    kh, kw = k
+    n, oh, ow, c = target.shape
+    if target.size == 0:
+        return
+    rows = part[:, :oh * kh, :ow * kw].reshape(n, oh, kh, ow * kw * c)
+    if kh == 1:
+        by_rows = rows[:, :, 0]
+    else:
+        by_rows = np.fmax(rows[:, :, 0], rows[:, :, 1])
+        for i in range(2, kh):
+            np.fmax(by_rows, rows[:, :, i], out=by_rows)
+    cells = by_rows.reshape(n, oh, ow, kw * c)
+    if kw == 1:
+        np.copyto(target, cells)
+    else:
+        np.fmax(cells[..., :c], cells[..., c:2 * c], out=target)
+        for j in range(2, kw):
+            np.fmax(target, cells[..., j * c:(j + 1) * c], out=target)
+    if floor is not None:
+        np.fmax(target, floor, out=target)
 
 
 def _scan_argmax(x, geo, k, attrs):

@@ -17,7 +17,9 @@ A block is a run of whole images, or a run of output rows of one image when one 
 over the budget. Forward and input-gradient blocks split the rows of the product, so every output
 element is the same dot product as in one call; the filter gradient sums its blocks' partial
 products in block order, which rounds like any other order of the same sum (and the same way on
-every run).
+every run). A forward block holds at least BLOCK_VALUES outputs and hands its product to the BLAS
+in pieces of at most MACS_PER_CALL: the block's other work (its window copy, epilogue, pooling) is a
+dozen NumPy calls whose fixed cost swamped blocks of one small image.
 
 The blocks of one call are independent, so they run on the calling thread and helper threads at once
 (ops/nn/block_threads.py): the cores the BLAS's pool would use, without its wait for every worker.
@@ -39,6 +41,11 @@ MACS_PER_CALL = 3 << 18
 # A row this costly (a filter matrix of K * O >= 2**15, e.g. 3x3x64 -> 64) is compute-bound: threads pay off, and
 # blocks of a few rows would make a Python loop of thousands of tiny products. Such products stay one call.
 LARGE_ROW_MACS = 1 << 15
+# A convolution's block holds at least this many output values (its product then runs in pieces of at most
+# MACS_PER_CALL): each block costs a dozen NumPy calls (window copy, epilogue steps, pooling), and blocks of one
+# small image each (a 3x3x16 -> 32 convolution of 11x11 outputs: 3,872 values) spent more in those calls' fixed
+# costs than in their work.
+BLOCK_VALUES = 1 << 15
 SHALLOW_DEPTH = 4  # inputs of at most this many channels are copied offset by offset (see above)
 _BLAS_KINDS = (np.float32, np.float64, np.complex64, np.complex128)
 _product = np.matmul  # every BLAS call of this module (tests count them and their sizes)
@@ -51,14 +58,15 @@ def _prod(dims):
     return total
 
 
-def row_blocks(lead_shape, macs_per_row):
+def row_blocks(lead_shape, macs_per_row, min_rows=1):
     """Index tuples that split an array whose leading axes are `lead_shape` ([N, spatial...]) into
-    blocks of at most max(1, MACS_PER_CALL // macs_per_row) rows: whole images when an image fits,
-    otherwise slices of axis 1 inside one image. Rows of LARGE_ROW_MACS or more: one block, all of it."""
+    blocks of at most max(min_rows, MACS_PER_CALL // macs_per_row) rows: whole images when an image
+    fits, otherwise slices of axis 1 inside one image. Rows of LARGE_ROW_MACS or more: one block, all
+    of it."""
     n = int(lead_shape[0])
     if macs_per_row >= LARGE_ROW_MACS:
         return [(slice(None),)]
-    limit = max(1, MACS_PER_CALL // max(1, macs_per_row))
+    limit = max(1, min_rows, MACS_PER_CALL // max(1, macs_per_row))
     per_image = _prod(lead_shape[1:])
     if per_image <= limit or len(lead_shape) == 1:
         step = max(1, limit // max(1, per_image))
@@ -78,6 +86,30 @@ def _offset_major(block, lead_axes):
     return cols.reshape(_prod(window) * c, _prod(lead))
 
 
+def window_rows(block, block_lead, kdim, shallow):
+    """The windows of `block` ([lead..., window..., C], `block_lead` lead axes) as [rows, K] for the
+    product: copied offset by offset for a shallow input (see above), else one reshape copy."""
+    if shallow:
+        return _offset_major(block, block_lead).T
+    return block.reshape(_prod(block.shape[:block_lead]), kdim)
+
+
+def product_rows(kdim, o):
+    """Rows per BLAS call for a [rows, kdim] @ [kdim, o] product: at most MACS_PER_CALL multiply-adds,
+    or None (one call) for a wide filter matrix (see LARGE_ROW_MACS)."""
+    return None if kdim * o >= LARGE_ROW_MACS else max(1, MACS_PER_CALL // max(1, kdim * o))
+
+
+def product_into(rows, w, slab, piece):
+    """`rows @ w` written into `slab`, in calls of at most `piece` rows (all at once for None)."""
+    count = rows.shape[0]
+    if piece is None or count <= piece:
+        _product(rows, w, out=slab)
+        return
+    for start in range(0, count, piece):
+        _product(rows[start:start + piece], w, out=slab[start:start + piece])
+
+
 def windows_matmul(win, w, lead_axes, out=None, finish=None):
     """`win.reshape(rows, K) @ w` shaped [*win.shape[:lead_axes], O], where `win` is a window view
     [N, out spatial..., window..., C] and `w` is [K, O]; written into `out` (C-contiguous) if given.
@@ -88,17 +120,17 @@ def windows_matmul(win, w, lead_axes, out=None, finish=None):
     lead = win.shape[:lead_axes]
     if out is None:
         out = np.empty(lead + (o,), np.result_type(win.dtype, w.dtype))
-    blocks = row_blocks(lead, kdim * o)
+    blocks = row_blocks(lead, kdim * o, BLOCK_VALUES // max(1, o))
     shallow = win.shape[-1] <= SHALLOW_DEPTH
+    piece = product_rows(kdim, o)
 
     def run(b):
         index = blocks[b]
-        block, target = win[index], out[index]
+        block = win[index]
         block_lead = block.ndim - win.ndim + lead_axes
-        count = _prod(block.shape[:block_lead])
-        rows = _offset_major(block, block_lead).T if shallow else block.reshape(count, kdim)
-        slab = target.reshape(count, o)  # a block of whole images or rows: a contiguous slab of out
-        _product(rows, w, out=slab)
+        rows = window_rows(block, block_lead, kdim, shallow)
+        slab = out[index].reshape(rows.shape[0], o)  # a block of whole images or rows: a contiguous slab of out
+        product_into(rows, w, slab, piece)
         if finish is not None:
             finish(slab)
     run_blocks(run, len(blocks))
