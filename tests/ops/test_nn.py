@@ -249,3 +249,10 @@ def test_top_k_is_exported_when_available():
         pytest.skip("top_k is not provided by ops/array/basic.py yet")
     values, indices = tf.nn.top_k(tf.constant([1.0, 5.0, 3.0]), k=2)
     assert values.numpy().tolist() == [5.0, 3.0] and indices.numpy().tolist() == [1, 2]
+
+
+def test_softmax_of_no_classes_is_empty_as_in_tensorflow():
+    """TensorFlow 2.21: tf.nn.softmax / log_softmax of a [3, 0] tensor give a [3, 0] tensor, eager and traced."""
+    for fn in (tf.nn.softmax, tf.nn.log_softmax):
+        assert fn(np.zeros((3, 0), np.float32)).shape == (3, 0)
+        assert tf.function(fn)(tf.zeros((3, 0))).shape == (3, 0)

@@ -20,12 +20,19 @@ from ..lazy_jax import jnp, lax  # callables that import JAX on first use only
 
 def _softmax_kernel(x):
     # float16 is computed in float32, as TensorFlow does: a sum of 65,505 exps passes float16's max
+    # (the ufuncs' own reductions, in place: np.max/np.sum's Python layers were most of a small call's cost)
+    if x.shape[-1] == 0:  # no classes: an empty result, as TensorFlow gives (the reductions have no identity)
+        return np.empty_like(x)
     w = x.astype(np.float32) if x.dtype == np.float16 else x
-    e = np.exp(w - np.max(w, axis=-1, keepdims=True))
-    return (e / np.sum(e, axis=-1, keepdims=True)).astype(x.dtype, copy=False)
+    e = np.subtract(w, np.maximum.reduce(w, axis=-1, keepdims=True))
+    np.exp(e, out=e)
+    np.divide(e, np.add.reduce(e, axis=-1, keepdims=True), out=e)
+    return e.astype(x.dtype, copy=False)
 
 
 def _log_softmax_kernel(x):
+    if x.shape[-1] == 0:
+        return np.empty_like(x)
     w = x.astype(np.float32) if x.dtype == np.float16 else x
     shifted = w - np.max(w, axis=-1, keepdims=True)
     return (shifted - np.log(np.sum(np.exp(shifted), axis=-1, keepdims=True))).astype(x.dtype, copy=False)
