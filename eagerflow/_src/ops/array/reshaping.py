@@ -75,10 +75,10 @@ def _check_reshape_sizes(dims):
 
 
 def _reshape_kernel(x, sizes):
-    sizes = tuple(int(d) for d in sizes)
+    sizes = tuple(sizes.tolist()) if isinstance(sizes, np.ndarray) else tuple(int(d) for d in sizes)
     if sizes and min(sizes) < -1:  # NumPy takes any negative size for the unknown one
         raise ValueError("negative size")
-    return np.reshape(x, sizes)
+    return x.reshape(sizes) if isinstance(x, np.ndarray) else np.reshape(x, sizes)
 
 
 Reshape = defop("Reshape", inputs=("tensor", "shape"), infer=_reshape_infer, kernel=_reshape_kernel,
