@@ -83,10 +83,10 @@ def pooled_windows_matmul(win, w, k, out, finish, after_pool):
             image, rows = index
             block = covered[image, rows.start * k[0]:rows.stop * k[0]]
         parts = np.empty((cells, count, o), out.dtype)
-        for d, cell_rows in enumerate(_cell_rows(block, k, kdim, shallow)):
-            product_into(cell_rows, w, parts[d], piece)
-            if before is not None:
-                before(parts[d])
+        everything = parts.reshape(cells * count, o)
+        product_into(_cell_rows(block, k, kdim, shallow), w, everything, piece)
+        if before is not None:
+            before(everything)
         if cells == 1:
             np.copyto(pooled, parts[0])
         else:
@@ -101,10 +101,10 @@ def pooled_windows_matmul(win, w, k, out, finish, after_pool):
 
 
 def _cell_rows(block, k, kdim, shallow):
-    """For each cell (dy, dx) of the pooling tiles, the [rows, K] windows of the outputs at that cell
-    of every tile in `block` ([lead..., kh * PH, kw * PW, KH, KW, C] windows), rows in output order:
-    one copy of the block's windows, cells first. A shallow input is copied window offset first (the
-    product's [K, rows] operand, transposed: see ops/nn/window_matmul.py)."""
+    """The [cells * rows, K] windows of `block` ([lead..., kh * PH, kw * PW, KH, KW, C] windows): for
+    each cell (dy, dx) of the pooling tiles in turn, the windows of the outputs at that cell of every
+    tile, in output order. One copy of the block's windows; a shallow input is copied window offset
+    first (the product's [K, rows] operand, transposed: see ops/nn/window_matmul.py)."""
     kh, kw = k
     *lead, height, width, wh, ww, c = block.shape
     ph, pw = height // kh, width // kw
@@ -118,10 +118,8 @@ def _cell_rows(block, k, kdim, shallow):
     for d in lead:
         count *= d
     if not shallow:
-        rows = np.ascontiguousarray(tiles.transpose(cell_axes + tile_axes + window_axes))
-        return list(rows.reshape(kh * kw, count, kdim))
-    cols = np.ascontiguousarray(tiles.transpose(window_axes + cell_axes + tile_axes)).reshape(kdim, kh * kw, count)
-    return [cols[:, d, :].T for d in range(kh * kw)]
+        return np.ascontiguousarray(tiles.transpose(cell_axes + tile_axes + window_axes)).reshape(-1, kdim)
+    return np.ascontiguousarray(tiles.transpose(window_axes + cell_axes + tile_axes)).reshape(kdim, -1).T
 
 
 def pool_result(full, k, out):
