@@ -1,7 +1,8 @@
 """ops/nn/block_threads.py: a kernel's blocks run once each, on the calling thread and helper threads,
 errors come back to the caller, `tf.config.threading`'s intra-op count of 1 keeps everything on the
 calling thread, and the blocked kernels (convolution, its gradients, max pooling) give the same bits
-whatever the number of threads (the filter gradient sums its blocks in block order)."""
+whatever the number of threads (the filter gradient sums its blocks in block order). Each call site
+runs its blocks the way it measured faster (a test clock decides here), trying the other now and then."""
 import itertools
 import threading
 import time
@@ -21,8 +22,14 @@ def intra_op():
     tf.config.threading.set_intra_op_parallelism_threads(before)
 
 
+@pytest.fixture
+def always_share(monkeypatch):
+    """Every call site shares its blocks with the helpers (as if it had measured that faster)."""
+    monkeypatch.setattr(BT.CallSite, "share_next", lambda self: True)
+
+
 @pytest.mark.parametrize("threads", [0, 1, 2, 4])
-def test_every_block_runs_exactly_once(threads, intra_op):
+def test_every_block_runs_exactly_once(threads, intra_op, always_share):
     intra_op(threads)
     seen = np.zeros(37, int)
     lock = threading.Lock()
@@ -60,7 +67,7 @@ def test_the_thread_count_follows_the_intra_op_setting_then_the_environment(intr
 
 
 @pytest.mark.parametrize("threads", [1, 4])
-def test_a_block_error_reaches_the_caller_once_no_block_runs(threads, intra_op):
+def test_a_block_error_reaches_the_caller_once_no_block_runs(threads, intra_op, always_share):
     intra_op(threads)
     done = []
 
@@ -88,7 +95,7 @@ def _conv_and_gradients(x, f):
 
 
 @pytest.mark.parametrize("channels", [1, 3, 16])  # shallow inputs are copied offset by offset
-def test_blocked_kernels_give_the_same_bits_on_one_thread_and_on_several(channels, monkeypatch):
+def test_blocked_kernels_give_the_same_bits_on_one_thread_and_on_several(channels, monkeypatch, always_share):
     """Only the blocks' threads change between the two runs; the BLAS keeps its own settings, since
     its bits may depend on its own thread count (OpenBLAS 0.3.23, NumPy 1.26's, on a CPU it does not
     know falls back to generic kernels whose threaded products round differently)."""
@@ -103,7 +110,7 @@ def test_blocked_kernels_give_the_same_bits_on_one_thread_and_on_several(channel
         np.testing.assert_array_equal(a, b)
 
 
-def test_max_pool_over_many_blocks_matches_a_reshape_reference(intra_op):
+def test_max_pool_over_many_blocks_matches_a_reshape_reference(intra_op, always_share):
     """2x2 windows of stride 2 tile the input: the reference is a reshape and a max over the two
     window axes; NaN cells are skipped, and a window of only NaN and -inf gives the lowest float32."""
     rng = np.random.default_rng(5)
@@ -173,3 +180,68 @@ def test_a_forked_child_starts_its_own_helpers(intra_op):
         os.kill(pid, 9)
         os.waitpid(pid, 0)
     assert done and os.waitstatus_to_exitcode(status) == 0
+
+
+class _Clock:
+    """A test clock: a call on the calling thread alone takes `alone` seconds, a shared one `shared`."""
+
+    def __init__(self, monkeypatch, alone, shared):
+        self.now, self.alone, self.shared, self.ways, self.sharing = 0.0, alone, shared, [], False
+        monkeypatch.setattr(BT, "_clock", lambda: self.now)
+        real = BT._run_shared
+
+        def shared_run(fn, count, threads):
+            self.ways.append("shared")
+            self.now += self.shared
+            self.sharing = True
+            try:
+                real(fn, count, threads)
+            finally:
+                self.sharing = False
+        monkeypatch.setattr(BT, "_run_shared", shared_run)
+
+    def block(self, i):
+        if not self.sharing:  # the calling thread runs the four blocks itself
+            self.now += self.alone / 4
+
+    def run(self, calls, key):
+        for _ in range(calls):
+            before = len(self.ways)
+            BT.run_blocks(self.block, 4, key)
+            if len(self.ways) == before:
+                self.ways.append("alone")
+
+
+@pytest.mark.parametrize("alone, shared, usual", [(1.0, 3.0, "alone"), (3.0, 1.0, "shared")])
+def test_a_call_site_runs_the_way_it_measured_faster_and_retries_the_other(alone, shared, usual, intra_op,
+                                                                            monkeypatch):
+    intra_op(2)
+    clock = _Clock(monkeypatch, alone, shared)
+    clock.run(3 * BT.EXPLORE_EVERY, key=("site", usual))
+    assert clock.ways[:2] == ["alone", "shared"]  # each way once, then the faster
+    rest = clock.ways[2:]
+    other = "shared" if usual == "alone" else "alone"
+    assert rest.count(other) == 3 and rest.count(usual) == len(rest) - 3  # the other way once per EXPLORE_EVERY
+
+
+def test_a_change_of_load_turns_a_call_site_around(intra_op, monkeypatch):
+    intra_op(2)
+    clock = _Clock(monkeypatch, alone=1.0, shared=2.0)
+    clock.run(2 * BT.EXPLORE_EVERY + 5, key="turning")  # the last five calls fall between two tries
+    assert clock.ways[-5:] == ["alone"] * 5
+    clock.alone = 10.0  # the machine got busy: the calling thread alone is now slow
+    clock.run(3 * BT.EXPLORE_EVERY, key="turning")
+    assert clock.ways[-5:] == ["shared"] * 5
+
+
+def test_call_sites_are_told_apart_and_their_record_is_bounded(intra_op, monkeypatch):
+    intra_op(2)
+    monkeypatch.setattr(BT, "_sites", {})
+    monkeypatch.setattr(BT, "MAX_SITES", 8)
+    clock = _Clock(monkeypatch, alone=1.0, shared=2.0)
+    for key in range(20):
+        clock.run(1, key=key)
+        assert len(BT._sites) <= 8
+    assert clock.ways == ["alone"] * 20  # every new site starts on the calling thread
+    BT.run_blocks(lambda i: None, 1, key="one block")  # a single block never needs a site
+    assert all(name[2] != "one block" for name in BT._sites)

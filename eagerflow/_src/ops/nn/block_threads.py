@@ -16,6 +16,15 @@ blocks a helper has already started; so where no helper runs, a call costs what 
 HANDOFF_SECONDS. (The BLAS's own thread pool instead splits every product over all its workers and
 waits for each of them.)
 
+Sharing is not always faster. Each block is a dozen NumPy calls, and between them a thread needs
+the GIL: on an idle machine the two threads' hand-offs of the GIL can cost more than the second core
+gains (measured on 2 idle cores: a small CNN's batch of 64 took 5.9-7.7 ms shared, 3.9-4.0 ms on
+the calling thread alone), while on a busy one sharing wins by far (above). So each call site (the
+block function's code, the block count and the caller's shapes) times its calls both ways and runs
+the faster: the first call runs on the calling thread, the second shared, then the way whose recent
+wall times (a moving average) are lower, trying the other once every EXPLORE_EVERY calls so a change
+in the machine's load is noticed. The blocks and their results are the same either way.
+
 The number of threads is `tf.config.threading`'s intra-op count when one is set (1: no helpers),
 otherwise the cores this process may run on, capped by the first of ENVIRONMENT_LIMITS that is set
 (a process told to keep its BLAS or TensorFlow to one thread keeps these blocks to one as well).
@@ -26,14 +35,20 @@ from __future__ import annotations
 import itertools
 import os
 import threading
+import time
 
 from ...core.threads import get_intra_op_parallelism_threads
 
 MAX_THREADS = 8  # beyond this, memory bandwidth rather than cores limits these blocks
 HANDOFF_SECONDS = 0.001  # how long the caller sleeps before it takes blocks itself (see above)
 ENVIRONMENT_LIMITS = ("TF_NUM_INTRAOP_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+EXPLORE_EVERY = 32  # calls of a site between two tries of the way it is not using
+SMOOTHING = 0.3  # weight of the newest wall time in a site's moving averages
+MAX_SITES = 512  # call sites remembered; more (a program of ever new shapes) starts the record afresh
 _lock = threading.Lock()
 _helpers = {"pid": None, "started": 0, "jobs": None}
+_sites = {}
+_clock = time.perf_counter  # tests drive the choice with their own clock
 
 
 def thread_count() -> int:
@@ -121,14 +136,65 @@ def _job_queue(helpers):
         return _helpers["jobs"]
 
 
-def run_blocks(fn, count: int) -> None:
-    """Calls `fn(i)` for every i in range(count), on this thread and helper threads; returns when all
-    are done (re-raising the first error). `fn` must only write what block i owns."""
+class CallSite:
+    """Which way a call site runs its blocks: the moving averages of its wall times on the calling
+    thread alone and shared with helpers (None until tried), and its calls so far."""
+
+    __slots__ = ("calls", "alone", "shared")
+
+    def __init__(self):
+        self.calls, self.alone, self.shared = 0, None, None
+
+    def share_next(self) -> bool:
+        self.calls += 1
+        if self.alone is None:
+            return False
+        if self.shared is None:
+            return True
+        faster = self.shared < self.alone
+        return faster != (self.calls % EXPLORE_EVERY == 0)  # the other way, now and then
+
+    def record(self, shared: bool, seconds: float):
+        before = self.shared if shared else self.alone
+        after = seconds if before is None else before + SMOOTHING * (seconds - before)
+        if shared:
+            self.shared = after
+        else:
+            self.alone = after
+
+
+def _site(fn, count, key) -> CallSite:
+    name = (getattr(fn, "__code__", None), count, key)
+    site = _sites.get(name)
+    if site is None:
+        if len(_sites) >= MAX_SITES:
+            _sites.clear()
+        site = _sites[name] = CallSite()
+    return site
+
+
+def run_blocks(fn, count: int, key=None) -> None:
+    """Calls `fn(i)` for every i in range(count), on this thread alone or shared with helper threads
+    (whichever this call site found faster, see above); returns when all are done (re-raising the
+    first error). `fn` must only write what block i owns. `key`: what else tells the caller's call
+    sites apart (shapes; plain values only, it is kept)."""
     threads = min(thread_count(), count) if count > 1 else count  # one block: nothing to share
     if threads <= 1:
         for i in range(count):
             fn(i)
         return
+    site = _site(fn, count, key)
+    shared = site.share_next()
+    start = _clock()
+    if shared:
+        _run_shared(fn, count, threads)
+    else:
+        for i in range(count):
+            fn(i)
+    site.record(shared, _clock() - start)
+
+
+def _run_shared(fn, count, threads):
     job = _Job(fn, count)
     jobs = _job_queue(threads)
     for _ in range(threads):

@@ -140,7 +140,7 @@ def _input_gradient_by_offsets(dy, f, in_shape, geo, attrs):
                 r0, c0 = i * dil[1], j * dil[2]
                 out[images, r0:r0 + strides[1] * (oh - 1) + 1:strides[1],
                     c0:c0 + strides[2] * (ow - 1) + 1:strides[2], :] += part
-    run_blocks(add_block, len(starts))
+    run_blocks(add_block, len(starts), (dy.shape, f.shape))
     return out[:, top:top + h, left:left + w, :]
 
 

@@ -96,7 +96,7 @@ def pooled_windows_matmul(win, w, k, out, finish, after_pool):
         if after_pool and finish is not None:
             finish(pooled)
         np.fmax(pooled, floor, out=pooled)  # an all-NaN tile gives the floor, after the chain as unfused
-    run_blocks(run, len(blocks))
+    run_blocks(run, len(blocks), (win.shape, w.shape, k))
     return out
 
 

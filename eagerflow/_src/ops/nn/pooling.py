@@ -73,7 +73,7 @@ def _max_pool_kernel(x, **attrs):
             for c in cols[2:]:
                 combine(target, by_rows[:, :, c], out=target)
         combine(target, floor, out=target)
-    run_blocks(pool, len(starts))
+    run_blocks(pool, len(starts), (x.shape, k))
     return out
 
 
@@ -94,7 +94,7 @@ def _max_pool_tiles(x, k, oh, ow, floor):
         pool(0)
     else:
         starts = range(0, n, step)
-        run_blocks(lambda b: pool(starts[b]), len(starts))
+        run_blocks(lambda b: pool(starts[b]), len(starts), (x.shape, k))
     return out
 
 

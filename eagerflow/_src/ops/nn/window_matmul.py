@@ -133,7 +133,7 @@ def windows_matmul(win, w, lead_axes, out=None, finish=None):
         product_into(rows, w, slab, piece)
         if finish is not None:
             finish(slab)
-    run_blocks(run, len(blocks))
+    run_blocks(run, len(blocks), (win.shape, w.shape))
     return out
 
 
@@ -148,7 +148,7 @@ def rows_matmul(a, b):
     def run(i):
         rows, = blocks[i]
         _product(a[rows], b, out=out[rows])
-    run_blocks(run, len(blocks))
+    run_blocks(run, len(blocks), (a.shape, b.shape))
     return out
 
 
@@ -164,7 +164,7 @@ def windows_gram(win, dy, lead_axes):
     def run(i):
         index = blocks[i]
         parts[i] = _product(win[index].reshape(-1, kdim).T, dy[index].reshape(-1, o))
-    run_blocks(run, len(blocks))
+    run_blocks(run, len(blocks), (win.shape, dy.shape))
     if not parts:
         return np.zeros((kdim, o), dtype)
     total = parts[0]
