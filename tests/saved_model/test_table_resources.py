@@ -214,7 +214,8 @@ def test_a_module_of_every_kind_of_table_answers_as_before(tmp_path):
     m = _Tables()
     tf.saved_model.save(m, str(tmp_path / "m"))
     kinds = [n.WhichOneof("kind") for n in _meta(tmp_path / "m").object_graph_def.nodes]
-    assert kinds.count("resource") == 2  # the StaticHashTable and the StaticVocabularyTable's table
+    # the StaticHashTable, the StaticVocabularyTable's table and the MutableHashTable (test_mutable_table_resource.py)
+    assert kinds.count("resource") == 3
     assert _session(tf.saved_model.load(str(tmp_path / "m"))) == _session(_Tables())
     np.testing.assert_array_equal(tf.saved_model.load(str(tmp_path / "m")).find(tf.constant(["b"]))["static"], [2])
 

@@ -12,7 +12,7 @@ from ...core.shape import TensorShape
 from .attr_values import ExportError
 from .cond_gradient_export import add_kept_output, keeps_for_gradient
 from .function_def import FunctionBuilder, Value
-from .function_export import add_outputs, write_body
+from .function_export import add_outputs, saved_mutable_table, write_body
 from .generic_op import emit
 from .rewrites import const
 
@@ -41,7 +41,8 @@ def _branch_builder(builder, op, branch, kind, tensors, explicit=()):
     copies: those captures are placed by where the op passes them (`Branch.index`, positions among
     the op's inputs after its loop variables), as the kernel does."""
     sub = FunctionBuilder(builder.library, builder.library.unique_name(f"{op.name}_{kind}"))
-    refs = [sub.add_arg(f"arg_{i}", t.dtype, _arg_shape(t), _outer_handle(t)) for i, t in enumerate(tensors)]
+    refs = [sub.add_arg(f"arg_{i}", t.dtype, _arg_shape(t), _outer_handle(builder.library, t))
+            for i, t in enumerate(tensors)]
     for ph, ref in zip(explicit, refs):
         sub.set_ref(ph, ref)
     index = branch.index or ()
@@ -58,7 +59,11 @@ def _branch_builder(builder, op, branch, kind, tensors, explicit=()):
     return sub, refs
 
 
-def _outer_handle(t):
+def _outer_handle(library, t):
+    """(shape, dtype) of the variable a resource input points to; None for a mutable table's handle,
+    which stands for its two variables (saved_model/tf_format/mutable_tables.py)."""
+    if saved_mutable_table(library, t) is not None:
+        return None
     spec = t._op.attrs.get("variable_spec") if t._op is not None and t._op.type == "Placeholder" else None
     return (spec[0], spec[1]) if spec else None
 
