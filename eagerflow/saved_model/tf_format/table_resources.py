@@ -137,7 +137,7 @@ class TableResources:
         destroyer = _destroyer(library)
         if table.text_file is not None:  # TensorFlow's TextFileInitializer: the file is an asset
             from ..asset import Asset
-            table.asset = Asset(table.text_file._filename)
+            table.asset = table.text_file._asset or Asset(table.text_file._filename)
             table.initializer = _text_file_initializer(library, table)
             asset_node = objects.node(table.asset, "")
             initialize_bound = [asset_node, table.node]
