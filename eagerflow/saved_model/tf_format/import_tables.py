@@ -5,8 +5,9 @@ TensorFlow keeps a table behind a resource handle that a `_create_resource` func
 `_initialize` function fills (from constants the object graph stores, or, for a mutable table, from
 the checkpoint's table-keys/table-values). Here the contents are read once at load time, without
 running either function, and held sorted; a function receiving the table's handle gets this object
-in its place, and the lookups on it become ops over constants: LookupTableFindV2 is VocabularyLookup,
-LookupTableSizeV2 and LookupTableExportV2 are constants.
+in its place, and the lookups on it become ops over two eager constants the table holds: LookupTableFindV2
+is VocabularyLookup of them, LookupTableSizeV2 a constant, LookupTableExportV2 the two. A model loaded and
+saved again writes the table where the object tree holds it (table_resources.py), read through its handle.
 
 A mutable table (MutableHashTableV2) stays writable: its contents become the two variables eagerflow's
 own MutableHashTable keeps (keys sorted, values alongside; ops/lookup/mutable.py), and the loaded
@@ -46,6 +47,16 @@ class ImportedTable:
             raise BadValue(f"table {name!r} has {keys.size} keys and {values.size} values")
         self.keys, self.values = _sorted_table(keys, values)
         self.key_dtype, self.value_dtype, self.name = key_dtype, value_dtype, name
+        self._tensors = None
+
+    def tensors(self):
+        """(keys, values) as two eager constants, made once: the loaded functions' lookups capture them,
+        so saving the model again finds the table they read (table_resources.py's held_tables)."""
+        if self._tensors is None:
+            from ..._src.core.convert import convert_to_tensor
+            self._tensors = (convert_to_tensor(_as(self.keys, self.key_dtype), dtype=self.key_dtype),
+                             convert_to_tensor(_as(self.values, self.value_dtype), dtype=self.value_dtype))
+        return self._tensors
 
     def __repr__(self):
         return f"<imported lookup table {self.name!r}: {self.keys.size} {self.key_dtype.name} keys>"
@@ -173,8 +184,7 @@ def table_op(importer, graph, node, inputs, where):
                                    f"(a {node.op} runs on a MutableHashTable only)")
     if node.op == "LookupTableSizeV2":
         return {"size": [graph.literal(np.array(table.keys.size, np.int64))]}, None
-    keys_c = graph.literal(_as(table.keys, table.key_dtype))
-    values_c = graph.literal(_as(table.values, table.value_dtype))
+    keys_c, values_c = (_captured(graph, t) for t in table.tensors())
     if node.op == "LookupTableExportV2":
         return {"keys": [keys_c], "values": [values_c]}, None
     if len(inputs) != 3:
@@ -193,6 +203,11 @@ def _as(array, dtype):
         out[...] = [bytes(x) for x in array.ravel()] if array.size else []
         return out
     return np.asarray(array, dtype=dtype.as_numpy_dtype)
+
+
+def _captured(graph, tensor):
+    """The placeholder of eager `tensor` in `graph`, captured through every enclosing graph."""
+    return graph.capture(tensor if graph.outer is None else _captured(graph.outer, tensor))
 
 
 def _handle(graph, variable):

@@ -65,8 +65,11 @@ def _is_constant(tensor):
 def held_tables(value):
     """[(local name, keys tensor, values tensor)] of the static tables an object of the tree holds."""
     from ..._src.ops.lookup.tables import StaticHashTable
+    from .import_tables import ImportedMutableTable, ImportedTable
     if isinstance(value, StaticHashTable):
         return [("", value._key_tensor, value._value_tensor)]
+    if isinstance(value, ImportedTable) and not isinstance(value, ImportedMutableTable):  # a loaded model's
+        return [("", *value.tensors())]
     tables = getattr(value, "_tables", None) if hasattr(value, "_lookup_tables") else None
     if isinstance(tables, tuple) and len(tables) == 4:  # a Keras IndexLookup: forward and inverse tables
         return [("lookup_table", tables[0], tables[1]), ("inverse_lookup_table", tables[2], tables[3])]

@@ -12,7 +12,7 @@ from ...core.shape import TensorShape
 from .attr_values import ExportError
 from .cond_gradient_export import add_kept_output, keeps_for_gradient
 from .function_def import FunctionBuilder, Value
-from .function_export import add_outputs, saved_mutable_table, write_body
+from .function_export import add_outputs, nested_tables, saved_mutable_table, write_body
 from .generic_op import emit
 from .rewrites import const
 
@@ -25,6 +25,24 @@ def _as_seen_by(graph, tensor):
         if external is tensor:
             return internal
     return tensor
+
+
+class TableArg(Value):
+    """A static table's handle a control-flow op passes into its sub-graphs as one more input (as
+    TensorFlow passes a captured table handle): `ref` is its reference in the enclosing function."""
+    __slots__ = ("table",)
+    _op = None
+    shape = TensorShape([])
+
+    def __init__(self, table, ref):
+        super().__init__(_dt.resource, ref)
+        self.table = table
+
+
+def _table_args(builder, op):
+    """A TableArg per static table the lookups inside `op`'s sub-graphs read, whose handle this function has."""
+    tables = nested_tables(builder.library, [op]) if builder.table_refs else []
+    return [TableArg(t, builder.table_refs[id(t)]) for t in tables if id(t) in builder.table_refs]
 
 
 def _arg_shape(t):
@@ -45,6 +63,7 @@ def _branch_builder(builder, op, branch, kind, tensors, explicit=()):
             for i, t in enumerate(tensors)]
     for ph, ref in zip(explicit, refs):
         sub.set_ref(ph, ref)
+    sub.table_refs = {id(t.table): ref for t, ref in zip(tensors, refs) if isinstance(t, TableArg)}
     index = branch.index or ()
     for j, (external, internal) in enumerate(branch.graph.captures):
         here = _as_seen_by(op.graph, external)
@@ -78,7 +97,7 @@ def export_if(builder, op):
     branch, the Optional of the values that branch's gradient reads (cond_gradient_export.py)."""
     specs = op.attrs["output_specs"]
     keeps = keeps_for_gradient(op)
-    inputs = list(op.inputs[1:])
+    inputs = list(op.inputs[1:]) + _table_args(builder, op)
     names = {}
     for kind in ("then_branch", "else_branch"):
         branch = op.attrs[kind]
@@ -100,7 +119,7 @@ def export_while(builder, op):
     n = op.attrs["n_vars"]
     bound = op.attrs.get("maximum_iterations", -1)
     bound = -1 if bound is None else bound
-    inputs = list(op.inputs)
+    inputs = list(op.inputs) + _table_args(builder, op)  # tables: loop-invariant, carried through unchanged
     if bound >= 0:
         counter_start = const(builder, f"{op.name}/iterations", np.int32(0))
         counter_start.ref  # written before the loop node

@@ -109,6 +109,11 @@ def export_concrete_function(library, cf, name=None, bound_tensors=None, output_
             variables.append(table)
             handles[id(table)] = builder.add_arg("table_handle", _dt.resource, user_name="table_handle")
         builder.table_handles[op] = handles[id(table)]
+    for table in nested_tables(library, cf.graph.get_operations()):  # looked up in a branch or loop body
+        if id(table) not in handles:
+            variables.append(table)
+            handles[id(table)] = builder.add_arg("table_handle", _dt.resource, user_name="table_handle")
+    builder.table_refs = {key: ref for key, ref in handles.items()}
     write_body(builder, cf.graph)
     add_outputs(builder, cf.outputs, output_names)
     return library.add(builder), variables
@@ -137,6 +142,40 @@ def saved_mutable_table(library, handle):
         return None
     source = eager_source(handle)
     return mutable.table_of(getattr(source, "_value", None)) if source is not None else None
+
+
+def static_table_of(library, op):
+    """The static table (table_resources.py's SavedTable) a VocabularyLookup of any graph of the save
+    reads: its keys and values captures of a table's two eager constants; else None."""
+    if library.tables is None or op.type != "VocabularyLookup":
+        return None
+    keys, values = (eager_source(t) for t in op.inputs[:2])
+    return library.tables.table_for(keys, values) if keys is not None and values is not None else None
+
+
+def _sub_graph_operations(op):
+    """The operations of each graph `op` runs: an If's branches, a While's condition and body."""
+    kinds = {"If": ("then_branch", "else_branch"), "StatelessIf": ("then_branch", "else_branch"),
+             "While": ("cond", "body"), "StatelessWhile": ("cond", "body")}.get(op.type, ())
+    return [op.attrs[k].get_operations() for k in kinds if op.attrs.get(k) is not None]
+
+
+def nested_tables(library, operations, depth=0):
+    """The static tables the lookups inside the sub-graphs of `operations` read (at any depth), in the
+    order met: each sub-graph takes their handles as extra arguments, as TensorFlow passes a captured
+    table handle into a branch."""
+    found = {}
+    if library.tables is None or depth > 32:
+        return []
+    for op in operations:
+        for sub in _sub_graph_operations(op):
+            for inner in sub:
+                table = static_table_of(library, inner)
+                if table is not None:
+                    found.setdefault(id(table), table)
+            for table in nested_tables(library, sub, depth + 1):
+                found.setdefault(id(table), table)
+    return list(found.values())
 
 
 def _table_lookups(graph, captured, tables):

@@ -83,9 +83,15 @@ def _recorded(rule, int_attrs=()):
 
 
 def export_lookup(builder, op):
-    """A VocabularyLookup: in a table the SavedModel holds as a resource, else in a table made for the call."""
+    """A VocabularyLookup: in a table the SavedModel holds as a resource (its handle an argument of this
+    function, or of the branch or loop body the lookup is in), else in a table made for the call."""
+    from .function_export import static_table_of
     if op in builder.table_handles:
         export_table_find(builder, op)
+        return
+    table = static_table_of(builder.library, op) if builder.table_refs else None
+    if table is not None and id(table) in builder.table_refs:
+        export_table_find(builder, op, builder.table_refs[id(table)])
     else:
         _recorded(export_vocabulary_lookup)(builder, op)
 

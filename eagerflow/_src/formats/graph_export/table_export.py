@@ -28,12 +28,13 @@ from .generic_op import emit
 from .rewrites import const
 
 
-def export_table_find(builder, op):
+def export_table_find(builder, op, handle=None):
     """A lookup in a static table the SavedModel holds as a resource (saved_model/tf_format/
-    table_resources.py): LookupTableFindV2 on the handle argument bound to it. Nothing is recorded for
-    eagerflow's loader, which reads the table's contents from its initializer as it does TensorFlow's."""
+    table_resources.py): LookupTableFindV2 on the handle argument bound to it (`handle`: the argument
+    carrying it into a branch or loop body). Nothing is recorded for eagerflow's loader, which reads the
+    table's contents from its initializer as it does TensorFlow's."""
     keys, values, x, default = op.inputs
-    table = Value(_dt.resource, builder.table_handles[op])
+    table = Value(_dt.resource, handle if handle is not None else builder.table_handles[op])
     emit(builder, op, "LookupTableFindV2", [table, x, default], {}, [op.outputs[0]])
 
 
