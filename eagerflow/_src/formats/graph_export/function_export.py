@@ -78,6 +78,7 @@ def export_concrete_function(library, cf, name=None, bound_tensors=None, output_
     captured = {id(internal): external for external, internal in cf.graph.captures}
     variables = []
     handles = {}
+    captured_constants = []  # Const nodes of captured tensors: left out below when nothing reads them
     lookups, table_only = _table_lookups(cf.graph, captured, tables)
     for ph, spec in zip(cf.graph.inputs, cf.flat_input_signature):
         builder.set_ref(ph, builder.add_arg(spec.name or ph._op.name, ph.dtype, ph.shape, user_name=spec.name))
@@ -101,6 +102,7 @@ def export_concrete_function(library, cf, name=None, bound_tensors=None, output_
             builder.set_ref(ph, "^table-contents-not-written")
         elif external is not None and ph.dtype is not _dt.resource and hasattr(external, "_value"):
             builder.set_ref(ph, const(builder, ph._op.name, external._value, ph.dtype).ref)
+            captured_constants.append(builder.nodes[-1]["name"])
         else:
             raise ExportError(f"function {cf.name!r} captures {ph._op.name}, which is neither a variable nor a "
                               f"constant tensor")
@@ -116,7 +118,18 @@ def export_concrete_function(library, cf, name=None, bound_tensors=None, output_
     builder.table_refs = {key: ref for key, ref in handles.items()}
     write_body(builder, cf.graph)
     add_outputs(builder, cf.outputs, output_names)
+    _drop_unread(builder, captured_constants)
     return library.add(builder), variables
+
+
+def _drop_unread(builder, names):
+    """Leaves out the Const nodes `names` that no node or output reads (a table's contents that a branch or
+    loop reads through the table's handle only)."""
+    read = {ref.lstrip("^").split(":")[0] for node in builder.nodes for ref in node["input"]}
+    read |= {ref.split(":")[0] for ref in builder.ret.values()}
+    unread = set(names) - read
+    if unread:
+        builder.nodes = [n for n in builder.nodes if n["name"] not in unread]
 
 
 def eager_source(tensor):
