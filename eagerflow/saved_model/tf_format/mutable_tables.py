@@ -144,29 +144,27 @@ class MutableTables:
                                           "output_signature": _output_spec(output)}
             children.append({"node_id": node, "local_name": local})
         objects.nodes[table.node]["children"] = children
-        save = self._bare(_save_fn(library, table), ["checkpoint_key"], [(table.key_dtype, "checkpoint_key")],
-                          table, _save_outputs(table))
-        restore_names = ["restored_tensors_0", "restored_tensors_1"]
-        restore = self._bare(_restore_fn(library, table), restore_names,
-                             list(zip((table.key_dtype, table.value_dtype), restore_names)), table,
-                             _output_spec(_dt.int32))
+        save = self._bare(_save_fn(library, table), [("checkpoint_key", _dt.string, {})], table,
+                          _save_outputs(table))
+        restore = self._bare(_restore_fn(library, table), [
+            ("restored_tensors_0", table.key_dtype, {"unknown_rank": True}),
+            ("restored_tensors_1", table.value_dtype, {"unknown_rank": True})], table, _output_spec(_dt.int32))
         objects.nodes[table.node]["saveable_objects"] = {
             TABLE_ATTRIBUTE: {"save_function": save, "restore_function": restore}}
 
-    def _bare(self, function, names, specs, table, outputs):
-        """A bare concrete function node (TensorFlow's save_fn / restore_fn), its table bound."""
+    def _bare(self, function, arguments, table, outputs):
+        """A bare concrete function node (TensorFlow's save_fn / restore_fn) taking `arguments`
+        [(name, dtype, shape data)], its table bound."""
         objects = self.objects
+        names = [name for name, _, _ in arguments]
         parameters = [inspect.Parameter(n, inspect.Parameter.POSITIONAL_OR_KEYWORD) for n in names]
         node = objects.add_plain({"bare_concrete_function": {
             "concrete_function_name": function, "argument_keywords": names,
             "allowed_positional_arguments": len(names), "function_spec": {
                 "fullargspec": structured.fullargspec(inspect.Signature(parameters)),
                 "input_signature": {"none_value": {}}}}})
-        if names == ["checkpoint_key"]:
-            signature = [{"tensor_spec_value": {"name": "checkpoint_key", "shape": {}, "dtype": _datatype(_dt.string)}}]
-        else:
-            signature = [{"tensor_spec_value": {"name": n, "shape": {"unknown_rank": True}, "dtype": _datatype(d)}}
-                         for d, n in specs]
+        signature = [{"tensor_spec_value": {"name": name, "shape": shape, "dtype": _datatype(dtype)}}
+                     for name, dtype, shape in arguments]
         objects.concrete[function] = {"bound_inputs": [table.node], "canonicalized_input_signature": _inputs(signature),
                                       "output_signature": outputs}
         return node
