@@ -16,8 +16,11 @@ behind a resource handle, and a SavedModel holds it as an object of the SavedObj
 
 A table is found by the pair of constant tensors a VocabularyLookup captures. One the object tree holds
 (a StaticHashTable, a Keras lookup layer) is written where it is held; one held nowhere else is attached
-to the root as `captured_table_<n>`, as unheld variables are. A lookup whose keys are not such a pair (a
-MutableHashTable's snapshot, a nested function's argument) keeps the per-call table of table_export.py."""
+to the root as `captured_table_<n>`, as unheld variables are. A lookup inside a cond branch or a loop body
+reads the handle the If / While passes in (graph_export/control_flow_export.py); a loaded model's table
+(import_tables.py's ImportedTable) is written where the tree holds it, so a model saved again keeps its
+tables. A lookup whose keys are not such a pair (tensors a function computed) keeps the per-call table of
+table_export.py; a MutableHashTable is TensorFlow's MutableHashTableV2 resource (mutable_tables.py)."""
 from __future__ import annotations
 
 import hashlib
