@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 import eagerflow as tf
 from eagerflow._src.formats.protos import saved_model_pb2, trackable_object_graph_pb2
@@ -151,3 +152,15 @@ def test_a_table_of_vectors_is_a_mutable_hash_table_of_tensors(tmp_path):
     np.testing.assert_array_equal(during, [[0.0, -1.0]])
     assert int(added) == 1
     np.testing.assert_array_equal(after, [[1.0, 2.0], [5.0, 5.0]])
+
+
+def test_stored_entries_of_another_dtype_are_a_data_loss_naming_the_file(tmp_path):
+    from eagerflow._src.formats.tensor_bundle import BundleReader, write_bundle
+    _, path = _saved(tmp_path)
+    prefix = str(path / "variables" / "variables")
+    reader = BundleReader(prefix)
+    entries = {key: (reader.read(key), reader.dtype(key)) for key in reader.keys()}
+    entries["t/.ATTRIBUTES/table-keys"] = (np.array([5, 6], np.int64), tf.int64)  # the table holds strings
+    write_bundle(prefix, entries)
+    with pytest.raises(tf.errors.DataLossError, match=r"saved_model.pb.*not string -> int64"):
+        tf.saved_model.load(str(path))

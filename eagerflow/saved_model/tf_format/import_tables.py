@@ -16,6 +16,7 @@ LookupTableSizeV2 and LookupTableExportV2 are MutableHashTableInsert, -Remove, -
 change one function makes is seen by the next call of any function of the model, as in TensorFlow."""
 from __future__ import annotations
 
+import math
 import weakref
 
 import numpy as np
@@ -69,7 +70,7 @@ class ImportedMutableTable(ImportedTable):
     def __init__(self, keys, values, key_dtype, value_dtype, name, value_shape=()):
         keys, values = np.asarray(keys).reshape(-1), np.asarray(values)
         value_shape = tuple(int(d) for d in value_shape)
-        if values.size != keys.size * int(np.prod(value_shape, dtype=np.int64)):
+        if any(d < 0 for d in value_shape) or values.size != keys.size * math.prod(value_shape):
             raise BadValue(f"table {name!r} has {keys.size} keys and {values.size} values of shape "
                            f"{list(value_shape)}")
         _, first = np.unique(keys, return_index=True)  # a table's keys are distinct; sorted as eagerflow keeps them

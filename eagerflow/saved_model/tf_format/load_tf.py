@@ -141,6 +141,8 @@ class _TFLoader:
                 keys = [f"{base}-keys", f"{base}-values"]
                 if self.bundle is None or base is None or any(k not in self.bundle for k in keys):
                     raise BadValue("its table-keys and table-values are not in the variables bundle")
+                if (self.bundle.dtype(keys[0]), self.bundle.dtype(keys[1])) != (key_dtype, value_dtype):
+                    raise BadValue(f"its stored entries are not {key_dtype.name} -> {value_dtype.name}")
                 contents = [self.bundle.read(k) for k in keys]
             else:
                 init = self._only_function(children.get("_initialize"))
