@@ -19,7 +19,8 @@ WRITER_OPS = ("NoOp", "VarHandleOp", "SaveV2", "RestoreV2", "MergeV2Checkpoints"
               "Prod", "Fill", "StridedSlice", "ConcatV2", "Maximum", "FloorDiv", "Tile", "Size", "Transpose",
               "Pack", "BroadcastGradientArgs", "StatefulPartitionedCall", "PartitionedCall", "SymbolicGradient",
               "AnonymousHashTable", "LookupTableImportV2", "LookupTableFindV2", "HashTableV2",
-              "InitializeTableFromTextFileV2", "SparseCross")
+              "InitializeTableFromTextFileV2", "SparseCross", "MutableHashTableV2", "MutableHashTableOfTensorsV2",
+              "LookupTableExportV2", "LookupTableInsertV2", "LookupTableRemoveV2", "LookupTableSizeV2", "Add")
 
 
 def _eagerflow_ops():

@@ -22,8 +22,8 @@ def rows(Row):
 
 
 def mutable_rows(Row):
-    """A MutableHashTable's insert, remove and export (lookup and size read through export), each run
-    from an empty table so that every way of running a row starts from the same state."""
+    """A MutableHashTable's insert, remove, export, lookup and size, each run from an empty table so that
+    every way of running a row starts from the same state."""
     import eagerflow as tf
     from eagerflow._src.core.errors import InvalidArgumentError
     tables = {}
@@ -48,6 +48,11 @@ def mutable_rows(Row):
         table.insert(k, v)
         return table.lookup(tf.constant([4, 2, 3], tf.int64)), table.size()
 
+    def scalars(k):
+        table = fresh(tf.string, tf.int64, -1)
+        table.insert(tf.constant(["a", "c", "d"]), tf.constant([1, 3, 4], tf.int64))
+        return table.lookup(k), table.size()
+
     def removed(k):
         table = fresh(tf.string, tf.int64, -1)
         table.insert(tf.constant(["a", "c", "d"]), tf.constant([1, 3, 4], tf.int64))
@@ -56,8 +61,12 @@ def mutable_rows(Row):
 
     return [
         Row("MutableHashTableInsert", words, (np.array([b"c", b"b", b"b"], dtype=object), np.array([30, 2, 20], np.int64))),
-        Row("MutableHashTableExport", vectors, (np.array([[4, 2]], np.int64), np.ones([1, 2, 2], np.float32)),
+        Row("MutableHashTableExport", words, (np.array([b"e"], dtype=object), np.array([5], np.int64)),
+            label="after_insert"),
+        Row("MutableHashTableFind", vectors, (np.array([[4, 2]], np.int64), np.ones([1, 2, 2], np.float32)),
             label="vector_values"),
+        Row("MutableHashTableFind", scalars, (np.array([[b"c", b"z"], [b"a", b"d"]], dtype=object),)),
+        Row("MutableHashTableSize", scalars, (np.array([b"q"], dtype=object),)),
         Row("MutableHashTableInsert", words, (np.array([b"q", b"r"], dtype=object), np.array([1], np.int64)),
             raises=InvalidArgumentError, label="value_shape"),
         Row("MutableHashTableRemove", removed, (np.array([b"c", b"z"], dtype=object),)),

@@ -199,3 +199,27 @@ print(json.dumps({{"ours": describe("ours"), "theirs": describe("theirs"),
     assert answer["their_lite"] is True
     theirs = tf.saved_model.load(str(tmp_path / "theirs"))
     assert theirs.find(tf.constant(keys))["ids"].numpy().tolist() == [2, -1, 0, 1]
+
+
+def test_a_text_file_table_from_an_asset_loads_in_tensorflow(tmp_path, run_tf):
+    """A TextFileInitializer given a tf.saved_model.Asset (TensorFlow accepts one too): eagerflow's save carries
+    that one asset, and TensorFlow's load answers as TensorFlow's own table over the same Asset."""
+    (tmp_path / "colors.txt").write_text("red\ngreen\nblue\n")
+    asset = tf.saved_model.Asset(str(tmp_path / "colors.txt"))
+    table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+        asset, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64, tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+    m = tf.Module()
+    m.table, m.asset = table, asset
+    m.find = tf.function(lambda k: table.lookup(k), input_signature=[tf.TensorSpec([None], tf.string)])
+    tf.saved_model.save(m, str(tmp_path / "ours"))
+    keys = ["blue", "red", "x", "green"]
+    answer = run_tf(f"""
+import json
+import tensorflow as tf
+asset = tf.saved_model.Asset("colors.txt")
+table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(
+    asset, tf.string, tf.lookup.TextFileIndex.WHOLE_LINE, tf.int64, tf.lookup.TextFileIndex.LINE_NUMBER), -1)
+print(json.dumps({{"ours": tf.saved_model.load("ours").find(tf.constant({keys!r})).numpy().tolist(),
+                  "theirs": table.lookup(tf.constant({keys!r})).numpy().tolist()}}))
+""")
+    assert answer["ours"] == answer["theirs"] == table.lookup(tf.constant(keys)).numpy().tolist() == [2, 0, -1, 1]

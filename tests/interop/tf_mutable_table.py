@@ -1,7 +1,8 @@
 """The TensorFlow-written SavedModel with a MutableHashTable that its functions write to (insert,
 remove, an insert inside a tf.cond), and the calls replayed on it: in TensorFlow by SCRIPT (the
 interop test, and fixtures/make_tf_mutable_table.py for the main suite's copy), in eagerflow by the
-tests, both through `run_calls`."""
+tests, both through `run_calls`. The module's code (MODULE) also runs on eagerflow (module_class), so
+eagerflow's save of the same module is checked against TensorFlow's answers."""
 import inspect
 import json
 
@@ -31,11 +32,8 @@ def run_calls(m, calls, constant):
     return out
 
 
-# Run under TensorFlow in an empty folder: writes the model to `m` and prints TensorFlow's answers.
-SCRIPT = inspect.getsource(run_calls) + """
-import json
-import tensorflow as tf
-
+# The module, in code both frameworks run (`tf` is TensorFlow or eagerflow): module_class(tf) builds it.
+MODULE = """
 class M(tf.Module):
     def __init__(self):
         self.t = tf.lookup.experimental.MutableHashTable(tf.string, tf.int64, -1)
@@ -71,6 +69,21 @@ class M(tf.Module):
             return tf.constant(1)
         return tf.cond(flag, yes, lambda: tf.constant(0)) + tf.cast(self.t.size(), tf.int32)
 
+"""
+
+
+def module_class(framework):
+    """The class M of MODULE, defined with `framework` as `tf`."""
+    namespace = {"tf": framework}
+    exec(MODULE, namespace)  # noqa: S102 - the test's own source text, above
+    return namespace["M"]
+
+
+# Run under TensorFlow in an empty folder: writes the model to `m` and prints TensorFlow's answers.
+SCRIPT = inspect.getsource(run_calls) + """
+import json
+import tensorflow as tf
+""" + MODULE + """
 tf.saved_model.save(M(), "m")
 calls = json.loads(%r)
 print(json.dumps(run_calls(tf.saved_model.load("m"), calls, lambda v, d=None: tf.constant(v, d))))

@@ -1,6 +1,6 @@
 """Lookup tables held by a saved tf.Module (StaticHashTable, StaticVocabularyTable, MutableHashTable)
-saved in TensorFlow's format: their lookups written as TensorFlow's hash-table ops, a mutable table's
-inserts and removes as its variables' reads and assignments, and the model loaded back by eagerflow
+saved in TensorFlow's format: their lookups written as TensorFlow's hash-table ops on the tables'
+resources, a mutable table's inserts and removes too, and the model loaded back by eagerflow
 with the same answers. Summary writers follow TensorFlow 2.21: a module holding one saves without it;
 a function writing summaries through one is refused with TensorFlow's AssertionError."""
 import numpy as np
@@ -79,31 +79,24 @@ def _function_defs(path):
     return list(message.meta_graphs[0].graph_def.library.function)
 
 
-def test_a_mutable_tables_lookup_is_a_hash_table_filled_for_the_call(tmp_path):
-    """The static tables are read through their resource handles (test_table_resources.py); the lookup in
-    the mutable table's snapshot, which no SavedModel object holds, fills a table made for the call."""
+def test_every_lookup_reads_a_table_resource(tmp_path):
+    """The static tables are read through their resource handles (test_table_resources.py), the mutable
+    table through its MutableHashTableV2's (test_mutable_table_resource.py): no function makes a table of
+    its own, and the mutable table's changes are TensorFlow's LookupTableInsertV2 / RemoveV2 on its handle."""
     m = _Tables()
     tf.saved_model.save(m, str(tmp_path / "m"))
-    fdef = next(f for f in _function_defs(tmp_path / "m") if "find" in f.signature.name)
+    functions = {f.signature.name: f for f in _function_defs(tmp_path / "m")}
+    fdef = next(f for name, f in functions.items() if "find" in name)
     ops = [n.op for n in fdef.node_def]
-    assert ops.count("AnonymousHashTable") == ops.count("LookupTableImportV2") == 1
-    assert ops.count("LookupTableFindV2") == 3
-    nodes = {n.name: n for n in fdef.node_def}
+    assert "AnonymousHashTable" not in ops and "LookupTableImportV2" not in ops
     arguments = {a.name: a.type for a in fdef.signature.input_arg}
     finds = [n for n in fdef.node_def if n.op == "LookupTableFindV2"]
-    per_call = [n for n in finds if n.input[0].split(":")[0] in nodes]
-    assert len(per_call) == 1 and all(arguments[n.input[0]] == RESOURCE for n in finds if n not in per_call)
-    for find in per_call:
-        table = nodes[find.input[0].split(":")[0]]
-        assert table.op == "AnonymousHashTable" and table.attr["key_dtype"].type == STRING
-        fill = next(n for n in fdef.node_def if n.op == "LookupTableImportV2" and n.input[0] == find.input[0])
-        assert "^" + fill.name in find.input  # the lookup waits for the table's contents
-        assert find.attr["Tin"].type == table.attr["key_dtype"].type
-        assert find.attr["Tout"].type == table.attr["value_dtype"].type
-    add = next(f for f in _function_defs(tmp_path / "m") if "add" in f.signature.name)
-    ops = [n.op for n in add.node_def]
-    assert ops.count("AssignVariableOp") == 2 and "Unique" in ops and "UnsortedSegmentMin" in ops
-    assert [a.type for a in add.signature.input_arg][-2:] == [RESOURCE, RESOURCE]  # the table's two variables
+    assert len(finds) == 3 and all(arguments[n.input[0]] == RESOURCE for n in finds)
+    for name, kind in (("add", "LookupTableInsertV2"), ("remove", "LookupTableRemoveV2")):
+        fdef = next(f for n, f in functions.items() if name in n and "restore" not in n)
+        ops = [n.op for n in fdef.node_def]
+        assert ops.count(kind) == 1 and "LookupTableSizeV2" in ops and "AssignVariableOp" not in ops
+        assert [a.type for a in fdef.signature.input_arg][-1:] == [RESOURCE]  # the table's one handle
 
 
 def test_a_module_holding_a_summary_writer_saves_without_it(tmp_path):

@@ -214,7 +214,8 @@ def test_a_module_of_every_kind_of_table_answers_as_before(tmp_path):
     m = _Tables()
     tf.saved_model.save(m, str(tmp_path / "m"))
     kinds = [n.WhichOneof("kind") for n in _meta(tmp_path / "m").object_graph_def.nodes]
-    assert kinds.count("resource") == 2  # the StaticHashTable and the StaticVocabularyTable's table
+    # the StaticHashTable, the StaticVocabularyTable's table and the MutableHashTable (test_mutable_table_resource.py)
+    assert kinds.count("resource") == 3
     assert _session(tf.saved_model.load(str(tmp_path / "m"))) == _session(_Tables())
     np.testing.assert_array_equal(tf.saved_model.load(str(tmp_path / "m")).find(tf.constant(["b"]))["static"], [2])
 
@@ -276,3 +277,29 @@ def test_a_text_file_table_never_reads_a_file_outside_its_assets(tmp_path):
     copy.symlink_to(vocab)  # a link out of the model's folder
     with pytest.raises(tf.errors.DataLossError, match="outside the assets"):
         tf.saved_model.load(str(tmp_path / "m"))
+
+
+def test_a_text_file_initializer_takes_an_asset_as_tensorflow_does(tmp_path):
+    """TensorFlow 2.21 accepts a tf.saved_model.Asset as TextFileInitializer's file name (recorded: lookups
+    [1, -1] and vocabulary ids [2, 3] below); the SavedModel then carries that one asset for the table and
+    the module, and TensorFlow's load of eagerflow's save answers [2, 0, -1] (tests/interop/
+    test_table_resources_interop.py runs it)."""
+    vocab = tmp_path / "colors.txt"
+    vocab.write_text("red\ngreen\nblue\n")
+    asset = tf.saved_model.Asset(str(vocab))
+    whole_line, line_number = tf.lookup.TextFileIndex.WHOLE_LINE, tf.lookup.TextFileIndex.LINE_NUMBER
+    table = tf.lookup.StaticHashTable(tf.lookup.TextFileInitializer(asset, tf.string, whole_line, tf.int64,
+                                                                    line_number), -1)
+    assert table.lookup(tf.constant(["green", "x"])).numpy().tolist() == [1, -1]
+    vocabulary = tf.lookup.StaticVocabularyTable(
+        tf.lookup.TextFileInitializer(asset, tf.string, whole_line, tf.int64, line_number), 1)
+    assert vocabulary.lookup(tf.constant(["blue", "zz"])).numpy().tolist() == [2, 3]
+    m = tf.Module()
+    m.table, m.asset = table, asset
+    m.find = tf.function(lambda k: table.lookup(k), input_signature=[tf.TensorSpec([None], tf.string)])
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    assert [f.filename for f in _meta(tmp_path / "m").asset_file_def] == ["colors.txt"]
+    assert tf.saved_model.load(str(tmp_path / "m")).find(tf.constant(["blue", "red", "x"])).numpy().tolist() == \
+        [2, 0, -1]
+    with pytest.raises(ValueError, match="`filename` argument required for tf.lookup.TextFileInitializer"):
+        tf.lookup.TextFileInitializer("", tf.string, whole_line, tf.int64, line_number)

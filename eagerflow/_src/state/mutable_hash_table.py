@@ -5,10 +5,13 @@ TensorFlow keeps it behind a resource handle. Here the state is two non-trainabl
 ascending, values alongside, each first dimension unknown), so a traced function captures them by
 reference like any variable and sees every change, eager or traced. insert / remove are one op each that
 updates both variables under their update locks, so threads sharing a table lose no update; lookup, size
-and export start from one consistent snapshot of the pair (ops/lookup/mutable.py). lookup is
-VocabularyLookup (scalar values) or a position lookup and a gather (vector values).
+and export start from one consistent snapshot of the pair (ops/lookup/mutable.py): each method is one op,
+which a SavedModel writes as TensorFlow's op on the table's MutableHashTableV2 resource
+(saved_model/tf_format/mutable_tables.py).
 """
 from __future__ import annotations
+
+import weakref
 
 import numpy as np
 
@@ -16,15 +19,9 @@ from ..core import dtypes
 from ..core.context import graph_scope
 from ..core.convert import convert_to_tensor
 from ..core.shape import TensorShape
-from ..ops.array.joining import concat
-from ..ops.array.basic import reshape, shape, size, where
-from ..ops.lookup.mutable import table_export, table_insert_in_place, table_remove_in_place
-from ..ops.lookup.tables import _check_key_dtype
-from ..ops.math.elementwise import greater_equal, maximum
-from ..ops.array.sequences import range as index_range
-from ..ops.array.slicing import gather
 from ..ops.array.static_shapes import get_static_value
-from ..ops.lookup.vocabulary import vocabulary_lookup
+from ..ops.lookup.mutable import table_export, table_find, table_insert_in_place, table_remove_in_place, table_size
+from ..ops.lookup.tables import _check_key_dtype
 from .variables import Variable
 
 
@@ -54,6 +51,8 @@ class MutableHashTable:
                                   name=f"{name}_keys")
             self._values = Variable(empty_values, dtype=self._value_dtype, trainable=False, name=f"{name}_values",
                                     shape=TensorShape([None] + list(default.shape)))
+        # a SavedModel finds the table from a function's capture of either variable (mutable_tables.py)
+        self._keys._mutable_table = self._values._mutable_table = weakref.ref(self)
 
     @property
     def key_dtype(self):
@@ -69,7 +68,7 @@ class MutableHashTable:
 
     def size(self, name=None):
         """The number of keys, an int64 scalar."""
-        return size(self.export()[0], out_type=dtypes.int64)
+        return table_size(self._keys, self._values)
 
     def insert(self, keys, values, name=None):
         """Maps each of `keys` to the matching entry of `values` (a later duplicate wins)."""
@@ -88,15 +87,7 @@ class MutableHashTable:
         if dynamic_default_values is not None:
             raise NotImplementedError("MutableHashTable.lookup: dynamic_default_values is not supported yet")
         keys = _convert("keys", keys, self._key_dtype)
-        table_keys, table_values = self.export()
-        if not self._value_shape:
-            return vocabulary_lookup(table_keys, table_values, keys, self._default_value)
-        positions = vocabulary_lookup(table_keys, index_range(size(table_keys, out_type=dtypes.int64)), keys,
-                                      np.int64(-1))
-        rows = gather(table_values, maximum(positions, np.int64(0)))
-        found = reshape(greater_equal(positions, np.int64(0)),
-                        concat([shape(positions), np.ones(len(self._value_shape), np.int32)], 0))
-        return where(found, rows, self._default_value)
+        return table_find(self._keys, self._values, keys, self._default_value)
 
     def __getitem__(self, keys):
         return self.lookup(keys)

@@ -44,7 +44,9 @@ def build(obj, signature_functions, default_save_functions=None):
     for _, var, _ in objects.variables:
         graph.handle(var)
     objects.tables.add_serving_nodes(graph)
-    saver = add_saver(graph, library, [(key, var) for key, var, _ in objects.variables]) if objects.variables else None
+    tables = objects.mutable_tables.tables
+    saver = add_saver(graph, library, [(key, var) for key, var, _ in objects.variables], tables) \
+        if objects.variables or tables else None
     graph_def = graph.graph_def(library)
     registered = add_custom_gradients(objects, library)
     if registered:
@@ -62,5 +64,6 @@ def build(obj, signature_functions, default_save_functions=None):
         meta_graph["asset_file_def"] = [{"tensor_info": {"name": f"{graph.asset_feed(a)}:0"},
                                          "filename": os.path.basename(a._path())} for a in objects.assets]
     variables = {key: np.asarray(var._array) for key, var, _ in objects.variables}
+    variables.update(objects.mutable_tables.bundle_entries())
     return BuiltModel({"saved_model_schema_version": 1, "meta_graphs": [meta_graph]}, variables,
                       objects.checkpoint_graph(), [a._path() for a in objects.assets])

@@ -197,10 +197,10 @@ class FunctionImporter(ControlFlowImport):
             return case(self, graph, node, inputs, where)
         if node.op in _IFS:
             return self._if(graph, node, inputs, where)
+        if node.op in _WHILES:  # a table is passed through the loop unchanged and read inside it
+            return self._while(graph, node, inputs, where)
         if any(isinstance(t, ImportedTable) for t in inputs):
             raise self.fail(where, "uses a lookup table, which eagerflow imports for lookups only")
-        if node.op in _WHILES:
-            return self._while(graph, node, inputs, where)
         if node.op == "ParseExampleV2":  # keys as inputs, outputs in TensorFlow's order
             from .import_parse_example import parse_example
             return parse_example(self, graph, node, inputs, where)

@@ -71,6 +71,8 @@ class ControlFlowImport:
         if len(rets) != len(inputs) or len(names) != len(inputs):
             raise self.fail(where, "a While's body must take and return every loop value")
         carried = [i for i in range(len(inputs)) if rets[i] != names[i]]
+        if any(isinstance(inputs[i], ImportedTable) for i in carried):
+            raise self.fail(where, "a While's body changes which lookup table it carries")
         cond_b, _ = self._branch(graph, self._func_attr(node, "cond", where), inputs, carried, where)
         body_b, _ = self._branch(graph, body_name, inputs, carried, where, kept=carried)
         if len(cond_b.outputs) != 1 or cond_b.outputs[0].dtype.name != "bool":

@@ -5,15 +5,19 @@ TensorFlow keeps a table behind a resource handle that a `_create_resource` func
 `_initialize` function fills (from constants the object graph stores, or, for a mutable table, from
 the checkpoint's table-keys/table-values). Here the contents are read once at load time, without
 running either function, and held sorted; a function receiving the table's handle gets this object
-in its place, and the lookups on it become ops over constants: LookupTableFindV2 is VocabularyLookup,
-LookupTableSizeV2 and LookupTableExportV2 are constants.
+in its place, and the lookups on it become ops over two eager constants the table holds: LookupTableFindV2
+is VocabularyLookup of them, LookupTableSizeV2 a constant, LookupTableExportV2 the two. A model loaded and
+saved again writes the table where the object tree holds it (table_resources.py), read through its handle.
 
 A mutable table (MutableHashTableV2) stays writable: its contents become the two variables eagerflow's
 own MutableHashTable keeps (keys sorted, values alongside; ops/lookup/mutable.py), and the loaded
-functions read and write them: LookupTableInsertV2 and LookupTableRemoveV2 are MutableHashTableInsert
-and MutableHashTableRemove, lookups, size and export start from MutableHashTableExport's snapshot. A
+functions read and write them: LookupTableInsertV2, LookupTableRemoveV2, LookupTableFindV2,
+LookupTableSizeV2 and LookupTableExportV2 are MutableHashTableInsert, -Remove, -Find, -Size and -Export. A
 change one function makes is seen by the next call of any function of the model, as in TensorFlow."""
 from __future__ import annotations
+
+import math
+import weakref
 
 import numpy as np
 
@@ -26,8 +30,10 @@ TABLE_OPS = frozenset({"LookupTableFindV2", "LookupTableSizeV2", "LookupTableExp
                        "LookupTableRemoveV2"})
 WRITES = frozenset({"LookupTableInsertV2", "LookupTableRemoveV2"})
 # what the ops on a mutable table are built from (the importer imports their modules first)
-MUTABLE_TABLE_OPS = frozenset({"MutableHashTableInsert", "MutableHashTableRemove", "MutableHashTableExport", "Size"})
-CREATORS = frozenset({"HashTableV2", "MutableHashTableV2"})
+MUTABLE_TABLE_OPS = frozenset({"MutableHashTableInsert", "MutableHashTableRemove", "MutableHashTableExport",
+                               "MutableHashTableFind", "MutableHashTableSize"})
+CREATORS = frozenset({"HashTableV2", "MutableHashTableV2", "MutableHashTableOfTensorsV2"})
+MUTABLE_CREATORS = frozenset({"MutableHashTableV2", "MutableHashTableOfTensorsV2"})
 INITIALIZERS = frozenset({"LookupTableImportV2", "InitializeTableV2", "InitializeTableFromTextFileV2"})
 
 
@@ -42,23 +48,43 @@ class ImportedTable:
             raise BadValue(f"table {name!r} has {keys.size} keys and {values.size} values")
         self.keys, self.values = _sorted_table(keys, values)
         self.key_dtype, self.value_dtype, self.name = key_dtype, value_dtype, name
+        self._tensors = None
+
+    def tensors(self):
+        """(keys, values) as two eager constants, made once: the loaded functions' lookups capture them,
+        so saving the model again finds the table they read (table_resources.py's held_tables)."""
+        if self._tensors is None:
+            from ..._src.core.convert import convert_to_tensor
+            self._tensors = (convert_to_tensor(_as(self.keys, self.key_dtype), dtype=self.key_dtype),
+                             convert_to_tensor(_as(self.values, self.value_dtype), dtype=self.value_dtype))
+        return self._tensors
 
     def __repr__(self):
         return f"<imported lookup table {self.name!r}: {self.keys.size} {self.key_dtype.name} keys>"
 
 
 class ImportedMutableTable(ImportedTable):
-    """A MutableHashTableV2's contents held in two non-trainable variables the loaded functions change."""
+    """A MutableHashTableV2's (or MutableHashTableOfTensorsV2's, whose values are rows of `value_shape`)
+    contents held in two non-trainable variables the loaded functions change."""
 
-    def __init__(self, keys, values, key_dtype, value_dtype, name):
-        super().__init__(keys, values, key_dtype, value_dtype, name)
+    def __init__(self, keys, values, key_dtype, value_dtype, name, value_shape=()):
+        keys, values = np.asarray(keys).reshape(-1), np.asarray(values)
+        value_shape = tuple(int(d) for d in value_shape)
+        if any(d < 0 for d in value_shape) or values.size != keys.size * math.prod(value_shape):
+            raise BadValue(f"table {name!r} has {keys.size} keys and {values.size} values of shape "
+                           f"{list(value_shape)}")
+        _, first = np.unique(keys, return_index=True)  # a table's keys are distinct; sorted as eagerflow keeps them
+        self.keys, self.values = keys[first], values.reshape((keys.size,) + value_shape)[first]
+        self.key_dtype, self.value_dtype, self.name = key_dtype, value_dtype, name
         from ..._src.core.shape import TensorShape
         from ..._src.state.variables import Variable
         self._variables = (
             Variable(_as(self.keys, key_dtype), dtype=key_dtype, shape=TensorShape([None]), trainable=False,
                      name=f"{name}_keys"),
-            Variable(_as(self.values, value_dtype), dtype=value_dtype, shape=TensorShape([None]), trainable=False,
-                     name=f"{name}_values"))
+            Variable(_as(self.values, value_dtype), dtype=value_dtype, trainable=False, name=f"{name}_values",
+                     shape=TensorShape([None, *value_shape])))
+        for variable in self._variables:  # a SavedModel finds the table from either (mutable_tables.py)
+            variable._mutable_table = weakref.ref(self)
 
     def export(self):
         """(keys, values) tensors of the table's current contents."""
@@ -159,8 +185,7 @@ def table_op(importer, graph, node, inputs, where):
                                    f"(a {node.op} runs on a MutableHashTable only)")
     if node.op == "LookupTableSizeV2":
         return {"size": [graph.literal(np.array(table.keys.size, np.int64))]}, None
-    keys_c = graph.literal(_as(table.keys, table.key_dtype))
-    values_c = graph.literal(_as(table.values, table.value_dtype))
+    keys_c, values_c = (_captured(graph, t) for t in table.tensors())
     if node.op == "LookupTableExportV2":
         return {"keys": [keys_c], "values": [values_c]}, None
     if len(inputs) != 3:
@@ -181,15 +206,20 @@ def _as(array, dtype):
     return np.asarray(array, dtype=dtype.as_numpy_dtype)
 
 
+def _captured(graph, tensor):
+    """The placeholder of eager `tensor` in `graph`, captured through every enclosing graph."""
+    return graph.capture(tensor if graph.outer is None else _captured(graph.outer, tensor))
+
+
 def _handle(graph, variable):
     """The placeholder of `variable`'s handle in `graph`, captured through every enclosing graph."""
     return graph.capture(variable.handle if graph.outer is None else _handle(graph.outer, variable))
 
 
 def _mutable_table_op(importer, graph, node, table, inputs, where):
-    """A table op on an ImportedMutableTable, over the table's two variables. A read returns its
-    MutableHashTableExport as the node's op, so the control inputs TensorFlow gave the node (the write
-    before it) order the snapshot; the lookup after it reads that snapshot only."""
+    """A table op on an ImportedMutableTable: the one eagerflow op over the table's two variables that
+    does what the node does (ops/lookup/mutable.py), so the control inputs TensorFlow gave the node (the
+    write before a read) order it, and saving the model again writes the same TensorFlow op."""
     handles = [_handle(graph, v) for v in table._variables]
     arity = {"LookupTableFindV2": 3, "LookupTableInsertV2": 3, "LookupTableRemoveV2": 2}.get(node.op, 1)
     if len(inputs) != arity:
@@ -201,12 +231,11 @@ def _mutable_table_op(importer, graph, node, table, inputs, where):
     if node.op in WRITES:
         kind = "MutableHashTableInsert" if node.op == "LookupTableInsertV2" else "MutableHashTableRemove"
         return {}, importer.add_op(graph, OPS[kind], [*handles, *inputs[1:]], {}, node.name, where)
-    export = importer.add_op(graph, OPS["MutableHashTableExport"], handles, {}, f"{node.name}/export", where)
-    keys, values = export.outputs
     if node.op == "LookupTableExportV2":
-        return {"keys": [keys], "values": [values]}, export
+        export = importer.add_op(graph, OPS["MutableHashTableExport"], handles, {}, node.name, where)
+        return {"keys": [export.outputs[0]], "values": [export.outputs[1]]}, export
     if node.op == "LookupTableSizeV2":
-        size = importer.add_op(graph, OPS["Size"], [keys], {"out_type": _dt.int64}, node.name, where)
-        return {"size": list(size.outputs)}, export
-    op = importer.add_op(graph, OPS["VocabularyLookup"], [keys, values, inputs[1], inputs[2]], {}, node.name, where)
-    return {"values": list(op.outputs)}, export
+        size = importer.add_op(graph, OPS["MutableHashTableSize"], handles, {}, node.name, where)
+        return {"size": list(size.outputs)}, size
+    op = importer.add_op(graph, OPS["MutableHashTableFind"], [*handles, inputs[1], inputs[2]], {}, node.name, where)
+    return {"values": list(op.outputs)}, op

@@ -21,7 +21,7 @@ from ..load_safety import find_refused_nodes, refusal
 from ..restored_specs import named_parameter, output_specs
 from .build import OBJECT_GRAPH_KEY
 from .function_import import FunctionImporter
-from .import_tables import ImportedMutableTable, ImportedTable, initial_contents, table_types
+from .import_tables import MUTABLE_CREATORS, ImportedMutableTable, ImportedTable, initial_contents, table_types
 from .op_support import unsupported_message, unsupported_ops
 from .structured_read import decode
 from .tf_values import BadValue, dtype_of, shape_of
@@ -136,11 +136,13 @@ class _TFLoader:
         where = f"node {index} (a resource)"
         try:
             creator, key_dtype, value_dtype = table_types(self._only_function(children.get("_create_resource")))
-            if creator.op == "MutableHashTableV2":
+            if creator.op in MUTABLE_CREATORS:
                 base = self._keys.get((index, "table"))  # the checkpoint holds <key>-keys and <key>-values
                 keys = [f"{base}-keys", f"{base}-values"]
                 if self.bundle is None or base is None or any(k not in self.bundle for k in keys):
                     raise BadValue("its table-keys and table-values are not in the variables bundle")
+                if (self.bundle.dtype(keys[0]), self.bundle.dtype(keys[1])) != (key_dtype, value_dtype):
+                    raise BadValue(f"its stored entries are not {key_dtype.name} -> {value_dtype.name}")
                 contents = [self.bundle.read(k) for k in keys]
             else:
                 init = self._only_function(children.get("_initialize"))
@@ -164,8 +166,14 @@ class _TFLoader:
                     value = self.obj(j)
                     return value.numpy()
                 contents = initial_contents(init, bound_value, key_dtype, value_dtype)
-            kind = ImportedMutableTable if creator.op == "MutableHashTableV2" else ImportedTable
-            return kind(*contents, key_dtype, value_dtype, creator.attr["shared_name"].s.decode() or creator.name)
+            name = creator.attr["shared_name"].s.decode() or creator.name
+            if creator.op in MUTABLE_CREATORS:
+                shape = shape_of(creator.attr["value_shape"].shape) if "value_shape" in creator.attr else None
+                if shape is not None and not shape.is_fully_defined():
+                    raise BadValue(f"its {creator.op} has value_shape {shape}, not a fixed shape")
+                return ImportedMutableTable(*contents, key_dtype, value_dtype, name,
+                                            shape.as_list() if shape is not None else ())
+            return ImportedTable(*contents, key_dtype, value_dtype, name)
         except BadValue as err:
             raise data_loss(self.path, f"{where}: {err}") from None
 

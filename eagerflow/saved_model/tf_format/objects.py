@@ -18,6 +18,7 @@ from ..._src.trace.function import ConcreteFunction, Function
 from ..asset import Asset
 from ..default_save_signature import add_child as add_default_save_signature
 from . import structured
+from .mutable_tables import MutableTables, SavedMutableTable
 from .table_resources import SavedTable, TableResources
 
 _VERSION = {"producer": 1, "min_consumer": 1}
@@ -58,6 +59,7 @@ class ObjectGraph:
         self._functions = []  # (node id, [ConcreteFunction], Python signature)
         self._exported = {}  # id(ConcreteFunction) -> (ConcreteFunction, FunctionDef name)
         self.tables = TableResources(self)  # the static lookup tables, as resources (table_resources.py)
+        self.tables.mutable = self.mutable_tables = MutableTables(self)  # the mutable ones (mutable_tables.py)
 
     # --- the walk ---
     def root(self, obj):
@@ -87,6 +89,8 @@ class ObjectGraph:
         if isinstance(value, (list, tuple, dict)) and not hasattr(type(value), "_fields"):
             return self._container(value, path)
         table = self.tables.object_node(value)
+        if table is None:
+            table = self.mutable_tables.object_node(value, path)
         if table is not None:
             return table
         if isinstance(value, (Tensor, str, bytes, int, float, type(None))) or inspect.isroutine(value) \
@@ -164,7 +168,7 @@ class ObjectGraph:
         """The Variable, Asset or SavedTable of a bound input's node."""
         node = self.nodes[index]
         if "resource" in node:
-            return next(t for t in self.tables.tables if t.node == index)
+            return next(t for t in self.tables.tables + self.mutable_tables.tables if t.node == index)
         if "asset" in node:
             return self.assets[node["asset"]["asset_file_def_index"]]
         return next(v for _, v, j in self.variables if j == index)
@@ -205,7 +209,7 @@ class ObjectGraph:
         """The node of a variable a function reads; one the tree does not hold is attached to the
         root (TensorFlow refuses such a save; its value would otherwise be lost)."""
         index = self._ids.get(id(var))
-        if index is None and isinstance(var, SavedTable):
+        if index is None and isinstance(var, (SavedTable, SavedMutableTable)):
             return var.node
         if index is None:
             local = f"captured_variable_{sum(1 for _ in self.variables)}"
@@ -216,6 +220,7 @@ class ObjectGraph:
     def checkpoint_graph(self):
         """The TrackableObjectGraph data: the same nodes and children, with each variable's key."""
         keys = {index: key for key, _, index in self.variables}
+        tables = self.mutable_tables.checkpoint_attributes()
         out = []
         for i, node in enumerate(self.nodes):
             entry = {"children": [dict(c) for c in node.get("children", [])]}
@@ -223,6 +228,8 @@ class ObjectGraph:
                 var = next(v for k, v, j in self.variables if j == i)
                 full = var.name[:-2] if var.name.endswith(":0") else var.name
                 entry["attributes"] = [{"name": "VARIABLE_VALUE", "full_name": full, "checkpoint_key": keys[i]}]
+            elif i in tables:
+                entry["attributes"] = tables[i]
             out.append(entry)
         return {"nodes": out}
 

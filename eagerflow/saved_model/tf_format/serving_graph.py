@@ -42,9 +42,11 @@ class ServingGraph:
         return name
 
     def handle(self, var):
-        """The node feeding a bound object: a variable's VarHandleOp, a lookup table's HashTableV2, the read
-        of an asset's path."""
+        """The node feeding a bound object: a variable's VarHandleOp, a lookup table's HashTableV2 or
+        MutableHashTableV2, the read of an asset's path."""
         known = self._handles.get(id(var))
+        if known is None and hasattr(var, "serving_node"):  # a mutable table's MutableHashTableV2 (mutable_tables.py)
+            known = self._handles[id(var)] = (var, var.serving_node(self))
         if known is None and hasattr(var, "shared_name"):  # a lookup table's HashTableV2 (table_resources.py)
             from .table_resources import table_handle_node
             known = self._handles[id(var)] = (var, table_handle_node(self, var))

@@ -16,8 +16,11 @@ behind a resource handle, and a SavedModel holds it as an object of the SavedObj
 
 A table is found by the pair of constant tensors a VocabularyLookup captures. One the object tree holds
 (a StaticHashTable, a Keras lookup layer) is written where it is held; one held nowhere else is attached
-to the root as `captured_table_<n>`, as unheld variables are. A lookup whose keys are not such a pair (a
-MutableHashTable's snapshot, a nested function's argument) keeps the per-call table of table_export.py."""
+to the root as `captured_table_<n>`, as unheld variables are. A lookup inside a cond branch or a loop body
+reads the handle the If / While passes in (graph_export/control_flow_export.py); a loaded model's table
+(import_tables.py's ImportedTable) is written where the tree holds it, so a model saved again keeps its
+tables. A lookup whose keys are not such a pair (tensors a function computed) keeps the per-call table of
+table_export.py; a MutableHashTable is TensorFlow's MutableHashTableV2 resource (mutable_tables.py)."""
 from __future__ import annotations
 
 import hashlib
@@ -65,8 +68,11 @@ def _is_constant(tensor):
 def held_tables(value):
     """[(local name, keys tensor, values tensor)] of the static tables an object of the tree holds."""
     from ..._src.ops.lookup.tables import StaticHashTable
+    from .import_tables import ImportedMutableTable, ImportedTable
     if isinstance(value, StaticHashTable):
         return [("", value._key_tensor, value._value_tensor)]
+    if isinstance(value, ImportedTable) and not isinstance(value, ImportedMutableTable):  # a loaded model's
+        return [("", *value.tensors())]
     tables = getattr(value, "_tables", None) if hasattr(value, "_lookup_tables") else None
     if isinstance(tables, tuple) and len(tables) == 4:  # a Keras IndexLookup: forward and inverse tables
         return [("lookup_table", tables[0], tables[1]), ("inverse_lookup_table", tables[2], tables[3])]
@@ -137,7 +143,7 @@ class TableResources:
         destroyer = _destroyer(library)
         if table.text_file is not None:  # TensorFlow's TextFileInitializer: the file is an asset
             from ..asset import Asset
-            table.asset = Asset(table.text_file._filename)
+            table.asset = table.text_file._asset or Asset(table.text_file._filename)
             table.initializer = _text_file_initializer(library, table)
             asset_node = objects.node(table.asset, "")
             initialize_bound = [asset_node, table.node]

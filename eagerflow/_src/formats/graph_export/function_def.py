@@ -32,6 +32,7 @@ class FunctionBuilder:
         self.output_args, self.ret = [], {}
         self.nodes = []
         self.table_handles = {}  # VocabularyLookup op -> the table handle argument it reads (table_export.py)
+        self.table_refs = {}  # id(table) -> its handle's reference here (an argument), for nested lookups
         self.control = []  # stateful nodes nothing else depends on: TensorFlow prunes them unless named
         self.stateful = False
         self._refs = {}  # (graph op, output index) -> reference; the graph outlives the builder

@@ -24,6 +24,7 @@ class FunctionLibrary:
         self.branch_sides = {}  # an If's branch graph -> "then" or "else" (cond_gradient_export.py)
         self.while_grads = {}  # a first-order WhileGrad -> what its export wrote (gradient_export.py)
         self.history_gradients = {}  # (op, output index) of a loop history's gradient -> its second order
+        self.tables = None  # the save's lookup tables (saved_model/tf_format/table_resources.py), once known
 
     def unique_name(self, base):
         base = "".join(c if c.isalnum() or c in "_.-" else "_" for c in base)
@@ -46,7 +47,8 @@ class FunctionLibrary:
         if known is None:
             builder = FunctionBuilder(self, self.unique_name(cf.name))
             for ph in cf.graph.inputs:
-                builder.set_ref(ph, builder.add_arg(ph._op.name, ph.dtype, ph.shape, _handle(ph)))
+                handle = None if saved_mutable_table(self, ph) is not None else _handle(ph)
+                builder.set_ref(ph, builder.add_arg(ph._op.name, ph.dtype, ph.shape, handle))
             write_body(builder, cf.graph)
             add_outputs(builder, cf.outputs)
             known = (cf, self.add(builder))
@@ -66,11 +68,17 @@ def export_concrete_function(library, cf, name=None, bound_tensors=None, output_
     arguments stand for, in argument order: Variables, and the objects `bound_tensors` maps a
     captured tensor's id to, such as an Asset for its path). `tables.table_for(keys, values)`
     (saved_model/tf_format/table_resources.py) names the static table a lookup of two captured
-    constants reads: the lookup then reads that table through a resource argument bound to it."""
+    constants reads: the lookup then reads that table through a resource argument bound to it;
+    `tables.mutable.table_of(variable)` (mutable_tables.py) names the mutable table whose keys or values
+    variable a captured handle is: both handles then stand for one argument bound to the table."""
     bound_tensors = bound_tensors or {}
+    if tables is not None:
+        library.tables = tables
     builder = FunctionBuilder(library, library.unique_name(name or cf.name))
     captured = {id(internal): external for external, internal in cf.graph.captures}
     variables = []
+    handles = {}
+    captured_constants = []  # Const nodes of captured tensors: left out below when nothing reads them
     lookups, table_only = _table_lookups(cf.graph, captured, tables)
     for ph, spec in zip(cf.graph.inputs, cf.flat_input_signature):
         builder.set_ref(ph, builder.add_arg(spec.name or ph._op.name, ph.dtype, ph.shape, user_name=spec.name))
@@ -80,6 +88,12 @@ def export_concrete_function(library, cf, name=None, bound_tensors=None, output_
         if external is not None and id(external) in bound_tensors:
             variables.append(bound_tensors[id(external)])
             builder.set_ref(ph, builder.add_arg(ph._op.name, ph.dtype, ph.shape, user_name="asset_path"))
+        elif ph.dtype is _dt.resource and saved_mutable_table(library, external) is not None:
+            table = saved_mutable_table(library, external)
+            if id(table) not in handles:
+                variables.append(table)
+                handles[id(table)] = builder.add_arg("table_handle", _dt.resource, user_name="table_handle")
+            builder.set_ref(ph, handles[id(table)])
         elif ph.dtype is _dt.resource and hasattr(value, "assign") and hasattr(value, "_array"):
             variables.append(value)
             builder.set_ref(ph, builder.add_arg(ph._op.name, _dt.resource, handle=(value.shape, value.dtype),
@@ -88,18 +102,93 @@ def export_concrete_function(library, cf, name=None, bound_tensors=None, output_
             builder.set_ref(ph, "^table-contents-not-written")
         elif external is not None and ph.dtype is not _dt.resource and hasattr(external, "_value"):
             builder.set_ref(ph, const(builder, ph._op.name, external._value, ph.dtype).ref)
+            captured_constants.append(builder.nodes[-1]["name"])
         else:
             raise ExportError(f"function {cf.name!r} captures {ph._op.name}, which is neither a variable nor a "
                               f"constant tensor")
-    handles = {}
     for op, table in lookups.items():
         if id(table) not in handles:
             variables.append(table)
             handles[id(table)] = builder.add_arg("table_handle", _dt.resource, user_name="table_handle")
         builder.table_handles[op] = handles[id(table)]
+    for table in nested_tables(library, cf.graph.get_operations()):  # looked up in a branch or loop body
+        if id(table) not in handles:
+            variables.append(table)
+            handles[id(table)] = builder.add_arg("table_handle", _dt.resource, user_name="table_handle")
+    builder.table_refs = {key: ref for key, ref in handles.items()}
     write_body(builder, cf.graph)
     add_outputs(builder, cf.outputs, output_names)
+    _drop_unread(builder, captured_constants)
     return library.add(builder), variables
+
+
+def _drop_unread(builder, names):
+    """Leaves out the Const nodes `names` that no node or output reads (a table's contents that a branch or
+    loop reads through the table's handle only)."""
+    read = {ref.lstrip("^").split(":")[0] for node in builder.nodes for ref in node["input"]}
+    read |= {ref.split(":")[0] for ref in builder.ret.values()}
+    unread = set(names) - read
+    if unread:
+        builder.nodes = [n for n in builder.nodes if n["name"] not in unread]
+
+
+def eager_source(tensor):
+    """The eager tensor a graph tensor stands for when it is a capture: followed out through the
+    placeholders of enclosing graphs (a branch's, a called function's), else None."""
+    for _ in range(64):
+        op = getattr(tensor, "_op", None)
+        if op is None:
+            return tensor
+        if op.type != "Placeholder":
+            return None
+        tensor = next((e for e, i in getattr(op.graph, "captures", ()) if i is tensor), None)
+        if tensor is None:
+            return None
+    return None
+
+
+def saved_mutable_table(library, handle):
+    """The SavedMutableTable (saved_model/tf_format/mutable_tables.py) whose variable `handle` (a
+    resource tensor of any graph of the save) reads, else None."""
+    mutable = getattr(library.tables, "mutable", None)
+    if mutable is None or handle.dtype is not _dt.resource:
+        return None
+    source = eager_source(handle)
+    return mutable.table_of(getattr(source, "_value", None)) if source is not None else None
+
+
+def static_table_of(library, op):
+    """The static table (table_resources.py's SavedTable) a VocabularyLookup of any graph of the save
+    reads: its keys and values captures of a table's two eager constants; else None."""
+    if library.tables is None or op.type != "VocabularyLookup":
+        return None
+    keys, values = (eager_source(t) for t in op.inputs[:2])
+    return library.tables.table_for(keys, values) if keys is not None and values is not None else None
+
+
+def _sub_graph_operations(op):
+    """The operations of each graph `op` runs: an If's branches, a While's condition and body."""
+    kinds = {"If": ("then_branch", "else_branch"), "StatelessIf": ("then_branch", "else_branch"),
+             "While": ("cond", "body"), "StatelessWhile": ("cond", "body")}.get(op.type, ())
+    return [op.attrs[k].get_operations() for k in kinds if op.attrs.get(k) is not None]
+
+
+def nested_tables(library, operations, depth=0):
+    """The static tables the lookups inside the sub-graphs of `operations` read (at any depth), in the
+    order met: each sub-graph takes their handles as extra arguments, as TensorFlow passes a captured
+    table handle into a branch."""
+    found = {}
+    if library.tables is None or depth > 32:
+        return []
+    for op in operations:
+        for sub in _sub_graph_operations(op):
+            for inner in sub:
+                table = static_table_of(library, inner)
+                if table is not None:
+                    found.setdefault(id(table), table)
+            for table in nested_tables(library, sub, depth + 1):
+                found.setdefault(id(table), table)
+    return list(found.values())
 
 
 def _table_lookups(graph, captured, tables):

@@ -17,8 +17,8 @@ from .optimizer_export import export_adam_update
 from .optional_gradient_export import export_optional_gradient
 from .parse_example_export import export_parse_example
 from .variable_init_export import export_initialize_variable
-from .table_export import (export_summary_write, export_table_export, export_table_find, export_table_insert,
-                           export_table_remove, export_vocabulary_lookup)
+from .table_export import (export_mutable_find, export_mutable_size, export_mutable_write, export_summary_write,
+                           export_table_export, export_table_find, export_vocabulary_lookup)
 from .prod_gradient_export import export_prod_of_others
 from .python_call_export import export_python_call
 from .rewrites import (export_const, export_range_of_rank, export_reduced_shape, export_reversed_range,
@@ -55,7 +55,8 @@ def export_logical_xor(builder, op):
 # (`_eagerflow_op`, `_eagerflow_inputs`: attributes TensorFlow ignores, their names starting with `_`)
 # and the others are marked `_eagerflow_part`, so eagerflow's loader rebuilds the one op.
 REWRITTEN = frozenset({"SumToShape", "ReducedShape", "RangeOfRank", "ReversedRange", "AdamUpdate", "VocabularyLookup",
-                       "MutableHashTableInsert", "MutableHashTableRemove", "ProdOfOthers",
+                       "MutableHashTableInsert", "MutableHashTableRemove", "MutableHashTableFind",
+                       "MutableHashTableSize", "ProdOfOthers",
                        "HashedCrossStep", "CTCLossDense", "NonMaxSuppressionPaddedV2",
                        "OptionalGradientComponents", "ShuffleOrder"})
 
@@ -82,9 +83,15 @@ def _recorded(rule, int_attrs=()):
 
 
 def export_lookup(builder, op):
-    """A VocabularyLookup: in a table the SavedModel holds as a resource, else in a table made for the call."""
+    """A VocabularyLookup: in a table the SavedModel holds as a resource (its handle an argument of this
+    function, or of the branch or loop body the lookup is in), else in a table made for the call."""
+    from .function_export import static_table_of
     if op in builder.table_handles:
         export_table_find(builder, op)
+        return
+    table = static_table_of(builder.library, op) if builder.table_refs else None
+    if table is not None and id(table) in builder.table_refs:
+        export_table_find(builder, op, builder.table_refs[id(table)])
     else:
         _recorded(export_vocabulary_lookup)(builder, op)
 
@@ -110,9 +117,11 @@ RULES = {
     "AdamUpdate": _recorded(export_adam_update),
     "ParseExampleV2": export_parse_example,
     "VocabularyLookup": export_lookup,
-    "MutableHashTableInsert": _recorded(export_table_insert),
-    "MutableHashTableRemove": _recorded(export_table_remove),
+    "MutableHashTableInsert": export_mutable_write,
+    "MutableHashTableRemove": export_mutable_write,
     "MutableHashTableExport": export_table_export,
+    "MutableHashTableFind": export_mutable_find,
+    "MutableHashTableSize": export_mutable_size,
     "WriteSummary": export_summary_write,
     "MatrixDiagPartV3": export_matrix_diag_part,
     "MatrixDiagV3": export_matrix_diag,

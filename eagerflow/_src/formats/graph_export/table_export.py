@@ -6,8 +6,13 @@ MutableHashTable as two variables changed by MutableHashTableInsert/Remove (ops/
 has no op searching a sorted string vector, so a lookup is written as TensorFlow's hash table made for
 the call: AnonymousHashTable, LookupTableImportV2 of the two tensors, LookupTableFindV2, unless the two
 tensors are a static table the SavedModel holds as TensorFlow's tracked table resource
-(saved_model/tf_format/table_resources.py): then the lookup is LookupTableFindV2 on its handle. A mutable
-table's variables are read with ReadVariableOp and written with AssignVariableOp: an insert puts the
+(saved_model/tf_format/table_resources.py): then the lookup is LookupTableFindV2 on its handle.
+
+A MutableHashTable the SavedModel holds is TensorFlow's MutableHashTableV2 resource
+(saved_model/tf_format/mutable_tables.py), and each of its ops is TensorFlow's op on that handle:
+MutableHashTableFind / Insert / Remove / Size / Export are LookupTableFindV2 / InsertV2 / RemoveV2 / SizeV2 /
+ExportV2. A function written without a SavedModel (ConcreteFunction.function_def) has no table resource:
+there the table's variables are read with ReadVariableOp and written with AssignVariableOp: an insert puts the
 new entries (the last of a repeated key first) before the old ones and keeps each key's first entry
 (Unique, UnsortedSegmentMin over positions, GatherV2); a remove keeps what ListDiff leaves. TensorFlow
 keeps no order among a table's keys, so the variables it writes need not stay sorted; eagerflow's
@@ -23,17 +28,80 @@ from .generic_op import emit
 from .rewrites import const
 
 
-def export_table_find(builder, op):
+def export_table_find(builder, op, handle=None):
     """A lookup in a static table the SavedModel holds as a resource (saved_model/tf_format/
-    table_resources.py): LookupTableFindV2 on the handle argument bound to it. Nothing is recorded for
-    eagerflow's loader, which reads the table's contents from its initializer as it does TensorFlow's."""
+    table_resources.py): LookupTableFindV2 on the handle argument bound to it (`handle`: the argument
+    carrying it into a branch or loop body). Nothing is recorded for eagerflow's loader, which reads the
+    table's contents from its initializer as it does TensorFlow's."""
     keys, values, x, default = op.inputs
-    table = Value(_dt.resource, builder.table_handles[op])
+    table = Value(_dt.resource, handle if handle is not None else builder.table_handles[op])
     emit(builder, op, "LookupTableFindV2", [table, x, default], {}, [op.outputs[0]])
+
+
+def _saved_handle(builder, op):
+    """The table handle a mutable table op's variable handles stand for in a SavedModel, else None."""
+    from .function_export import saved_mutable_table
+    if saved_mutable_table(builder.library, op.inputs[0]) is None:
+        return None
+    return Value(_dt.resource, builder.ref(op.inputs[0]))
+
+
+def export_mutable_find(builder, op):
+    """MutableHashTableFind: LookupTableFindV2 on the table's resource; without one, a lookup in a table
+    made for the call from the variables' values (scalar values only)."""
+    table = _saved_handle(builder, op)
+    if table is not None:
+        emit(builder, op, "LookupTableFindV2", [table, op.inputs[2], op.inputs[3]], {}, [op.outputs[0]])
+        return
+    keys_handle, values_handle, x, default = op.inputs
+    if _value_shape(values_handle):
+        from .attr_values import ExportError
+        raise ExportError(f"op {op.name!r} looks up vectors in a MutableHashTable that no SavedModel holds; save "
+                          f"the function with tf.saved_model.save, which writes the table as a resource")
+    from .op_rules import _recorded
+    _recorded(_find_in_variables)(builder, op)
+
+
+def _find_in_variables(builder, op):
+    keys_handle, values_handle, x, default = op.inputs
+    keys = _read(builder, op, keys_handle, x.dtype, f"{op.name}/keys")
+    values = _read(builder, op, values_handle, default.dtype, f"{op.name}/values")
+    _per_call_lookup(builder, op, keys, values, x, default)
+
+
+def export_mutable_size(builder, op):
+    table = _saved_handle(builder, op)
+    if table is not None:
+        emit(builder, op, "LookupTableSizeV2", [table], {}, [op.outputs[0]])
+        return
+    from .op_rules import _recorded
+    _recorded(_size_of_variables)(builder, op)
+
+
+def _size_of_variables(builder, op):
+    from ...ops.variables.resource import _var_spec
+    keys = _read(builder, op, op.inputs[0], _var_spec(op.inputs[0])[1], f"{op.name}/keys")
+    emit(builder, op, "Size", [keys], {"out_type": _dt.int64}, [op.outputs[0]])
+
+
+def export_mutable_write(builder, op):
+    """MutableHashTableInsert / Remove: LookupTableInsertV2 / RemoveV2 on the table's resource; without
+    one, the variables' reads and assignments (recorded for eagerflow's loader)."""
+    table = _saved_handle(builder, op)
+    if table is not None:
+        kind = "LookupTableInsertV2" if op.type == "MutableHashTableInsert" else "LookupTableRemoveV2"
+        emit(builder, op, kind, [table, *op.inputs[2:]], {}, [])
+        return
+    from .op_rules import _recorded
+    _recorded(export_table_insert if op.type == "MutableHashTableInsert" else export_table_remove)(builder, op)
 
 
 def export_vocabulary_lookup(builder, op):
     keys, values, x, default = op.inputs
+    _per_call_lookup(builder, op, keys, values, x, default)
+
+
+def _per_call_lookup(builder, op, keys, values, x, default):
     table = Value(_dt.resource)
     emit(builder, op, "AnonymousHashTable", [], {"key_dtype": keys.dtype, "value_dtype": values.dtype}, [table],
          base=f"{op.name}/table")
@@ -75,7 +143,11 @@ def _assign(builder, op, keys_handle, values_handle, keys, values):
 
 
 def export_table_export(builder, op):
-    """MutableHashTableExport: the two variables' values."""
+    """MutableHashTableExport: LookupTableExportV2 on the table's resource, else the two variables' values."""
+    table = _saved_handle(builder, op)
+    if table is not None:
+        emit(builder, op, "LookupTableExportV2", [table], {}, list(op.outputs))
+        return
     keys_handle, values_handle = op.inputs
     _read(builder, op, keys_handle, op.outputs[0].dtype, f"{op.name}/keys", op.outputs[0])
     _read(builder, op, values_handle, op.outputs[1].dtype, f"{op.name}/values", op.outputs[1])

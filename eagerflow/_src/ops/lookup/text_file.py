@@ -3,9 +3,13 @@
 Each line is split on `delimiter`; a key or value is one column (`key_index` / `value_index`), the whole
 line (TextFileIndex.WHOLE_LINE, -2) or the line's number from 0 (TextFileIndex.LINE_NUMBER, -1). The file is
 read when the table is built (lookup_tables.py), where TensorFlow runs its initializer, with TensorFlow's
-errors for a missing file, too few columns, an unparsable number and a wrong `vocab_size`.
+errors for a missing file, too few columns, an unparsable number and a wrong `vocab_size`. The file name may
+be a string, a path, a string tensor or, as in TensorFlow, a `tf.saved_model.Asset`, which a SavedModel of the
+table then carries as the table's asset (saved_model/tf_format/table_resources.py).
 """
 from __future__ import annotations
+
+import os
 
 import numpy as np
 
@@ -55,7 +59,15 @@ class TextFileInitializer(TableInitializerBase):
                              f"{TextFileIndex.WHOLE_LINE}, received: {value_dtype}.")
         if vocab_size is not None and vocab_size <= 0:
             raise ValueError(f"`vocab_size` should be > 0, received: {vocab_size}")
-        self._filename = filename.numpy().decode() if hasattr(filename, "numpy") else str(filename)
+        # a tf.saved_model.Asset names its file by its `asset_path` tensor; a SavedModel carries that same asset
+        self._asset = filename if hasattr(filename, "asset_path") and hasattr(filename, "_path") else None
+        if self._asset is not None:
+            filename = filename.asset_path
+        if not hasattr(filename, "numpy") and not filename:
+            raise ValueError("`filename` argument required for tf.lookup.TextFileInitializer")
+        self._filename = filename.numpy().decode() if hasattr(filename, "numpy") else os.fspath(filename)
+        if isinstance(self._filename, bytes):
+            self._filename = self._filename.decode()
         self._key_index, self._value_index = int(key_index), int(value_index)
         self._vocab_size = vocab_size
         self._delimiter = delimiter.encode("utf-8") if isinstance(delimiter, str) else delimiter
