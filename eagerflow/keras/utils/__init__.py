@@ -24,3 +24,21 @@ def get_custom_objects():
     from ..saving.serialization import _REGISTERED
     return _REGISTERED
 from .feature_space import FeatureSpace  # noqa: F401,E402
+
+
+def plot_model(model, to_file="model.png", show_shapes=False, show_dtype=False, show_layer_names=False, rankdir="TB",
+               expand_nested=False, dpi=200, show_layer_activations=False, show_trainable=False, **kwargs):
+    """Draws the model's layers into `to_file` (.png, .svg, .pdf, .jpg, .dot): see keras/utils/model_plot.py."""
+    from .model_plot import plot_model as draw  # on first use: most programs never draw
+    return draw(model, to_file, show_shapes=show_shapes, show_dtype=show_dtype, show_layer_names=show_layer_names,
+                rankdir=rankdir, expand_nested=expand_nested, dpi=dpi, show_layer_activations=show_layer_activations,
+                show_trainable=show_trainable, **kwargs)
+
+
+def model_to_dot(model, show_shapes=False, show_dtype=False, show_layer_names=True, rankdir="TB", expand_nested=False,
+                 dpi=200, subgraph=False, show_layer_activations=False, show_trainable=False, **kwargs):
+    """The model's layer drawing as DOT text (`.to_string()`): see keras/utils/model_plot.py."""
+    from .model_plot import model_to_dot as to_dot
+    return to_dot(model, show_shapes=show_shapes, show_dtype=show_dtype, show_layer_names=show_layer_names,
+                  rankdir=rankdir, expand_nested=expand_nested, dpi=dpi, subgraph=subgraph,
+                  show_layer_activations=show_layer_activations, show_trainable=show_trainable, **kwargs)
