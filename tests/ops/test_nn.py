@@ -256,3 +256,24 @@ def test_softmax_of_no_classes_is_empty_as_in_tensorflow():
     for fn in (tf.nn.softmax, tf.nn.log_softmax):
         assert fn(np.zeros((3, 0), np.float32)).shape == (3, 0)
         assert tf.function(fn)(tf.zeros((3, 0))).shape == (3, 0)
+
+
+def test_scatter_nd_needs_one_index_dtype_and_sparse_gradients_give_it():
+    """TensorFlow 2.21: int64 indices with an int32 shape are refused (eagerly InvalidArgumentError, in a
+    function TypeError); an Embedding's sparse gradient (int64 ids from StringLookup) turned dense for an
+    optimizer casts its shape, so a saved train step loads again."""
+    import pytest
+    ids, shape = tf.constant([[1]], tf.int64), tf.constant([3], tf.int32)
+    with pytest.raises(tf.errors.InvalidArgumentError,
+                       match=r"cannot compute ScatterNd as input #2\(zero-based\) was expected to be a int64 tensor "
+                             r"but is a int32 tensor"):
+        tf.scatter_nd(ids, tf.constant([2.0]), shape)
+    with pytest.raises(TypeError, match="Input 'shape' of 'ScatterNd' Op has type int32 that does not match type "
+                                        "int64 of argument 'indices'"):
+        tf.function(tf.scatter_nd)(ids, tf.constant([2.0]), shape)
+    assert tf.scatter_nd(ids, tf.constant([2.0]), [3]).numpy().tolist() == [0.0, 2.0, 0.0]
+    table = tf.Variable(np.ones((4, 2), np.float32))
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_sum(tf.gather(table, tf.constant([1, 1, 3], tf.int64)))
+    grad = tape.gradient(loss, table)
+    assert tf.convert_to_tensor(grad).numpy().tolist() == [[0, 0], [2, 2], [0, 0], [1, 1]]

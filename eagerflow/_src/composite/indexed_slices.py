@@ -67,8 +67,8 @@ class IndexedSlices:
                 warnings.warn(f"Converting sparse IndexedSlices to a dense Tensor with {count} elements. This may "
                               f"consume a large amount of memory.", stacklevel=3)
         from ..ops.array.basic import expand_dims
-        from ..ops.array.slicing import scatter_nd
-        return scatter_nd(expand_dims(self._indices, -1), self._values, self._dense_shape)
+        from ..ops.array.slicing import scatter_nd_to_shape
+        return scatter_nd_to_shape(expand_dims(self._indices, -1), self._values, self._dense_shape)
 
     def __neg__(self):
         from ..ops.math.elementwise import negative

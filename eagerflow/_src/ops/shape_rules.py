@@ -55,13 +55,18 @@ def broadcast_shape(a: TensorShape, b: TensorShape) -> TensorShape:
     return TensorShape(out)
 
 
-def check_same_dtype(op_name: str, inputs, first_index: int = 0, list_input: bool = False) -> _dt.DType:
+def check_same_dtype(op_name: str, inputs, first_index: int = 0, list_input: bool = False,
+                     positions=None) -> _dt.DType:
     """TensorFlow refuses mixed dtypes: eagerly an InvalidArgumentError naming the input position,
     while building a graph TensorFlow's TypeError (validation.graph_type_error, which graph
     building lets through). `first_index`: the op input `inputs[0]` is (SelectV2 checks `t` and `e`, inputs 1
-    and 2); `list_input`: the inputs are one list-valued input (AddN's, Pack's, ConcatV2's)."""
+    and 2); `list_input`: the inputs are one list-valued input (AddN's, Pack's, ConcatV2's); `positions`:
+    each input's position among the op's inputs when they are not consecutive (ScatterNd's 0 and 2)."""
     first = inputs[0].dtype
+    if positions is not None:
+        first_index = positions[0]
     for i, t in enumerate(inputs[1:], start=1):
+        at = positions[i] - first_index if positions is not None else i
         if t.dtype is not first:
             if state.graph is not None or any(getattr(x, "is_symbolic", False) for x in inputs):
                 if list_input:
@@ -69,10 +74,10 @@ def check_same_dtype(op_name: str, inputs, first_index: int = 0, list_input: boo
                     types = ", ".join(x.dtype.name for x in inputs)
                     raise graph_type_error(f"Tensors in list passed to '{names[0] if names else 'values'}' of "
                                          f"'{op_name}' Op have types [{types}] that don't all match.")
-                raise graph_type_error(_graph_dtype_message(op_name, first_index + i, t.dtype, first, first_index))
+                raise graph_type_error(_graph_dtype_message(op_name, first_index + at, t.dtype, first, first_index))
             raise InvalidArgumentError(
                 None, None,
-                f"cannot compute {op_name} as input #{first_index + i}(zero-based) was expected to be a "
+                f"cannot compute {op_name} as input #{first_index + at}(zero-based) was expected to be a "
                 f"{tf_type_word(first)} tensor but is a {tf_type_word(t.dtype)} tensor [Op:{op_name}]")
     return first
 

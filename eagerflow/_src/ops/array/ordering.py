@@ -111,7 +111,7 @@ def _top_k_grad(op, g, _unused_index_grad=None):
     rows = _array.size(x) // _math.maximum(n, 1)
     offsets = _array.reshape(_sequences.range(0, rows) * n, [-1, 1])
     flat = _array.reshape(_array.reshape(idx, _joining.stack([rows, k])) + offsets, [-1, 1])
-    dx = _slicing.scatter_nd(flat, _array.reshape(g, [-1]), _array.reshape(_array.size(x), [1]))
+    dx = _slicing.scatter_nd_to_shape(flat, _array.reshape(g, [-1]), _array.reshape(_array.size(x), [1]))
     return _array.reshape(dx, _array.shape(x)), None
 
 

@@ -112,7 +112,7 @@ def _gather_grad(op, g):
     n = _array.reshape(gather(pshape, a), [1])
     g3 = _array.transpose(_array.reshape(g, stack([outer, k, inner])), [1, 0, 2])
     flat = _array.reshape(_math.cast(indices, _dt.int32), stack([k, 1]))
-    summed = scatter_nd(flat, g3, concat([n, stack([outer, inner])], 0))
+    summed = scatter_nd_to_shape(flat, g3, concat([n, stack([outer, inner])], 0))
     return _array.reshape(_array.transpose(summed, [1, 0, 2]), pshape), None, None
 
 
@@ -175,7 +175,7 @@ def _gather_nd_infer(inputs, attrs):
 
 
 GatherNd = defop("GatherNd", inputs=("params", "indices"), kernel=_gather_nd_kernel, infer=_gather_nd_infer,
-                 grad=lambda op, g: (scatter_nd(op.inputs[1], g, _array.shape(op.inputs[0], out_type=op.inputs[1].dtype)), None),
+                 grad=lambda op, g: (scatter_nd_to_shape(op.inputs[1], g, _array.shape(op.inputs[0], out_type=op.inputs[1].dtype)), None),
                  doc="Slices of params addressed by the last axis of indices (a coordinate prefix).")
 
 
@@ -211,6 +211,7 @@ def _scatter_nd_kernel(indices, updates, shape):
 def _scatter_nd_infer(inputs, attrs):
     indices, updates, shape = inputs
     _check_indices_dtype("ScatterNd", indices)
+    R.check_same_dtype("ScatterNd", [indices, shape], positions=(0, 2))  # one Tindices for both, as in TF
     dims = _ints(shape)
     if dims is None:
         n = shape.shape[0] if shape.shape.rank == 1 else None
@@ -226,8 +227,22 @@ ScatterNd = defop("ScatterNd", inputs=("indices", "updates", "shape"), kernel=_s
 
 
 def scatter_nd(indices, updates, shape, name=None):
+    """`tf.scatter_nd`: `indices` and a `shape` tensor share one integer dtype (TensorFlow's errors
+    otherwise; a Python shape takes the indices' dtype)."""
     ix = as_tensor(indices, _dt.int32)
     return bind(ScatterNd, (ix, as_tensor(updates), as_int_tensor(shape, ix.dtype)))
+
+
+def scatter_nd_to_shape(indices, updates, shape):
+    """`scatter_nd` for gradients and conversions, whose `shape` (a `tf.shape` result, int32) may not
+    have the indices' dtype (int64 ids): cast to it first, as the op takes both as its one Tindices
+    (and a saved graph holding them mixed would not load in TensorFlow)."""
+    ix = as_tensor(indices, _dt.int32)
+    dims = as_int_tensor(shape, ix.dtype)
+    if dims.dtype is not ix.dtype:
+        from .casting import cast
+        dims = cast(dims, ix.dtype)
+    return bind(ScatterNd, (ix, as_tensor(updates), dims))
 
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py) ---

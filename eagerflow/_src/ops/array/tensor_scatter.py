@@ -96,13 +96,13 @@ def _sub_grad(op, g):
 def _extreme_grad(op, g):
     """Where the output equals the tensor and/or an update, those share the gradient evenly."""
     from ..math.elementwise import cast, equal
-    from .slicing import scatter_nd
+    from .slicing import scatter_nd_to_shape
     from .basic import shape
     tensor, indices, updates = op.inputs
     out = op.outputs[0]
     from_tensor = cast(equal(tensor, out), g.dtype)
     from_updates = cast(equal(updates, _gathered(out, indices)), g.dtype)
-    sharing = from_tensor + scatter_nd(indices, from_updates, shape(tensor, out_type=indices.dtype))
+    sharing = from_tensor + scatter_nd_to_shape(indices, from_updates, shape(tensor, out_type=indices.dtype))
     return g * from_tensor / sharing, None, _gathered(g / sharing, indices) * from_updates
 
 

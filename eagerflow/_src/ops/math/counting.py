@@ -79,7 +79,7 @@ def confusion_matrix(labels, predictions, num_classes=None, weights=None, dtype=
         _checks.assert_less(predictions, n, message="`predictions` out of bound")
     updates = _array.ones_like(predictions, dtype=dtype) if weights is None else _math.cast(as_tensor(weights), dtype)
     indices = _joining.stack([labels, predictions], axis=1)
-    return _slicing.scatter_nd(indices, updates, _joining.stack([n, n]))
+    return _slicing.scatter_nd_to_shape(indices, updates, _joining.stack([n, n]))
 
 
 # --- JAX lowering (jit_compile=True, codegen/xla.py) ---

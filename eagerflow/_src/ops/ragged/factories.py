@@ -194,10 +194,29 @@ def _to_tensor_infer(inputs, attrs):
     inner = values.shape.as_list()[1:] if values.shape.rank is not None else None
     if inner is None:
         return [Spec(TensorShape(None), values.dtype)]
-    dims = [None] * (k + 1) + inner
+    dims = [_first_dim(inputs[3:], attrs.get("row_partition_types", ()))] + [None] * k + inner
     if wanted is not None and np.ndim(wanted) == 1:
-        dims = [None if int(w) < 0 else int(w) for w in np.asarray(wanted).reshape(-1)]
+        asked = [int(w) for w in np.asarray(wanted).reshape(-1)]
+        if len(asked) != len(dims):
+            return [Spec(TensorShape([None if w < 0 else w for w in asked]), values.dtype)]
+        dims = [d if w < 0 else w for w, d in zip(asked, dims)]  # -1: as many as the ragged value has
     return [Spec(TensorShape(dims), values.dtype)]
+
+
+def _first_dim(partitions, types):
+    """The number of rows when the first partition says it statically (a ROW_SPLITS vector of known
+    length, or a constant FIRST_DIM_SIZE), as TensorFlow's shape function does; else None."""
+    from ..registry import static_value
+    if not partitions or not types:
+        return None
+    kind = types[0].decode() if isinstance(types[0], bytes) else types[0]
+    if kind == "ROW_SPLITS":
+        length = partitions[0].shape.as_list()[0] if partitions[0].shape.rank == 1 else None
+        return length - 1 if length else None
+    if kind == "FIRST_DIM_SIZE":
+        size = static_value(partitions[0])
+        return int(size) if size is not None and np.ndim(size) == 0 else None
+    return None
 
 
 def value_coordinates(splits_list, nvals):
@@ -249,8 +268,11 @@ def to_tensor(rt, default_value=None, shape=None):
         wanted = (_array.constant([-1 if d is None else d for d in dims], _dt.int64) if dims is not None
                   else _math.cast(shape, _dt.int64))
     splits = rt.nested_row_splits
-    return bind(RaggedTensorToTensor, (wanted, flat, default) + tuple(splits),
-                {"row_partition_types": ("ROW_SPLITS",) * len(splits)})
+    dense = bind(RaggedTensorToTensor, (wanted, flat, default) + tuple(splits),
+                 {"row_partition_types": ("ROW_SPLITS",) * len(splits)})
+    if shape is None and getattr(dense, "is_symbolic", False) and rt.shape.rank == dense.shape.rank:
+        dense.set_shape(rt.shape)  # the ragged value's uniform dimensions (a [1, 1, None] stays [1, 1, None])
+    return dense
 
 
 # --- RaggedRange -------------------------------------------------------------------------------

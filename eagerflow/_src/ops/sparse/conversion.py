@@ -19,7 +19,7 @@ from ..operands import as_tensor
 from ..math.reduce import reduce_sum
 from ..registry import NO_GRADIENT, Spec, bind, defop, static_value
 from ..array import sequences as _sequences
-from ..array.slicing import gather, gather_nd, scatter_nd
+from ..array.slicing import gather, gather_nd, scatter_nd_to_shape
 
 # --- index checks (TensorFlow's words) ---------------------------------------------------------
 
@@ -165,7 +165,7 @@ def _reorder_grad(op, g_indices, g_values):
     indices, values, shape = op.inputs
     _, moved = bind(SparseReorder, (indices, _sequences.range(_array.shape(values, out_type=_dt.int64)[0],
                                                               dtype=_dt.int64), shape))
-    return None, scatter_nd(_array.expand_dims(moved, 1), g_values, _array.shape(values, out_type=_dt.int64)), None
+    return None, scatter_nd_to_shape(_array.expand_dims(moved, 1), g_values, _array.shape(values, out_type=_dt.int64)), None
 
 
 SparseReorder = defop("SparseReorder", inputs=("input_indices", "input_values", "input_shape"), multi_output=True,

@@ -14,7 +14,7 @@ from ..math import elementwise as _math
 from ..array.joining import concat
 from ..operands import as_tensor
 from ..registry import Spec, bind, defop
-from ..array.slicing import gather_nd, scatter_nd
+from ..array.slicing import gather_nd, scatter_nd_to_shape
 from .conversion import bad, fmt_index
 
 
@@ -55,7 +55,7 @@ def _grad(divide):
             dx, dy_values = g / y, -g * values / (y * y)
         else:
             dx, dy_values = g * y, g * values
-        dy = _array.reshape(scatter_nd(scaled, dy_values, padded), _array.shape(dense))
+        dy = _array.reshape(scatter_nd_to_shape(scaled, dy_values, padded), _array.shape(dense))
         return None, dx, None, dy
     return grad
 

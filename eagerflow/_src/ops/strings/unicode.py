@@ -89,7 +89,12 @@ def _decode_infer(op_name, with_offsets):
     def infer(inputs, attrs):
         R.check_input_dtype(op_name, inputs, 0, _dt.string)
         _check_choice(op_name, "errors", attrs.get("errors", "replace"), _ERRORS)
-        specs = [Spec(TensorShape([None]), _dt.int64), Spec(TensorShape([None]), _dt.int32)]
+        strings = inputs[0].shape
+        count = strings.num_elements() if strings.rank is not None and strings.is_fully_defined() else None
+        # one row split per string and one more: static when the number of strings is (TensorFlow's shape
+        # function), so a ragged result keeps its known number of rows (a batch size downstream)
+        specs = [Spec(TensorShape([None if count is None else count + 1]), _dt.int64),
+                 Spec(TensorShape([None]), _dt.int32)]
         return specs + [Spec(TensorShape([None]), _dt.int64)] if with_offsets else specs
     return infer
 

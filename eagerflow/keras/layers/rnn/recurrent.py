@@ -134,6 +134,12 @@ class RecurrentLayer(GateMath, Layer):
         output_mask = mask if self.return_sequences else None
         return [output_mask] + [None] * self._n_states if self.return_state else output_mask
 
+    def get_initial_state(self, batch_size):
+        """Zeros for each state, [batch_size, units] (`batch_size` may be a tensor, e.g. tf.shape(x)[0]):
+        the states a call starts from when given none, for programs that carry states between calls."""
+        return [_array.zeros([batch_size, self.units], dtype=self.compute_dtype)
+                for _ in range(self._n_states)]
+
     def call(self, inputs, initial_state=None, training=None, mask=None):
         in_masks = self._dropout_masks(inputs[:, 0, :], self.dropout) if training else None
         proj = self._project(inputs, in_masks)

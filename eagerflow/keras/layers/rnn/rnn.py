@@ -77,6 +77,14 @@ class RNN(Layer):
             for cell in cells:
                 cell.end_sequence()
 
+    def get_initial_state(self, batch_size):
+        """The cell's own initial states when it defines them, else zeros [batch_size, size] per state."""
+        own = getattr(self.cell, "get_initial_state", None)
+        if own is not None:
+            return own(batch_size=batch_size)
+        return [_array.zeros([batch_size, size], dtype=self.compute_dtype)
+                for size in _state_sizes(self.cell)]
+
     def _run(self, sequences, initial_state, mask, training):
         steps = _array.shape(sequences)[1]
         xs = _array.transpose(sequences, [1, 0, 2])  # time-major
