@@ -66,7 +66,8 @@ FLOOR = {folder: number for number, folders in enumerate(FLOORS) for folder in f
 # AutoGraph's source-to-source half is pure AST work that imports nothing of ours, so trace/ may
 # call it (the one sanctioned reference upward, to a leaf).
 PURE_AUTOGRAPH = tuple(f"eagerflow._src.autograph.{name}"
-                       for name in ("transform", "converters", "analysis", "templates", "source", "ast_guard", "as_is"))
+                       for name in ("transform", "converters", "analysis", "templates", "source", "ast_guard", "as_is",
+                                    "context", "parse", "pipeline", "rebuild", "user_code"))
 # TensorFlow's protobuf messages are a leaf (generated modules that import only `protobuf`), so any floor may
 # use them: ops' parse_example kernel reads tf.train.Example, summary/ and formats/ write files with them.
 PURE_PROTOS = ("eagerflow._src.formats.protos",)

@@ -61,14 +61,17 @@ def test_fourth_order_through_a_plain_loop_compiles_and_agrees():
     (fourth_order.cond_on_two_variables, fourth_order.COND_ON_TWO_VARIABLES),
     (fourth_order.cond_nested_in_a_cond, fourth_order.COND_NESTED_IN_A_COND)], ids=lambda v: getattr(v, "__name__", ""))
 def test_fourth_order_through_a_cond_in_a_loop_compiles(fn, cases):
+    # TensorFlow's tf.function numbers (`expected`), which eagerflow's tf.function gives too:
+    # tests/control_flow/test_fourth_order_through_loops.py::test_fourth_order_under_tf_function_is_tensorflows
+    # checks that on these very cases (not computed again here: the traced fourth order is most of the cost).
     compiled = tf.function(fn, jit_compile=True)
     for args, expected in cases.items():  # one trace and one XLA compilation for all the cases
         args = [tf.constant(a, tf.float64) for a in (args if isinstance(args, tuple) else (args,))]
-        plain = fourth_order.run(fn, "function", *[float(a) for a in args])
         jit = [np.asarray(v) for v in compiled(*args)]
-        for p, c, e in zip(plain, jit, expected):
-            assert p.dtype == c.dtype and p.shape == c.shape
-            np.testing.assert_allclose(c, p, rtol=1e-9, atol=1e-10)
+        assert len(jit) == len(expected)
+        for c, e in zip(jit, expected):
+            # TensorFlow's outputs: int32 where it gives an integer (a loop's counter), float64 elsewhere
+            assert c.dtype == (np.int32 if isinstance(e, int) else np.float64) and c.shape == np.shape(e)
             np.testing.assert_allclose(c, e, rtol=1e-9, atol=1e-10)
 
 

@@ -4,12 +4,21 @@ change. The same calls run in TensorFlow on the same saved model; the answers ar
 (tests/saved_model/test_tf_written_mutable_table.py does the same on a stored copy, without TensorFlow)."""
 import json
 
+import pytest
+
 import eagerflow as tf
 from tests.interop.tf_mutable_table import CALLS, SCRIPT, run_calls
 
 
-def test_loaded_functions_write_to_tensorflows_mutable_table(tmp_path, run_tf):
-    answer = run_tf(SCRIPT)
+@pytest.fixture(scope="module")
+def tensorflow_wrote(run_tf_in_module_folder):
+    """(folder, run_tf, TensorFlow's answers): TensorFlow writes ./m once; no test changes it on disk."""
+    folder, run_tf = run_tf_in_module_folder
+    return folder, run_tf, run_tf(SCRIPT)
+
+
+def test_loaded_functions_write_to_tensorflows_mutable_table(tensorflow_wrote):
+    tmp_path, _, answer = tensorflow_wrote
     loaded = tf.saved_model.load(str(tmp_path / "m"))
     got = run_calls(loaded, [tuple(c) for c in CALLS], lambda v, d=None: tf.constant(v, d))
     assert json.loads(json.dumps(got)) == answer
@@ -19,8 +28,8 @@ def test_loaded_functions_write_to_tensorflows_mutable_table(tmp_path, run_tf):
     assert again.find(tf.constant(["a", "c"])).numpy().tolist() == [1, -1]
 
 
-def test_tensorflow_loads_the_table_eagerflow_changed_and_saved_again(tmp_path, run_tf):
-    run_tf(SCRIPT)
+def test_tensorflow_loads_the_table_eagerflow_changed_and_saved_again(tensorflow_wrote):
+    tmp_path, run_tf, _ = tensorflow_wrote
     loaded = tf.saved_model.load(str(tmp_path / "m"))
     loaded.add(tf.constant(["z"]), tf.constant([26], tf.int64))
     tf.saved_model.save(loaded, str(tmp_path / "again"))

@@ -85,10 +85,17 @@ def _results(text):
     return {key: np.array([float(v) for v in re.findall(number, value)]) for key, value in zip(parts[::2], parts[1::2])}
 
 
+@pytest.fixture(scope="module")
+def _written_and_shown(run_tf_in_module_folder):
+    """One TensorFlow run for the module: its models and its tool's printouts, read by both tests."""
+    folder, run_tf = run_tf_in_module_folder
+    return folder, run_tf(_WRITE_AND_SHOW)
+
+
 @pytest.fixture
-def tensorflow_models(tmp_path, run_tf, monkeypatch):
-    texts = run_tf(_WRITE_AND_SHOW)
-    monkeypatch.chdir(tmp_path)
+def tensorflow_models(_written_and_shown, monkeypatch):
+    folder, texts = _written_and_shown
+    monkeypatch.chdir(folder)
     return texts
 
 

@@ -10,14 +10,22 @@ RTOL, ATOL = 1e-5, 1e-5
 
 # Runs in TensorFlow's process, in the test's folder: the SavedModel is ./m, the inputs inputs.npz.
 _SERVE = """
-    import json, os, subprocess, sys
+    import contextlib, io, json, sys
     import numpy as np
     import tensorflow as tf
+    from tensorflow.python.tools import saved_model_cli
     inputs = dict(np.load("inputs.npz"))
     sig = tf.saved_model.load("m").signatures["serving_default"]
     served = {k: v.numpy().tolist() for k, v in sig(**{k: tf.constant(v) for k, v in inputs.items()}).items()}
-    cli = subprocess.run([os.path.join(os.path.dirname(sys.executable), "saved_model_cli"), "show", "--all",
-                          "--dir", "m"], capture_output=True, text=True).stdout
+    # `saved_model_cli show --all --dir m`, the tool's own main in this process (not a second TensorFlow start)
+    sys.argv = ["saved_model_cli", "show", "--all", "--dir", "m"]
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        try:
+            saved_model_cli.main()
+        except SystemExit as done:  # absl's app.run ends with it
+            assert not done.code, done.code
+    cli = printed.getvalue()
     lite = None
     if TFLITE:
         converter = tf.lite.TFLiteConverter.from_saved_model("m")

@@ -1,7 +1,7 @@
 """More of Keras' layers through TensorFlow's SavedModel: eagerflow saves models of GRU, Conv1D, LayerNormalization,
 MultiHeadAttention, depthwise/separable/transposed convolutions, pooling, padding, cropping, upsampling, gelu/elu/
-leaky/PReLU activations and a Bidirectional LSTM; TensorFlow 2.21 serves each with eagerflow's values. And the
-other way: a tf.Module TensorFlow saved loads in eagerflow."""
+leaky/PReLU activations and a Bidirectional LSTM; TensorFlow 2.21 serves each with eagerflow's values. (The
+other way, tf.Modules TensorFlow saves loaded by eagerflow: test_tf_savedmodel_parity.py.)"""
 import numpy as np
 
 import eagerflow as tf
@@ -49,28 +49,3 @@ def test_tensorflow_serves_models_of_many_layers(tmp_path, run_tf):
     for name, value in expected.items():
         np.testing.assert_allclose(answer[name], value, rtol=1e-5, atol=1e-6, err_msg=name)
 
-
-def test_eagerflow_loads_a_module_tensorflow_saved(tmp_path, run_tf):
-    answer = run_tf("""
-        import json
-        import tensorflow as tf
-
-        class Scaler(tf.Module):
-            def __init__(self):
-                self.scale = tf.Variable([2.0, -1.0], name="scale")
-                self.bias = tf.Variable(0.5, name="bias")
-
-            @tf.function(input_signature=[tf.TensorSpec([None, 2], tf.float32, name="x")])
-            def apply(self, x):
-                return {"y": tf.nn.relu(x * self.scale + self.bias)}
-
-        m = Scaler()
-        tf.saved_model.save(m, "tf_model", signatures={"serving_default": m.apply})
-        x = tf.constant([[1.0, 3.0], [-2.0, 0.25]])
-        print(json.dumps(m.apply(x)["y"].numpy().tolist()))
-    """)
-    loaded = tf.saved_model.load(str(tmp_path / "tf_model"))
-    x = tf.constant([[1.0, 3.0], [-2.0, 0.25]])
-    np.testing.assert_allclose(loaded.signatures["serving_default"](x=x)["y"], answer, rtol=1e-6)
-    np.testing.assert_allclose(loaded.apply(x)["y"], answer, rtol=1e-6)
-    np.testing.assert_array_equal(loaded.scale, [2.0, -1.0])

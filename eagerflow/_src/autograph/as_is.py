@@ -63,7 +63,7 @@ if sys.version_info[:2] == (3, 11):
     _READS_311 = _op
 
 
-# generators, coroutines and async generators: transform._parse refuses them, with its message
+# generators, coroutines and async generators: parse.parse_function refuses them, with its message
 _NOT_CONVERTED_FLAGS = (inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
                         | inspect.CO_ITERABLE_COROUTINE)
 
@@ -72,8 +72,8 @@ def left_as_is(fn, is_user_module, is_library_value, is_user_callable) -> bool:
     """Whether conversion would leave straight-line `fn` (the caller checked `straight_line`) as it
     is, known without reading its source: a plain `def` (not a lambda, generator or coroutine)
     written in a file whose lines are at hand (a function whose source is missing still goes to
-    transform._parse and its warning), and whose calls the calls converter would all leave. The
-    predicates are the converter's own (transform._Context's)."""
+    parse.parse_function and its warning), and whose calls the calls converter would all leave. The
+    predicates are the converter's own (context.ConversionContext's)."""
     code = fn.__code__
     if fn.__name__ == "<lambda>" or code.co_flags & _NOT_CONVERTED_FLAGS:
         return False

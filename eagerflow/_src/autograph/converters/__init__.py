@@ -1,1 +1,1 @@
-"""One converter per construct; transform.py runs them in order (see `PIPELINE` there)."""
+"""One converter per construct; pipeline.py runs them in order (see `PIPELINE` there)."""

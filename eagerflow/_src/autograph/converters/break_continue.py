@@ -9,7 +9,7 @@
 
 Statements after one that may set a flag are guarded by `if not flag:`. Each loop gets its own
 flag names (`break_`, `break_1`, ...), since nested bodies share one Python scope. A loop with an
-`else:` never gets here: as in TensorFlow, its function is left unconverted (transform.py).
+`else:` never gets here: as in TensorFlow, its function is left unconverted (parse.py).
 """
 from __future__ import annotations
 

@@ -82,7 +82,7 @@ def convert(node, ctx, excluded):
         out += replace(f"LOOP_VARS__ = {call}", at=node, LOOP_VARS__=loop_vars, **fill)
     else:
         out += replace(call, at=node, **fill)
-    return out + composites.write(comps, node)  # no `else:` here (transform.py refuses it)
+    return out + composites.write(comps, node)  # no `else:` here (parse.py refuses it)
 
 
 def _appended(body, loop_vars):
