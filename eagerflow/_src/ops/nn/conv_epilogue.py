@@ -33,10 +33,10 @@ TAKES_OPERAND = frozenset(_BINARY) | {"SubFrom"}
 def channel_epilogue(steps, operands, channels, dtype, most_rows=None):
     """`finish(rows)`: applies `steps` in place to a C-contiguous [rows, channels] array of `dtype`.
     `operands` are the steps' arrays in order (one value, or `channels` values, each). `most_rows`:
-    the most rows any call will pass, if known; a few rows are not worth tiling the operands for."""
+    the most rows any call will pass, if known (a few rows are tiled whole)."""
     repeat = max(1, TILE_WIDTH // max(1, channels))
-    if most_rows is not None and most_rows < 4 * repeat:
-        repeat = 1
+    if most_rows is not None and 0 < most_rows < 4 * repeat:
+        repeat = most_rows  # few rows: the operands repeated once per row, so a call of that many rows is one pass
     zero = np.zeros((), dtype)
     plan = []  # (step, operand for the tiled rows, operand for the left-over rows)
     values = iter(operands)

@@ -23,6 +23,8 @@ chain, as in the unfused graph. Results equal the unfused ones (a zero's sign as
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .block_threads import run_blocks
@@ -42,10 +44,14 @@ def chain_commutes_with_max(steps, operands) -> bool:
         if step in ("Relu", "Relu6"):
             continue
         v = np.asarray(next(values))
-        if v.size == 0:
-            continue
-        low, high = np.minimum.reduce(v, axis=None), np.maximum.reduce(v, axis=None)  # NaN fails both tests
-        if not (low > (0 if step == "Mul" else -np.inf) and high < np.inf):
+        if v.size > 64:  # (never for a per-channel operand of a usual layer; NumPy's reductions then)
+            low, high = np.minimum.reduce(v, axis=None), np.maximum.reduce(v, axis=None)  # NaN fails both
+            finite = bool(high < np.inf) and bool(low > -np.inf)
+        else:  # a few values: Python's floats cost a tenth of NumPy's reductions' fixed cost
+            numbers = v.ravel().tolist()
+            finite = all(map(math.isfinite, numbers))
+            low = min(numbers) if finite and numbers else 1.0
+        if not finite or (step == "Mul" and not low > 0):
             return False
     return True
 
