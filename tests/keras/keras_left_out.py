@@ -74,8 +74,6 @@ LEFT_OUT = {
         "enable_interactive_logging": "not yet: outside issue 24",
         "is_interactive_logging_enabled": "not yet: outside issue 24",
         "legacy": "not yet: outside issue 24",
-        "model_to_dot": "not yet: outside issue 24",
-        "plot_model": "not yet: outside issue 24",
         "standardize_dtype": "not yet: outside issue 24",
     },
     "applications": {
