@@ -89,6 +89,7 @@ def export_if(builder, op):
     else:
         _unusable_history(builder, op, op.outputs[-1])
     emit(builder, op, op.type, [op.inputs[0]] + inputs, {**names, "Tout": types, "output_shapes": shapes}, outputs)
+    _lowered(builder)
 
 
 def export_while(builder, op):
@@ -129,7 +130,16 @@ def export_while(builder, op):
     outputs = list(op.outputs[:n]) + [Value(t.dtype) for t in carried[n:]]
     emit(builder, op, op.type, loop_inputs, {"cond": cond_name, "body": body_name, "output_shapes": shapes},
          outputs)
+    _lowered(builder)
     _unusable_history(builder, op, op.outputs[n])
+
+
+def _lowered(builder):
+    """Marks the node just written `_lower_using_switch_merge`, as TensorFlow marks the If and While nodes its
+    tf.cond and tf.while_loop write: TensorFlow's runtime then runs them as Switch/Merge graphs, whose Switch
+    refuses a predicate that is not a scalar ("The second input must be a scalar") where the unlowered While
+    kernel would take any non-empty predicate as true and never stop."""
+    builder.nodes[-1]["attr"]["_lower_using_switch_merge"] = {"b": True}
 
 
 class _CounterSpec:
