@@ -102,3 +102,35 @@ def test_raw_strided_slice_lists_take_begins_dtype(mode):
         return tf.strided_slice(x, tf.constant([0], tf.int64), [2])
 
     assert (sliced() if mode == "eager" else tf.function(sliced)()).shape == (2, 3)
+
+
+def test_tf_slice_list_takes_the_index_tensors_dtype(tmp_path):
+    class Sliced(tf.Module):
+        @tf.function(input_signature=[tf.TensorSpec([None, 3])])
+        def rest(self, x):
+            return tf.slice(x, [1, 0], tf.shape(x, out_type=tf.int64) - 1)
+
+    m = Sliced()
+    np.testing.assert_array_equal(m.rest(tf.constant(X)).numpy(), X[1:, :2])  # TensorFlow 2.21 eagerly: (3, 2)
+    ops = m.rest.get_concrete_function().graph.get_operations()
+    assert [[t.dtype for t in op.inputs[1:]] for op in ops if op.type == "Slice"] == [[tf.int64, tf.int64]]
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    np.testing.assert_array_equal(tf.saved_model.load(str(tmp_path / "m")).rest(tf.constant(X)).numpy(), X[1:, :2])
+
+
+@pytest.mark.parametrize("mode", ["eager", "graph"])
+def test_tf_slice_refuses_mixed_index_tensors(mode):
+    x = tf.ones([4, 3])
+
+    def mixed():
+        return tf.slice(x, tf.constant([1, 0]), tf.constant([2, 2], tf.int64))
+
+    if mode == "eager":
+        with pytest.raises(tf.errors.InvalidArgumentError,
+                           match=r"cannot compute Slice as input #2\(zero-based\) was expected to be a int32 tensor "
+                                 r"but is a int64 tensor"):
+            mixed()
+    else:
+        with pytest.raises(TypeError, match="Input 'size' of 'Slice' Op has type int64 that does not match type int32 "
+                                            "of argument 'begin'"):
+            tf.function(mixed)()
