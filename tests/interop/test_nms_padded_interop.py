@@ -2,7 +2,8 @@
 loops) runs in real TensorFlow 2.21 and returns what TensorFlow's own non_max_suppression_padded returns."""
 import eagerflow as tf
 
-from tests.saved_model.test_nms_padded_export import BOXES, SCORES, TF_TILED, TF_WHOLE, Detector
+from tests.saved_model.test_nms_padded_export import (BOXES, NO_BOXES, SCORES, TF_NO_BOXES, TF_TILED, TF_WHOLE,
+                                                      Detector)
 
 
 def test_tensorflow_runs_eagerflows_padded_nms(tmp_path, run_tf):
@@ -18,8 +19,11 @@ def test_tensorflow_runs_eagerflows_padded_nms(tmp_path, run_tf):
             own = tf.image.non_max_suppression_padded(boxes, scores, 6, 0.5, threshold, pad_to_max_output_size=True,
                                                       tile_size=tile)
             out[method] = [[t.numpy().tolist() for t in got], [t.numpy().tolist() for t in own]]
+            empty = getattr(m, method)(tf.zeros({list(NO_BOXES.shape)!r}), tf.zeros({list(NO_BOXES.shape[:-1])!r}))
+            out[method + "_no_boxes"] = [t.numpy().tolist() for t in empty]
         print(json.dumps(out))
     """)
     for method, expected in (("whole", TF_WHOLE), ("tiled", TF_TILED)):
         ours, theirs = answer[method]
         assert ours == theirs == [expected[0], expected[1]], method
+        assert answer[method + "_no_boxes"] == TF_NO_BOXES, method  # the saved graph runs on zero boxes in TensorFlow

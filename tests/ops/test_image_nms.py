@@ -137,6 +137,38 @@ def test_padded_matches_tensorflow(args, kwargs, want):
     assert [x.numpy().tolist() for x in traced(tf.constant(args[0]), tf.constant(args[1]))] == want
 
 
+# Zero boxes: TensorFlow 2.21's answers with sorted_input=True, canonicalized_coordinates=True, the options under
+# which its own code runs on zero boxes (with the defaults it reads the first box to order the corners and fails,
+# InvalidArgumentError "slice index 0 of dimension 1 out of bounds"); with no box the options change nothing, so
+# eagerflow gives these answers for every option, eagerly and in a function.
+_NO_BOXES = [
+    ((0, 4), dict(), [[], 0]),
+    ((0, 4), dict(pad_to_max_output_size=True), [[0, 0, 0], 0]),
+    ((2, 0, 4), dict(pad_to_max_output_size=True), [[[0, 0, 0], [0, 0, 0]], [0, 0]]),
+    ((2, 1, 0, 4), dict(pad_to_max_output_size=True, score_threshold=0.3, tile_size=2),
+     [[[[0, 0, 0]], [[0, 0, 0]]], [[0], [0]]]),
+    ((0, 3, 4), dict(pad_to_max_output_size=True), [[], []]),  # no image (TensorFlow: shape [0, 3] and [0])
+]
+
+
+@pytest.mark.parametrize("options", [dict(), dict(sorted_input=True, canonicalized_coordinates=True)],
+                         ids=["defaults", "sorted-canonical"])
+@pytest.mark.parametrize("box_shape,kwargs,want", _NO_BOXES, ids=["one", "one-padded", "batch", "batch-2d", "no-image"])
+def test_padded_on_zero_boxes_as_tensorflow(box_shape, kwargs, want, options):
+    boxes, scores = np.zeros(box_shape, np.float32), np.zeros(box_shape[:-1], np.float32)
+    kwargs = dict(kwargs, **options)
+    size = 3
+    assert _padded(boxes, scores, size, 0.5, **kwargs) == want
+    for signature in (None, [tf.TensorSpec([None] * boxes.ndim), tf.TensorSpec([None] * scores.ndim)]):
+        traced = tf.function(lambda b, s: tf.image.non_max_suppression_padded(b, s, size, 0.5, **kwargs),
+                             input_signature=signature)
+        got = traced(tf.constant(boxes), tf.constant(scores))
+        assert [x.numpy().tolist() for x in got] == want
+        assert got[0].dtype == got[1].dtype == tf.int32
+        assert got[0].shape[-1:] == ((0,) if len(box_shape) == 2 and not kwargs.get("pad_to_max_output_size")
+                                     else (size,))
+
+
 def test_padded_batched_input_needs_padding_as_tensorflow():
     with pytest.raises(ValueError, match=r"'pad_to_max_output_size' \(value False\) must be True for batched input"):
         tf.image.non_max_suppression_padded(BOXES.reshape(1, 8, 4), SCORES.reshape(1, 8), 4)

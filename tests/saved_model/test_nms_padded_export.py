@@ -42,3 +42,22 @@ def test_padded_nms_saves_as_tensorflow_ops_and_loads_back(tmp_path):
     ops = {n.op for f in message.meta_graphs[0].graph_def.library.function for n in f.node_def}
     assert "NonMaxSuppressionPaddedV2" not in ops and {"PartitionedCall", "StatelessWhile", "TopKV2"} <= ops
     check(tf.saved_model.load(str(tmp_path / "m")))
+
+
+# Two images of zero boxes: TensorFlow 2.21's answer where its own non_max_suppression_padded runs on zero boxes
+# (sorted_input and canonicalized_coordinates set; tests/ops/test_image_nms.py), indices zero-padded to 6.
+NO_BOXES, NO_SCORES = np.zeros((2, 0, 4), np.float32), np.zeros((2, 0), np.float32)
+TF_NO_BOXES = [[[0] * 6, [0] * 6], [0, 0]]
+
+
+def check_no_boxes(module):
+    for method in ("whole", "tiled"):
+        got = getattr(module, method)(tf.constant(NO_BOXES), tf.constant(NO_SCORES))
+        assert [t.numpy().tolist() for t in got] == TF_NO_BOXES, method
+
+
+def test_padded_nms_on_zero_boxes_saves_and_loads_back(tmp_path):
+    m = Detector()
+    check_no_boxes(m)
+    tf.saved_model.save(m, str(tmp_path / "m"))
+    check_no_boxes(tf.saved_model.load(str(tmp_path / "m")))

@@ -18,7 +18,8 @@ from ..core.convert import convert_to_tensor
 from ..core.shape import TensorShape, as_shape
 from ..core.tensor import Tensor
 from . import loop_checks as checks
-from .values import TensorList, Undefined, bool_tensor as _bool_tensor, is_symbolic as _is_symbolic
+from .values import TensorList, Undefined, bool_tensor as _bool_tensor, condition as _condition, \
+    is_symbolic as _is_symbolic
 
 class LoopOptions:
     """What `tf.autograph.experimental.set_loop_options` asked for one loop."""
@@ -145,7 +146,7 @@ def _tf_loop_with(loop_test, loop_body, init, names, opts, items, invariants, us
             if loop_test is None:
                 return go
             return _cond(go, lambda: _bool_tensor(loop_test(*unpack(flat))), lambda: go)  # go and test
-        return _bool_tensor(loop_test(*unpack(flat)))
+        return _condition(loop_test(*unpack(flat)), "while loop")
 
     def body_fn(*flat):
         if undefined:

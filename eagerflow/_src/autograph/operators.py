@@ -18,8 +18,8 @@ from ..core import nest
 from ..core.convert import convert_to_tensor
 from ..core.tensor import EagerTensor, Tensor
 from .loop_ops import for_stmt, loop_options, while_stmt
-from .values import (NO_RETURN, TensorList, Undefined, bool_tensor as _bool_tensor, forget_composite, function_return,
-                     get_composite, is_symbolic as _is_symbolic, is_undefined)
+from .values import (NO_RETURN, TensorList, Undefined, bool_tensor as _bool_tensor, condition as _condition,
+                     forget_composite, function_return, get_composite, is_symbolic as _is_symbolic, is_undefined)
 
 
 # --- conditionals ---------------------------------------------------------------------------------
@@ -28,7 +28,7 @@ from .values import (NO_RETURN, TensorList, Undefined, bool_tensor as _bool_tens
 def if_stmt(test, if_true, if_false, names, inputs=()):
     if not _is_symbolic(test):
         return if_true(*inputs) if test else if_false(*inputs)
-    return _tf_if(_bool_tensor(test), if_true, if_false, names, inputs)
+    return _tf_if(_condition(test, "if statement"), if_true, if_false, names, inputs)
 
 
 _PLACEHOLDER = False  # what an undefined output carries through tf.cond (never read)

@@ -3,6 +3,8 @@ that fell off the end of the function (NO_RETURN), a list appended in a tensor l
 and the test of whether a value decides control flow only at run time (is_symbolic)."""
 from __future__ import annotations
 
+import numpy as np
+
 from ..core import dtypes as _dt
 from ..core.context import state
 from ..core.convert import convert_to_tensor
@@ -102,6 +104,21 @@ def bool_tensor(value):
         from ..ops.math.elementwise import cast
         t = cast(t, _dt.bool_)
     return t
+
+
+def condition(value, statement):
+    """The test of an `if` or `while` statement as TensorFlow's AutoGraph takes it: one holding one value of any
+    rank (`i < n` with n of shape [1]), or of unknown shape, is reshaped to a scalar; one known to hold several
+    is a ValueError in TensorFlow's words (`statement`: "if statement", "while loop")."""
+    t = bool_tensor(value)
+    if t.shape.rank == 0:
+        return t
+    known = [d for d in (t.shape.as_list() if t.shape.rank is not None else []) if d is not None]
+    if int(np.prod(known, dtype=np.int64)) > 1:
+        raise ValueError(f"condition of {statement} expected to be `tf.bool` scalar, got {t}; to check for None, "
+                         f"use `is not None`")
+    from ..ops.array.basic import reshape
+    return reshape(t, [])
 
 
 class _NoReturn:

@@ -41,7 +41,7 @@ def _while_kernel(*values, cond, body, n_vars, output_specs, maximum_iterations=
     if keep_history:  # per iteration: the loop variables going in and the body's intermediates
         history, full = [], body.with_intermediates()
     i = 0
-    while (maximum_iterations < 0 or i < maximum_iterations) and cond.run(loop_vars, externals)[0]:
+    while (maximum_iterations < 0 or i < maximum_iterations) and _truth(cond.run(loop_vars, externals)[0]):
         if history is None:
             loop_vars = list(body.run(loop_vars, externals))
         else:
@@ -248,6 +248,26 @@ def _check_condition(result):
                                                f"{fmt_dims(result.shape)}")
 
 
+def _squeezed_condition(pred):
+    """A traced condition of rank other than 0 (`i < n` with n of shape [1]) squeezed to the scalar it
+    holds, as TensorFlow's tf.while_loop does; one still holding several values fails (_check_condition
+    when its shape is known, _truth when the loop runs)."""
+    if isinstance(pred, Tensor) and pred.shape.rank != 0:
+        from ..ops.array.reshaping import squeeze
+        return squeeze(pred)
+    return pred
+
+
+def _truth(value):
+    """A loop condition's value as a Python bool: one that is not a scalar (a squeezed condition of unknown
+    shape that held several values) fails as TensorFlow's loop does when it runs."""
+    value = np.asarray(value)
+    if value.ndim:
+        raise InvalidArgumentError(None, None, f"The second input must be a scalar, but it has shape "
+                                               f"{fmt_dims(TensorShape(value.shape))}")
+    return bool(value)
+
+
 def _check_bare_result(out, structure):
     """A body that returns one tensor for a list of loop variables, eagerly: TensorFlow takes it
     apart along its first axis, so that a vector of another length than the list is a structure
@@ -319,7 +339,7 @@ def while_loop(cond, body, loop_vars, shape_invariants=None, parallel_iterations
             i += 1
         return pack(values)
     specs = _invariant_specs(flat_vars, shape_invariants)
-    cond_b = subgraph.trace(lambda *xs: call(cond, list(xs)), specs, "while_cond")
+    cond_b = subgraph.trace(lambda *xs: _squeezed_condition(call(cond, list(xs))), specs, "while_cond")
     if len(cond_b.outputs) != 1:
         raise TypeError("The condition of tf.while_loop must return a single boolean tensor.")
     _check_condition(cond_b.outputs[0])

@@ -13,7 +13,6 @@ from __future__ import annotations
 import numpy as np
 
 from .directory_index import check_labels_argument, check_split_arguments, index_directory, split_datasets
-from .image_utils import crop_box
 
 IMAGE_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5", "gaussian", "mitchellcubic")
@@ -21,28 +20,8 @@ _CHANNELS = {"rgb": 3, "rgba": 4, "grayscale": 1}
 
 
 def _image_loader(image_size, channels, interpolation, data_format, crop, pad):
-    from ..._src.ops.array.basic import shape, transpose
-    from ..._src.ops.image.decode_image import decode_image
-    from ..._src.ops.image.geometry import resize_with_pad
-    from ..._src.ops.image.resizing import resize
-    from ..._src.ops.io.files import read_file
-
-    def load(path):
-        image = decode_image(read_file(path), channels=channels, expand_animations=False)
-        if crop:
-            top, left, height, width = crop_box(shape(image)[0], shape(image)[1], image_size)
-            image = resize(image[top:top + height, left:left + width], image_size, method=interpolation)
-        elif pad:
-            image = resize_with_pad(image, image_size[0], image_size[1], method=interpolation)
-        else:
-            image = resize(image, image_size, method=interpolation)
-        if data_format == "channels_first":
-            image = transpose(image, (2, 0, 1))
-            image.set_shape((channels, image_size[0], image_size[1]))
-        else:
-            image.set_shape((image_size[0], image_size[1], channels))
-        return image
-    return load
+    from ..._src.ops.image.image_files import image_file_loader
+    return image_file_loader(image_size, channels, interpolation, data_format, crop, pad)
 
 
 def _batch_loader(image_size, channels, interpolation, data_format, crop, pad):

@@ -1,6 +1,6 @@
 """`keras.utils` image helpers: load_img, img_to_array, array_to_img, save_img (PIL images, as Keras 3's,
-so they need the `image` extra: Pillow), and the centre crop box of Keras' smart_resize (which
-image_dataset_from_directory's `crop_to_aspect_ratio` uses)."""
+so they need the `image` extra: Pillow). The centre crop box of Keras' smart_resize, which
+image_dataset_from_directory's `crop_to_aspect_ratio` uses, is ops/image/image_files.py's crop_box."""
 from __future__ import annotations
 
 import numpy as np
@@ -15,23 +15,6 @@ def _pillow():
         raise ImportError("Could not import PIL.Image. The use of `load_img`, `img_to_array`, `array_to_img` and "
                           "`save_img` requires PIL: pip install \"eagerflow[image]\" (or pip install Pillow)") from None
     return Image
-
-
-def crop_box(height, width, size):
-    """(top, left, crop height, crop width): the largest centred box with the aspect ratio of `size`
-    (Keras' smart_resize); works on Python ints and on scalar tensors alike."""
-    from ..._src.ops.array.basic import cast
-    from ..._src.ops.math.elementwise import maximum, minimum
-    target_height, target_width = size
-    if isinstance(height, int) and isinstance(width, int):
-        crop_height = max(min(height, int(float(width * target_height) / target_width)), 1)
-        crop_width = max(min(width, int(float(height * target_width) / target_height)), 1)
-        return int(float(height - crop_height) / 2), int(float(width - crop_width) / 2), crop_height, crop_width
-    crop_height = maximum(minimum(height, cast(cast(width * target_height, "float32") / target_width, "int32")), 1)
-    crop_width = maximum(minimum(width, cast(cast(height * target_width, "float32") / target_height, "int32")), 1)
-    top = cast(cast(height - crop_height, "float32") / 2, "int32")
-    left = cast(cast(width - crop_width, "float32") / 2, "int32")
-    return top, left, crop_height, crop_width
 
 
 def load_img(path, color_mode="rgb", target_size=None, interpolation="nearest", keep_aspect_ratio=False):

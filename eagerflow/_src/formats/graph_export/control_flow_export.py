@@ -149,6 +149,7 @@ def export_if(builder, op):
     passed = [t for i, t in enumerate(inputs) if i not in dropped]
     emit(builder, op, _stateful_kind(op.type, stateful), [op.inputs[0]] + passed,
          {**names, "Tout": types, "output_shapes": shapes}, outputs)
+    _lowered(builder)
 
 
 def export_while(builder, op):
@@ -194,6 +195,7 @@ def export_while(builder, op):
     emit(builder, op, _stateful_kind(op.type, stateful), loop_inputs,
          {"cond": cond_name, "body": body_name, "output_shapes": shapes},
          outputs)
+    _lowered(builder)
     _unusable_history(builder, op, op.outputs[n])
 
 
@@ -206,6 +208,14 @@ def _stateful_kind(op_type, stateful):
     """If / While where a sub-graph uses a table resource, whose ops TensorFlow's registry marks stateful,
     as TensorFlow's cond and while_loop choose; else the op's own type."""
     return {"StatelessIf": "If", "StatelessWhile": "While"}.get(op_type, op_type) if stateful else op_type
+
+
+def _lowered(builder):
+    """Marks the node just written `_lower_using_switch_merge`, as TensorFlow marks the If and While nodes its
+    tf.cond and tf.while_loop write: TensorFlow's runtime then runs them as Switch/Merge graphs, whose Switch
+    refuses a predicate that is not a scalar ("The second input must be a scalar") where the unlowered While
+    kernel would take any non-empty predicate as true and never stop."""
+    builder.nodes[-1]["attr"]["_lower_using_switch_merge"] = {"b": True}
 
 
 class _CounterSpec:

@@ -19,9 +19,6 @@ _UNTRACKED = ("a Python iterator over a tf.data pipeline: TensorFlow refuses to 
 NOT_EXPORTED = {
     "IteratorHasNext": _UNTRACKED,
     "IteratorOpenPass": _UNTRACKED,
-    "LoadImageBatch": ("keras' image_dataset_from_directory batch loader, reached only by a function iterating "
-                       "such a dataset (TensorFlow saves that function with its dataset ops reading the files: "
-                       "ReadFile, DecodeImage and a resize in a map function); no rewrite yet"),
     "LoopHistoryItem": _SECOND_ORDER_LOOP,
     "LoopHistoryItemGrad": _SECOND_ORDER_LOOP,
     "LoopHistoryLength": _SECOND_ORDER_LOOP,

@@ -134,7 +134,10 @@ def export_second_order(builder, first, record):
     output_grads, result, built = record
     known = builder.library.while_grads.get(first)
     if known is None:
-        raise ExportError(f"the gradient of op {first.name!r} differentiates a loop gradient not written before it")
+        from .coverage import NOT_EXPORTED
+        raise ExportError(f"op {first.name!r} of function {first.graph.name!r} is a third-order loop gradient (its "
+                          f"LoopHistory* ops differentiate a second-order one), which does not export: "
+                          f"{NOT_EXPORTED['LoopHistoryStack']}")
     forward, loop_inputs, seeds, values = known
     n = len(seeds)
     wanted = list(range(n)) + [n + j for j in first.attrs["ext_index"]]

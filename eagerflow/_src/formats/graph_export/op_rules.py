@@ -11,6 +11,7 @@ from .custom_gradient_export import export_saved_custom_gradient
 from .control_flow_export import export_if, export_while
 from .generic_op import emit, export_generic
 from .hashed_cross_export import export_hashed_cross_step
+from .image_batch_export import export_load_image_batch
 from .iterator_export import export_iterator_op
 from .gradient_export import export_kept_while, export_while_grad
 from .optimizer_export import export_adam_update
@@ -145,4 +146,5 @@ RULES = {
                                            ("tile_size", "sorted_input", "canonicalized_coordinates")),
     "OptionalGradientComponents": _recorded(export_optional_gradient),
     "ShuffleOrder": _recorded(export_shuffle_order, ("seeds",)),
+    "LoadImageBatch": export_load_image_batch,
 }

@@ -203,6 +203,7 @@ def _slice_kernel(x, begin, size):
 
 def _slice_infer(inputs, attrs):
     x, begin, size = inputs
+    R.check_same_dtype("Slice", (begin, size), first_index=1)  # one `Index` type, as TensorFlow's op
     if R.building_graph():  # TensorFlow's shape function: begin and size are vectors of one length
         R.merge_shapes(begin.shape, size.shape)
     b, s = _static_ints(begin), _static_ints(size)
@@ -237,7 +238,11 @@ Slice = defop("Slice", inputs=("input", "begin", "size"), kernel=_slice_kernel, 
 
 
 def slice(input_, begin, size, name=None):  # noqa: A001 - TensorFlow's name
-    return bind(Slice, (as_tensor(input_), as_int_tensor(begin), as_int_tensor(size)))
+    """`tf.slice`. A list `begin` or `size` takes the dtype of the other when that is a tensor (as TensorFlow
+    converts it eagerly), so the op has one index dtype: a saved graph mixing int32 and int64 does not load in
+    TensorFlow, and two index tensors of different dtypes are refused as TensorFlow refuses them."""
+    index = next((v.dtype for v in (begin, size) if isinstance(v, Tensor) and v.dtype.is_integer), _dt.int32)
+    return bind(Slice, (as_tensor(input_), as_int_tensor(begin, index), as_int_tensor(size, index)))
 
 
 # --- JAX lowerings (jit_compile=True, codegen/xla.py); paddings are known at trace time ---

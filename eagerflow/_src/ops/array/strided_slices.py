@@ -134,6 +134,7 @@ def _check_spec_inputs(op_name, begin, end, strides):
     for t in (begin, end, strides):
         if t.dtype not in _INDEX_TYPES:
             R.check_dtype_in(op_name, t.dtype, _INDEX_TYPES, "begin")
+    R.check_same_dtype(op_name, (begin, end, strides), first_index=1)  # one `Index` type, as TensorFlow's op
     if R.building_graph():  # TensorFlow's shape function merges the three shapes, in its words
         R.merge_shapes(R.merge_shapes(begin.shape, end.shape), strides.shape)
     lengths = {t.shape[0] for t in (begin, end, strides) if t.shape.rank == 1 and t.shape[0] is not None}
@@ -204,6 +205,7 @@ def _strided_slice_grad_kernel(shape, begin, end, strides, dy, **attrs):
 
 def _strided_slice_grad_infer(inputs, attrs):
     shape, begin, end, strides, dy = inputs
+    R.check_same_dtype("StridedSliceGrad", (shape, begin, end, strides))  # all four are TensorFlow's `Index`
     _check_spec_inputs("StridedSliceGrad", begin, end, strides)
     dims = _ints(shape)
     if dims is None:
@@ -229,8 +231,11 @@ def strided_slice(input_, begin, end, strides=None, begin_mask=0, end_mask=0, el
                   new_axis_mask=0, shrink_axis_mask=0, var=None, name=None):
     """`tf.strided_slice`: the op behind `x[...]`, with its bitmasks spelled out."""
     x = as_tensor(input_)
-    begin, end = as_int_tensor(begin), as_int_tensor(end)
-    strides = _array.ones_like(begin) if strides is None else as_int_tensor(strides)
+    begin = as_int_tensor(begin)
+    # A list or int takes begin's dtype, as TensorFlow's graph builder infers `Index` from the first input;
+    # tensors of another dtype are refused by the op.
+    end = as_int_tensor(end, begin.dtype)
+    strides = _array.ones_like(begin) if strides is None else as_int_tensor(strides, begin.dtype)
     attrs = _slice_attrs(begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)
     return bind(StridedSlice, (x, begin, end, strides), attrs)
 
@@ -239,8 +244,9 @@ def strided_slice_grad(shape, begin, end, strides, dy, begin_mask=0, end_mask=0,
                        new_axis_mask=0, shrink_axis_mask=0, name=None):
     """The raw StridedSliceGrad op (TF: `tf.raw_ops.StridedSliceGrad`)."""
     attrs = _slice_attrs(begin_mask, end_mask, ellipsis_mask, new_axis_mask, shrink_axis_mask)
-    return bind(StridedSliceGrad, (as_int_tensor(shape), as_int_tensor(begin), as_int_tensor(end),
-                                   as_int_tensor(strides), as_tensor(dy)), attrs)
+    shape = as_int_tensor(shape)
+    begin, end, strides = (as_int_tensor(v, shape.dtype) for v in (begin, end, strides))
+    return bind(StridedSliceGrad, (shape, begin, end, strides, as_tensor(dy)), attrs)
 
 
 # --- x[key] -> StridedSlice ------------------------------------------------------------------------
@@ -262,20 +268,25 @@ def _index_value(item, whole):
     raise _bad_index(whole)
 
 
-def _pack(values):
-    """begin/end/strides as one int tensor: a constant when every value is static, else a Pack of
-    scalars (int64 when any index tensor is int64, as TensorFlow packs them)."""
-    tensors = [v for v in values if isinstance(v, Tensor)]
+def _index_dtype(*lists):
+    """The one index dtype of a slice's begin, end and strides: int64 when any index tensor is int64
+    or any Python int needs 64 bits (x[2**40]), else int32. TensorFlow casts all three to int64 then,
+    so its StridedSlice has one `Index` type (a graph mixing them does not load)."""
+    values = [v for values in lists for v in values]
     ints = [v for v in values if not isinstance(v, Tensor)]
-    wide = bool(ints) and (min(ints) < -2 ** 31 or max(ints) >= 2 ** 31)  # x[2**40]: TensorFlow packs int64
+    wide = bool(ints) and (min(ints) < -2 ** 31 or max(ints) >= 2 ** 31)
     if wide and (min(ints) < -2 ** 63 or max(ints) >= 2 ** 63):
         raise ValueError(OUT_OF_RANGE)
-    dtype = _dt.int64 if wide or any(t.dtype is _dt.int64 for t in tensors) else _dt.int32
-    if not tensors:
-        return as_int_tensor(np.array(values, dtype=dtype.np_dtype))
-    parts = [v if not isinstance(v, Tensor) else (v if v.dtype is dtype else _math.cast(v, dtype))
-             for v in values]
-    return stack([as_tensor(p, dtype) if not isinstance(p, Tensor) else p for p in parts])
+    return _dt.int64 if wide or any(isinstance(v, Tensor) and v.dtype is _dt.int64 for v in values) else _dt.int32
+
+
+def _pack(values, dtype):
+    """begin/end/strides as one int tensor of `dtype`: a constant when every value is static, else a Pack
+    of scalars (int32 index tensors cast up when another index is int64)."""
+    if not any(isinstance(v, Tensor) for v in values):
+        return as_tensor(np.array(values, dtype=dtype.np_dtype), dtype)
+    return stack([(v if v.dtype is dtype else _math.cast(v, dtype)) if isinstance(v, Tensor) else as_tensor(v, dtype)
+                  for v in values])
 
 
 def _is_bool_mask(key):
@@ -324,7 +335,8 @@ def slice_spec_from_key(key):
             end.append(index + 1 if isinstance(index, int) else _math.add(index, 1))
             strides.append(1)
     attrs = {k: v for k, v in masks.items() if v}
-    return _pack(begin), _pack(end), _pack(strides), attrs
+    dtype = _index_dtype(begin, end, strides)
+    return _pack(begin, dtype), _pack(end, dtype), _pack(strides, dtype), attrs
 
 
 # --- JAX lowering (jit_compile=True, codegen/xla.py). Slice sizes must be known at trace time;

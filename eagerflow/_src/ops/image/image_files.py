@@ -111,6 +111,53 @@ LoadImageBatch = defop("LoadImageBatch", inputs=("paths",), kernel=_load_kernel,
 LoadImageBatch.effects = FILES
 
 
+def crop_box(height, width, size):
+    """(top, left, crop height, crop width): the largest centred box with the aspect ratio of `size`
+    (Keras' smart_resize); works on Python ints and on scalar tensors alike."""
+    from ..array.basic import cast
+    from ..math.elementwise import maximum, minimum
+    target_height, target_width = size
+    if isinstance(height, int) and isinstance(width, int):
+        crop_height = max(min(height, int(float(width * target_height) / target_width)), 1)
+        crop_width = max(min(width, int(float(height * target_width) / target_height)), 1)
+        return int(float(height - crop_height) / 2), int(float(width - crop_width) / 2), crop_height, crop_width
+    crop_height = maximum(minimum(height, cast(cast(width * target_height, "float32") / target_width, "int32")), 1)
+    crop_width = maximum(minimum(width, cast(cast(height * target_width, "float32") / target_height, "int32")), 1)
+    top = cast(cast(height - crop_height, "float32") / 2, "int32")
+    left = cast(cast(width - crop_width, "float32") / 2, "int32")
+    return top, left, crop_height, crop_width
+
+
+def image_file_loader(image_size, channels, interpolation, data_format, crop, pad):
+    """The per-file chain LoadImageBatch stands for, as ordinary ops: `load(path)` reads and decodes one file
+    (ReadFile, DecodeImage), crops it to the target's aspect ratio (`crop`) or resizes and pads it to `image_size`
+    keeping its own (`pad`, ResizeWithPad), else resizes it, and moves channels first when asked. The dataset
+    runs it per file without a batch size (keras/utils/image_dataset.py), and LoadImageBatch is saved as it,
+    mapped over the paths (formats/graph_export/image_batch_export.py)."""
+    from ..array.basic import shape, transpose
+    from ..io.files import read_file
+    from .decode_image import decode_image
+    from .geometry import resize_with_pad
+    from .resizing import resize
+
+    def load(path):
+        image = decode_image(read_file(path), channels=channels, expand_animations=False)
+        if crop:
+            top, left, height, width = crop_box(shape(image)[0], shape(image)[1], image_size)
+            image = resize(image[top:top + height, left:left + width], image_size, method=interpolation)
+        elif pad:
+            image = resize_with_pad(image, image_size[0], image_size[1], method=interpolation)
+        else:
+            image = resize(image, image_size, method=interpolation)
+        if data_format == "channels_first":
+            image = transpose(image, (2, 0, 1))
+            image.set_shape((channels, image_size[0], image_size[1]))
+        else:
+            image.set_shape((image_size[0], image_size[1], channels))
+        return image
+    return load
+
+
 def load_image_batch(paths, image_size, channels, interpolation="bilinear", crop_to_aspect_ratio=False,
                      pad_to_aspect_ratio=False, data_format="channels_last", name=None):
     """The images of the files `paths` [n] as one [n, height, width, channels] batch (channels first

@@ -9,6 +9,12 @@ a box is dropped by any kept box of an earlier tile with IoU >= iou_threshold, t
 suppression is iterated to a fixed point. A box counts as kept only when one of its coordinates is
 positive (so a box wholly at negative coordinates is never returned, as in TensorFlow). IoU is
 intersection / (union + 1e-8), in float32.
+
+Zero boxes give no valid box: indices all zero (padded to max_output_size when asked) and counts of 0,
+TensorFlow 2.21's answer with sorted_input and canonicalized_coordinates set. With its defaults TensorFlow's own
+code reads the first box to order the corners and fails on zero boxes (InvalidArgumentError, "slice index 0 of
+dimension 1 out of bounds"); eagerflow gives the same zero answer for every option, as the saved graph
+(formats/graph_export/nms_padded_graph.py) does when TensorFlow runs it.
 """
 from __future__ import annotations
 
@@ -57,8 +63,8 @@ def _padded_kernel(boxes, scores, max_output_size, iou_threshold, score_threshol
                    sorted_input=False, canonicalized_coordinates=False):
     boxes, scores = np.asarray(boxes, _F), np.asarray(scores, _F)
     n, size, thr = boxes.shape[-2], int(max_output_size), _F(iou_threshold)
-    boxes, scores = boxes.reshape(-1, n, 4).copy(), scores.reshape(-1, n).copy()
-    batch = boxes.shape[0]
+    batch = int(np.prod(boxes.shape[:-2], dtype=np.int64))  # not reshape(-1, ...): n may be 0
+    boxes, scores = boxes.reshape(batch, n, 4).copy(), scores.reshape(batch, n).copy()
     if float(score_threshold) != float("-inf"):
         keep = (scores > _F(score_threshold)).astype(_F)
         scores *= keep
