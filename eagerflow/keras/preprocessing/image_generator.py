@@ -1,7 +1,8 @@
 """`ImageDataGenerator`, the legacy Keras image augmenter that tutorials still use: per image, a random
 affine transform (rotation, shifts, shear, zoom), flips, channel and brightness shifts, then
 standardization (preprocessing_function, rescale, sample- and feature-wise centering and scaling, ZCA
-whitening with statistics from `fit`); `flow`/`flow_from_directory`/`flow_from_dataframe` batch it.
+whitening with statistics from `fit`); `flow`/`flow_from_directory`/`flow_from_dataframe` batch it
+(flow_from_dataframe takes a pandas DataFrame or a dict of columns: pandas is not required).
 
 Random draws use NumPy's global random state, as Keras' do, so a `seed` replays the same augmentations."""
 from __future__ import annotations
@@ -121,6 +122,31 @@ class ImageDataGenerator:
                                  save_format=save_format, follow_links=follow_links, subset=subset,
                                  interpolation=interpolation, keep_aspect_ratio=keep_aspect_ratio,
                                  dtype=self.dtype)
+
+    def flow_from_dataframe(self, dataframe, directory=None, x_col="filename", y_col="class", weight_col=None,
+                            target_size=(256, 256), color_mode="rgb", classes=None, class_mode="categorical",
+                            batch_size=32, shuffle=True, seed=None, save_to_dir=None, save_prefix="",
+                            save_format="png", subset=None, interpolation="nearest", validate_filenames=True,
+                            **kwargs):
+        """A DataFrameIterator over the image files named in `dataframe[x_col]` (under `directory`)."""
+        from .image_dataframe import DataFrameIterator
+        for old, note in [("has_ext", "has_ext is deprecated, filenames in the dataframe have to match the exact "
+                                      "filenames in disk."),
+                          ("sort", "sort is deprecated, batches will be created in the same order than the "
+                                   "filenames provided if `shuffle` is set to `False`."),
+                          ("drop_duplicates", "drop_duplicates is deprecated, you can drop duplicates by using the "
+                                              "pandas.DataFrame.drop_duplicates method.")]:
+            if old in kwargs:
+                warnings.warn(note, DeprecationWarning)
+        if class_mode == "other":
+            warnings.warn('`class_mode="other"` is deprecated, please use `class_mode="raw"`.', DeprecationWarning)
+            class_mode = "raw"
+        return DataFrameIterator(dataframe, directory, self, x_col=x_col, y_col=y_col, weight_col=weight_col,
+                                 target_size=target_size, color_mode=color_mode, classes=classes,
+                                 class_mode=class_mode, data_format=self.data_format, batch_size=batch_size,
+                                 shuffle=shuffle, seed=seed, save_to_dir=save_to_dir, save_prefix=save_prefix,
+                                 save_format=save_format, subset=subset, interpolation=interpolation,
+                                 validate_filenames=validate_filenames, dtype=self.dtype)
 
     def standardize(self, x):
         """Normalizes `x` (an image or a batch) in place, in Keras' order: preprocessing_function, rescale,

@@ -112,18 +112,12 @@ def _list_class_files(class_dir, split, follow_links):
     return [os.path.join(base, os.path.relpath(path, class_dir)) for path in found]
 
 
-class DirectoryIterator(Iterator):
-    """Images read from `directory`/<class>/..., one class per subdirectory (sorted by name unless
-    `classes` lists them), labelled per `class_mode`: "categorical" (one-hot), "binary"/"sparse" (the
-    index, as floats), "input" (the images themselves) or None (images only)."""
+class BatchFromFiles:
+    """Batches of image files (DirectoryIterator, DataFrameIterator): each file loaded with Pillow, resized
+    to `target_size`, augmented and standardized, then labelled per `class_mode`."""
 
-    allowed_class_modes = {"categorical", "binary", "sparse", "input", None}
-
-    def __init__(self, directory, image_data_generator, target_size=(256, 256), color_mode="rgb", classes=None,
-                 class_mode="categorical", batch_size=32, shuffle=True, seed=None, data_format=None,
-                 save_to_dir=None, save_prefix="", save_format="png", follow_links=False, subset=None,
-                 interpolation="nearest", keep_aspect_ratio=False, dtype=None):
-        data_format, self.dtype = _defaults(data_format, dtype)
+    def _set_processing_attrs(self, image_data_generator, target_size, color_mode, data_format, save_to_dir,
+                              save_prefix, save_format, subset, interpolation, keep_aspect_ratio):
         self.image_data_generator = image_data_generator
         self.target_size = tuple(target_size)
         self.keep_aspect_ratio = keep_aspect_ratio
@@ -138,6 +132,54 @@ class DirectoryIterator(Iterator):
         self.interpolation = interpolation
         self.split = _subset_split(image_data_generator, subset)
         self.subset = subset
+
+    def _get_batches_of_transformed_samples(self, index_array):
+        from ..utils.image_utils import img_to_array, load_img
+        batch_x = np.zeros((len(index_array),) + self.image_shape, dtype=self.dtype)
+        for i, j in enumerate(index_array):
+            image = load_img(self.filepaths[j], color_mode=self.color_mode, target_size=self.target_size,
+                             interpolation=self.interpolation, keep_aspect_ratio=self.keep_aspect_ratio)
+            x = img_to_array(image, data_format=self.data_format)
+            image.close()
+            if self.image_data_generator:
+                params = self.image_data_generator.get_random_transform(x.shape)
+                x = self.image_data_generator.apply_transform(x, params)
+                x = self.image_data_generator.standardize(x)
+            batch_x[i] = x
+        _save_batch(self, batch_x, index_array)
+        if self.class_mode == "input":
+            batch_y = batch_x.copy()
+        elif self.class_mode in ("binary", "sparse"):
+            batch_y = np.asarray([self.classes[j] for j in index_array], dtype=self.dtype)
+        elif self.class_mode == "categorical":
+            batch_y = np.zeros((len(batch_x), len(self.class_indices)), dtype=self.dtype)
+            for i, j in enumerate(index_array):
+                batch_y[i, self.classes[j]] = 1.0  # a list of indices marks several classes
+        elif self.class_mode == "multi_output":
+            batch_y = [output[index_array] for output in self.labels]
+        elif self.class_mode == "raw":
+            batch_y = self.labels[index_array]
+        else:
+            return batch_x
+        if self.sample_weight is None:
+            return batch_x, batch_y
+        return batch_x, batch_y, self.sample_weight[index_array]
+
+
+class DirectoryIterator(BatchFromFiles, Iterator):
+    """Images read from `directory`/<class>/..., one class per subdirectory (sorted by name unless
+    `classes` lists them), labelled per `class_mode`: "categorical" (one-hot), "binary"/"sparse" (the
+    index, as floats), "input" (the images themselves) or None (images only)."""
+
+    allowed_class_modes = {"categorical", "binary", "sparse", "input", None}
+
+    def __init__(self, directory, image_data_generator, target_size=(256, 256), color_mode="rgb", classes=None,
+                 class_mode="categorical", batch_size=32, shuffle=True, seed=None, data_format=None,
+                 save_to_dir=None, save_prefix="", save_format="png", follow_links=False, subset=None,
+                 interpolation="nearest", keep_aspect_ratio=False, dtype=None):
+        data_format, self.dtype = _defaults(data_format, dtype)
+        self._set_processing_attrs(image_data_generator, target_size, color_mode, data_format, save_to_dir,
+                                   save_prefix, save_format, subset, interpolation, keep_aspect_ratio)
         self.directory = directory
         if class_mode not in self.allowed_class_modes:
             raise ValueError(f"Invalid class_mode: {class_mode}; expected one of: {self.allowed_class_modes}")
@@ -169,30 +211,6 @@ class DirectoryIterator(Iterator):
     @property
     def sample_weight(self):
         return None
-
-    def _get_batches_of_transformed_samples(self, index_array):
-        from ..utils.image_utils import img_to_array, load_img
-        batch_x = np.zeros((len(index_array),) + self.image_shape, dtype=self.dtype)
-        for i, j in enumerate(index_array):
-            image = load_img(self._filepaths[j], color_mode=self.color_mode, target_size=self.target_size,
-                             interpolation=self.interpolation, keep_aspect_ratio=self.keep_aspect_ratio)
-            x = img_to_array(image, data_format=self.data_format)
-            image.close()
-            if self.image_data_generator:
-                params = self.image_data_generator.get_random_transform(x.shape)
-                x = self.image_data_generator.apply_transform(x, params)
-                x = self.image_data_generator.standardize(x)
-            batch_x[i] = x
-        _save_batch(self, batch_x, index_array)
-        if self.class_mode == "input":
-            return batch_x, batch_x.copy()
-        if self.class_mode in ("binary", "sparse"):
-            return batch_x, self.classes[index_array].astype(self.dtype)
-        if self.class_mode == "categorical":
-            one_hot = np.zeros((len(batch_x), len(self.class_indices)), dtype=self.dtype)
-            one_hot[np.arange(len(batch_x)), self.classes[index_array]] = 1.0
-            return batch_x, one_hot
-        return batch_x
 
 
 def _save_batch(iterator, batch_x, index_array):

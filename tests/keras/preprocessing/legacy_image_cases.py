@@ -62,3 +62,27 @@ def make_image_tree(root):
             Image.fromarray(pixels).save(os.path.join(folder, f"img{i}.png"))
         with open(os.path.join(root, name, "notes.txt"), "w") as f:
             f.write("not an image")
+
+
+# flow_from_dataframe: (table columns, keyword arguments); the table's files are those of make_image_tree,
+# plus a missing file and a non-image file that validate_filenames drops
+_FILES = ["cats/img0.png", "dogs/img1.png", "Birds/img0.png", "cats/missing.png", "dogs/img0.png",
+          "Birds/notes.txt", "cats/img2.png", "dogs/more/img2.png", "cats/img1.png"]
+_VALID = [f for f in _FILES if "missing" not in f and f.endswith(".png")]
+DATAFRAME_CASES = [
+    ({"filename": _FILES, "class": ["cat", "dog", "bird", "cat", "dog", "bird", "cat", "dog", "cat"]},
+     {"class_mode": "categorical", "batch_size": 4}),
+    ({"filename": _FILES, "class": [["a"], ["b", "c"], ["c"], ["a"], ["a", "b"], ["b"], ["c"], ["b"], ["c", "a"]]},
+     {"class_mode": "categorical", "classes": ["b", "a"], "batch_size": 3}),
+    ({"name": _FILES, "label": ["x", "y", "x", "y", "y", "x", "x", "y", "x"],
+      "w": [0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0, 4.5]},
+     {"x_col": "name", "y_col": "label", "weight_col": "w", "class_mode": "binary", "batch_size": 5}),
+    ({"filename": _FILES, "class": ["p", "q", "r", "p", "q", "r", "p", "q", "r"]},
+     {"class_mode": "sparse", "subset": "validation", "batch_size": 4, "color_mode": "grayscale"}),
+    ({"filename": _VALID, "a": [0.1 * i for i in range(7)], "b": [float(i * i) for i in range(7)]},
+     {"class_mode": "raw", "y_col": ["a", "b"], "batch_size": 3}),
+    ({"filename": _VALID, "a": [0.1 * i for i in range(7)], "b": [i % 2 for i in range(7)]},
+     {"class_mode": "multi_output", "y_col": ["a", "b"], "batch_size": 3}),
+    ({"filename": _VALID}, {"class_mode": None, "validate_filenames": False, "batch_size": 4, "subset": "training"}),
+    ({"filename": _VALID}, {"class_mode": "input", "batch_size": 2, "target_size": (3, 3)}),
+]

@@ -15,7 +15,8 @@ import tempfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
-from legacy_image_cases import AFFINE_CASES, GENERATOR_CASES, image, make_image_tree, samples  # noqa: E402
+from legacy_image_cases import (AFFINE_CASES, DATAFRAME_CASES, GENERATOR_CASES, image, make_image_tree,  # noqa: E402
+                                samples)
 
 
 def main():
@@ -71,9 +72,25 @@ def main():
         it = gen.flow_from_directory(root, target_size=(4, 5), batch_size=2, shuffle=True, seed=5,
                                      interpolation="bilinear")
         out["directory"]["shuffled"] = {"y": [it[0][1].tolist(), it[1][1].tolist()], "x0": it[0][0].tolist()}
+        out["dataframe"] = [dataframe_case(P, root, columns, kwargs) for columns, kwargs in DATAFRAME_CASES]
     with open(os.path.join(os.path.dirname(__file__), "legacy_image_oracle.json"), "w") as f:
         json.dump(out, f)
         f.write("\n")
+
+
+def dataframe_case(P, root, columns, kwargs):
+    import pandas
+    gen = P.ImageDataGenerator(rescale=1 / 255.0, validation_split=0.25)
+    kwargs = dict({"target_size": (4, 5), "shuffle": False}, **kwargs)
+    it = gen.flow_from_dataframe(pandas.DataFrame(columns), directory=root, **kwargs)
+    batch = it[0]
+    parts = list(batch) if isinstance(batch, tuple) else [batch]
+    return {"class_indices": getattr(it, "class_indices", None),
+            "classes": [c if isinstance(c, list) else int(c) for c in it.classes] if hasattr(it, "classes") else None,
+            "filenames": it.filenames, "samples": it.samples, "len": len(it),
+            "batch": [[np.asarray(p).tolist() for p in part] if isinstance(part, list) else np.asarray(part).tolist()
+                      for part in parts],
+            "dtypes": [str(np.asarray(part).dtype) if not isinstance(part, list) else "list" for part in parts]}
 
 
 if __name__ == "__main__":

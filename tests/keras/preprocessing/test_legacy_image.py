@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 import eagerflow as tf
-from tests.keras.preprocessing.legacy_image_cases import (AFFINE_CASES, GENERATOR_CASES, image, make_image_tree,
-                                                          samples)
+from tests.keras.preprocessing.legacy_image_cases import (AFFINE_CASES, DATAFRAME_CASES, GENERATOR_CASES, image,
+                                                          make_image_tree, samples)
 
 P = tf.keras.preprocessing.image
 with open(os.path.join(os.path.dirname(__file__), "legacy_image_oracle.json")) as _f:
@@ -175,6 +175,54 @@ def test_flow_from_directory_seeded_shuffle_matches_keras(image_tree):
     np.testing.assert_array_equal(first[1], expected["y"][0])
     np.testing.assert_array_equal(second[1], expected["y"][1])
     np.testing.assert_allclose(first[0], np.array(expected["x0"]), rtol=1e-6)
+
+
+@pytest.mark.parametrize("case", range(len(DATAFRAME_CASES)))
+def test_flow_from_dataframe_matches_keras(image_tree, case):
+    """Keras takes a pandas DataFrame; a dict of columns reads the same (pandas is not installed here)."""
+    columns, kwargs = DATAFRAME_CASES[case]
+    expected = ORACLE["dataframe"][case]
+    gen = P.ImageDataGenerator(rescale=1 / 255.0, validation_split=0.25)
+    kwargs = dict({"target_size": (4, 5), "shuffle": False}, **kwargs)
+    invalid = kwargs.get("validate_filenames", True) and len(columns[kwargs.get("x_col", "filename")]) == 9
+    with pytest.warns(UserWarning, match="Found 2 invalid image filename") if invalid else _no_warning():
+        it = gen.flow_from_dataframe(columns, directory=image_tree, **kwargs)
+    assert getattr(it, "class_indices", None) == expected["class_indices"]
+    if expected["classes"] is not None:
+        assert list(it.classes) == expected["classes"]
+    assert it.filenames == expected["filenames"]
+    assert it.samples == expected["samples"] and len(it) == expected["len"]
+    batch = it[0]
+    parts = list(batch) if isinstance(batch, tuple) else [batch]
+    assert len(parts) == len(expected["batch"])
+    for part, want, dtype in zip(parts, expected["batch"], expected["dtypes"]):
+        if dtype == "list":
+            assert isinstance(part, list)
+            for got, w in zip(part, want):
+                np.testing.assert_allclose(got, w, rtol=1e-6)
+        else:
+            assert str(part.dtype) == dtype
+            np.testing.assert_allclose(part, np.array(want), rtol=1e-6)
+
+
+def test_flow_from_dataframe_bad_tables(image_tree):
+    gen = P.ImageDataGenerator()
+    with pytest.raises(TypeError, match="All values in column x_col=filename must be strings"):
+        gen.flow_from_dataframe({"filename": [1, 2], "class": ["a", "b"]}, image_tree)
+    with pytest.raises(ValueError, match='If class_mode="binary" there must be 2 classes. Found 3 classes'):
+        gen.flow_from_dataframe({"filename": ["a.png"] * 3, "class": ["a", "b", "c"]}, image_tree,
+                                class_mode="binary")
+    with pytest.raises(TypeError, match='If class_mode="sparse", y_col="class" column values must be strings'):
+        gen.flow_from_dataframe({"filename": ["a.png"] * 2, "class": [0, 1]}, image_tree, class_mode="sparse")
+    with pytest.raises(TypeError, match='If class_mode="multi_output", y_col must be a list. Received str'):
+        gen.flow_from_dataframe({"filename": ["a.png"]}, image_tree, class_mode="multi_output")
+    with pytest.raises(TypeError, match="Column weight_col=w must be numeric"):
+        gen.flow_from_dataframe({"filename": ["a.png"], "class": ["a"], "w": ["heavy"]}, image_tree,
+                                weight_col="w")
+    with pytest.warns(DeprecationWarning, match='`class_mode="other"` is deprecated'):
+        it = gen.flow_from_dataframe({"filename": ["cats/img0.png"], "class": [3.0]}, image_tree,
+                                     class_mode="other", target_size=(2, 2))
+    np.testing.assert_array_equal(it[0][1], [3.0])
 
 
 def test_iterator_protocol():
