@@ -46,45 +46,51 @@ def _fold(coords, size, mode):
     return coords  # "constant": points outside are masked by the caller
 
 
-def _resample(channel, rows, cols, mode, cval, order):
-    """Values of the 2-D `channel` at the source points (rows, cols), interpolated with spline `order`."""
-    height, width = channel.shape
+def _resample(planes, rows, cols, mode, cval, order):
+    """Values of each 2-D plane of `planes` (planes, height, width) at the source points (rows, cols),
+    interpolated with spline `order`; the points and weights are computed once for all planes."""
+    height, width = planes.shape[1:]
     outside = None
     if mode == "constant":
         outside = (rows < 0) | (rows > height - 1) | (cols < 0) | (cols > width - 1)
     rows, cols = _fold(rows, height, mode), _fold(cols, width, mode)
-    data = channel.astype(np.float64)
+    flat = planes.reshape(len(planes), -1)  # gathers by flat index: faster than 2-D fancy indexing
+
+    def at(r, c):
+        return np.take(flat, r * width + c, axis=1).astype(np.float64)
+
     if order == 0:
         r = np.clip(np.floor(rows + 0.5).astype(np.intp), 0, height - 1)
         c = np.clip(np.floor(cols + 0.5).astype(np.intp), 0, width - 1)
-        out = data[r, c]
+        out = at(r, c)
     else:
         r0, c0 = np.floor(rows), np.floor(cols)
         fr, fc = rows - r0, cols - c0
         r0, c0 = r0.astype(np.intp), c0.astype(np.intp)
         ra, rb = np.clip(r0, 0, height - 1), np.clip(r0 + 1, 0, height - 1)
         ca, cb = np.clip(c0, 0, width - 1), np.clip(c0 + 1, 0, width - 1)
-        out = ((1 - fr) * ((1 - fc) * data[ra, ca] + fc * data[ra, cb]) +
-               fr * ((1 - fc) * data[rb, ca] + fc * data[rb, cb]))
+        out = ((1 - fr) * ((1 - fc) * at(ra, ca) + fc * at(ra, cb)) +
+               fr * ((1 - fc) * at(rb, ca) + fc * at(rb, cb)))
     if outside is not None:
         out = np.where(outside, cval, out)
-    if np.issubdtype(channel.dtype, np.integer):  # SciPy rounds half away from zero into integer outputs
+    if np.issubdtype(planes.dtype, np.integer):  # SciPy rounds half away from zero into integer outputs
         out = np.where(out >= 0, np.floor(out + 0.5), np.ceil(out - 0.5))
-    return out.astype(channel.dtype)
+    return out.astype(planes.dtype)
 
 
-def affine_resample(channel, matrix, offset, mode="nearest", cval=0.0, order=1):
-    """Output pixel (i, j) takes the input at matrix @ (i, j) + offset (SciPy's affine_transform contract)."""
+def affine_resample(planes, matrix, offset, mode="nearest", cval=0.0, order=1):
+    """Output pixel (i, j) of each plane takes that plane's input at matrix @ (i, j) + offset (SciPy's
+    affine_transform contract, applied to every plane of `planes` (planes, height, width) alike)."""
     if order not in (0, 1):
         raise NotImplementedError(f"eagerflow's apply_affine_transform supports `order` 0 (nearest) and 1 "
                                   f"(bilinear, Keras' default); received order={order}.")
     if mode not in FILL_MODES:
         raise ValueError(f"Unknown `fill_mode` {mode!r}: expected one of {', '.join(FILL_MODES)}.")
-    height, width = channel.shape
+    height, width = planes.shape[1:]
     ii, jj = np.meshgrid(np.arange(height, dtype=np.float64), np.arange(width, dtype=np.float64), indexing="ij")
     rows = matrix[0, 0] * ii + matrix[0, 1] * jj + offset[0]
     cols = matrix[1, 0] * ii + matrix[1, 1] * jj + offset[1]
-    return _resample(channel, rows, cols, mode, float(cval), order)
+    return _resample(planes, rows, cols, mode, float(cval), order)
 
 
 def transform_matrix_offset_center(matrix, x, y):
@@ -137,8 +143,8 @@ def apply_affine_transform(x, theta=0, tx=0, ty=0, shear=0, zx=1, zy=1, row_axis
     channels = np.moveaxis(x, channel_axis, 0)
     if col_axis > row_axis:  # the matrix speaks (x, y); the remaining 2-D planes are (row, col): swap both
         matrix = matrix[[1, 0, 2]][:, [1, 0, 2]]
-    planes = [affine_resample(plane, matrix[:2, :2], matrix[:2, 2], fill_mode, cval, order) for plane in channels]
-    return np.moveaxis(np.stack(planes, axis=0), 0, channel_axis)
+    out = affine_resample(channels, matrix[:2, :2], matrix[:2, 2], fill_mode, cval, order)
+    return np.moveaxis(out, 0, channel_axis)
 
 
 def _uniform(low, high):

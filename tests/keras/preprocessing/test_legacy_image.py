@@ -302,3 +302,27 @@ def test_model_fit_on_a_flow_and_a_directory(image_tree):
     clf.fit(it, epochs=20, verbose=0)
     assert clf.evaluate(it, verbose=0) < before
     assert clf.predict(it, verbose=0).shape == (9, 3)
+
+
+def test_resampling_agrees_with_scipy_where_installed():
+    """SciPy's ndimage.affine_transform, which Keras calls, as a second reference: random maps (rounded ones
+    too, whose sample points fall exactly on pixel edges), every fill mode, orders 0 and 1, float and int."""
+    ndimage = pytest.importorskip("scipy.ndimage")
+    from eagerflow.keras.preprocessing.affine import affine_resample
+    rng = np.random.default_rng(1)
+    for trial in range(60):
+        h, w = rng.integers(1, 9, 2)
+        t, zoom = rng.uniform(-np.pi, np.pi), rng.uniform(0.3, 2.5, 2)
+        matrix = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]) @ np.diag(zoom)
+        offset = rng.uniform(-12, 12, 2)
+        if trial % 3 == 0:
+            matrix, offset = np.round(matrix), np.round(offset)
+        for dtype in ["float64", "int32"]:
+            planes = (rng.normal(size=(2, h, w)) * 50 + 60).astype(dtype)
+            for mode in ["constant", "nearest", "reflect", "wrap"]:
+                for order in (0, 1):
+                    want = np.stack([ndimage.affine_transform(p, matrix, offset, order=order, mode=mode, cval=-3)
+                                     for p in planes])
+                    got = affine_resample(planes, matrix, offset, mode, -3, order)
+                    assert got.dtype == want.dtype
+                    np.testing.assert_allclose(got, want, atol=1e-9, err_msg=f"{mode} order={order} {dtype}")
