@@ -13,7 +13,7 @@ import warnings
 
 import numpy as np
 
-from .image_iterators import IMAGE_EXTENSIONS, BatchFromFiles, Iterator, _defaults
+from .image_iterators import BatchFromFiles, Iterator, _defaults
 
 _LABEL_FREE = ("input", "multi_output", "raw", None)
 
@@ -114,7 +114,7 @@ class DataFrameIterator(BatchFromFiles, Iterator):
 
     def _valid_rows(self, names, x_col):
         rows = [r for r, name in enumerate(names)
-                if name.lower().endswith(IMAGE_EXTENSIONS) and os.path.isfile(os.path.join(self.directory, name))]
+                if name.lower().endswith(tuple(self.white_list_formats)) and os.path.isfile(os.path.join(self.directory, name))]
         if len(rows) < len(names):
             warnings.warn(f'Found {len(names) - len(rows)} invalid image filename(s) in x_col="{x_col}". These '
                           f"filename(s) will be ignored.")

@@ -98,13 +98,13 @@ def _subset_split(generator, subset):
     raise ValueError(f'Invalid subset name: {subset};expected "training" or "validation"')
 
 
-def _list_class_files(class_dir, split, follow_links):
+def _list_class_files(class_dir, split, follow_links, extensions=IMAGE_EXTENSIONS):
     """Image files under `class_dir` (walked in sorted order), as paths relative to its parent."""
     found = []
     walk = sorted(os.walk(class_dir, followlinks=follow_links), key=lambda entry: entry[0])
     for root, _, files in walk:
         for name in sorted(files):
-            if name.lower().endswith(IMAGE_EXTENSIONS):
+            if name.lower().endswith(tuple(extensions)):
                 found.append(os.path.join(root, name))
     if split:
         found = found[int(split[0] * len(found)):int(split[1] * len(found))]
@@ -191,7 +191,8 @@ class DirectoryIterator(BatchFromFiles, Iterator):
         self.class_indices = dict(zip(classes, range(len(classes))))
         self.filenames, labels = [], []
         for name in classes:
-            files = _list_class_files(os.path.join(directory, name), self.split, follow_links)
+            files = _list_class_files(os.path.join(directory, name), self.split, follow_links,
+                                      self.white_list_formats)
             self.filenames += files
             labels += [self.class_indices[name]] * len(files)
         self.samples = len(self.filenames)

@@ -326,3 +326,17 @@ def test_resampling_agrees_with_scipy_where_installed():
                     got = affine_resample(planes, matrix, offset, mode, -3, order)
                     assert got.dtype == want.dtype
                     np.testing.assert_allclose(got, want, atol=1e-9, err_msg=f"{mode} order={order} {dtype}")
+
+
+def test_save_to_dir_writes_each_augmented_image(tmp_path):
+    _pillow()
+    x, y = samples()
+    it = P.ImageDataGenerator(horizontal_flip=True).flow(x, y, batch_size=4, shuffle=False, save_to_dir=str(tmp_path),
+                                                         save_prefix="aug", save_format="png")
+    images, _ = it[0]
+    names = sorted(os.listdir(tmp_path))
+    assert len(names) == 4 and all(n.startswith("aug_") and n.endswith(".png") for n in names)
+    first = next(n for n in names if n.startswith("aug_0_"))
+    saved = P.img_to_array(P.load_img(os.path.join(tmp_path, first)))
+    scaled = (images[0] - images[0].min()) / (images[0].max() - images[0].min()) * 255  # array_to_img's scale
+    np.testing.assert_allclose(saved, scaled.astype("uint8"), atol=0)
