@@ -113,8 +113,9 @@ class DataFrameIterator(BatchFromFiles, Iterator):
             raise TypeError(f"Column weight_col={weight_col} must be numeric.")
 
     def _valid_rows(self, names, x_col):
+        extensions = tuple(self.white_list_formats)
         rows = [r for r, name in enumerate(names)
-                if name.lower().endswith(tuple(self.white_list_formats)) and os.path.isfile(os.path.join(self.directory, name))]
+                if name.lower().endswith(extensions) and os.path.isfile(os.path.join(self.directory, name))]
         if len(rows) < len(names):
             warnings.warn(f'Found {len(names) - len(rows)} invalid image filename(s) in x_col="{x_col}". These '
                           f"filename(s) will be ignored.")
