@@ -1,11 +1,18 @@
-"""`keras.preprocessing.image`: smart_resize, resizing without distorting the aspect ratio.
-
-(Keras 3 also keeps array_to_img, img_to_array, load_img and save_img here; they need PIL, which
-eagerflow does not use, and are left out.)"""
+"""`keras.preprocessing.image`: smart_resize (resizing without distorting the aspect ratio), the PIL
+helpers of keras.utils (load_img, img_to_array, array_to_img, save_img: the `image` extra), and the legacy
+augmentation API that tutorials still use: ImageDataGenerator, its iterators and the NumPy transforms
+(apply_affine_transform, random_rotation, ...), written in affine.py, image_generator.py and
+image_iterators.py beside this module."""
 from __future__ import annotations
 
 from ..._src.core.convert import convert_to_tensor
 from ..._src.ops.image.resizing import resize
+from ..utils.image_utils import array_to_img, img_to_array, load_img, save_img  # noqa: F401
+from .affine import (apply_affine_transform, apply_brightness_shift, apply_channel_shift,  # noqa: F401
+                     random_brightness, random_channel_shift, random_rotation, random_shear, random_shift,
+                     random_zoom)
+from .image_generator import ImageDataGenerator  # noqa: F401
+from .image_iterators import DirectoryIterator, Iterator, NumpyArrayIterator  # noqa: F401
 
 
 def smart_resize(x, size, interpolation="bilinear", data_format="channels_last", **kwargs):
