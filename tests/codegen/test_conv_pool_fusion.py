@@ -17,17 +17,9 @@ import pytest
 import eagerflow as tf
 from eagerflow._src.ops.nn import conv_epilogue, conv_pool, window_matmul
 
+from .test_buffers_kernels import _numpy_conv  # float64 VALID convolution, stride 1
+
 RNG = np.random.default_rng(2712)
-
-
-def _numpy_conv(x, f):
-    kh, kw = f.shape[:2]
-    oh, ow = x.shape[1] - kh + 1, x.shape[2] - kw + 1
-    y = np.zeros(x.shape[:1] + (oh, ow, f.shape[3]))
-    for i in range(kh):
-        for j in range(kw):
-            y += x[:, i:i + oh, j:j + ow, :].astype(np.float64) @ f[i, j].astype(np.float64)
-    return y
 
 
 def _numpy_pool(y, k, dtype=np.float32):

@@ -52,6 +52,10 @@ def _per_channel(tensor, channels, dtype) -> bool:
     return all(d == 1 for d in dims[:-1]) and (not dims or dims[-1] in (1, channels))
 
 
+def _text(value):
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def _step(program, op, value, channels):
     """(step name, operand tensor or None) when `op` can continue a chain whose value is `value`."""
     if len(op.outputs) != 1 or op.opdef.multi_output or op.control_inputs or _involves_bfloat16(op):
@@ -72,9 +76,8 @@ def _step(program, op, value, channels):
     if not _per_channel(other, channels, value.dtype):
         return None
     if kind == "BiasAdd":
-        fmt = op.attrs.get("data_format", "NHWC")
-        fmt = fmt.decode() if isinstance(fmt, bytes) else fmt
-        if inputs[0] is not value or fmt.startswith("NC") or other.shape.rank != 1:
+        if inputs[0] is not value or _text(op.attrs.get("data_format", "NHWC")).startswith("NC") \
+                or other.shape.rank != 1:
             return None
         return kind, other
     if _UFUNC_STEPS.get(kind) is not op.opdef.kernel or op.attrs:
@@ -82,10 +85,6 @@ def _step(program, op, value, channels):
     if kind == "Sub" and inputs[1] is value:
         return "SubFrom", other
     return kind, other
-
-
-def _text(value):
-    return value.decode() if isinstance(value, bytes) else value
 
 
 def _tiling_max_pool(program, op, value):

@@ -114,10 +114,11 @@ def _model_view(model, options):
 
 class ModelDot:
     """What `model_to_dot` returns: the DOT text (`to_string()`, as pydot's Dot has) of the drawing,
-    and `create(format)` for Graphviz's rendering of it."""
+    and `create(format)` for Graphviz's rendering of it; `view` is the drawing itself (the GraphView
+    eagerflow's own SVG layout reads)."""
 
-    def __init__(self, text):
-        self._text = text
+    def __init__(self, text, view):
+        self._text, self.view = text, view
 
     def to_string(self):
         return self._text
@@ -141,7 +142,7 @@ def model_to_dot(model, show_shapes=False, show_dtype=False, show_layer_names=Tr
                          f"Received: rankdir={rankdir!r}")
     view = _model_view(model, (show_shapes, show_dtype, show_layer_names, show_layer_activations, show_trainable))
     text = view_to_dot(view).replace("rankdir=TB,", f"rankdir={rankdir}, dpi={int(dpi)},", 1)
-    return ModelDot(text)
+    return ModelDot(text, view)
 
 
 def plot_model(model, to_file="model.png", show_shapes=False, show_dtype=False, show_layer_names=False,
@@ -157,8 +158,7 @@ def plot_model(model, to_file="model.png", show_shapes=False, show_dtype=False, 
     if extension in ("dot", "gv"):
         data = dot.to_string().encode()
     elif extension in _IMAGE_FORMATS:
-        data = _image(dot, model, extension, (show_shapes, show_dtype, show_layer_names, show_layer_activations,
-                                              show_trainable))
+        data = _image(dot, extension)
     else:
         raise ValueError(f"Cannot draw a model as {extension!r} (from {to_file!r}): use .png, .svg, .pdf, .jpg or .dot")
     from ..._src.io.atomic import write_file_atomically
@@ -172,12 +172,12 @@ def plot_model(model, to_file="model.png", show_shapes=False, show_dtype=False, 
     return None
 
 
-def _image(dot, model, extension, options):
+def _image(dot, extension):
     from ..._src.graph.render import dot_to_image, graphviz_available
     fmt = "jpeg" if extension == "jpg" else extension
     if extension == "svg" and not graphviz_available():
         from ..._src.graph.layout import view_to_svg
-        return view_to_svg(_model_view(model, options)).encode()
+        return view_to_svg(dot.view).encode()
     try:
         return dot_to_image(dot.to_string(), fmt)
     except (ImportError, RuntimeError):

@@ -54,25 +54,27 @@ def _conv_kernel(x, f, *operands, out=None, epilogue=(), pool=None, **attrs):
     block (ops/nn/conv_pool.py): the pooled result is returned."""
     kh, kw, fc, o = f.shape
     geo = geometry(x.shape[1:3], (kh, kw), attrs)
-    finish = None
+    groups = _groups(x.shape[3], fc)
+    whole = groups == 1 and f.dtype == x.dtype  # the usual case: the row blocks write the result itself
     fusion = _fusion() if epilogue or pool else None
+    finish = None
     if epilogue:
         rows = x.shape[0] * geo[0][0] * geo[1][0]
-        finish = fusion.channel_epilogue(epilogue, operands, o, x.dtype, rows // (pool[0] * pool[1]) if pool else rows)
-    groups = _groups(x.shape[3], fc)
+        finish = fusion.channel_epilogue(epilogue, operands, o, x.dtype,
+                                         rows // (pool[0] * pool[1]) if pool and whole else rows)
     win = window_view(pad_spatial(x, geo), geo, (kh, kw), attrs)
-    og = o // groups
+    pooled = None
     if pool is not None:
-        conv_pool = fusion.conv_pool
         pooled = out if out is not None else \
             np.empty((x.shape[0], geo[0][0] // pool[0], geo[1][0] // pool[1], o), x.dtype)
-        if groups == 1 and f.dtype == x.dtype:
-            after_pool = finish is not None and conv_pool.chain_commutes_with_max(epilogue, operands)
-            return conv_pool.pooled_windows_matmul(win, f.reshape(kh * kw * fc, o), pool, pooled, finish, after_pool)
-        full = _conv_kernel(x, f, *operands, epilogue=epilogue, **attrs)
-        return conv_pool.pool_result(full, pool, pooled)
-    if groups == 1 and f.dtype == x.dtype:  # the usual case: the row blocks write the result itself
+        if whole:
+            after_pool = finish is not None and fusion.conv_pool.chain_commutes_with_max(epilogue, operands)
+            return fusion.conv_pool.pooled_windows_matmul(win, f.reshape(kh * kw * fc, o), pool, pooled, finish,
+                                                          after_pool)
+        out = None  # the whole result goes to an array of its own, pooled at the end
+    if whole:
         return windows_matmul(win, f.reshape(kh * kw * fc, o), 3, out=out, finish=finish)
+    og = o // groups
     outs = [windows_matmul(win[..., g * fc:(g + 1) * fc], f[..., g * og:(g + 1) * og].reshape(kh * kw * fc, og), 3)
             for g in range(groups)]  # one matmul per group, in row blocks
     result = (outs[0] if groups == 1 else np.concatenate(outs, axis=-1)).astype(x.dtype, copy=False)
@@ -82,7 +84,7 @@ def _conv_kernel(x, f, *operands, out=None, epilogue=(), pool=None, **attrs):
         np.copyto(out, result)
     if finish is not None and out.size:
         finish(out.reshape(-1, o))
-    return out
+    return out if pooled is None else fusion.conv_pool.pool_result(out, pool, pooled)
 
 
 _conv_kernel.fills_out = True  # generated code may hand it a spare output buffer (codegen/buffers.py)

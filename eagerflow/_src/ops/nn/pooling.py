@@ -104,8 +104,8 @@ def max_of_tiles(part, k, target, floor=None):
     cells; then, if `floor` is given, raises every result to it (an all-NaN or all -inf tile gives the
     floor, as TensorFlow's CPU kernel does). The input is viewed as [N, OH, KH, OW * KW * C] (no copy):
     the maximum over its KH axis runs along rows of OW * KW * C contiguous values, then over the KW
-    groups of C in each output cell. A convolution whose result is pooled calls this on each of its row
-    blocks (ops/nn/conv_pool.py)."""
+    groups of C in each output cell. A fused convolution whose products are not blocked (grouped, or of
+    another dtype than its input) pools its whole result with this (ops/nn/conv_pool.py)."""
     kh, kw = k
     n, oh, ow, c = target.shape
     if target.size == 0:
